@@ -1,0 +1,14 @@
+//! fleetplan: plans where Kubernetes workloads go across a fleet of clusters, offline.
+//!
+//! Data flows one way: `load` → `model` → engines (`selector`, `placement`, `replicas`) →
+//! `plan` → `render`. The CLI (`cli`) only parses arguments, calls the library and renders.
+
+pub mod cli;
+pub mod exit_code;
+pub mod load;
+pub mod model;
+pub mod placement;
+pub mod plan;
+pub mod render;
+pub mod replicas;
+pub mod selector;

@@ -1,0 +1,37 @@
+//! Plain data: what the loader produces and the engines consume. No I/O here.
+
+mod cluster;
+mod decision;
+mod label_selector;
+mod object;
+pub mod placement;
+pub mod preferences;
+pub mod quantity;
+pub mod time;
+mod workload;
+
+pub use cluster::{
+    AddOnPlacementScore, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory, Taint,
+    TaintEffect, CLUSTERSET_LABEL,
+};
+pub use decision::PreviousDecision;
+pub use label_selector::{LabelSelectorRequirementSpec, LabelSelectorSpec};
+pub use object::{ObjectRef, Source};
+pub use quantity::Quantity;
+pub use workload::{FederatedPlacement, Workload, WorkloadKind};
+
+/// Everything one run reads: the fleet, the workloads that ask for placement, and the
+/// previous decisions that keep placements stable.
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    pub inventory: Inventory,
+    /// Sorted by (apiVersion group, kind, namespace, name), the plan's item order.
+    pub workloads: Vec<Workload>,
+    /// PlacementDecision objects read from the inputs (a live hub's export).
+    pub decisions: Vec<PreviousDecision>,
+    /// Documents that were read but not used: (where, apiVersion/kind). Shown with `--verbose`.
+    pub skipped: Vec<(Source, String)>,
+    /// Input problems that do not stop a run (e.g. an inventory label value Kubernetes would
+    /// reject). Shown on stderr.
+    pub warnings: Vec<String>,
+}

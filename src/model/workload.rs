@@ -1,0 +1,42 @@
+use super::placement::{PlacementRuleSpec, PlacementSpec};
+use super::preferences::RspSpec;
+use super::{LabelSelectorSpec, ObjectRef, Source};
+
+/// Anything in the inputs that asks for placement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Workload {
+    pub object: ObjectRef,
+    pub source: Source,
+    /// Raw `federation.alpha.kubernetes.io/cluster-selector` annotation. Parsed by the selector
+    /// engine at plan time so a malformed value becomes an item error, not a load error.
+    pub cluster_selector: Option<String>,
+    pub kind: WorkloadKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum WorkloadKind {
+    /// Any other object carrying federation annotations (ConfigMap, ReplicaSet, Deployment…).
+    Annotated {
+        /// Raw `federation.kubernetes.io/replica-set-preferences` annotation, if any.
+        replica_set_preferences: Option<String>,
+        /// `spec.replicas`, default 1.
+        replicas: i64,
+    },
+    /// kubefed `ReplicaSchedulingPreference` (`scheduling.kubefed.io/v1alpha1`).
+    ReplicaSchedulingPreference(RspSpec),
+    /// kubefed `Federated*` (`types.kubefed.io/v1beta1`).
+    Federated(FederatedPlacement),
+    /// OCM `Placement` (v1alpha1 or v1beta1, normalised to one shape).
+    Placement(Box<PlacementSpec>),
+    /// `PlacementRule` (`apps.open-cluster-management.io/v1`).
+    PlacementRule(Box<PlacementRuleSpec>),
+}
+
+/// `spec.placement` of a kubefed federated object.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FederatedPlacement {
+    /// `clusters[].name` was present (even empty): it wins over `clusterSelector`.
+    Clusters(Vec<String>),
+    /// `clusterSelector`: `None` (absent) selects no cluster, `{}` every cluster.
+    Selector(Option<LabelSelectorSpec>),
+}

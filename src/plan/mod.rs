@@ -1,0 +1,1 @@
+//! The Plan document (versioned, stable) and the per-workload combination of the engines.

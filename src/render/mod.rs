@@ -1,0 +1,1 @@
+//! Turning plans, traces and selections into tables, YAML and JSON.

@@ -1,0 +1,1 @@
+//! The federated ReplicaSet / kubefed replica planner, replica for replica as the reference.
