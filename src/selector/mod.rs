@@ -3,18 +3,24 @@
 //! index for evaluating selectors over a whole fleet. Semantics: apimachinery `pkg/labels`.
 
 mod annotation;
+mod bits;
 mod conjunction;
 mod error;
 #[cfg(test)]
 mod fixtures;
+mod index;
 mod label_selector;
 mod parse;
+#[cfg(test)]
+mod properties;
 mod requirement;
 #[cfg(test)]
 mod upstream_vectors;
 mod validation;
 
+pub use bits::ClusterBits;
 pub use conjunction::Selector;
 pub use error::{ErrorType, FieldError, SelectorError};
+pub use index::LabelIndex;
 pub use label_selector::validate_label_selector;
 pub use requirement::{Operator, Requirement};

@@ -206,6 +206,11 @@ impl Requirement {
         &self.values
     }
 
+    /// The integer bound of a `gt`/`lt` requirement (0 for other operators).
+    pub(crate) fn bound(&self) -> i64 {
+        self.bound
+    }
+
     fn has_value(&self, value: &str) -> bool {
         self.values.iter().any(|v| v == value)
     }
