@@ -24,6 +24,14 @@ pub struct ClusterPreferences {
 }
 
 impl ClusterPreferences {
+    pub const fn new(min_replicas: i64, max_replicas: Option<i64>, weight: i64) -> Self {
+        ClusterPreferences {
+            min_replicas,
+            max_replicas,
+            weight,
+        }
+    }
+
     /// `minReplicas > maxReplicas`: accepted (the reference accepts it, and then gives the
     /// minimum even above the maximum unless the weighted rounds run), worth a warning.
     pub fn min_exceeds_max(&self) -> bool {
@@ -208,16 +216,11 @@ mod tests {
     }
 
     #[test]
-    fn total_replicas_beyond_int32_is_an_error() {
-        let path =
-            rejected_at(r#"{"targetKind":"FederatedDeployment","totalReplicas":2147483648}"#);
-        assert_eq!(path, "totalReplicas");
-    }
-
-    #[test]
-    fn negative_total_replicas_is_an_error() {
-        let path = rejected_at(r#"{"targetKind":"FederatedDeployment","totalReplicas":-1}"#);
-        assert_eq!(path, "totalReplicas");
+    fn total_replicas_outside_non_negative_int32_is_an_error() {
+        for total in ["2147483648", "-1"] {
+            let json = format!(r#"{{"targetKind":"FederatedDeployment","totalReplicas":{total}}}"#);
+            assert_eq!(rejected_at(&json), "totalReplicas", "{total}");
+        }
     }
 
     #[test]

@@ -205,14 +205,6 @@ mod tests {
 
     use super::*;
 
-    fn prefs(min: i64, max: Option<i64>, weight: i64) -> ClusterPreferences {
-        ClusterPreferences {
-            min_replicas: min,
-            max_replicas: max,
-            weight,
-        }
-    }
-
     fn parse(value: &str) -> ReplicaPreferences {
         match parse_replica_set_preferences(value) {
             Ok(parsed) => parsed,
@@ -229,8 +221,8 @@ mod tests {
         assert_eq!(
             parsed.clusters,
             BTreeMap::from([
-                ("*".to_string(), prefs(0, None, 2)),
-                ("A".to_string(), prefs(4, Some(6), 1)),
+                ("*".to_string(), ClusterPreferences::new(0, None, 2)),
+                ("A".to_string(), ClusterPreferences::new(4, Some(6), 1)),
             ])
         );
     }
@@ -241,13 +233,13 @@ mod tests {
             r#"{"Rebalance": true, "CLUSTERS": {"A": {"MinReplicas": 1, "maxreplicas": 3, "Weight": 2}}}"#,
         );
         assert!(parsed.rebalance);
-        assert_eq!(parsed.clusters["A"], prefs(1, Some(3), 2));
+        assert_eq!(parsed.clusters["A"], ClusterPreferences::new(1, Some(3), 2));
     }
 
     #[test]
     fn kelvin_sign_and_long_s_fold_like_go() {
         let parsed = parse("{\"clu\u{017F}ters\": {\"A\": {\"weight\": 2}}}");
-        assert_eq!(parsed.clusters["A"], prefs(0, None, 2));
+        assert_eq!(parsed.clusters["A"], ClusterPreferences::new(0, None, 2));
         assert!(folds_to("\u{212A}", "k"));
     }
 
@@ -261,7 +253,7 @@ mod tests {
     fn unknown_fields_are_ignored() {
         let parsed =
             parse(r#"{"extra": [1, {"x": null}], "clusters": {"A": {"weight": 2, "note": "hi"}}}"#);
-        assert_eq!(parsed.clusters["A"], prefs(0, None, 2));
+        assert_eq!(parsed.clusters["A"], ClusterPreferences::new(0, None, 2));
     }
 
     #[test]
@@ -285,7 +277,7 @@ mod tests {
     #[test]
     fn null_cluster_entry_is_all_zero() {
         let parsed = parse(r#"{"clusters": {"A": null}}"#);
-        assert_eq!(parsed.clusters["A"], prefs(0, None, 0));
+        assert_eq!(parsed.clusters["A"], ClusterPreferences::new(0, None, 0));
     }
 
     #[test]

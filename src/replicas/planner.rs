@@ -10,11 +10,7 @@ use super::order::{fnv1_32, order_clusters};
 use super::trace::{ClusterTrace, PreferenceSource, ReplicaTrace, RoundTrace, ShareTrace};
 
 /// What the controllers used when a workload gave no cluster entries.
-const DEFAULT_WILDCARD: ClusterPreferences = ClusterPreferences {
-    min_replicas: 0,
-    max_replicas: None,
-    weight: 1,
-};
+const DEFAULT_WILDCARD: ClusterPreferences = ClusterPreferences::new(0, None, 1);
 
 pub struct PlannerInput<'a> {
     /// Replicas to place (`spec.replicas`, or RSP `spec.totalReplicas`).
@@ -132,10 +128,12 @@ fn resolve(
     } else {
         (PreferenceSource::None, None)
     };
-    let used = found.map_or_else(ClusterPreferences::default, |p| ClusterPreferences {
-        min_replicas: p.min_replicas.max(0),
-        max_replicas: p.max_replicas.map(|max| max.max(0)),
-        weight: p.weight.max(0),
+    let used = found.map_or_else(ClusterPreferences::default, |p| {
+        ClusterPreferences::new(
+            p.min_replicas.max(0),
+            p.max_replicas.map(|max| max.max(0)),
+            p.weight.max(0),
+        )
     });
     (source, used)
 }
@@ -304,4 +302,363 @@ fn skip_repeats(round: &[ShareTrace], pending: &mut [i64]) -> i64 {
         }
     }
     repeats
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(pairs: &[(&str, i64)]) -> BTreeMap<String, i64> {
+        pairs.iter().map(|&(n, c)| (n.to_string(), c)).collect()
+    }
+
+    struct Case<'a> {
+        total: i64,
+        key: &'a str,
+        rebalance: bool,
+        clusters: &'a [(&'a str, ClusterPreferences)],
+        available: &'a [&'a str],
+        current: &'a [(&'a str, i64)],
+        capacity: &'a [(&'a str, i64)],
+    }
+
+    impl Default for Case<'_> {
+        fn default() -> Self {
+            Case {
+                total: 0,
+                key: "",
+                rebalance: true,
+                clusters: &[],
+                available: &[],
+                current: &[],
+                capacity: &[],
+            }
+        }
+    }
+
+    fn run(case: &Case) -> ReplicaPlan {
+        let preferences = ReplicaPreferences {
+            rebalance: case.rebalance,
+            clusters: case
+                .clusters
+                .iter()
+                .map(|(n, p)| (n.to_string(), p.clone()))
+                .collect(),
+        };
+        plan(&PlannerInput {
+            total: case.total,
+            key: case.key,
+            preferences: &preferences,
+            available: case.available,
+            current: &counts(case.current),
+            capacity: &counts(case.capacity),
+        })
+    }
+
+    #[test]
+    fn fifty_over_three_with_empty_key_gives_c17_b17_a16() {
+        let result = run(&Case {
+            total: 50,
+            clusters: &[("*", ClusterPreferences::new(0, None, 1))],
+            available: &["A", "B", "C"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 16), ("B", 17), ("C", 17)]));
+    }
+
+    #[test]
+    fn the_split_moves_with_the_key() {
+        let result = run(&Case {
+            total: 50,
+            key: "test-ns/test-deployment",
+            clusters: &[("*", ClusterPreferences::new(0, None, 1))],
+            available: &["A", "B", "C"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 17), ("B", 17), ("C", 16)]));
+    }
+
+    #[test]
+    fn keep_current_can_empty_a_smaller_cluster_kubernetes_31816() {
+        let result = run(&Case {
+            total: 50,
+            rebalance: false,
+            clusters: &[("*", ClusterPreferences::new(0, None, 1))],
+            available: &["A", "B"],
+            current: &[("A", 10), ("B", 70)],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 0), ("B", 50)]));
+    }
+
+    #[test]
+    fn minimums_come_before_weights_kubefed_319() {
+        let result = run(&Case {
+            total: 10,
+            key: "test-namespace/test-deployment",
+            clusters: &[
+                ("cluster1", ClusterPreferences::new(2, Some(6), 2)),
+                ("cluster2", ClusterPreferences::new(4, Some(8), 3)),
+            ],
+            available: &["cluster1", "cluster2"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("cluster1", 3), ("cluster2", 7)]));
+    }
+
+    #[test]
+    fn minimum_above_max_stands_when_no_round_runs() {
+        let result = run(&Case {
+            total: 5,
+            clusters: &[("A", ClusterPreferences::new(5, Some(2), 1))],
+            available: &["A"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 5)]));
+    }
+
+    #[test]
+    fn minimum_above_max_is_cut_back_when_rounds_run() {
+        let result = run(&Case {
+            total: 10,
+            clusters: &[
+                ("A", ClusterPreferences::new(5, Some(2), 1)),
+                ("B", ClusterPreferences::new(0, None, 1)),
+            ],
+            available: &["A", "B"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 2), ("B", 8)]));
+        let a = &result.trace.clusters[0];
+        assert_eq!((a.minimum, a.full_in_round), (5, Some(0)));
+    }
+
+    #[test]
+    fn empty_clusters_map_means_wildcard_weight_one() {
+        let result = run(&Case {
+            total: 4,
+            available: &["A", "B"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 2), ("B", 2)]));
+        assert!(result.trace.defaulted);
+        assert_eq!(result.trace.clusters[0].source, PreferenceSource::Wildcard);
+    }
+
+    #[test]
+    fn clusters_without_an_entry_get_zero_and_take_no_part() {
+        let result = run(&Case {
+            total: 4,
+            clusters: &[("A", ClusterPreferences::new(0, None, 1))],
+            available: &["A", "B"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 4), ("B", 0)]));
+        let b = &result.trace.clusters[1];
+        assert_eq!(
+            (b.source, b.hash, b.position),
+            (PreferenceSource::None, None, None)
+        );
+    }
+
+    #[test]
+    fn entries_for_unavailable_clusters_are_ignored() {
+        let result = run(&Case {
+            total: 4,
+            clusters: &[
+                ("A", ClusterPreferences::new(3, None, 1)),
+                ("Z", ClusterPreferences::new(3, None, 9)),
+            ],
+            available: &["A"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 4)]));
+    }
+
+    #[test]
+    fn own_entry_wins_over_wildcard() {
+        let result = run(&Case {
+            total: 6,
+            clusters: &[
+                ("*", ClusterPreferences::new(0, None, 1)),
+                ("A", ClusterPreferences::new(0, None, 2)),
+            ],
+            available: &["A", "B"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 4), ("B", 2)]));
+        assert_eq!(result.trace.clusters[0].source, PreferenceSource::Own);
+    }
+
+    #[test]
+    fn a_repeated_available_cluster_counts_once() {
+        let result = run(&Case {
+            total: 4,
+            clusters: &[("*", ClusterPreferences::new(0, None, 1))],
+            available: &["A", "B", "A"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 2), ("B", 2)]));
+        assert_eq!(result.trace.clusters.len(), 2);
+    }
+
+    #[test]
+    fn zero_capacity_is_a_real_limit() {
+        let result = run(&Case {
+            total: 4,
+            clusters: &[("*", ClusterPreferences::new(0, None, 1))],
+            available: &["A", "B"],
+            capacity: &[("A", 0)],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 0), ("B", 4)]));
+        assert_eq!(result.overflow, counts(&[("A", 2)]));
+    }
+
+    #[test]
+    fn what_no_cluster_can_take_is_unassigned() {
+        let result = run(&Case {
+            total: 10,
+            clusters: &[("*", ClusterPreferences::new(0, Some(2), 1))],
+            available: &["A", "B"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 2), ("B", 2)]));
+        assert_eq!(result.unassigned, 6);
+    }
+
+    #[test]
+    fn weight_zero_only_gets_its_minimum() {
+        let result = run(&Case {
+            total: 10,
+            clusters: &[
+                ("A", ClusterPreferences::new(1, None, 0)),
+                ("B", ClusterPreferences::new(0, Some(3), 1)),
+            ],
+            available: &["A", "B"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 1), ("B", 3)]));
+        assert_eq!(result.unassigned, 6);
+    }
+
+    #[test]
+    fn rebalance_false_trims_overflow_to_what_was_not_placed() {
+        let result = run(&Case {
+            total: 10,
+            rebalance: false,
+            clusters: &[
+                ("A", ClusterPreferences::new(0, None, 1)),
+                ("B", ClusterPreferences::new(0, Some(4), 1)),
+            ],
+            available: &["A", "B"],
+            capacity: &[("A", 3)],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 3), ("B", 4)]));
+        assert_eq!(result.trace.clusters[0].overflow, 2);
+        assert_eq!(result.overflow, counts(&[("A", 2)]));
+        assert_eq!(result.unassigned, 3);
+    }
+
+    #[test]
+    fn negative_inputs_read_as_zero_instead_of_looping() {
+        let result = run(&Case {
+            total: 6,
+            clusters: &[
+                ("A", ClusterPreferences::new(-3, Some(-1), -1)),
+                ("B", ClusterPreferences::new(0, None, 2)),
+            ],
+            available: &["A", "B"],
+            capacity: &[("B", -5)],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 0), ("B", 0)]));
+        assert_eq!(result.unassigned, 6);
+    }
+
+    #[test]
+    fn extreme_weights_and_totals_do_not_overflow() {
+        let result = run(&Case {
+            total: i64::MAX,
+            clusters: &[
+                ("A", ClusterPreferences::new(0, None, i64::MAX)),
+                ("B", ClusterPreferences::new(0, None, i64::MAX)),
+                (
+                    "C",
+                    ClusterPreferences::new(0, Some(i64::MAX), i64::MAX - 1),
+                ),
+            ],
+            available: &["A", "B", "C"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas.values().sum::<i64>(), i64::MAX);
+        assert_eq!(result.unassigned, 0);
+    }
+
+    #[test]
+    fn rounds_that_only_drain_preallocations_are_applied_at_once() {
+        let result = run(&Case {
+            total: 11,
+            rebalance: false,
+            clusters: &[("*", ClusterPreferences::new(0, None, 1))],
+            available: &["A", "B"],
+            current: &[("A", 5), ("B", 5)],
+            ..Case::default()
+        });
+        // B comes first for key '' (TestEqual#3), so it takes the last replica.
+        assert_eq!(result.replicas, counts(&[("A", 5), ("B", 6)]));
+        let repeats: Vec<i64> = result.trace.rounds.iter().map(|r| r.repeated).collect();
+        assert_eq!(repeats, vec![5, 1]);
+    }
+
+    #[test]
+    fn draining_huge_preallocations_finishes() {
+        let result = run(&Case {
+            total: 8_000_000_000_000_000_001,
+            rebalance: false,
+            clusters: &[("*", ClusterPreferences::new(0, None, 1))],
+            available: &["A", "B"],
+            current: &[
+                ("A", 4_000_000_000_000_000_000),
+                ("B", 4_000_000_000_000_000_000),
+            ],
+            ..Case::default()
+        });
+        assert_eq!(
+            result.replicas,
+            counts(&[
+                ("A", 4_000_000_000_000_000_000),
+                ("B", 4_000_000_000_000_000_001)
+            ])
+        );
+    }
+
+    #[test]
+    fn trace_records_order_minimum_preallocation_and_shares() {
+        let result = run(&Case {
+            total: 15,
+            rebalance: false,
+            clusters: &[("*", ClusterPreferences::new(1, None, 1))],
+            available: &["A", "B"],
+            current: &[("A", 4)],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 7), ("B", 8)]));
+        let trace = &result.trace;
+        let [a, b] = &trace.clusters[..] else {
+            panic!("two clusters expected, got {:?}", trace.clusters);
+        };
+        assert_eq!((a.position, b.position), (Some(1), Some(0)));
+        assert_eq!(a.hash, Some(fnv1_32("A", "")));
+        assert_eq!((a.minimum, a.kept, b.minimum, b.kept), (1, 3, 1, 0));
+        let round = &trace.rounds[0];
+        assert_eq!((round.remaining, round.weight_sum), (10, 2));
+        let shares: Vec<(usize, i64, i64, i64)> = trace
+            .round_shares(round)
+            .iter()
+            .map(|s| (s.cluster, s.share, s.absorbed, s.added))
+            .collect();
+        assert_eq!(shares, vec![(1, 5, 0, 5), (0, 5, 3, 2)]);
+    }
 }
