@@ -3,6 +3,8 @@
 mod annotation;
 mod order;
 mod planner;
+#[cfg(test)]
+mod planner_properties;
 mod trace;
 #[cfg(test)]
 mod upstream_vectors;
