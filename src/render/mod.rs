@@ -1,1 +1,3 @@
 //! Turning plans, traces and selections into tables, YAML and JSON.
+
+pub mod plan;
