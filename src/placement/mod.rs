@@ -14,6 +14,8 @@ pub mod rule;
 pub mod select;
 pub mod spread;
 pub mod trace;
+#[cfg(test)]
+mod upstream_vectors;
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -513,5 +515,181 @@ fn build_trace(
             prioritize_results,
             aggregated_scores,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::placement::decode_placement_spec;
+    use crate::model::{
+        AddOnPlacementScore, Binding, ClusterSet, ClusterSetSelector, Inventory, ObjectRef,
+        PreviousDecision, Taint, TaintEffect, CLUSTERSET_LABEL,
+    };
+
+    use super::*;
+
+    fn member(name: &str) -> Cluster {
+        Cluster {
+            name: name.into(),
+            labels: BTreeMap::from([(CLUSTERSET_LABEL.to_string(), "set".to_string())]),
+            online: true,
+            ..Cluster::default()
+        }
+    }
+
+    fn fleet(clusters: Vec<Cluster>) -> Inventory {
+        Inventory {
+            clusters,
+            cluster_sets: vec![ClusterSet {
+                name: "set".into(),
+                selector: ClusterSetSelector::ExclusiveClusterSetLabel,
+                source: Default::default(),
+            }],
+            bindings: vec![Binding {
+                namespace: "ns".into(),
+                name: "set".into(),
+                cluster_set: "set".into(),
+                source: Default::default(),
+            }],
+            addon_scores: Vec::new(),
+        }
+    }
+
+    fn decided(clusters: &[&str]) -> Vec<PreviousDecision> {
+        vec![PreviousDecision {
+            object: ObjectRef {
+                api_version: "cluster.open-cluster-management.io/v1beta1".into(),
+                kind: "PlacementDecision".into(),
+                namespace: Some("ns".into()),
+                name: "p-decision-1".into(),
+            },
+            placement: "p".into(),
+            clusters: clusters.iter().map(|name| name.to_string()).collect(),
+            source: Default::default(),
+        }]
+    }
+
+    fn run(
+        inventory: &Inventory,
+        previous: &[PreviousDecision],
+        spec: serde_json::Value,
+    ) -> PlacementResult {
+        let spec =
+            decode_placement_spec("cluster.open-cluster-management.io/v1beta1", spec).unwrap();
+        let fleet = FleetIndex::new(inventory, previous);
+        schedule(&PlacementInput {
+            fleet: &fleet,
+            namespace: "ns",
+            name: "p",
+            spec: &spec,
+            now: 0,
+            trace: true,
+        })
+    }
+
+    #[test]
+    fn better_scoring_new_cluster_does_not_evict_a_steady_one() {
+        let mut inventory = fleet(vec![member("a-old"), member("b-new")]);
+        inventory.addon_scores.push(AddOnPlacementScore {
+            namespace: "b-new".into(),
+            name: "demo".into(),
+            scores: BTreeMap::from([("score".to_string(), 50)]),
+            valid_until: None,
+            source: Default::default(),
+        });
+        let spec = serde_json::json!({
+            "numberOfClusters": 1,
+            "prioritizerPolicy": {"configurations": [
+                {"scoreCoordinate": {"type": "AddOn", "addOn": {"resourceName": "demo", "scoreName": "score"}}}
+            ]}
+        });
+        let result = run(&inventory, &decided(&["a-old"]), spec);
+        assert_eq!(result.selected, vec!["a-old"]);
+        let verdicts = result.trace.unwrap().verdicts;
+        assert!(
+            matches!(verdicts["b-new"], Verdict::CutByNumberOfClusters { ref score } if score.total == 150)
+        );
+    }
+
+    #[test]
+    fn every_cluster_gets_one_verdict() {
+        let mut deleting = member("deleting");
+        deleting.deleting = true;
+        let mut tainted = member("tainted");
+        tainted.taints.push(Taint {
+            key: "k".into(),
+            value: String::new(),
+            effect: TaintEffect::NoSelect,
+            time_added: None,
+        });
+        let outsider = Cluster {
+            name: "outsider".into(),
+            online: true,
+            ..Cluster::default()
+        };
+        let inventory = fleet(vec![member("a"), member("b"), deleting, tainted, outsider]);
+        let result = run(&inventory, &[], serde_json::json!({"numberOfClusters": 1}));
+        let verdicts = result.trace.unwrap().verdicts;
+        assert_eq!(verdicts.len(), 5);
+        assert!(matches!(
+            verdicts["a"],
+            Verdict::Selected { ref decision, group_index: 0, .. } if decision == "p-decision-1"
+        ));
+        assert!(
+            matches!(verdicts["b"], Verdict::CutByNumberOfClusters { ref score } if score.rank == 2)
+        );
+        assert_eq!(verdicts["deleting"], Verdict::BeingDeleted);
+        assert_eq!(
+            verdicts["tainted"],
+            Verdict::TaintNotTolerated {
+                taint: "k:NoSelect".into()
+            }
+        );
+        assert_eq!(verdicts["outsider"], Verdict::NotInEligibleSet);
+        assert_eq!(result.satisfied.reason, "AllDecisionsScheduled");
+    }
+
+    #[test]
+    fn misconfigured_prioritizer_selects_nothing() {
+        let inventory = fleet(vec![member("a")]);
+        let spec = serde_json::json!({"prioritizerPolicy": {"configurations": [
+            {"scoreCoordinate": {"builtIn": "Spread"}}
+        ]}});
+        let result = run(&inventory, &[], spec);
+        assert!(result.selected.is_empty());
+        assert_eq!(
+            result.misconfigured.message,
+            ":incorrect builtin prioritizer: Spread"
+        );
+        assert_eq!(result.satisfied.reason, "NoManagedClusterMatched");
+        assert_eq!(result.decisions.len(), 1);
+        assert!(result.decisions[0].clusters.is_empty());
+    }
+
+    #[test]
+    fn offline_cluster_is_not_selected_unless_tolerated() {
+        let mut offline = member("offline");
+        offline.online = false;
+        let inventory = fleet(vec![member("a"), offline]);
+        assert_eq!(
+            run(&inventory, &[], serde_json::json!({})).selected,
+            vec!["a"]
+        );
+        let tolerant = serde_json::json!({"tolerations": [
+            {"key": "cluster.open-cluster-management.io/unreachable", "operator": "Exists"}
+        ]});
+        assert_eq!(
+            run(&inventory, &[], tolerant).selected,
+            vec!["a", "offline"]
+        );
+    }
+
+    #[test]
+    fn unknown_clusterset_type_is_an_error() {
+        let mut inventory = fleet(vec![member("a")]);
+        inventory.cluster_sets[0].selector = ClusterSetSelector::Unknown("errorType".into());
+        let result = run(&inventory, &[], serde_json::json!({}));
+        assert!(matches!(result.status, Status::Error { .. }));
+        assert_eq!(result.satisfied.reason, "NotAllDecisionsScheduled");
     }
 }
