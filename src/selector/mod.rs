@@ -1,3 +1,26 @@
 //! Label selectors: requirements, the string syntax, metav1.LabelSelector, claim selectors,
 //! the federation cluster-selector annotation, Kubernetes key/value validation, and a bitset
 //! index for evaluating selectors over a whole fleet. Semantics: apimachinery `pkg/labels`.
+
+mod annotation;
+mod bits;
+mod conjunction;
+mod error;
+#[cfg(test)]
+mod fixtures;
+mod index;
+mod label_selector;
+mod parse;
+#[cfg(test)]
+mod properties;
+mod requirement;
+#[cfg(test)]
+mod upstream_vectors;
+mod validation;
+
+pub use bits::ClusterBits;
+pub use conjunction::Selector;
+pub use error::{ErrorType, FieldError, SelectorError};
+pub use index::LabelIndex;
+pub use label_selector::validate_label_selector;
+pub use requirement::{Operator, Requirement};

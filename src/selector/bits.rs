@@ -1,0 +1,177 @@
+//! `ClusterBits`: a fixed-size bitset over dense cluster ids `0..universe`.
+
+/// A set of cluster ids, one bit per cluster of the fleet it was made for. Bits at or beyond
+/// the universe are always clear, so `count` and `not` need no masking by callers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClusterBits {
+    words: Vec<u64>,
+    universe: usize,
+}
+
+impl ClusterBits {
+    /// No cluster of a fleet of `universe` clusters.
+    pub fn empty(universe: usize) -> ClusterBits {
+        ClusterBits {
+            words: vec![0; universe.div_ceil(64)],
+            universe,
+        }
+    }
+
+    /// Every cluster of a fleet of `universe` clusters.
+    pub fn full(universe: usize) -> ClusterBits {
+        let mut bits = ClusterBits {
+            words: vec![u64::MAX; universe.div_ceil(64)],
+            universe,
+        };
+        bits.clear_tail();
+        bits
+    }
+
+    /// The given ids; ids outside the universe are ignored.
+    pub fn from_ids(universe: usize, ids: impl IntoIterator<Item = usize>) -> ClusterBits {
+        let mut bits = ClusterBits::empty(universe);
+        for id in ids {
+            bits.insert(id);
+        }
+        bits
+    }
+
+    fn clear_tail(&mut self) {
+        let used = self.universe % 64;
+        if used != 0 {
+            if let Some(last) = self.words.last_mut() {
+                *last &= (1u64 << used) - 1;
+            }
+        }
+    }
+
+    /// How many clusters the set is over (not how many are in it; see [`ClusterBits::count`]).
+    pub fn universe(&self) -> usize {
+        self.universe
+    }
+
+    /// Adds `id`; ids outside the universe are ignored.
+    pub fn insert(&mut self, id: usize) {
+        if id < self.universe {
+            if let Some(word) = self.words.get_mut(id / 64) {
+                *word |= 1u64 << (id % 64);
+            }
+        }
+    }
+
+    pub fn contains(&self, id: usize) -> bool {
+        self.words
+            .get(id / 64)
+            .is_some_and(|word| word & (1u64 << (id % 64)) != 0)
+    }
+
+    /// The number of clusters in the set.
+    pub fn count(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// No cluster is in the set.
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|w| *w == 0)
+    }
+
+    /// Keeps the clusters also in `other` (a cluster missing from a smaller universe is out).
+    pub fn and_assign(&mut self, other: &ClusterBits) {
+        for (i, word) in self.words.iter_mut().enumerate() {
+            *word &= other.words.get(i).copied().unwrap_or(0);
+        }
+    }
+
+    /// Adds the clusters of `other` that lie in this universe.
+    pub fn or_assign(&mut self, other: &ClusterBits) {
+        for (word, theirs) in self.words.iter_mut().zip(&other.words) {
+            *word |= theirs;
+        }
+        self.clear_tail();
+    }
+
+    pub fn and(&self, other: &ClusterBits) -> ClusterBits {
+        let mut out = self.clone();
+        out.and_assign(other);
+        out
+    }
+
+    pub fn or(&self, other: &ClusterBits) -> ClusterBits {
+        let mut out = self.clone();
+        out.or_assign(other);
+        out
+    }
+
+    /// The clusters of the universe not in the set.
+    pub fn not(&self) -> ClusterBits {
+        let mut out = ClusterBits {
+            words: self.words.iter().map(|w| !w).collect(),
+            universe: self.universe,
+        };
+        out.clear_tail();
+        out
+    }
+
+    /// The ids in the set, ascending.
+    pub fn iter_ones(&self) -> impl Iterator<Item = usize> + '_ {
+        self.words.iter().enumerate().flat_map(|(i, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                if rest == 0 {
+                    return None;
+                }
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                Some(i * 64 + bit)
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_has_exactly_the_universe() {
+        for n in [0, 1, 63, 64, 65, 130] {
+            let full = ClusterBits::full(n);
+            assert_eq!(full.count(), n);
+            assert_eq!(
+                full.iter_ones().collect::<Vec<_>>(),
+                (0..n).collect::<Vec<_>>()
+            );
+        }
+    }
+
+    #[test]
+    fn not_stays_inside_the_universe() {
+        let bits = ClusterBits::from_ids(70, [0, 69]);
+        let not = bits.not();
+        assert_eq!(not.count(), 68);
+        assert!(!not.contains(0) && !not.contains(69) && !not.contains(70));
+    }
+
+    #[test]
+    fn and_or_combine() {
+        let a = ClusterBits::from_ids(100, [1, 2, 64, 99]);
+        let b = ClusterBits::from_ids(100, [2, 64, 65]);
+        assert_eq!(a.and(&b).iter_ones().collect::<Vec<_>>(), [2, 64]);
+        assert_eq!(a.or(&b).iter_ones().collect::<Vec<_>>(), [1, 2, 64, 65, 99]);
+    }
+
+    #[test]
+    fn ids_outside_the_universe_are_ignored() {
+        let bits = ClusterBits::from_ids(3, [5, 64, 2]);
+        assert_eq!(bits.iter_ones().collect::<Vec<_>>(), [2]);
+        assert!(!bits.contains(5));
+        assert!(!ClusterBits::empty(3).contains(usize::MAX));
+    }
+
+    #[test]
+    fn empty_set_is_empty() {
+        assert!(ClusterBits::empty(10).is_empty());
+        assert!(!ClusterBits::full(10).is_empty());
+        assert!(ClusterBits::full(0).is_empty());
+    }
+}
