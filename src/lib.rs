@@ -7,6 +7,7 @@ pub mod cli;
 pub mod exit_code;
 pub mod load;
 pub mod model;
+pub mod output;
 pub mod placement;
 pub mod plan;
 pub mod render;

@@ -1,0 +1,117 @@
+//! The Plan document: fleetplan's versioned, machine-readable output and `--previous` input.
+//!
+//! Stability rules (formats.md): items sorted by (apiVersion group, kind, namespace, name),
+//! cluster names sorted, maps with sorted keys, fields that do not apply omitted.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::ObjectRef;
+
+pub const API_VERSION: &str = "fleetplan.io/v1alpha1";
+pub const KIND: &str = "Plan";
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Plan {
+    pub api_version: String,
+    pub kind: String,
+    #[serde(default)]
+    pub items: Vec<PlanItem>,
+}
+
+impl Default for Plan {
+    fn default() -> Self {
+        Plan {
+            api_version: API_VERSION.to_string(),
+            kind: KIND.to_string(),
+            items: Vec::new(),
+        }
+    }
+}
+
+impl Plan {
+    pub fn item(&self, source: &ItemSource) -> Option<&PlanItem> {
+        self.items.iter().find(|item| &item.source == source)
+    }
+}
+
+/// The object an item plans for.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ItemSource {
+    pub api_version: String,
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    pub name: String,
+}
+
+impl From<&ObjectRef> for ItemSource {
+    fn from(object: &ObjectRef) -> Self {
+        ItemSource {
+            api_version: object.api_version.clone(),
+            kind: object.kind.clone(),
+            namespace: object.namespace.clone(),
+            name: object.name.clone(),
+        }
+    }
+}
+
+impl From<&ItemSource> for ObjectRef {
+    fn from(source: &ItemSource) -> Self {
+        ObjectRef {
+            api_version: source.api_version.clone(),
+            kind: source.kind.clone(),
+            namespace: source.namespace.clone(),
+            name: source.name.clone(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PlanItem {
+    pub source: ItemSource,
+    /// Selected clusters, sorted by name.
+    #[serde(default)]
+    pub clusters: Vec<String>,
+    /// Replica workloads: non-zero counts only.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub replicas: BTreeMap<String, i64>,
+    /// Replicas asked beyond a cluster's capacity (the controllers wrote plan + overflow).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub overflow: BTreeMap<String, i64>,
+    /// OCM decision groups, in index order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<Group>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Condition>,
+    /// When a toleration expires and the plan would change (RFC 3339).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changes_at: Option<String>,
+    /// An item with errors selected nothing.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Group {
+    pub name: String,
+    pub index: usize,
+    pub clusters: Vec<String>,
+}
+
+/// A `metav1.Condition` without the timestamps (plans record nothing time-dependent).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Condition {
+    #[serde(rename = "type")]
+    pub type_: String,
+    pub status: String,
+    pub reason: String,
+    #[serde(default)]
+    pub message: String,
+}

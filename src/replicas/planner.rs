@@ -1,0 +1,664 @@
+//! The replica planner of federation v1 (`federation/pkg/federation-controller/util/planner`),
+//! shipped unchanged in kubefed (`pkg/controller/util/planner`). Same plan, replica for
+//! replica; see docs/design replicas.md for the rules and their upstream tests.
+
+use std::collections::BTreeMap;
+
+use crate::model::preferences::{ClusterPreferences, ReplicaPreferences};
+
+use super::order::{fnv1_32, order_clusters};
+use super::trace::{ClusterTrace, PreferenceSource, ReplicaTrace, RoundTrace, ShareTrace};
+
+/// What the controllers used when a workload gave no cluster entries.
+const DEFAULT_WILDCARD: ClusterPreferences = ClusterPreferences::new(0, None, 1);
+
+pub struct PlannerInput<'a> {
+    /// Replicas to place (`spec.replicas`, or RSP `spec.totalReplicas`).
+    pub total: i64,
+    /// `"<namespace>/<name>"`, hashed after each cluster name to vary the order per workload.
+    pub key: &'a str,
+    pub preferences: &'a ReplicaPreferences,
+    /// Clusters the workload may use, in inventory order. A repeated name counts once.
+    pub available: &'a [&'a str],
+    /// Replicas running now; only read when `rebalance` is false.
+    pub current: &'a BTreeMap<String, i64>,
+    /// Replicas a cluster can hold; absent = unbounded.
+    pub capacity: &'a BTreeMap<String, i64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplicaPlan {
+    /// Every available cluster, zeros included.
+    pub replicas: BTreeMap<String, i64>,
+    /// Replicas a cluster was due but could not hold (capacity). The controllers wrote
+    /// `replicas + overflow` to the cluster; it is kept apart here.
+    pub overflow: BTreeMap<String, i64>,
+    /// `total` minus what the plan placed (every cluster capped, or all weights 0).
+    pub unassigned: i64,
+    pub trace: ReplicaTrace,
+}
+
+/// Plans like the reference. Negative numbers in the input (which the loaders reject) read as
+/// 0: with a negative weight the reference loops forever.
+pub fn plan(input: &PlannerInput) -> ReplicaPlan {
+    let prefs = input.preferences;
+    let defaulted = prefs.clusters.is_empty();
+    let rebalance = prefs.rebalance;
+    let total = input.total.max(0);
+
+    let mut replicas = BTreeMap::new();
+    let mut clusters = Vec::with_capacity(input.available.len());
+    for &name in input.available {
+        if replicas.insert(name.to_string(), 0).is_some() {
+            continue;
+        }
+        let (source, used) = resolve(prefs, defaulted, name);
+        let takes_part = source != PreferenceSource::None;
+        clusters.push(ClusterTrace {
+            cluster: name.to_string(),
+            source,
+            preferences: used,
+            capacity: input.capacity.get(name).map(|&c| c.max(0)),
+            hash: takes_part.then(|| fnv1_32(name, input.key)),
+            position: None,
+            minimum: 0,
+            kept: 0,
+            full_in_round: None,
+            overflow: 0,
+            replicas: 0,
+        });
+    }
+
+    let mut order = order_clusters(&clusters);
+    for (position, &i) in order.iter().enumerate() {
+        clusters[i].position = Some(position);
+    }
+
+    let mut remaining = total;
+    give_minimums(&mut clusters, &order, &mut remaining);
+    let mut pending = if rebalance {
+        Vec::new()
+    } else {
+        keep_current(&mut clusters, &order, input.current, &mut remaining)
+    };
+    let (rounds, shares) = weighted_rounds(&mut clusters, &mut order, &mut pending, &mut remaining);
+
+    let mut overflow = BTreeMap::new();
+    for cluster in &clusters {
+        if let Some(planned) = replicas.get_mut(&cluster.cluster) {
+            *planned = cluster.replicas;
+        }
+        // With rebalance false the reference only over-asks for what it failed to place.
+        let due = if rebalance {
+            cluster.overflow
+        } else {
+            cluster.overflow.min(remaining)
+        };
+        if due > 0 {
+            overflow.insert(cluster.cluster.clone(), due);
+        }
+    }
+
+    ReplicaPlan {
+        replicas,
+        overflow,
+        unassigned: remaining,
+        trace: ReplicaTrace {
+            total,
+            rebalance,
+            defaulted,
+            clusters,
+            rounds,
+            shares,
+        },
+    }
+}
+
+fn resolve(
+    prefs: &ReplicaPreferences,
+    defaulted: bool,
+    name: &str,
+) -> (PreferenceSource, ClusterPreferences) {
+    let (source, found) = if defaulted {
+        (PreferenceSource::Wildcard, Some(&DEFAULT_WILDCARD))
+    } else if let Some(own) = prefs.clusters.get(name) {
+        (PreferenceSource::Own, Some(own))
+    } else if let Some(wildcard) = prefs.clusters.get("*") {
+        (PreferenceSource::Wildcard, Some(wildcard))
+    } else {
+        (PreferenceSource::None, None)
+    };
+    let used = found.map_or_else(ClusterPreferences::default, |p| {
+        ClusterPreferences::new(
+            p.min_replicas.max(0),
+            p.max_replicas.map(|max| max.max(0)),
+            p.weight.max(0),
+        )
+    });
+    (source, used)
+}
+
+/// Minimums come before weights (kubefed#319) and ignore maxReplicas.
+fn give_minimums(clusters: &mut [ClusterTrace], order: &[usize], remaining: &mut i64) {
+    for &i in order {
+        let cluster = &mut clusters[i];
+        let mut given = cluster.preferences.min_replicas.min(*remaining);
+        if let Some(capacity) = cluster.capacity {
+            given = given.min(capacity);
+        }
+        *remaining = remaining.saturating_sub(given);
+        cluster.minimum = given;
+        cluster.replicas = given;
+    }
+}
+
+/// `rebalance: false`: what already runs stays, as a pre-allocation that the weighted
+/// shares use up first. Returns the pending pre-allocation per cluster.
+fn keep_current(
+    clusters: &mut [ClusterTrace],
+    order: &[usize],
+    current: &BTreeMap<String, i64>,
+    remaining: &mut i64,
+) -> Vec<i64> {
+    let mut pending = vec![0; clusters.len()];
+    for &i in order {
+        let cluster = &mut clusters[i];
+        let planned = cluster.replicas;
+        let Some(&count) = current.get(&cluster.cluster) else {
+            continue;
+        };
+        if count <= planned {
+            continue;
+        }
+        let mut target = count;
+        if let Some(max) = cluster.preferences.max_replicas {
+            target = target.min(max);
+        }
+        if let Some(capacity) = cluster.capacity {
+            target = target.min(capacity);
+        }
+        let extra = target.saturating_sub(planned).min(*remaining).max(0);
+        *remaining = remaining.saturating_sub(extra);
+        cluster.kept = extra;
+        cluster.replicas = planned.saturating_add(extra);
+        pending[i] = extra;
+    }
+    pending
+}
+
+/// `ceil(distribute·weight/weight_sum)` as the reference computes it, without its overflow.
+fn ceil_share(distribute: i64, weight: i64, weight_sum: i128) -> i64 {
+    let numerator = i128::from(distribute) * i128::from(weight) + weight_sum - 1;
+    i64::try_from(numerator / weight_sum).unwrap_or(i64::MAX)
+}
+
+fn weighted_rounds(
+    clusters: &mut [ClusterTrace],
+    in_play: &mut Vec<usize>,
+    pending: &mut [i64],
+    remaining: &mut i64,
+) -> (Vec<RoundTrace>, Vec<ShareTrace>) {
+    let mut rounds = Vec::new();
+    let mut shares = Vec::new();
+    let mut modified = true;
+    while modified && *remaining > 0 {
+        modified = false;
+        let weight_sum: i128 = in_play
+            .iter()
+            .map(|&i| i128::from(clusters[i].preferences.weight))
+            .sum();
+        if weight_sum <= 0 {
+            break;
+        }
+        let round = rounds.len();
+        let distribute = *remaining;
+        let first_share = shares.len();
+        for &i in in_play.iter() {
+            let cluster = &mut clusters[i];
+            let start = cluster.replicas;
+            let share =
+                ceil_share(distribute, cluster.preferences.weight, weight_sum).min(*remaining);
+            let absorbed = match pending.get_mut(i) {
+                Some(left) => {
+                    let used = share.min(*left);
+                    *left -= used;
+                    used
+                }
+                None => 0,
+            };
+            if absorbed > 0 {
+                modified = true;
+            }
+            let mut planned = start.saturating_add(share - absorbed);
+            let mut hit_max = false;
+            let mut hit_capacity = false;
+            if let Some(max) = cluster.preferences.max_replicas {
+                if planned > max {
+                    planned = max;
+                    hit_max = true;
+                }
+            }
+            if let Some(capacity) = cluster.capacity {
+                if planned > capacity {
+                    cluster.overflow = planned - capacity;
+                    planned = capacity;
+                    hit_capacity = true;
+                }
+            }
+            if hit_max || hit_capacity {
+                cluster.full_in_round = Some(round);
+            }
+            let added = planned.saturating_sub(start);
+            *remaining = remaining.saturating_sub(added);
+            cluster.replicas = planned;
+            if added > 0 {
+                modified = true;
+            }
+            shares.push(ShareTrace {
+                cluster: i,
+                share,
+                absorbed,
+                added,
+                hit_max,
+                hit_capacity,
+            });
+        }
+        in_play.retain(|&i| clusters[i].full_in_round.is_none());
+        let this_round = &shares[first_share..];
+        let repeated = skip_repeats(this_round, pending).saturating_add(1);
+        rounds.push(RoundTrace {
+            remaining: distribute,
+            weight_sum,
+            repeated,
+            first_share,
+            share_count: this_round.len(),
+        });
+    }
+    (rounds, shares)
+}
+
+/// A round in which every share was absorbed by a pre-allocation changes nothing but the
+/// pre-allocations, so the next round is the same again until one runs short. The reference
+/// iterates them one by one (with total 1e18 and R = 1 that never ends); they are applied at
+/// once here. Returns how many further identical rounds were applied.
+fn skip_repeats(round: &[ShareTrace], pending: &mut [i64]) -> i64 {
+    let unchanged = round
+        .iter()
+        .all(|s| s.absorbed == s.share && s.added == 0 && !s.hit_max && !s.hit_capacity);
+    if !unchanged {
+        return 0;
+    }
+    let repeats = round
+        .iter()
+        .filter(|s| s.share > 0)
+        .filter_map(|s| pending.get(s.cluster).map(|&left| left / s.share))
+        .min()
+        .unwrap_or(0);
+    if repeats > 0 {
+        for s in round {
+            if let Some(left) = pending.get_mut(s.cluster) {
+                *left -= repeats * s.share;
+            }
+        }
+    }
+    repeats
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(pairs: &[(&str, i64)]) -> BTreeMap<String, i64> {
+        pairs.iter().map(|&(n, c)| (n.to_string(), c)).collect()
+    }
+
+    struct Case<'a> {
+        total: i64,
+        key: &'a str,
+        rebalance: bool,
+        clusters: &'a [(&'a str, ClusterPreferences)],
+        available: &'a [&'a str],
+        current: &'a [(&'a str, i64)],
+        capacity: &'a [(&'a str, i64)],
+    }
+
+    impl Default for Case<'_> {
+        fn default() -> Self {
+            Case {
+                total: 0,
+                key: "",
+                rebalance: true,
+                clusters: &[],
+                available: &[],
+                current: &[],
+                capacity: &[],
+            }
+        }
+    }
+
+    fn run(case: &Case) -> ReplicaPlan {
+        let preferences = ReplicaPreferences {
+            rebalance: case.rebalance,
+            clusters: case
+                .clusters
+                .iter()
+                .map(|(n, p)| (n.to_string(), p.clone()))
+                .collect(),
+        };
+        plan(&PlannerInput {
+            total: case.total,
+            key: case.key,
+            preferences: &preferences,
+            available: case.available,
+            current: &counts(case.current),
+            capacity: &counts(case.capacity),
+        })
+    }
+
+    #[test]
+    fn fifty_over_three_with_empty_key_gives_c17_b17_a16() {
+        let result = run(&Case {
+            total: 50,
+            clusters: &[("*", ClusterPreferences::new(0, None, 1))],
+            available: &["A", "B", "C"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 16), ("B", 17), ("C", 17)]));
+    }
+
+    #[test]
+    fn the_split_moves_with_the_key() {
+        let result = run(&Case {
+            total: 50,
+            key: "test-ns/test-deployment",
+            clusters: &[("*", ClusterPreferences::new(0, None, 1))],
+            available: &["A", "B", "C"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 17), ("B", 17), ("C", 16)]));
+    }
+
+    #[test]
+    fn keep_current_can_empty_a_smaller_cluster_kubernetes_31816() {
+        let result = run(&Case {
+            total: 50,
+            rebalance: false,
+            clusters: &[("*", ClusterPreferences::new(0, None, 1))],
+            available: &["A", "B"],
+            current: &[("A", 10), ("B", 70)],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 0), ("B", 50)]));
+    }
+
+    #[test]
+    fn minimums_come_before_weights_kubefed_319() {
+        let result = run(&Case {
+            total: 10,
+            key: "test-namespace/test-deployment",
+            clusters: &[
+                ("cluster1", ClusterPreferences::new(2, Some(6), 2)),
+                ("cluster2", ClusterPreferences::new(4, Some(8), 3)),
+            ],
+            available: &["cluster1", "cluster2"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("cluster1", 3), ("cluster2", 7)]));
+    }
+
+    #[test]
+    fn minimum_above_max_stands_when_no_round_runs() {
+        let result = run(&Case {
+            total: 5,
+            clusters: &[("A", ClusterPreferences::new(5, Some(2), 1))],
+            available: &["A"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 5)]));
+    }
+
+    #[test]
+    fn minimum_above_max_is_cut_back_when_rounds_run() {
+        let result = run(&Case {
+            total: 10,
+            clusters: &[
+                ("A", ClusterPreferences::new(5, Some(2), 1)),
+                ("B", ClusterPreferences::new(0, None, 1)),
+            ],
+            available: &["A", "B"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 2), ("B", 8)]));
+        let a = &result.trace.clusters[0];
+        assert_eq!((a.minimum, a.full_in_round), (5, Some(0)));
+    }
+
+    #[test]
+    fn empty_clusters_map_means_wildcard_weight_one() {
+        let result = run(&Case {
+            total: 4,
+            available: &["A", "B"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 2), ("B", 2)]));
+        assert!(result.trace.defaulted);
+        assert_eq!(result.trace.clusters[0].source, PreferenceSource::Wildcard);
+    }
+
+    #[test]
+    fn clusters_without_an_entry_get_zero_and_take_no_part() {
+        let result = run(&Case {
+            total: 4,
+            clusters: &[("A", ClusterPreferences::new(0, None, 1))],
+            available: &["A", "B"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 4), ("B", 0)]));
+        let b = &result.trace.clusters[1];
+        assert_eq!(
+            (b.source, b.hash, b.position),
+            (PreferenceSource::None, None, None)
+        );
+    }
+
+    #[test]
+    fn entries_for_unavailable_clusters_are_ignored() {
+        let result = run(&Case {
+            total: 4,
+            clusters: &[
+                ("A", ClusterPreferences::new(3, None, 1)),
+                ("Z", ClusterPreferences::new(3, None, 9)),
+            ],
+            available: &["A"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 4)]));
+    }
+
+    #[test]
+    fn own_entry_wins_over_wildcard() {
+        let result = run(&Case {
+            total: 6,
+            clusters: &[
+                ("*", ClusterPreferences::new(0, None, 1)),
+                ("A", ClusterPreferences::new(0, None, 2)),
+            ],
+            available: &["A", "B"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 4), ("B", 2)]));
+        assert_eq!(result.trace.clusters[0].source, PreferenceSource::Own);
+    }
+
+    #[test]
+    fn a_repeated_available_cluster_counts_once() {
+        let result = run(&Case {
+            total: 4,
+            clusters: &[("*", ClusterPreferences::new(0, None, 1))],
+            available: &["A", "B", "A"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 2), ("B", 2)]));
+        assert_eq!(result.trace.clusters.len(), 2);
+    }
+
+    #[test]
+    fn zero_capacity_is_a_real_limit() {
+        let result = run(&Case {
+            total: 4,
+            clusters: &[("*", ClusterPreferences::new(0, None, 1))],
+            available: &["A", "B"],
+            capacity: &[("A", 0)],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 0), ("B", 4)]));
+        assert_eq!(result.overflow, counts(&[("A", 2)]));
+    }
+
+    #[test]
+    fn what_no_cluster_can_take_is_unassigned() {
+        let result = run(&Case {
+            total: 10,
+            clusters: &[("*", ClusterPreferences::new(0, Some(2), 1))],
+            available: &["A", "B"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 2), ("B", 2)]));
+        assert_eq!(result.unassigned, 6);
+    }
+
+    #[test]
+    fn weight_zero_only_gets_its_minimum() {
+        let result = run(&Case {
+            total: 10,
+            clusters: &[
+                ("A", ClusterPreferences::new(1, None, 0)),
+                ("B", ClusterPreferences::new(0, Some(3), 1)),
+            ],
+            available: &["A", "B"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 1), ("B", 3)]));
+        assert_eq!(result.unassigned, 6);
+    }
+
+    #[test]
+    fn rebalance_false_trims_overflow_to_what_was_not_placed() {
+        let result = run(&Case {
+            total: 10,
+            rebalance: false,
+            clusters: &[
+                ("A", ClusterPreferences::new(0, None, 1)),
+                ("B", ClusterPreferences::new(0, Some(4), 1)),
+            ],
+            available: &["A", "B"],
+            capacity: &[("A", 3)],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 3), ("B", 4)]));
+        assert_eq!(result.trace.clusters[0].overflow, 2);
+        assert_eq!(result.overflow, counts(&[("A", 2)]));
+        assert_eq!(result.unassigned, 3);
+    }
+
+    #[test]
+    fn negative_inputs_read_as_zero_instead_of_looping() {
+        let result = run(&Case {
+            total: 6,
+            clusters: &[
+                ("A", ClusterPreferences::new(-3, Some(-1), -1)),
+                ("B", ClusterPreferences::new(0, None, 2)),
+            ],
+            available: &["A", "B"],
+            capacity: &[("B", -5)],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 0), ("B", 0)]));
+        assert_eq!(result.unassigned, 6);
+    }
+
+    #[test]
+    fn extreme_weights_and_totals_do_not_overflow() {
+        let result = run(&Case {
+            total: i64::MAX,
+            clusters: &[
+                ("A", ClusterPreferences::new(0, None, i64::MAX)),
+                ("B", ClusterPreferences::new(0, None, i64::MAX)),
+                (
+                    "C",
+                    ClusterPreferences::new(0, Some(i64::MAX), i64::MAX - 1),
+                ),
+            ],
+            available: &["A", "B", "C"],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas.values().sum::<i64>(), i64::MAX);
+        assert_eq!(result.unassigned, 0);
+    }
+
+    #[test]
+    fn rounds_that_only_drain_preallocations_are_applied_at_once() {
+        let result = run(&Case {
+            total: 11,
+            rebalance: false,
+            clusters: &[("*", ClusterPreferences::new(0, None, 1))],
+            available: &["A", "B"],
+            current: &[("A", 5), ("B", 5)],
+            ..Case::default()
+        });
+        // B comes first for key '' (TestEqual#3), so it takes the last replica.
+        assert_eq!(result.replicas, counts(&[("A", 5), ("B", 6)]));
+        let repeats: Vec<i64> = result.trace.rounds.iter().map(|r| r.repeated).collect();
+        assert_eq!(repeats, vec![5, 1]);
+    }
+
+    #[test]
+    fn draining_huge_preallocations_finishes() {
+        let result = run(&Case {
+            total: 8_000_000_000_000_000_001,
+            rebalance: false,
+            clusters: &[("*", ClusterPreferences::new(0, None, 1))],
+            available: &["A", "B"],
+            current: &[
+                ("A", 4_000_000_000_000_000_000),
+                ("B", 4_000_000_000_000_000_000),
+            ],
+            ..Case::default()
+        });
+        assert_eq!(
+            result.replicas,
+            counts(&[
+                ("A", 4_000_000_000_000_000_000),
+                ("B", 4_000_000_000_000_000_001)
+            ])
+        );
+    }
+
+    #[test]
+    fn trace_records_order_minimum_preallocation_and_shares() {
+        let result = run(&Case {
+            total: 15,
+            rebalance: false,
+            clusters: &[("*", ClusterPreferences::new(1, None, 1))],
+            available: &["A", "B"],
+            current: &[("A", 4)],
+            ..Case::default()
+        });
+        assert_eq!(result.replicas, counts(&[("A", 7), ("B", 8)]));
+        let trace = &result.trace;
+        let [a, b] = &trace.clusters[..] else {
+            panic!("two clusters expected, got {:?}", trace.clusters);
+        };
+        assert_eq!((a.position, b.position), (Some(1), Some(0)));
+        assert_eq!(a.hash, Some(fnv1_32("A", "")));
+        assert_eq!((a.minimum, a.kept, b.minimum, b.kept), (1, 3, 1, 0));
+        let round = &trace.rounds[0];
+        assert_eq!((round.remaining, round.weight_sum), (10, 2));
+        let shares: Vec<(usize, i64, i64, i64)> = trace
+            .round_shares(round)
+            .iter()
+            .map(|s| (s.cluster, s.share, s.absorbed, s.added))
+            .collect();
+        assert_eq!(shares, vec![(1, 5, 0, 5), (0, 5, 3, 2)]);
+    }
+}
