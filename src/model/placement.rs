@@ -1,10 +1,823 @@
 //! OCM `Placement` and `PlacementRule` specs, with the CRD defaults applied on load.
 // Owned by the placement engine work (issue 4).
+//
+// Unknown fields are rejected (what `kubectl apply --validate=strict` does), so a typo such as
+// `claimSelector.matchLabels` is an error instead of a silently empty selector.
+
+use serde::de::{self, Deserializer};
+use serde::Deserialize;
+
+use super::{LabelSelectorRequirementSpec, LabelSelectorSpec, TaintEffect};
+
+/// The label OCM puts on PlacementDecisions to name their Placement.
+pub const PLACEMENT_LABEL: &str = "cluster.open-cluster-management.io/placement";
+/// The decision group name label of a PlacementDecision.
+pub const DECISION_GROUP_NAME_LABEL: &str =
+    "cluster.open-cluster-management.io/decision-group-name";
+/// The decision group index label of a PlacementDecision.
+pub const DECISION_GROUP_INDEX_LABEL: &str =
+    "cluster.open-cluster-management.io/decision-group-index";
 
 /// `spec` of a Placement, v1alpha1 and v1beta1 normalised to the v1beta1 shape.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PlacementSpec {}
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PlacementSpec {
+    #[serde(default)]
+    pub cluster_sets: Vec<String>,
+    #[serde(default)]
+    pub number_of_clusters: Option<i32>,
+    #[serde(default)]
+    pub predicates: Vec<ClusterPredicate>,
+    #[serde(default)]
+    pub prioritizer_policy: PrioritizerPolicy,
+    #[serde(default)]
+    pub spread_policy: SpreadPolicy,
+    #[serde(default)]
+    pub tolerations: Vec<Toleration>,
+    #[serde(default)]
+    pub decision_strategy: DecisionStrategy,
+    /// The seed's v1alpha1 `affinity.clusterAntiAffinity.requiredDuringSchedulingRequiredDuringExecution`
+    /// terms. v1beta1 has no such field; fleetplan evaluates them as an extension.
+    #[serde(skip)]
+    pub anti_affinity: Vec<AffinityTerm>,
+}
 
-/// `spec` of a PlacementRule.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PlacementRuleSpec {}
+/// One ORed predicate: its selectors are ANDed.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClusterPredicate {
+    #[serde(default)]
+    pub required_cluster_selector: ClusterSelector,
+}
+
+/// `requiredClusterSelector`. The label selector is a value upstream, so an absent one is
+/// empty and matches every cluster.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClusterSelector {
+    #[serde(default)]
+    pub label_selector: LabelSelectorSpec,
+    #[serde(default, deserialize_with = "claim_selector")]
+    pub claim_selector: Vec<LabelSelectorRequirementSpec>,
+    #[serde(default, deserialize_with = "cel_selector")]
+    pub cel_selector: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PrioritizerPolicy {
+    /// `Additive` (also `""`) or `Exact`; anything else makes the placement Misconfigured,
+    /// as upstream's scheduler does (the CRD has no enum for it).
+    #[serde(default = "additive")]
+    pub mode: String,
+    #[serde(default)]
+    pub configurations: Vec<PrioritizerConfig>,
+}
+
+impl Default for PrioritizerPolicy {
+    fn default() -> Self {
+        PrioritizerPolicy {
+            mode: additive(),
+            configurations: Vec::new(),
+        }
+    }
+}
+
+fn additive() -> String {
+    "Additive".to_string()
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PrioritizerConfig {
+    /// Required by the CRD; a missing one is Misconfigured at scheduling time upstream.
+    #[serde(default)]
+    pub score_coordinate: Option<ScoreCoordinate>,
+    #[serde(default = "one")]
+    pub weight: i32,
+}
+
+fn one() -> i32 {
+    1
+}
+
+/// Which prioritizer a configuration weighs.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ScoreCoordinate {
+    #[serde(default, rename = "type")]
+    pub kind: ScoreCoordinateType,
+    #[serde(default)]
+    pub built_in: String,
+    #[serde(default)]
+    pub add_on: Option<AddOnScore>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ScoreCoordinateType {
+    #[default]
+    BuiltIn,
+    AddOn,
+}
+
+impl<'de> Deserialize<'de> for ScoreCoordinateType {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // The API documents "" as BuiltIn.
+        match String::deserialize(deserializer)?.as_str() {
+            "" | "BuiltIn" => Ok(ScoreCoordinateType::BuiltIn),
+            "AddOn" => Ok(ScoreCoordinateType::AddOn),
+            other => Err(de::Error::custom(format!(
+                "expected BuiltIn or AddOn, found {other:?}"
+            ))),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AddOnScore {
+    pub resource_name: String,
+    pub score_name: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SpreadPolicy {
+    #[serde(default)]
+    pub spread_constraints: Vec<SpreadConstraint>,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SpreadConstraint {
+    pub topology_key: String,
+    pub topology_key_type: TopologyKeyType,
+    #[serde(default = "one")]
+    pub max_skew: i32,
+    #[serde(default)]
+    pub when_unsatisfiable: WhenUnsatisfiable,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+pub enum TopologyKeyType {
+    Label,
+    Claim,
+}
+
+/// The CRD default is `ScheduleAnyway`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+pub enum WhenUnsatisfiable {
+    DoNotSchedule,
+    #[default]
+    ScheduleAnyway,
+}
+
+/// A seed `ClusterAffinityTerm`: at most one selected cluster per topology value.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AffinityTerm {
+    pub topology_key: String,
+    pub topology_key_type: TopologyKeyType,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Toleration {
+    #[serde(default)]
+    pub key: String,
+    #[serde(default)]
+    pub operator: TolerationOperator,
+    #[serde(default)]
+    pub value: String,
+    /// `None` matches every effect.
+    #[serde(default, deserialize_with = "taint_effect")]
+    pub effect: Option<TaintEffect>,
+    #[serde(default)]
+    pub toleration_seconds: Option<i64>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TolerationOperator {
+    #[default]
+    Equal,
+    Exists,
+}
+
+impl<'de> Deserialize<'de> for TolerationOperator {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // Upstream treats "" as Equal.
+        match String::deserialize(deserializer)?.as_str() {
+            "" | "Equal" => Ok(TolerationOperator::Equal),
+            "Exists" => Ok(TolerationOperator::Exists),
+            other => Err(de::Error::custom(format!(
+                "expected Equal or Exists, found {other:?}"
+            ))),
+        }
+    }
+}
+
+fn taint_effect<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<TaintEffect>, D::Error> {
+    match Option::<String>::deserialize(deserializer)?.as_deref() {
+        None | Some("") => Ok(None),
+        Some(text) => parse_taint_effect(text)
+            .map(Some)
+            .map_err(de::Error::custom),
+    }
+}
+
+/// Reads a taint effect as OCM spells it.
+pub fn parse_taint_effect(text: &str) -> Result<TaintEffect, String> {
+    match text {
+        "NoSelect" => Ok(TaintEffect::NoSelect),
+        "PreferNoSelect" => Ok(TaintEffect::PreferNoSelect),
+        "NoSelectIfNew" => Ok(TaintEffect::NoSelectIfNew),
+        other => Err(format!(
+            "expected NoSelect, PreferNoSelect or NoSelectIfNew, found {other:?}"
+        )),
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DecisionStrategy {
+    #[serde(default)]
+    pub group_strategy: GroupStrategy,
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GroupStrategy {
+    #[serde(default)]
+    pub decision_groups: Vec<DecisionGroup>,
+    #[serde(default = "all_clusters")]
+    pub clusters_per_decision_group: IntOrString,
+}
+
+impl Default for GroupStrategy {
+    fn default() -> Self {
+        GroupStrategy {
+            decision_groups: Vec::new(),
+            clusters_per_decision_group: all_clusters(),
+        }
+    }
+}
+
+fn all_clusters() -> IntOrString {
+    IntOrString::String("100%".to_string())
+}
+
+/// `intstr.IntOrString`. A string that is not `N%` is Misconfigured at scheduling time,
+/// as upstream does.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum IntOrString {
+    Int(i64),
+    String(String),
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DecisionGroup {
+    #[serde(default)]
+    pub group_name: String,
+    #[serde(default)]
+    pub group_cluster_selector: GroupClusterSelector,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GroupClusterSelector {
+    #[serde(default)]
+    pub label_selector: LabelSelectorSpec,
+    #[serde(default, deserialize_with = "claim_selector")]
+    pub claim_selector: Vec<LabelSelectorRequirementSpec>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ClaimSelectorShape {
+    #[serde(default)]
+    match_expressions: Vec<LabelSelectorRequirementSpec>,
+}
+
+fn claim_selector<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<LabelSelectorRequirementSpec>, D::Error> {
+    Ok(Option::<ClaimSelectorShape>::deserialize(deserializer)?
+        .map(|shape| shape.match_expressions)
+        .unwrap_or_default())
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CelSelectorShape {
+    #[serde(default)]
+    cel_expressions: Vec<String>,
+}
+
+fn cel_selector<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+    Ok(Option::<CelSelectorShape>::deserialize(deserializer)?
+        .map(|shape| shape.cel_expressions)
+        .unwrap_or_default())
+}
+
+/// A manifest field that could not be read: where (`predicates[0].requiredClusterSelector`)
+/// and what was wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("spec.{path}: {message}")]
+pub struct SpecError {
+    pub path: String,
+    pub message: String,
+}
+
+fn decode<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, SpecError> {
+    serde_path_to_error::deserialize(value).map_err(|err| SpecError {
+        path: err.path().to_string(),
+        message: err.inner().to_string(),
+    })
+}
+
+/// Reads a Placement's `spec` for its apiVersion (`cluster.open-cluster-management.io/v1alpha1`
+/// or `v1beta1`), applying the CRD defaults.
+pub fn decode_placement_spec(
+    api_version: &str,
+    spec: serde_json::Value,
+) -> Result<PlacementSpec, SpecError> {
+    let spec = if spec.is_null() {
+        serde_json::Value::Object(serde_json::Map::new())
+    } else {
+        spec
+    };
+    match api_version
+        .rsplit_once('/')
+        .map(|(_group, version)| version)
+    {
+        Some("v1alpha1") => decode::<alpha::PlacementSpec>(spec)?.normalise(),
+        _ => decode(spec),
+    }
+}
+
+/// The seed's v1alpha1 shape: per-predicate `clusterSets`/`numberOfClusters`, the selector
+/// under `requiredDuringSchedulingRequiredDuringExecution`, and `affinity`.
+mod alpha {
+    use serde::Deserialize;
+
+    use super::{
+        AffinityTerm, ClusterPredicate, ClusterSelector, PrioritizerPolicy, SpecError, Toleration,
+    };
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct PlacementSpec {
+        #[serde(default)]
+        cluster_sets: Vec<String>,
+        #[serde(default)]
+        number_of_clusters: Option<i32>,
+        #[serde(default)]
+        predicates: Vec<Predicate>,
+        #[serde(default)]
+        prioritizer_policy: PrioritizerPolicy,
+        #[serde(default)]
+        tolerations: Vec<Toleration>,
+        #[serde(default)]
+        affinity: Affinity,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    struct Predicate {
+        #[serde(default)]
+        cluster_sets: Vec<String>,
+        #[serde(default)]
+        number_of_clusters: Option<i32>,
+        #[serde(default)]
+        required_during_scheduling_required_during_execution: Option<ClusterSelector>,
+        #[serde(default)]
+        required_cluster_selector: Option<ClusterSelector>,
+    }
+
+    #[derive(Default, Deserialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    struct Affinity {
+        #[serde(default)]
+        cluster_anti_affinity: AntiAffinity,
+    }
+
+    #[derive(Default, Deserialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    struct AntiAffinity {
+        #[serde(default)]
+        required_during_scheduling_required_during_execution: Vec<AffinityTerm>,
+    }
+
+    /// The one value every place that sets it agrees on, or an error naming the first
+    /// disagreeing predicate: v1beta1 has one `clusterSets`/`numberOfClusters` per placement.
+    fn lift<T: Clone + PartialEq + std::fmt::Debug>(
+        field: &str,
+        top: Option<T>,
+        per_predicate: impl Iterator<Item = (usize, Option<T>)>,
+    ) -> Result<Option<T>, SpecError> {
+        let mut agreed = top;
+        for (index, value) in per_predicate {
+            let Some(value) = value else { continue };
+            match &agreed {
+                Some(seen) if *seen != value => {
+                    return Err(SpecError {
+                        path: format!("predicates[{index}].{field}"),
+                        message: format!(
+                            "{value:?} differs from {seen:?} set elsewhere; a v1beta1 placement has one {field}, so fleetplan cannot express per-predicate values"
+                        ),
+                    })
+                }
+                _ => agreed = Some(value),
+            }
+        }
+        Ok(agreed)
+    }
+
+    impl PlacementSpec {
+        pub fn normalise(self) -> Result<super::PlacementSpec, SpecError> {
+            let top_sets = (!self.cluster_sets.is_empty()).then_some(self.cluster_sets);
+            let cluster_sets = lift(
+                "clusterSets",
+                top_sets,
+                self.predicates
+                    .iter()
+                    .enumerate()
+                    .map(|(index, predicate)| {
+                        (
+                            index,
+                            (!predicate.cluster_sets.is_empty())
+                                .then(|| predicate.cluster_sets.clone()),
+                        )
+                    }),
+            )?
+            .unwrap_or_default();
+            let number_of_clusters = lift(
+                "numberOfClusters",
+                self.number_of_clusters,
+                self.predicates
+                    .iter()
+                    .enumerate()
+                    .map(|(index, predicate)| (index, predicate.number_of_clusters)),
+            )?;
+            let predicates = self
+                .predicates
+                .into_iter()
+                .map(|predicate| ClusterPredicate {
+                    required_cluster_selector: predicate
+                        .required_during_scheduling_required_during_execution
+                        .or(predicate.required_cluster_selector)
+                        .unwrap_or_default(),
+                })
+                .collect();
+            Ok(super::PlacementSpec {
+                cluster_sets,
+                number_of_clusters,
+                predicates,
+                prioritizer_policy: self.prioritizer_policy,
+                tolerations: self.tolerations,
+                anti_affinity: self
+                    .affinity
+                    .cluster_anti_affinity
+                    .required_during_scheduling_required_during_execution,
+                ..super::PlacementSpec::default()
+            })
+        }
+    }
+}
+
+/// `spec` of a PlacementRule (`apps.open-cluster-management.io/v1`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PlacementRuleSpec {
+    #[serde(default)]
+    pub scheduler_name: String,
+    #[serde(default)]
+    pub cluster_replicas: Option<i32>,
+    /// `clusters[].name`; when non-empty it replaces `clusterSelector`.
+    #[serde(default, deserialize_with = "cluster_names")]
+    pub clusters: Vec<String>,
+    /// `None` (absent) selects every cluster, as the PlacementRule controller did.
+    #[serde(default)]
+    pub cluster_selector: Option<LabelSelectorSpec>,
+    #[serde(default)]
+    pub cluster_conditions: Vec<ClusterConditionFilter>,
+    #[serde(default)]
+    pub resource_hint: Option<ResourceHint>,
+    /// Object references; the controller's policy filter never filtered anything.
+    #[serde(default)]
+    pub policies: Vec<serde_json::Value>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClusterReference {
+    name: String,
+}
+
+fn cluster_names<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+    Ok(Option::<Vec<ClusterReference>>::deserialize(deserializer)?
+        .unwrap_or_default()
+        .into_iter()
+        .map(|reference| reference.name)
+        .collect())
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClusterConditionFilter {
+    #[serde(default, rename = "type")]
+    pub kind: String,
+    #[serde(default)]
+    pub status: String,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResourceHint {
+    /// `None` for "" (no sorting).
+    #[serde(default, rename = "type", deserialize_with = "resource_type")]
+    pub resource: Option<HintResource>,
+    #[serde(default)]
+    pub order: SelectionOrder,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HintResource {
+    Cpu,
+    Memory,
+}
+
+impl HintResource {
+    /// The resource name in `status.allocatable`.
+    pub fn resource_name(self) -> &'static str {
+        match self {
+            HintResource::Cpu => "cpu",
+            HintResource::Memory => "memory",
+        }
+    }
+}
+
+fn resource_type<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<HintResource>, D::Error> {
+    match Option::<String>::deserialize(deserializer)?.as_deref() {
+        None | Some("") => Ok(None),
+        Some("cpu") => Ok(Some(HintResource::Cpu)),
+        Some("memory") => Ok(Some(HintResource::Memory)),
+        Some(other) => Err(de::Error::custom(format!(
+            "expected cpu or memory, found {other:?}"
+        ))),
+    }
+}
+
+/// The controller sorted descending unless `asc` was given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SelectionOrder {
+    Asc,
+    #[default]
+    Desc,
+}
+
+impl<'de> Deserialize<'de> for SelectionOrder {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match String::deserialize(deserializer)?.as_str() {
+            "asc" => Ok(SelectionOrder::Asc),
+            "" | "desc" => Ok(SelectionOrder::Desc),
+            other => Err(de::Error::custom(format!(
+                "expected asc or desc, found {other:?}"
+            ))),
+        }
+    }
+}
+
+/// Reads a PlacementRule's `spec`.
+pub fn decode_placement_rule_spec(spec: serde_json::Value) -> Result<PlacementRuleSpec, SpecError> {
+    if spec.is_null() {
+        return Ok(PlacementRuleSpec::default());
+    }
+    decode(spec)
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RuleStatus {
+    #[serde(default)]
+    decisions: Vec<RuleDecision>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RuleDecision {
+    cluster_name: String,
+}
+
+/// The cluster names of a PlacementRule's `status.decisions`, in their order: the previous
+/// decisions the rule keeps first.
+pub fn decode_placement_rule_decisions(
+    status: serde_json::Value,
+) -> Result<Vec<String>, SpecError> {
+    if status.is_null() {
+        return Ok(Vec::new());
+    }
+    let status: RuleStatus = decode(status).map_err(|err| SpecError {
+        path: format!("status.{}", err.path),
+        ..err
+    })?;
+    Ok(status
+        .decisions
+        .into_iter()
+        .map(|decision| decision.cluster_name)
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    const V1BETA1: &str = "cluster.open-cluster-management.io/v1beta1";
+    const V1ALPHA1: &str = "cluster.open-cluster-management.io/v1alpha1";
+
+    #[test]
+    fn empty_spec_gets_crd_defaults() {
+        let spec = decode_placement_spec(V1BETA1, json!({})).unwrap();
+        assert_eq!(spec.prioritizer_policy.mode, "Additive");
+        assert_eq!(
+            spec.decision_strategy
+                .group_strategy
+                .clusters_per_decision_group,
+            IntOrString::String("100%".into())
+        );
+        assert_eq!(spec.number_of_clusters, None);
+    }
+
+    #[test]
+    fn configuration_defaults_weight_and_type() {
+        let spec = decode_placement_spec(
+            V1BETA1,
+            json!({"prioritizerPolicy": {"configurations": [{"scoreCoordinate": {"builtIn": "Steady"}}]}}),
+        )
+        .unwrap();
+        let config = &spec.prioritizer_policy.configurations[0];
+        assert_eq!(config.weight, 1);
+        let coordinate = config.score_coordinate.as_ref().unwrap();
+        assert_eq!(coordinate.kind, ScoreCoordinateType::BuiltIn);
+        assert_eq!(coordinate.built_in, "Steady");
+    }
+
+    #[test]
+    fn toleration_and_spread_defaults() {
+        let spec = decode_placement_spec(
+            V1BETA1,
+            json!({
+                "tolerations": [{"key": "k"}],
+                "spreadPolicy": {"spreadConstraints": [{"topologyKey": "zone", "topologyKeyType": "Label"}]}
+            }),
+        )
+        .unwrap();
+        assert_eq!(spec.tolerations[0].operator, TolerationOperator::Equal);
+        assert_eq!(spec.tolerations[0].effect, None);
+        let constraint = &spec.spread_policy.spread_constraints[0];
+        assert_eq!(constraint.max_skew, 1);
+        assert_eq!(
+            constraint.when_unsatisfiable,
+            WhenUnsatisfiable::ScheduleAnyway
+        );
+    }
+
+    #[test]
+    fn clusters_per_decision_group_reads_int_or_string() {
+        let spec = decode_placement_spec(
+            V1BETA1,
+            json!({"decisionStrategy": {"groupStrategy": {"clustersPerDecisionGroup": 3}}}),
+        )
+        .unwrap();
+        assert_eq!(
+            spec.decision_strategy
+                .group_strategy
+                .clusters_per_decision_group,
+            IntOrString::Int(3)
+        );
+    }
+
+    #[test]
+    fn error_carries_field_path() {
+        let err = decode_placement_spec(
+            V1BETA1,
+            json!({"predicates": [{"requiredClusterSelector": {"claimSelector": {"matchLabels": {"a": "b"}}}}]}),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.path,
+            "predicates[0].requiredClusterSelector.claimSelector.matchLabels"
+        );
+        assert!(
+            err.message.contains("unknown field `matchLabels`"),
+            "{}",
+            err.message
+        );
+    }
+
+    #[test]
+    fn bad_toleration_effect_is_rejected() {
+        let err =
+            decode_placement_spec(V1BETA1, json!({"tolerations": [{"effect": "NoSchedule"}]}))
+                .unwrap_err();
+        assert_eq!(err.path, "tolerations[0].effect");
+        assert!(err.message.contains("expected NoSelect"), "{}", err.message);
+    }
+
+    #[test]
+    fn cel_expressions_are_read() {
+        let spec = decode_placement_spec(
+            V1BETA1,
+            json!({"predicates": [{"requiredClusterSelector": {"celSelector": {"celExpressions": ["true"]}}}]}),
+        )
+        .unwrap();
+        assert_eq!(
+            spec.predicates[0].required_cluster_selector.cel_selector,
+            vec!["true"]
+        );
+    }
+
+    #[test]
+    fn alpha_predicate_selector_and_anti_affinity_are_normalised() {
+        let spec = decode_placement_spec(
+            V1ALPHA1,
+            json!({
+                "predicates": [{
+                    "clusterSets": ["set1"],
+                    "numberOfClusters": 3,
+                    "requiredDuringSchedulingRequiredDuringExecution": {"labelSelector": {"matchLabels": {"vendor": "OpenShift"}}}
+                }],
+                "affinity": {"clusterAntiAffinity": {"requiredDuringSchedulingRequiredDuringExecution": [
+                    {"topologyKey": "region.open-cluster-management.io", "topologyKeyType": "Claim"}
+                ]}}
+            }),
+        )
+        .unwrap();
+        assert_eq!(spec.cluster_sets, vec!["set1"]);
+        assert_eq!(spec.number_of_clusters, Some(3));
+        let labels = spec.predicates[0]
+            .required_cluster_selector
+            .label_selector
+            .match_labels
+            .clone()
+            .unwrap();
+        assert_eq!(labels.get("vendor").map(String::as_str), Some("OpenShift"));
+        assert_eq!(
+            spec.anti_affinity,
+            vec![AffinityTerm {
+                topology_key: "region.open-cluster-management.io".into(),
+                topology_key_type: TopologyKeyType::Claim
+            }]
+        );
+    }
+
+    #[test]
+    fn alpha_differing_per_predicate_counts_are_an_error() {
+        let err = decode_placement_spec(
+            V1ALPHA1,
+            json!({"predicates": [{"numberOfClusters": 2}, {"numberOfClusters": 1}]}),
+        )
+        .unwrap_err();
+        assert_eq!(err.path, "predicates[1].numberOfClusters");
+    }
+
+    #[test]
+    fn rule_spec_reads_cluster_names_and_hint() {
+        let spec = decode_placement_rule_spec(json!({
+            "clusters": [{"name": "a"}, {"name": "b"}],
+            "clusterReplicas": 1,
+            "resourceHint": {"type": "cpu", "order": "asc"},
+            "clusterConditions": [{"type": "ManagedClusterConditionAvailable", "status": "True"}]
+        }))
+        .unwrap();
+        assert_eq!(spec.clusters, vec!["a", "b"]);
+        assert_eq!(spec.cluster_replicas, Some(1));
+        let hint = spec.resource_hint.unwrap();
+        assert_eq!(hint.resource, Some(HintResource::Cpu));
+        assert_eq!(hint.order, SelectionOrder::Asc);
+        assert_eq!(spec.cluster_conditions[0].status, "True");
+    }
+
+    #[test]
+    fn rule_hint_order_defaults_to_desc() {
+        let spec = decode_placement_rule_spec(json!({"resourceHint": {"type": "memory"}})).unwrap();
+        assert_eq!(spec.resource_hint.unwrap().order, SelectionOrder::Desc);
+    }
+
+    #[test]
+    fn rule_status_decisions_keep_their_order() {
+        let names = decode_placement_rule_decisions(json!({
+            "decisions": [{"clusterName": "b", "clusterNamespace": "b"}, {"clusterName": "a"}]
+        }))
+        .unwrap();
+        assert_eq!(names, vec!["b", "a"]);
+    }
+}
