@@ -10,6 +10,7 @@ use super::model_builder::ModelBuilder;
 use super::object::Object;
 use super::LoadError;
 use crate::model::{Cluster, Quantity, Taint, TaintEffect, CLUSTERSET_LABEL};
+use crate::selector::{Operator, Requirement};
 
 /// OCM's availability condition; not True means the cluster is offline.
 const AVAILABLE: &str = "ManagedClusterConditionAvailable";
@@ -104,14 +105,26 @@ pub fn inventory(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), 
         match inventory_cluster(entry, &path) {
             Ok(mut cluster) => {
                 cluster.source = object.source.clone();
-                // TODO(selector branch): warn about label keys/values Kubernetes would
-                // reject, with selector's validation, into builder.warn(...).
+                warn_about_invalid_labels(&cluster, builder);
                 builder.cluster(cluster);
             }
             Err(error) => builder.error(object.invalid(error)),
         }
     }
     Ok(())
+}
+
+/// Matching never validates the cluster side, so a label Kubernetes would reject still
+/// works here; it is worth a warning because the real cluster could not carry it.
+fn warn_about_invalid_labels(cluster: &Cluster, builder: &mut ModelBuilder) {
+    for (key, value) in &cluster.labels {
+        if let Err(error) = Requirement::new(key, Operator::Equals, vec![value.clone()]) {
+            builder.warn(format!(
+                "{}: cluster {}: label {key}={value:?} would be rejected by Kubernetes: {error}",
+                cluster.source, cluster.name
+            ));
+        }
+    }
 }
 
 fn inventory_cluster(entry: InventoryClusterDoc, path: &str) -> Result<Cluster, FieldError> {

@@ -1,5 +1,4 @@
-//! Previous decisions: OCM `PlacementDecision` objects and a `PlacementRule`'s
-//! `status.decisions`, the stability input of the scheduler.
+//! OCM `PlacementDecision` objects: previous decisions, the stability input of the scheduler.
 
 use serde::Deserialize;
 
@@ -7,13 +6,11 @@ use super::decode::{null_as_default, FieldError};
 use super::model_builder::ModelBuilder;
 use super::object::Object;
 use super::LoadError;
+use crate::model::placement::PLACEMENT_LABEL;
 use crate::model::PreviousDecision;
 
-/// The label OCM puts on every PlacementDecision it writes.
-pub const PLACEMENT_LABEL: &str = "cluster.open-cluster-management.io/placement";
-
 #[derive(Default, Deserialize)]
-pub struct DecisionsDoc {
+struct DecisionsDoc {
     #[serde(default, deserialize_with = "null_as_default")]
     status: DecisionsStatus,
 }
@@ -24,7 +21,6 @@ struct DecisionsStatus {
     decisions: Vec<DecisionItem>,
 }
 
-/// `clusterName` in both kinds (PlacementRule's also has `clusterNamespace`).
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct DecisionItem {
@@ -61,18 +57,4 @@ pub fn placement_decision(
         });
     }
     Ok(())
-}
-
-/// A PlacementRule's own `status.decisions`, when it has any.
-pub fn placement_rule_decisions(
-    object: &Object<'_>,
-    doc: DecisionsDoc,
-) -> Option<PreviousDecision> {
-    let clusters = doc.clusters();
-    (!clusters.is_empty()).then(|| PreviousDecision {
-        object: object.object.clone(),
-        placement: object.name().to_string(),
-        clusters,
-        source: object.source.clone(),
-    })
 }

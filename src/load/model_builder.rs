@@ -30,6 +30,10 @@ impl ModelBuilder {
         self.errors.extend(errors);
     }
 
+    pub fn warn(&mut self, warning: String) {
+        self.model.warnings.push(warning);
+    }
+
     pub fn skip(&mut self, source: Source, what: String) {
         self.model.skipped.push((source, what));
     }

@@ -385,7 +385,7 @@ fn annotated_replica_sets_read_spec_replicas_and_preferences() {
 fn negative_replicas_are_an_error() {
     assert_eq!(
         errors("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n  annotations: {federation.kubernetes.io/replica-set-preferences: '{}'}\nspec: {replicas: -1}\n"),
-        ["<stdin>#1: Deployment/default/d: spec.replicas: expected 0 or more replicas, found -1"]
+        ["<stdin>#1: Deployment/default/d: spec.replicas: expected a non-negative integer, found -1"]
     );
 }
 
@@ -548,5 +548,40 @@ fn every_broken_document_is_reported() {
             "<stdin>#1: missing field `kind`",
             "<stdin>#2: missing field `apiVersion`"
         ]
+    );
+}
+
+#[test]
+fn inventory_labels_kubernetes_would_reject_are_warnings() {
+    let model = model(
+        "apiVersion: fleetplan.io/v1alpha1\nkind: ClusterInventory\nmetadata: {name: f}\nclusters: [{name: a, labels: {ok: fine, tier: 'web frontend'}}]\n",
+    );
+    assert_eq!(model.warnings.len(), 1);
+    assert!(
+        model.warnings[0].starts_with(
+            "<stdin>#1: cluster a: label tier=\"web frontend\" would be rejected by Kubernetes: "
+        ),
+        "{}",
+        model.warnings[0]
+    );
+}
+
+#[test]
+fn placements_decode_their_spec() {
+    let model = model(
+        "apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\nmetadata: {name: p, namespace: apps}\nspec: {clusterSets: [blue], numberOfClusters: 2}\n",
+    );
+    let WorkloadKind::Placement(spec) = &model.workloads[0].kind else {
+        panic!("expected a placement, got {:?}", model.workloads[0].kind);
+    };
+    assert_eq!(spec.cluster_sets, ["blue"]);
+    assert_eq!(spec.number_of_clusters, Some(2));
+}
+
+#[test]
+fn placement_spec_errors_name_the_spec_field() {
+    assert_eq!(
+        errors("apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\nmetadata: {name: p}\nspec: {numberOfClusters: many}\n"),
+        ["<stdin>#1: Placement/default/p: spec.numberOfClusters: invalid type: string \"many\", expected i32"]
     );
 }

@@ -1,17 +1,20 @@
 //! The kinds that ask for placement: objects carrying the federation annotations, kubefed
 //! `ReplicaSchedulingPreference` and `Federated*`, OCM `Placement` and `PlacementRule`.
 
-use std::collections::BTreeMap;
+use serde::{Deserialize, Deserializer};
+use serde_yaml::Value;
 
-use serde::Deserialize;
-
-use super::decisions::{placement_rule_decisions, DecisionsDoc};
 use super::decode::{null_as_default, FieldError};
 use super::model_builder::ModelBuilder;
 use super::object::Object;
 use super::LoadError;
-use crate::model::preferences::{ClusterPreferences, ReplicaPreferences, RspSpec};
-use crate::model::{FederatedPlacement, LabelSelectorSpec, Workload, WorkloadKind};
+use crate::model::placement::{
+    decode_placement_rule_decisions, decode_placement_rule_spec, decode_placement_spec, SpecError,
+};
+use crate::model::preferences::{check_non_negative, RspSpec};
+use crate::model::{
+    FederatedPlacement, LabelSelectorSpec, PreviousDecision, Workload, WorkloadKind,
+};
 
 pub const CLUSTER_SELECTOR_ANNOTATION: &str = "federation.alpha.kubernetes.io/cluster-selector";
 pub const REPLICA_SET_PREFERENCES_ANNOTATION: &str =
@@ -35,16 +38,6 @@ fn add(object: &Object<'_>, kind: WorkloadKind, builder: &mut ModelBuilder) -> b
     unique
 }
 
-fn non_negative(value: i32, path: &str) -> Result<i64, FieldError> {
-    if value < 0 {
-        return Err(FieldError::new(
-            path,
-            format!("expected 0 or more replicas, found {value}"),
-        ));
-    }
-    Ok(i64::from(value))
-}
-
 // ---- any object with the federation annotations ----
 
 #[derive(Default, Deserialize)]
@@ -53,17 +46,22 @@ struct ReplicasDoc {
     spec: ReplicasSpec,
 }
 
-/// `spec.replicas` is an int32 in every workload kind that has it.
 #[derive(Default, Deserialize)]
 struct ReplicasSpec {
-    #[serde(default)]
-    replicas: Option<i32>,
+    #[serde(default, deserialize_with = "optional_replicas")]
+    replicas: Option<i64>,
+}
+
+/// `spec.replicas` is an int32 in every workload kind that has it.
+fn optional_replicas<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
+    Option::<i32>::deserialize(deserializer)?
+        .map(|replicas| check_non_negative(i64::from(replicas)))
+        .transpose()
 }
 
 pub fn annotated(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
     let doc: ReplicasDoc = object.decode()?;
-    let replicas = non_negative(doc.spec.replicas.unwrap_or(1), "spec.replicas")
-        .map_err(|error| object.invalid(error))?;
+    let replicas = doc.spec.replicas.unwrap_or(1);
     let preferences = object
         .meta
         .annotations
@@ -79,35 +77,9 @@ pub fn annotated(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), 
 
 // ---- ReplicaSchedulingPreference (scheduling.kubefed.io/v1alpha1) ----
 
-// TODO(replicas branch): decode straight into model::preferences::RspSpec once it derives
-// Deserialize; until then this mirrors kubefed's ReplicaSchedulingPreferenceSpec.
 #[derive(Deserialize)]
 struct RspDoc {
-    spec: RspSpecDoc,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct RspSpecDoc {
-    target_kind: String,
-    total_replicas: i32,
-    #[serde(default)]
-    rebalance: bool,
-    #[serde(default, deserialize_with = "null_as_default")]
-    clusters: BTreeMap<String, ClusterPreferencesDoc>,
-    #[serde(default)]
-    intersect_with_cluster_selector: bool,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ClusterPreferencesDoc {
-    #[serde(default)]
-    min_replicas: i64,
-    #[serde(default)]
-    max_replicas: Option<i64>,
-    #[serde(default)]
-    weight: i64,
+    spec: RspSpec,
 }
 
 pub fn replica_scheduling_preference(
@@ -115,34 +87,9 @@ pub fn replica_scheduling_preference(
     builder: &mut ModelBuilder,
 ) -> Result<(), LoadError> {
     let doc: RspDoc = object.decode()?;
-    let total = non_negative(doc.spec.total_replicas, "spec.totalReplicas")
-        .map_err(|error| object.invalid(error))?;
-    let spec = RspSpec {
-        target_kind: doc.spec.target_kind,
-        total_replicas: total,
-        preferences: ReplicaPreferences {
-            rebalance: doc.spec.rebalance,
-            clusters: doc
-                .spec
-                .clusters
-                .into_iter()
-                .map(|(name, preferences)| {
-                    (
-                        name,
-                        ClusterPreferences {
-                            min_replicas: preferences.min_replicas,
-                            max_replicas: preferences.max_replicas,
-                            weight: preferences.weight,
-                        },
-                    )
-                })
-                .collect(),
-        },
-        intersect_with_cluster_selector: doc.spec.intersect_with_cluster_selector,
-    };
     add(
         object,
-        WorkloadKind::ReplicaSchedulingPreference(spec),
+        WorkloadKind::ReplicaSchedulingPreference(doc.spec),
         builder,
     );
     Ok(())
@@ -194,22 +141,45 @@ pub fn federated(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), 
 
 // ---- Placement and PlacementRule ----
 
+/// The `spec` or `status` subtree in the JSON form model::placement decodes.
+fn subtree(object: &Object<'_>, field: &str) -> Result<serde_json::Value, LoadError> {
+    let value = object.value.get(field).unwrap_or(&Value::Null);
+    serde_json::to_value(value).map_err(|error| {
+        object.invalid(FieldError::new(
+            field,
+            format!("expected a mapping with string keys: {error}"),
+        ))
+    })
+}
+
+fn spec_error(object: &Object<'_>, field: &str, error: SpecError) -> LoadError {
+    let path = match error.path.as_str() {
+        "" | "." => field.to_string(),
+        path if path.starts_with(&format!("{field}.")) => path.to_string(),
+        path => format!("{field}.{path}"),
+    };
+    object.invalid(FieldError::new(path, error.message))
+}
+
 pub fn placement(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
-    // TODO(placement branch): decode spec with model::placement's decode function once
-    // PlacementSpec is deserializable; until then the Placement is recorded undecoded.
-    add(object, WorkloadKind::Placement(Box::default()), builder);
+    let spec = decode_placement_spec(&object.object.api_version, subtree(object, "spec")?)
+        .map_err(|error| spec_error(object, "spec", error))?;
+    add(object, WorkloadKind::Placement(Box::new(spec)), builder);
     Ok(())
 }
 
 pub fn placement_rule(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
-    let doc: DecisionsDoc = object.decode()?;
-    // TODO(placement branch): decode spec into model::placement::PlacementRuleSpec once it
-    // is deserializable; until then the PlacementRule is recorded undecoded.
-    let kind = WorkloadKind::PlacementRule(Box::default());
-    if add(object, kind, builder) {
-        if let Some(decision) = placement_rule_decisions(object, doc) {
-            builder.decision(decision);
-        }
+    let spec = decode_placement_rule_spec(subtree(object, "spec")?)
+        .map_err(|error| spec_error(object, "spec", error))?;
+    let clusters = decode_placement_rule_decisions(subtree(object, "status")?)
+        .map_err(|error| spec_error(object, "status", error))?;
+    if add(object, WorkloadKind::PlacementRule(Box::new(spec)), builder) && !clusters.is_empty() {
+        builder.decision(PreviousDecision {
+            object: object.object.clone(),
+            placement: object.name().to_string(),
+            clusters,
+            source: object.source.clone(),
+        });
     }
     Ok(())
 }
