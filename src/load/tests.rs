@@ -585,3 +585,61 @@ fn placement_spec_errors_name_the_spec_field() {
         ["<stdin>#1: Placement/default/p: spec.numberOfClusters: invalid type: string \"many\", expected i32"]
     );
 }
+
+fn load_testdata(paths: &[&str]) -> Model {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let paths: Vec<String> = paths.iter().map(|path| format!("{root}/{path}")).collect();
+    load(&paths, &mut std::io::empty(), &LoadOptions::default())
+        .unwrap_or_else(|errors| panic!("{errors}"))
+}
+
+#[test]
+fn example_fleet_loads_without_errors_or_warnings() {
+    let model = load_testdata(&["testdata/fleet"]);
+    assert_eq!(model.inventory.clusters.len(), 14);
+    assert_eq!(model.inventory.cluster_sets.len(), 4);
+    assert_eq!(model.inventory.bindings.len(), 4);
+    assert_eq!(model.inventory.addon_scores.len(), 2);
+    assert_eq!(model.decisions.len(), 2);
+    assert_eq!(
+        workload_names(&model),
+        [
+            "ConfigMap/shop/shop-settings",
+            "Deployment/shop/checkout",
+            "ReplicaSet/shop/frontend",
+            "PlacementRule/shop/legacy-reports",
+            "Placement/ci/canary-rollout",
+            "Placement/shop/gpu-batch",
+            "Placement/shop/storefront",
+            "ReplicaSchedulingPreference/shop/catalog",
+            "FederatedConfigMap/shop/catalog-flags",
+            "FederatedDeployment/shop/catalog",
+        ]
+    );
+    assert_eq!(model.warnings, Vec::<String>::new());
+    assert!(model.skipped.is_empty());
+}
+
+#[test]
+fn example_fleet_as_managed_clusters_matches_the_inventory() {
+    let inventory = load_testdata(&["testdata/fleet/inventory.yaml"]).inventory;
+    let managed = load_testdata(&["testdata/managedclusters"]).inventory;
+    let view = |clusters: &[crate::model::Cluster]| -> Vec<String> {
+        clusters
+            .iter()
+            .map(|c| {
+                format!(
+                    "{} {:?} {:?} {:?} {:?} {:?} {}",
+                    c.name,
+                    c.labels,
+                    c.claims,
+                    c.taints,
+                    c.allocatable,
+                    c.resource_capacity,
+                    c.online
+                )
+            })
+            .collect()
+    };
+    assert_eq!(view(&managed.clusters), view(&inventory.clusters));
+}
