@@ -1,0 +1,77 @@
+//! OCM `ManagedClusterSet` and `ManagedClusterSetBinding` (v1beta1 and v1beta2).
+
+use serde::Deserialize;
+
+use super::decode::null_as_default;
+use super::model_builder::ModelBuilder;
+use super::object::Object;
+use super::LoadError;
+use crate::model::{Binding, ClusterSet, ClusterSetSelector, LabelSelectorSpec};
+
+#[derive(Default, Deserialize)]
+struct ClusterSetDoc {
+    #[serde(default, deserialize_with = "null_as_default")]
+    spec: ClusterSetSpec,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ClusterSetSpec {
+    #[serde(default)]
+    cluster_selector: Option<ClusterSelectorDoc>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ClusterSelectorDoc {
+    #[serde(default)]
+    selector_type: Option<String>,
+    #[serde(default)]
+    label_selector: Option<LabelSelectorSpec>,
+}
+
+pub fn cluster_set(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
+    let doc: ClusterSetDoc = object.decode()?;
+    let selector = doc.spec.cluster_selector.unwrap_or_default();
+    // The CRDs default selectorType to ExclusiveClusterSetLabel (v1beta2) or
+    // LegacyClusterSetLabel (v1beta1); both mean the clusterset label.
+    let selector = match selector.selector_type.as_deref() {
+        None | Some("ExclusiveClusterSetLabel" | "LegacyClusterSetLabel") => {
+            ClusterSetSelector::ExclusiveClusterSetLabel
+        }
+        Some("LabelSelector") => ClusterSetSelector::LabelSelector(selector.label_selector),
+        Some(other) => ClusterSetSelector::Unknown(other.to_string()),
+    };
+    if builder.claim(&object.object, &object.source) {
+        builder.cluster_set(ClusterSet {
+            name: object.name().to_string(),
+            selector,
+            source: object.source.clone(),
+        });
+    }
+    Ok(())
+}
+
+#[derive(Deserialize)]
+struct BindingDoc {
+    spec: BindingSpec,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct BindingSpec {
+    cluster_set: String,
+}
+
+pub fn binding(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
+    let doc: BindingDoc = object.decode()?;
+    if builder.claim(&object.object, &object.source) {
+        builder.binding(Binding {
+            namespace: object.object.namespace.clone().unwrap_or_default(),
+            name: object.name().to_string(),
+            cluster_set: doc.spec.cluster_set,
+            source: object.source.clone(),
+        });
+    }
+    Ok(())
+}

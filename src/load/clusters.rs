@@ -1,0 +1,298 @@
+//! The cluster kinds: the native `ClusterInventory`, OCM `ManagedCluster`, kubefed
+//! `KubeFedCluster` and federation v1 `Cluster`.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::decode::{null_as_default, optional_time, FieldError};
+use super::model_builder::ModelBuilder;
+use super::object::Object;
+use super::LoadError;
+use crate::model::{Cluster, Quantity, Taint, TaintEffect, CLUSTERSET_LABEL};
+use crate::selector::{Operator, Requirement};
+
+/// OCM's availability condition; not True means the cluster is offline.
+const AVAILABLE: &str = "ManagedClusterConditionAvailable";
+/// kubefed's and federation v1's readiness condition.
+const READY: &str = "Ready";
+
+#[derive(Deserialize)]
+struct TaintDoc {
+    key: String,
+    #[serde(default, deserialize_with = "null_as_default")]
+    value: String,
+    effect: EffectDoc,
+    #[serde(rename = "timeAdded", default, deserialize_with = "optional_time")]
+    time_added: Option<i64>,
+}
+
+/// The CRD's enum; anything else is rejected by the API server.
+#[derive(Deserialize)]
+enum EffectDoc {
+    NoSelect,
+    PreferNoSelect,
+    NoSelectIfNew,
+}
+
+impl From<TaintDoc> for Taint {
+    fn from(taint: TaintDoc) -> Taint {
+        Taint {
+            key: taint.key,
+            value: taint.value,
+            effect: match taint.effect {
+                EffectDoc::NoSelect => TaintEffect::NoSelect,
+                EffectDoc::PreferNoSelect => TaintEffect::PreferNoSelect,
+                EffectDoc::NoSelectIfNew => TaintEffect::NoSelectIfNew,
+            },
+            time_added: taint.time_added,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct ConditionDoc {
+    #[serde(rename = "type")]
+    condition_type: String,
+    status: String,
+}
+
+fn conditions(docs: Vec<ConditionDoc>) -> BTreeMap<String, String> {
+    docs.into_iter()
+        .map(|condition| (condition.condition_type, condition.status))
+        .collect()
+}
+
+// ---- ClusterInventory (fleetplan.io/v1alpha1) ----
+
+#[derive(Deserialize)]
+struct InventoryDoc {
+    #[serde(default, deserialize_with = "null_as_default")]
+    clusters: Vec<InventoryClusterDoc>,
+}
+
+/// The native form is strict: a misspelt field is an error, not a silently ignored line.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct InventoryClusterDoc {
+    name: String,
+    #[serde(default, deserialize_with = "null_as_default")]
+    labels: BTreeMap<String, String>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    claims: BTreeMap<String, String>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    sets: Vec<String>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    taints: Vec<TaintDoc>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    allocatable: BTreeMap<String, Quantity>,
+    /// `status.capacity` of the ManagedCluster form (the resource prioritizers need it).
+    #[serde(default, deserialize_with = "null_as_default")]
+    resource_capacity: BTreeMap<String, Quantity>,
+    #[serde(default)]
+    capacity: Option<i64>,
+    #[serde(default)]
+    online: Option<bool>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    conditions: BTreeMap<String, String>,
+}
+
+/// Reads a `ClusterInventory`: every entry becomes a cluster located at the document.
+pub fn inventory(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
+    let doc: InventoryDoc = object.decode()?;
+    for (index, entry) in doc.clusters.into_iter().enumerate() {
+        let path = format!("clusters[{index}]");
+        match inventory_cluster(entry, &path) {
+            Ok(mut cluster) => {
+                cluster.source = object.source.clone();
+                warn_about_invalid_labels(&cluster, builder);
+                builder.cluster(cluster);
+            }
+            Err(error) => builder.error(object.invalid(error)),
+        }
+    }
+    Ok(())
+}
+
+/// Matching never validates the cluster side, so a label Kubernetes would reject still
+/// works here; it is worth a warning because the real cluster could not carry it.
+fn warn_about_invalid_labels(cluster: &Cluster, builder: &mut ModelBuilder) {
+    for (key, value) in &cluster.labels {
+        if let Err(error) = Requirement::new(key, Operator::Equals, vec![value.clone()]) {
+            builder.warn(format!(
+                "{}: cluster {}: label {key}={value:?} would be rejected by Kubernetes: {error}",
+                cluster.source, cluster.name
+            ));
+        }
+    }
+}
+
+fn inventory_cluster(entry: InventoryClusterDoc, path: &str) -> Result<Cluster, FieldError> {
+    if entry.name.is_empty() {
+        return Err(FieldError::new(
+            format!("{path}.name"),
+            "expected a cluster name, found an empty string",
+        ));
+    }
+    let mut labels = entry.labels;
+    match entry.sets.as_slice() {
+        [] => {}
+        [set] => {
+            if let Some(label) = labels.get(CLUSTERSET_LABEL).filter(|label| *label != set) {
+                return Err(FieldError::new(
+                    format!("{path}.sets"),
+                    format!(
+                        "expected the set {set:?} to agree with the label {CLUSTERSET_LABEL}={label:?}"
+                    ),
+                ));
+            }
+            labels.insert(CLUSTERSET_LABEL.to_string(), set.clone());
+        }
+        sets => {
+            return Err(FieldError::new(
+                format!("{path}.sets"),
+                format!(
+                    "expected at most one exclusive cluster set, found {} ({})",
+                    sets.len(),
+                    sets.join(", ")
+                ),
+            ))
+        }
+    }
+    if let Some(capacity) = entry.capacity.filter(|capacity| *capacity < 0) {
+        return Err(FieldError::new(
+            format!("{path}.capacity"),
+            format!("expected a replica count of 0 or more, found {capacity}"),
+        ));
+    }
+    let mut conditions = entry.conditions;
+    let available = conditions.get(AVAILABLE).map(|status| status == "True");
+    let online = match (entry.online, available) {
+        (Some(online), Some(available)) if online != available => {
+            return Err(FieldError::new(
+                format!("{path}.online"),
+                format!(
+                    "expected online to agree with conditions.{AVAILABLE}: {:?}, found {online}",
+                    conditions.get(AVAILABLE).map_or("", String::as_str)
+                ),
+            ))
+        }
+        (Some(online), _) => online,
+        (None, Some(available)) => available,
+        (None, None) => true,
+    };
+    // The compact form implies the availability condition PlacementRule's default
+    // clusterConditions filter looks for.
+    conditions
+        .entry(AVAILABLE.to_string())
+        .or_insert_with(|| if online { "True" } else { "False" }.to_string());
+    Ok(Cluster {
+        name: entry.name,
+        labels,
+        claims: entry.claims,
+        taints: entry.taints.into_iter().map(Taint::from).collect(),
+        allocatable: entry.allocatable,
+        resource_capacity: entry.resource_capacity,
+        replica_capacity: entry.capacity,
+        online,
+        conditions,
+        deleting: false,
+        source: Default::default(),
+    })
+}
+
+// ---- ManagedCluster (cluster.open-cluster-management.io/v1) ----
+
+#[derive(Default, Deserialize)]
+struct ManagedClusterDoc {
+    #[serde(default, deserialize_with = "null_as_default")]
+    spec: ManagedClusterSpec,
+    #[serde(default, deserialize_with = "null_as_default")]
+    status: ManagedClusterStatus,
+}
+
+#[derive(Default, Deserialize)]
+struct ManagedClusterSpec {
+    #[serde(default, deserialize_with = "null_as_default")]
+    taints: Vec<TaintDoc>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ManagedClusterStatus {
+    #[serde(default, deserialize_with = "null_as_default")]
+    cluster_claims: Vec<ClaimDoc>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    allocatable: BTreeMap<String, Quantity>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    capacity: BTreeMap<String, Quantity>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    conditions: Vec<ConditionDoc>,
+}
+
+#[derive(Deserialize)]
+struct ClaimDoc {
+    name: String,
+    #[serde(default, deserialize_with = "null_as_default")]
+    value: String,
+}
+
+pub fn managed_cluster(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
+    let doc: ManagedClusterDoc = object.decode()?;
+    let conditions = conditions(doc.status.conditions);
+    builder.cluster(Cluster {
+        name: object.name().to_string(),
+        labels: object.meta.labels.clone(),
+        claims: doc
+            .status
+            .cluster_claims
+            .into_iter()
+            .map(|claim| (claim.name, claim.value))
+            .collect(),
+        taints: doc.spec.taints.into_iter().map(Taint::from).collect(),
+        allocatable: doc.status.allocatable,
+        resource_capacity: doc.status.capacity,
+        replica_capacity: None,
+        // A missing condition is Unknown, which OCM treats as unavailable.
+        online: conditions
+            .get(AVAILABLE)
+            .is_some_and(|status| status == "True"),
+        conditions,
+        deleting: object.meta.deletion_timestamp.is_some(),
+        source: object.source.clone(),
+    });
+    Ok(())
+}
+
+// ---- KubeFedCluster (core.kubefed.io/v1beta1) and Cluster (federation/v1beta1) ----
+
+#[derive(Default, Deserialize)]
+struct FederationClusterDoc {
+    #[serde(default, deserialize_with = "null_as_default")]
+    status: FederationClusterStatus,
+}
+
+#[derive(Default, Deserialize)]
+struct FederationClusterStatus {
+    #[serde(default, deserialize_with = "null_as_default")]
+    conditions: Vec<ConditionDoc>,
+}
+
+/// Both federation generations schedule only onto clusters whose `Ready` condition is True.
+pub fn federation_cluster(
+    object: &Object<'_>,
+    builder: &mut ModelBuilder,
+) -> Result<(), LoadError> {
+    let doc: FederationClusterDoc = object.decode()?;
+    let conditions = conditions(doc.status.conditions);
+    builder.cluster(Cluster {
+        name: object.name().to_string(),
+        labels: object.meta.labels.clone(),
+        online: conditions.get(READY).is_some_and(|status| status == "True"),
+        conditions,
+        deleting: object.meta.deletion_timestamp.is_some(),
+        source: object.source.clone(),
+        ..Cluster::default()
+    });
+    Ok(())
+}

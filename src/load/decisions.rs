@@ -1,0 +1,60 @@
+//! OCM `PlacementDecision` objects: previous decisions, the stability input of the scheduler.
+
+use serde::Deserialize;
+
+use super::decode::{null_as_default, FieldError};
+use super::model_builder::ModelBuilder;
+use super::object::Object;
+use super::LoadError;
+use crate::model::placement::PLACEMENT_LABEL;
+use crate::model::PreviousDecision;
+
+#[derive(Default, Deserialize)]
+struct DecisionsDoc {
+    #[serde(default, deserialize_with = "null_as_default")]
+    status: DecisionsStatus,
+}
+
+#[derive(Default, Deserialize)]
+struct DecisionsStatus {
+    #[serde(default, deserialize_with = "null_as_default")]
+    decisions: Vec<DecisionItem>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DecisionItem {
+    cluster_name: String,
+}
+
+impl DecisionsDoc {
+    fn clusters(self) -> Vec<String> {
+        self.status
+            .decisions
+            .into_iter()
+            .map(|decision| decision.cluster_name)
+            .collect()
+    }
+}
+
+pub fn placement_decision(
+    object: &Object<'_>,
+    builder: &mut ModelBuilder,
+) -> Result<(), LoadError> {
+    let Some(placement) = object.meta.labels.get(PLACEMENT_LABEL).cloned() else {
+        return Err(object.invalid(FieldError::new(
+            "metadata.labels",
+            format!("expected the label {PLACEMENT_LABEL} naming the placement, found none"),
+        )));
+    };
+    let doc: DecisionsDoc = object.decode()?;
+    if builder.claim(&object.object, &object.source) {
+        builder.decision(PreviousDecision {
+            object: object.object.clone(),
+            placement,
+            clusters: doc.clusters(),
+            source: object.source.clone(),
+        });
+    }
+    Ok(())
+}

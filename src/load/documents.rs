@@ -1,0 +1,378 @@
+//! Splitting an input into documents: multi-document YAML streams (`---`) and JSON streams
+//! (concatenated values), parsed into one value type. YAML aliases are expanded under a
+//! budget so an alias bomb is an error, not an out-of-memory kill.
+
+use std::cell::Cell;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_yaml::{Mapping, Value};
+
+use super::inputs::{Input, Syntax};
+use super::LoadError;
+use crate::model::Source;
+
+/// One document of an input, parsed but not yet interpreted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Document {
+    pub source: Source,
+    pub value: Value,
+}
+
+/// Expanded values allowed per input byte, on top of [`BUDGET_ALLOWANCE`]. Without aliases a
+/// value takes at least one byte, so only alias expansion can exhaust this.
+const BUDGET_PER_BYTE: usize = 2;
+const BUDGET_ALLOWANCE: usize = 100_000;
+
+/// Parses every document of `input`. Empty documents are returned as `Value::Null` (the
+/// caller skips them) so document numbers match what the user counts.
+pub fn parse_documents(input: &Input) -> Result<Vec<Document>, LoadError> {
+    let text = std::str::from_utf8(&input.bytes).map_err(|error| {
+        let valid = input.bytes.get(..error.valid_up_to()).unwrap_or_default();
+        let line = 1 + valid.iter().filter(|byte| **byte == b'\n').count();
+        LoadError::input(
+            &input.name,
+            format!(
+                "not valid UTF-8: invalid byte at offset {} (line {line})",
+                error.valid_up_to()
+            ),
+        )
+    })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let json = match input.syntax {
+        Syntax::Json => true,
+        Syntax::Yaml => false,
+        Syntax::Sniff => text.trim_start().starts_with('{'),
+    };
+    if json {
+        parse_json(&input.name, text)
+    } else {
+        parse_yaml(&input.name, text)
+    }
+}
+
+fn source(file: &str, document: usize) -> Source {
+    Source {
+        file: file.to_string(),
+        document,
+        line: None,
+    }
+}
+
+fn parse_yaml(name: &str, text: &str) -> Result<Vec<Document>, LoadError> {
+    let budget = Cell::new(
+        text.len()
+            .saturating_mul(BUDGET_PER_BYTE)
+            .saturating_add(BUDGET_ALLOWANCE),
+    );
+    let mut documents = Vec::new();
+    for (index, deserializer) in serde_yaml::Deserializer::from_str(text).enumerate() {
+        let at = source(name, index + 1);
+        let mut value = BudgetedValue { budget: &budget }
+            .deserialize(deserializer)
+            .map_err(|error| yaml_syntax_error(&at, &error))?;
+        // Kubernetes' YAML reader (go-yaml) honours `<<` merge keys.
+        value
+            .apply_merge()
+            .map_err(|error| yaml_syntax_error(&at, &error))?;
+        documents.push(Document { source: at, value });
+    }
+    Ok(documents)
+}
+
+fn yaml_syntax_error(at: &Source, error: &serde_yaml::Error) -> LoadError {
+    let location = error.location();
+    LoadError::Syntax {
+        at: at.clone(),
+        line: location.as_ref().map(serde_yaml::Location::line),
+        column: location.as_ref().map(serde_yaml::Location::column),
+        message: without_location(error.to_string()),
+    }
+}
+
+fn parse_json(name: &str, text: &str) -> Result<Vec<Document>, LoadError> {
+    let mut documents = Vec::new();
+    let stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    for (index, value) in stream.enumerate() {
+        let at = source(name, index + 1);
+        let value = value.map_err(|error| LoadError::Syntax {
+            at,
+            line: Some(error.line()),
+            column: Some(error.column()),
+            message: without_location(error.to_string()),
+        })?;
+        documents.push(Document {
+            source: source(name, index + 1),
+            value,
+        });
+    }
+    Ok(documents)
+}
+
+/// serde_yaml and serde_json append ` at line L column C`; the error prints its own.
+fn without_location(message: String) -> String {
+    match message.rfind(" at line ") {
+        Some(at) => message.get(..at).unwrap_or(&message).to_string(),
+        None => message,
+    }
+}
+
+/// Builds a `serde_yaml::Value`, counting every value it visits (alias expansions
+/// included) against a shared budget.
+#[derive(Clone, Copy)]
+struct BudgetedValue<'a> {
+    budget: &'a Cell<usize>,
+}
+
+impl BudgetedValue<'_> {
+    fn spend<E: de::Error>(self) -> Result<(), E> {
+        match self.budget.get().checked_sub(1) {
+            Some(left) => {
+                self.budget.set(left);
+                Ok(())
+            }
+            None => Err(E::custom(
+                "document expands to too many values (too many aliases?)",
+            )),
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for BudgetedValue<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for BudgetedValue<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any YAML value")
+    }
+
+    fn visit_bool<E: de::Error>(self, value: bool) -> Result<Value, E> {
+        self.spend()?;
+        Ok(Value::Bool(value))
+    }
+
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<Value, E> {
+        self.spend()?;
+        Ok(Value::Number(value.into()))
+    }
+
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<Value, E> {
+        self.spend()?;
+        Ok(Value::Number(value.into()))
+    }
+
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<Value, E> {
+        self.spend()?;
+        Ok(Value::Number(value.into()))
+    }
+
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<Value, E> {
+        self.spend()?;
+        Ok(Value::String(value.to_string()))
+    }
+
+    fn visit_string<E: de::Error>(self, value: String) -> Result<Value, E> {
+        self.spend()?;
+        Ok(Value::String(value))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        self.spend()?;
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+        self.visit_unit()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        self.spend()?;
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(self)? {
+            items.push(item);
+        }
+        Ok(Value::Sequence(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        self.spend()?;
+        let mut mapping = Mapping::new();
+        while let Some(key) = map.next_key_seed(self)? {
+            if mapping.contains_key(&key) {
+                let shown = serde_yaml::to_string(&key).unwrap_or_default();
+                return Err(de::Error::custom(format_args!(
+                    "duplicate key {}",
+                    shown.trim_end()
+                )));
+            }
+            let value = map.next_value_seed(self)?;
+            mapping.insert(key, value);
+        }
+        Ok(Value::Mapping(mapping))
+    }
+
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
+        let (tag, _) = data.variant::<String>()?;
+        Err(de::Error::custom(format_args!(
+            "unsupported YAML tag !{tag}"
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn yaml(text: &str) -> Result<Vec<Document>, LoadError> {
+        parse_documents(&Input {
+            name: "f.yaml".to_string(),
+            bytes: text.as_bytes().to_vec(),
+            syntax: Syntax::Yaml,
+        })
+    }
+
+    fn values(result: Result<Vec<Document>, LoadError>) -> Vec<Value> {
+        match result {
+            Ok(documents) => documents.into_iter().map(|d| d.value).collect(),
+            Err(error) => panic!("{error}"),
+        }
+    }
+
+    fn parse(text: &str) -> Value {
+        serde_yaml::from_str(text).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    #[test]
+    fn multi_document_streams_split_on_markers() {
+        let documents = values(yaml("a: 1\n---\nb: 2\n"));
+        assert_eq!(documents, [parse("a: 1"), parse("b: 2")]);
+    }
+
+    #[test]
+    fn empty_documents_are_kept_as_null_for_numbering() {
+        let documents = values(yaml("---\n---\na: 1\n"));
+        assert_eq!(documents, [Value::Null, parse("a: 1")]);
+    }
+
+    #[test]
+    fn documents_are_numbered_from_one() {
+        let documents = yaml("a: 1\n---\nb: 2\n").unwrap_or_default();
+        let numbers: Vec<usize> = documents.iter().map(|d| d.source.document).collect();
+        assert_eq!(numbers, [1, 2]);
+    }
+
+    #[test]
+    fn syntax_errors_carry_document_and_line() {
+        let error = yaml("a: 1\n---\nb: 2\nc: [\n").err();
+        let Some(LoadError::Syntax { at, line, .. }) = error else {
+            panic!("expected a syntax error, got {error:?}");
+        };
+        assert_eq!((at.document, line), (2, Some(5)));
+    }
+
+    #[test]
+    fn duplicate_keys_are_errors_at_their_mapping() {
+        let error = yaml("x: 0\ny:\n  a: 1\n  a: 2\n")
+            .err()
+            .map(|e| e.to_string());
+        assert_eq!(
+            error.as_deref(),
+            Some("f.yaml#1: line 3 column 3: y: duplicate key a")
+        );
+    }
+
+    #[test]
+    fn merge_keys_are_applied() {
+        let documents = values(yaml("base: &b {x: 1}\nderived:\n  <<: *b\n  y: 2\n"));
+        assert_eq!(documents, [parse("base: {x: 1}\nderived: {x: 1, y: 2}")]);
+    }
+
+    #[test]
+    fn alias_bombs_exhaust_the_budget() {
+        let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for level in 1..12 {
+            let previous = level - 1;
+            text.push_str(&format!(
+                "a{level}: &a{level} [*a{previous}, *a{previous}, *a{previous}, *a{previous}, *a{previous}, *a{previous}, *a{previous}, *a{previous}, *a{previous}, *a{previous}]\n"
+            ));
+        }
+        let error = yaml(&text).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(
+            error.contains("too many") || error.contains("repetition limit"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_not_a_stack_overflow() {
+        let text = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        assert!(yaml(&text).is_err());
+    }
+
+    #[test]
+    fn non_utf8_input_is_an_error_naming_the_line() {
+        let error = parse_documents(&Input {
+            name: "f.yaml".to_string(),
+            bytes: b"a: 1\nb: \xff\n".to_vec(),
+            syntax: Syntax::Yaml,
+        })
+        .err()
+        .map(|e| e.to_string());
+        assert_eq!(
+            error.as_deref(),
+            Some("f.yaml: not valid UTF-8: invalid byte at offset 8 (line 2)")
+        );
+    }
+
+    #[test]
+    fn json_streams_are_split_into_documents() {
+        let documents = values(parse_documents(&Input {
+            name: "f.json".to_string(),
+            bytes: br#"{"a": 1} {"b": 2}"#.to_vec(),
+            syntax: Syntax::Json,
+        }));
+        assert_eq!(documents, [parse("a: 1"), parse("b: 2")]);
+    }
+
+    #[test]
+    fn json_syntax_errors_carry_the_line() {
+        let error = parse_documents(&Input {
+            name: "f.json".to_string(),
+            bytes: b"{\"a\": 1}\n{\"b\":\n}".to_vec(),
+            syntax: Syntax::Json,
+        })
+        .err()
+        .map(|e| e.to_string());
+        assert_eq!(
+            error.as_deref(),
+            Some("f.json#2: line 3 column 1: expected value")
+        );
+    }
+
+    #[test]
+    fn sniffing_treats_a_leading_brace_as_json() {
+        let documents = values(parse_documents(&Input {
+            name: "<stdin>".to_string(),
+            bytes: b"  {\"a\": 1}\n{\"b\": 2}".to_vec(),
+            syntax: Syntax::Sniff,
+        }));
+        assert_eq!(documents.len(), 2);
+    }
+
+    #[test]
+    fn byte_order_mark_is_ignored() {
+        let documents = values(yaml("\u{feff}a: 1\n"));
+        assert_eq!(documents, [parse("a: 1")]);
+    }
+}

@@ -1,0 +1,480 @@
+//! Turning `-f` arguments into the bytes of each input: a file, a directory (recursively,
+//! `*.yaml|*.yml|*.json`, sorted), a glob matched while walking (so `envs/**/*.yaml` works
+//! without the shell's globstar), or `-` for stdin.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Component, Path, PathBuf};
+
+use globset::GlobBuilder;
+
+use super::LoadError;
+
+/// The name errors use for standard input.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// How to parse an input's bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    Yaml,
+    Json,
+    /// Standard input and files without a known extension: JSON when the first
+    /// non-blank character opens an object, as kubectl's YAMLOrJSONDecoder decides.
+    Sniff,
+}
+
+/// One file's (or stdin's) content, named as the user will see it in errors.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    pub name: String,
+    pub bytes: Vec<u8>,
+    pub syntax: Syntax,
+}
+
+/// Reads every input named by `paths`, in argument order; directories and globs expand to
+/// their files in sorted path order. Problems are collected, not fatal, so one run reports
+/// every unreadable path.
+pub fn read_inputs(
+    paths: &[String],
+    stdin: &mut dyn Read,
+    max_bytes: u64,
+) -> (Vec<Input>, Vec<LoadError>) {
+    let mut reader = Reader {
+        max_bytes,
+        inputs: Vec::new(),
+        errors: Vec::new(),
+        stdin_read: false,
+    };
+    for path in paths {
+        reader.argument(path, stdin);
+    }
+    (reader.inputs, reader.errors)
+}
+
+struct Reader {
+    max_bytes: u64,
+    inputs: Vec<Input>,
+    errors: Vec<LoadError>,
+    stdin_read: bool,
+}
+
+impl Reader {
+    fn argument(&mut self, argument: &str, stdin: &mut dyn Read) {
+        if argument == "-" {
+            self.stdin(stdin);
+            return;
+        }
+        let path = Path::new(argument);
+        match fs::metadata(path) {
+            Ok(metadata) if metadata.is_dir() => {
+                let errors_before = self.errors.len();
+                let files = self.walk(path, &has_manifest_extension);
+                if files.is_empty() && self.errors.len() == errors_before {
+                    self.errors.push(LoadError::input(
+                        argument,
+                        "directory has no .yaml, .yml or .json files",
+                    ));
+                }
+                self.read_files(files);
+            }
+            Ok(_) => self.read_file(path),
+            Err(error) if error.kind() == io::ErrorKind::NotFound && is_glob(argument) => {
+                self.glob(argument);
+            }
+            Err(error) => self
+                .errors
+                .push(LoadError::input(argument, describe(&error))),
+        }
+    }
+
+    fn stdin(&mut self, stdin: &mut dyn Read) {
+        if self.stdin_read {
+            self.errors.push(LoadError::input(
+                STDIN_NAME,
+                "standard input (-) given more than once",
+            ));
+            return;
+        }
+        self.stdin_read = true;
+        if let Some(bytes) = self.read_limited(STDIN_NAME, stdin) {
+            self.inputs.push(Input {
+                name: STDIN_NAME.to_string(),
+                bytes,
+                syntax: Syntax::Sniff,
+            });
+        }
+    }
+
+    fn glob(&mut self, pattern: &str) {
+        let matcher = match GlobBuilder::new(pattern).literal_separator(true).build() {
+            Ok(glob) => glob.compile_matcher(),
+            Err(error) => {
+                let message = format!("invalid glob: {}", error.kind());
+                self.errors.push(LoadError::input(pattern, message));
+                return;
+            }
+        };
+        let base = glob_base(pattern);
+        if !base.is_dir() {
+            self.errors
+                .push(LoadError::input(pattern, "no files match"));
+            return;
+        }
+        let errors_before = self.errors.len();
+        let files = self.walk(&base, &|file| matcher.is_match(file));
+        if files.is_empty() && self.errors.len() == errors_before {
+            self.errors
+                .push(LoadError::input(pattern, "no files match"));
+        }
+        self.read_files(files);
+    }
+
+    /// Every file under `root` that `wanted` accepts, sorted by path. Symbolic links are
+    /// followed; a link back to a directory being walked is reported as a loop.
+    fn walk(&mut self, root: &Path, wanted: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
+        let mut files = Vec::new();
+        let mut ancestors = Vec::new();
+        let mut visited = BTreeSet::new();
+        self.walk_dir(root, wanted, &mut ancestors, &mut visited, &mut files);
+        files.sort();
+        files
+    }
+
+    fn walk_dir(
+        &mut self,
+        dir: &Path,
+        wanted: &dyn Fn(&Path) -> bool,
+        ancestors: &mut Vec<PathBuf>,
+        visited: &mut BTreeSet<PathBuf>,
+        files: &mut Vec<PathBuf>,
+    ) {
+        let name = display(dir);
+        let canonical = match fs::canonicalize(dir) {
+            Ok(canonical) => canonical,
+            Err(error) => return self.errors.push(LoadError::input(&name, describe(&error))),
+        };
+        if ancestors.contains(&canonical) {
+            let message = format!("symbolic link loop: leads back to {}", canonical.display());
+            return self.errors.push(LoadError::input(&name, message));
+        }
+        // Two links to the same directory would only read the same files twice.
+        if !visited.insert(canonical.clone()) {
+            return;
+        }
+        let entries = match fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(error) => return self.errors.push(LoadError::input(&name, describe(&error))),
+        };
+        let mut children = Vec::new();
+        for entry in entries {
+            match entry {
+                Ok(entry) => children.push(entry.path()),
+                Err(error) => self.errors.push(LoadError::input(&name, describe(&error))),
+            }
+        }
+        children.sort();
+        ancestors.push(canonical);
+        for child in children {
+            let child = strip_current_dir(&child);
+            match fs::metadata(&child) {
+                Ok(metadata) if metadata.is_dir() => {
+                    self.walk_dir(&child, wanted, ancestors, visited, files);
+                }
+                Ok(_) if wanted(&child) => files.push(child),
+                Ok(_) => {}
+                Err(error) => {
+                    // A dangling link only matters when it looks like an input.
+                    if wanted(&child) {
+                        self.errors
+                            .push(LoadError::input(&display(&child), describe(&error)));
+                    }
+                }
+            }
+        }
+        ancestors.pop();
+    }
+
+    fn read_files(&mut self, files: Vec<PathBuf>) {
+        for file in files {
+            self.read_file(&file);
+        }
+    }
+
+    fn read_file(&mut self, path: &Path) {
+        let name = display(path);
+        let mut file = match fs::File::open(path) {
+            Ok(file) => file,
+            Err(error) => return self.errors.push(LoadError::input(&name, describe(&error))),
+        };
+        if let Some(bytes) = self.read_limited(&name, &mut file) {
+            self.inputs.push(Input {
+                syntax: syntax_of(path),
+                name,
+                bytes,
+            });
+        }
+    }
+
+    fn read_limited(&mut self, name: &str, source: &mut dyn Read) -> Option<Vec<u8>> {
+        let mut bytes = Vec::new();
+        match source
+            .take(self.max_bytes.saturating_add(1))
+            .read_to_end(&mut bytes)
+        {
+            Ok(read) if read as u64 > self.max_bytes => {
+                let message = format!("larger than the limit of {} bytes", self.max_bytes);
+                self.errors.push(LoadError::input(name, message));
+                None
+            }
+            Ok(_) => Some(bytes),
+            Err(error) => {
+                self.errors.push(LoadError::input(name, describe(&error)));
+                None
+            }
+        }
+    }
+}
+
+fn has_manifest_extension(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|extension| extension.to_str()),
+        Some("yaml" | "yml" | "json")
+    )
+}
+
+fn syntax_of(path: &Path) -> Syntax {
+    match path.extension().and_then(|extension| extension.to_str()) {
+        Some("yaml" | "yml") => Syntax::Yaml,
+        Some("json") => Syntax::Json,
+        _ => Syntax::Sniff,
+    }
+}
+
+fn is_glob(argument: &str) -> bool {
+    argument.contains(['*', '?', '[', '{'])
+}
+
+/// The directory to walk for a glob: its leading components without glob characters.
+fn glob_base(pattern: &str) -> PathBuf {
+    let mut base = PathBuf::new();
+    let components: Vec<Component<'_>> = Path::new(pattern).components().collect();
+    // The last component names files, even when it has no glob characters of its own.
+    let directories = components.len().saturating_sub(1);
+    for component in components.into_iter().take(directories) {
+        if is_glob(&component.as_os_str().to_string_lossy()) {
+            break;
+        }
+        base.push(component);
+    }
+    if base.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        base
+    }
+}
+
+/// `./a.yaml` → `a.yaml`, so a glob like `*.yaml` matches what walking `.` finds.
+fn strip_current_dir(path: &Path) -> PathBuf {
+    path.strip_prefix(".")
+        .map_or_else(|_| path.to_path_buf(), Path::to_path_buf)
+}
+
+fn display(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// io::Error texts, lower-case and without the OS error number.
+fn describe(error: &io::Error) -> String {
+    match error.kind() {
+        io::ErrorKind::NotFound => "no such file or directory".to_string(),
+        io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        io::ErrorKind::IsADirectory => "is a directory".to_string(),
+        io::ErrorKind::InvalidData => "stream did not contain valid data".to_string(),
+        _ => {
+            let text = error.to_string();
+            let text = text.split(" (os error").next().unwrap_or(&text);
+            let mut chars = text.chars();
+            chars.next().map_or_else(String::new, |first| {
+                first.to_lowercase().chain(chars).collect()
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(root: &Path, relative: &str, text: &str) {
+        let path = root.join(relative);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).unwrap_or_else(|error| panic!("{error}"));
+        }
+        fs::write(path, text).unwrap_or_else(|error| panic!("{error}"));
+    }
+
+    fn names(inputs: &[Input], root: &Path) -> Vec<String> {
+        let prefix = format!("{}/", root.display());
+        inputs
+            .iter()
+            .map(|input| input.name.trim_start_matches(&prefix).to_string())
+            .collect()
+    }
+
+    fn read(paths: &[String]) -> (Vec<Input>, Vec<LoadError>) {
+        read_inputs(paths, &mut io::empty(), 1 << 20)
+    }
+
+    fn tempdir() -> tempfile::TempDir {
+        tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    #[test]
+    fn directories_are_read_recursively_in_sorted_path_order() {
+        let dir = tempdir();
+        write(dir.path(), "b.yaml", "");
+        write(dir.path(), "a/z.yml", "");
+        write(dir.path(), "a.json", "");
+        write(dir.path(), "a/b/c.yaml", "");
+        write(dir.path(), "notes.txt", "");
+        let (inputs, errors) = read(&[display(dir.path())]);
+        assert_eq!(errors, []);
+        assert_eq!(
+            names(&inputs, dir.path()),
+            ["a/b/c.yaml", "a/z.yml", "a.json", "b.yaml"]
+        );
+    }
+
+    #[test]
+    fn file_extension_decides_the_syntax() {
+        let dir = tempdir();
+        write(dir.path(), "a.json", "");
+        write(dir.path(), "b.yml", "");
+        let (inputs, _) = read(&[display(dir.path())]);
+        let syntaxes: Vec<Syntax> = inputs.iter().map(|input| input.syntax).collect();
+        assert_eq!(syntaxes, [Syntax::Json, Syntax::Yaml]);
+    }
+
+    #[test]
+    fn globs_match_across_directories_with_double_star() {
+        let dir = tempdir();
+        write(dir.path(), "envs/prod/a.yaml", "");
+        write(dir.path(), "envs/prod/deep/b.yaml", "");
+        write(dir.path(), "envs/dev/c.json", "");
+        write(dir.path(), "envs/top.yaml", "");
+        let pattern = format!("{}/envs/**/*.yaml", dir.path().display());
+        let (inputs, errors) = read(&[pattern]);
+        assert_eq!(errors, []);
+        assert_eq!(
+            names(&inputs, dir.path()),
+            ["envs/prod/a.yaml", "envs/prod/deep/b.yaml", "envs/top.yaml"]
+        );
+    }
+
+    #[test]
+    fn single_star_does_not_cross_directories() {
+        let dir = tempdir();
+        write(dir.path(), "envs/a.yaml", "");
+        write(dir.path(), "envs/sub/b.yaml", "");
+        let pattern = format!("{}/envs/*.yaml", dir.path().display());
+        let (inputs, _) = read(&[pattern]);
+        assert_eq!(names(&inputs, dir.path()), ["envs/a.yaml"]);
+    }
+
+    #[test]
+    fn glob_without_matches_is_an_error() {
+        let dir = tempdir();
+        let pattern = format!("{}/*.yaml", dir.path().display());
+        let (inputs, errors) = read(std::slice::from_ref(&pattern));
+        assert_eq!(inputs, []);
+        assert_eq!(errors, [LoadError::input(&pattern, "no files match")]);
+    }
+
+    #[test]
+    fn missing_file_is_an_error() {
+        let (_, errors) = read(&["/nonexistent/fleet.yaml".to_string()]);
+        assert_eq!(
+            errors,
+            [LoadError::input(
+                "/nonexistent/fleet.yaml",
+                "no such file or directory"
+            )]
+        );
+    }
+
+    #[test]
+    fn stdin_is_read_for_a_dash() {
+        let mut stdin: &[u8] = b"kind: List\n";
+        let (inputs, errors) = read_inputs(&["-".to_string()], &mut stdin, 1 << 20);
+        assert_eq!(errors, []);
+        assert_eq!(
+            inputs,
+            [Input {
+                name: STDIN_NAME.to_string(),
+                bytes: b"kind: List\n".to_vec(),
+                syntax: Syntax::Sniff,
+            }]
+        );
+    }
+
+    #[test]
+    fn stdin_twice_is_an_error() {
+        let (_, errors) = read(&["-".to_string(), "-".to_string()]);
+        assert_eq!(
+            errors,
+            [LoadError::input(
+                STDIN_NAME,
+                "standard input (-) given more than once"
+            )]
+        );
+    }
+
+    #[test]
+    fn inputs_over_the_size_limit_are_errors() {
+        let mut stdin: &[u8] = b"0123456789";
+        let (inputs, errors) = read_inputs(&["-".to_string()], &mut stdin, 4);
+        assert_eq!(inputs, []);
+        assert_eq!(
+            errors,
+            [LoadError::input(
+                STDIN_NAME,
+                "larger than the limit of 4 bytes"
+            )]
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlink_loops_are_errors_not_hangs() {
+        let dir = tempdir();
+        write(dir.path(), "fleet/a.yaml", "");
+        let link = dir.path().join("fleet/again");
+        std::os::unix::fs::symlink(dir.path().join("fleet"), &link)
+            .unwrap_or_else(|error| panic!("{error}"));
+        let (inputs, errors) = read(&[display(&dir.path().join("fleet"))]);
+        assert_eq!(names(&inputs, dir.path()), ["fleet/a.yaml"]);
+        assert_eq!(errors.len(), 1);
+        assert!(
+            errors[0]
+                .to_string()
+                .contains("fleet/again: symbolic link loop: leads back to"),
+            "{}",
+            errors[0]
+        );
+    }
+
+    #[test]
+    fn empty_directory_is_an_error() {
+        let dir = tempdir();
+        let name = display(dir.path());
+        let (_, errors) = read(std::slice::from_ref(&name));
+        assert_eq!(
+            errors,
+            [LoadError::input(
+                &name,
+                "directory has no .yaml, .yml or .json files"
+            )]
+        );
+    }
+}

@@ -1,0 +1,234 @@
+//! What every Kubernetes object shares: `apiVersion`, `kind` and `metadata`, and the
+//! context used to report a problem in one object.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_yaml::Value;
+
+use super::decode::{decode, null_as_default, FieldError};
+use super::LoadError;
+use crate::model::{ObjectRef, Source};
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct TypeMeta {
+    #[serde(rename = "apiVersion")]
+    pub api_version: String,
+    pub kind: String,
+}
+
+impl TypeMeta {
+    /// `apps` of `apps/v1`; "" for the core group.
+    pub fn group(&self) -> &str {
+        self.api_version
+            .rsplit_once('/')
+            .map_or("", |(group, _version)| group)
+    }
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ObjectMeta {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub namespace: Option<String>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub labels: BTreeMap<String, String>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    pub annotations: BTreeMap<String, String>,
+    #[serde(default)]
+    pub deletion_timestamp: Option<Value>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct WithMetadata {
+    #[serde(default, deserialize_with = "null_as_default")]
+    metadata: ObjectMeta,
+}
+
+/// Whether a kind lives in a namespace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    Namespaced,
+    Cluster,
+}
+
+/// Kinds of the built-in API groups (and the OCM/kubefed ones read here) that are
+/// cluster-scoped; every other kind is taken as namespaced, as kubectl does for a kind it
+/// knows nothing about when a namespace is given.
+const CLUSTER_SCOPED: &[(&str, &str)] = &[
+    ("", "Namespace"),
+    ("", "Node"),
+    ("", "PersistentVolume"),
+    ("rbac.authorization.k8s.io", "ClusterRole"),
+    ("rbac.authorization.k8s.io", "ClusterRoleBinding"),
+    ("apiextensions.k8s.io", "CustomResourceDefinition"),
+    ("storage.k8s.io", "StorageClass"),
+    ("storage.k8s.io", "CSIDriver"),
+    ("storage.k8s.io", "CSINode"),
+    ("storage.k8s.io", "VolumeAttachment"),
+    ("scheduling.k8s.io", "PriorityClass"),
+    ("networking.k8s.io", "IngressClass"),
+    ("node.k8s.io", "RuntimeClass"),
+    (
+        "admissionregistration.k8s.io",
+        "MutatingWebhookConfiguration",
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "ValidatingWebhookConfiguration",
+    ),
+    ("apiregistration.k8s.io", "APIService"),
+    ("policy", "PodSecurityPolicy"),
+    ("cluster.open-cluster-management.io", "ManagedCluster"),
+    ("cluster.open-cluster-management.io", "ManagedClusterSet"),
+    ("federation", "Cluster"),
+    ("fleetplan.io", "ClusterInventory"),
+    // kubefed's federated forms of cluster-scoped kinds.
+    ("types.kubefed.io", "FederatedClusterRole"),
+    ("types.kubefed.io", "FederatedClusterRoleBinding"),
+    ("types.kubefed.io", "FederatedCustomResourceDefinition"),
+];
+
+pub fn scope_of(group: &str, kind: &str) -> Scope {
+    if CLUSTER_SCOPED.contains(&(group, kind)) {
+        Scope::Cluster
+    } else {
+        Scope::Namespaced
+    }
+}
+
+/// One object being read: its identity (once known) and where it is, so every error can
+/// say `file#document: Kind/namespace/name: path: message`.
+pub struct Object<'a> {
+    pub meta: ObjectMeta,
+    pub value: &'a Value,
+    pub source: Source,
+    /// `items[3].` for an item of a List; prefixes every field path.
+    pub path_prefix: String,
+    pub object: ObjectRef,
+}
+
+impl<'a> Object<'a> {
+    /// Reads `metadata` and fixes the object's identity (a namespaced object without a
+    /// namespace lands in `default`, as `kubectl apply` would put it).
+    pub fn new(
+        type_meta: TypeMeta,
+        value: &'a Value,
+        source: Source,
+        path_prefix: String,
+    ) -> Result<Object<'a>, LoadError> {
+        let invalid = |error: FieldError| LoadError::Invalid {
+            at: source.clone(),
+            object: None,
+            path: join(&path_prefix, &error.path),
+            message: error.message,
+        };
+        let meta = decode::<WithMetadata>(value).map_err(invalid)?.metadata;
+        let name = match meta.name.as_deref() {
+            Some(name) if !name.is_empty() => name.to_string(),
+            _ => {
+                return Err(invalid(FieldError::new(
+                    "metadata.name",
+                    format!("expected the name of the {}, found none", type_meta.kind),
+                )))
+            }
+        };
+        let namespace = match scope_of(type_meta.group(), &type_meta.kind) {
+            Scope::Cluster => None,
+            Scope::Namespaced => Some(
+                meta.namespace
+                    .clone()
+                    .filter(|namespace| !namespace.is_empty())
+                    .unwrap_or_else(|| "default".to_string()),
+            ),
+        };
+        let object = ObjectRef {
+            api_version: type_meta.api_version.clone(),
+            kind: type_meta.kind.clone(),
+            namespace,
+            name,
+        };
+        Ok(Object {
+            meta,
+            value,
+            source,
+            path_prefix,
+            object,
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.object.name
+    }
+
+    /// Decodes the whole object as `T`, naming the object and field on failure.
+    pub fn decode<T: serde::de::DeserializeOwned>(&self) -> Result<T, LoadError> {
+        decode(self.value).map_err(|error| self.invalid(error))
+    }
+
+    pub fn invalid(&self, error: FieldError) -> LoadError {
+        LoadError::Invalid {
+            at: self.source.clone(),
+            object: Some(self.object.to_string()),
+            path: join(&self.path_prefix, &error.path),
+            message: error.message,
+        }
+    }
+}
+
+/// `items[3].` + `spec.replicas`; the prefix alone (without its dot) for the whole item.
+pub fn join(prefix: &str, path: &str) -> String {
+    if path.is_empty() {
+        prefix.trim_end_matches('.').to_string()
+    } else {
+        format!("{prefix}{path}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(text: &str) -> Result<ObjectRef, LoadError> {
+        let value: Value = serde_yaml::from_str(text).unwrap_or_default();
+        let type_meta: TypeMeta = decode(&value).map_err(|e| LoadError::input("t", e.message))?;
+        Object::new(type_meta, &value, Source::default(), String::new()).map(|o| o.object)
+    }
+
+    #[test]
+    fn namespaced_objects_default_to_the_default_namespace() {
+        let object = object("{apiVersion: v1, kind: ConfigMap, metadata: {name: c}}");
+        assert_eq!(
+            object.ok().and_then(|o| o.namespace).as_deref(),
+            Some("default")
+        );
+    }
+
+    #[test]
+    fn cluster_scoped_objects_have_no_namespace() {
+        let object = object(
+            "{apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, metadata: {name: r, namespace: x}}",
+        );
+        assert_eq!(object.ok().map(|o| o.namespace), Some(None));
+    }
+
+    #[test]
+    fn missing_name_is_an_error_at_metadata_name() {
+        let error = object("{apiVersion: v1, kind: ConfigMap, metadata: {}}")
+            .err()
+            .map(|e| e.to_string());
+        assert_eq!(
+            error.as_deref(),
+            Some("#0: metadata.name: expected the name of the ConfigMap, found none")
+        );
+    }
+
+    #[test]
+    fn list_item_paths_are_prefixed() {
+        assert_eq!(join("items[2].", "spec.replicas"), "items[2].spec.replicas");
+        assert_eq!(join("items[2].", ""), "items[2]");
+        assert_eq!(join("", "spec"), "spec");
+    }
+}

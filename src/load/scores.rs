@@ -1,0 +1,53 @@
+//! OCM `AddOnPlacementScore` (cluster.open-cluster-management.io/v1alpha1).
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::decode::{null_as_default, optional_time};
+use super::model_builder::ModelBuilder;
+use super::object::Object;
+use super::LoadError;
+use crate::model::AddOnPlacementScore;
+
+#[derive(Default, Deserialize)]
+struct ScoreDoc {
+    #[serde(default, deserialize_with = "null_as_default")]
+    status: ScoreStatus,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ScoreStatus {
+    #[serde(default, deserialize_with = "null_as_default")]
+    scores: Vec<ScoreItem>,
+    #[serde(default, deserialize_with = "optional_time")]
+    valid_until: Option<i64>,
+}
+
+/// `value` is an int32 in the API.
+#[derive(Deserialize)]
+struct ScoreItem {
+    name: String,
+    value: i32,
+}
+
+pub fn addon_score(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
+    let doc: ScoreDoc = object.decode()?;
+    let scores: BTreeMap<String, i64> = doc
+        .status
+        .scores
+        .into_iter()
+        .map(|score| (score.name, i64::from(score.value)))
+        .collect();
+    if builder.claim(&object.object, &object.source) {
+        builder.addon_score(AddOnPlacementScore {
+            namespace: object.object.namespace.clone().unwrap_or_default(),
+            name: object.name().to_string(),
+            scores,
+            valid_until: doc.status.valid_until,
+            source: object.source.clone(),
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,645 @@
+//! The loader end to end: text in, model or errors out.
+
+use std::collections::BTreeMap;
+
+use super::*;
+use crate::model::{
+    ClusterSetSelector, FederatedPlacement, LabelSelectorSpec, TaintEffect, WorkloadKind,
+};
+
+fn load_text(text: &str) -> Result<Model, LoadErrors> {
+    load(
+        &["-".to_string()],
+        &mut text.as_bytes(),
+        &LoadOptions::default(),
+    )
+}
+
+fn model(text: &str) -> Model {
+    load_text(text).unwrap_or_else(|errors| panic!("{errors}"))
+}
+
+fn errors(text: &str) -> Vec<String> {
+    match load_text(text) {
+        Ok(_) => panic!("expected errors"),
+        Err(errors) => errors.0.iter().map(ToString::to_string).collect(),
+    }
+}
+
+fn cluster_names(model: &Model) -> Vec<&str> {
+    model
+        .inventory
+        .clusters
+        .iter()
+        .map(|cluster| cluster.name.as_str())
+        .collect()
+}
+
+fn workload_names(model: &Model) -> Vec<String> {
+    model
+        .workloads
+        .iter()
+        .map(|workload| workload.object.to_string())
+        .collect()
+}
+
+const INVENTORY: &str = "
+apiVersion: fleetplan.io/v1alpha1
+kind: ClusterInventory
+metadata: {name: fleet}
+clusters:
+  - name: a
+    labels: {env: prod}
+    claims: {region.open-cluster-management.io: eu-west-1}
+    sets: [blue]
+    taints: [{key: gpu, value: 'true', effect: NoSelect, timeAdded: '2026-01-01T00:00:00Z'}]
+    allocatable: {cpu: 16, memory: 64Gi}
+    capacity: 6
+  - name: b
+    online: false
+";
+
+#[test]
+fn inventory_clusters_are_read_in_order() {
+    let model = model(INVENTORY);
+    assert_eq!(cluster_names(&model), ["a", "b"]);
+    let a = &model.inventory.clusters[0];
+    assert_eq!(a.labels.get("env").map(String::as_str), Some("prod"));
+    assert_eq!(a.replica_capacity, Some(6));
+    assert_eq!(
+        a.allocatable.get("memory").map(|q| q.value),
+        Some(64.0 * 2f64.powi(30))
+    );
+    assert_eq!(a.taints[0].effect, TaintEffect::NoSelect);
+    assert_eq!(a.taints[0].time_added, Some(1_767_225_600));
+    assert!(a.online);
+    assert_eq!(a.source.to_string(), "<stdin>#1");
+}
+
+#[test]
+fn inventory_set_becomes_the_clusterset_label() {
+    let model = model(INVENTORY);
+    assert_eq!(
+        model.inventory.clusters[0]
+            .labels
+            .get("cluster.open-cluster-management.io/clusterset")
+            .map(String::as_str),
+        Some("blue")
+    );
+}
+
+#[test]
+fn inventory_online_implies_the_available_condition() {
+    let model = model(INVENTORY);
+    let available = |index: usize| {
+        model.inventory.clusters[index]
+            .conditions
+            .get("ManagedClusterConditionAvailable")
+            .cloned()
+    };
+    assert_eq!(available(0).as_deref(), Some("True"));
+    assert_eq!(available(1).as_deref(), Some("False"));
+    assert!(!model.inventory.clusters[1].online);
+}
+
+#[test]
+fn inventory_cluster_in_two_sets_is_an_error() {
+    let errors = errors(
+        "apiVersion: fleetplan.io/v1alpha1\nkind: ClusterInventory\nmetadata: {name: f}\nclusters: [{name: a, sets: [x, y]}]\n",
+    );
+    assert_eq!(
+        errors,
+        ["<stdin>#1: ClusterInventory/f: clusters[0].sets: expected at most one exclusive cluster set, found 2 (x, y)"]
+    );
+}
+
+#[test]
+fn inventory_unknown_fields_are_errors() {
+    let errors = errors(
+        "apiVersion: fleetplan.io/v1alpha1\nkind: ClusterInventory\nmetadata: {name: f}\nclusters: [{name: a, lables: {}}]\n",
+    );
+    assert_eq!(errors.len(), 1);
+    assert!(
+        errors[0].starts_with("<stdin>#1: ClusterInventory/f: clusters[0].lables: unknown field `lables`, expected one of"),
+        "{}",
+        errors[0]
+    );
+}
+
+#[test]
+fn wrong_types_name_the_field_path() {
+    let errors = errors(
+        "apiVersion: fleetplan.io/v1alpha1\nkind: ClusterInventory\nmetadata: {name: f}\nclusters: [{name: a, capacity: lots}]\n",
+    );
+    assert_eq!(
+        errors,
+        ["<stdin>#1: ClusterInventory/f: clusters[0].capacity: invalid type: string \"lots\", expected i64"]
+    );
+}
+
+#[test]
+fn invalid_quantities_name_the_field_path() {
+    let errors = errors(
+        "apiVersion: fleetplan.io/v1alpha1\nkind: ClusterInventory\nmetadata: {name: f}\nclusters: [{name: a, allocatable: {cpu: 2x}}]\n",
+    );
+    assert_eq!(
+        errors,
+        ["<stdin>#1: ClusterInventory/f: clusters[0].allocatable.cpu: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$', found \"2x\""]
+    );
+}
+
+#[test]
+fn malformed_yaml_names_document_and_line() {
+    let errors = errors("apiVersion: v1\nkind: List\n---\napiVersion: v1\nkind: [\n");
+    assert_eq!(errors.len(), 1);
+    assert!(
+        errors[0].starts_with("<stdin>#2: line 6 column 1: "),
+        "{}",
+        errors[0]
+    );
+}
+
+const MANAGED_CLUSTER: &str = "
+apiVersion: cluster.open-cluster-management.io/v1
+kind: ManagedCluster
+metadata:
+  name: east
+  labels: {cloud: aws}
+spec:
+  taints:
+    - {key: maintenance, effect: PreferNoSelect}
+status:
+  clusterClaims:
+    - {name: platform.open-cluster-management.io, value: AWS}
+  allocatable: {cpu: '8', memory: 32Gi}
+  capacity: {cpu: '10', memory: 40Gi}
+  conditions:
+    - {type: ManagedClusterConditionAvailable, status: 'True'}
+    - {type: ManagedClusterJoined, status: 'True'}
+";
+
+#[test]
+fn managed_clusters_are_read() {
+    let model = model(MANAGED_CLUSTER);
+    let east = &model.inventory.clusters[0];
+    assert_eq!(east.name, "east");
+    assert_eq!(east.labels.get("cloud").map(String::as_str), Some("aws"));
+    assert_eq!(
+        east.claims
+            .get("platform.open-cluster-management.io")
+            .map(String::as_str),
+        Some("AWS")
+    );
+    assert_eq!(east.taints[0].effect, TaintEffect::PreferNoSelect);
+    assert_eq!(east.taints[0].time_added, None);
+    assert_eq!(
+        east.resource_capacity.get("cpu").map(|q| q.value),
+        Some(10.0)
+    );
+    assert!(east.online);
+    assert_eq!(east.conditions.len(), 2);
+    assert!(!east.deleting);
+}
+
+#[test]
+fn managed_cluster_without_available_condition_is_offline() {
+    let model = model(
+        "apiVersion: cluster.open-cluster-management.io/v1\nkind: ManagedCluster\nmetadata: {name: x}\n",
+    );
+    assert!(!model.inventory.clusters[0].online);
+}
+
+#[test]
+fn managed_cluster_with_unknown_availability_is_offline() {
+    let model = model(
+        "apiVersion: cluster.open-cluster-management.io/v1\nkind: ManagedCluster\nmetadata: {name: x}\nstatus: {conditions: [{type: ManagedClusterConditionAvailable, status: Unknown}]}\n",
+    );
+    assert!(!model.inventory.clusters[0].online);
+}
+
+#[test]
+fn deletion_timestamp_marks_a_cluster_deleting() {
+    let model = model(
+        "apiVersion: cluster.open-cluster-management.io/v1\nkind: ManagedCluster\nmetadata: {name: x, deletionTimestamp: '2026-01-01T00:00:00Z'}\n",
+    );
+    assert!(model.inventory.clusters[0].deleting);
+}
+
+#[test]
+fn unknown_taint_effect_is_an_error_with_path() {
+    let errors = errors(
+        "apiVersion: cluster.open-cluster-management.io/v1\nkind: ManagedCluster\nmetadata: {name: x}\nspec: {taints: [{key: k, effect: NoSchedule}]}\n",
+    );
+    assert_eq!(
+        errors,
+        ["<stdin>#1: ManagedCluster/x: spec.taints[0].effect: unknown variant `NoSchedule`, expected one of `NoSelect`, `PreferNoSelect`, `NoSelectIfNew`"]
+    );
+}
+
+#[test]
+fn kubefed_clusters_are_online_when_ready() {
+    let model = model(
+        "apiVersion: core.kubefed.io/v1beta1\nkind: KubeFedCluster\nmetadata: {name: k, namespace: kube-federation-system, labels: {a: b}}\nstatus: {conditions: [{type: Ready, status: 'True'}]}\n---\napiVersion: federation/v1beta1\nkind: Cluster\nmetadata: {name: f}\nstatus: {conditions: [{type: Ready, status: 'False'}]}\n",
+    );
+    let online: Vec<bool> = model.inventory.clusters.iter().map(|c| c.online).collect();
+    assert_eq!(cluster_names(&model), ["k", "f"]);
+    assert_eq!(online, [true, false]);
+}
+
+#[test]
+fn the_same_cluster_from_two_kinds_is_a_duplicate_naming_both_places() {
+    let text = format!(
+        "{INVENTORY}---\n{MANAGED_CLUSTER}---\n{}",
+        MANAGED_CLUSTER.replace("east", "a")
+    );
+    assert_eq!(
+        errors(&text),
+        ["<stdin>#3: cluster a: duplicate, first defined at <stdin>#1"]
+    );
+}
+
+#[test]
+fn duplicate_objects_in_two_files_name_both_files() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let object = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations: {federation.alpha.kubernetes.io/cluster-selector: '[]'}\n";
+    let first = dir.path().join("a.yaml");
+    let second = dir.path().join("b.yaml");
+    std::fs::write(&first, object).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(&second, format!("---\n{object}")).unwrap_or_else(|e| panic!("{e}"));
+    let result = load(
+        &[dir.path().display().to_string()],
+        &mut std::io::empty(),
+        &LoadOptions::default(),
+    );
+    let messages: Vec<String> = result
+        .err()
+        .map(|errors| errors.0.iter().map(ToString::to_string).collect())
+        .unwrap_or_default();
+    assert_eq!(
+        messages,
+        [format!(
+            "{}#1: ConfigMap/default/c: duplicate, first defined at {}#1",
+            second.display(),
+            first.display()
+        )]
+    );
+}
+
+#[test]
+fn cluster_sets_and_bindings_are_read() {
+    let model = model(
+        "apiVersion: cluster.open-cluster-management.io/v1beta2\nkind: ManagedClusterSet\nmetadata: {name: blue}\n---\napiVersion: cluster.open-cluster-management.io/v1beta2\nkind: ManagedClusterSet\nmetadata: {name: global}\nspec: {clusterSelector: {selectorType: LabelSelector, labelSelector: {}}}\n---\napiVersion: cluster.open-cluster-management.io/v1beta2\nkind: ManagedClusterSetBinding\nmetadata: {name: blue, namespace: apps}\nspec: {clusterSet: blue}\n",
+    );
+    let selectors: Vec<&ClusterSetSelector> = model
+        .inventory
+        .cluster_sets
+        .iter()
+        .map(|set| &set.selector)
+        .collect();
+    assert_eq!(
+        selectors,
+        [
+            &ClusterSetSelector::ExclusiveClusterSetLabel,
+            &ClusterSetSelector::LabelSelector(Some(LabelSelectorSpec::default()))
+        ]
+    );
+    let binding = &model.inventory.bindings[0];
+    assert_eq!(
+        (binding.namespace.as_str(), binding.cluster_set.as_str()),
+        ("apps", "blue")
+    );
+}
+
+#[test]
+fn unsupported_version_of_a_known_kind_is_an_error() {
+    assert_eq!(
+        errors("apiVersion: cluster.open-cluster-management.io/v1\nkind: Placement\nmetadata: {name: p}\n"),
+        ["<stdin>#1: apiVersion: expected cluster.open-cluster-management.io/v1alpha1 or cluster.open-cluster-management.io/v1beta1 for Placement, found cluster.open-cluster-management.io/v1"]
+    );
+}
+
+#[test]
+fn addon_placement_scores_are_read() {
+    let model = model(
+        "apiVersion: cluster.open-cluster-management.io/v1alpha1\nkind: AddOnPlacementScore\nmetadata: {name: load, namespace: east}\nstatus:\n  scores: [{name: cpu, value: 70}]\n  validUntil: '2026-01-01T00:00:00Z'\n",
+    );
+    let score = &model.inventory.addon_scores[0];
+    assert_eq!(score.namespace, "east");
+    assert_eq!(score.scores, BTreeMap::from([("cpu".to_string(), 70)]));
+    assert_eq!(score.valid_until, Some(1_767_225_600));
+}
+
+#[test]
+fn placement_decisions_name_their_placement() {
+    let model = model(
+        "apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: PlacementDecision\nmetadata:\n  name: p-decision-1\n  namespace: apps\n  labels: {cluster.open-cluster-management.io/placement: p}\nstatus: {decisions: [{clusterName: a, reason: ''}, {clusterName: b, reason: ''}]}\n",
+    );
+    let decision = &model.decisions[0];
+    assert_eq!(decision.placement, "p");
+    assert_eq!(decision.clusters, ["a", "b"]);
+}
+
+#[test]
+fn placement_decision_without_placement_label_is_an_error() {
+    assert_eq!(
+        errors("apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: PlacementDecision\nmetadata: {name: d}\n"),
+        ["<stdin>#1: PlacementDecision/default/d: metadata.labels: expected the label cluster.open-cluster-management.io/placement naming the placement, found none"]
+    );
+}
+
+#[test]
+fn annotated_objects_default_to_one_replica_in_the_default_namespace() {
+    let model = model(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations: {federation.alpha.kubernetes.io/cluster-selector: '[{\"key\": \"env\", \"operator\": \"In\", \"values\": [\"prod\"]}]'}\n",
+    );
+    let workload = &model.workloads[0];
+    assert_eq!(workload.object.namespace.as_deref(), Some("default"));
+    assert_eq!(
+        workload.cluster_selector.as_deref(),
+        Some("[{\"key\": \"env\", \"operator\": \"In\", \"values\": [\"prod\"]}]")
+    );
+    assert_eq!(
+        workload.kind,
+        WorkloadKind::Annotated {
+            replica_set_preferences: None,
+            replicas: 1
+        }
+    );
+}
+
+#[test]
+fn annotated_replica_sets_read_spec_replicas_and_preferences() {
+    let model = model(
+        "apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: r\n  namespace: web\n  annotations: {federation.kubernetes.io/replica-set-preferences: '{\"rebalance\": true}'}\nspec: {replicas: 9}\n",
+    );
+    assert_eq!(
+        model.workloads[0].kind,
+        WorkloadKind::Annotated {
+            replica_set_preferences: Some("{\"rebalance\": true}".to_string()),
+            replicas: 9
+        }
+    );
+}
+
+#[test]
+fn negative_replicas_are_an_error() {
+    assert_eq!(
+        errors("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n  annotations: {federation.kubernetes.io/replica-set-preferences: '{}'}\nspec: {replicas: -1}\n"),
+        ["<stdin>#1: Deployment/default/d: spec.replicas: expected a non-negative integer, found -1"]
+    );
+}
+
+#[test]
+fn replica_scheduling_preferences_are_read() {
+    let model = model(
+        "apiVersion: scheduling.kubefed.io/v1alpha1\nkind: ReplicaSchedulingPreference\nmetadata: {name: web, namespace: apps}\nspec:\n  targetKind: FederatedDeployment\n  totalReplicas: 10\n  rebalance: true\n  clusters:\n    '*': {weight: 1}\n    a: {minReplicas: 2, maxReplicas: 4, weight: 2}\n",
+    );
+    let WorkloadKind::ReplicaSchedulingPreference(spec) = &model.workloads[0].kind else {
+        panic!("expected an RSP, got {:?}", model.workloads[0].kind);
+    };
+    assert_eq!(spec.target_kind, "FederatedDeployment");
+    assert_eq!(spec.total_replicas, 10);
+    assert!(spec.preferences.rebalance);
+    let a = &spec.preferences.clusters["a"];
+    assert_eq!((a.min_replicas, a.max_replicas, a.weight), (2, Some(4), 2));
+    assert_eq!(spec.preferences.clusters["*"].max_replicas, None);
+}
+
+fn federated_placement(placement: &str) -> FederatedPlacement {
+    let model = model(&format!(
+        "apiVersion: types.kubefed.io/v1beta1\nkind: FederatedDeployment\nmetadata: {{name: web}}\nspec: {{{placement}}}\n"
+    ));
+    match &model.workloads[0].kind {
+        WorkloadKind::Federated(placement) => placement.clone(),
+        other => panic!("expected a federated placement, got {other:?}"),
+    }
+}
+
+#[test]
+fn federated_cluster_list_wins_even_when_empty() {
+    assert_eq!(
+        federated_placement("placement: {clusters: [], clusterSelector: {}}"),
+        FederatedPlacement::Clusters(vec![])
+    );
+    assert_eq!(
+        federated_placement("placement: {clusters: [{name: a}]}"),
+        FederatedPlacement::Clusters(vec!["a".to_string()])
+    );
+}
+
+#[test]
+fn federated_selector_is_used_without_a_cluster_list() {
+    assert_eq!(
+        federated_placement("placement: {clusters: null, clusterSelector: {}}"),
+        FederatedPlacement::Selector(Some(LabelSelectorSpec::default()))
+    );
+}
+
+#[test]
+fn federated_placement_absent_selects_nothing() {
+    assert_eq!(federated_placement(""), FederatedPlacement::Selector(None));
+}
+
+#[test]
+fn workloads_are_sorted_by_group_kind_namespace_and_name() {
+    let annotated = |api: &str, kind: &str, ns: &str, name: &str| {
+        format!("apiVersion: {api}\nkind: {kind}\nmetadata:\n  name: {name}\n  namespace: {ns}\n  annotations: {{federation.alpha.kubernetes.io/cluster-selector: '[]'}}\n---\n")
+    };
+    let text = [
+        annotated("apps/v1", "ReplicaSet", "b", "x"),
+        annotated("v1", "Secret", "a", "y"),
+        annotated("apps/v1", "Deployment", "z", "x"),
+        annotated("apps/v1", "ReplicaSet", "a", "z"),
+        annotated("v1", "ConfigMap", "a", "y"),
+    ]
+    .concat();
+    assert_eq!(
+        workload_names(&model(&text)),
+        [
+            "ConfigMap/a/y",
+            "Secret/a/y",
+            "Deployment/z/x",
+            "ReplicaSet/a/z",
+            "ReplicaSet/b/x"
+        ]
+    );
+}
+
+#[test]
+fn lists_are_expanded() {
+    let model = model(
+        "apiVersion: v1\nkind: List\nitems:\n- apiVersion: cluster.open-cluster-management.io/v1\n  kind: ManagedCluster\n  metadata: {name: a}\n- apiVersion: cluster.open-cluster-management.io/v1\n  kind: ManagedCluster\n  metadata: {name: b}\n",
+    );
+    assert_eq!(cluster_names(&model), ["a", "b"]);
+}
+
+#[test]
+fn list_item_errors_name_the_item() {
+    assert_eq!(
+        errors("apiVersion: v1\nkind: List\nitems:\n- apiVersion: cluster.open-cluster-management.io/v1\n  kind: ManagedCluster\n  metadata: {name: a}\n  spec: {taints: 3}\n"),
+        ["<stdin>#1: ManagedCluster/a: items[0].spec.taints: invalid type: integer `3`, expected a sequence"]
+    );
+}
+
+#[test]
+fn json_documents_are_read() {
+    let model = model(
+        r#"{"apiVersion": "cluster.open-cluster-management.io/v1", "kind": "ManagedCluster", "metadata": {"name": "j"}}"#,
+    );
+    assert_eq!(cluster_names(&model), ["j"]);
+}
+
+#[test]
+fn unknown_kinds_are_skipped_and_recorded() {
+    let model = model("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: plain}\n---\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n");
+    let skipped: Vec<String> = model
+        .skipped
+        .iter()
+        .map(|(source, what)| format!("{source} {what}"))
+        .collect();
+    assert_eq!(
+        skipped,
+        [
+            "<stdin>#1 v1/ConfigMap",
+            "<stdin>#2 kustomize.config.k8s.io/v1beta1/Kustomization"
+        ]
+    );
+}
+
+#[test]
+fn empty_documents_are_skipped_silently() {
+    let model = model("---\n# nothing\n---\n");
+    assert!(model.skipped.is_empty());
+    assert!(model.inventory.clusters.is_empty());
+}
+
+#[test]
+fn documents_without_a_kind_are_errors() {
+    assert_eq!(
+        errors("apiVersion: v1\nmetadata: {name: x}\n"),
+        ["<stdin>#1: missing field `kind`"]
+    );
+}
+
+#[test]
+fn scalar_documents_are_errors() {
+    assert_eq!(
+        errors("just text\n"),
+        ["<stdin>#1: expected a Kubernetes object (a mapping with apiVersion and kind), found a string"]
+    );
+}
+
+#[test]
+fn placement_rules_contribute_their_status_decisions() {
+    let model = model(
+        "apiVersion: apps.open-cluster-management.io/v1\nkind: PlacementRule\nmetadata: {name: rule, namespace: apps}\nstatus: {decisions: [{clusterName: a, clusterNamespace: a}]}\n",
+    );
+    assert_eq!(workload_names(&model), ["PlacementRule/apps/rule"]);
+    assert_eq!(model.decisions[0].placement, "rule");
+    assert_eq!(model.decisions[0].clusters, ["a"]);
+}
+
+#[test]
+fn every_broken_document_is_reported() {
+    let errors = errors("apiVersion: v1\n---\nkind: List\n");
+    assert_eq!(
+        errors,
+        [
+            "<stdin>#1: missing field `kind`",
+            "<stdin>#2: missing field `apiVersion`"
+        ]
+    );
+}
+
+#[test]
+fn inventory_labels_kubernetes_would_reject_are_warnings() {
+    let model = model(
+        "apiVersion: fleetplan.io/v1alpha1\nkind: ClusterInventory\nmetadata: {name: f}\nclusters: [{name: a, labels: {ok: fine, tier: 'web frontend'}}]\n",
+    );
+    assert_eq!(model.warnings.len(), 1);
+    assert!(
+        model.warnings[0].starts_with(
+            "<stdin>#1: cluster a: label tier=\"web frontend\" would be rejected by Kubernetes: "
+        ),
+        "{}",
+        model.warnings[0]
+    );
+}
+
+#[test]
+fn placements_decode_their_spec() {
+    let model = model(
+        "apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\nmetadata: {name: p, namespace: apps}\nspec: {clusterSets: [blue], numberOfClusters: 2}\n",
+    );
+    let WorkloadKind::Placement(spec) = &model.workloads[0].kind else {
+        panic!("expected a placement, got {:?}", model.workloads[0].kind);
+    };
+    assert_eq!(spec.cluster_sets, ["blue"]);
+    assert_eq!(spec.number_of_clusters, Some(2));
+}
+
+#[test]
+fn placement_spec_errors_name_the_spec_field() {
+    assert_eq!(
+        errors("apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\nmetadata: {name: p}\nspec: {numberOfClusters: many}\n"),
+        ["<stdin>#1: Placement/default/p: spec.numberOfClusters: invalid type: string \"many\", expected i32"]
+    );
+}
+
+fn load_testdata(paths: &[&str]) -> Model {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let paths: Vec<String> = paths.iter().map(|path| format!("{root}/{path}")).collect();
+    load(&paths, &mut std::io::empty(), &LoadOptions::default())
+        .unwrap_or_else(|errors| panic!("{errors}"))
+}
+
+#[test]
+fn example_fleet_loads_without_errors_or_warnings() {
+    let model = load_testdata(&["testdata/fleet"]);
+    assert_eq!(model.inventory.clusters.len(), 14);
+    assert_eq!(model.inventory.cluster_sets.len(), 4);
+    assert_eq!(model.inventory.bindings.len(), 4);
+    assert_eq!(model.inventory.addon_scores.len(), 2);
+    assert_eq!(model.decisions.len(), 2);
+    assert_eq!(
+        workload_names(&model),
+        [
+            "ConfigMap/shop/shop-settings",
+            "Deployment/shop/checkout",
+            "ReplicaSet/shop/frontend",
+            "PlacementRule/shop/legacy-reports",
+            "Placement/ci/canary-rollout",
+            "Placement/shop/gpu-batch",
+            "Placement/shop/storefront",
+            "ReplicaSchedulingPreference/shop/catalog",
+            "FederatedConfigMap/shop/catalog-flags",
+            "FederatedDeployment/shop/catalog",
+        ]
+    );
+    assert_eq!(model.warnings, Vec::<String>::new());
+    assert!(model.skipped.is_empty());
+}
+
+#[test]
+fn example_fleet_as_managed_clusters_matches_the_inventory() {
+    let inventory = load_testdata(&["testdata/fleet/inventory.yaml"]).inventory;
+    let managed = load_testdata(&["testdata/managedclusters"]).inventory;
+    let view = |clusters: &[crate::model::Cluster]| -> Vec<String> {
+        clusters
+            .iter()
+            .map(|c| {
+                format!(
+                    "{} {:?} {:?} {:?} {:?} {:?} {}",
+                    c.name,
+                    c.labels,
+                    c.claims,
+                    c.taints,
+                    c.allocatable,
+                    c.resource_capacity,
+                    c.online
+                )
+            })
+            .collect()
+    };
+    assert_eq!(view(&managed.clusters), view(&inventory.clusters));
+}
