@@ -1,6 +1,7 @@
 //! Plain data: what the loader produces and the engines consume. No I/O here.
 
 mod cluster;
+mod condition;
 mod decision;
 mod label_selector;
 mod object;
@@ -14,6 +15,7 @@ pub use cluster::{
     AddOnPlacementScore, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory, Taint,
     TaintEffect, CLUSTERSET_LABEL,
 };
+pub use condition::Condition;
 pub use decision::PreviousDecision;
 pub use label_selector::{LabelSelectorRequirementSpec, LabelSelectorSpec};
 pub use object::{ObjectRef, Source};

@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+pub use crate::model::Condition;
+
 /// The outcome of the scheduling framework: upstream's `framework.Status`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "code", rename_all = "camelCase")]
@@ -25,20 +27,9 @@ pub enum Status {
     },
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Condition {
-    #[serde(rename = "type")]
-    pub kind: String,
-    /// "True" or "False".
-    pub status: String,
-    pub reason: String,
-    pub message: String,
-}
-
 fn condition(kind: &str, status: bool, reason: &str, message: String) -> Condition {
     Condition {
-        kind: kind.to_string(),
+        type_: kind.to_string(),
         status: if status { "True" } else { "False" }.to_string(),
         reason: reason.to_string(),
         message,

@@ -628,7 +628,7 @@ impl<'c> Checker<'c> {
             &Status::Success,
         );
         for (field, got) in [
-            ("type", condition.kind.as_str()),
+            ("type", condition.type_.as_str()),
             ("status", condition.status.as_str()),
             ("reason", condition.reason.as_str()),
         ] {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::ObjectRef;
+use crate::model::{Condition, ObjectRef};
 
 pub const API_VERSION: &str = "fleetplan.io/v1alpha1";
 pub const KIND: &str = "Plan";
@@ -102,16 +102,4 @@ pub struct Group {
     pub name: String,
     pub index: usize,
     pub clusters: Vec<String>,
-}
-
-/// A `metav1.Condition` without the timestamps (plans record nothing time-dependent).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Condition {
-    #[serde(rename = "type")]
-    pub type_: String,
-    pub status: String,
-    pub reason: String,
-    #[serde(default)]
-    pub message: String,
 }

@@ -3,15 +3,18 @@
 mod document;
 mod federation;
 mod fleet;
+mod ocm;
 mod trace;
 
 use std::collections::HashMap;
 
-pub use document::{Condition, Group, ItemSource, Plan, PlanItem, API_VERSION, KIND};
+pub use crate::model::Condition;
+pub use document::{Group, ItemSource, Plan, PlanItem, API_VERSION, KIND};
 pub use fleet::Fleet;
 pub use trace::{ItemTrace, SelectionRule, SelectionTrace};
 
-use crate::model::{Model, Workload, WorkloadKind};
+use crate::model::{Model, ObjectRef, PreviousDecision, Workload, WorkloadKind};
+use crate::placement::FleetIndex;
 
 /// What a plan run may take besides the model.
 #[derive(Clone, Debug, Default)]
@@ -20,6 +23,9 @@ pub struct PlanOptions<'a> {
     pub previous: Option<&'a Plan>,
     /// Unix seconds; toleration expiry is judged against it.
     pub now: i64,
+    /// Keep per-cluster verdicts and scores of placements (tables and `explain` need them;
+    /// a machine-readable plan of a large fleet does not).
+    pub trace: bool,
 }
 
 /// A plan with, per item (same order), the trace `explain` renders.
@@ -81,6 +87,8 @@ impl Planned {
 /// loader sorted by (apiVersion group, kind, namespace, name).
 pub fn build(model: &Model, options: &PlanOptions) -> PlanOutcome {
     let fleet = Fleet::new(&model.inventory.clusters);
+    let decisions = previous_decisions(model, options.previous);
+    let placements = FleetIndex::new(&model.inventory, &decisions);
     let previous: HashMap<&ItemSource, &PlanItem> = options
         .previous
         .map(|plan| plan.items.iter().map(|item| (&item.source, item)).collect())
@@ -141,8 +149,12 @@ pub fn build(model: &Model, options: &PlanOptions) -> PlanOutcome {
                     previous_item,
                 )
             }
-            WorkloadKind::Placement(_) | WorkloadKind::PlacementRule(_) => {
-                Planned::failed(workload, "OCM placement is not planned yet".to_string())
+            WorkloadKind::Placement(spec) => {
+                ocm::placement(&placements, workload, spec, options.now, options.trace)
+            }
+            WorkloadKind::PlacementRule(spec) => {
+                let previous = rule_decisions(model, workload, previous_item);
+                ocm::placement_rule(&model.inventory, workload, spec, &previous)
             }
         };
         for error in &planned.item.errors {
@@ -155,4 +167,53 @@ pub fn build(model: &Model, options: &PlanOptions) -> PlanOutcome {
         outcome.traces.push(planned.trace);
     }
     outcome
+}
+
+/// The PlacementDecisions the scheduler sees as previous: those in the inputs, except where
+/// `--previous` names the placement (then its clusters stand for all its decisions).
+fn previous_decisions(model: &Model, previous: Option<&Plan>) -> Vec<PreviousDecision> {
+    let from_plan: Vec<PreviousDecision> = previous
+        .map(|plan| {
+            plan.items
+                .iter()
+                .filter(|item| item.source.kind == "Placement")
+                .map(|item| PreviousDecision {
+                    object: ObjectRef {
+                        api_version: "cluster.open-cluster-management.io/v1beta1".to_string(),
+                        kind: "PlacementDecision".to_string(),
+                        namespace: item.source.namespace.clone(),
+                        name: format!("{}-decision-1", item.source.name),
+                    },
+                    placement: item.source.name.clone(),
+                    clusters: item.clusters.clone(),
+                    source: Default::default(),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let replaced: std::collections::HashSet<(Option<String>, String)> = from_plan
+        .iter()
+        .map(|d| (d.object.namespace.clone(), d.placement.clone()))
+        .collect();
+    model
+        .decisions
+        .iter()
+        .filter(|d| d.object.kind == "PlacementDecision")
+        .filter(|d| !replaced.contains(&(d.object.namespace.clone(), d.placement.clone())))
+        .cloned()
+        .chain(from_plan)
+        .collect()
+}
+
+/// A PlacementRule's previous decisions: `--previous` first, else its own `status.decisions`.
+fn rule_decisions(model: &Model, workload: &Workload, previous: Option<&PlanItem>) -> Vec<String> {
+    if let Some(item) = previous {
+        return item.clusters.clone();
+    }
+    model
+        .decisions
+        .iter()
+        .find(|d| d.object == workload.object)
+        .map(|d| d.clusters.clone())
+        .unwrap_or_default()
 }

@@ -1,6 +1,8 @@
 //! What each engine did for one item, kept beside the plan so `explain` renders the very run
 //! that produced the plan instead of recomputing it.
 
+use crate::placement::rule::RuleResult;
+use crate::placement::PlacementResult;
 use crate::replicas::ReplicaTrace;
 use crate::selector::{ClusterBits, Selector};
 
@@ -13,6 +15,10 @@ pub enum ItemTrace {
         selection: SelectionTrace,
         planner: ReplicaTrace,
     },
+    /// An OCM Placement: the scheduler's result, with per-cluster verdicts when traced.
+    Placement(Box<PlacementResult>),
+    /// A PlacementRule: its decisions and per-cluster verdicts.
+    PlacementRule(Box<RuleResult>),
     /// The item failed before any engine ran (its `errors` say why).
     Failed,
 }

@@ -4,6 +4,8 @@ use std::fmt::Write as _;
 
 use comfy_table::{presets, ContentArrangement, Table};
 
+use crate::placement::trace::Verdict;
+use crate::placement::PlacementResult;
 use crate::plan::{ItemTrace, Plan, PlanItem, PlanOutcome};
 use crate::replicas::{PreferenceSource, ReplicaTrace};
 
@@ -28,7 +30,8 @@ pub fn table(outcome: &PlanOutcome, width: Option<u16>) -> String {
         let _ = writeln!(out, "{}", heading(item));
         let table = match trace {
             ItemTrace::Replicas { planner, .. } => replica_table(item, planner),
-            ItemTrace::Selection(_) => cluster_list(item),
+            ItemTrace::Selection(_) | ItemTrace::PlacementRule(_) => cluster_list(item),
+            ItemTrace::Placement(result) => placement_table(item, result),
             ItemTrace::Failed => {
                 for error in &item.errors {
                     let _ = writeln!(out, "  error: {error}");
@@ -133,4 +136,43 @@ fn replica_table(item: &PlanItem, trace: &ReplicaTrace) -> Table {
         table.add_row(["(unassigned)".to_string(), unassigned.to_string()]);
     }
     table
+}
+
+/// Selected clusters with their score, rank, decision group and PlacementDecision object.
+fn placement_table(item: &PlanItem, result: &PlacementResult) -> Table {
+    let mut table = new_table(&["CLUSTER", "SCORE", "RANK", "GROUP", "DECISION"]);
+    let verdicts = result.trace.as_ref().map(|trace| &trace.verdicts);
+    for cluster in &item.clusters {
+        let row = match verdicts.and_then(|verdicts| verdicts.get(cluster)) {
+            Some(Verdict::Selected {
+                score,
+                group_index,
+                group_name,
+                decision,
+            }) => [
+                cluster.clone(),
+                score.total.to_string(),
+                score.rank.to_string(),
+                group_label(*group_index, group_name),
+                decision.clone(),
+            ],
+            _ => [
+                cluster.clone(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+            ],
+        };
+        table.add_row(row);
+    }
+    table
+}
+
+fn group_label(index: usize, name: &str) -> String {
+    if name.is_empty() {
+        index.to_string()
+    } else {
+        format!("{index} ({name})")
+    }
 }
