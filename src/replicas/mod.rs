@@ -6,6 +6,8 @@ mod planner;
 #[cfg(test)]
 mod planner_properties;
 #[cfg(test)]
+mod seed_scenarios;
+#[cfg(test)]
 mod throughput;
 mod trace;
 #[cfg(test)]
