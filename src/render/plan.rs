@@ -105,18 +105,18 @@ fn replica_table(item: &PlanItem, trace: &ReplicaTrace) -> Table {
         .iter()
         .filter(|cluster| cluster.source != PreferenceSource::None)
         .collect();
-    clusters.sort_by(|a, b| a.cluster.cmp(&b.cluster));
+    clusters.sort_by(|a, b| a.cluster.cmp(b.cluster));
     for cluster in clusters {
         let prefs = &cluster.preferences;
         table.add_row([
-            cluster.cluster.clone(),
+            cluster.cluster.to_string(),
             item.replicas
-                .get(&cluster.cluster)
+                .get(cluster.cluster)
                 .copied()
                 .unwrap_or(0)
                 .to_string(),
             item.overflow
-                .get(&cluster.cluster)
+                .get(cluster.cluster)
                 .map_or_else(String::new, i64::to_string),
             prefs.min_replicas.to_string(),
             prefs
