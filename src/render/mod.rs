@@ -1,1 +1,4 @@
 //! Turning plans, traces and selections into tables, YAML and JSON.
+
+pub mod selection;
+pub mod table;
