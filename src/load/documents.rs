@@ -334,6 +334,18 @@ mod tests {
     }
 
     #[test]
+    fn many_aliases_of_a_large_node_exhaust_the_budget() {
+        // Within serde_yaml's own repetition limit, but 10^8 values once expanded.
+        let mut text = format!("big: &big [{}]\nrefs:\n", "1,".repeat(10_000));
+        text.push_str(&"- *big\n".repeat(10_000));
+        let error = yaml(&text).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(
+            error.contains("document expands to too many values"),
+            "{error}"
+        );
+    }
+
+    #[test]
     fn deep_nesting_is_an_error_not_a_stack_overflow() {
         let text = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
         assert!(yaml(&text).is_err());
