@@ -1,2 +1,695 @@
 //! The OCM placement scheduler: clusterset resolution, filters, prioritizers, selection,
 //! spread and anti-affinity, decision groups, conditions. Plus PlacementRule evaluation.
+//!
+//! `schedule` is pure: the fleet (indexed once per run in a `FleetIndex`), one placement and
+//! the time in; selected clusters, PlacementDecision objects, conditions and a trace out.
+
+pub mod clustersets;
+pub mod conditions;
+pub mod filters;
+pub mod fleet;
+pub mod groups;
+pub mod prioritizers;
+pub mod rule;
+pub mod select;
+pub mod spread;
+pub mod trace;
+#[cfg(test)]
+mod upstream_vectors;
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::model::placement::PlacementSpec;
+use crate::model::Cluster;
+
+use conditions::{Condition, Counts, Status};
+use filters::predicate::{self, Predicates};
+use filters::taint::{self, Tolerance};
+pub use fleet::FleetIndex;
+use groups::{DecisionGroupStatus, DecisionObject};
+use prioritizers::{Prioritizer, Weighted};
+use select::Selection;
+use spread::SpreadRules;
+use trace::{DebugResult, FilterResult, PrioritizerResult, Score, ScorePart, Trace, Verdict};
+
+/// One Placement to schedule against the fleet.
+pub struct PlacementInput<'a> {
+    pub fleet: &'a FleetIndex<'a>,
+    pub namespace: &'a str,
+    pub name: &'a str,
+    pub spec: &'a PlacementSpec,
+    /// Unix seconds: taint toleration expiry and AddOnPlacementScore validity.
+    pub now: i64,
+    /// Record per-cluster verdicts and upstream's debug shape (what `explain` shows).
+    pub trace: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlacementResult {
+    /// Valid ManagedClusterSetBindings in the namespace.
+    pub bindings: Vec<String>,
+    pub eligible_sets: Vec<String>,
+    /// Candidates: members of the eligible sets that are not being deleted.
+    pub available: usize,
+    /// Selected clusters, sorted by name.
+    pub selected: Vec<String>,
+    pub unscheduled: i64,
+    pub groups: Vec<DecisionGroupStatus>,
+    pub decisions: Vec<DecisionObject>,
+    pub status: Status,
+    pub satisfied: Condition,
+    pub misconfigured: Condition,
+    /// When upstream would reschedule: the earliest future expiry of a toleration on a
+    /// cluster of this placement's previous decisions (Unix seconds).
+    pub requeue_at: Option<i64>,
+    /// When this plan stops holding: the earliest of `requeue_at` and the toleration
+    /// expiries of the clusters selected now.
+    pub changes_at: Option<i64>,
+    pub warnings: Vec<String>,
+    pub trace: Option<Trace>,
+}
+
+/// What the filters and prioritizers produced before grouping.
+#[derive(Default)]
+struct Scheduled {
+    status: Option<Status>,
+    /// Verdicts of candidates the filters removed.
+    filtered_out: HashMap<usize, Verdict>,
+    filter_results: Vec<FilterResult>,
+    weights: Vec<Weighted>,
+    /// Feasible clusters (inventory indices) in score order, with their totals.
+    ranked: Vec<usize>,
+    totals: Vec<i64>,
+    /// Per weighted prioritizer, scores aligned with `ranked`.
+    scores: Vec<Vec<Option<i64>>>,
+    selection: Option<Selection>,
+    unscheduled: i64,
+    requeue_at: Option<i64>,
+    changes_at: Option<i64>,
+    warnings: Vec<String>,
+}
+
+impl Scheduled {
+    fn stop(mut self, status: Status) -> Scheduled {
+        self.status = Some(status);
+        self
+    }
+}
+
+fn earliest(a: Option<i64>, b: Option<i64>) -> Option<i64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+fn names(fleet: &FleetIndex, indices: &[usize]) -> Vec<String> {
+    indices
+        .iter()
+        .map(|&index| fleet.cluster(index).name.clone())
+        .collect()
+}
+
+/// Upstream `pluginScheduler.Schedule`: filters, prioritizers, sort, select.
+fn run_scheduler(input: &PlacementInput, candidates: &[usize]) -> Scheduled {
+    let fleet = input.fleet;
+    let spec = input.spec;
+    let mut out = Scheduled::default();
+    let own = fleet.own_decisions(input.namespace, input.name);
+    let in_own = |name: &str| own.is_some_and(|own| own.contains_key(name));
+
+    // Upstream's filters return early on an empty cluster list, before validating.
+    let mut passed = Vec::with_capacity(candidates.len());
+    if spec.predicates.is_empty() || candidates.is_empty() {
+        passed.extend_from_slice(candidates);
+    } else {
+        let predicates = match Predicates::compile(&spec.predicates, &fleet.inventory.addon_scores)
+        {
+            Ok(predicates) => predicates,
+            Err(message) => {
+                return out.stop(Status::Misconfigured {
+                    plugin: predicate::NAME.to_string(),
+                    message,
+                })
+            }
+        };
+        for &index in candidates {
+            let cluster = fleet.cluster(index);
+            if predicates.matches(cluster) {
+                passed.push(index);
+            } else if input.trace {
+                let reasons = predicates.mismatches(cluster);
+                out.filtered_out
+                    .insert(index, Verdict::NoPredicateMatched { reasons });
+            }
+        }
+    }
+    if input.trace {
+        out.filter_results.push(FilterResult {
+            name: predicate::NAME.to_string(),
+            filtered_clusters: names(fleet, &passed),
+        });
+    }
+
+    let mut feasible = Vec::with_capacity(passed.len());
+    let mut until = HashMap::new();
+    if !passed.is_empty() {
+        if let Err(message) = taint::validate(&spec.tolerations) {
+            return out.stop(Status::Misconfigured {
+                plugin: taint::NAME.to_string(),
+                message,
+            });
+        }
+    }
+    for &index in &passed {
+        let cluster = fleet.cluster(index);
+        match taint::check(cluster, &spec.tolerations, in_own(&cluster.name), input.now) {
+            Tolerance::Tolerated { until: expiry } => {
+                feasible.push(index);
+                if let Some(expiry) = expiry {
+                    until.insert(index, expiry);
+                }
+            }
+            Tolerance::NotTolerated { taint } => {
+                out.filtered_out
+                    .insert(index, Verdict::TaintNotTolerated { taint });
+            }
+            Tolerance::Expired { taint, at } => {
+                out.filtered_out
+                    .insert(index, Verdict::TolerationExpired { taint, at });
+            }
+        }
+    }
+    let pipeline_name = format!("{},{}", predicate::NAME, taint::NAME);
+
+    out.weights = match prioritizers::weights(&spec.prioritizer_policy) {
+        Ok(weights) => weights,
+        Err(message) => {
+            if input.trace {
+                out.filter_results.push(FilterResult {
+                    name: pipeline_name,
+                    filtered_clusters: names(fleet, &feasible),
+                });
+            }
+            return out.stop(Status::Misconfigured {
+                plugin: String::new(),
+                message,
+            });
+        }
+    };
+
+    let clusters: Vec<&Cluster> = feasible.iter().map(|&index| fleet.cluster(index)).collect();
+    let mut totals = vec![0i64; feasible.len()];
+    let mut scores = Vec::with_capacity(out.weights.len());
+    for weighted in &out.weights {
+        let prioritized = match &weighted.prioritizer {
+            Prioritizer::Balance => prioritizers::balance::score(
+                &clusters,
+                &fleet.balance_counts(input.namespace, input.name),
+            ),
+            Prioritizer::Steady => prioritizers::steady::score(&clusters, own),
+            Prioritizer::ResourceAllocatable(resource) => {
+                prioritizers::resource::score(&clusters, resource)
+            }
+            Prioritizer::AddOn(addon) => {
+                let (prioritized, warning) =
+                    prioritizers::addon::score(&clusters, fleet, addon, input.now);
+                if let Some(message) = warning {
+                    out.warnings.push(message.clone());
+                    out.status = Some(Status::Warning {
+                        plugin: weighted.name.clone(),
+                        message,
+                    });
+                }
+                prioritized
+            }
+        };
+        for (total, score) in totals.iter_mut().zip(&prioritized) {
+            *total = total.saturating_add(
+                score
+                    .unwrap_or(0)
+                    .saturating_mul(i64::from(weighted.weight)),
+            );
+        }
+        scores.push(prioritized);
+    }
+
+    let mut order: Vec<usize> = (0..feasible.len()).collect();
+    order.sort_by_key(|&position| {
+        (
+            std::cmp::Reverse(totals[position]),
+            fleet.name_rank(feasible[position]),
+        )
+    });
+    out.ranked = order.iter().map(|&position| feasible[position]).collect();
+    out.totals = order.iter().map(|&position| totals[position]).collect();
+    out.scores = scores
+        .into_iter()
+        .map(|prioritized| {
+            order
+                .iter()
+                .map(|&position| prioritized[position])
+                .collect()
+        })
+        .collect();
+    if input.trace {
+        out.filter_results.push(FilterResult {
+            name: pipeline_name,
+            filtered_clusters: names(fleet, &out.ranked),
+        });
+    }
+
+    let ranked: Vec<&Cluster> = out
+        .ranked
+        .iter()
+        .map(|&index| fleet.cluster(index))
+        .collect();
+    let limit = spec
+        .number_of_clusters
+        .map_or(ranked.len(), |wanted| usize::try_from(wanted).unwrap_or(0));
+    let selection = select::select(&ranked, limit, SpreadRules::new(spec, &ranked));
+    if let Some(wanted) = spec.number_of_clusters {
+        out.unscheduled = i64::from(wanted) - selection.selected.len() as i64;
+    }
+
+    // Upstream TaintToleration.RequeueAfter: over the clusters of the previous decisions.
+    if let Some(own) = own {
+        for name in own.keys() {
+            let Some(index) = fleet.index_of(name) else {
+                continue;
+            };
+            if let Tolerance::Tolerated { until: expiry } =
+                taint::check(fleet.cluster(index), &spec.tolerations, true, input.now)
+            {
+                out.requeue_at = earliest(out.requeue_at, expiry);
+            }
+        }
+    }
+    out.changes_at = selection
+        .selected
+        .iter()
+        .filter_map(|&position| until.get(&out.ranked[position]).copied())
+        .fold(out.requeue_at, |seen, expiry| earliest(seen, Some(expiry)));
+    out.selection = Some(selection);
+    out
+}
+
+/// Schedules one Placement (upstream `schedulingController.syncPlacement`).
+pub fn schedule(input: &PlacementInput) -> PlacementResult {
+    let fleet = input.fleet;
+    let spec = input.spec;
+    let bindings = clustersets::valid_bindings(fleet, input.namespace);
+    let eligible_sets = clustersets::eligible_sets(&bindings, &spec.cluster_sets);
+    let candidates = if eligible_sets.is_empty() {
+        Ok(Default::default())
+    } else {
+        fleet.candidates(&eligible_sets)
+    };
+    let (candidates, scheduled) = match candidates {
+        Ok(candidates) => {
+            let scheduled = run_scheduler(input, &candidates);
+            (candidates, scheduled)
+        }
+        Err(message) => (
+            Default::default(),
+            Scheduled::default().stop(Status::Error { message }),
+        ),
+    };
+
+    let ranked_clusters: Vec<&Cluster> = scheduled
+        .ranked
+        .iter()
+        .map(|&index| fleet.cluster(index))
+        .collect();
+    let selected_clusters: Vec<&Cluster> = scheduled
+        .selection
+        .iter()
+        .flat_map(|selection| selection.selected.iter())
+        .map(|&position| ranked_clusters[position])
+        .collect();
+    let mut status = scheduled.status.clone().unwrap_or(Status::Success);
+    let (groups, decisions) =
+        match groups::decision_groups(&spec.decision_strategy.group_strategy, &selected_clusters) {
+            Ok(grouped) => groups::decision_objects(input.namespace, input.name, grouped),
+            Err(message) => {
+                status = Status::Misconfigured {
+                    plugin: String::new(),
+                    message,
+                };
+                (Vec::new(), Vec::new())
+            }
+        };
+    let mut selected: Vec<String> = selected_clusters
+        .iter()
+        .map(|cluster| cluster.name.clone())
+        .collect();
+    selected.sort();
+
+    let satisfied = conditions::satisfied(
+        &Counts {
+            cluster_sets_in_spec: &spec.cluster_sets,
+            eligible_sets: &eligible_sets,
+            bindings: bindings.len(),
+            available: candidates.len(),
+            feasible: selected.len(),
+            unscheduled: scheduled.unscheduled,
+        },
+        &status,
+    );
+    let misconfigured = conditions::misconfigured(&status);
+    let trace = input.trace.then(|| {
+        build_trace(
+            input,
+            &eligible_sets,
+            &candidates,
+            &scheduled,
+            &status,
+            &decisions,
+        )
+    });
+    PlacementResult {
+        bindings,
+        eligible_sets,
+        available: candidates.len(),
+        selected,
+        unscheduled: scheduled.unscheduled,
+        groups,
+        decisions,
+        status,
+        satisfied,
+        misconfigured,
+        requeue_at: scheduled.requeue_at,
+        changes_at: scheduled.changes_at,
+        warnings: scheduled.warnings,
+        trace,
+    }
+}
+
+fn build_trace(
+    input: &PlacementInput,
+    eligible_sets: &[String],
+    candidates: &[usize],
+    scheduled: &Scheduled,
+    status: &Status,
+    decisions: &[DecisionObject],
+) -> Trace {
+    let fleet = input.fleet;
+    let mut placed: HashMap<&str, (usize, &str, &str)> = HashMap::new();
+    for decision in decisions {
+        let index = decision
+            .labels
+            .get(crate::model::placement::DECISION_GROUP_INDEX_LABEL)
+            .and_then(|index| index.parse().ok())
+            .unwrap_or(0);
+        let group = decision
+            .labels
+            .get(crate::model::placement::DECISION_GROUP_NAME_LABEL)
+            .map_or("", String::as_str);
+        for cluster in &decision.clusters {
+            placed.insert(cluster.as_str(), (index, group, decision.name.as_str()));
+        }
+    }
+    let score_of = |position: usize| Score {
+        rank: position + 1,
+        total: scheduled.totals.get(position).copied().unwrap_or(0),
+        parts: scheduled
+            .weights
+            .iter()
+            .zip(&scheduled.scores)
+            .map(|(weighted, scores)| ScorePart {
+                prioritizer: weighted.name.clone(),
+                score: scores.get(position).copied().flatten(),
+                weight: weighted.weight,
+            })
+            .collect(),
+    };
+
+    let mut verdicts = BTreeMap::new();
+    for (position, &index) in scheduled.ranked.iter().enumerate() {
+        let name = fleet.cluster(index).name.as_str();
+        let score = score_of(position);
+        let verdict = if let Some(&(group_index, group_name, decision)) = placed.get(name) {
+            Verdict::Selected {
+                score,
+                group_index,
+                group_name: group_name.to_string(),
+                decision: decision.to_string(),
+            }
+        } else if let Some(block) = scheduled
+            .selection
+            .as_ref()
+            .and_then(|selection| selection.blocked.get(&position))
+        {
+            Verdict::Spread {
+                rule: block.rule.clone(),
+                domain: block.domain.clone(),
+                taken_by: block.taken_by.clone(),
+                score,
+            }
+        } else {
+            Verdict::CutByNumberOfClusters { score }
+        };
+        verdicts.insert(name.to_string(), verdict);
+    }
+    let stopped = match status {
+        Status::Misconfigured { plugin, message } => {
+            format!("placement misconfigured: {plugin}:{message}")
+        }
+        Status::Error { message } => format!("scheduling failed: {message}"),
+        _ => "not scheduled".to_string(),
+    };
+    for &index in candidates {
+        let name = &fleet.cluster(index).name;
+        if verdicts.contains_key(name) {
+            continue;
+        }
+        let verdict = scheduled
+            .filtered_out
+            .get(&index)
+            .cloned()
+            .unwrap_or_else(|| Verdict::NotScheduled {
+                reason: stopped.clone(),
+            });
+        verdicts.insert(name.clone(), verdict);
+    }
+    for (index, cluster) in fleet.inventory.clusters.iter().enumerate() {
+        if verdicts.contains_key(&cluster.name) {
+            continue;
+        }
+        let verdict =
+            if cluster.deleting && eligible_sets.iter().any(|set| fleet.is_member(set, index)) {
+                Verdict::BeingDeleted
+            } else {
+                Verdict::NotInEligibleSet
+            };
+        verdicts.insert(cluster.name.clone(), verdict);
+    }
+
+    let prioritize_results = scheduled
+        .weights
+        .iter()
+        .zip(&scheduled.scores)
+        .map(|(weighted, scores)| PrioritizerResult {
+            name: weighted.name.clone(),
+            weight: weighted.weight,
+            scores: scheduled
+                .ranked
+                .iter()
+                .zip(scores)
+                .filter_map(|(&index, score)| {
+                    score.map(|score| (fleet.cluster(index).name.clone(), score))
+                })
+                .collect(),
+        })
+        .collect();
+    let aggregated_scores = scheduled
+        .ranked
+        .iter()
+        .zip(&scheduled.totals)
+        .map(|(&index, &total)| (fleet.cluster(index).name.clone(), total))
+        .collect();
+    Trace {
+        verdicts,
+        debug: DebugResult {
+            filtered_pipeline_results: scheduled.filter_results.clone(),
+            prioritize_results,
+            aggregated_scores,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::placement::decode_placement_spec;
+    use crate::model::{
+        AddOnPlacementScore, Binding, ClusterSet, ClusterSetSelector, Inventory, ObjectRef,
+        PreviousDecision, Taint, TaintEffect, CLUSTERSET_LABEL,
+    };
+
+    use super::*;
+
+    fn member(name: &str) -> Cluster {
+        Cluster {
+            name: name.into(),
+            labels: BTreeMap::from([(CLUSTERSET_LABEL.to_string(), "set".to_string())]),
+            online: true,
+            ..Cluster::default()
+        }
+    }
+
+    fn fleet(clusters: Vec<Cluster>) -> Inventory {
+        Inventory {
+            clusters,
+            cluster_sets: vec![ClusterSet {
+                name: "set".into(),
+                selector: ClusterSetSelector::ExclusiveClusterSetLabel,
+                source: Default::default(),
+            }],
+            bindings: vec![Binding {
+                namespace: "ns".into(),
+                name: "set".into(),
+                cluster_set: "set".into(),
+                source: Default::default(),
+            }],
+            addon_scores: Vec::new(),
+        }
+    }
+
+    fn decided(clusters: &[&str]) -> Vec<PreviousDecision> {
+        vec![PreviousDecision {
+            object: ObjectRef {
+                api_version: "cluster.open-cluster-management.io/v1beta1".into(),
+                kind: "PlacementDecision".into(),
+                namespace: Some("ns".into()),
+                name: "p-decision-1".into(),
+            },
+            placement: "p".into(),
+            clusters: clusters.iter().map(|name| name.to_string()).collect(),
+            source: Default::default(),
+        }]
+    }
+
+    fn run(
+        inventory: &Inventory,
+        previous: &[PreviousDecision],
+        spec: serde_json::Value,
+    ) -> PlacementResult {
+        let spec =
+            decode_placement_spec("cluster.open-cluster-management.io/v1beta1", spec).unwrap();
+        let fleet = FleetIndex::new(inventory, previous);
+        schedule(&PlacementInput {
+            fleet: &fleet,
+            namespace: "ns",
+            name: "p",
+            spec: &spec,
+            now: 0,
+            trace: true,
+        })
+    }
+
+    #[test]
+    fn better_scoring_new_cluster_does_not_evict_a_steady_one() {
+        let mut inventory = fleet(vec![member("a-old"), member("b-new")]);
+        inventory.addon_scores.push(AddOnPlacementScore {
+            namespace: "b-new".into(),
+            name: "demo".into(),
+            scores: BTreeMap::from([("score".to_string(), 50)]),
+            valid_until: None,
+            source: Default::default(),
+        });
+        let spec = serde_json::json!({
+            "numberOfClusters": 1,
+            "prioritizerPolicy": {"configurations": [
+                {"scoreCoordinate": {"type": "AddOn", "addOn": {"resourceName": "demo", "scoreName": "score"}}}
+            ]}
+        });
+        let result = run(&inventory, &decided(&["a-old"]), spec);
+        assert_eq!(result.selected, vec!["a-old"]);
+        let verdicts = result.trace.unwrap().verdicts;
+        assert!(
+            matches!(verdicts["b-new"], Verdict::CutByNumberOfClusters { ref score } if score.total == 150)
+        );
+    }
+
+    #[test]
+    fn every_cluster_gets_one_verdict() {
+        let mut deleting = member("deleting");
+        deleting.deleting = true;
+        let mut tainted = member("tainted");
+        tainted.taints.push(Taint {
+            key: "k".into(),
+            value: String::new(),
+            effect: TaintEffect::NoSelect,
+            time_added: None,
+        });
+        let outsider = Cluster {
+            name: "outsider".into(),
+            online: true,
+            ..Cluster::default()
+        };
+        let inventory = fleet(vec![member("a"), member("b"), deleting, tainted, outsider]);
+        let result = run(&inventory, &[], serde_json::json!({"numberOfClusters": 1}));
+        let verdicts = result.trace.unwrap().verdicts;
+        assert_eq!(verdicts.len(), 5);
+        assert!(matches!(
+            verdicts["a"],
+            Verdict::Selected { ref decision, group_index: 0, .. } if decision == "p-decision-1"
+        ));
+        assert!(
+            matches!(verdicts["b"], Verdict::CutByNumberOfClusters { ref score } if score.rank == 2)
+        );
+        assert_eq!(verdicts["deleting"], Verdict::BeingDeleted);
+        assert_eq!(
+            verdicts["tainted"],
+            Verdict::TaintNotTolerated {
+                taint: "k:NoSelect".into()
+            }
+        );
+        assert_eq!(verdicts["outsider"], Verdict::NotInEligibleSet);
+        assert_eq!(result.satisfied.reason, "AllDecisionsScheduled");
+    }
+
+    #[test]
+    fn misconfigured_prioritizer_selects_nothing() {
+        let inventory = fleet(vec![member("a")]);
+        let spec = serde_json::json!({"prioritizerPolicy": {"configurations": [
+            {"scoreCoordinate": {"builtIn": "Spread"}}
+        ]}});
+        let result = run(&inventory, &[], spec);
+        assert!(result.selected.is_empty());
+        assert_eq!(
+            result.misconfigured.message,
+            ":incorrect builtin prioritizer: Spread"
+        );
+        assert_eq!(result.satisfied.reason, "NoManagedClusterMatched");
+        assert_eq!(result.decisions.len(), 1);
+        assert!(result.decisions[0].clusters.is_empty());
+    }
+
+    #[test]
+    fn offline_cluster_is_not_selected_unless_tolerated() {
+        let mut offline = member("offline");
+        offline.online = false;
+        let inventory = fleet(vec![member("a"), offline]);
+        assert_eq!(
+            run(&inventory, &[], serde_json::json!({})).selected,
+            vec!["a"]
+        );
+        let tolerant = serde_json::json!({"tolerations": [
+            {"key": "cluster.open-cluster-management.io/unreachable", "operator": "Exists"}
+        ]});
+        assert_eq!(
+            run(&inventory, &[], tolerant).selected,
+            vec!["a", "offline"]
+        );
+    }
+
+    #[test]
+    fn unknown_clusterset_type_is_an_error() {
+        let mut inventory = fleet(vec![member("a")]);
+        inventory.cluster_sets[0].selector = ClusterSetSelector::Unknown("errorType".into());
+        let result = run(&inventory, &[], serde_json::json!({}));
+        assert!(matches!(result.status, Status::Error { .. }));
+        assert_eq!(result.satisfied.reason, "NotAllDecisionsScheduled");
+    }
+}

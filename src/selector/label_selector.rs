@@ -133,15 +133,8 @@ pub fn validate_label_selector(spec: &LabelSelectorSpec, path: &str) -> Vec<Fiel
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::selector::fixtures::expr;
     use std::collections::BTreeMap;
-
-    fn expr(key: &str, operator: &str, values: &[&str]) -> LabelSelectorRequirementSpec {
-        LabelSelectorRequirementSpec {
-            key: key.to_string(),
-            operator: operator.to_string(),
-            values: values.iter().map(|v| v.to_string()).collect(),
-        }
-    }
 
     #[test]
     fn gt_is_not_a_label_selector_operator() {

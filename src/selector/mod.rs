@@ -10,6 +10,7 @@ mod error;
 mod fixtures;
 mod index;
 mod label_selector;
+mod node_selector;
 mod parse;
 #[cfg(test)]
 mod properties;
@@ -23,4 +24,5 @@ pub use conjunction::Selector;
 pub use error::{ErrorType, FieldError, SelectorError};
 pub use index::LabelIndex;
 pub use label_selector::validate_label_selector;
+pub use node_selector::TermSelector;
 pub use requirement::{Operator, Requirement};

@@ -1,0 +1,238 @@
+//! `celSelector` (upstream `helpers/cel.go` with sdk-go's ManagedCluster library): CEL
+//! expressions over a `managedCluster` variable shaped like the ManagedCluster object, and
+//! `managedCluster.scores("<AddOnPlacementScore name>")` returning `[{name, value}]`.
+//!
+//! Evaluated with the `cel` crate, which parses but does not type-check: an undeclared
+//! name is an evaluation error (the cluster does not match), where cel-go would reject the
+//! expression at compile time.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use cel::extractors::This;
+use cel::objects::{KeyRef, Map};
+use cel::{Context, ExecutionError, Program, ResolveResult, Value};
+
+use crate::model::{AddOnPlacementScore, Cluster};
+
+const VARIABLE: &str = "managedCluster";
+
+/// The compiled expressions of one predicate (ANDed).
+pub struct CelSelector {
+    programs: Vec<Program>,
+}
+
+impl CelSelector {
+    /// Upstream's Misconfigured text for an expression that does not parse.
+    pub fn compile(expressions: &[String]) -> Result<CelSelector, String> {
+        let programs = expressions
+            .iter()
+            .map(|expression| {
+                Program::compile(expression).map_err(|err| format!("compilation failed: {err}"))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(CelSelector { programs })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.programs.is_empty()
+    }
+
+    /// Every expression evaluates to `true`; errors and non-booleans do not match.
+    pub fn matches(&self, env: &CelEnv, cluster: &Cluster) -> bool {
+        let mut scope = env.context.new_inner_scope();
+        scope.add_variable_from_value(VARIABLE, managed_cluster(cluster));
+        self.programs
+            .iter()
+            .all(|program| matches!(program.execute(&scope), Ok(Value::Bool(true))))
+    }
+}
+
+/// AddOnPlacementScores by (cluster namespace, name) as CEL values.
+type ScoreTable = HashMap<(String, String), Value>;
+
+/// The evaluation environment shared by every cluster of one placement.
+pub struct CelEnv {
+    context: Context<'static, 'static>,
+}
+
+impl CelEnv {
+    pub fn new(scores: &[AddOnPlacementScore]) -> CelEnv {
+        let table: ScoreTable = scores
+            .iter()
+            .map(|score| {
+                let entries: Vec<Value> = score
+                    .scores
+                    .iter()
+                    .map(|(name, value)| {
+                        Value::from(HashMap::from([
+                            ("name".to_string(), Value::from(name.as_str())),
+                            ("value".to_string(), Value::Int(*value)),
+                        ]))
+                    })
+                    .collect();
+                (
+                    (score.namespace.clone(), score.name.clone()),
+                    Value::List(Arc::new(entries)),
+                )
+            })
+            .collect();
+        let table = Arc::new(table);
+        let mut context = Context::default();
+        // `scores` is not a standard function, so adding it cannot conflict.
+        let _ = context.add_function(
+            "scores",
+            move |This(cluster): This<Value>, resource: Arc<String>| -> ResolveResult {
+                let name = cluster_name(&cluster).unwrap_or_default();
+                table
+                    .get(&(name.clone(), resource.to_string()))
+                    .cloned()
+                    .ok_or_else(|| ExecutionError::FunctionError {
+                        function: "scores".to_string(),
+                        message: format!("no AddOnPlacementScore {resource} in namespace {name}"),
+                    })
+            },
+        );
+        CelEnv { context }
+    }
+}
+
+fn cluster_name(cluster: &Value) -> Option<String> {
+    let Value::Map(cluster) = cluster else {
+        return None;
+    };
+    let Some(Value::Map(metadata)) = cluster.get(&KeyRef::String("metadata")) else {
+        return None;
+    };
+    match metadata.get(&KeyRef::String("name")) {
+        Some(Value::String(name)) => Some(name.to_string()),
+        _ => None,
+    }
+}
+
+fn string_map(values: impl Iterator<Item = (String, String)>) -> Value {
+    Value::from(
+        values
+            .map(|(key, value)| (key, Value::from(value)))
+            .collect::<HashMap<String, Value>>(),
+    )
+}
+
+/// The parts of the ManagedCluster object fleetplan knows.
+fn managed_cluster(cluster: &Cluster) -> Value {
+    let claims: Vec<Value> = cluster
+        .claims
+        .iter()
+        .map(|(name, value)| {
+            string_map(
+                [
+                    ("name".to_string(), name.clone()),
+                    ("value".to_string(), value.clone()),
+                ]
+                .into_iter(),
+            )
+        })
+        .collect();
+    let conditions: Vec<Value> = cluster
+        .conditions
+        .iter()
+        .map(|(kind, status)| {
+            string_map(
+                [
+                    ("type".to_string(), kind.clone()),
+                    ("status".to_string(), status.clone()),
+                ]
+                .into_iter(),
+            )
+        })
+        .collect();
+    let quantities = |values: &std::collections::BTreeMap<String, crate::model::Quantity>| {
+        string_map(
+            values
+                .iter()
+                .map(|(name, quantity)| (name.clone(), quantity.text.clone())),
+        )
+    };
+    let metadata = HashMap::from([
+        ("name".to_string(), Value::from(cluster.name.as_str())),
+        (
+            "labels".to_string(),
+            string_map(cluster.labels.iter().map(|(k, v)| (k.clone(), v.clone()))),
+        ),
+    ]);
+    let status = HashMap::from([
+        ("clusterClaims".to_string(), Value::List(Arc::new(claims))),
+        ("conditions".to_string(), Value::List(Arc::new(conditions))),
+        ("allocatable".to_string(), quantities(&cluster.allocatable)),
+        (
+            "capacity".to_string(),
+            quantities(&cluster.resource_capacity),
+        ),
+    ]);
+    Value::Map(Map::from(HashMap::from([
+        ("metadata".to_string(), Value::from(metadata)),
+        ("status".to_string(), Value::from(status)),
+    ])))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    fn cluster(name: &str, labels: &[(&str, &str)]) -> Cluster {
+        Cluster {
+            name: name.into(),
+            labels: labels
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            online: true,
+            ..Cluster::default()
+        }
+    }
+
+    #[test]
+    fn label_expression_matches() {
+        let selector = CelSelector::compile(&[
+            r#"managedCluster.metadata.labels["region"] == "us-east-1""#.into(),
+        ])
+        .unwrap();
+        let env = CelEnv::new(&[]);
+        assert!(selector.matches(&env, &cluster("a", &[("region", "us-east-1")])));
+        assert!(!selector.matches(&env, &cluster("b", &[("region", "us-west-1")])));
+    }
+
+    #[test]
+    fn missing_label_does_not_match() {
+        let selector =
+            CelSelector::compile(&[r#"managedCluster.metadata.labels["region"] == "x""#.into()])
+                .unwrap();
+        assert!(!selector.matches(&CelEnv::new(&[]), &cluster("a", &[])));
+    }
+
+    #[test]
+    fn scores_function_reads_addon_scores() {
+        let score = AddOnPlacementScore {
+            namespace: "a".into(),
+            name: "addon".into(),
+            scores: BTreeMap::from([("s".to_string(), 90)]),
+            valid_until: None,
+            source: Default::default(),
+        };
+        let selector = CelSelector::compile(&[
+            "managedCluster.scores('addon').filter(s, s.name == 's').all(e, e.value > 80)".into(),
+        ])
+        .unwrap();
+        let env = CelEnv::new(&[score]);
+        assert!(selector.matches(&env, &cluster("a", &[])));
+        assert!(!selector.matches(&env, &cluster("b", &[])));
+    }
+
+    #[test]
+    fn syntax_error_is_a_compilation_failure() {
+        let err = CelSelector::compile(&["a ==".into()]).err().unwrap();
+        assert!(err.starts_with("compilation failed: "), "{err}");
+    }
+}

@@ -1,0 +1,249 @@
+//! What every placement of a run shares, built once: clusters by name, clusterset members,
+//! decision counts for Balance, each placement's own previous decisions, add-on scores.
+//! 100k clusters × 1k placements must not redo per-fleet work per placement.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex};
+
+use crate::model::{
+    AddOnPlacementScore, Cluster, ClusterSetSelector, Inventory, PreviousDecision, CLUSTERSET_LABEL,
+};
+use crate::selector::Selector;
+
+/// Only PlacementDecision objects count for Balance, Steady and NoSelectIfNew; a
+/// PlacementRule's status decisions are its own business.
+const PLACEMENT_DECISION_KIND: &str = "PlacementDecision";
+
+/// A clusterset's members, or why they cannot be listed.
+type Members = Result<Arc<Vec<usize>>, String>;
+
+pub struct FleetIndex<'a> {
+    pub inventory: &'a Inventory,
+    by_name: HashMap<&'a str, usize>,
+    /// Position of each cluster (by inventory index) in name order.
+    name_rank: Vec<usize>,
+    set_members: HashMap<&'a str, Members>,
+    /// Decisions per cluster name over every previous PlacementDecision (names not in the
+    /// inventory count too: upstream's maximum runs over every decision).
+    counts: HashMap<&'a str, i64>,
+    /// `counts` sorted by count descending, then name.
+    by_count: Vec<(i64, &'a str)>,
+    /// (namespace, placement) → cluster name → how often it appears in its own decisions.
+    own: HashMap<&'a str, HashMap<&'a str, HashMap<&'a str, i64>>>,
+    /// Cluster namespace → AddOnPlacementScore name → score.
+    addon_scores: HashMap<&'a str, HashMap<&'a str, &'a AddOnPlacementScore>>,
+    candidates: Mutex<HashMap<Vec<String>, Members>>,
+}
+
+impl<'a> FleetIndex<'a> {
+    pub fn new(inventory: &'a Inventory, previous: &'a [PreviousDecision]) -> FleetIndex<'a> {
+        let mut by_name = HashMap::new();
+        for (index, cluster) in inventory.clusters.iter().enumerate() {
+            by_name.entry(cluster.name.as_str()).or_insert(index);
+        }
+        let mut order: Vec<usize> = (0..inventory.clusters.len()).collect();
+        order.sort_by(|&a, &b| {
+            inventory.clusters[a]
+                .name
+                .cmp(&inventory.clusters[b].name)
+                .then(a.cmp(&b))
+        });
+        let mut name_rank = vec![0; order.len()];
+        for (rank, &index) in order.iter().enumerate() {
+            name_rank[index] = rank;
+        }
+
+        let mut counts: HashMap<&str, i64> = HashMap::new();
+        let mut own: HashMap<&str, HashMap<&str, HashMap<&str, i64>>> = HashMap::new();
+        for decision in previous
+            .iter()
+            .filter(|decision| decision.object.kind == PLACEMENT_DECISION_KIND)
+        {
+            let namespace = decision.object.namespace.as_deref().unwrap_or("");
+            let mine = own
+                .entry(namespace)
+                .or_default()
+                .entry(decision.placement.as_str())
+                .or_default();
+            for cluster in &decision.clusters {
+                *counts.entry(cluster.as_str()).or_default() += 1;
+                *mine.entry(cluster.as_str()).or_default() += 1;
+            }
+        }
+        let mut by_count: Vec<(i64, &str)> =
+            counts.iter().map(|(&name, &count)| (count, name)).collect();
+        by_count.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+
+        let mut addon_scores: HashMap<&str, HashMap<&str, &AddOnPlacementScore>> = HashMap::new();
+        for score in &inventory.addon_scores {
+            addon_scores
+                .entry(score.namespace.as_str())
+                .or_default()
+                .insert(score.name.as_str(), score);
+        }
+
+        let mut index = FleetIndex {
+            inventory,
+            by_name,
+            name_rank,
+            set_members: HashMap::new(),
+            counts,
+            by_count,
+            own,
+            addon_scores,
+            candidates: Mutex::new(HashMap::new()),
+        };
+        index.set_members = index.members_of_sets(&order);
+        index
+    }
+
+    fn members_of_sets(&self, order: &[usize]) -> HashMap<&'a str, Members> {
+        let clusters = &self.inventory.clusters;
+        let mut by_label: HashMap<&str, Vec<usize>> = HashMap::new();
+        for &index in order {
+            if let Some(set) = clusters[index].labels.get(CLUSTERSET_LABEL) {
+                by_label.entry(set.as_str()).or_default().push(index);
+            }
+        }
+        let mut members = HashMap::new();
+        for set in &self.inventory.cluster_sets {
+            let listed = match &set.selector {
+                ClusterSetSelector::ExclusiveClusterSetLabel => Ok(Arc::new(
+                    by_label.get(set.name.as_str()).cloned().unwrap_or_default(),
+                )),
+                ClusterSetSelector::LabelSelector(spec) => {
+                    Selector::from_label_selector(spec.as_ref())
+                        .map(|selector| {
+                            Arc::new(
+                                order
+                                    .iter()
+                                    .copied()
+                                    .filter(|&index| selector.matches(&clusters[index].labels))
+                                    .collect(),
+                            )
+                        })
+                        .map_err(|err| format!("clusterset {}: {err}", set.name))
+                }
+                ClusterSetSelector::Unknown(kind) => Err(format!(
+                    "clusterset {}: selectorType {kind:?} is not ExclusiveClusterSetLabel or LabelSelector",
+                    set.name
+                )),
+            };
+            members.entry(set.name.as_str()).or_insert(listed);
+        }
+        members
+    }
+
+    pub fn cluster(&self, index: usize) -> &'a Cluster {
+        &self.inventory.clusters[index]
+    }
+
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
+    pub fn set_exists(&self, name: &str) -> bool {
+        self.set_members.contains_key(name)
+    }
+
+    /// Clusters in name order, as inventory indices.
+    pub fn name_rank(&self, index: usize) -> usize {
+        self.name_rank.get(index).copied().unwrap_or(usize::MAX)
+    }
+
+    /// Whether the cluster at `index` is a member of `set` (deleting or not).
+    pub fn is_member(&self, set: &str, index: usize) -> bool {
+        let rank = self.name_rank(index);
+        match self.set_members.get(set) {
+            Some(Ok(members)) => members
+                .binary_search_by(|&member| self.name_rank(member).cmp(&rank))
+                .is_ok(),
+            _ => false,
+        }
+    }
+
+    /// Members of the union of `sets` that are not being deleted, in name order.
+    /// Cached per set list: many placements share the same bindings.
+    pub fn candidates(&self, sets: &[String]) -> Members {
+        let mut cache = self
+            .candidates
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(found) = cache.get(sets) {
+            return found.clone();
+        }
+        let computed = self.union(sets);
+        cache.insert(sets.to_vec(), computed.clone());
+        computed
+    }
+
+    fn union(&self, sets: &[String]) -> Members {
+        let mut seen = BTreeSet::new();
+        for set in sets {
+            match self.set_members.get(set.as_str()) {
+                Some(Ok(members)) => seen.extend(
+                    members
+                        .iter()
+                        .filter(|&&index| !self.inventory.clusters[index].deleting)
+                        .map(|&index| (self.name_rank(index), index)),
+                ),
+                Some(Err(err)) => return Err(err.clone()),
+                None => {}
+            }
+        }
+        Ok(Arc::new(seen.into_iter().map(|(_, index)| index).collect()))
+    }
+
+    /// Clusters named in this placement's own previous PlacementDecisions.
+    pub fn own_decisions(
+        &self,
+        namespace: &str,
+        placement: &str,
+    ) -> Option<&HashMap<&'a str, i64>> {
+        self.own.get(namespace)?.get(placement)
+    }
+
+    /// Balance's view: how often `cluster` was decided by other placements, and the largest
+    /// such count over every cluster.
+    pub fn balance_counts(&self, namespace: &str, placement: &str) -> BalanceCounts<'_, 'a> {
+        let own = self.own_decisions(namespace, placement);
+        let own_count = |name: &str| own.and_then(|own| own.get(name)).copied().unwrap_or(0);
+        let mut max = 0;
+        if let Some(own) = own {
+            for name in own.keys() {
+                max = max.max(self.counts.get(name).copied().unwrap_or(0) - own_count(name));
+            }
+        }
+        if let Some((count, _)) = self.by_count.iter().find(|(_, name)| own_count(name) == 0) {
+            max = max.max(*count);
+        }
+        BalanceCounts {
+            index: self,
+            own,
+            max,
+        }
+    }
+
+    pub fn addon_score(&self, cluster: &str, resource: &str) -> Option<&'a AddOnPlacementScore> {
+        self.addon_scores.get(cluster)?.get(resource).copied()
+    }
+}
+
+pub struct BalanceCounts<'i, 'a> {
+    index: &'i FleetIndex<'a>,
+    own: Option<&'i HashMap<&'a str, i64>>,
+    pub max: i64,
+}
+
+impl BalanceCounts<'_, '_> {
+    /// Decisions naming `cluster` outside this placement's own.
+    pub fn count(&self, cluster: &str) -> i64 {
+        let total = self.index.counts.get(cluster).copied().unwrap_or(0);
+        let own = self
+            .own
+            .and_then(|own| own.get(cluster))
+            .copied()
+            .unwrap_or(0);
+        total - own
+    }
+}

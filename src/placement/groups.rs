@@ -1,0 +1,193 @@
+//! Decision groups and PlacementDecision objects (upstream `generateDecisionGroups`,
+//! `generateDecision`): named groups take their matching clusters first, the rest form
+//! groups named ""; each group becomes PlacementDecisions of at most 100 clusters.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+
+use crate::model::placement::{
+    GroupStrategy, IntOrString, DECISION_GROUP_INDEX_LABEL, DECISION_GROUP_NAME_LABEL,
+    PLACEMENT_LABEL,
+};
+use crate::model::Cluster;
+use crate::selector::Selector;
+
+pub const MAX_DECISIONS_PER_OBJECT: usize = 100;
+
+/// A `status.decisionGroups[]` entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DecisionGroupStatus {
+    pub decision_group_index: usize,
+    pub decision_group_name: String,
+    /// PlacementDecision names.
+    pub decisions: Vec<String>,
+    pub cluster_count: usize,
+    /// The group's clusters, sorted by name.
+    pub clusters: Vec<String>,
+}
+
+/// A PlacementDecision object as the controller would write it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DecisionObject {
+    pub name: String,
+    pub namespace: String,
+    pub labels: BTreeMap<String, String>,
+    /// `status.decisions[].clusterName`, sorted by name.
+    pub clusters: Vec<String>,
+}
+
+/// Upstream `calculateLength`: an int, or `ceil(p% × total)`; ≤ 0 or > total is total.
+pub fn group_length(per_group: &IntOrString, total: usize) -> Result<usize, String> {
+    let length = match per_group {
+        IntOrString::Int(count) => *count,
+        IntOrString::String(text) => {
+            let percent = text
+                .strip_suffix('%')
+                .and_then(|number| number.parse::<f64>().ok())
+                .ok_or_else(|| format!("{text:?} invalid type: string is not a percentage"))?;
+            (percent / 100.0 * total as f64).ceil() as i64
+        }
+    };
+    Ok(match usize::try_from(length) {
+        Ok(length) if length > 0 && length <= total => length,
+        _ => total,
+    })
+}
+
+/// Groups `selected` (score order) by the strategy. Errors are Misconfigured messages.
+pub fn decision_groups(
+    strategy: &GroupStrategy,
+    selected: &[&Cluster],
+) -> Result<Vec<(String, Vec<String>)>, String> {
+    let length = group_length(&strategy.clusters_per_decision_group, selected.len())?;
+    let mut ungrouped: BTreeSet<&str> = selected
+        .iter()
+        .map(|cluster| cluster.name.as_str())
+        .collect();
+    let mut groups = Vec::new();
+    for group in &strategy.decision_groups {
+        let selector = &group.group_cluster_selector;
+        let labels = Selector::from_label_selector(Some(&selector.label_selector))
+            .map_err(|err| err.to_string())?;
+        let claims = Selector::from_claim_selector(&selector.claim_selector)
+            .map_err(|err| err.to_string())?;
+        let mut matched = Vec::new();
+        for cluster in selected {
+            if labels.matches(&cluster.labels)
+                && claims.matches(&cluster.claims)
+                && ungrouped.remove(cluster.name.as_str())
+            {
+                matched.push(cluster.name.clone());
+            }
+        }
+        divide(&group.group_name, matched, length, &mut groups);
+    }
+    let rest = ungrouped.into_iter().map(str::to_string).collect();
+    divide("", rest, length, &mut groups);
+    if groups.is_empty() {
+        groups.push((String::new(), Vec::new()));
+    }
+    Ok(groups)
+}
+
+fn divide(
+    name: &str,
+    mut clusters: Vec<String>,
+    length: usize,
+    groups: &mut Vec<(String, Vec<String>)>,
+) {
+    clusters.sort();
+    for chunk in clusters.chunks(length.max(1)) {
+        groups.push((name.to_string(), chunk.to_vec()));
+    }
+}
+
+/// The PlacementDecision objects and group statuses; object numbers start at 1 and run
+/// across groups, group indices start at 0.
+pub fn decision_objects(
+    namespace: &str,
+    placement: &str,
+    groups: Vec<(String, Vec<String>)>,
+) -> (Vec<DecisionGroupStatus>, Vec<DecisionObject>) {
+    let mut statuses = Vec::new();
+    let mut objects = Vec::new();
+    for (index, (group_name, clusters)) in groups.into_iter().enumerate() {
+        let mut slices: Vec<Vec<String>> = clusters
+            .chunks(MAX_DECISIONS_PER_OBJECT)
+            .map(<[String]>::to_vec)
+            .collect();
+        if slices.is_empty() {
+            slices.push(Vec::new());
+        }
+        let mut names = Vec::new();
+        for slice in slices {
+            let name = format!("{placement}-decision-{}", objects.len() + 1);
+            let labels = BTreeMap::from([
+                (PLACEMENT_LABEL.to_string(), placement.to_string()),
+                (DECISION_GROUP_NAME_LABEL.to_string(), group_name.clone()),
+                (DECISION_GROUP_INDEX_LABEL.to_string(), index.to_string()),
+            ]);
+            names.push(name.clone());
+            objects.push(DecisionObject {
+                name,
+                namespace: namespace.to_string(),
+                labels,
+                clusters: slice,
+            });
+        }
+        statuses.push(DecisionGroupStatus {
+            decision_group_index: index,
+            decision_group_name: group_name,
+            decisions: names,
+            cluster_count: clusters.len(),
+            clusters,
+        });
+    }
+    (statuses, objects)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentage_rounds_up() {
+        assert_eq!(group_length(&IntOrString::String("25%".into()), 3), Ok(1));
+    }
+
+    #[test]
+    fn length_beyond_total_is_total() {
+        assert_eq!(group_length(&IntOrString::Int(10), 3), Ok(3));
+        assert_eq!(group_length(&IntOrString::Int(0), 3), Ok(3));
+    }
+
+    #[test]
+    fn string_without_percent_is_misconfigured() {
+        assert_eq!(
+            group_length(&IntOrString::String("5".into()), 3),
+            Err("\"5\" invalid type: string is not a percentage".to_string())
+        );
+    }
+
+    #[test]
+    fn large_group_splits_into_objects_of_one_hundred() {
+        let clusters: Vec<String> = (0..250).map(|n| format!("c{n:03}")).collect();
+        let (statuses, objects) = decision_objects("ns", "p", vec![(String::new(), clusters)]);
+        assert_eq!(objects.len(), 3);
+        assert_eq!(objects[2].name, "p-decision-3");
+        assert_eq!(objects[2].clusters.len(), 50);
+        assert_eq!(statuses[0].decisions.len(), 3);
+        assert_eq!(statuses[0].cluster_count, 250);
+    }
+
+    #[test]
+    fn empty_selection_still_writes_one_empty_decision() {
+        let (statuses, objects) = decision_objects("ns", "p", vec![(String::new(), Vec::new())]);
+        assert_eq!(objects.len(), 1);
+        assert!(objects[0].clusters.is_empty());
+        assert_eq!(statuses[0].decisions, vec!["p-decision-1"]);
+    }
+}

@@ -1,0 +1,24 @@
+//! Balance (upstream `plugins/balance`): clusters decided by fewer other placements score
+//! higher. A cluster no other placement decided scores 100.
+
+use crate::model::Cluster;
+use crate::placement::fleet::BalanceCounts;
+
+use super::MAX_SCORE;
+
+pub const NAME: &str = "Balance";
+
+pub fn score(clusters: &[&Cluster], counts: &BalanceCounts) -> Vec<Option<i64>> {
+    clusters
+        .iter()
+        .map(|cluster| {
+            let count = counts.count(&cluster.name);
+            if count <= 0 || counts.max <= 0 {
+                return Some(MAX_SCORE);
+            }
+            let usage = count as f64 / counts.max as f64;
+            // Truncated before doubling, as upstream does: 1 of 2 scores 0, 1 of 3 scores 32.
+            Some(2 * ((MAX_SCORE as f64) * (0.5 - usage)) as i64)
+        })
+        .collect()
+}

@@ -1,0 +1,323 @@
+//! PlacementRule (`apps.open-cluster-management.io/v1`), evaluated as its hub controller
+//! did, but deterministic where it iterated a Go map: clusters go in name order.
+//!
+//! Candidates are every cluster not being deleting; `clusters[].name` replaces
+//! `clusterSelector`; `clusterConditions` drop a cluster whose condition of that type has
+//! another status; `resourceHint` sorts by allocatable cpu/memory (ties by name); without
+//! it, previous decisions that are still eligible are kept first.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde::Serialize;
+
+use crate::model::placement::{PlacementRuleSpec, SelectionOrder};
+use crate::model::{Cluster, Inventory};
+use crate::selector::Selector;
+
+pub struct RuleInput<'a> {
+    pub inventory: &'a Inventory,
+    pub spec: &'a PlacementRuleSpec,
+    /// The rule's `status.decisions` cluster names, in order.
+    pub previous: &'a [String],
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "verdict", rename_all = "camelCase")]
+pub enum RuleVerdict {
+    BeingDeleted,
+    NotListed,
+    SelectorMismatch {
+        reason: String,
+    },
+    ConditionMismatch {
+        condition: String,
+        wanted: String,
+        found: String,
+    },
+    /// Eligible but beyond `clusterReplicas`; `position` is 1-based in the pick order.
+    CutByClusterReplicas {
+        position: usize,
+    },
+    Selected {
+        position: usize,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleResult {
+    /// `status.decisions` in pick order (what the next run keeps first).
+    pub decisions: Vec<String>,
+    /// The same clusters sorted by name.
+    pub selected: Vec<String>,
+    /// A `clusterSelector` that cannot be built: nothing is selected.
+    pub error: Option<String>,
+    pub verdicts: BTreeMap<String, RuleVerdict>,
+}
+
+fn condition_mismatch(spec: &PlacementRuleSpec, cluster: &Cluster) -> Option<RuleVerdict> {
+    spec.cluster_conditions.iter().find_map(|filter| {
+        let found = cluster.conditions.get(&filter.kind)?;
+        (*found != filter.status).then(|| RuleVerdict::ConditionMismatch {
+            condition: filter.kind.clone(),
+            wanted: filter.status.clone(),
+            found: found.clone(),
+        })
+    })
+}
+
+pub fn evaluate(input: &RuleInput) -> RuleResult {
+    let spec = input.spec;
+    let mut verdicts = BTreeMap::new();
+    let selector = if spec.clusters.is_empty() {
+        match spec.cluster_selector.as_ref() {
+            None => Ok(Selector::everything()),
+            Some(selector) => Selector::from_label_selector(Some(selector)),
+        }
+    } else {
+        Ok(Selector::everything())
+    };
+    let selector = match selector {
+        Ok(selector) => selector,
+        Err(err) => {
+            return RuleResult {
+                decisions: Vec::new(),
+                selected: Vec::new(),
+                error: Some(format!("spec.clusterSelector: {err}")),
+                verdicts,
+            }
+        }
+    };
+    let listed: HashSet<&str> = spec.clusters.iter().map(String::as_str).collect();
+
+    let mut eligible: Vec<&Cluster> = Vec::new();
+    for cluster in &input.inventory.clusters {
+        let verdict = if cluster.deleting {
+            Some(RuleVerdict::BeingDeleted)
+        } else if !listed.is_empty() && !listed.contains(cluster.name.as_str()) {
+            Some(RuleVerdict::NotListed)
+        } else if let Some(reason) = selector.first_mismatch(&cluster.labels) {
+            Some(RuleVerdict::SelectorMismatch { reason })
+        } else {
+            condition_mismatch(spec, cluster)
+        };
+        match verdict {
+            Some(verdict) => {
+                verdicts.insert(cluster.name.clone(), verdict);
+            }
+            None => eligible.push(cluster),
+        }
+    }
+    eligible.sort_by(|a, b| a.name.cmp(&b.name));
+    eligible.dedup_by(|a, b| a.name == b.name);
+
+    let order: Vec<&Cluster> = match spec.resource_hint.as_ref().and_then(|hint| {
+        hint.resource
+            .map(|resource| (resource.resource_name(), hint.order))
+    }) {
+        Some((resource, order)) => {
+            let amount = |cluster: &Cluster| {
+                cluster
+                    .allocatable
+                    .get(resource)
+                    .map_or(0.0, |quantity| quantity.value)
+            };
+            let mut sorted = eligible;
+            sorted.sort_by(|a, b| {
+                let by_amount = amount(a).total_cmp(&amount(b));
+                let by_amount = match order {
+                    SelectionOrder::Asc => by_amount,
+                    SelectionOrder::Desc => by_amount.reverse(),
+                };
+                by_amount.then(a.name.cmp(&b.name))
+            });
+            sorted
+        }
+        None => {
+            let mut kept: Vec<&Cluster> = Vec::new();
+            let mut seen = HashSet::new();
+            for name in input.previous {
+                if let Some(cluster) = eligible.iter().find(|cluster| cluster.name == *name) {
+                    if seen.insert(cluster.name.as_str()) {
+                        kept.push(cluster);
+                    }
+                }
+            }
+            kept.extend(
+                eligible
+                    .iter()
+                    .filter(|cluster| !seen.contains(cluster.name.as_str())),
+            );
+            kept
+        }
+    };
+
+    let replicas = spec
+        .cluster_replicas
+        .map_or(order.len(), |wanted| usize::try_from(wanted).unwrap_or(0));
+    let mut decisions = Vec::new();
+    for (position, cluster) in order.iter().enumerate() {
+        let verdict = if position < replicas {
+            decisions.push(cluster.name.clone());
+            RuleVerdict::Selected {
+                position: position + 1,
+            }
+        } else {
+            RuleVerdict::CutByClusterReplicas {
+                position: position + 1,
+            }
+        };
+        verdicts.insert(cluster.name.clone(), verdict);
+    }
+    let mut selected = decisions.clone();
+    selected.sort();
+    RuleResult {
+        decisions,
+        selected,
+        error: None,
+        verdicts,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::placement::{ClusterConditionFilter, HintResource, ResourceHint};
+    use crate::model::{LabelSelectorSpec, Quantity};
+
+    use super::*;
+
+    fn cluster(name: &str, cpu: f64) -> Cluster {
+        Cluster {
+            name: name.into(),
+            labels: BTreeMap::from([(
+                "env".to_string(),
+                if cpu > 2.0 { "prod" } else { "dev" }.to_string(),
+            )]),
+            allocatable: BTreeMap::from([(
+                "cpu".to_string(),
+                Quantity {
+                    text: cpu.to_string(),
+                    value: cpu,
+                },
+            )]),
+            online: true,
+            ..Cluster::default()
+        }
+    }
+
+    fn inventory() -> Inventory {
+        Inventory {
+            clusters: vec![
+                cluster("c", 4.0),
+                cluster("a", 2.0),
+                cluster("b", 4.0),
+                cluster("d", 1.0),
+            ],
+            ..Inventory::default()
+        }
+    }
+
+    fn run(spec: &PlacementRuleSpec, previous: &[String]) -> RuleResult {
+        let inventory = inventory();
+        evaluate(&RuleInput {
+            inventory: &inventory,
+            spec,
+            previous,
+        })
+    }
+
+    fn hint(order: SelectionOrder) -> Option<ResourceHint> {
+        Some(ResourceHint {
+            resource: Some(HintResource::Cpu),
+            order,
+        })
+    }
+
+    #[test]
+    fn cluster_names_replace_the_selector() {
+        let spec = PlacementRuleSpec {
+            clusters: vec!["d".into(), "a".into()],
+            cluster_selector: Some(LabelSelectorSpec {
+                match_labels: Some(BTreeMap::from([("env".to_string(), "prod".to_string())])),
+                match_expressions: None,
+            }),
+            ..PlacementRuleSpec::default()
+        };
+        let result = run(&spec, &[]);
+        assert_eq!(result.selected, vec!["a", "d"]);
+        assert_eq!(result.verdicts["b"], RuleVerdict::NotListed);
+    }
+
+    #[test]
+    fn selector_filters_by_label() {
+        let spec = PlacementRuleSpec {
+            cluster_selector: Some(LabelSelectorSpec {
+                match_labels: Some(BTreeMap::from([("env".to_string(), "prod".to_string())])),
+                match_expressions: None,
+            }),
+            ..PlacementRuleSpec::default()
+        };
+        assert_eq!(run(&spec, &[]).selected, vec!["b", "c"]);
+    }
+
+    #[test]
+    fn condition_with_another_status_drops_the_cluster() {
+        let mut inventory = inventory();
+        inventory.clusters[0]
+            .conditions
+            .insert("ManagedClusterConditionAvailable".into(), "Unknown".into());
+        inventory.clusters[1]
+            .conditions
+            .insert("ManagedClusterConditionAvailable".into(), "True".into());
+        let spec = PlacementRuleSpec {
+            cluster_conditions: vec![ClusterConditionFilter {
+                kind: "ManagedClusterConditionAvailable".into(),
+                status: "True".into(),
+            }],
+            ..PlacementRuleSpec::default()
+        };
+        let result = evaluate(&RuleInput {
+            inventory: &inventory,
+            spec: &spec,
+            previous: &[],
+        });
+        assert_eq!(result.selected, vec!["a", "b", "d"]);
+        assert!(matches!(
+            result.verdicts["c"],
+            RuleVerdict::ConditionMismatch { .. }
+        ));
+    }
+
+    #[test]
+    fn resource_hint_desc_breaks_ties_by_name() {
+        let spec = PlacementRuleSpec {
+            cluster_replicas: Some(2),
+            resource_hint: hint(SelectionOrder::Desc),
+            ..PlacementRuleSpec::default()
+        };
+        assert_eq!(run(&spec, &[]).decisions, vec!["b", "c"]);
+    }
+
+    #[test]
+    fn resource_hint_asc_takes_the_smallest() {
+        let spec = PlacementRuleSpec {
+            cluster_replicas: Some(2),
+            resource_hint: hint(SelectionOrder::Asc),
+            ..PlacementRuleSpec::default()
+        };
+        assert_eq!(run(&spec, &[]).decisions, vec!["d", "a"]);
+    }
+
+    #[test]
+    fn previous_decisions_are_kept_first() {
+        let spec = PlacementRuleSpec {
+            cluster_replicas: Some(2),
+            ..PlacementRuleSpec::default()
+        };
+        let result = run(&spec, &["d".to_string(), "gone".to_string()]);
+        assert_eq!(result.decisions, vec!["d", "a"]);
+        assert_eq!(
+            result.verdicts["b"],
+            RuleVerdict::CutByClusterReplicas { position: 3 }
+        );
+    }
+}

@@ -1,0 +1,178 @@
+//! Selection (upstream `selectClusters`): the first `numberOfClusters` of the score order,
+//! with spread rules applied while walking it.
+
+use std::collections::HashMap;
+
+use crate::model::Cluster;
+
+use super::spread::{Block, SpreadRules};
+
+pub struct Selection {
+    /// Positions in the score order, ascending.
+    pub selected: Vec<usize>,
+    /// Positions kept out by a spread rule.
+    pub blocked: HashMap<usize, Block>,
+}
+
+/// Walks `ranked` (score order) taking clusters until `limit`. With spread rules it
+/// takes, in repeated passes, every cluster all rules admit (a pass can lift a domain's
+/// minimum and admit more), then fills up with clusters only the ScheduleAnyway rules
+/// refused.
+pub fn select<'s>(ranked: &[&'s Cluster], limit: usize, mut spread: SpreadRules<'s>) -> Selection {
+    if spread.is_empty() {
+        return Selection {
+            selected: (0..ranked.len().min(limit)).collect(),
+            blocked: HashMap::new(),
+        };
+    }
+    let mut taken = vec![false; ranked.len()];
+    let mut count = 0;
+    let mut blocked = HashMap::new();
+    for preferred in [true, false] {
+        loop {
+            let before = count;
+            for (position, cluster) in ranked.iter().enumerate() {
+                if count >= limit {
+                    break;
+                }
+                if taken[position] {
+                    continue;
+                }
+                match spread.admit(cluster, preferred) {
+                    Ok(()) => {
+                        spread.take(cluster);
+                        taken[position] = true;
+                        blocked.remove(&position);
+                        count += 1;
+                    }
+                    Err(block) => {
+                        blocked.insert(position, block);
+                    }
+                }
+            }
+            if count == before || count >= limit {
+                break;
+            }
+        }
+    }
+    Selection {
+        selected: (0..ranked.len())
+            .filter(|&position| taken[position])
+            .collect(),
+        blocked,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use crate::model::placement::{
+        AffinityTerm, PlacementSpec, SpreadConstraint, TopologyKeyType, WhenUnsatisfiable,
+    };
+
+    use super::*;
+
+    fn cluster(name: &str, zone: Option<&str>) -> Cluster {
+        let mut labels = BTreeMap::new();
+        if let Some(zone) = zone {
+            labels.insert("zone".to_string(), zone.to_string());
+        }
+        Cluster {
+            name: name.into(),
+            labels,
+            online: true,
+            ..Cluster::default()
+        }
+    }
+
+    fn spread_spec(when: WhenUnsatisfiable) -> PlacementSpec {
+        let mut spec = PlacementSpec::default();
+        spec.spread_policy.spread_constraints = vec![SpreadConstraint {
+            topology_key: "zone".into(),
+            topology_key_type: TopologyKeyType::Label,
+            max_skew: 1,
+            when_unsatisfiable: when,
+        }];
+        spec
+    }
+
+    fn three_in_a_one_in_b() -> [Cluster; 4] {
+        [
+            cluster("a1", Some("a")),
+            cluster("a2", Some("a")),
+            cluster("a3", Some("a")),
+            cluster("b1", Some("b")),
+        ]
+    }
+
+    fn names(ranked: &[&Cluster], selection: &Selection) -> Vec<String> {
+        selection
+            .selected
+            .iter()
+            .map(|&position| ranked[position].name.clone())
+            .collect()
+    }
+
+    #[test]
+    fn without_rules_takes_the_first_limit() {
+        let clusters = [cluster("a", None), cluster("b", None), cluster("c", None)];
+        let ranked: Vec<&Cluster> = clusters.iter().collect();
+        let spec = PlacementSpec::default();
+        let selection = select(&ranked, 2, SpreadRules::new(&spec, &ranked));
+        assert_eq!(names(&ranked, &selection), vec!["a", "b"]);
+    }
+
+    #[test]
+    fn do_not_schedule_spreads_across_zones_in_score_order() {
+        let clusters = three_in_a_one_in_b();
+        let ranked: Vec<&Cluster> = clusters.iter().collect();
+        let spec = spread_spec(WhenUnsatisfiable::DoNotSchedule);
+        let selection = select(&ranked, 4, SpreadRules::new(&spec, &ranked));
+        assert_eq!(names(&ranked, &selection), vec!["a1", "a2", "b1"]);
+        let block = &selection.blocked[&2];
+        assert_eq!(block.domain.as_deref(), Some("a"));
+        assert_eq!(block.taken_by, vec!["a1", "a2"]);
+    }
+
+    #[test]
+    fn schedule_anyway_fills_up_after_spreading() {
+        let clusters = three_in_a_one_in_b();
+        let ranked: Vec<&Cluster> = clusters.iter().collect();
+        let spec = spread_spec(WhenUnsatisfiable::ScheduleAnyway);
+        let selection = select(&ranked, 4, SpreadRules::new(&spec, &ranked));
+        assert_eq!(names(&ranked, &selection), vec!["a1", "a2", "a3", "b1"]);
+        assert!(selection.blocked.is_empty());
+    }
+
+    #[test]
+    fn do_not_schedule_skips_clusters_without_the_key() {
+        let clusters = [cluster("x", None), cluster("a1", Some("a"))];
+        let ranked: Vec<&Cluster> = clusters.iter().collect();
+        let spec = spread_spec(WhenUnsatisfiable::DoNotSchedule);
+        let selection = select(&ranked, 2, SpreadRules::new(&spec, &ranked));
+        assert_eq!(names(&ranked, &selection), vec!["a1"]);
+        assert_eq!(selection.blocked[&0].domain, None);
+    }
+
+    #[test]
+    fn anti_affinity_takes_one_cluster_per_domain() {
+        let clusters = [
+            cluster("a1", Some("a")),
+            cluster("a2", Some("a")),
+            cluster("b1", Some("b")),
+        ];
+        let ranked: Vec<&Cluster> = clusters.iter().collect();
+        let spec = PlacementSpec {
+            anti_affinity: vec![AffinityTerm {
+                topology_key: "zone".into(),
+                topology_key_type: TopologyKeyType::Label,
+            }],
+            ..PlacementSpec::default()
+        };
+        let selection = select(&ranked, 3, SpreadRules::new(&spec, &ranked));
+        assert_eq!(names(&ranked, &selection), vec!["a1", "b1"]);
+        assert_eq!(selection.blocked[&1].taken_by, vec!["a1"]);
+        assert!(selection.blocked[&1].rule.contains("anti-affinity"));
+    }
+}

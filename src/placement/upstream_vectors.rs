@@ -1,0 +1,672 @@
+//! Runs every case of `testdata/upstream/ocm.yaml` (transcribed from OCM's scheduler tests)
+//! through the placement engine and checks every expected field.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Deserialize;
+use serde_yaml::Value;
+
+use super::conditions::{self, Counts, Status};
+use super::filters::taint::ZERO_TIME;
+use super::fleet::FleetIndex;
+use super::prioritizers::{addon, balance, resource, steady};
+use super::{clustersets, groups, schedule, PlacementInput, PlacementResult};
+use crate::model::placement::{
+    decode_placement_spec, parse_taint_effect, AddOnScore, PLACEMENT_LABEL,
+};
+use crate::model::{
+    AddOnPlacementScore, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory,
+    LabelSelectorSpec, ObjectRef, PreviousDecision, Quantity, Taint,
+};
+
+const VECTORS: &str = include_str!("../../testdata/upstream/ocm.yaml");
+const API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
+
+#[derive(Deserialize)]
+struct Case {
+    id: String,
+    kind: String,
+    #[serde(default)]
+    plugin: Option<String>,
+    input: Input,
+    expected: Value,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct Input {
+    cluster_sets: Vec<SetIn>,
+    bindings: Vec<BindingIn>,
+    placement: Option<PlacementIn>,
+    clusters: Vec<ClusterIn>,
+    existing_decisions: Vec<DecisionIn>,
+    add_on_placement_scores: Vec<ScoreIn>,
+    now: Option<String>,
+    scheduled_clusters: Vec<ClusterIn>,
+    eligible_cluster_set_names: Vec<String>,
+    placement_cluster_sets: Vec<String>,
+    bound_cluster_sets: Vec<String>,
+    cluster_sets_in_spec: Vec<String>,
+    eligible_cluster_sets: Vec<String>,
+    num_of_bindings: usize,
+    num_of_available_clusters: usize,
+    num_of_feasible_clusters: usize,
+    num_of_unscheduled_decisions: i64,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SetIn {
+    name: String,
+    #[serde(default)]
+    selector_type: Option<String>,
+    #[serde(default)]
+    label_selector: Option<LabelSelectorSpec>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct BindingIn {
+    namespace: String,
+    cluster_set: String,
+}
+
+#[derive(Deserialize)]
+struct PlacementIn {
+    namespace: String,
+    name: String,
+    spec: serde_json::Value,
+}
+
+#[derive(Deserialize)]
+struct NameValue {
+    name: String,
+    value: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TaintIn {
+    key: String,
+    #[serde(default)]
+    value: String,
+    effect: String,
+    time_added: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ClusterIn {
+    name: String,
+    #[serde(default)]
+    labels: BTreeMap<String, String>,
+    #[serde(default)]
+    cluster_claims: Vec<NameValue>,
+    #[serde(default)]
+    taints: Vec<TaintIn>,
+    #[serde(default)]
+    allocatable: BTreeMap<String, String>,
+    #[serde(default)]
+    capacity: BTreeMap<String, String>,
+    #[serde(default)]
+    deletion_timestamp: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct DecisionIn {
+    namespace: String,
+    name: String,
+    clusters: Vec<String>,
+    #[serde(default)]
+    labels: BTreeMap<String, String>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ScoreIn {
+    cluster: String,
+    name: String,
+    scores: BTreeMap<String, i64>,
+    #[serde(default)]
+    valid_until: Option<String>,
+}
+
+/// RFC 3339 `YYYY-MM-DDTHH:MM:SSZ` as Unix seconds (the vectors only use UTC).
+fn unix(text: &str) -> i64 {
+    let number = |range: std::ops::Range<usize>| -> i64 {
+        text.get(range)
+            .and_then(|digits| digits.parse().ok())
+            .unwrap_or_else(|| panic!("bad timestamp {text}"))
+    };
+    let (year, month, day) = (number(0..4), number(5..7), number(8..10));
+    let (hour, minute, second) = (number(11..13), number(14..16), number(17..19));
+    // Days from civil (Howard Hinnant's algorithm).
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    days * 86_400 + hour * 3_600 + minute * 60 + second
+}
+
+fn quantities(values: &BTreeMap<String, String>) -> BTreeMap<String, Quantity> {
+    values
+        .iter()
+        .map(|(name, text)| {
+            let value = text
+                .parse()
+                .unwrap_or_else(|_| panic!("bad quantity {text}"));
+            (
+                name.clone(),
+                Quantity {
+                    text: text.clone(),
+                    value,
+                },
+            )
+        })
+        .collect()
+}
+
+fn cluster(input: &ClusterIn) -> Cluster {
+    Cluster {
+        name: input.name.clone(),
+        labels: input.labels.clone(),
+        claims: input
+            .cluster_claims
+            .iter()
+            .map(|claim| (claim.name.clone(), claim.value.clone()))
+            .collect(),
+        taints: input
+            .taints
+            .iter()
+            .map(|taint| Taint {
+                key: taint.key.clone(),
+                value: taint.value.clone(),
+                effect: parse_taint_effect(&taint.effect).expect("taint effect"),
+                time_added: taint.time_added.as_deref().map(unix),
+            })
+            .collect(),
+        allocatable: quantities(&input.allocatable),
+        resource_capacity: quantities(&input.capacity),
+        online: true,
+        deleting: input.deletion_timestamp.is_some(),
+        ..Cluster::default()
+    }
+}
+
+fn inventory(input: &Input) -> Inventory {
+    Inventory {
+        clusters: input.clusters.iter().map(cluster).collect(),
+        cluster_sets: input
+            .cluster_sets
+            .iter()
+            .map(|set| ClusterSet {
+                name: set.name.clone(),
+                selector: match set.selector_type.as_deref() {
+                    None | Some("ExclusiveClusterSetLabel") => {
+                        ClusterSetSelector::ExclusiveClusterSetLabel
+                    }
+                    Some("LabelSelector") => {
+                        ClusterSetSelector::LabelSelector(set.label_selector.clone())
+                    }
+                    Some(other) => ClusterSetSelector::Unknown(other.to_string()),
+                },
+                source: Default::default(),
+            })
+            .collect(),
+        bindings: input
+            .bindings
+            .iter()
+            .map(|binding| Binding {
+                namespace: binding.namespace.clone(),
+                name: binding.cluster_set.clone(),
+                cluster_set: binding.cluster_set.clone(),
+                source: Default::default(),
+            })
+            .collect(),
+        addon_scores: input
+            .add_on_placement_scores
+            .iter()
+            .map(|score| AddOnPlacementScore {
+                namespace: score.cluster.clone(),
+                name: score.name.clone(),
+                scores: score.scores.clone(),
+                valid_until: score.valid_until.as_deref().map(unix),
+                source: Default::default(),
+            })
+            .collect(),
+    }
+}
+
+fn previous(input: &Input) -> Vec<PreviousDecision> {
+    input
+        .existing_decisions
+        .iter()
+        .map(|decision| PreviousDecision {
+            object: ObjectRef {
+                api_version: API_VERSION.to_string(),
+                kind: "PlacementDecision".to_string(),
+                namespace: Some(decision.namespace.clone()),
+                name: decision.name.clone(),
+            },
+            placement: decision
+                .labels
+                .get(PLACEMENT_LABEL)
+                .cloned()
+                .unwrap_or_default(),
+            clusters: decision.clusters.clone(),
+            source: Default::default(),
+        })
+        .collect()
+}
+
+fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_sequence()
+        .map(|items| {
+            items
+                .iter()
+                .map(|item| item.as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn score_map(value: &Value) -> BTreeMap<String, i64> {
+    value
+        .as_mapping()
+        .map(|map| {
+            map.iter()
+                .map(|(name, score)| {
+                    (
+                        name.as_str().unwrap_or_default().to_string(),
+                        score.as_i64().unwrap_or_default(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+struct Checker<'c> {
+    case: &'c Case,
+    failures: Vec<String>,
+}
+
+impl<'c> Checker<'c> {
+    fn expected(&self, field: &str) -> Option<&'c Value> {
+        self.case.expected.get(field)
+    }
+
+    /// An expected list of `{name, ...}` items as (name, what `read` takes from each).
+    fn expected_by_name<T>(&self, field: &str, read: impl Fn(&Value) -> T) -> Vec<(String, T)> {
+        self.expected(field)
+            .and_then(Value::as_sequence)
+            .map(|items| {
+                items
+                    .iter()
+                    .map(|item| {
+                        (
+                            item["name"].as_str().unwrap_or_default().to_string(),
+                            read(item),
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn check<T: PartialEq + std::fmt::Debug>(&mut self, what: &str, got: T, want: T) {
+        if got != want {
+            self.failures.push(format!(
+                "{}: {what}: got {got:?}, want {want:?}",
+                self.case.id
+            ));
+        }
+    }
+
+    fn placement(&self) -> &'c PlacementIn {
+        self.case
+            .input
+            .placement
+            .as_ref()
+            .expect("case has a placement")
+    }
+
+    fn now(&self) -> i64 {
+        self.case.input.now.as_deref().map_or(ZERO_TIME, unix)
+    }
+
+    /// Runs the whole scheduler; filter cases get one clusterset of every cluster bound
+    /// to the placement's namespace, as upstream's plugin tests hand the filter every cluster.
+    fn run(&self, inventory: &Inventory, previous: &[PreviousDecision]) -> PlacementResult {
+        let placement = self.placement();
+        let spec =
+            decode_placement_spec(API_VERSION, placement.spec.clone()).expect("spec decodes");
+        let fleet = FleetIndex::new(inventory, previous);
+        schedule(&PlacementInput {
+            fleet: &fleet,
+            namespace: &placement.namespace,
+            name: &placement.name,
+            spec: &spec,
+            now: self.now(),
+            trace: true,
+        })
+    }
+
+    fn check_status(&mut self, result: &PlacementResult) {
+        match self.expected("status").cloned() {
+            Some(Value::String(code)) => {
+                self.check("status", format!("{:?}", result.status), code);
+            }
+            Some(status) => {
+                let want = Status::Misconfigured {
+                    plugin: status["plugin"].as_str().unwrap_or_default().to_string(),
+                    message: status["message"].as_str().unwrap_or_default().to_string(),
+                };
+                self.check("status", &result.status, &want);
+                self.check(
+                    "misconfigured condition",
+                    result.misconfigured.status.as_str(),
+                    "True",
+                );
+            }
+            None => {
+                let ok = matches!(result.status, Status::Success | Status::Warning { .. });
+                self.check("status is not misconfigured", ok, true);
+            }
+        }
+    }
+
+    fn schedule_case(&mut self) {
+        let input = &self.case.input;
+        let inventory = inventory(input);
+        let previous = previous(input);
+        let result = self.run(&inventory, &previous);
+        let trace = result.trace.clone().expect("trace");
+        let filters: Vec<(String, Vec<String>)> = trace
+            .debug
+            .filtered_pipeline_results
+            .iter()
+            .map(|filter| (filter.name.clone(), filter.filtered_clusters.clone()))
+            .collect();
+        let want_filters =
+            self.expected_by_name("filterResults", |item| strings(&item["clusters"]));
+        self.check("filterResults", filters, want_filters);
+
+        let prioritizers: BTreeMap<String, (i64, BTreeMap<String, i64>)> = trace
+            .debug
+            .prioritize_results
+            .iter()
+            .map(|p| (p.name.clone(), (i64::from(p.weight), p.scores.clone())))
+            .collect();
+        let want_prioritizers: BTreeMap<String, (i64, BTreeMap<String, i64>)> = self
+            .expected_by_name("prioritizerResults", |item| {
+                (
+                    item["weight"].as_i64().unwrap_or_default(),
+                    score_map(&item["scores"]),
+                )
+            })
+            .into_iter()
+            .collect();
+        self.check("prioritizerResults", prioritizers, want_prioritizers);
+        if let Some(totals) = self.expected("totalScores_derived") {
+            let totals = score_map(totals);
+            self.check(
+                "aggregatedScores",
+                trace.debug.aggregated_scores.clone(),
+                totals,
+            );
+        }
+
+        // Upstream's Decisions() are in score order: the last filter record, cut.
+        let selected: BTreeSet<&String> = result.selected.iter().collect();
+        let in_order: Vec<String> = trace
+            .debug
+            .filtered_pipeline_results
+            .last()
+            .map(|last| {
+                last.filtered_clusters
+                    .iter()
+                    .filter(|name| selected.contains(name))
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
+        let want_decisions = self.expected("decisions").map(strings).unwrap_or_default();
+        self.check("decisions", in_order, want_decisions);
+        let want_unscheduled = self.expected("unscheduled").and_then(Value::as_i64);
+        self.check("unscheduled", Some(result.unscheduled), want_unscheduled);
+        self.check_status(&result);
+    }
+
+    fn filter_case(&mut self, plugin: &str) {
+        let input = &self.case.input;
+        let mut inventory = inventory(input);
+        let namespace = self.placement().namespace.clone();
+        inventory.cluster_sets.push(ClusterSet {
+            name: "every-cluster".into(),
+            selector: ClusterSetSelector::LabelSelector(Some(LabelSelectorSpec::default())),
+            source: Default::default(),
+        });
+        inventory.bindings.push(Binding {
+            namespace,
+            name: "every-cluster".into(),
+            cluster_set: "every-cluster".into(),
+            source: Default::default(),
+        });
+        let previous = previous(input);
+        let result = self.run(&inventory, &previous);
+        let trace = result.trace.clone().expect("trace");
+        let record = match plugin {
+            "Predicate" => "Predicate",
+            _ => "Predicate,TaintToleration",
+        };
+        let mut filtered: Vec<String> = trace
+            .debug
+            .filtered_pipeline_results
+            .iter()
+            .find(|filter| filter.name == record)
+            .map(|filter| filter.filtered_clusters.clone())
+            .unwrap_or_default();
+        filtered.sort();
+        let want = self.expected("filtered").map(strings).unwrap_or_default();
+        self.check("filtered", filtered, want);
+        if let Some(requeue) = self.expected("requeueAt") {
+            let want = requeue.as_str().map(unix);
+            self.check("requeueAt", result.requeue_at, want);
+        }
+        self.check_status(&result);
+    }
+
+    fn prioritizer_case(&mut self, plugin: &str) {
+        let input = &self.case.input;
+        let inventory = inventory(input);
+        let previous = previous(input);
+        let fleet = FleetIndex::new(&inventory, &previous);
+        let placement = self.placement();
+        let clusters: Vec<&Cluster> = inventory.clusters.iter().collect();
+        let scores = match plugin {
+            "Balance" => balance::score(
+                &clusters,
+                &fleet.balance_counts(&placement.namespace, &placement.name),
+            ),
+            "Steady" => steady::score(
+                &clusters,
+                fleet.own_decisions(&placement.namespace, &placement.name),
+            ),
+            "ResourceAllocatableMemory" => resource::score(&clusters, "memory"),
+            "ResourceAllocatableCPU" => resource::score(&clusters, "cpu"),
+            _ => {
+                let mut parts = plugin.splitn(3, '/').skip(1);
+                let addon_score = AddOnScore {
+                    resource_name: parts.next().unwrap_or_default().to_string(),
+                    score_name: parts.next().unwrap_or_default().to_string(),
+                };
+                self.check(
+                    "prioritizer name",
+                    addon::name(&addon_score),
+                    plugin.to_string(),
+                );
+                addon::score(&clusters, &fleet, &addon_score, self.now()).0
+            }
+        };
+        let got: BTreeMap<String, i64> = clusters
+            .iter()
+            .zip(scores)
+            .filter_map(|(cluster, score)| score.map(|score| (cluster.name.clone(), score)))
+            .collect();
+        let want = self.expected("scores").map(score_map).unwrap_or_default();
+        self.check("scores", got, want);
+    }
+
+    fn decision_groups_case(&mut self) {
+        let placement = self.placement();
+        let spec =
+            decode_placement_spec(API_VERSION, placement.spec.clone()).expect("spec decodes");
+        let clusters: Vec<Cluster> = self
+            .case
+            .input
+            .scheduled_clusters
+            .iter()
+            .map(cluster)
+            .collect();
+        let selected: Vec<&Cluster> = clusters.iter().collect();
+        let grouped = groups::decision_groups(&spec.decision_strategy.group_strategy, &selected)
+            .expect("groups");
+        let (statuses, objects) =
+            groups::decision_objects(&placement.namespace, &placement.name, grouped);
+        let want = self
+            .expected("decisionGroups")
+            .and_then(Value::as_sequence)
+            .cloned()
+            .unwrap_or_default();
+        self.check("number of groups", statuses.len(), want.len());
+        for (status, want) in statuses.iter().zip(&want) {
+            let index = status.decision_group_index;
+            self.check(
+                &format!("group {index} index"),
+                Some(index as i64),
+                want["decisionGroupIndex"].as_i64(),
+            );
+            self.check(
+                &format!("group {index} name"),
+                Some(status.decision_group_name.as_str()),
+                want["decisionGroupName"].as_str(),
+            );
+            self.check(
+                &format!("group {index} decisions"),
+                status.decisions.clone(),
+                strings(&want["decisions"]),
+            );
+            self.check(
+                &format!("group {index} clusterCount"),
+                Some(status.cluster_count as i64),
+                want["clusterCount"].as_i64(),
+            );
+            if let Some(clusters) = want.get("clusters_derived") {
+                self.check(
+                    &format!("group {index} clusters"),
+                    status.clusters.clone(),
+                    strings(clusters),
+                );
+            }
+        }
+        for object in &objects {
+            self.check(
+                &format!("{} placement label", object.name),
+                object.labels.get(PLACEMENT_LABEL).map(String::as_str),
+                Some(placement.name.as_str()),
+            );
+        }
+    }
+
+    fn available_clusters_case(&mut self) {
+        let input = &self.case.input;
+        let inventory = inventory(input);
+        let fleet = FleetIndex::new(&inventory, &[]);
+        let (clusters, error) = match fleet.candidates(&input.eligible_cluster_set_names) {
+            Ok(indices) => (
+                indices
+                    .iter()
+                    .map(|&index| fleet.cluster(index).name.clone())
+                    .collect(),
+                false,
+            ),
+            Err(_) => (Vec::new(), true),
+        };
+        let want = self.expected("clusters").map(strings).unwrap_or_default();
+        self.check("clusters", clusters, want);
+        let want_error = self.expected("error").and_then(Value::as_bool);
+        self.check("error", Some(error), want_error);
+    }
+
+    fn eligible_sets_case(&mut self) {
+        let input = &self.case.input;
+        let got =
+            clustersets::eligible_sets(&input.bound_cluster_sets, &input.placement_cluster_sets);
+        let want = self
+            .expected("clusterSets")
+            .map(strings)
+            .unwrap_or_default();
+        self.check("clusterSets", got, want);
+    }
+
+    fn satisfied_case(&mut self) {
+        let input = &self.case.input;
+        let condition = conditions::satisfied(
+            &Counts {
+                cluster_sets_in_spec: &input.cluster_sets_in_spec,
+                eligible_sets: &input.eligible_cluster_sets,
+                bindings: input.num_of_bindings,
+                available: input.num_of_available_clusters,
+                feasible: input.num_of_feasible_clusters,
+                unscheduled: input.num_of_unscheduled_decisions,
+            },
+            &Status::Success,
+        );
+        for (field, got) in [
+            ("type", condition.kind.as_str()),
+            ("status", condition.status.as_str()),
+            ("reason", condition.reason.as_str()),
+        ] {
+            let want = self.expected(field).and_then(Value::as_str);
+            self.check(field, Some(got), want);
+        }
+    }
+}
+
+#[test]
+fn every_ocm_upstream_case_passes() {
+    let cases: Vec<Case> = serde_yaml::from_str(VECTORS).expect("ocm.yaml parses");
+    assert_eq!(cases.len(), 56, "the vectors file has 56 cases");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let mut checker = Checker {
+            case,
+            failures: Vec::new(),
+        };
+        let plugin = case.plugin.clone().unwrap_or_default();
+        match case.kind.as_str() {
+            "schedule" => checker.schedule_case(),
+            "filter" => checker.filter_case(&plugin),
+            "prioritizer" => checker.prioritizer_case(&plugin),
+            "decision_groups" => checker.decision_groups_case(),
+            "available_clusters" => checker.available_clusters_case(),
+            "eligible_clustersets" => checker.eligible_sets_case(),
+            "satisfied_condition" => checker.satisfied_case(),
+            other => checker
+                .failures
+                .push(format!("{}: unknown kind {other}", case.id)),
+        }
+        failures.extend(checker.failures);
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
