@@ -1,3 +1,5 @@
 //! Turning plans, traces and selections into tables, YAML and JSON.
 
 pub mod plan;
+pub mod selection;
+pub mod table;
