@@ -56,7 +56,7 @@ fn plan_order(source: &ItemSource) -> PlanOrder<'_> {
 }
 
 /// How one item changed; the source is the current item's.
-pub(super) fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
+fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
     let (clusters_added, clusters_removed) = set_changes(&previous.clusters, &current.clusters);
     let (groups_added, groups_removed, groups_changed) = group_changes(previous, current);
     let (errors_added, errors_removed) = set_changes(&previous.errors, &current.errors);
