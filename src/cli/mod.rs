@@ -1,5 +1,7 @@
 //! Command-line parsing and dispatch. Holds no logic: parse, call the library, render.
 
+mod inputs;
+mod plan;
 mod select;
 
 use std::ffi::OsString;
@@ -20,6 +22,8 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Plan every workload: selected clusters, replica layouts, decisions and conditions.
+    Plan(plan::PlanArgs),
     /// List the clusters of an inventory that match label and claim selectors.
     Select(select::SelectArgs),
 }
@@ -61,6 +65,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, io: &mut Io<'_>) -> ExitCod
         }
     };
     match cli.command {
+        Command::Plan(args) => plan::run(args, io),
         Command::Select(args) => select::run(args, io),
     }
 }

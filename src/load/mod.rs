@@ -11,6 +11,7 @@ mod error;
 mod inputs;
 mod model_builder;
 mod object;
+mod previous;
 mod scores;
 mod workloads;
 
@@ -18,6 +19,7 @@ use std::io::Read;
 
 pub use error::{LoadError, LoadErrors};
 pub use inputs::STDIN_NAME;
+pub use previous::previous_plan;
 
 use crate::model::Model;
 use model_builder::ModelBuilder;

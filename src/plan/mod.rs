@@ -5,6 +5,7 @@ mod federation;
 mod fleet;
 mod ocm;
 mod trace;
+mod whatif;
 
 use std::collections::HashMap;
 
@@ -12,6 +13,7 @@ pub use crate::model::Condition;
 pub use document::{Group, ItemSource, Plan, PlanItem, API_VERSION, KIND};
 pub use fleet::Fleet;
 pub use trace::{ItemTrace, SelectionRule, SelectionTrace};
+pub use whatif::{close_matches, WhatIf};
 
 use crate::model::{Model, ObjectRef, PreviousDecision, Workload, WorkloadKind};
 use crate::placement::FleetIndex;
