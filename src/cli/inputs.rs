@@ -17,13 +17,37 @@ pub struct InputArgs {
     /// Also list the documents that were read but not used.
     #[arg(short = 'v', long)]
     pub verbose: bool,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Limits on what one input may cost, shared by every subcommand that reads manifests.
+#[derive(Debug, Args)]
+pub struct LimitArgs {
+    /// The largest file (or stdin) read, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = load::DEFAULT_MAX_INPUT_BYTES)]
+    pub max_input_bytes: u64,
+
+    /// How many values YAML aliases may add to one input (a guard against alias bombs).
+    #[arg(long, value_name = "N", default_value_t = load::DEFAULT_MAX_ALIAS_EXPANSION)]
+    pub max_alias_expansion: usize,
+}
+
+impl LimitArgs {
+    pub fn options(&self) -> LoadOptions {
+        LoadOptions {
+            max_input_bytes: self.max_input_bytes,
+            max_alias_expansion: self.max_alias_expansion,
+        }
+    }
 }
 
 impl InputArgs {
     /// Loads the model, reporting warnings (and skipped documents with --verbose) on stderr.
     /// Load errors are reported too; `None` means the run must stop with exit code 1.
     pub fn load(&self, io: &mut Io<'_>) -> Option<Model> {
-        match load::load(&self.filenames, io.stdin, &LoadOptions::default()) {
+        match load::load(&self.filenames, io.stdin, &self.limits.options()) {
             Ok(model) => {
                 for warning in &model.warnings {
                     report(io, &format!("warning: {warning}"));
@@ -77,14 +101,15 @@ pub struct Scenario {
 }
 
 impl WhatIfArgs {
-    pub fn scenario(&self, io: &mut Io<'_>) -> Result<Scenario, String> {
+    /// The what-if flags, validated; `--previous` is read under `limits`.
+    pub fn scenario(&self, limits: &LoadOptions, io: &mut Io<'_>) -> Result<Scenario, String> {
         let now = match &self.now {
             Some(text) => parse_rfc3339(text).map_err(|error| format!("--now: {error}"))?,
             None => current_time(),
         };
         let previous = match &self.previous {
             Some(path) => Some(
-                load::previous_plan(path, io.stdin)
+                load::previous_plan_limited(path, io.stdin, limits)
                     .map_err(|error| format!("--previous: {error}"))?,
             ),
             None => None,

@@ -48,7 +48,7 @@ pub fn plan_inputs(
     trace: bool,
     io: &mut Io<'_>,
 ) -> Option<(crate::model::Model, PlanRun)> {
-    let scenario = match what_if.scenario(io) {
+    let scenario = match what_if.scenario(&inputs.limits.options(), io) {
         Ok(scenario) => scenario,
         Err(message) => {
             report(io, &format!("error: {message}"));
@@ -110,8 +110,19 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> ExitCode {
         PlanFormat::Decisions => render::decisions::yaml(&outcome),
     };
     // One bad manifest never hides the rest: the whole plan is printed, and the exit code
-    // says some item failed.
+    // says some item failed. A file is another matter: a failed run leaves the last good
+    // plan in place, so a pipeline never picks up a partial one.
     let status = match &args.out {
+        Some(path) if outcome.has_errors() => {
+            report(
+                io,
+                &format!(
+                    "error: {}: not written, the plan has errors",
+                    path.display()
+                ),
+            );
+            ExitCode::Error
+        }
         Some(path) => match write_atomic(path, text.as_bytes()) {
             Ok(()) => ExitCode::Success,
             Err(error) => {

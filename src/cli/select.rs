@@ -6,9 +6,10 @@ use std::collections::BTreeMap;
 use clap::{Args, ValueEnum};
 use serde::Deserialize;
 
+use super::inputs::LimitArgs;
 use super::{report, write, Io};
 use crate::exit_code::ExitCode;
-use crate::load::{load, LoadOptions};
+use crate::load::load;
 use crate::model::{Cluster, Inventory, LabelSelectorRequirementSpec, LabelSelectorSpec};
 use crate::render::selection::{self, Selection, SelectionFormat};
 use crate::selector::Selector;
@@ -47,6 +48,9 @@ pub struct SelectArgs {
     /// Also list the documents that were read but not used.
     #[arg(short = 'v', long)]
     verbose: bool,
+
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -157,6 +161,7 @@ fn keys(selector: &Selector) -> Vec<String> {
 }
 
 pub fn run(args: SelectArgs, io: &mut Io<'_>) -> ExitCode {
+    let limits = args.limits.options();
     let config = match args.config() {
         Ok(config) => config,
         Err(message) => {
@@ -164,7 +169,7 @@ pub fn run(args: SelectArgs, io: &mut Io<'_>) -> ExitCode {
             return ExitCode::Error;
         }
     };
-    let model = match load(&config.paths, io.stdin, &LoadOptions::default()) {
+    let model = match load(&config.paths, io.stdin, &limits) {
         Ok(model) => model,
         Err(errors) => {
             for error in &errors.0 {

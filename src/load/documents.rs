@@ -9,7 +9,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde_yaml::{Mapping, Value};
 
 use super::inputs::{Input, Syntax};
-use super::LoadError;
+use super::{LoadError, LoadOptions};
 use crate::model::Source;
 
 /// One document of an input, parsed but not yet interpreted.
@@ -19,14 +19,13 @@ pub struct Document {
     pub value: Value,
 }
 
-/// Expanded values allowed per input byte, on top of [`BUDGET_ALLOWANCE`]. Without aliases a
-/// value takes at least one byte, so only alias expansion can exhaust this.
+/// Expanded values allowed per input byte, on top of `LoadOptions::max_alias_expansion`.
+/// Without aliases a value takes at least one byte, so only alias expansion can exhaust this.
 const BUDGET_PER_BYTE: usize = 2;
-const BUDGET_ALLOWANCE: usize = 100_000;
 
 /// Parses every document of `input`. Empty documents are returned as `Value::Null` (the
 /// caller skips them) so document numbers match what the user counts.
-pub fn parse_documents(input: &Input) -> Result<Vec<Document>, LoadError> {
+pub fn parse_documents(input: &Input, options: &LoadOptions) -> Result<Vec<Document>, LoadError> {
     let text = std::str::from_utf8(&input.bytes).map_err(|error| {
         let valid = input.bytes.get(..error.valid_up_to()).unwrap_or_default();
         let line = 1 + valid.iter().filter(|byte| **byte == b'\n').count();
@@ -47,7 +46,7 @@ pub fn parse_documents(input: &Input) -> Result<Vec<Document>, LoadError> {
     if json {
         parse_json(&input.name, text)
     } else {
-        parse_yaml(&input.name, text)
+        parse_yaml(&input.name, text, options.max_alias_expansion)
     }
 }
 
@@ -59,15 +58,15 @@ fn source(file: &str, document: usize) -> Source {
     }
 }
 
-fn parse_yaml(name: &str, text: &str) -> Result<Vec<Document>, LoadError> {
+fn parse_yaml(name: &str, text: &str, allowance: usize) -> Result<Vec<Document>, LoadError> {
     let budget = Cell::new(
         text.len()
             .saturating_mul(BUDGET_PER_BYTE)
-            .saturating_add(BUDGET_ALLOWANCE),
+            .saturating_add(allowance),
     );
     let mut documents = Vec::new();
     for (index, deserializer) in serde_yaml::Deserializer::from_str(text).enumerate() {
-        let at = source(name, index + 1);
+        let at = source(name, index.saturating_add(1));
         let mut value = BudgetedValue { budget: &budget }
             .deserialize(deserializer)
             .map_err(|error| yaml_syntax_error(&at, &error))?;
@@ -102,7 +101,7 @@ fn parse_json(name: &str, text: &str) -> Result<Vec<Document>, LoadError> {
     let mut documents = Vec::new();
     let stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
     for (index, value) in stream.enumerate() {
-        let at = source(name, index + 1);
+        let at = source(name, index.saturating_add(1));
         let value = value.map_err(|error| LoadError::Syntax {
             at,
             line: Some(error.line()),
@@ -110,7 +109,7 @@ fn parse_json(name: &str, text: &str) -> Result<Vec<Document>, LoadError> {
             message: without_location(error.to_string()),
         })?;
         documents.push(Document {
-            source: source(name, index + 1),
+            source: source(name, index.saturating_add(1)),
             value,
         });
     }
@@ -174,6 +173,18 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
     fn visit_u64<E: de::Error>(self, value: u64) -> Result<Value, E> {
         self.spend()?;
         Ok(Value::Number(value.into()))
+    }
+
+    // go-yaml resolves an integer beyond 64 bits to a float, so the field it lands in reports
+    // the wrong type (with its object and path) instead of the parser failing.
+    #[allow(clippy::cast_precision_loss)]
+    fn visit_i128<E: de::Error>(self, value: i128) -> Result<Value, E> {
+        self.visit_f64(value as f64)
+    }
+
+    #[allow(clippy::cast_precision_loss)]
+    fn visit_u128<E: de::Error>(self, value: u128) -> Result<Value, E> {
+        self.visit_f64(value as f64)
     }
 
     fn visit_f64<E: de::Error>(self, value: f64) -> Result<Value, E> {
@@ -242,12 +253,17 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
 mod tests {
     use super::*;
 
+    fn parse_input(name: &str, bytes: &[u8], syntax: Syntax) -> Result<Vec<Document>, LoadError> {
+        let input = Input {
+            name: name.to_string(),
+            bytes: bytes.to_vec(),
+            syntax,
+        };
+        parse_documents(&input, &LoadOptions::default())
+    }
+
     fn yaml(text: &str) -> Result<Vec<Document>, LoadError> {
-        parse_documents(&Input {
-            name: "f.yaml".to_string(),
-            bytes: text.as_bytes().to_vec(),
-            syntax: Syntax::Yaml,
-        })
+        parse_input("f.yaml", text.as_bytes(), Syntax::Yaml)
     }
 
     fn values(result: Result<Vec<Document>, LoadError>) -> Vec<Value> {
@@ -353,13 +369,9 @@ mod tests {
 
     #[test]
     fn non_utf8_input_is_an_error_naming_the_line() {
-        let error = parse_documents(&Input {
-            name: "f.yaml".to_string(),
-            bytes: b"a: 1\nb: \xff\n".to_vec(),
-            syntax: Syntax::Yaml,
-        })
-        .err()
-        .map(|e| e.to_string());
+        let error = parse_input("f.yaml", b"a: 1\nb: \xff\n", Syntax::Yaml)
+            .err()
+            .map(|e| e.to_string());
         assert_eq!(
             error.as_deref(),
             Some("f.yaml: not valid UTF-8: invalid byte at offset 8 (line 2)")
@@ -368,23 +380,15 @@ mod tests {
 
     #[test]
     fn json_streams_are_split_into_documents() {
-        let documents = values(parse_documents(&Input {
-            name: "f.json".to_string(),
-            bytes: br#"{"a": 1} {"b": 2}"#.to_vec(),
-            syntax: Syntax::Json,
-        }));
+        let documents = values(parse_input("f.json", br#"{"a": 1} {"b": 2}"#, Syntax::Json));
         assert_eq!(documents, [parse("a: 1"), parse("b: 2")]);
     }
 
     #[test]
     fn json_syntax_errors_carry_the_line() {
-        let error = parse_documents(&Input {
-            name: "f.json".to_string(),
-            bytes: b"{\"a\": 1}\n{\"b\":\n}".to_vec(),
-            syntax: Syntax::Json,
-        })
-        .err()
-        .map(|e| e.to_string());
+        let error = parse_input("f.json", b"{\"a\": 1}\n{\"b\":\n}", Syntax::Json)
+            .err()
+            .map(|e| e.to_string());
         assert_eq!(
             error.as_deref(),
             Some("f.json#2: line 3 column 1: expected value")
@@ -393,11 +397,11 @@ mod tests {
 
     #[test]
     fn sniffing_treats_a_leading_brace_as_json() {
-        let documents = values(parse_documents(&Input {
-            name: "<stdin>".to_string(),
-            bytes: b"  {\"a\": 1}\n{\"b\": 2}".to_vec(),
-            syntax: Syntax::Sniff,
-        }));
+        let documents = values(parse_input(
+            "<stdin>",
+            b"  {\"a\": 1}\n{\"b\": 2}",
+            Syntax::Sniff,
+        ));
         assert_eq!(documents.len(), 2);
     }
 

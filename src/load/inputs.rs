@@ -207,6 +207,12 @@ impl Reader {
             Ok(file) => file,
             Err(error) => return self.errors.push(LoadError::input(&name, describe(&error))),
         };
+        // A regular file's size is known up front: refuse it before reading a byte.
+        if let Ok(metadata) = file.metadata() {
+            if metadata.is_file() && metadata.len() > self.max_bytes {
+                return self.errors.push(self.too_large(&name));
+            }
+        }
         if let Some(bytes) = self.read_limited(&name, &mut file) {
             self.inputs.push(Input {
                 syntax: syntax_of(path),
@@ -222,9 +228,8 @@ impl Reader {
             .take(self.max_bytes.saturating_add(1))
             .read_to_end(&mut bytes)
         {
-            Ok(read) if read as u64 > self.max_bytes => {
-                let message = format!("larger than the limit of {} bytes", self.max_bytes);
-                self.errors.push(LoadError::input(name, message));
+            Ok(read) if u64::try_from(read).map_or(true, |read| read > self.max_bytes) => {
+                self.errors.push(self.too_large(name));
                 None
             }
             Ok(_) => Some(bytes),
@@ -233,6 +238,14 @@ impl Reader {
                 None
             }
         }
+    }
+
+    fn too_large(&self, name: &str) -> LoadError {
+        let message = format!(
+            "larger than the limit of {} bytes (raise it with --max-input-bytes)",
+            self.max_bytes
+        );
+        LoadError::input(name, message)
     }
 }
 
@@ -439,7 +452,7 @@ mod tests {
             errors,
             [LoadError::input(
                 STDIN_NAME,
-                "larger than the limit of 4 bytes"
+                "larger than the limit of 4 bytes (raise it with --max-input-bytes)"
             )]
         );
     }

@@ -19,22 +19,31 @@ use std::io::Read;
 
 pub use error::{LoadError, LoadErrors};
 pub use inputs::STDIN_NAME;
-pub use previous::previous_plan;
+pub use previous::{previous_plan, previous_plan_limited};
 
 use crate::model::Model;
 use model_builder::ModelBuilder;
 
-/// Limits against hostile or accidental huge input.
+/// Limits against hostile or accidental huge input, so memory stays bounded.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoadOptions {
     /// The largest file (or stdin) read, in bytes.
     pub max_input_bytes: u64,
+    /// How many values YAML aliases may add to one input beyond two per input byte (without
+    /// aliases an input never has more values than bytes, so only alias expansion reaches it).
+    pub max_alias_expansion: usize,
 }
+
+/// 64 MiB: far above any real fleet's manifests, low enough that a stray 200 MB dump is refused
+/// before it is parsed (a parsed value takes several times its text).
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
+pub const DEFAULT_MAX_ALIAS_EXPANSION: usize = 100_000;
 
 impl Default for LoadOptions {
     fn default() -> LoadOptions {
         LoadOptions {
-            max_input_bytes: 256 * 1024 * 1024,
+            max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
+            max_alias_expansion: DEFAULT_MAX_ALIAS_EXPANSION,
         }
     }
 }
@@ -49,14 +58,28 @@ pub fn load(
     let (inputs, read_errors) = inputs::read_inputs(paths, stdin, options.max_input_bytes);
     let mut builder = ModelBuilder::default();
     builder.errors(read_errors);
+    let mut found_documents = false;
+    let mut empty_inputs = Vec::new();
     for input in &inputs {
-        match documents::parse_documents(input) {
+        match documents::parse_documents(input, options) {
             Ok(documents) => {
+                if documents.iter().all(|document| document.value.is_null()) {
+                    empty_inputs.push(input.name.as_str());
+                } else {
+                    found_documents = true;
+                }
                 for document in &documents {
                     dispatch::load_document(document, &mut builder);
                 }
             }
             Err(error) => builder.error(error),
+        }
+    }
+    // Like `kubectl apply`'s "no objects passed": inputs with nothing in them are a mistake (a
+    // truncated export, a wrong path), not an empty fleet. One empty file among others is not.
+    if !found_documents {
+        for name in empty_inputs {
+            builder.error(LoadError::input(name, "no documents (the input is empty)"));
         }
     }
     builder.finish()

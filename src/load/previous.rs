@@ -14,17 +14,22 @@ use crate::plan::{ItemSource, Plan, PlanItem, API_VERSION, KIND};
 const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
 
 pub fn previous_plan(path: &str, stdin: &mut dyn Read) -> Result<Plan, LoadErrors> {
-    let (inputs, errors) = read_inputs(
-        &[path.to_string()],
-        stdin,
-        LoadOptions::default().max_input_bytes,
-    );
+    previous_plan_limited(path, stdin, &LoadOptions::default())
+}
+
+/// [`previous_plan`] under the limits the user chose (`--max-input-bytes`, ...).
+pub fn previous_plan_limited(
+    path: &str,
+    stdin: &mut dyn Read,
+    options: &LoadOptions,
+) -> Result<Plan, LoadErrors> {
+    let (inputs, errors) = read_inputs(&[path.to_string()], stdin, options.max_input_bytes);
     if !errors.is_empty() {
         return Err(LoadErrors(errors));
     }
     let mut documents = Vec::new();
     for input in &inputs {
-        documents.extend(parse_documents(input).map_err(|error| LoadErrors(vec![error]))?);
+        documents.extend(parse_documents(input, options).map_err(|error| LoadErrors(vec![error]))?);
     }
     let is_plan = |document: &Document| {
         document.value.get("apiVersion").and_then(|v| v.as_str()) == Some(API_VERSION)

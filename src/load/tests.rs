@@ -133,7 +133,7 @@ fn wrong_types_name_the_field_path() {
     );
     assert_eq!(
         errors,
-        ["<stdin>#1: ClusterInventory/f: clusters[0].capacity: invalid type: string \"lots\", expected i64"]
+        ["<stdin>#1: ClusterInventory/f: clusters[0].capacity: invalid type: string \"lots\", expected a 64-bit integer"]
     );
 }
 
@@ -508,9 +508,27 @@ fn unknown_kinds_are_skipped_and_recorded() {
 
 #[test]
 fn empty_documents_are_skipped_silently() {
-    let model = model("---\n# nothing\n---\n");
+    let model = model(&format!("---\n# nothing\n---\n{INVENTORY}---\n"));
     assert!(model.skipped.is_empty());
-    assert!(model.inventory.clusters.is_empty());
+    assert_eq!(cluster_names(&model), ["a", "b"]);
+}
+
+#[test]
+fn an_input_without_documents_is_an_error() {
+    assert_eq!(
+        errors("---\n# nothing\n---\n"),
+        ["<stdin>: no documents (the input is empty)"]
+    );
+}
+
+#[test]
+fn an_empty_file_beside_other_inputs_is_not_an_error() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let empty = dir.path().join("empty.yaml");
+    std::fs::write(&empty, "").unwrap_or_else(|error| panic!("{error}"));
+    let paths = [empty.to_string_lossy().into_owned(), "-".to_string()];
+    let result = load(&paths, &mut INVENTORY.as_bytes(), &LoadOptions::default());
+    assert!(result.is_ok(), "{result:?}");
 }
 
 #[test]
@@ -582,7 +600,7 @@ fn placements_decode_their_spec() {
 fn placement_spec_errors_name_the_spec_field() {
     assert_eq!(
         errors("apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\nmetadata: {name: p}\nspec: {numberOfClusters: many}\n"),
-        ["<stdin>#1: Placement/default/p: spec.numberOfClusters: invalid type: string \"many\", expected i32"]
+        ["<stdin>#1: Placement/default/p: spec.numberOfClusters: invalid type: string \"many\", expected a 32-bit integer"]
     );
 }
 

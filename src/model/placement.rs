@@ -624,7 +624,11 @@ pub fn decode_placement_rule_decisions(
         return Ok(Vec::new());
     }
     let status: RuleStatus = decode(status).map_err(|err| SpecError {
-        path: format!("status.{}", err.path),
+        // serde_path_to_error names the root `.`.
+        path: match err.path.as_str() {
+            "" | "." => "status".to_string(),
+            path => format!("status.{path}"),
+        },
         ..err
     })?;
     Ok(status

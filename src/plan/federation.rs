@@ -41,13 +41,8 @@ pub fn annotated<'a>(
             previous,
             trace,
         ),
-        Err(error) => Planned::failed(
-            workload,
-            format!(
-                "annotation {}: {error}",
-                replicas::REPLICA_SET_PREFERENCES_ANNOTATION
-            ),
-        ),
+        // The error names the annotation itself.
+        Err(error) => Planned::failed(workload, error.to_string()),
     }
 }
 
