@@ -1,0 +1,445 @@
+//! Properties of whole plans, through the public library API: placement invariants on
+//! generated fleets and Placements, and the Plan document's YAML/JSON round trip through
+//! `--previous`. (Replica planner and selector properties live beside their engines.)
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use fleetplan::load::{self, LoadOptions};
+use fleetplan::model::{Condition, Model};
+use fleetplan::placement::trace::Verdict;
+use fleetplan::plan::{self, Group, ItemSource, ItemTrace, Plan, PlanItem, PlanOptions};
+use fleetplan::render;
+use proptest::collection::{btree_map, vec};
+use proptest::prelude::*;
+
+const NOW: i64 = 1_767_225_600;
+const SETS: [&str; 3] = ["blue", "green", "red"];
+const CLOUDS: [&str; 3] = ["aws", "gcp", "azure"];
+
+#[derive(Clone, Debug)]
+struct ClusterGen {
+    env_prod: bool,
+    cloud: usize,
+    set: usize,
+    online: bool,
+    tainted: bool,
+}
+
+#[derive(Clone, Debug)]
+struct PlacementGen {
+    sets: Vec<usize>,
+    number_of_clusters: Option<i32>,
+    prod_only: bool,
+    spread: Option<i32>,
+    per_group: Option<String>,
+    canary_group: bool,
+    tolerate: bool,
+    prioritize_steady: bool,
+}
+
+fn cluster() -> impl Strategy<Value = ClusterGen> {
+    (
+        any::<bool>(),
+        0..3usize,
+        0..3usize,
+        prop::bool::weighted(0.9),
+        prop::bool::weighted(0.2),
+    )
+        .prop_map(|(env_prod, cloud, set, online, tainted)| ClusterGen {
+            env_prod,
+            cloud,
+            set,
+            online,
+            tainted,
+        })
+}
+
+fn placement() -> impl Strategy<Value = PlacementGen> {
+    let per_group = prop_oneof![
+        Just(None),
+        (1..12i32).prop_map(|n| Some(n.to_string())),
+        (1..100i32).prop_map(|p| Some(format!("'{p}%'"))),
+    ];
+    (
+        proptest::sample::subsequence(vec![0usize, 1, 2], 0..=3),
+        prop::option::of(0..300i32),
+        any::<bool>(),
+        prop::option::of(1..3i32),
+        per_group,
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(
+            |(
+                sets,
+                number_of_clusters,
+                prod_only,
+                spread,
+                per_group,
+                canary_group,
+                tolerate,
+                prioritize_steady,
+            )| PlacementGen {
+                sets,
+                number_of_clusters,
+                prod_only,
+                spread,
+                per_group,
+                canary_group,
+                tolerate,
+                prioritize_steady,
+            },
+        )
+}
+
+/// A fleet (up to 250 clusters, so decisions overflow 100 per object), its cluster sets,
+/// bindings of every set into `ns`, and the placements.
+fn manifests(clusters: &[ClusterGen], placements: &[PlacementGen]) -> String {
+    let mut text =
+        String::from("apiVersion: fleetplan.io/v1alpha1\nkind: ClusterInventory\nmetadata: {name: fleet}\nclusters:\n");
+    for (index, cluster) in clusters.iter().enumerate() {
+        let env = if cluster.env_prod { "prod" } else { "dev" };
+        text.push_str(&format!(
+            "  - {{name: c{index:03}, labels: {{env: {env}, cloud: {}}}, sets: [{}], online: {}",
+            CLOUDS[cluster.cloud], SETS[cluster.set], cluster.online
+        ));
+        if cluster.tainted {
+            text.push_str(", taints: [{key: gpu, value: 'true', effect: NoSelect}]");
+        }
+        text.push_str("}\n");
+    }
+    for set in SETS {
+        text.push_str(&format!(
+            "---\napiVersion: cluster.open-cluster-management.io/v1beta2\nkind: ManagedClusterSet\nmetadata: {{name: {set}}}\n---\napiVersion: cluster.open-cluster-management.io/v1beta2\nkind: ManagedClusterSetBinding\nmetadata: {{name: {set}, namespace: ns}}\nspec: {{clusterSet: {set}}}\n"
+        ));
+    }
+    for (index, placement) in placements.iter().enumerate() {
+        let sets: Vec<&str> = placement.sets.iter().map(|&set| SETS[set]).collect();
+        text.push_str(&format!(
+            "---\napiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\nmetadata: {{name: p{index}, namespace: ns}}\nspec:\n  clusterSets: [{}]\n",
+            sets.join(", ")
+        ));
+        if let Some(number) = placement.number_of_clusters {
+            text.push_str(&format!("  numberOfClusters: {number}\n"));
+        }
+        if placement.prod_only {
+            text.push_str("  predicates:\n    - requiredClusterSelector: {labelSelector: {matchLabels: {env: prod}}}\n");
+        }
+        if let Some(skew) = placement.spread {
+            text.push_str(&format!(
+                "  spreadPolicy: {{spreadConstraints: [{{topologyKey: cloud, topologyKeyType: Label, maxSkew: {skew}}}]}}\n"
+            ));
+        }
+        if placement.tolerate {
+            text.push_str("  tolerations: [{key: gpu, operator: Exists}]\n");
+        }
+        if placement.prioritize_steady {
+            text.push_str("  prioritizerPolicy: {mode: Exact, configurations: [{scoreCoordinate: {builtIn: Steady}, weight: 3}, {scoreCoordinate: {builtIn: ResourceAllocatableCPU}, weight: -2}]}\n");
+        }
+        if placement.per_group.is_some() || placement.canary_group {
+            text.push_str("  decisionStrategy:\n    groupStrategy:\n");
+            if let Some(per_group) = &placement.per_group {
+                text.push_str(&format!("      clustersPerDecisionGroup: {per_group}\n"));
+            }
+            if placement.canary_group {
+                text.push_str("      decisionGroups: [{groupName: canary, groupClusterSelector: {labelSelector: {matchLabels: {cloud: aws}}}}]\n");
+            }
+        }
+    }
+    text
+}
+
+fn load_text(text: &str) -> Model {
+    load::load(
+        &["-".to_string()],
+        &mut text.as_bytes(),
+        &LoadOptions::default(),
+    )
+    .unwrap_or_else(|errors| panic!("{errors}\n{text}"))
+}
+
+fn check_placement(
+    item: &PlanItem,
+    result: &fleetplan::placement::PlacementResult,
+    model: &Model,
+    spec_clusters: Option<i32>,
+) -> Result<(), TestCaseError> {
+    let selected: BTreeSet<&str> = result.selected.iter().map(String::as_str).collect();
+    prop_assert_eq!(
+        selected.len(),
+        result.selected.len(),
+        "selected has duplicates"
+    );
+    prop_assert_eq!(
+        &item.clusters,
+        &result.selected,
+        "the plan item is the scheduler's selection"
+    );
+
+    // selected ⊆ candidates
+    prop_assert!(result.selected.len() <= result.available);
+    let Some(trace) = &result.trace else {
+        return Err(TestCaseError::fail("traced run without a trace"));
+    };
+    for name in &result.selected {
+        let cluster = model.inventory.clusters.iter().find(|c| &c.name == name);
+        let Some(cluster) = cluster else {
+            return Err(TestCaseError::fail(format!(
+                "{name} is not in the inventory"
+            )));
+        };
+        let set = cluster
+            .labels
+            .get("cluster.open-cluster-management.io/clusterset");
+        prop_assert!(
+            set.is_some_and(|set| result.eligible_sets.contains(set)),
+            "{} selected outside the eligible sets {:?}",
+            name,
+            result.eligible_sets
+        );
+    }
+
+    // |selected| ≤ numberOfClusters
+    if let Some(number) = spec_clusters {
+        prop_assert!(
+            i64::try_from(result.selected.len()).unwrap_or(i64::MAX) <= i64::from(number.max(0)),
+            "{} selected, numberOfClusters {}",
+            result.selected.len(),
+            number
+        );
+    }
+
+    // decision groups partition the selection
+    let mut grouped = BTreeSet::new();
+    for group in &result.groups {
+        prop_assert_eq!(group.cluster_count, group.clusters.len());
+        for cluster in &group.clusters {
+            prop_assert!(
+                grouped.insert(cluster.as_str()),
+                "{} in two groups",
+                cluster
+            );
+        }
+    }
+    prop_assert_eq!(&grouped, &selected, "groups do not cover the selection");
+    let item_groups: BTreeSet<&str> = item
+        .groups
+        .iter()
+        .flat_map(|group| group.clusters.iter().map(String::as_str))
+        .collect();
+    prop_assert_eq!(&item_groups, &selected);
+
+    // at most 100 decisions per PlacementDecision object, together the selection
+    let mut decided = BTreeSet::new();
+    for decision in &result.decisions {
+        prop_assert!(
+            decision.clusters.len() <= 100,
+            "{} has {} decisions",
+            decision.name,
+            decision.clusters.len()
+        );
+        for cluster in &decision.clusters {
+            prop_assert!(
+                decided.insert(cluster.as_str()),
+                "{} decided twice",
+                cluster
+            );
+        }
+    }
+    prop_assert_eq!(&decided, &selected, "decisions do not cover the selection");
+
+    // explain's verdicts agree with the plan: one per inventory cluster, Selected exactly
+    // for the selected clusters
+    prop_assert_eq!(trace.verdicts.len(), model.inventory.clusters.len());
+    for cluster in &model.inventory.clusters {
+        let verdict = trace.verdicts.get(&cluster.name);
+        let is_selected = matches!(verdict, Some(Verdict::Selected { .. }));
+        prop_assert_eq!(
+            is_selected,
+            selected.contains(cluster.name.as_str()),
+            "{}: {:?}",
+            cluster.name,
+            verdict
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn placements_respect_their_invariants(
+        clusters in vec(cluster(), 0..250),
+        placements in vec(placement(), 1..4),
+    ) {
+        let model = load_text(&manifests(&clusters, &placements));
+        let outcome = plan::build(&model, &PlanOptions { previous: None, now: NOW, trace: true });
+        prop_assert_eq!(outcome.plan.items.len(), placements.len());
+        for (item, trace) in outcome.plan.items.iter().zip(&outcome.traces) {
+            let ItemTrace::Placement(result) = trace else {
+                return Err(TestCaseError::fail(format!("{:?}: not a placement trace", item.source)));
+            };
+            let index: usize = item.source.name.trim_start_matches('p').parse().unwrap_or(usize::MAX);
+            let spec = placements.get(index).and_then(|p| p.number_of_clusters);
+            check_placement(item, result, &model, spec)?;
+        }
+    }
+}
+
+// ---- the Plan document round trip ----
+
+/// Strings YAML likes to reinterpret: booleans, nulls, numbers, markers, quotes, unicode.
+fn tricky() -> impl Strategy<Value = String> {
+    prop_oneof![
+        proptest::sample::select(vec![
+            "",
+            "yes",
+            "no",
+            "on",
+            "off",
+            "true",
+            "null",
+            "~",
+            "0x1F",
+            "1e3",
+            "0o17",
+            "-",
+            "---",
+            "...",
+            "#x",
+            "a: b",
+            "- x",
+            "'q'",
+            "\"q\"",
+            "*alias",
+            "&anchor",
+            "!tag",
+            "%",
+            "@",
+            "`",
+            " lead",
+            "trail ",
+            "multi\nline",
+            "tab\tx",
+            "ünï",
+            "🚀",
+            "12:30",
+            "2026-01-01",
+        ])
+        .prop_map(str::to_string),
+        "[a-z][-a-z0-9.]{0,12}",
+        any::<String>(),
+    ]
+}
+
+fn condition() -> impl Strategy<Value = Condition> {
+    (tricky(), tricky(), tricky(), tricky()).prop_map(|(type_, status, reason, message)| {
+        Condition {
+            type_,
+            status,
+            reason,
+            message,
+        }
+    })
+}
+
+fn item() -> impl Strategy<Value = PlanItem> {
+    (
+        (tricky(), tricky(), prop::option::of(tricky()), tricky()),
+        vec(tricky(), 0..4),
+        btree_map(tricky(), any::<i64>(), 0..4),
+        btree_map(tricky(), any::<i64>(), 0..3),
+        vec((tricky(), any::<usize>(), vec(tricky(), 0..3)), 0..3),
+        vec(condition(), 0..3),
+        prop::option::of(tricky()),
+        vec(tricky(), 0..2),
+    )
+        .prop_map(
+            |(
+                (api_version, kind, namespace, name),
+                clusters,
+                replicas,
+                overflow,
+                groups,
+                conditions,
+                changes_at,
+                errors,
+            )| {
+                PlanItem {
+                    source: ItemSource {
+                        api_version,
+                        kind,
+                        namespace,
+                        name,
+                    },
+                    clusters,
+                    replicas,
+                    overflow,
+                    groups: groups
+                        .into_iter()
+                        .map(|(name, index, clusters)| Group {
+                            name,
+                            index,
+                            clusters,
+                        })
+                        .collect(),
+                    conditions,
+                    changes_at,
+                    errors,
+                }
+            },
+        )
+}
+
+fn read_back(text: &str) -> Plan {
+    load::previous_plan("-", &mut text.as_bytes())
+        .unwrap_or_else(|errors| panic!("{errors}\n{text}"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_plan_written_as_yaml_reads_back_as_previous_unchanged(items in vec(item(), 0..4)) {
+        let plan = Plan { items, ..Plan::default() };
+        let text = render::plan::yaml(&plan);
+        prop_assert_eq!(read_back(&text), plan, "{}", text);
+    }
+
+    #[test]
+    fn a_plan_written_as_json_reads_back_as_previous_unchanged(items in vec(item(), 0..4)) {
+        let plan = Plan { items, ..Plan::default() };
+        let text = render::plan::json(&plan);
+        prop_assert_eq!(read_back(&text), plan, "{}", text);
+    }
+}
+
+#[test]
+fn the_example_fleet_plan_reads_back_as_previous_unchanged() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let paths = [format!("{root}/testdata/fleet")];
+    let model = load::load(&paths, &mut std::io::empty(), &LoadOptions::default())
+        .unwrap_or_else(|errors| panic!("{errors}"));
+    let outcome = plan::build(
+        &model,
+        &PlanOptions {
+            previous: None,
+            now: NOW,
+            trace: false,
+        },
+    );
+    let replicas: BTreeMap<&str, usize> = outcome
+        .plan
+        .items
+        .iter()
+        .map(|item| (item.source.name.as_str(), item.replicas.len()))
+        .collect();
+    assert!(
+        replicas.values().any(|&n| n > 0),
+        "the example has replica items"
+    );
+    assert_eq!(read_back(&render::plan::yaml(&outcome.plan)), outcome.plan);
+    assert_eq!(read_back(&render::plan::json(&outcome.plan)), outcome.plan);
+}
