@@ -159,6 +159,21 @@ fn load_text(text: &str) -> Model {
     .unwrap_or_else(|errors| panic!("{errors}\n{text}"))
 }
 
+/// The union of `parts`, failing when a cluster is in two of them.
+fn disjoint_union<'a>(
+    parts: impl Iterator<Item = &'a Vec<String>>,
+) -> Result<BTreeSet<&'a str>, TestCaseError> {
+    let mut union = BTreeSet::new();
+    for cluster in parts.flatten() {
+        prop_assert!(
+            union.insert(cluster.as_str()),
+            "{} is in two parts",
+            cluster
+        );
+    }
+    Ok(union)
+}
+
 fn check_placement(
     item: &PlanItem,
     result: &fleetplan::placement::PlacementResult,
@@ -211,17 +226,10 @@ fn check_placement(
     }
 
     // decision groups partition the selection
-    let mut grouped = BTreeSet::new();
     for group in &result.groups {
         prop_assert_eq!(group.cluster_count, group.clusters.len());
-        for cluster in &group.clusters {
-            prop_assert!(
-                grouped.insert(cluster.as_str()),
-                "{} in two groups",
-                cluster
-            );
-        }
     }
+    let grouped = disjoint_union(result.groups.iter().map(|group| &group.clusters))?;
     prop_assert_eq!(&grouped, &selected, "groups do not cover the selection");
     let item_groups: BTreeSet<&str> = item
         .groups
@@ -231,7 +239,6 @@ fn check_placement(
     prop_assert_eq!(&item_groups, &selected);
 
     // at most 100 decisions per PlacementDecision object, together the selection
-    let mut decided = BTreeSet::new();
     for decision in &result.decisions {
         prop_assert!(
             decision.clusters.len() <= 100,
@@ -239,14 +246,8 @@ fn check_placement(
             decision.name,
             decision.clusters.len()
         );
-        for cluster in &decision.clusters {
-            prop_assert!(
-                decided.insert(cluster.as_str()),
-                "{} decided twice",
-                cluster
-            );
-        }
     }
+    let decided = disjoint_union(result.decisions.iter().map(|decision| &decision.clusters))?;
     prop_assert_eq!(&decided, &selected, "decisions do not cover the selection");
 
     // explain's verdicts agree with the plan: one per inventory cluster, Selected exactly
