@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod exit_code;
 pub mod load;
+pub mod migrate;
 pub mod model;
 pub mod output;
 pub mod placement;
