@@ -4,6 +4,7 @@
 //! `plan` → `render`. The CLI (`cli`) only parses arguments, calls the library and renders.
 
 pub mod cli;
+pub mod diff;
 pub mod exit_code;
 pub mod load;
 pub mod migrate;

@@ -1,15 +1,93 @@
 //! Command-line parsing and dispatch. Holds no logic: parse, call the library, render.
 
-use clap::Parser;
+mod inputs;
+mod migrate;
+mod plan;
+mod select;
+
+use std::ffi::OsString;
+use std::io::{Read, Write};
+
+use clap::{Parser, Subcommand};
 
 use crate::exit_code::ExitCode;
+use crate::render::table::terminal_width;
 
 /// Plan where Kubernetes workloads go across a fleet of clusters, offline.
 #[derive(Debug, Parser)]
 #[command(name = "fleetplan", version, about, long_about = None)]
-pub struct Cli {}
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Plan every workload: selected clusters, replica layouts, decisions and conditions.
+    Plan(plan::PlanArgs),
+    /// List the clusters of an inventory that match label and claim selectors.
+    Select(select::SelectArgs),
+    /// Convert PlacementRules and federation annotations to Placements and
+    /// ReplicaSchedulingPreferences, with a loss report (and --verify, a proof).
+    Migrate(migrate::MigrateArgs),
+}
+
+/// The process's streams, injectable so tests and the binary share one entry point.
+pub struct Io<'a> {
+    pub stdin: &'a mut dyn Read,
+    pub stdout: &'a mut dyn Write,
+    pub stderr: &'a mut dyn Write,
+    /// The terminal width tables are fitted to; `None` when stdout is not a terminal.
+    pub width: Option<u16>,
+}
 
 pub fn main() -> std::process::ExitCode {
-    let _cli = Cli::parse();
-    ExitCode::Success.into()
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let mut io = Io {
+        stdin: &mut stdin.lock(),
+        stdout: &mut stdout.lock(),
+        stderr: &mut stderr.lock(),
+        width: terminal_width(),
+    };
+    run(std::env::args_os(), &mut io).into()
+}
+
+/// Parses `args` (program name first) and runs the subcommand.
+pub fn run(args: impl IntoIterator<Item = OsString>, io: &mut Io<'_>) -> ExitCode {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(error) => {
+            let text = error.render().to_string();
+            return if error.use_stderr() {
+                report(io, &text);
+                ExitCode::Error
+            } else {
+                write(io.stdout, &text)
+            };
+        }
+    };
+    match cli.command {
+        Command::Plan(args) => plan::run(args, io),
+        Command::Select(args) => select::run(args, io),
+        Command::Migrate(args) => migrate::run(args, io),
+    }
+}
+
+/// Writes command output; a closed pipe (`fleetplan select … | head`) is not an error.
+fn write(out: &mut dyn Write, text: &str) -> ExitCode {
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::Success,
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::Success,
+        Err(_) => ExitCode::Error,
+    }
+}
+
+/// Writes a diagnostic to stderr; there is nowhere left to report a failure to do so.
+fn report(io: &mut Io<'_>, text: &str) {
+    let _ = io.stderr.write_all(text.as_bytes());
+    if !text.ends_with('\n') {
+        let _ = io.stderr.write_all(b"\n");
+    }
 }

@@ -82,11 +82,19 @@ fn parse_yaml(name: &str, text: &str) -> Result<Vec<Document>, LoadError> {
 
 fn yaml_syntax_error(at: &Source, error: &serde_yaml::Error) -> LoadError {
     let location = error.location();
+    let line = location.as_ref().map(serde_yaml::Location::line);
+    let column = location.as_ref().map(serde_yaml::Location::column);
+    let mut message = error.to_string();
+    if let (Some(line), Some(column)) = (line, column) {
+        message = message.replacen(&format!(" at line {line} column {column}"), "", 1);
+    }
+    // libyaml also names where the construct it was parsing began.
+    let message = message.replace(" at line ", " started at line ");
     LoadError::Syntax {
         at: at.clone(),
-        line: location.as_ref().map(serde_yaml::Location::line),
-        column: location.as_ref().map(serde_yaml::Location::column),
-        message: without_location(error.to_string()),
+        line,
+        column,
+        message,
     }
 }
 
@@ -109,7 +117,7 @@ fn parse_json(name: &str, text: &str) -> Result<Vec<Document>, LoadError> {
     Ok(documents)
 }
 
-/// serde_yaml and serde_json append ` at line L column C`; the error prints its own.
+/// serde_json appends ` at line L column C`; the error prints its own.
 fn without_location(message: String) -> String {
     match message.rfind(" at line ") {
         Some(at) => message.get(..at).unwrap_or(&message).to_string(),
@@ -282,6 +290,17 @@ mod tests {
     }
 
     #[test]
+    fn syntax_errors_say_where_the_broken_construct_began() {
+        let error = yaml("---\na: 1\nb:\n  c: 1\n d: 2\n")
+            .err()
+            .map(|e| e.to_string());
+        assert_eq!(
+            error.as_deref(),
+            Some("f.yaml#1: line 5 column 2: did not find expected key, while parsing a block mapping started at line 2 column 1")
+        );
+    }
+
+    #[test]
     fn duplicate_keys_are_errors_at_their_mapping() {
         let error = yaml("x: 0\ny:\n  a: 1\n  a: 2\n")
             .err()
@@ -310,6 +329,18 @@ mod tests {
         let error = yaml(&text).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(
             error.contains("too many") || error.contains("repetition limit"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn many_aliases_of_a_large_node_exhaust_the_budget() {
+        // Within serde_yaml's own repetition limit, but 10^8 values once expanded.
+        let mut text = format!("big: &big [{}]\nrefs:\n", "1,".repeat(10_000));
+        text.push_str(&"- *big\n".repeat(10_000));
+        let error = yaml(&text).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(
+            error.contains("document expands to too many values"),
             "{error}"
         );
     }

@@ -11,6 +11,7 @@ mod error;
 mod inputs;
 mod model_builder;
 mod object;
+mod previous;
 mod scores;
 mod workloads;
 
@@ -19,6 +20,7 @@ use std::io::Read;
 pub(crate) use documents::Document;
 pub use error::{LoadError, LoadErrors};
 pub use inputs::STDIN_NAME;
+pub use previous::previous_plan;
 pub(crate) use workloads::CLUSTER_SELECTOR_ANNOTATION;
 
 use crate::model::Model;

@@ -144,18 +144,24 @@ impl Migration {
     }
 
     /// One file per object for `--out DIR`: `<kind>_<namespace>_<name>.yaml` (lower-case kind;
-    /// no namespace part for cluster-scoped objects).
-    pub fn files(&self) -> Vec<(String, String)> {
+    /// no namespace part for cluster-scoped objects), or `.json` with each object as JSON.
+    pub fn files(&self, json: bool) -> Vec<(String, String)> {
         self.objects
             .iter()
             .map(|emitted| {
                 let object = &emitted.object;
                 let kind = object.kind.to_ascii_lowercase();
-                let name = match &object.namespace {
-                    Some(namespace) => format!("{kind}_{namespace}_{}.yaml", object.name),
-                    None => format!("{kind}_{}.yaml", object.name),
+                let stem = match &object.namespace {
+                    Some(namespace) => format!("{kind}_{namespace}_{}", object.name),
+                    None => format!("{kind}_{}", object.name),
                 };
-                (name, yaml(&emitted.value))
+                if json {
+                    let mut text = serde_json::to_string_pretty(&emitted.value).unwrap_or_default();
+                    text.push('\n');
+                    (format!("{stem}.json"), text)
+                } else {
+                    (format!("{stem}.yaml"), yaml(&emitted.value))
+                }
             })
             .collect()
     }

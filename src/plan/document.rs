@@ -96,6 +96,21 @@ pub struct PlanItem {
     pub errors: Vec<String>,
 }
 
+impl PlanItem {
+    /// Conditions in their bad state: `PlacementMisconfigured=True`, any other `False`.
+    /// `check` calls an item with such a condition (and no errors) unsatisfied.
+    pub fn problems(&self) -> impl Iterator<Item = &Condition> {
+        self.conditions.iter().filter(|condition| {
+            let bad = if condition.type_ == "PlacementMisconfigured" {
+                "True"
+            } else {
+                "False"
+            };
+            condition.status == bad
+        })
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Group {

@@ -16,13 +16,14 @@ use crate::model::Condition;
 
 /// An object placed by its `federation.alpha.kubernetes.io/cluster-selector` annotation (or
 /// everywhere without one), with replicas when it carries replica-set-preferences.
-pub fn annotated(
-    fleet: &Fleet,
+pub fn annotated<'a>(
+    fleet: &Fleet<'a>,
     workload: &Workload,
     preferences: Option<&str>,
     replicas: i64,
     previous: Option<&PlanItem>,
-) -> Planned {
+    trace: bool,
+) -> Planned<'a> {
     let selection = match annotation_selection(fleet, workload) {
         Ok(selection) => selection,
         Err(message) => return Planned::failed(workload, message),
@@ -31,21 +32,25 @@ pub fn annotated(
         return Planned::selection(workload, fleet, selection);
     };
     match parse_replica_set_preferences(preferences) {
-        Ok(preferences) => {
-            plan_replicas(fleet, workload, selection, &preferences, replicas, previous)
-        }
-        Err(error) => Planned::failed(
+        Ok(preferences) => plan_replicas(
+            fleet,
             workload,
-            format!(
-                "annotation {}: {error}",
-                replicas::REPLICA_SET_PREFERENCES_ANNOTATION
-            ),
+            selection,
+            &preferences,
+            replicas,
+            previous,
+            trace,
         ),
+        Err(error) => Planned::failed(workload, error.to_string()),
     }
 }
 
 /// A kubefed `Federated*` object: `spec.placement.clusters` wins over `clusterSelector`.
-pub fn federated(fleet: &Fleet, workload: &Workload, placement: &FederatedPlacement) -> Planned {
+pub fn federated<'a>(
+    fleet: &Fleet<'a>,
+    workload: &Workload,
+    placement: &FederatedPlacement,
+) -> Planned<'a> {
     match federated_selection(fleet, placement) {
         Ok(selection) => Planned::selection(workload, fleet, selection),
         Err(message) => Planned::failed(workload, message),
@@ -54,13 +59,14 @@ pub fn federated(fleet: &Fleet, workload: &Workload, placement: &FederatedPlacem
 
 /// A kubefed `ReplicaSchedulingPreference`. With `intersectWithClusterSelector` it only uses
 /// the clusters its same-named target (of `targetKind`) selects.
-pub fn replica_scheduling_preference(
-    fleet: &Fleet,
+pub fn replica_scheduling_preference<'a>(
+    fleet: &Fleet<'a>,
     workload: &Workload,
     spec: &crate::model::preferences::RspSpec,
     target: Option<&Workload>,
     previous: Option<&PlanItem>,
-) -> Planned {
+    trace: bool,
+) -> Planned<'a> {
     let selection = if spec.intersect_with_cluster_selector {
         let Some(target) = target else {
             return Planned::failed(
@@ -104,6 +110,7 @@ pub fn replica_scheduling_preference(
         &spec.preferences,
         spec.total_replicas,
         previous,
+        trace,
     )
 }
 
@@ -153,55 +160,47 @@ fn federated_selection(
     })
 }
 
-fn plan_replicas(
-    fleet: &Fleet,
+fn plan_replicas<'a>(
+    fleet: &Fleet<'a>,
     workload: &Workload,
     selection: SelectionTrace,
     preferences: &ReplicaPreferences,
     total: i64,
     previous: Option<&PlanItem>,
-) -> Planned {
+    trace: bool,
+) -> Planned<'a> {
     let available = fleet.names(&selection.selected);
-    let capacity: BTreeMap<String, i64> = available
-        .iter()
-        .filter_map(|name| fleet.id(name))
+    let capacity: BTreeMap<String, i64> = selection
+        .selected
+        .iter_ones()
         .filter_map(|id| fleet.clusters.get(id))
         .filter_map(|cluster| Some((cluster.name.clone(), cluster.replica_capacity?)))
         .collect();
     let no_current = BTreeMap::new();
     let current = previous.map_or(&no_current, |item| &item.replicas);
     let key = workload.object.key();
-    let result = replicas::plan(&PlannerInput {
+    let input = PlannerInput {
         total,
         key: &key,
         preferences,
         available: &available,
         current,
         capacity: &capacity,
-    });
-    let clusters: Vec<String> = result
-        .trace
-        .clusters
-        .iter()
-        .filter(|cluster| cluster.source != replicas::PreferenceSource::None)
-        .map(|cluster| cluster.cluster.clone())
-        .collect();
-    let assigned = total.saturating_sub(result.unassigned);
-    let condition = if result.unassigned > 0 {
-        Condition {
-            type_: "ReplicasAssigned".to_string(),
-            status: "False".to_string(),
-            reason: "ReplicasUnassigned".to_string(),
-            message: format!("{} of {total} replicas left unassigned", result.unassigned),
-        }
-    } else {
-        Condition {
-            type_: "ReplicasAssigned".to_string(),
-            status: "True".to_string(),
-            reason: "AllReplicasAssigned".to_string(),
-            message: format!("{assigned} of {total} replicas assigned"),
-        }
     };
+    let (result, planner) = if trace {
+        let (result, planner) = replicas::plan_with_trace(&input);
+        (result, Some(planner))
+    } else {
+        (replicas::plan(&input), None)
+    };
+    // Clusters with neither their own entry nor "*" took no part in the plan.
+    let wildcard = preferences.clusters.is_empty() || preferences.clusters.contains_key("*");
+    let mut clusters: Vec<String> = available
+        .iter()
+        .filter(|name| wildcard || preferences.clusters.contains_key(**name))
+        .map(|name| name.to_string())
+        .collect();
+    clusters.sort();
     let warnings = preferences
         .min_above_max()
         .map(|name| {
@@ -211,25 +210,51 @@ fn plan_replicas(
             )
         })
         .collect();
-    let mut item = PlanItem {
+    let item = PlanItem {
         source: (&workload.object).into(),
         clusters,
-        replicas: result
-            .replicas
-            .into_iter()
-            .filter(|(_, count)| *count != 0)
-            .collect(),
-        overflow: result.overflow,
-        conditions: vec![condition],
+        replicas: owned_non_zero(&result.replicas),
+        overflow: owned_non_zero(&result.overflow),
+        conditions: vec![assigned_condition(total, result.unassigned)],
         ..PlanItem::default()
     };
-    item.clusters.sort();
     Planned {
         item,
-        trace: ItemTrace::Replicas {
-            selection,
-            planner: result.trace,
+        trace: match planner {
+            Some(planner) => ItemTrace::Replicas { selection, planner },
+            None => ItemTrace::Selection(selection),
         },
         warnings,
+    }
+}
+
+fn owned_non_zero(counts: &BTreeMap<&str, i64>) -> BTreeMap<String, i64> {
+    counts
+        .iter()
+        .filter(|(_, count)| **count != 0)
+        .map(|(name, count)| (name.to_string(), *count))
+        .collect()
+}
+
+/// Unassigned replicas are no error upstream; the plan states them as a condition.
+fn assigned_condition(total: i64, unassigned: i64) -> Condition {
+    let (status, reason, message) = if unassigned > 0 {
+        (
+            "False",
+            "ReplicasUnassigned",
+            format!("{unassigned} of {total} replicas left unassigned"),
+        )
+    } else {
+        (
+            "True",
+            "AllReplicasAssigned",
+            format!("{total} of {total} replicas assigned"),
+        )
+    };
+    Condition {
+        type_: "ReplicasAssigned".to_string(),
+        status: status.to_string(),
+        reason: reason.to_string(),
+        message,
     }
 }

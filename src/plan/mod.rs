@@ -5,6 +5,7 @@ mod federation;
 mod fleet;
 mod ocm;
 mod trace;
+mod whatif;
 
 use std::collections::HashMap;
 
@@ -12,6 +13,7 @@ pub use crate::model::Condition;
 pub use document::{Group, ItemSource, Plan, PlanItem, API_VERSION, KIND};
 pub use fleet::Fleet;
 pub use trace::{ItemTrace, SelectionRule, SelectionTrace};
+pub use whatif::{close_matches, WhatIf};
 
 use crate::model::{Model, ObjectRef, PreviousDecision, Workload, WorkloadKind};
 use crate::placement::FleetIndex;
@@ -30,29 +32,29 @@ pub struct PlanOptions<'a> {
 
 /// A plan with, per item (same order), the trace `explain` renders.
 #[derive(Clone, Debug)]
-pub struct PlanOutcome {
+pub struct PlanOutcome<'a> {
     pub plan: Plan,
-    pub traces: Vec<ItemTrace>,
+    pub traces: Vec<ItemTrace<'a>>,
     /// `file#document: kind/namespace/name: message` for every item error.
     pub errors: Vec<String>,
     pub warnings: Vec<String>,
 }
 
-impl PlanOutcome {
+impl PlanOutcome<'_> {
     pub fn has_errors(&self) -> bool {
         !self.errors.is_empty()
     }
 }
 
 /// One item, as an engine produced it.
-struct Planned {
+struct Planned<'a> {
     item: PlanItem,
-    trace: ItemTrace,
+    trace: ItemTrace<'a>,
     warnings: Vec<String>,
 }
 
-impl Planned {
-    fn failed(workload: &Workload, message: String) -> Planned {
+impl<'a> Planned<'a> {
+    fn failed(workload: &Workload, message: String) -> Planned<'a> {
         Planned {
             item: PlanItem {
                 source: (&workload.object).into(),
@@ -64,7 +66,7 @@ impl Planned {
         }
     }
 
-    fn selection(workload: &Workload, fleet: &Fleet, selection: SelectionTrace) -> Planned {
+    fn selection(workload: &Workload, fleet: &Fleet, selection: SelectionTrace) -> Planned<'a> {
         let mut clusters: Vec<String> = fleet
             .names(&selection.selected)
             .into_iter()
@@ -85,7 +87,7 @@ impl Planned {
 
 /// Plans every workload of the model. Items keep the model's workload order, which the
 /// loader sorted by (apiVersion group, kind, namespace, name).
-pub fn build(model: &Model, options: &PlanOptions) -> PlanOutcome {
+pub fn build<'a>(model: &'a Model, options: &PlanOptions) -> PlanOutcome<'a> {
     let fleet = Fleet::new(&model.inventory.clusters);
     let decisions = previous_decisions(model, options.previous);
     let placements = FleetIndex::new(&model.inventory, &decisions);
@@ -128,6 +130,7 @@ pub fn build(model: &Model, options: &PlanOptions) -> PlanOutcome {
                 replica_set_preferences.as_deref(),
                 *replicas,
                 previous_item,
+                options.trace,
             ),
             WorkloadKind::Federated(placement) => {
                 federation::federated(&fleet, workload, placement)
@@ -147,6 +150,7 @@ pub fn build(model: &Model, options: &PlanOptions) -> PlanOutcome {
                     spec,
                     target,
                     previous_item,
+                    options.trace,
                 )
             }
             WorkloadKind::Placement(spec) => {

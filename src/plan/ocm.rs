@@ -16,7 +16,7 @@ pub fn placement(
     spec: &PlacementSpec,
     now: i64,
     trace: bool,
-) -> Planned {
+) -> Planned<'static> {
     let namespace = workload.object.namespace.as_deref().unwrap_or("default");
     let result = placement::schedule(&PlacementInput {
         fleet,
@@ -68,7 +68,7 @@ pub fn placement_rule(
     workload: &Workload,
     spec: &PlacementRuleSpec,
     previous: &[String],
-) -> Planned {
+) -> Planned<'static> {
     let result = rule::evaluate(&RuleInput {
         inventory,
         spec,

@@ -7,13 +7,13 @@ use crate::replicas::ReplicaTrace;
 use crate::selector::{ClusterBits, Selector};
 
 #[derive(Clone, Debug)]
-pub enum ItemTrace {
+pub enum ItemTrace<'a> {
     /// Federation annotation or kubefed placement: which clusters were chosen, and by what.
     Selection(SelectionTrace),
-    /// A replica workload: the selection, then the planner.
+    /// A replica workload: the selection, then the planner (cluster names borrow the model).
     Replicas {
         selection: SelectionTrace,
-        planner: ReplicaTrace,
+        planner: ReplicaTrace<'a>,
     },
     /// An OCM Placement: the scheduler's result, with per-cluster verdicts when traced.
     Placement(Box<PlacementResult>),

@@ -1,3 +1,6 @@
 //! Turning plans, traces and selections into tables, YAML and JSON.
 
+pub mod decisions;
 pub mod plan;
+pub mod selection;
+pub mod table;

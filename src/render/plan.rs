@@ -2,15 +2,14 @@
 
 use std::fmt::Write as _;
 
-use comfy_table::{presets, ContentArrangement, Table};
-
+use super::table;
 use crate::placement::trace::Verdict;
 use crate::placement::PlacementResult;
 use crate::plan::{ItemTrace, Plan, PlanItem, PlanOutcome};
 use crate::replicas::{PreferenceSource, ReplicaTrace};
 
 pub fn json(plan: &Plan) -> String {
-    // Serializing plain structs of strings, integers and maps cannot fail.
+    // Plain structs of strings, integers and maps always serialize.
     let mut text = serde_json::to_string_pretty(plan).unwrap_or_default();
     text.push('\n');
     text
@@ -20,7 +19,7 @@ pub fn yaml(plan: &Plan) -> String {
     serde_yaml::to_string(plan).unwrap_or_default()
 }
 
-/// One block per item: its status line, then its clusters.
+/// One block per item: a heading with its state, its clusters, then what is unsatisfied.
 pub fn table(outcome: &PlanOutcome, width: Option<u16>) -> String {
     let mut out = String::new();
     for (item, trace) in outcome.plan.items.iter().zip(&outcome.traces) {
@@ -28,27 +27,27 @@ pub fn table(outcome: &PlanOutcome, width: Option<u16>) -> String {
             out.push('\n');
         }
         let _ = writeln!(out, "{}", heading(item));
-        let table = match trace {
-            ItemTrace::Replicas { planner, .. } => replica_table(item, planner),
-            ItemTrace::Selection(_) | ItemTrace::PlacementRule(_) => cluster_list(item),
-            ItemTrace::Placement(result) => placement_table(item, result),
-            ItemTrace::Failed => {
-                for error in &item.errors {
-                    let _ = writeln!(out, "  error: {error}");
-                }
-                continue;
-            }
+        let (header, rows) = match trace {
+            ItemTrace::Replicas { planner, .. } => replica_rows(item, planner),
+            ItemTrace::Placement(result) => placement_rows(item, result),
+            ItemTrace::Selection(_) | ItemTrace::PlacementRule(_) => cluster_rows(item),
+            ItemTrace::Failed => (Vec::new(), Vec::new()),
         };
-        let _ = writeln!(out, "{}", fit(table, width));
-        for condition in item
-            .conditions
-            .iter()
-            .filter(|condition| condition.status == "False")
-        {
+        if !rows.is_empty() {
+            out.push_str(&indent(&table::render(header, rows, width)));
+        }
+        for error in &item.errors {
+            let _ = writeln!(out, "  error: {error}");
+        }
+        for condition in item.problems() {
             let _ = writeln!(out, "  {}: {}", condition.reason, condition.message);
         }
     }
     out
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|line| format!("  {line}\n")).collect()
 }
 
 fn heading(item: &PlanItem) -> String {
@@ -57,41 +56,74 @@ fn heading(item: &PlanItem) -> String {
         Some(namespace) => format!("{}/{}/{}", source.kind, namespace, source.name),
         None => format!("{}/{}", source.kind, source.name),
     };
-    let status = if !item.errors.is_empty() {
+    let state = if !item.errors.is_empty() {
         "error".to_string()
-    } else if item.conditions.iter().any(|c| c.status == "False") {
-        "unsatisfied".to_string()
     } else {
-        format!("{} clusters", item.clusters.len())
+        let clusters = match item.clusters.len() {
+            1 => "1 cluster".to_string(),
+            n => format!("{n} clusters"),
+        };
+        if item.problems().next().is_some() {
+            format!("{clusters}, unsatisfied")
+        } else {
+            clusters
+        }
     };
-    format!("{name} ({}): {status}", source.api_version)
+    format!("{name} ({}): {state}", source.api_version)
 }
 
-fn new_table(header: &[&str]) -> Table {
-    let mut table = Table::new();
-    table.load_preset(presets::NOTHING);
-    table.set_header(header.iter().copied());
-    table
+type Rows = (Vec<String>, Vec<Vec<String>>);
+
+fn header(names: &[&str]) -> Vec<String> {
+    names.iter().map(|name| name.to_string()).collect()
 }
 
-fn fit(mut table: Table, width: Option<u16>) -> String {
-    if let Some(width) = width {
-        table.set_content_arrangement(ContentArrangement::Dynamic);
-        table.set_width(width);
+fn cluster_rows(item: &PlanItem) -> Rows {
+    let rows = item.clusters.iter().map(|c| vec![c.clone()]).collect();
+    (header(&["CLUSTER"]), rows)
+}
+
+/// Each cluster that took part, with its replicas, overflow and the preference it used.
+fn replica_rows(item: &PlanItem, trace: &ReplicaTrace) -> Rows {
+    let mut clusters: Vec<_> = trace
+        .clusters
+        .iter()
+        .filter(|cluster| cluster.source != PreferenceSource::None)
+        .collect();
+    clusters.sort_by(|a, b| a.cluster.cmp(b.cluster));
+    let mut rows: Vec<Vec<String>> = clusters
+        .into_iter()
+        .map(|cluster| {
+            let prefs = &cluster.preferences;
+            vec![
+                cluster.cluster.to_string(),
+                item.replicas
+                    .get(cluster.cluster)
+                    .copied()
+                    .unwrap_or(0)
+                    .to_string(),
+                item.overflow
+                    .get(cluster.cluster)
+                    .map_or_else(String::new, i64::to_string),
+                prefs.min_replicas.to_string(),
+                prefs
+                    .max_replicas
+                    .map_or_else(|| "-".to_string(), |max| max.to_string()),
+                prefs.weight.to_string(),
+                match cluster.source {
+                    PreferenceSource::Own => "own".to_string(),
+                    _ if trace.defaulted => "* (default)".to_string(),
+                    _ => "*".to_string(),
+                },
+            ]
+        })
+        .collect();
+    let assigned: i64 = item.replicas.values().sum();
+    let unassigned = trace.total.saturating_sub(assigned);
+    if unassigned > 0 {
+        rows.push(vec!["(unassigned)".to_string(), unassigned.to_string()]);
     }
-    table.to_string()
-}
-
-fn cluster_list(item: &PlanItem) -> Table {
-    let mut table = new_table(&["CLUSTER"]);
-    for cluster in &item.clusters {
-        table.add_row([cluster]);
-    }
-    table
-}
-
-fn replica_table(item: &PlanItem, trace: &ReplicaTrace) -> Table {
-    let mut table = new_table(&[
+    let names = [
         "CLUSTER",
         "REPLICAS",
         "OVERFLOW",
@@ -99,74 +131,36 @@ fn replica_table(item: &PlanItem, trace: &ReplicaTrace) -> Table {
         "MAX",
         "WEIGHT",
         "PREFERENCE",
-    ]);
-    let mut clusters: Vec<_> = trace
-        .clusters
-        .iter()
-        .filter(|cluster| cluster.source != PreferenceSource::None)
-        .collect();
-    clusters.sort_by(|a, b| a.cluster.cmp(&b.cluster));
-    for cluster in clusters {
-        let prefs = &cluster.preferences;
-        table.add_row([
-            cluster.cluster.clone(),
-            item.replicas
-                .get(&cluster.cluster)
-                .copied()
-                .unwrap_or(0)
-                .to_string(),
-            item.overflow
-                .get(&cluster.cluster)
-                .map_or_else(String::new, i64::to_string),
-            prefs.min_replicas.to_string(),
-            prefs
-                .max_replicas
-                .map_or_else(|| "-".to_string(), |max| max.to_string()),
-            prefs.weight.to_string(),
-            match cluster.source {
-                PreferenceSource::Own => "own".to_string(),
-                _ if trace.defaulted => "\"*\" (default)".to_string(),
-                _ => "\"*\"".to_string(),
-            },
-        ]);
-    }
-    let assigned: i64 = item.replicas.values().sum();
-    let unassigned = trace.total.saturating_sub(assigned);
-    if unassigned > 0 {
-        table.add_row(["(unassigned)".to_string(), unassigned.to_string()]);
-    }
-    table
+    ];
+    (header(&names), rows)
 }
 
 /// Selected clusters with their score, rank, decision group and PlacementDecision object.
-fn placement_table(item: &PlanItem, result: &PlacementResult) -> Table {
-    let mut table = new_table(&["CLUSTER", "SCORE", "RANK", "GROUP", "DECISION"]);
+fn placement_rows(item: &PlanItem, result: &PlacementResult) -> Rows {
     let verdicts = result.trace.as_ref().map(|trace| &trace.verdicts);
-    for cluster in &item.clusters {
-        let row = match verdicts.and_then(|verdicts| verdicts.get(cluster)) {
+    let rows = item
+        .clusters
+        .iter()
+        .map(|cluster| match verdicts.and_then(|v| v.get(cluster)) {
             Some(Verdict::Selected {
                 score,
                 group_index,
                 group_name,
                 decision,
-            }) => [
+            }) => vec![
                 cluster.clone(),
                 score.total.to_string(),
                 score.rank.to_string(),
                 group_label(*group_index, group_name),
                 decision.clone(),
             ],
-            _ => [
-                cluster.clone(),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-            ],
-        };
-        table.add_row(row);
-    }
-    table
+            _ => vec![cluster.clone()],
+        })
+        .collect();
+    (
+        header(&["CLUSTER", "SCORE", "RANK", "GROUP", "DECISION"]),
+        rows,
+    )
 }
 
 fn group_label(index: usize, name: &str) -> String {

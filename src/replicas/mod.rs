@@ -5,6 +5,10 @@ mod order;
 mod planner;
 #[cfg(test)]
 mod planner_properties;
+#[cfg(test)]
+mod seed_scenarios;
+#[cfg(test)]
+mod throughput;
 mod trace;
 #[cfg(test)]
 mod upstream_vectors;
@@ -13,5 +17,5 @@ pub use annotation::{
     parse_replica_set_preferences, PreferencesError, REPLICA_SET_PREFERENCES_ANNOTATION,
 };
 pub use order::fnv1_32;
-pub use planner::{plan, PlannerInput, ReplicaPlan};
+pub use planner::{plan, plan_with_trace, PlannerInput, ReplicaPlan};
 pub use trace::{ClusterTrace, PreferenceSource, ReplicaTrace, RoundTrace, ShareTrace};

@@ -1,40 +1,34 @@
 //! The order in which clusters are served: weight descending, then a per-workload hash so that
 //! single-replica workloads do not all land on the alphabetically first cluster.
 
-use super::trace::ClusterTrace;
+use std::cmp::Ordering;
 
-const FNV_OFFSET_BASIS: u32 = 2_166_136_261;
+pub const FNV_OFFSET_BASIS: u32 = 2_166_136_261;
 const FNV_PRIME: u32 = 16_777_619;
 
 /// FNV-1 (multiply, then xor; not FNV-1a) over the cluster name immediately followed by the
 /// workload key, as the reference's `fnv.New32()` written with both.
 pub fn fnv1_32(cluster: &str, key: &str) -> u32 {
-    cluster
-        .bytes()
-        .chain(key.bytes())
-        .fold(FNV_OFFSET_BASIS, |hash, byte| {
-            hash.wrapping_mul(FNV_PRIME) ^ u32::from(byte)
-        })
+    fnv1_extend(
+        fnv1_extend(FNV_OFFSET_BASIS, cluster.as_bytes()),
+        key.as_bytes(),
+    )
 }
 
-/// Indices of the clusters that take part, in serving order. The sort is stable, so exact
-/// ties (same weight and hash) keep inventory order; the reference's `sort.Sort` leaves them
-/// in an unspecified order.
-pub fn order_clusters(clusters: &[ClusterTrace]) -> Vec<usize> {
-    let mut order: Vec<usize> = clusters
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.hash.is_some())
-        .map(|(i, _)| i)
-        .collect();
-    order.sort_by(|&a, &b| {
-        let (a, b) = (&clusters[a], &clusters[b]);
-        b.preferences
-            .weight
-            .cmp(&a.preferences.weight)
-            .then(a.hash.cmp(&b.hash))
-    });
-    order
+/// Continues an FNV-1 hash over more bytes.
+pub fn fnv1_extend(hash: u32, bytes: &[u8]) -> u32 {
+    bytes.iter().fold(hash, |hash, &byte| fnv1_step(hash, byte))
+}
+
+pub fn fnv1_step(hash: u32, byte: u8) -> u32 {
+    hash.wrapping_mul(FNV_PRIME) ^ u32::from(byte)
+}
+
+/// Serving order of two clusters given as (weight, hash): weight descending, then hash
+/// ascending. Used with a stable sort, so exact ties keep inventory order; the reference's
+/// `sort.Sort` leaves them in an unspecified order.
+pub fn serving_order(a: (i64, u32), b: (i64, u32)) -> Ordering {
+    b.0.cmp(&a.0).then(a.1.cmp(&b.1))
 }
 
 #[cfg(test)]

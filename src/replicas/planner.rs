@@ -2,303 +2,412 @@
 //! shipped unchanged in kubefed (`pkg/controller/util/planner`). Same plan, replica for
 //! replica; see docs/design replicas.md for the rules and their upstream tests.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::preferences::{ClusterPreferences, ReplicaPreferences};
 
-use super::order::{fnv1_32, order_clusters};
+use super::order::{fnv1_extend, fnv1_step, serving_order, FNV_OFFSET_BASIS};
 use super::trace::{ClusterTrace, PreferenceSource, ReplicaTrace, RoundTrace, ShareTrace};
 
 /// What the controllers used when a workload gave no cluster entries.
 const DEFAULT_WILDCARD: ClusterPreferences = ClusterPreferences::new(0, None, 1);
 
-pub struct PlannerInput<'a> {
+/// `'n` is the lifetime of the cluster names, which the plan borrows.
+pub struct PlannerInput<'a, 'n> {
     /// Replicas to place (`spec.replicas`, or RSP `spec.totalReplicas`).
     pub total: i64,
     /// `"<namespace>/<name>"`, hashed after each cluster name to vary the order per workload.
     pub key: &'a str,
     pub preferences: &'a ReplicaPreferences,
     /// Clusters the workload may use, in inventory order. A repeated name counts once.
-    pub available: &'a [&'a str],
+    pub available: &'a [&'n str],
     /// Replicas running now; only read when `rebalance` is false.
     pub current: &'a BTreeMap<String, i64>,
     /// Replicas a cluster can hold; absent = unbounded.
     pub capacity: &'a BTreeMap<String, i64>,
 }
 
+/// Cluster names are borrowed from `PlannerInput::available`: the planner allocates no
+/// strings, which keeps it above a million ten-cluster plans per second.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReplicaPlan {
+pub struct ReplicaPlan<'a> {
     /// Every available cluster, zeros included.
-    pub replicas: BTreeMap<String, i64>,
+    pub replicas: BTreeMap<&'a str, i64>,
     /// Replicas a cluster was due but could not hold (capacity). The controllers wrote
     /// `replicas + overflow` to the cluster; it is kept apart here.
-    pub overflow: BTreeMap<String, i64>,
+    pub overflow: BTreeMap<&'a str, i64>,
     /// `total` minus what the plan placed (every cluster capped, or all weights 0).
     pub unassigned: i64,
-    pub trace: ReplicaTrace,
 }
 
 /// Plans like the reference. Negative numbers in the input (which the loaders reject) read as
 /// 0: with a negative weight the reference loops forever.
-pub fn plan(input: &PlannerInput) -> ReplicaPlan {
+pub fn plan<'n>(input: &PlannerInput<'_, 'n>) -> ReplicaPlan<'n> {
+    run(input, None).0
+}
+
+/// `plan`, and what it did on the way, for `explain`. The same run: the trace cannot disagree.
+pub fn plan_with_trace<'n>(input: &PlannerInput<'_, 'n>) -> (ReplicaPlan<'n>, ReplicaTrace<'n>) {
+    let mut recorder = Recorder::default();
+    let (plan, slots) = run(input, Some(&mut recorder));
     let prefs = input.preferences;
-    let defaulted = prefs.clusters.is_empty();
+    let trace = ReplicaTrace {
+        total: input.total.max(0),
+        rebalance: prefs.rebalance,
+        defaulted: prefs.clusters.is_empty(),
+        clusters: slots.iter().map(Slot::trace).collect(),
+        rounds: recorder.rounds,
+        shares: recorder.shares,
+    };
+    (plan, trace)
+}
+
+#[derive(Default)]
+struct Recorder {
+    rounds: Vec<RoundTrace>,
+    shares: Vec<ShareTrace>,
+}
+
+/// One available cluster while planning.
+struct Slot<'a> {
+    name: &'a str,
+    source: PreferenceSource,
+    prefs: ClusterPreferences,
+    capacity: Option<i64>,
+    hash: u32,
+    position: Option<usize>,
+    minimum: i64,
+    kept: i64,
+    /// Pre-allocation not yet absorbed by a share.
+    pending: i64,
+    /// Share of the last round it took part in.
+    last_share: i64,
+    full_in_round: Option<usize>,
+    overflow: i64,
+    replicas: i64,
+}
+
+impl<'a> Slot<'a> {
+    fn takes_part(&self) -> bool {
+        self.source != PreferenceSource::None
+    }
+
+    fn trace(&self) -> ClusterTrace<'a> {
+        ClusterTrace {
+            cluster: self.name,
+            source: self.source,
+            preferences: self.prefs.clone(),
+            capacity: self.capacity,
+            hash: self.takes_part().then_some(self.hash),
+            position: self.position,
+            minimum: self.minimum,
+            kept: self.kept,
+            full_in_round: self.full_in_round,
+            overflow: self.overflow,
+            replicas: self.replicas,
+        }
+    }
+}
+
+fn run<'n>(
+    input: &PlannerInput<'_, 'n>,
+    mut recorder: Option<&mut Recorder>,
+) -> (ReplicaPlan<'n>, Vec<Slot<'n>>) {
+    let (plan, slots) = run_distinct(input, recorder.as_deref_mut());
+    if plan.replicas.len() == slots.len() {
+        return (plan, slots);
+    }
+    // A name was repeated (the output map folded it): plan again over first occurrences. An
+    // inventory has unique names, so the common path pays nothing for this.
+    let mut seen = BTreeSet::new();
+    let distinct: Vec<&'n str> = input
+        .available
+        .iter()
+        .copied()
+        .filter(|&name| seen.insert(name))
+        .collect();
+    if let Some(recorder) = recorder.as_deref_mut() {
+        *recorder = Recorder::default();
+    }
+    let input = PlannerInput {
+        available: &distinct,
+        ..*input
+    };
+    run_distinct(&input, recorder)
+}
+
+/// Plans over `available` taken as distinct names.
+fn run_distinct<'n>(
+    input: &PlannerInput<'_, 'n>,
+    mut recorder: Option<&mut Recorder>,
+) -> (ReplicaPlan<'n>, Vec<Slot<'n>>) {
+    let prefs = input.preferences;
     let rebalance = prefs.rebalance;
     let total = input.total.max(0);
 
-    let mut replicas = BTreeMap::new();
-    let mut clusters = Vec::with_capacity(input.available.len());
+    let wildcard = if prefs.clusters.is_empty() {
+        Some(&DEFAULT_WILDCARD)
+    } else {
+        prefs.clusters.get("*")
+    };
+    let mut slots = Vec::with_capacity(input.available.len());
     for &name in input.available {
-        if replicas.insert(name.to_string(), 0).is_some() {
-            continue;
-        }
-        let (source, used) = resolve(prefs, defaulted, name);
-        let takes_part = source != PreferenceSource::None;
-        clusters.push(ClusterTrace {
-            cluster: name.to_string(),
+        let (source, found) = match lookup(&prefs.clusters, name) {
+            Some(own) => (PreferenceSource::Own, Some(own)),
+            None if wildcard.is_some() => (PreferenceSource::Wildcard, wildcard),
+            None => (PreferenceSource::None, None),
+        };
+        slots.push(Slot {
+            name,
             source,
-            preferences: used,
-            capacity: input.capacity.get(name).map(|&c| c.max(0)),
-            hash: takes_part.then(|| fnv1_32(name, input.key)),
+            prefs: found.map_or_else(ClusterPreferences::default, non_negative),
+            capacity: lookup(input.capacity, name).map(|&c| c.max(0)),
+            hash: fnv1_extend(FNV_OFFSET_BASIS, name.as_bytes()),
             position: None,
             minimum: 0,
             kept: 0,
+            pending: 0,
+            last_share: 0,
             full_in_round: None,
             overflow: 0,
             replicas: 0,
         });
     }
 
-    let mut order = order_clusters(&clusters);
+    // The key half of every cluster's hash side by side: independent multiply chains overlap
+    // in the CPU, where one cluster at a time would wait on each multiply.
+    for &byte in input.key.as_bytes() {
+        for slot in &mut slots {
+            slot.hash = fnv1_step(slot.hash, byte);
+        }
+    }
+
+    let mut order = Vec::with_capacity(slots.len());
+    order.extend((0..slots.len()).filter(|&i| slots[i].takes_part()));
+    order.sort_by(|&a, &b| {
+        let (a, b) = (&slots[a], &slots[b]);
+        serving_order((a.prefs.weight, a.hash), (b.prefs.weight, b.hash))
+    });
     for (position, &i) in order.iter().enumerate() {
-        clusters[i].position = Some(position);
+        slots[i].position = Some(position);
     }
 
     let mut remaining = total;
-    give_minimums(&mut clusters, &order, &mut remaining);
-    let mut pending = if rebalance {
-        Vec::new()
-    } else {
-        keep_current(&mut clusters, &order, input.current, &mut remaining)
-    };
-    let (rounds, shares) = weighted_rounds(&mut clusters, &mut order, &mut pending, &mut remaining);
-
-    let mut overflow = BTreeMap::new();
-    for cluster in &clusters {
-        if let Some(planned) = replicas.get_mut(&cluster.cluster) {
-            *planned = cluster.replicas;
-        }
-        // With rebalance false the reference only over-asks for what it failed to place.
-        let due = if rebalance {
-            cluster.overflow
-        } else {
-            cluster.overflow.min(remaining)
-        };
-        if due > 0 {
-            overflow.insert(cluster.cluster.clone(), due);
-        }
+    give_minimums(&mut slots, &order, &mut remaining);
+    if !rebalance {
+        keep_current(&mut slots, &order, input.current, &mut remaining);
     }
+    weighted_rounds(&mut slots, &mut order, &mut remaining, &mut recorder);
 
-    ReplicaPlan {
+    let replicas = slots
+        .iter()
+        .map(|slot| (slot.name, slot.replicas))
+        .collect();
+    // With rebalance false the reference only over-asks for what it failed to place.
+    let overflow = slots
+        .iter()
+        .map(|slot| {
+            let due = if rebalance {
+                slot.overflow
+            } else {
+                slot.overflow.min(remaining)
+            };
+            (slot.name, due)
+        })
+        .filter(|&(_, due)| due > 0)
+        .collect();
+    let plan = ReplicaPlan {
         replicas,
         overflow,
         unassigned: remaining,
-        trace: ReplicaTrace {
-            total,
-            rebalance,
-            defaulted,
-            clusters,
-            rounds,
-            shares,
-        },
+    };
+    (plan, slots)
+}
+
+/// Small maps are scanned: an equality test rejects most keys on their length alone, where
+/// the tree's ordering compare always compares bytes.
+fn lookup<'m, V>(map: &'m BTreeMap<String, V>, name: &str) -> Option<&'m V> {
+    const SCAN_UP_TO: usize = 8;
+    if map.len() <= SCAN_UP_TO {
+        map.iter()
+            .find(|(key, _)| *key == name)
+            .map(|(_, value)| value)
+    } else {
+        map.get(name)
     }
 }
 
-fn resolve(
-    prefs: &ReplicaPreferences,
-    defaulted: bool,
-    name: &str,
-) -> (PreferenceSource, ClusterPreferences) {
-    let (source, found) = if defaulted {
-        (PreferenceSource::Wildcard, Some(&DEFAULT_WILDCARD))
-    } else if let Some(own) = prefs.clusters.get(name) {
-        (PreferenceSource::Own, Some(own))
-    } else if let Some(wildcard) = prefs.clusters.get("*") {
-        (PreferenceSource::Wildcard, Some(wildcard))
-    } else {
-        (PreferenceSource::None, None)
-    };
-    let used = found.map_or_else(ClusterPreferences::default, |p| {
-        ClusterPreferences::new(
-            p.min_replicas.max(0),
-            p.max_replicas.map(|max| max.max(0)),
-            p.weight.max(0),
-        )
-    });
-    (source, used)
+fn non_negative(p: &ClusterPreferences) -> ClusterPreferences {
+    ClusterPreferences::new(
+        p.min_replicas.max(0),
+        p.max_replicas.map(|max| max.max(0)),
+        p.weight.max(0),
+    )
 }
 
 /// Minimums come before weights (kubefed#319) and ignore maxReplicas.
-fn give_minimums(clusters: &mut [ClusterTrace], order: &[usize], remaining: &mut i64) {
+fn give_minimums(slots: &mut [Slot], order: &[usize], remaining: &mut i64) {
     for &i in order {
-        let cluster = &mut clusters[i];
-        let mut given = cluster.preferences.min_replicas.min(*remaining);
-        if let Some(capacity) = cluster.capacity {
+        let slot = &mut slots[i];
+        let mut given = slot.prefs.min_replicas.min(*remaining);
+        if let Some(capacity) = slot.capacity {
             given = given.min(capacity);
         }
         *remaining = remaining.saturating_sub(given);
-        cluster.minimum = given;
-        cluster.replicas = given;
+        slot.minimum = given;
+        slot.replicas = given;
     }
 }
 
 /// `rebalance: false`: what already runs stays, as a pre-allocation that the weighted
-/// shares use up first. Returns the pending pre-allocation per cluster.
+/// shares use up first.
 fn keep_current(
-    clusters: &mut [ClusterTrace],
+    slots: &mut [Slot],
     order: &[usize],
     current: &BTreeMap<String, i64>,
     remaining: &mut i64,
-) -> Vec<i64> {
-    let mut pending = vec![0; clusters.len()];
+) {
     for &i in order {
-        let cluster = &mut clusters[i];
-        let planned = cluster.replicas;
-        let Some(&count) = current.get(&cluster.cluster) else {
+        let slot = &mut slots[i];
+        let planned = slot.replicas;
+        let Some(&count) = lookup(current, slot.name) else {
             continue;
         };
         if count <= planned {
             continue;
         }
         let mut target = count;
-        if let Some(max) = cluster.preferences.max_replicas {
+        if let Some(max) = slot.prefs.max_replicas {
             target = target.min(max);
         }
-        if let Some(capacity) = cluster.capacity {
+        if let Some(capacity) = slot.capacity {
             target = target.min(capacity);
         }
         let extra = target.saturating_sub(planned).min(*remaining).max(0);
         *remaining = remaining.saturating_sub(extra);
-        cluster.kept = extra;
-        cluster.replicas = planned.saturating_add(extra);
-        pending[i] = extra;
+        slot.kept = extra;
+        slot.pending = extra;
+        slot.replicas = planned.saturating_add(extra);
     }
-    pending
 }
 
 /// `ceil(distribute·weight/weight_sum)` as the reference computes it, without its overflow.
 fn ceil_share(distribute: i64, weight: i64, weight_sum: i128) -> i64 {
+    // 64-bit when it cannot overflow: 128-bit division is a library call.
+    if let Ok(sum) = i64::try_from(weight_sum) {
+        if let Some(numerator) = distribute
+            .checked_mul(weight)
+            .and_then(|product| product.checked_add(sum - 1))
+        {
+            return numerator / sum;
+        }
+    }
     let numerator = i128::from(distribute) * i128::from(weight) + weight_sum - 1;
     i64::try_from(numerator / weight_sum).unwrap_or(i64::MAX)
 }
 
 fn weighted_rounds(
-    clusters: &mut [ClusterTrace],
+    slots: &mut [Slot],
     in_play: &mut Vec<usize>,
-    pending: &mut [i64],
     remaining: &mut i64,
-) -> (Vec<RoundTrace>, Vec<ShareTrace>) {
-    let mut rounds = Vec::new();
-    let mut shares = Vec::new();
+    recorder: &mut Option<&mut Recorder>,
+) {
+    let mut round = 0;
     let mut modified = true;
     while modified && *remaining > 0 {
         modified = false;
         let weight_sum: i128 = in_play
             .iter()
-            .map(|&i| i128::from(clusters[i].preferences.weight))
+            .map(|&i| i128::from(slots[i].prefs.weight))
             .sum();
         if weight_sum <= 0 {
             break;
         }
-        let round = rounds.len();
         let distribute = *remaining;
-        let first_share = shares.len();
+        let mut only_absorbed = true;
+        let first_share = recorder.as_ref().map_or(0, |r| r.shares.len());
         for &i in in_play.iter() {
-            let cluster = &mut clusters[i];
-            let start = cluster.replicas;
-            let share =
-                ceil_share(distribute, cluster.preferences.weight, weight_sum).min(*remaining);
-            let absorbed = match pending.get_mut(i) {
-                Some(left) => {
-                    let used = share.min(*left);
-                    *left -= used;
-                    used
-                }
-                None => 0,
-            };
+            let slot = &mut slots[i];
+            let start = slot.replicas;
+            let share = ceil_share(distribute, slot.prefs.weight, weight_sum).min(*remaining);
+            let absorbed = share.min(slot.pending);
+            slot.pending -= absorbed;
+            slot.last_share = share;
             if absorbed > 0 {
                 modified = true;
             }
             let mut planned = start.saturating_add(share - absorbed);
             let mut hit_max = false;
             let mut hit_capacity = false;
-            if let Some(max) = cluster.preferences.max_replicas {
+            if let Some(max) = slot.prefs.max_replicas {
                 if planned > max {
                     planned = max;
                     hit_max = true;
                 }
             }
-            if let Some(capacity) = cluster.capacity {
+            if let Some(capacity) = slot.capacity {
                 if planned > capacity {
-                    cluster.overflow = planned - capacity;
+                    slot.overflow = planned - capacity;
                     planned = capacity;
                     hit_capacity = true;
                 }
             }
             if hit_max || hit_capacity {
-                cluster.full_in_round = Some(round);
+                slot.full_in_round = Some(round);
             }
             let added = planned.saturating_sub(start);
             *remaining = remaining.saturating_sub(added);
-            cluster.replicas = planned;
+            slot.replicas = planned;
             if added > 0 {
                 modified = true;
             }
-            shares.push(ShareTrace {
-                cluster: i,
-                share,
-                absorbed,
-                added,
-                hit_max,
-                hit_capacity,
+            only_absorbed &= absorbed == share && added == 0 && !hit_max && !hit_capacity;
+            if let Some(recorder) = recorder.as_mut() {
+                recorder.shares.push(ShareTrace {
+                    cluster: i,
+                    share,
+                    absorbed,
+                    added,
+                    hit_max,
+                    hit_capacity,
+                });
+            }
+        }
+        in_play.retain(|&i| slots[i].full_in_round.is_none());
+        let repeats = if only_absorbed {
+            skip_repeats(slots, in_play)
+        } else {
+            0
+        };
+        if let Some(recorder) = recorder.as_mut() {
+            recorder.rounds.push(RoundTrace {
+                remaining: distribute,
+                weight_sum,
+                repeated: repeats.saturating_add(1),
+                first_share,
+                share_count: recorder.shares.len() - first_share,
             });
         }
-        in_play.retain(|&i| clusters[i].full_in_round.is_none());
-        let this_round = &shares[first_share..];
-        let repeated = skip_repeats(this_round, pending).saturating_add(1);
-        rounds.push(RoundTrace {
-            remaining: distribute,
-            weight_sum,
-            repeated,
-            first_share,
-            share_count: this_round.len(),
-        });
+        round += 1;
     }
-    (rounds, shares)
 }
 
 /// A round in which every share was absorbed by a pre-allocation changes nothing but the
 /// pre-allocations, so the next round is the same again until one runs short. The reference
 /// iterates them one by one (with total 1e18 and R = 1 that never ends); they are applied at
 /// once here. Returns how many further identical rounds were applied.
-fn skip_repeats(round: &[ShareTrace], pending: &mut [i64]) -> i64 {
-    let unchanged = round
+fn skip_repeats(slots: &mut [Slot], in_play: &[usize]) -> i64 {
+    let repeats = in_play
         .iter()
-        .all(|s| s.absorbed == s.share && s.added == 0 && !s.hit_max && !s.hit_capacity);
-    if !unchanged {
-        return 0;
-    }
-    let repeats = round
-        .iter()
-        .filter(|s| s.share > 0)
-        .filter_map(|s| pending.get(s.cluster).map(|&left| left / s.share))
+        .map(|&i| &slots[i])
+        .filter(|slot| slot.last_share > 0)
+        .map(|slot| slot.pending / slot.last_share)
         .min()
         .unwrap_or(0);
     if repeats > 0 {
-        for s in round {
-            if let Some(left) = pending.get_mut(s.cluster) {
-                *left -= repeats * s.share;
-            }
+        for &i in in_play {
+            let slot = &mut slots[i];
+            slot.pending -= repeats * slot.last_share;
         }
     }
     repeats
@@ -307,9 +416,14 @@ fn skip_repeats(round: &[ShareTrace], pending: &mut [i64]) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::replicas::fnv1_32;
 
     fn counts(pairs: &[(&str, i64)]) -> BTreeMap<String, i64> {
         pairs.iter().map(|&(n, c)| (n.to_string(), c)).collect()
+    }
+
+    fn expected<'a>(pairs: &[(&'a str, i64)]) -> BTreeMap<&'a str, i64> {
+        pairs.iter().copied().collect()
     }
 
     struct Case<'a> {
@@ -317,7 +431,7 @@ mod tests {
         key: &'a str,
         rebalance: bool,
         clusters: &'a [(&'a str, ClusterPreferences)],
-        available: &'a [&'a str],
+        available: &'static [&'static str],
         current: &'a [(&'a str, i64)],
         capacity: &'a [(&'a str, i64)],
     }
@@ -336,7 +450,15 @@ mod tests {
         }
     }
 
-    fn run(case: &Case) -> ReplicaPlan {
+    /// Both entry points, which must agree; the trace comes from `plan_with_trace`.
+    struct Outcome<'a> {
+        replicas: BTreeMap<&'a str, i64>,
+        overflow: BTreeMap<&'a str, i64>,
+        unassigned: i64,
+        trace: ReplicaTrace<'a>,
+    }
+
+    fn run(case: &Case) -> Outcome<'static> {
         let preferences = ReplicaPreferences {
             rebalance: case.rebalance,
             clusters: case
@@ -345,14 +467,24 @@ mod tests {
                 .map(|(n, p)| (n.to_string(), p.clone()))
                 .collect(),
         };
-        plan(&PlannerInput {
+        let current = counts(case.current);
+        let capacity = counts(case.capacity);
+        let input = PlannerInput {
             total: case.total,
             key: case.key,
             preferences: &preferences,
             available: case.available,
-            current: &counts(case.current),
-            capacity: &counts(case.capacity),
-        })
+            current: &current,
+            capacity: &capacity,
+        };
+        let (traced, trace) = plan_with_trace(&input);
+        assert_eq!(plan(&input), traced);
+        Outcome {
+            replicas: traced.replicas,
+            overflow: traced.overflow,
+            unassigned: traced.unassigned,
+            trace,
+        }
     }
 
     #[test]
@@ -363,7 +495,10 @@ mod tests {
             available: &["A", "B", "C"],
             ..Case::default()
         });
-        assert_eq!(result.replicas, counts(&[("A", 16), ("B", 17), ("C", 17)]));
+        assert_eq!(
+            result.replicas,
+            expected(&[("A", 16), ("B", 17), ("C", 17)])
+        );
     }
 
     #[test]
@@ -375,7 +510,10 @@ mod tests {
             available: &["A", "B", "C"],
             ..Case::default()
         });
-        assert_eq!(result.replicas, counts(&[("A", 17), ("B", 17), ("C", 16)]));
+        assert_eq!(
+            result.replicas,
+            expected(&[("A", 17), ("B", 17), ("C", 16)])
+        );
     }
 
     #[test]
@@ -388,7 +526,7 @@ mod tests {
             current: &[("A", 10), ("B", 70)],
             ..Case::default()
         });
-        assert_eq!(result.replicas, counts(&[("A", 0), ("B", 50)]));
+        assert_eq!(result.replicas, expected(&[("A", 0), ("B", 50)]));
     }
 
     #[test]
@@ -403,7 +541,10 @@ mod tests {
             available: &["cluster1", "cluster2"],
             ..Case::default()
         });
-        assert_eq!(result.replicas, counts(&[("cluster1", 3), ("cluster2", 7)]));
+        assert_eq!(
+            result.replicas,
+            expected(&[("cluster1", 3), ("cluster2", 7)])
+        );
     }
 
     #[test]
@@ -414,7 +555,7 @@ mod tests {
             available: &["A"],
             ..Case::default()
         });
-        assert_eq!(result.replicas, counts(&[("A", 5)]));
+        assert_eq!(result.replicas, expected(&[("A", 5)]));
     }
 
     #[test]
@@ -428,7 +569,7 @@ mod tests {
             available: &["A", "B"],
             ..Case::default()
         });
-        assert_eq!(result.replicas, counts(&[("A", 2), ("B", 8)]));
+        assert_eq!(result.replicas, expected(&[("A", 2), ("B", 8)]));
         let a = &result.trace.clusters[0];
         assert_eq!((a.minimum, a.full_in_round), (5, Some(0)));
     }
@@ -440,7 +581,7 @@ mod tests {
             available: &["A", "B"],
             ..Case::default()
         });
-        assert_eq!(result.replicas, counts(&[("A", 2), ("B", 2)]));
+        assert_eq!(result.replicas, expected(&[("A", 2), ("B", 2)]));
         assert!(result.trace.defaulted);
         assert_eq!(result.trace.clusters[0].source, PreferenceSource::Wildcard);
     }
@@ -453,7 +594,7 @@ mod tests {
             available: &["A", "B"],
             ..Case::default()
         });
-        assert_eq!(result.replicas, counts(&[("A", 4), ("B", 0)]));
+        assert_eq!(result.replicas, expected(&[("A", 4), ("B", 0)]));
         let b = &result.trace.clusters[1];
         assert_eq!(
             (b.source, b.hash, b.position),
@@ -472,7 +613,7 @@ mod tests {
             available: &["A"],
             ..Case::default()
         });
-        assert_eq!(result.replicas, counts(&[("A", 4)]));
+        assert_eq!(result.replicas, expected(&[("A", 4)]));
     }
 
     #[test]
@@ -486,7 +627,7 @@ mod tests {
             available: &["A", "B"],
             ..Case::default()
         });
-        assert_eq!(result.replicas, counts(&[("A", 4), ("B", 2)]));
+        assert_eq!(result.replicas, expected(&[("A", 4), ("B", 2)]));
         assert_eq!(result.trace.clusters[0].source, PreferenceSource::Own);
     }
 
@@ -498,7 +639,7 @@ mod tests {
             available: &["A", "B", "A"],
             ..Case::default()
         });
-        assert_eq!(result.replicas, counts(&[("A", 2), ("B", 2)]));
+        assert_eq!(result.replicas, expected(&[("A", 2), ("B", 2)]));
         assert_eq!(result.trace.clusters.len(), 2);
     }
 
@@ -511,8 +652,8 @@ mod tests {
             capacity: &[("A", 0)],
             ..Case::default()
         });
-        assert_eq!(result.replicas, counts(&[("A", 0), ("B", 4)]));
-        assert_eq!(result.overflow, counts(&[("A", 2)]));
+        assert_eq!(result.replicas, expected(&[("A", 0), ("B", 4)]));
+        assert_eq!(result.overflow, expected(&[("A", 2)]));
     }
 
     #[test]
@@ -523,7 +664,7 @@ mod tests {
             available: &["A", "B"],
             ..Case::default()
         });
-        assert_eq!(result.replicas, counts(&[("A", 2), ("B", 2)]));
+        assert_eq!(result.replicas, expected(&[("A", 2), ("B", 2)]));
         assert_eq!(result.unassigned, 6);
     }
 
@@ -538,7 +679,7 @@ mod tests {
             available: &["A", "B"],
             ..Case::default()
         });
-        assert_eq!(result.replicas, counts(&[("A", 1), ("B", 3)]));
+        assert_eq!(result.replicas, expected(&[("A", 1), ("B", 3)]));
         assert_eq!(result.unassigned, 6);
     }
 
@@ -555,9 +696,9 @@ mod tests {
             capacity: &[("A", 3)],
             ..Case::default()
         });
-        assert_eq!(result.replicas, counts(&[("A", 3), ("B", 4)]));
+        assert_eq!(result.replicas, expected(&[("A", 3), ("B", 4)]));
         assert_eq!(result.trace.clusters[0].overflow, 2);
-        assert_eq!(result.overflow, counts(&[("A", 2)]));
+        assert_eq!(result.overflow, expected(&[("A", 2)]));
         assert_eq!(result.unassigned, 3);
     }
 
@@ -573,7 +714,7 @@ mod tests {
             capacity: &[("B", -5)],
             ..Case::default()
         });
-        assert_eq!(result.replicas, counts(&[("A", 0), ("B", 0)]));
+        assert_eq!(result.replicas, expected(&[("A", 0), ("B", 0)]));
         assert_eq!(result.unassigned, 6);
     }
 
@@ -607,7 +748,7 @@ mod tests {
             ..Case::default()
         });
         // B comes first for key '' (TestEqual#3), so it takes the last replica.
-        assert_eq!(result.replicas, counts(&[("A", 5), ("B", 6)]));
+        assert_eq!(result.replicas, expected(&[("A", 5), ("B", 6)]));
         let repeats: Vec<i64> = result.trace.rounds.iter().map(|r| r.repeated).collect();
         assert_eq!(repeats, vec![5, 1]);
     }
@@ -627,7 +768,7 @@ mod tests {
         });
         assert_eq!(
             result.replicas,
-            counts(&[
+            expected(&[
                 ("A", 4_000_000_000_000_000_000),
                 ("B", 4_000_000_000_000_000_001)
             ])
@@ -644,7 +785,7 @@ mod tests {
             current: &[("A", 4)],
             ..Case::default()
         });
-        assert_eq!(result.replicas, counts(&[("A", 7), ("B", 8)]));
+        assert_eq!(result.replicas, expected(&[("A", 7), ("B", 8)]));
         let trace = &result.trace;
         let [a, b] = &trace.clusters[..] else {
             panic!("two clusters expected, got {:?}", trace.clusters);

@@ -16,8 +16,8 @@ pub enum PreferenceSource {
 
 /// One available cluster, in inventory order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClusterTrace {
-    pub cluster: String,
+pub struct ClusterTrace<'a> {
+    pub cluster: &'a str,
     pub source: PreferenceSource,
     /// The entry used, negative numbers read as 0; all zero for `PreferenceSource::None`.
     pub preferences: ClusterPreferences,
@@ -73,18 +73,18 @@ pub struct ShareTrace {
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ReplicaTrace {
+pub struct ReplicaTrace<'a> {
     /// Total asked for (negative read as 0).
     pub total: i64,
     pub rebalance: bool,
     /// The preferences had no cluster entries, so `{"*": {weight: 1}}` was used.
     pub defaulted: bool,
-    pub clusters: Vec<ClusterTrace>,
+    pub clusters: Vec<ClusterTrace<'a>>,
     pub rounds: Vec<RoundTrace>,
     pub shares: Vec<ShareTrace>,
 }
 
-impl ReplicaTrace {
+impl ReplicaTrace<'_> {
     /// The shares of one round, in the planner's order.
     pub fn round_shares(&self, round: &RoundTrace) -> &[ShareTrace] {
         let end = round.first_share.saturating_add(round.share_count);

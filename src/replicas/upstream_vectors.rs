@@ -73,7 +73,10 @@ fn run(input: &Input) -> (BTreeMap<String, i64>, BTreeMap<String, i64>) {
         current: &input.current,
         capacity: &input.capacity,
     });
-    (result.replicas, result.overflow)
+    let owned = |map: BTreeMap<&str, i64>| -> BTreeMap<String, i64> {
+        map.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+    };
+    (owned(result.replicas), owned(result.overflow))
 }
 
 /// Checks every case and reports all failures at once, each by name.

@@ -1,0 +1,133 @@
+//! Arguments every planning subcommand shares: the inputs, and the what-if flags.
+
+use clap::Args;
+
+use super::{report, Io};
+use crate::load::{self, LoadOptions};
+use crate::model::time::parse_rfc3339;
+use crate::model::Model;
+use crate::plan::{Plan, WhatIf};
+
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// A file, a directory (recursive), a glob ('envs/**/*.yaml') or - for stdin. Repeatable.
+    #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
+    pub filenames: Vec<String>,
+
+    /// Also list the documents that were read but not used.
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
+}
+
+impl InputArgs {
+    /// Loads the model, reporting warnings (and skipped documents with --verbose) on stderr.
+    /// Load errors are reported too; `None` means the run must stop with exit code 1.
+    pub fn load(&self, io: &mut Io<'_>) -> Option<Model> {
+        match load::load(&self.filenames, io.stdin, &LoadOptions::default()) {
+            Ok(model) => {
+                for warning in &model.warnings {
+                    report(io, &format!("warning: {warning}"));
+                }
+                if self.verbose {
+                    for (source, what) in &model.skipped {
+                        report(io, &format!("skipped {source}: {what}"));
+                    }
+                }
+                Some(model)
+            }
+            Err(errors) => {
+                for error in &errors.0 {
+                    report(io, &format!("error: {error}"));
+                }
+                None
+            }
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct WhatIfArgs {
+    /// A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or
+    /// directory, as a live hub exports them): previous decisions and current replicas.
+    #[arg(long, value_name = "PLAN")]
+    pub previous: Option<String>,
+
+    /// Treat CLUSTER as offline. Repeatable.
+    #[arg(long, value_name = "CLUSTER")]
+    pub offline: Vec<String>,
+
+    /// Set how many replicas CLUSTER can hold. Repeatable.
+    #[arg(long, value_name = "CLUSTER=N")]
+    pub capacity: Vec<String>,
+
+    /// Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable.
+    #[arg(long, value_name = "CLUSTER:KEY=VALUE")]
+    pub label: Vec<String>,
+
+    /// The time taint tolerations are judged at (RFC 3339); default: now.
+    #[arg(long, value_name = "RFC3339")]
+    pub now: Option<String>,
+}
+
+/// The what-if flags, validated.
+pub struct Scenario {
+    pub previous: Option<Plan>,
+    pub what_if: WhatIf,
+    pub now: i64,
+}
+
+impl WhatIfArgs {
+    pub fn scenario(&self, io: &mut Io<'_>) -> Result<Scenario, String> {
+        let now = match &self.now {
+            Some(text) => parse_rfc3339(text).map_err(|error| format!("--now: {error}"))?,
+            None => current_time(),
+        };
+        let previous = match &self.previous {
+            Some(path) => Some(
+                load::previous_plan(path, io.stdin)
+                    .map_err(|error| format!("--previous: {error}"))?,
+            ),
+            None => None,
+        };
+        let mut what_if = WhatIf {
+            offline: self.offline.clone(),
+            ..WhatIf::default()
+        };
+        for text in &self.capacity {
+            let (cluster, count) = text
+                .split_once('=')
+                .ok_or_else(|| format!("--capacity: expected CLUSTER=N, found {text:?}"))?;
+            let count: i64 = count.parse().ok().filter(|n| *n >= 0).ok_or_else(|| {
+                format!("--capacity: expected a non-negative whole number, found {count:?}")
+            })?;
+            what_if.capacity.push((cluster.to_string(), count));
+        }
+        for text in &self.label {
+            let parsed = text
+                .split_once(':')
+                .and_then(|(cluster, rest)| Some((cluster, rest.split_once('=')?)));
+            let Some((cluster, (key, value))) = parsed else {
+                return Err(format!(
+                    "--label: expected CLUSTER:KEY=VALUE, found {text:?}"
+                ));
+            };
+            what_if
+                .labels
+                .push((cluster.to_string(), key.to_string(), value.to_string()));
+        }
+        Ok(Scenario {
+            previous,
+            what_if,
+            now,
+        })
+    }
+}
+
+/// The clock is read here, at the edge: engines take time as an input.
+fn current_time() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| {
+            i64::try_from(elapsed.as_secs()).unwrap_or(i64::MAX)
+        })
+}

@@ -1,0 +1,243 @@
+//! `fleetplan select -f INVENTORY [SELECTOR] [--annotation JSON] [--label-selector SPEC]
+//! [--claim-selector SPEC] [-o table|name|json|yaml]`
+
+use std::collections::BTreeMap;
+
+use clap::{Args, ValueEnum};
+use serde::Deserialize;
+
+use super::{report, write, Io};
+use crate::exit_code::ExitCode;
+use crate::load::{load, LoadOptions};
+use crate::model::{Cluster, Inventory, LabelSelectorRequirementSpec, LabelSelectorSpec};
+use crate::render::selection::{self, Selection, SelectionFormat};
+use crate::selector::Selector;
+
+#[derive(Debug, Args)]
+pub struct SelectArgs {
+    /// Inventory to read: a file, a directory, a glob ('envs/**/*.yaml') or - for stdin.
+    /// Repeatable.
+    #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
+    filenames: Vec<String>,
+
+    /// Label selector in Kubernetes syntax, e.g. 'env=prod,region in (eu-west,eu-central)'.
+    #[arg(value_name = "SELECTOR")]
+    selector: Option<String>,
+
+    /// Label selector in Kubernetes syntax (like kubectl -l); ANDed with SELECTOR.
+    #[arg(short = 'l', long = "selector", value_name = "SELECTOR")]
+    label: Option<String>,
+
+    /// A federation.alpha.kubernetes.io/cluster-selector annotation value (JSON).
+    #[arg(long, value_name = "JSON")]
+    annotation: Option<String>,
+
+    /// A metav1.LabelSelector ({matchLabels, matchExpressions}) as YAML or JSON.
+    #[arg(long, value_name = "YAML|JSON")]
+    label_selector: Option<String>,
+
+    /// An OCM claim selector ({matchExpressions}) over cluster claims, as YAML or JSON.
+    #[arg(long, value_name = "YAML|JSON")]
+    claim_selector: Option<String>,
+
+    /// Output format.
+    #[arg(short = 'o', long, value_enum, default_value_t = Output::Table)]
+    output: Output,
+
+    /// Also list the documents that were read but not used.
+    #[arg(short = 'v', long)]
+    verbose: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Output {
+    Table,
+    Name,
+    Json,
+    Yaml,
+}
+
+/// The validated request: every selector parsed, ready to run.
+struct SelectConfig {
+    paths: Vec<String>,
+    labels: Selector,
+    claims: Selector,
+    format: SelectionFormat,
+    verbose: bool,
+}
+
+/// `--label-selector`, strict so a misspelt `matchLabel` is an error, not "every cluster".
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct LabelSelectorFlag {
+    #[serde(default)]
+    match_labels: Option<BTreeMap<String, String>>,
+    #[serde(default)]
+    match_expressions: Option<Vec<LabelSelectorRequirementSpec>>,
+}
+
+/// `--claim-selector`: OCM's ClusterClaimSelector has only `matchExpressions`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ClaimSelectorFlag {
+    #[serde(default)]
+    match_expressions: Vec<LabelSelectorRequirementSpec>,
+}
+
+impl SelectArgs {
+    fn config(self) -> Result<SelectConfig, String> {
+        let mut labels = Selector::everything();
+        for text in [&self.selector, &self.label].into_iter().flatten() {
+            labels = labels.and(Selector::parse(text).map_err(|error| error.to_string())?);
+        }
+        if let Some(text) = &self.annotation {
+            let annotation = Selector::from_annotation(text)
+                .map_err(|error| format!("--annotation: {error}"))?;
+            labels = labels.and(annotation);
+        }
+        if let Some(text) = &self.label_selector {
+            let flag: LabelSelectorFlag =
+                serde_yaml::from_str(text).map_err(|error| format!("--label-selector: {error}"))?;
+            let spec = LabelSelectorSpec {
+                match_labels: flag.match_labels,
+                match_expressions: flag.match_expressions,
+            };
+            let selector = Selector::from_label_selector(Some(&spec))
+                .map_err(|error| format!("--label-selector: {error}"))?;
+            labels = labels.and(selector);
+        }
+        let claims = match &self.claim_selector {
+            Some(text) => {
+                let flag: ClaimSelectorFlag = serde_yaml::from_str(text)
+                    .map_err(|error| format!("--claim-selector: {error}"))?;
+                Selector::from_claim_selector(&flag.match_expressions)
+                    .map_err(|error| format!("--claim-selector: {error}"))?
+            }
+            None => Selector::everything(),
+        };
+        Ok(SelectConfig {
+            paths: self.filenames,
+            labels,
+            claims,
+            format: match self.output {
+                Output::Table => SelectionFormat::Table,
+                Output::Name => SelectionFormat::Name,
+                Output::Json => SelectionFormat::Json,
+                Output::Yaml => SelectionFormat::Yaml,
+            },
+            verbose: self.verbose,
+        })
+    }
+}
+
+/// The clusters whose labels match `labels` and whose claims match `claims`, by name.
+fn select_clusters<'a>(
+    inventory: &'a Inventory,
+    labels: &Selector,
+    claims: &Selector,
+) -> Vec<&'a Cluster> {
+    let mut clusters: Vec<&Cluster> = inventory
+        .clusters
+        .iter()
+        .filter(|cluster| labels.matches(&cluster.labels) && claims.matches(&cluster.claims))
+        .collect();
+    clusters.sort_by(|a, b| a.name.cmp(&b.name));
+    clusters
+}
+
+/// The distinct keys a selector tests, in its (key-sorted) order.
+fn keys(selector: &Selector) -> Vec<String> {
+    let mut keys: Vec<String> = Vec::new();
+    for requirement in selector.requirements() {
+        if !keys.iter().any(|key| key == requirement.key()) {
+            keys.push(requirement.key().to_string());
+        }
+    }
+    keys
+}
+
+pub fn run(args: SelectArgs, io: &mut Io<'_>) -> ExitCode {
+    let config = match args.config() {
+        Ok(config) => config,
+        Err(message) => {
+            report(io, &format!("error: {message}"));
+            return ExitCode::Error;
+        }
+    };
+    let model = match load(&config.paths, io.stdin, &LoadOptions::default()) {
+        Ok(model) => model,
+        Err(errors) => {
+            for error in &errors.0 {
+                report(io, &format!("error: {error}"));
+            }
+            return ExitCode::Error;
+        }
+    };
+    for warning in &model.warnings {
+        report(io, &format!("warning: {warning}"));
+    }
+    if config.verbose {
+        for (source, what) in &model.skipped {
+            report(io, &format!("skipped {source}: {what}"));
+        }
+    }
+    let selection = Selection {
+        label_selector: config.labels.to_string(),
+        claim_selector: config.claims.to_string(),
+        label_keys: keys(&config.labels),
+        claim_keys: keys(&config.claims),
+        clusters: select_clusters(&model.inventory, &config.labels, &config.claims),
+    };
+    match selection::render(&selection, config.format, io.width) {
+        Ok(text) => write(io.stdout, &text),
+        Err(message) => {
+            report(io, &format!("error: {message}"));
+            ExitCode::Error
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cluster(name: &str, env: &str, platform: &str) -> Cluster {
+        Cluster {
+            name: name.to_string(),
+            labels: BTreeMap::from([("env".to_string(), env.to_string())]),
+            claims: BTreeMap::from([("platform".to_string(), platform.to_string())]),
+            ..Cluster::default()
+        }
+    }
+
+    fn names(clusters: &[&Cluster]) -> Vec<String> {
+        clusters
+            .iter()
+            .map(|cluster| cluster.name.clone())
+            .collect()
+    }
+
+    fn parse(text: &str) -> Selector {
+        Selector::parse(text).unwrap_or_else(|error| panic!("{error}"))
+    }
+
+    #[test]
+    fn labels_and_claims_must_both_match_and_results_are_sorted() {
+        let inventory = Inventory {
+            clusters: vec![
+                cluster("c", "prod", "AWS"),
+                cluster("a", "prod", "AWS"),
+                cluster("b", "prod", "GCP"),
+                cluster("d", "dev", "AWS"),
+            ],
+            ..Inventory::default()
+        };
+        let selected = select_clusters(&inventory, &parse("env=prod"), &parse("platform=AWS"));
+        assert_eq!(names(&selected), ["a", "c"]);
+    }
+
+    #[test]
+    fn keys_are_listed_once() {
+        assert_eq!(keys(&parse("b,a=1,a!=2")), ["a", "b"]);
+    }
+}

@@ -1,0 +1,129 @@
+//! The change set between two plans, serialized as `fleetplan diff -o json`.
+//!
+//! Field names are camelCase like the Plan document; empty fields are omitted, so an empty
+//! change set serializes as `{}`.
+
+use serde::Serialize;
+
+use crate::plan::{Group, ItemSource, PlanItem};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanDiff {
+    /// Items only in the current plan, in plan order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub items_added: Vec<PlanItem>,
+    /// Items only in the previous plan, in plan order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub items_removed: Vec<PlanItem>,
+    /// Items in both plans that differ, in plan order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub items_changed: Vec<ItemChange>,
+}
+
+impl PlanDiff {
+    pub fn is_empty(&self) -> bool {
+        self.items_added.is_empty()
+            && self.items_removed.is_empty()
+            && self.items_changed.is_empty()
+    }
+}
+
+/// How one item differs; every list is sorted by its key (cluster name, group index,
+/// condition type, error text).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ItemChange {
+    pub source: ItemSource,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub clusters_added: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub clusters_removed: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub replicas: Vec<CountChange>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub overflow: Vec<CountChange>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub groups_added: Vec<Group>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub groups_removed: Vec<Group>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub groups_changed: Vec<GroupChange>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<ConditionChange>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes_at: Option<ChangesAtChange>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors_added: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors_removed: Vec<String>,
+}
+
+impl ItemChange {
+    pub fn is_empty(&self) -> bool {
+        self.clusters_added.is_empty()
+            && self.clusters_removed.is_empty()
+            && self.replicas.is_empty()
+            && self.overflow.is_empty()
+            && self.groups_added.is_empty()
+            && self.groups_removed.is_empty()
+            && self.groups_changed.is_empty()
+            && self.conditions.is_empty()
+            && self.changes_at.is_none()
+            && self.errors_added.is_empty()
+            && self.errors_removed.is_empty()
+    }
+}
+
+/// A per-cluster count that moved; a cluster absent from a plan counts 0.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CountChange {
+    pub cluster: String,
+    pub before: i64,
+    pub after: i64,
+}
+
+/// A decision group present in both plans (matched by index) whose name or clusters changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupChange {
+    pub index: usize,
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous_name: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub clusters_added: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub clusters_removed: Vec<String>,
+}
+
+/// A condition (matched by type) that appeared, disappeared or changed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConditionChange {
+    #[serde(rename = "type")]
+    pub type_: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub before: Option<ConditionState>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<ConditionState>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConditionState {
+    pub status: String,
+    pub reason: String,
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangesAtChange {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub before: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
+}

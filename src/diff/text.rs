@@ -1,0 +1,313 @@
+//! The human summary of a change set: one block per changed item, one line per added or
+//! removed item.
+
+use super::change_set::{ConditionChange, ConditionState, CountChange, ItemChange, PlanDiff};
+use super::paint::{paint, Colour};
+use crate::model::ObjectRef;
+use crate::plan::{Group, ItemSource};
+
+const INDENT: &str = "    ";
+
+pub fn render_text(diff: &PlanDiff, color: bool) -> String {
+    if diff.is_empty() {
+        return "no changes\n".to_string();
+    }
+    let mut out = Text {
+        out: String::new(),
+        color,
+    };
+    for change in &diff.items_changed {
+        out.line(
+            "",
+            &format!("~ {}", name(&change.source)),
+            Some(Colour::Changed),
+        );
+        out.item_change(change);
+    }
+    for item in &diff.items_added {
+        let text = format!("+ {} (new item)", name(&item.source));
+        out.line("", &text, Some(Colour::Added));
+    }
+    for item in &diff.items_removed {
+        let text = format!("- {} (item removed)", name(&item.source));
+        out.line("", &text, Some(Colour::Removed));
+    }
+    out.out
+}
+
+fn name(source: &ItemSource) -> String {
+    ObjectRef::from(source).to_string()
+}
+
+struct Text {
+    out: String,
+    color: bool,
+}
+
+impl Text {
+    fn line(&mut self, indent: &str, text: &str, colour: Option<Colour>) {
+        self.out.push_str(indent);
+        paint(&mut self.out, text, colour, self.color);
+        self.out.push('\n');
+    }
+
+    fn item_change(&mut self, change: &ItemChange) {
+        for cluster in &change.clusters_added {
+            self.line(INDENT, &format!("+ cluster {cluster}"), Some(Colour::Added));
+        }
+        for cluster in &change.clusters_removed {
+            self.line(
+                INDENT,
+                &format!("- cluster {cluster}"),
+                Some(Colour::Removed),
+            );
+        }
+        if !change.replicas.is_empty() {
+            self.line(
+                INDENT,
+                &format!("replicas: {}", counts(&change.replicas)),
+                None,
+            );
+        }
+        if !change.overflow.is_empty() {
+            self.line(
+                INDENT,
+                &format!("overflow: {}", counts(&change.overflow)),
+                None,
+            );
+        }
+        for group in &change.groups_added {
+            self.line(
+                INDENT,
+                &format!("+ {}", group_line(group)),
+                Some(Colour::Added),
+            );
+        }
+        for group in &change.groups_removed {
+            self.line(
+                INDENT,
+                &format!("- {}", group_line(group)),
+                Some(Colour::Removed),
+            );
+        }
+        for group in &change.groups_changed {
+            let mut text = format!("group {} {}", group.index, group.name);
+            if let Some(previous) = &group.previous_name {
+                text.push_str(&format!(" (was {previous})"));
+            }
+            let moves: Vec<String> = group
+                .clusters_added
+                .iter()
+                .map(|cluster| format!("+ {cluster}"))
+                .chain(
+                    group
+                        .clusters_removed
+                        .iter()
+                        .map(|cluster| format!("- {cluster}")),
+                )
+                .collect();
+            if !moves.is_empty() {
+                text.push_str(&format!(": {}", moves.join(", ")));
+            }
+            self.line(INDENT, &text, None);
+        }
+        for condition in &change.conditions {
+            self.line(INDENT, &condition_line(condition), None);
+        }
+        if let Some(changes_at) = &change.changes_at {
+            let text = format!(
+                "changesAt: {} → {}",
+                changes_at.before.as_deref().unwrap_or(NONE),
+                changes_at.after.as_deref().unwrap_or(NONE)
+            );
+            self.line(INDENT, &text, None);
+        }
+        for error in &change.errors_added {
+            self.line(INDENT, &format!("+ error: {error}"), Some(Colour::Added));
+        }
+        for error in &change.errors_removed {
+            self.line(INDENT, &format!("- error: {error}"), Some(Colour::Removed));
+        }
+    }
+}
+
+const NONE: &str = "(none)";
+
+fn counts(changes: &[CountChange]) -> String {
+    let parts: Vec<String> = changes
+        .iter()
+        .map(|change| format!("{} {} → {}", change.cluster, change.before, change.after))
+        .collect();
+    parts.join(", ")
+}
+
+fn group_line(group: &Group) -> String {
+    format!(
+        "group {} {}: {}",
+        group.index,
+        group.name,
+        group.clusters.join(", ")
+    )
+}
+
+/// `Type: status/reason → status/reason`; when only the message moved, the messages.
+fn condition_line(change: &ConditionChange) -> String {
+    let state = |state: &Option<ConditionState>| match state {
+        Some(state) => format!("{}/{}", state.status, state.reason),
+        None => NONE.to_string(),
+    };
+    let (before, after) = (state(&change.before), state(&change.after));
+    match (&change.before, &change.after) {
+        (Some(previous), Some(current)) if before == after => format!(
+            "{}: {before}, message {:?} → {:?}",
+            change.type_, previous.message, current.message
+        ),
+        _ => format!("{}: {before} → {after}", change.type_),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::compare::compare;
+    use super::super::fixtures::{
+        condition_message_moved, group, plan, replica_set, source, with_condition, with_replicas,
+    };
+    use super::*;
+    use crate::plan::PlanItem;
+
+    fn frontend_diff() -> PlanDiff {
+        let previous = with_condition(
+            with_replicas(
+                replica_set("frontend", &["A", "B", "C"]),
+                &[("A", 16), ("B", 17), ("C", 17)],
+            ),
+            "PlacementSatisfied",
+            "True",
+            "AllDecisionsScheduled",
+            "",
+        );
+        let current = with_condition(
+            with_replicas(
+                replica_set("frontend", &["A", "B", "D"]),
+                &[("A", 20), ("B", 17), ("D", 13)],
+            ),
+            "PlacementSatisfied",
+            "False",
+            "NotAllDecisionsScheduled",
+            "",
+        );
+        let placement = PlanItem {
+            source: source(
+                "cluster.open-cluster-management.io/v1beta1",
+                "Placement",
+                Some("ns1"),
+                "placement2",
+            ),
+            ..PlanItem::default()
+        };
+        let mut old = replica_set("old", &["A"]);
+        old.source.kind = "Deployment".to_string();
+        compare(&plan(vec![previous, old]), &plan(vec![current, placement]))
+    }
+
+    #[test]
+    fn an_empty_change_set_says_no_changes() {
+        assert_eq!(render_text(&PlanDiff::default(), true), "no changes\n");
+    }
+
+    #[test]
+    fn changed_items_come_first_then_added_then_removed() {
+        assert_eq!(
+            render_text(&frontend_diff(), false),
+            "~ ReplicaSet/default/frontend\n\
+             \x20   + cluster D\n\
+             \x20   - cluster C\n\
+             \x20   replicas: A 16 → 20, C 17 → 0, D 0 → 13\n\
+             \x20   PlacementSatisfied: True/AllDecisionsScheduled → False/NotAllDecisionsScheduled\n\
+             + Placement/ns1/placement2 (new item)\n\
+             - Deployment/default/old (item removed)\n"
+        );
+    }
+
+    #[test]
+    fn colour_marks_changed_added_and_removed_lines() {
+        let text = render_text(&frontend_diff(), true);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines.first(),
+            Some(&"\x1b[33m~ ReplicaSet/default/frontend\x1b[0m")
+        );
+        assert_eq!(lines.get(1), Some(&"    \x1b[32m+ cluster D\x1b[0m"));
+        assert_eq!(lines.get(2), Some(&"    \x1b[31m- cluster C\x1b[0m"));
+        assert_eq!(
+            lines.get(3),
+            Some(&"    replicas: A 16 → 20, C 17 → 0, D 0 → 13")
+        );
+        assert_eq!(
+            lines.get(5),
+            Some(&"\x1b[32m+ Placement/ns1/placement2 (new item)\x1b[0m")
+        );
+        assert_eq!(
+            lines.get(6),
+            Some(&"\x1b[31m- Deployment/default/old (item removed)\x1b[0m")
+        );
+    }
+
+    #[test]
+    fn without_colour_there_are_no_escape_sequences() {
+        assert!(!render_text(&frontend_diff(), false).contains('\x1b'));
+    }
+
+    #[test]
+    fn overflow_groups_changes_at_and_errors_each_get_a_line() {
+        let mut previous = replica_set("p", &["A", "B"]);
+        previous.overflow.insert("B".to_string(), 4);
+        previous.groups = vec![group(0, "canary", &["A"]), group(1, "rest", &["B"])];
+        previous.changes_at = Some("2026-01-01T00:00:00Z".to_string());
+        previous.errors = vec!["old problem".to_string()];
+        let mut current = replica_set("p", &["A", "B"]);
+        current.groups = vec![
+            group(0, "first", &["A", "B"]),
+            group(2, "late", &["C", "D"]),
+        ];
+        current.errors = vec!["new problem".to_string()];
+        let diff = compare(&plan(vec![previous]), &plan(vec![current]));
+        assert_eq!(
+            render_text(&diff, false),
+            "~ ReplicaSet/default/p\n\
+             \x20   overflow: B 4 → 0\n\
+             \x20   + group 2 late: C, D\n\
+             \x20   - group 1 rest: B\n\
+             \x20   group 0 first (was canary): + B\n\
+             \x20   changesAt: 2026-01-01T00:00:00Z → (none)\n\
+             \x20   + error: new problem\n\
+             \x20   - error: old problem\n"
+        );
+    }
+
+    #[test]
+    fn a_condition_whose_message_alone_changed_shows_the_messages() {
+        let (previous, current) = condition_message_moved();
+        let diff = compare(&plan(vec![previous]), &plan(vec![current]));
+        assert_eq!(
+            render_text(&diff, false),
+            "~ ReplicaSet/default/p\n    PlacementSatisfied: True/R, message \"2 clusters\" → \"3 clusters\"\n"
+        );
+    }
+
+    #[test]
+    fn a_condition_that_disappeared_shows_none() {
+        let previous = with_condition(
+            replica_set("p", &["A"]),
+            "PlacementSatisfied",
+            "True",
+            "R",
+            "",
+        );
+        let diff = compare(&plan(vec![previous]), &plan(vec![replica_set("p", &["A"])]));
+        assert_eq!(
+            render_text(&diff, false),
+            "~ ReplicaSet/default/p\n    PlacementSatisfied: True/R → (none)\n"
+        );
+    }
+}

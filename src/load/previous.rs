@@ -1,0 +1,86 @@
+//! `--previous`: a fleetplan Plan document, or PlacementDecision (and PlacementRule) manifests
+//! as a live hub exports them, read into one Plan.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+
+use super::decode::decode;
+use super::documents::{parse_documents, Document};
+use super::inputs::read_inputs;
+use super::model_builder::ModelBuilder;
+use super::{dispatch, LoadError, LoadErrors, LoadOptions};
+use crate::plan::{ItemSource, Plan, PlanItem, API_VERSION, KIND};
+
+const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
+
+pub fn previous_plan(path: &str, stdin: &mut dyn Read) -> Result<Plan, LoadErrors> {
+    let (inputs, errors) = read_inputs(
+        &[path.to_string()],
+        stdin,
+        LoadOptions::default().max_input_bytes,
+    );
+    if !errors.is_empty() {
+        return Err(LoadErrors(errors));
+    }
+    let mut documents = Vec::new();
+    for input in &inputs {
+        documents.extend(parse_documents(input).map_err(|error| LoadErrors(vec![error]))?);
+    }
+    let is_plan = |document: &Document| {
+        document.value.get("apiVersion").and_then(|v| v.as_str()) == Some(API_VERSION)
+            && document.value.get("kind").and_then(|v| v.as_str()) == Some(KIND)
+    };
+    match documents.as_slice() {
+        [document] if is_plan(document) => decode::<Plan>(&document.value).map_err(|error| {
+            LoadErrors(vec![LoadError::Invalid {
+                at: document.source.clone(),
+                object: None,
+                path: error.path,
+                message: error.message,
+            }])
+        }),
+        _ => from_decisions(&documents),
+    }
+}
+
+/// Every PlacementDecision becomes its Placement's previous clusters; a PlacementRule's
+/// `status.decisions` its own.
+fn from_decisions(documents: &[Document]) -> Result<Plan, LoadErrors> {
+    let mut builder = ModelBuilder::default();
+    for document in documents {
+        dispatch::load_document(document, &mut builder);
+    }
+    let model = builder.finish()?;
+    let mut items: BTreeMap<ItemSource, Vec<String>> = BTreeMap::new();
+    for decision in model.decisions.iter().filter(|d| !d.placement.is_empty()) {
+        let source = if decision.object.kind == "PlacementDecision" {
+            ItemSource {
+                api_version: PLACEMENT_API_VERSION.to_string(),
+                kind: "Placement".to_string(),
+                namespace: decision.object.namespace.clone(),
+                name: decision.placement.clone(),
+            }
+        } else {
+            ItemSource::from(&decision.object)
+        };
+        items
+            .entry(source)
+            .or_default()
+            .extend(decision.clusters.iter().cloned());
+    }
+    Ok(Plan {
+        items: items
+            .into_iter()
+            .map(|(source, mut clusters)| {
+                clusters.sort();
+                clusters.dedup();
+                PlanItem {
+                    source,
+                    clusters,
+                    ..PlanItem::default()
+                }
+            })
+            .collect(),
+        ..Plan::default()
+    })
+}

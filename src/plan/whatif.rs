@@ -1,0 +1,111 @@
+//! What-if changes to the fleet (`--offline`, `--capacity`, `--label`), applied to the model
+//! before planning so every engine sees the same altered fleet.
+
+use crate::model::Model;
+use crate::selector::Requirement;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WhatIf {
+    pub offline: Vec<String>,
+    pub capacity: Vec<(String, i64)>,
+    /// (cluster, key, value)
+    pub labels: Vec<(String, String, String)>,
+}
+
+impl WhatIf {
+    /// Applies every change; naming a cluster the inventory lacks is an error.
+    pub fn apply(&self, model: &mut Model) -> Result<(), String> {
+        for name in &self.offline {
+            cluster(model, "--offline", name)?.online = false;
+        }
+        for (name, count) in &self.capacity {
+            cluster(model, "--capacity", name)?.replica_capacity = Some(*count);
+        }
+        for (name, key, value) in &self.labels {
+            // Validate like Kubernetes would, so a what-if never holds a label a real cluster
+            // could not carry.
+            Requirement::new(key, crate::selector::Operator::Equals, vec![value.clone()])
+                .map_err(|error| format!("--label {name}:{key}={value}: {error}"))?;
+            cluster(model, "--label", name)?
+                .labels
+                .insert(key.clone(), value.clone());
+        }
+        Ok(())
+    }
+}
+
+fn cluster<'m>(
+    model: &'m mut Model,
+    flag: &str,
+    name: &str,
+) -> Result<&'m mut crate::model::Cluster, String> {
+    let known: Vec<&str> = model
+        .inventory
+        .clusters
+        .iter()
+        .map(|cluster| cluster.name.as_str())
+        .collect();
+    let suggestion = close_matches(name, &known);
+    model
+        .inventory
+        .clusters
+        .iter_mut()
+        .find(|cluster| cluster.name == name)
+        .ok_or_else(|| format!("{flag}: no cluster named {name:?} in the inventory{suggestion}"))
+}
+
+/// ", did you mean A or B?" for names within a small edit distance, else "".
+pub fn close_matches(name: &str, known: &[&str]) -> String {
+    // Few enough edits to be a typo: at most a fifth of the name, but always 2.
+    let limit = (name.chars().count() / 5).max(2);
+    let mut close: Vec<(usize, &str)> = known
+        .iter()
+        .map(|candidate| (edit_distance(name, candidate), *candidate))
+        .filter(|(distance, _)| *distance <= limit)
+        .collect();
+    close.sort_unstable();
+    close.truncate(3);
+    let names: Vec<&str> = close.into_iter().map(|(_, name)| name).collect();
+    match names.as_slice() {
+        [] => String::new(),
+        names => format!(", did you mean {}?", names.join(" or ")),
+    }
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn close_matches_suggest_names_one_typo_away() {
+        assert_eq!(
+            close_matches("prod-eu-1", &["prod-eu-2", "dev-us-1", "prod-eu-1x"]),
+            ", did you mean prod-eu-1x or prod-eu-2?"
+        );
+        assert_eq!(
+            close_matches(
+                "aws-eu-west-prod-3",
+                &["aws-us-east-prod-1", "aws-eu-west-prod-1"]
+            ),
+            ", did you mean aws-eu-west-prod-1?"
+        );
+        assert_eq!(close_matches("zzz", &["prod-eu-2"]), "");
+    }
+}

@@ -1,0 +1,175 @@
+//! Output of `fleetplan select`: the clusters a selector matched.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::table;
+use crate::model::Cluster;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SelectionFormat {
+    Table,
+    Name,
+    Json,
+    Yaml,
+}
+
+/// What was asked and what matched, ready to print.
+pub struct Selection<'a> {
+    /// Canonical text of the label selector (`""` = everything).
+    pub label_selector: String,
+    /// Canonical text of the claim selector.
+    pub claim_selector: String,
+    /// Label keys the selectors used: the table shows their values.
+    pub label_keys: Vec<String>,
+    /// Claim names the claim selector used.
+    pub claim_keys: Vec<String>,
+    /// Sorted by name.
+    pub clusters: Vec<&'a Cluster>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SelectionDocument<'a> {
+    label_selector: &'a str,
+    claim_selector: &'a str,
+    clusters: Vec<ClusterDocument<'a>>,
+}
+
+#[derive(Serialize)]
+struct ClusterDocument<'a> {
+    name: &'a str,
+    online: bool,
+    labels: &'a BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    claims: &'a BTreeMap<String, String>,
+}
+
+/// Renders the selection; `width` fits the table to a terminal.
+pub fn render(
+    selection: &Selection<'_>,
+    format: SelectionFormat,
+    width: Option<u16>,
+) -> Result<String, String> {
+    match format {
+        SelectionFormat::Name => Ok(selection
+            .clusters
+            .iter()
+            .map(|cluster| format!("{}\n", cluster.name))
+            .collect()),
+        SelectionFormat::Table => Ok(render_table(selection, width)),
+        SelectionFormat::Json => serde_json::to_string_pretty(&document(selection))
+            .map(|text| text + "\n")
+            .map_err(|error| error.to_string()),
+        SelectionFormat::Yaml => {
+            serde_yaml::to_string(&document(selection)).map_err(|error| error.to_string())
+        }
+    }
+}
+
+fn document<'a>(selection: &'a Selection<'_>) -> SelectionDocument<'a> {
+    SelectionDocument {
+        label_selector: &selection.label_selector,
+        claim_selector: &selection.claim_selector,
+        clusters: selection
+            .clusters
+            .iter()
+            .map(|cluster| ClusterDocument {
+                name: &cluster.name,
+                online: cluster.online,
+                labels: &cluster.labels,
+                claims: &cluster.claims,
+            })
+            .collect(),
+    }
+}
+
+fn render_table(selection: &Selection<'_>, width: Option<u16>) -> String {
+    let mut header = vec!["NAME".to_string()];
+    header.extend(selection.label_keys.iter().cloned());
+    header.extend(
+        selection
+            .claim_keys
+            .iter()
+            .map(|key| format!("claim:{key}")),
+    );
+    header.push("ONLINE".to_string());
+    let rows = selection
+        .clusters
+        .iter()
+        .map(|cluster| {
+            let mut row = vec![cluster.name.clone()];
+            let value = |map: &BTreeMap<String, String>, key: &String| {
+                map.get(key).cloned().unwrap_or_default()
+            };
+            row.extend(
+                selection
+                    .label_keys
+                    .iter()
+                    .map(|key| value(&cluster.labels, key)),
+            );
+            row.extend(
+                selection
+                    .claim_keys
+                    .iter()
+                    .map(|key| value(&cluster.claims, key)),
+            );
+            row.push(cluster.online.to_string());
+            row
+        })
+        .collect();
+    table::render(header, rows, width)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cluster(name: &str, region: &str, online: bool) -> Cluster {
+        Cluster {
+            name: name.to_string(),
+            labels: BTreeMap::from([("region".to_string(), region.to_string())]),
+            claims: BTreeMap::from([("platform".to_string(), "AWS".to_string())]),
+            online,
+            ..Cluster::default()
+        }
+    }
+
+    fn with<T>(f: impl FnOnce(&Selection<'_>) -> T) -> T {
+        let a = cluster("a", "eu", true);
+        let b = cluster("b", "us", false);
+        f(&Selection {
+            label_selector: "region".to_string(),
+            claim_selector: "platform".to_string(),
+            label_keys: vec!["region".to_string()],
+            claim_keys: vec!["platform".to_string()],
+            clusters: vec![&a, &b],
+        })
+    }
+
+    #[test]
+    fn names_are_printed_one_per_line() {
+        let text = with(|s| render(s, SelectionFormat::Name, None));
+        assert_eq!(text.as_deref(), Ok("a\nb\n"));
+    }
+
+    #[test]
+    fn table_shows_the_keys_the_selectors_used() {
+        let text = with(|s| render(s, SelectionFormat::Table, None));
+        assert_eq!(
+            text.as_deref(),
+            Ok("NAME   region   claim:platform   ONLINE\na      eu       AWS              true\nb      us       AWS              false\n")
+        );
+    }
+
+    #[test]
+    fn json_lists_clusters_with_labels_and_claims() {
+        let text = with(|s| render(s, SelectionFormat::Json, None)).unwrap_or_default();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+        assert_eq!(value["labelSelector"], "region");
+        assert_eq!(value["clusters"][1]["name"], "b");
+        assert_eq!(value["clusters"][1]["online"], false);
+        assert_eq!(value["clusters"][0]["claims"]["platform"], "AWS");
+    }
+}
