@@ -3,12 +3,12 @@
 //! 100k clusters × 1k placements must not redo per-fleet work per placement.
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::model::{
     AddOnPlacementScore, Cluster, ClusterSetSelector, Inventory, PreviousDecision, CLUSTERSET_LABEL,
 };
-use crate::selector::Selector;
+use crate::selector::{ClusterBits, LabelIndex, Selector};
 
 /// Only PlacementDecision objects count for Balance, Steady and NoSelectIfNew; a
 /// PlacementRule's status decisions are its own business.
@@ -33,6 +33,9 @@ pub struct FleetIndex<'a> {
     /// Cluster namespace → AddOnPlacementScore name → score.
     addon_scores: HashMap<&'a str, HashMap<&'a str, &'a AddOnPlacementScore>>,
     candidates: Mutex<HashMap<Vec<String>, Members>>,
+    /// Built on first use: a fleet whose placements have no predicates never needs them.
+    labels: OnceLock<LabelIndex>,
+    claims: OnceLock<LabelIndex>,
 }
 
 impl<'a> FleetIndex<'a> {
@@ -92,6 +95,8 @@ impl<'a> FleetIndex<'a> {
             own,
             addon_scores,
             candidates: Mutex::new(HashMap::new()),
+            labels: OnceLock::new(),
+            claims: OnceLock::new(),
         };
         index.set_members = index.members_of_sets(&order);
         index
@@ -136,6 +141,29 @@ impl<'a> FleetIndex<'a> {
 
     pub fn cluster(&self, index: usize) -> &'a Cluster {
         &self.inventory.clusters[index]
+    }
+
+    /// The number of clusters in the inventory: the universe of every `ClusterBits` here.
+    pub fn len(&self) -> usize {
+        self.inventory.clusters.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.inventory.clusters.is_empty()
+    }
+
+    /// The clusters (inventory indices) whose labels match `selector`.
+    pub fn select_labels(&self, selector: &Selector) -> ClusterBits {
+        self.labels
+            .get_or_init(|| LabelIndex::new(self.inventory.clusters.iter().map(|c| &c.labels)))
+            .select(selector)
+    }
+
+    /// The clusters (inventory indices) whose claims match `selector`.
+    pub fn select_claims(&self, selector: &Selector) -> ClusterBits {
+        self.claims
+            .get_or_init(|| LabelIndex::new(self.inventory.clusters.iter().map(|c| &c.claims)))
+            .select(selector)
     }
 
     pub fn index_of(&self, name: &str) -> Option<usize> {
