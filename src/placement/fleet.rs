@@ -26,6 +26,11 @@ pub struct FleetIndex<'a> {
     /// Decisions per cluster name over every previous PlacementDecision (names not in the
     /// inventory count too: upstream's maximum runs over every decision).
     counts: HashMap<&'a str, i64>,
+    /// `counts` by inventory index, so Balance needs no name lookup per cluster.
+    decided: Vec<i64>,
+    /// Clusters that are online and carry no taint: the taint filter passes them without
+    /// looking at tolerations.
+    untainted: ClusterBits,
     /// `counts` sorted by count descending, then name.
     by_count: Vec<(i64, &'a str)>,
     /// (namespace, placement) → cluster name → how often it appears in its own decisions.
@@ -85,12 +90,28 @@ impl<'a> FleetIndex<'a> {
                 .insert(score.name.as_str(), score);
         }
 
+        let decided = inventory
+            .clusters
+            .iter()
+            .map(|cluster| counts.get(cluster.name.as_str()).copied().unwrap_or(0))
+            .collect();
+        let untainted = ClusterBits::from_ids(
+            inventory.clusters.len(),
+            inventory
+                .clusters
+                .iter()
+                .enumerate()
+                .filter(|(_, cluster)| cluster.online && cluster.taints.is_empty())
+                .map(|(index, _)| index),
+        );
         let mut index = FleetIndex {
             inventory,
             by_name,
             name_rank,
             set_members: HashMap::new(),
             counts,
+            decided,
+            untainted,
             by_count,
             own,
             addon_scores,
@@ -164,6 +185,11 @@ impl<'a> FleetIndex<'a> {
         self.claims
             .get_or_init(|| LabelIndex::new(self.inventory.clusters.iter().map(|c| &c.claims)))
             .select(selector)
+    }
+
+    /// Online with no taint: nothing for a toleration to judge.
+    pub fn is_untainted(&self, index: usize) -> bool {
+        self.untainted.contains(index)
     }
 
     pub fn index_of(&self, name: &str) -> Option<usize> {
@@ -264,12 +290,12 @@ pub struct BalanceCounts<'i, 'a> {
 }
 
 impl BalanceCounts<'_, '_> {
-    /// Decisions naming `cluster` outside this placement's own.
-    pub fn count(&self, cluster: &str) -> i64 {
-        let total = self.index.counts.get(cluster).copied().unwrap_or(0);
+    /// Decisions naming the cluster at inventory index `index` outside this placement's own.
+    pub fn count(&self, index: usize) -> i64 {
+        let total = self.index.decided.get(index).copied().unwrap_or(0);
         let own = self
             .own
-            .and_then(|own| own.get(cluster))
+            .and_then(|own| own.get(self.index.cluster(index).name.as_str()))
             .copied()
             .unwrap_or(0);
         total - own

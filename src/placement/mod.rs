@@ -212,6 +212,10 @@ fn run_scheduler(input: &PlacementInput, candidates: &[usize], scopes: Vec<Scope
         }
     }
     for &index in &passed {
+        if fleet.is_untainted(index) {
+            feasible.push(index);
+            continue;
+        }
         let cluster = fleet.cluster(index);
         match taint::check(cluster, &spec.tolerations, in_own(&cluster.name), input.now) {
             Tolerance::Tolerated { until: expiry } => {
@@ -255,7 +259,7 @@ fn run_scheduler(input: &PlacementInput, candidates: &[usize], scopes: Vec<Scope
     for weighted in &out.weights {
         let prioritized = match &weighted.prioritizer {
             Prioritizer::Balance => prioritizers::balance::score(
-                &clusters,
+                &feasible,
                 &fleet.balance_counts(input.namespace, input.name),
             ),
             Prioritizer::Steady => prioritizers::steady::score(&clusters, own),
@@ -285,13 +289,31 @@ fn run_scheduler(input: &PlacementInput, candidates: &[usize], scopes: Vec<Scope
         scores.push(prioritized);
     }
 
-    let mut order: Vec<usize> = (0..feasible.len()).collect();
-    order.sort_by_key(|&position| {
-        (
-            std::cmp::Reverse(totals[position]),
-            fleet.name_rank(feasible[position]),
-        )
-    });
+    // Names are ranked uniquely, so an unstable sort gives the one score order.
+    let mut keys: Vec<(std::cmp::Reverse<i64>, usize, usize)> = (0..feasible.len())
+        .map(|position| {
+            (
+                std::cmp::Reverse(totals[position]),
+                fleet.name_rank(feasible[position]),
+                position,
+            )
+        })
+        .collect();
+    // Without a trace, plain v1beta1 selection only needs the head of the order.
+    let plain = spec.spread_policy.spread_constraints.is_empty()
+        && spec.anti_affinity.is_empty()
+        && !spec.per_predicate();
+    if let Some(head) = spec
+        .number_of_clusters
+        .filter(|_| plain && !input.trace)
+        .and_then(|wanted| usize::try_from(wanted).ok())
+        .filter(|&head| head < keys.len())
+    {
+        keys.select_nth_unstable(head);
+        keys.truncate(head);
+    }
+    keys.sort_unstable();
+    let order: Vec<usize> = keys.iter().map(|&(_, _, position)| position).collect();
     out.ranked = order.iter().map(|&position| feasible[position]).collect();
     out.totals = order.iter().map(|&position| totals[position]).collect();
     out.scores = scores
@@ -669,7 +691,7 @@ mod tests {
         previous: &[PreviousDecision],
         spec: serde_json::Value,
     ) -> PlacementResult {
-        run_version("v1beta1", inventory, previous, spec)
+        run_version("v1beta1", inventory, previous, spec, true)
     }
 
     fn run_alpha(
@@ -677,7 +699,7 @@ mod tests {
         previous: &[PreviousDecision],
         spec: serde_json::Value,
     ) -> PlacementResult {
-        run_version("v1alpha1", inventory, previous, spec)
+        run_version("v1alpha1", inventory, previous, spec, true)
     }
 
     fn run_version(
@@ -685,6 +707,7 @@ mod tests {
         inventory: &Inventory,
         previous: &[PreviousDecision],
         spec: serde_json::Value,
+        trace: bool,
     ) -> PlacementResult {
         let api_version = format!("cluster.open-cluster-management.io/{version}");
         let spec = decode_placement_spec(&api_version, spec).unwrap();
@@ -695,7 +718,7 @@ mod tests {
             name: "p",
             spec: &spec,
             now: 0,
-            trace: true,
+            trace,
         })
     }
 
@@ -803,6 +826,20 @@ mod tests {
         let result = run(&inventory, &[], serde_json::json!({}));
         assert!(matches!(result.status, Status::Error { .. }));
         assert_eq!(result.satisfied.reason, "NotAllDecisionsScheduled");
+    }
+
+    #[test]
+    fn untraced_schedule_selects_what_the_traced_one_does() {
+        let mut clusters: Vec<Cluster> = (0..40).map(|n| member(&format!("c{n:02}"))).collect();
+        clusters[3].online = false;
+        let inventory = fleet(clusters);
+        let previous = decided(&["c07", "c30", "c31"]);
+        let spec = serde_json::json!({"numberOfClusters": 5});
+        let run = |trace| run_version("v1beta1", &inventory, &previous, spec.clone(), trace);
+        let (traced, untraced) = (run(true), run(false));
+        assert_eq!(untraced.selected, vec!["c00", "c01", "c07", "c30", "c31"]);
+        assert_eq!(untraced.selected, traced.selected);
+        assert_eq!(untraced.decisions, traced.decisions);
     }
 
     const PLATFORM: &str = "platform.open-cluster-management.io";
