@@ -842,6 +842,25 @@ mod tests {
         assert_eq!(untraced.decisions, traced.decisions);
     }
 
+    #[test]
+    fn undeclared_cel_variable_is_misconfigured() {
+        let inventory = fleet(vec![member("a")]);
+        let spec = serde_json::json!({"predicates": [{"requiredClusterSelector": {
+            "celSelector": {"celExpressions": ["cluster.metadata.name == 'a'"]}
+        }}]});
+        let result = run(&inventory, &[], spec);
+        assert!(result.selected.is_empty());
+        assert_eq!(result.misconfigured.status, "True");
+        assert!(
+            result
+                .misconfigured
+                .message
+                .starts_with("Predicate:compilation failed: undeclared reference to 'cluster'"),
+            "{}",
+            result.misconfigured.message
+        );
+    }
+
     const PLATFORM: &str = "platform.open-cluster-management.io";
 
     fn on(platform: &str, name: &str) -> Cluster {
