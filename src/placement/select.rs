@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use crate::model::placement::PlacementSpec;
 use crate::model::Cluster;
 
 use super::spread::{Block, SpreadRules};
@@ -61,6 +62,58 @@ pub fn select<'s>(ranked: &[&'s Cluster], limit: usize, mut spread: SpreadRules<
             .collect(),
         blocked,
     }
+}
+
+/// The seed's v1alpha1 "Evaluate a cluster predicate" (Workflow 2) and "Placement
+/// Reconciliation" (Workflow 1): each predicate picks on its own from the clusters it matches
+/// (`matches(predicate, position)`), its previous clusters first, up to its
+/// `numberOfClusters` (all when unset); the placement selects the union, then the
+/// anti-affinity (and spread) rules drop clusters from it in score order.
+///
+/// The seed picks "random" clusters beyond the previous ones; fleetplan takes them in the
+/// score order (total descending, then name) instead, so a plan is reproducible.
+///
+/// Returns the selection and the unscheduled count: the sum over predicates of how many
+/// clusters each found fewer than its `numberOfClusters` (the seed's `PlacementSatisfied`).
+pub fn per_predicate<'s>(
+    ranked: &[&'s Cluster],
+    counts: &[Option<i32>],
+    matches: impl Fn(usize, usize) -> bool,
+    previous: impl Fn(&Cluster) -> bool,
+    spec: &'s PlacementSpec,
+) -> (Selection, i64) {
+    let mut chosen = vec![false; ranked.len()];
+    let mut unscheduled = 0i64;
+    for (predicate, count) in counts.iter().enumerate() {
+        let matched: Vec<usize> = (0..ranked.len())
+            .filter(|&position| matches(predicate, position))
+            .collect();
+        let Some(count) = count else {
+            matched.iter().for_each(|&position| chosen[position] = true);
+            continue;
+        };
+        let wanted = usize::try_from(*count).unwrap_or(0);
+        let (old, new): (Vec<usize>, Vec<usize>) = matched
+            .iter()
+            .partition(|&&position| previous(ranked[position]));
+        let taken: Vec<usize> = old.into_iter().chain(new).take(wanted).collect();
+        taken.iter().for_each(|&position| chosen[position] = true);
+        unscheduled = unscheduled.saturating_add(wanted.saturating_sub(taken.len()) as i64);
+    }
+    let union: Vec<usize> = (0..ranked.len())
+        .filter(|&position| chosen[position])
+        .collect();
+    let members: Vec<&Cluster> = union.iter().map(|&position| ranked[position]).collect();
+    let inner = select(&members, members.len(), SpreadRules::new(spec, &members));
+    let selection = Selection {
+        selected: inner.selected.iter().map(|&at| union[at]).collect(),
+        blocked: inner
+            .blocked
+            .into_iter()
+            .map(|(at, block)| (union[at], block))
+            .collect(),
+    };
+    (selection, unscheduled)
 }
 
 #[cfg(test)]
