@@ -19,7 +19,7 @@ use std::io::Read;
 
 pub use error::{LoadError, LoadErrors};
 pub use inputs::STDIN_NAME;
-pub use previous::previous_plan;
+pub use previous::{previous_plan, PreviousKind};
 
 use crate::model::Model;
 use model_builder::ModelBuilder;
