@@ -211,11 +211,16 @@ fn summary(report: &CheckReport) -> String {
             "{}: the inputs could not be read, nothing was checked\n",
             count(report.errors.len(), "error")
         ),
-        CheckResult::Errors | CheckResult::Unsatisfied => format!(
-            "{items} checked: {}, {} unsatisfied\n",
-            count(report.errors.len(), "error"),
-            report.unsatisfied.len()
-        ),
+        CheckResult::Errors | CheckResult::Unsatisfied => {
+            let mut parts = Vec::new();
+            if !report.errors.is_empty() {
+                parts.push(count(report.errors.len(), "error"));
+            }
+            if !report.unsatisfied.is_empty() {
+                parts.push(format!("{} unsatisfied", report.unsatisfied.len()));
+            }
+            format!("{items} checked: {}\n", parts.join(", "))
+        }
     }
 }
 
