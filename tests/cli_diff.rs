@@ -144,3 +144,46 @@ fn color_never_after_the_subcommand_is_plain() {
         .run();
     assert!(!stdout(&output).contains('\x1b'));
 }
+
+/// Plans testdata/ci/toleration at `now` into a temporary file, the `--previous` of a diff.
+fn toleration_plan(now: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("plan.yaml").display().to_string();
+    Test::new()
+        .args(["plan", "-o", "yaml", "--out", &path, "--now", now])
+        .args(TOLERATION_INPUTS)
+        .run();
+    (dir, path)
+}
+
+const TOLERATION_INPUTS: [&str; 6] = [
+    "-f",
+    "testdata/fleet/inventory.yaml",
+    "-f",
+    "testdata/fleet/clustersets.yaml",
+    "-f",
+    "testdata/ci/toleration",
+];
+
+#[test]
+fn time_changes_nothing_before_a_toleration_expires() {
+    let (_dir, previous) = toleration_plan("2026-01-15T06:00:00Z");
+    Test::new()
+        .arg("diff")
+        .args(TOLERATION_INPUTS)
+        .args(["--previous", &previous, "--now", "2026-01-15T18:00:00Z"])
+        .stdout("no changes\n")
+        .run();
+}
+
+#[test]
+fn a_toleration_that_expired_removes_its_cluster_and_changes_at() {
+    let (_dir, previous) = toleration_plan("2026-01-15T06:00:00Z");
+    let output = Test::new()
+        .arg("diff")
+        .args(TOLERATION_INPUTS)
+        .args(["--previous", &previous, "--now", "2026-01-16T06:00:00Z"])
+        .status(2)
+        .run();
+    insta::assert_snapshot!(stdout(&output));
+}
