@@ -263,3 +263,118 @@ fn escape_data(text: &str) -> String {
 fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unsatisfied(message: &str) -> CheckReport {
+        CheckReport {
+            result: CheckResult::Unsatisfied,
+            items: 1,
+            errors: Vec::new(),
+            unsatisfied: vec![Finding {
+                object: Some("Placement/ns/p".to_string()),
+                condition: Some("PlacementSatisfied".to_string()),
+                reason: Some("NotAllDecisionsScheduled".to_string()),
+                message: message.to_string(),
+                file: "a,b:c.yaml".to_string(),
+                document: Some(1),
+                ..Finding::default()
+            }],
+        }
+    }
+
+    #[test]
+    fn a_finding_names_every_known_part_in_order() {
+        let finding = Finding {
+            line: Some(7),
+            column: Some(3),
+            object: Some("Placement/ns/p".to_string()),
+            path: Some("spec.numberOfClusters".to_string()),
+            message: "expected a number".to_string(),
+            file: "a.yaml".to_string(),
+            document: Some(2),
+            ..Finding::default()
+        };
+        assert_eq!(
+            finding.to_string(),
+            "a.yaml#2: line 7 column 3: Placement/ns/p: spec.numberOfClusters: expected a number"
+        );
+    }
+
+    #[test]
+    fn an_unreadable_path_has_no_document() {
+        let errors = LoadErrors(vec![LoadError::input(
+            "gone.yaml",
+            "no such file or directory",
+        )]);
+        let report = CheckReport::from_load_errors(&errors);
+        assert_eq!(
+            text(&report),
+            "error: gone.yaml: no such file or directory\n\
+             1 error: the inputs could not be read, nothing was checked\n"
+        );
+    }
+
+    #[test]
+    fn a_duplicate_names_where_it_was_first_defined() {
+        let errors = LoadErrors(vec![LoadError::Duplicate {
+            at: Source {
+                file: "b.yaml".to_string(),
+                document: 3,
+                line: None,
+            },
+            object: "cluster east".to_string(),
+            first: Source {
+                file: "a.yaml".to_string(),
+                document: 1,
+                line: None,
+            },
+        }]);
+        let report = CheckReport::from_load_errors(&errors);
+        assert_eq!(
+            report.errors.first().map(ToString::to_string).as_deref(),
+            Some("b.yaml#3: cluster east: duplicate, first defined at a.yaml#1")
+        );
+    }
+
+    #[test]
+    fn one_clean_item_is_singular() {
+        let report = CheckReport {
+            items: 1,
+            ..CheckReport::default()
+        };
+        assert_eq!(text(&report), "1 item checked, all satisfied\n");
+    }
+
+    #[test]
+    fn errors_and_unsatisfied_are_both_counted() {
+        let mut report = unsatisfied("m");
+        report.result = CheckResult::Errors;
+        report.errors = vec![Finding::default(), Finding::default()];
+        assert_eq!(
+            summary(&report),
+            "1 item checked: 2 errors, 1 unsatisfied\n"
+        );
+    }
+
+    #[test]
+    fn github_escapes_property_delimiters_in_the_file_and_newlines_in_the_message() {
+        assert_eq!(
+            github(&unsatisfied("50% done\nrest")),
+            "::warning file=a%2Cb%3Ac.yaml::a,b:c.yaml#1: Placement/ns/p: \
+             NotAllDecisionsScheduled: 50%25 done%0Arest\n\
+             1 item checked: 1 unsatisfied\n"
+        );
+    }
+
+    #[test]
+    fn github_gives_a_column_only_with_a_line() {
+        let mut report = unsatisfied("m");
+        if let Some(finding) = report.unsatisfied.first_mut() {
+            finding.column = Some(4);
+        }
+        assert!(github(&report).starts_with("::warning file=a%2Cb%3Ac.yaml::"));
+    }
+}
