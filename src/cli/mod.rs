@@ -4,6 +4,7 @@ mod check;
 mod color;
 mod diff;
 mod inputs;
+mod migrate;
 mod plan;
 mod select;
 
@@ -38,6 +39,9 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Validate every input and plan everything (exit 0 clean, 1 errors, 3 unsatisfied).
     Check(check::CheckArgs),
+    /// Convert PlacementRules and federation annotations to Placements and
+    /// ReplicaSchedulingPreferences, with a loss report (and --verify, a proof).
+    Migrate(migrate::MigrateArgs),
 }
 
 /// The process's streams, injectable so tests and the binary share one entry point.
@@ -85,6 +89,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, io: &mut Io<'_>) -> ExitCod
         Command::Select(args) => select::run(args, io),
         Command::Diff(args) => diff::run(args, color, io),
         Command::Check(args) => check::run(args, io),
+        Command::Migrate(args) => migrate::run(args, io),
     }
 }
 
