@@ -3,7 +3,7 @@
 use clap::Args;
 
 use super::{report, Io};
-use crate::load::{self, LoadOptions};
+use crate::load::{self, LoadErrors, LoadOptions, PreviousKind};
 use crate::model::time::parse_rfc3339;
 use crate::model::Model;
 use crate::plan::{Plan, WhatIf};
@@ -23,18 +23,8 @@ impl InputArgs {
     /// Loads the model, reporting warnings (and skipped documents with --verbose) on stderr.
     /// Load errors are reported too; `None` means the run must stop with exit code 1.
     pub fn load(&self, io: &mut Io<'_>) -> Option<Model> {
-        match load::load(&self.filenames, io.stdin, &LoadOptions::default()) {
-            Ok(model) => {
-                for warning in &model.warnings {
-                    report(io, &format!("warning: {warning}"));
-                }
-                if self.verbose {
-                    for (source, what) in &model.skipped {
-                        report(io, &format!("skipped {source}: {what}"));
-                    }
-                }
-                Some(model)
-            }
+        match self.try_load(io) {
+            Ok(model) => Some(model),
             Err(errors) => {
                 for error in &errors.0 {
                     report(io, &format!("error: {error}"));
@@ -42,6 +32,21 @@ impl InputArgs {
                 None
             }
         }
+    }
+
+    /// Loads the model, reporting warnings (and skipped documents with --verbose) on stderr;
+    /// load errors are returned for the caller to report (`check` reports them as findings).
+    pub fn try_load(&self, io: &mut Io<'_>) -> Result<Model, LoadErrors> {
+        let model = load::load(&self.filenames, io.stdin, &LoadOptions::default())?;
+        for warning in &model.warnings {
+            report(io, &format!("warning: {warning}"));
+        }
+        if self.verbose {
+            for (source, what) in &model.skipped {
+                report(io, &format!("skipped {source}: {what}"));
+            }
+        }
+        Ok(model)
     }
 }
 
@@ -72,6 +77,8 @@ pub struct WhatIfArgs {
 /// The what-if flags, validated.
 pub struct Scenario {
     pub previous: Option<Plan>,
+    /// What `--previous` held (a Plan when there is none).
+    pub previous_kind: PreviousKind,
     pub what_if: WhatIf,
     pub now: i64,
 }
@@ -82,12 +89,13 @@ impl WhatIfArgs {
             Some(text) => parse_rfc3339(text).map_err(|error| format!("--now: {error}"))?,
             None => current_time(),
         };
-        let previous = match &self.previous {
-            Some(path) => Some(
-                load::previous_plan(path, io.stdin)
-                    .map_err(|error| format!("--previous: {error}"))?,
-            ),
-            None => None,
+        let (previous, previous_kind) = match &self.previous {
+            Some(path) => {
+                let (plan, kind) = load::previous_plan(path, io.stdin)
+                    .map_err(|error| format!("--previous: {error}"))?;
+                (Some(plan), kind)
+            }
+            None => (None, PreviousKind::Plan),
         };
         let mut what_if = WhatIf {
             offline: self.offline.clone(),
@@ -117,6 +125,7 @@ impl WhatIfArgs {
         }
         Ok(Scenario {
             previous,
+            previous_kind,
             what_if,
             now,
         })

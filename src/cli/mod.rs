@@ -1,5 +1,8 @@
 //! Command-line parsing and dispatch. Holds no logic: parse, call the library, render.
 
+mod check;
+mod color;
+mod diff;
 mod inputs;
 mod migrate;
 mod plan;
@@ -17,6 +20,10 @@ use crate::render::table::terminal_width;
 #[derive(Debug, Parser)]
 #[command(name = "fleetplan", version, about, long_about = None)]
 pub struct Cli {
+    /// When to colour output: auto colours a terminal unless NO_COLOR is set.
+    #[arg(long, value_enum, global = true, value_name = "WHEN", default_value_t = color::ColorChoice::Auto)]
+    color: color::ColorChoice,
+
     #[command(subcommand)]
     command: Command,
 }
@@ -27,6 +34,11 @@ enum Command {
     Plan(plan::PlanArgs),
     /// List the clusters of an inventory that match label and claim selectors.
     Select(select::SelectArgs),
+    /// Compare the plan with a previous one (exit 0 no change, 2 changes, 1 error).
+    #[command(mut_arg("previous", |arg| arg.required(true)))]
+    Diff(diff::DiffArgs),
+    /// Validate every input and plan everything (exit 0 clean, 1 errors, 3 unsatisfied).
+    Check(check::CheckArgs),
     /// Convert PlacementRules and federation annotations to Placements and
     /// ReplicaSchedulingPreferences, with a loss report (and --verify, a proof).
     Migrate(migrate::MigrateArgs),
@@ -68,9 +80,15 @@ pub fn run(args: impl IntoIterator<Item = OsString>, io: &mut Io<'_>) -> ExitCod
             };
         }
     };
+    // Io::width is set exactly when stdout is a terminal.
+    let color = cli
+        .color
+        .enabled(io.width.is_some(), std::env::var_os("NO_COLOR").as_deref());
     match cli.command {
         Command::Plan(args) => plan::run(args, io),
         Command::Select(args) => select::run(args, io),
+        Command::Diff(args) => diff::run(args, color, io),
+        Command::Check(args) => check::run(args, io),
         Command::Migrate(args) => migrate::run(args, io),
     }
 }

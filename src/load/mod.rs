@@ -20,7 +20,7 @@ use std::io::Read;
 pub(crate) use documents::Document;
 pub use error::{LoadError, LoadErrors};
 pub use inputs::STDIN_NAME;
-pub use previous::previous_plan;
+pub use previous::{previous_plan, PreviousKind};
 pub(crate) use workloads::CLUSTER_SELECTOR_ANNOTATION;
 
 use crate::model::Model;

@@ -13,7 +13,15 @@ use crate::plan::{ItemSource, Plan, PlanItem, API_VERSION, KIND};
 
 const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
 
-pub fn previous_plan(path: &str, stdin: &mut dyn Read) -> Result<Plan, LoadErrors> {
+/// What `--previous` held. PlacementDecisions carry only the clusters of Placements (and a
+/// PlacementRule's `status.decisions`), so `diff` compares nothing else against them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PreviousKind {
+    Plan,
+    Decisions,
+}
+
+pub fn previous_plan(path: &str, stdin: &mut dyn Read) -> Result<(Plan, PreviousKind), LoadErrors> {
     let (inputs, errors) = read_inputs(
         &[path.to_string()],
         stdin,
@@ -31,15 +39,17 @@ pub fn previous_plan(path: &str, stdin: &mut dyn Read) -> Result<Plan, LoadError
             && document.value.get("kind").and_then(|v| v.as_str()) == Some(KIND)
     };
     match documents.as_slice() {
-        [document] if is_plan(document) => decode::<Plan>(&document.value).map_err(|error| {
-            LoadErrors(vec![LoadError::Invalid {
-                at: document.source.clone(),
-                object: None,
-                path: error.path,
-                message: error.message,
-            }])
-        }),
-        _ => from_decisions(&documents),
+        [document] if is_plan(document) => decode::<Plan>(&document.value)
+            .map(|plan| (plan, PreviousKind::Plan))
+            .map_err(|error| {
+                LoadErrors(vec![LoadError::Invalid {
+                    at: document.source.clone(),
+                    object: None,
+                    path: error.path,
+                    message: error.message,
+                }])
+            }),
+        _ => from_decisions(&documents).map(|plan| (plan, PreviousKind::Decisions)),
     }
 }
 
