@@ -1,5 +1,6 @@
 //! Command-line parsing and dispatch. Holds no logic: parse, call the library, render.
 
+mod explain;
 mod inputs;
 mod plan;
 mod select;
@@ -24,6 +25,8 @@ pub struct Cli {
 enum Command {
     /// Plan every workload: selected clusters, replica layouts, decisions and conditions.
     Plan(plan::PlanArgs),
+    /// Explain one item cluster by cluster: why each was or was not chosen, with scores.
+    Explain(explain::ExplainArgs),
     /// List the clusters of an inventory that match label and claim selectors.
     Select(select::SelectArgs),
 }
@@ -66,6 +69,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, io: &mut Io<'_>) -> ExitCod
     };
     match cli.command {
         Command::Plan(args) => plan::run(args, io),
+        Command::Explain(args) => explain::run(args, io),
         Command::Select(args) => select::run(args, io),
     }
 }
