@@ -1,6 +1,8 @@
 //! `explain`: one item of a plan run, cluster by cluster, rendered from the trace the engines
 //! returned with the plan (never recomputed, so it cannot disagree with the plan).
 
+#[cfg(test)]
+mod agreement;
 mod lookup;
 mod placement;
 mod replicas;
@@ -168,7 +170,8 @@ pub fn explain(item: &PlanItem, trace: &ItemTrace, clusters: &[Cluster]) -> Expl
             placement::explain_rule(&mut explanation, result, clusters);
         }
         ItemTrace::Failed => {
-            explanation.summary = "the item failed before any engine ran".to_string();
+            explanation.summary =
+                "the item failed before any engine ran: no cluster is selected".to_string();
             let reason = match item.errors.first() {
                 Some(error) => format!("the item failed: {error}"),
                 None => "the item failed".to_string(),

@@ -154,10 +154,8 @@ pub fn explain(explanation: &mut Explanation, item: &PlanItem, trace: &ReplicaTr
         if cluster.source == PreferenceSource::None {
             verdict.selected = false;
             verdict.verdict = "noPreference".to_string();
-            verdict.reason = format!(
-                "available ({}), but the preferences have neither an entry for it nor \"*\"",
-                verdict.reason
-            );
+            verdict.reason =
+                "available, but the preferences have neither an entry for it nor \"*\"".to_string();
             continue;
         }
         taking_part += 1;

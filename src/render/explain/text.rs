@@ -40,6 +40,8 @@ pub fn text(explanation: &Explanation, width: Option<u16>) -> String {
                 out.push_str(&verdict_table(&left_out, width));
             }
         }
+        // A failed item's errors say everything; every cluster would repeat them.
+        (_, Engine::Failed) if explanation.answer.is_none() => {}
         _ => {
             let all: Vec<&ClusterVerdict> = explanation.clusters.iter().collect();
             if !all.is_empty() {
