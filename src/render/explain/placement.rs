@@ -262,3 +262,33 @@ pub fn explain_rule(explanation: &mut Explanation, result: &RuleResult, clusters
         })
         .collect();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::placement::trace::ScorePart;
+
+    #[test]
+    fn a_prioritizer_without_a_score_says_so_in_the_sum() {
+        let score = Score {
+            rank: 2,
+            total: 100,
+            parts: vec![
+                ScorePart {
+                    prioritizer: "Balance".to_string(),
+                    score: Some(100),
+                    weight: 1,
+                },
+                ScorePart {
+                    prioritizer: "ResourceAllocatableCPU".to_string(),
+                    score: None,
+                    weight: 2,
+                },
+            ],
+        };
+        assert_eq!(
+            score_text(&score, 3),
+            "rank 2 of 3, score 100 = Balance 100×1 + ResourceAllocatableCPU (no score)×2"
+        );
+    }
+}

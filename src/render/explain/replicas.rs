@@ -314,3 +314,40 @@ fn reason(run: &ClusterRun, name: &str, ordered: usize, rounds: &[Round]) -> Str
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn share(added: i64, absorbed: i64, hit_max: bool, hit_capacity: bool) -> Share {
+        Share {
+            cluster: "a".to_string(),
+            share: added + absorbed,
+            absorbed,
+            added,
+            hit_max,
+            hit_capacity,
+        }
+    }
+
+    #[test]
+    fn a_share_names_what_limited_it() {
+        assert_eq!(share(3, 0, false, false).text(), "+3");
+        assert_eq!(share(1, 2, true, false).text(), "+1 (2 absorbed, max)");
+        assert_eq!(share(-1, 0, true, false).text(), "-1 (max)");
+        assert_eq!(share(0, 0, false, true).text(), "+0 (capacity)");
+    }
+
+    #[test]
+    fn repeated_rounds_are_labelled_with_their_range() {
+        let round = |number, repeated| Round {
+            round: number,
+            repeated,
+            remaining: 0,
+            weight_sum: 0,
+            shares: Vec::new(),
+        };
+        assert_eq!(round(2, 1).label(), "2");
+        assert_eq!(round(2, 3).label(), "2-4");
+    }
+}
