@@ -2,6 +2,7 @@
 
 mod explain;
 mod inputs;
+mod migrate;
 mod plan;
 mod select;
 
@@ -29,6 +30,9 @@ enum Command {
     Explain(explain::ExplainArgs),
     /// List the clusters of an inventory that match label and claim selectors.
     Select(select::SelectArgs),
+    /// Convert PlacementRules and federation annotations to Placements and
+    /// ReplicaSchedulingPreferences, with a loss report (and --verify, a proof).
+    Migrate(migrate::MigrateArgs),
 }
 
 /// The process's streams, injectable so tests and the binary share one entry point.
@@ -71,6 +75,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, io: &mut Io<'_>) -> ExitCod
         Command::Plan(args) => plan::run(args, io),
         Command::Explain(args) => explain::run(args, io),
         Command::Select(args) => select::run(args, io),
+        Command::Migrate(args) => migrate::run(args, io),
     }
 }
 

@@ -52,7 +52,7 @@ fn from_decisions(documents: &[Document]) -> Result<Plan, LoadErrors> {
     }
     let model = builder.finish()?;
     let mut items: BTreeMap<ItemSource, Vec<String>> = BTreeMap::new();
-    for decision in &model.decisions {
+    for decision in model.decisions.iter().filter(|d| !d.placement.is_empty()) {
         let source = if decision.object.kind == "PlacementDecision" {
             ItemSource {
                 api_version: PLACEMENT_API_VERSION.to_string(),

@@ -340,11 +340,15 @@ fn placement_decisions_name_their_placement() {
 }
 
 #[test]
-fn placement_decision_without_placement_label_is_an_error() {
-    assert_eq!(
-        errors("apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: PlacementDecision\nmetadata: {name: d}\n"),
-        ["<stdin>#1: PlacementDecision/default/d: metadata.labels: expected the label cluster.open-cluster-management.io/placement naming the placement, found none"]
+fn placement_decision_without_placement_label_belongs_to_no_placement() {
+    // Upstream Balance counts every PlacementDecision of the hub, labelled or not
+    // (ocm schedule_test "schedule to cluster with least decisions").
+    let model = model(
+        "apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: PlacementDecision\nmetadata: {name: d}\nstatus: {decisions: [{clusterName: a, reason: ''}]}\n",
     );
+    let decision = &model.decisions[0];
+    assert_eq!(decision.placement, "");
+    assert_eq!(decision.clusters, ["a"]);
 }
 
 #[test]

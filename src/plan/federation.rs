@@ -41,13 +41,7 @@ pub fn annotated<'a>(
             previous,
             trace,
         ),
-        Err(error) => Planned::failed(
-            workload,
-            format!(
-                "annotation {}: {error}",
-                replicas::REPLICA_SET_PREFERENCES_ANNOTATION
-            ),
-        ),
+        Err(error) => Planned::failed(workload, error.to_string()),
     }
 }
 
