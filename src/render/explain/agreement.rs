@@ -1,7 +1,8 @@
 //! Explain's verdicts agree with the plan: for every item of every example input, the clusters
 //! explain calls selected are exactly the plan's `clusters`, every inventory cluster has one
 //! verdict, and none is the "left out by the engine" fallback that only a rule disagreeing
-//! with the engine's own selection could produce.
+//! with the engine's own selection could produce. Inputs: testdata/fleet, testdata/explain,
+//! every testdata/scenarios/*/ and every testdata/stories placement.
 
 use std::path::{Path, PathBuf};
 
@@ -95,19 +96,42 @@ fn explain_agrees_with_the_plan_on_the_explain_fixtures() {
     }
 }
 
-#[test]
-fn explain_agrees_with_the_plan_on_every_scenario() {
-    let Ok(entries) = std::fs::read_dir(testdata("scenarios")) else {
-        return;
-    };
-    let mut scenarios: Vec<PathBuf> = entries
+/// The entries of `testdata/<dir>`, sorted.
+fn entries(dir: &str) -> Vec<PathBuf> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(testdata(dir))
+        .unwrap_or_else(|error| panic!("testdata/{dir}: {error}"))
         .filter_map(Result::ok)
         .map(|entry| entry.path())
-        .filter(|path| path.is_dir())
         .collect();
-    scenarios.sort();
-    for scenario in scenarios {
-        let path = scenario.to_string_lossy().into_owned();
-        assert_agreement(&[path], None, "2024-06-01T00:00:00Z");
+    paths.sort();
+    assert!(!paths.is_empty(), "testdata/{dir} is empty");
+    paths
+}
+
+fn display(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn explain_agrees_with_the_plan_on_every_scenario() {
+    for scenario in entries("scenarios").iter().filter(|path| path.is_dir()) {
+        let paths = [
+            display(&scenario.join("inventory.yaml")),
+            display(&scenario.join("workload.yaml")),
+        ];
+        let previous = scenario.join("previous.yaml");
+        let previous = previous.exists().then(|| display(&previous));
+        assert_agreement(&paths, previous.as_deref(), "2024-06-01T00:00:00Z");
+    }
+}
+
+#[test]
+fn explain_agrees_with_the_plan_on_every_story() {
+    for story in entries("stories/placements") {
+        let paths = [testdata("stories/fleet.yaml"), display(&story)];
+        // Before and after the toleration of story 9 expires.
+        for now in ["2026-06-01T00:30:00Z", "2026-06-01T01:30:00Z"] {
+            assert_agreement(&paths, None, now);
+        }
     }
 }
