@@ -3,6 +3,7 @@
 mod check;
 mod color;
 mod diff;
+mod explain;
 mod inputs;
 mod migrate;
 mod plan;
@@ -32,6 +33,8 @@ pub struct Cli {
 enum Command {
     /// Plan every workload: selected clusters, replica layouts, decisions and conditions.
     Plan(plan::PlanArgs),
+    /// Explain one item cluster by cluster: why each was or was not chosen, with scores.
+    Explain(explain::ExplainArgs),
     /// List the clusters of an inventory that match label and claim selectors.
     Select(select::SelectArgs),
     /// Compare the plan with a previous one (exit 0 no change, 2 changes, 1 error).
@@ -86,6 +89,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>, io: &mut Io<'_>) -> ExitCod
         .enabled(io.width.is_some(), std::env::var_os("NO_COLOR").as_deref());
     match cli.command {
         Command::Plan(args) => plan::run(args, io),
+        Command::Explain(args) => explain::run(args, io),
         Command::Select(args) => select::run(args, io),
         Command::Diff(args) => diff::run(args, color, io),
         Command::Check(args) => check::run(args, io),

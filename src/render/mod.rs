@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod decisions;
+pub mod explain;
 pub mod plan;
 pub mod selection;
 pub mod table;
