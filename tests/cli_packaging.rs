@@ -106,6 +106,10 @@ fn version_names_the_crate_version_and_the_commit() {
             env!("CARGO_PKG_VERSION")
         ))
         .run();
+    // A packager's FLEETPLAN_COMMIT wins over git (see build.rs).
+    if std::env::var_os("FLEETPLAN_COMMIT").is_some() {
+        return;
+    }
     let from_git = Command::new("git")
         .args(["rev-parse", "--short", "HEAD"])
         .current_dir(root())
