@@ -1,6 +1,6 @@
 //! Arguments every planning subcommand shares: the inputs, and the what-if flags.
 
-use clap::Args;
+use clap::{Args, ValueHint};
 
 use super::{report, Io};
 use crate::load::{self, LoadErrors, LoadOptions, PreviousKind};
@@ -11,7 +11,13 @@ use crate::plan::{Plan, WhatIf};
 #[derive(Debug, Args)]
 pub struct InputArgs {
     /// A file, a directory (recursive), a glob ('envs/**/*.yaml') or - for stdin. Repeatable.
-    #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
+    #[arg(
+        short = 'f',
+        long = "filename",
+        value_name = "PATH",
+        value_hint = ValueHint::AnyPath,
+        required = true
+    )]
     pub filenames: Vec<String>,
 
     /// Also list the documents that were read but not used.
@@ -54,7 +60,7 @@ impl InputArgs {
 pub struct WhatIfArgs {
     /// A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or
     /// directory, as a live hub exports them): previous decisions and current replicas.
-    #[arg(long, value_name = "PLAN")]
+    #[arg(long, value_name = "PLAN", value_hint = ValueHint::AnyPath)]
     pub previous: Option<String>,
 
     /// Treat CLUSTER as offline. Repeatable.

@@ -2,9 +2,11 @@
 
 mod check;
 mod color;
+pub mod completions;
 mod diff;
 mod explain;
 mod inputs;
+pub mod man;
 mod migrate;
 mod plan;
 mod select;
@@ -12,14 +14,22 @@ mod select;
 use std::ffi::OsString;
 use std::io::{Read, Write};
 
-use clap::{Parser, Subcommand};
+use clap::{Command as ClapCommand, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::exit_code::ExitCode;
 use crate::render::table::terminal_width;
 
+/// `fleetplan --version`: the crate version and the commit it was built from (see build.rs).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("FLEETPLAN_COMMIT"),
+    ")"
+);
+
 /// Plan where Kubernetes workloads go across a fleet of clusters, offline.
 #[derive(Debug, Parser)]
-#[command(name = "fleetplan", version, about, long_about = None)]
+#[command(name = "fleetplan", version = VERSION, about, long_about = None)]
 pub struct Cli {
     /// When to colour output: auto colours a terminal unless NO_COLOR is set.
     #[arg(long, value_enum, global = true, value_name = "WHEN", default_value_t = color::ColorChoice::Auto)]
@@ -45,6 +55,26 @@ enum Command {
     /// Convert PlacementRules and federation annotations to Placements and
     /// ReplicaSchedulingPreferences, with a loss report (and --verify, a proof).
     Migrate(migrate::MigrateArgs),
+    /// Print the shell completion script of SHELL, or write every shell's into --dir.
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page, or write one page per subcommand into --dir.
+    Man(man::ManArgs),
+}
+
+/// The clap definition every generated file (completions, manual pages) is made from.
+pub fn command() -> ClapCommand {
+    Cli::command()
+}
+
+/// How usage lines name the program: `kubectl fleetplan` when run as a kubectl plugin (kubectl
+/// runs `kubectl-fleetplan` for `kubectl fleetplan`), else the name it was run as.
+fn bin_name(program: Option<&OsString>) -> Option<String> {
+    let name = std::path::Path::new(program?).file_name()?.to_str()?;
+    let plugin = name
+        .strip_suffix(".exe")
+        .unwrap_or(name)
+        .strip_prefix("kubectl-")?;
+    Some(format!("kubectl {plugin}"))
 }
 
 /// The process's streams, injectable so tests and the binary share one entry point.
@@ -71,7 +101,15 @@ pub fn main() -> std::process::ExitCode {
 
 /// Parses `args` (program name first) and runs the subcommand.
 pub fn run(args: impl IntoIterator<Item = OsString>, io: &mut Io<'_>) -> ExitCode {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<OsString> = args.into_iter().collect();
+    let mut cmd = command();
+    if let Some(name) = bin_name(args.first()) {
+        cmd = cmd.bin_name(name);
+    }
+    let parsed = cmd
+        .try_get_matches_from(args)
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(error) => {
             let text = error.render().to_string();
@@ -94,6 +132,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>, io: &mut Io<'_>) -> ExitCod
         Command::Diff(args) => diff::run(args, color, io),
         Command::Check(args) => check::run(args, io),
         Command::Migrate(args) => migrate::run(args, io),
+        Command::Completions(args) => completions::run(args, io),
+        Command::Man(args) => man::run(args, io),
     }
 }
 
