@@ -155,9 +155,19 @@ fn a_placement_cluster_answers_with_rank_score_group_and_decision() {
 
 #[test]
 fn a_placement_names_spread_as_a_fleetplan_extension() {
+    // Relabelled, ranks 1-3 share the `aws` domain: the walk reaches numberOfClusters 4 with
+    // rank 3 still refused (3 in aws against 1 in gcp and azure would exceed maxSkew 1).
     assert_eq!(
-        answer(fleet(&["storefront", "--cluster", "aws-eu-west-prod-1"])),
-        "aws-eu-west-prod-1 was not selected: kept out by spread constraint cloud (Label, maxSkew 1, ScheduleAnyway; fleetplan extension): domain \"aws\" is already taken by aws-us-east-prod-1; rank 2 of 5, score 200 = Balance 100×1 + Steady 100×1 + ResourceAllocatableMemory 0×2."
+        answer(fleet(&[
+            "storefront",
+            "--label",
+            "azure-eu-west-prod-1:cloud=aws",
+            "--label",
+            "aws-eu-west-prod-2:cloud=azure",
+            "--cluster",
+            "azure-eu-west-prod-1"
+        ])),
+        "azure-eu-west-prod-1 was not selected: kept out by spread constraint cloud (Label, maxSkew 1, ScheduleAnyway; fleetplan extension): domain \"aws\" is already taken by aws-us-east-prod-1, aws-eu-west-prod-1; rank 3 of 5, score 100 = Balance 100×1 + Steady 100×1 + ResourceAllocatableMemory -50×2."
     );
 }
 
@@ -272,7 +282,7 @@ fn json_carries_verdicts_and_upstreams_debug_shape() {
     assert_eq!(
         selected,
         [
-            "aws-eu-west-prod-2",
+            "aws-eu-west-prod-1",
             "aws-us-east-prod-1",
             "azure-eu-west-prod-1",
             "gcp-eu-central-prod-1"
