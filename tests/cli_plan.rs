@@ -227,3 +227,25 @@ fn out_file_is_written_and_a_failed_run_leaves_it_untouched() {
         .run();
     assert_eq!(fs::read(&out).expect("still there"), written);
 }
+
+#[test]
+fn a_clusterset_of_an_unknown_selector_type_fails_the_placement_that_uses_it() {
+    let output = Test::new()
+        .args(["plan", "-o", "yaml", "-f", "testdata/plan/unknown-selector-type.yaml"])
+        .stderr("error: testdata/plan/unknown-selector-type.yaml#4: Placement/ns/p: clusterset nope: selectorType \"Nope\" is not ExclusiveClusterSetLabel or LabelSelector\n")
+        .status(1)
+        .run();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("  clusters: []\n"), "{text}");
+}
+
+#[test]
+fn a_mapping_of_the_wrong_type_names_the_field_not_a_rust_type() {
+    Test::new()
+        .args(["plan", "-f", "-"])
+        .stdin("apiVersion: cluster.open-cluster-management.io/v1beta2\nkind: ManagedClusterSet\nmetadata: {name: bad}\nspec: {clusterSelector: 5}\n")
+        .stdout("")
+        .stderr("error: <stdin>#1: ManagedClusterSet/bad: spec.clusterSelector: invalid type: integer `5`, expected a mapping\n")
+        .status(1)
+        .run();
+}

@@ -29,7 +29,7 @@ pub fn decode<T: DeserializeOwned>(value: &Value) -> Result<T, FieldError> {
         let path = error.path().to_string();
         FieldError {
             path: if path == "." { String::new() } else { path },
-            message: error.into_inner().to_string(),
+            message: crate::model::plain_decode_message(error.into_inner()),
         }
     })
 }

@@ -359,7 +359,7 @@ pub struct SpecError {
 fn decode<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, SpecError> {
     serde_path_to_error::deserialize(value).map_err(|err| SpecError {
         path: err.path().to_string(),
-        message: err.inner().to_string(),
+        message: super::plain_decode_message(err.inner()),
     })
 }
 
