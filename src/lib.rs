@@ -7,6 +7,7 @@ pub mod cli;
 pub mod diff;
 pub mod exit_code;
 pub mod load;
+pub mod migrate;
 pub mod model;
 pub mod output;
 pub mod placement;

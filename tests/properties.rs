@@ -395,8 +395,10 @@ fn item() -> impl Strategy<Value = PlanItem> {
 }
 
 fn read_back(text: &str) -> Plan {
-    load::previous_plan("-", &mut text.as_bytes())
-        .unwrap_or_else(|errors| panic!("{errors}\n{text}"))
+    let (plan, kind) = load::previous_plan("-", &mut text.as_bytes())
+        .unwrap_or_else(|errors| panic!("{errors}\n{text}"));
+    assert_eq!(kind, load::PreviousKind::Plan, "{text}");
+    plan
 }
 
 proptest! {

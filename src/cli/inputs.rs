@@ -1,9 +1,9 @@
 //! Arguments every planning subcommand shares: the inputs, and the what-if flags.
 
-use clap::Args;
+use clap::{Args, ValueHint};
 
 use super::{report, Io};
-use crate::load::{self, LoadOptions};
+use crate::load::{self, LoadErrors, LoadOptions, PreviousKind};
 use crate::model::time::parse_rfc3339;
 use crate::model::Model;
 use crate::plan::{Plan, WhatIf};
@@ -11,7 +11,13 @@ use crate::plan::{Plan, WhatIf};
 #[derive(Debug, Args)]
 pub struct InputArgs {
     /// A file, a directory (recursive), a glob ('envs/**/*.yaml') or - for stdin. Repeatable.
-    #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
+    #[arg(
+        short = 'f',
+        long = "filename",
+        value_name = "PATH",
+        value_hint = ValueHint::AnyPath,
+        required = true
+    )]
     pub filenames: Vec<String>,
 
     /// Also list the documents that were read but not used.
@@ -47,18 +53,8 @@ impl InputArgs {
     /// Loads the model, reporting warnings (and skipped documents with --verbose) on stderr.
     /// Load errors are reported too; `None` means the run must stop with exit code 1.
     pub fn load(&self, io: &mut Io<'_>) -> Option<Model> {
-        match load::load(&self.filenames, io.stdin, &self.limits.options()) {
-            Ok(model) => {
-                for warning in &model.warnings {
-                    report(io, &format!("warning: {warning}"));
-                }
-                if self.verbose {
-                    for (source, what) in &model.skipped {
-                        report(io, &format!("skipped {source}: {what}"));
-                    }
-                }
-                Some(model)
-            }
+        match self.try_load(io) {
+            Ok(model) => Some(model),
             Err(errors) => {
                 for error in &errors.0 {
                     report(io, &format!("error: {error}"));
@@ -67,13 +63,28 @@ impl InputArgs {
             }
         }
     }
+
+    /// Loads the model, reporting warnings (and skipped documents with --verbose) on stderr;
+    /// load errors are returned for the caller to report (`check` reports them as findings).
+    pub fn try_load(&self, io: &mut Io<'_>) -> Result<Model, LoadErrors> {
+        let model = load::load(&self.filenames, io.stdin, &self.limits.options())?;
+        for warning in &model.warnings {
+            report(io, &format!("warning: {warning}"));
+        }
+        if self.verbose {
+            for (source, what) in &model.skipped {
+                report(io, &format!("skipped {source}: {what}"));
+            }
+        }
+        Ok(model)
+    }
 }
 
 #[derive(Debug, Args)]
 pub struct WhatIfArgs {
     /// A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or
     /// directory, as a live hub exports them): previous decisions and current replicas.
-    #[arg(long, value_name = "PLAN")]
+    #[arg(long, value_name = "PLAN", value_hint = ValueHint::AnyPath)]
     pub previous: Option<String>,
 
     /// Treat CLUSTER as offline. Repeatable.
@@ -96,6 +107,8 @@ pub struct WhatIfArgs {
 /// The what-if flags, validated.
 pub struct Scenario {
     pub previous: Option<Plan>,
+    /// What `--previous` held (a Plan when there is none).
+    pub previous_kind: PreviousKind,
     pub what_if: WhatIf,
     pub now: i64,
 }
@@ -107,12 +120,13 @@ impl WhatIfArgs {
             Some(text) => parse_rfc3339(text).map_err(|error| format!("--now: {error}"))?,
             None => current_time(),
         };
-        let previous = match &self.previous {
-            Some(path) => Some(
-                load::previous_plan_limited(path, io.stdin, limits)
-                    .map_err(|error| format!("--previous: {error}"))?,
-            ),
-            None => None,
+        let (previous, previous_kind) = match &self.previous {
+            Some(path) => {
+                let (plan, kind) = load::previous_plan_limited(path, io.stdin, limits)
+                    .map_err(|error| format!("--previous: {error}"))?;
+                (Some(plan), kind)
+            }
+            None => (None, PreviousKind::Plan),
         };
         let mut what_if = WhatIf {
             offline: self.offline.clone(),
@@ -142,6 +156,7 @@ impl WhatIfArgs {
         }
         Ok(Scenario {
             previous,
+            previous_kind,
             what_if,
             now,
         })

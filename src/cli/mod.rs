@@ -1,21 +1,40 @@
 //! Command-line parsing and dispatch. Holds no logic: parse, call the library, render.
 
+mod check;
+mod color;
+pub mod completions;
+mod diff;
+mod explain;
 mod inputs;
+pub mod man;
+mod migrate;
 mod plan;
 mod select;
 
 use std::ffi::OsString;
 use std::io::{Read, Write};
 
-use clap::{Parser, Subcommand};
+use clap::{Command as ClapCommand, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::exit_code::ExitCode;
 use crate::render::table::terminal_width;
 
+/// `fleetplan --version`: the crate version and the commit it was built from (see build.rs).
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("FLEETPLAN_COMMIT"),
+    ")"
+);
+
 /// Plan where Kubernetes workloads go across a fleet of clusters, offline.
 #[derive(Debug, Parser)]
-#[command(name = "fleetplan", version, about, long_about = None)]
+#[command(name = "fleetplan", version = VERSION, about, long_about = None)]
 pub struct Cli {
+    /// When to colour output: auto colours a terminal unless NO_COLOR is set.
+    #[arg(long, value_enum, global = true, value_name = "WHEN", default_value_t = color::ColorChoice::Auto)]
+    color: color::ColorChoice,
+
     #[command(subcommand)]
     command: Command,
 }
@@ -24,8 +43,38 @@ pub struct Cli {
 enum Command {
     /// Plan every workload: selected clusters, replica layouts, decisions and conditions.
     Plan(plan::PlanArgs),
+    /// Explain one item cluster by cluster: why each was or was not chosen, with scores.
+    Explain(explain::ExplainArgs),
     /// List the clusters of an inventory that match label and claim selectors.
     Select(select::SelectArgs),
+    /// Compare the plan with a previous one (exit 0 no change, 2 changes, 1 error).
+    #[command(mut_arg("previous", |arg| arg.required(true)))]
+    Diff(diff::DiffArgs),
+    /// Validate every input and plan everything (exit 0 clean, 1 errors, 3 unsatisfied).
+    Check(check::CheckArgs),
+    /// Convert PlacementRules and federation annotations to Placements and
+    /// ReplicaSchedulingPreferences, with a loss report (and --verify, a proof).
+    Migrate(migrate::MigrateArgs),
+    /// Print the shell completion script of SHELL, or write every shell's into --dir.
+    Completions(completions::CompletionsArgs),
+    /// Print the manual page, or write one page per subcommand into --dir.
+    Man(man::ManArgs),
+}
+
+/// The clap definition every generated file (completions, manual pages) is made from.
+pub fn command() -> ClapCommand {
+    Cli::command()
+}
+
+/// How usage lines name the program: `kubectl fleetplan` when run as a kubectl plugin (kubectl
+/// runs `kubectl-fleetplan` for `kubectl fleetplan`), else the name it was run as.
+fn bin_name(program: Option<&OsString>) -> Option<String> {
+    let name = std::path::Path::new(program?).file_name()?.to_str()?;
+    let plugin = name
+        .strip_suffix(".exe")
+        .unwrap_or(name)
+        .strip_prefix("kubectl-")?;
+    Some(format!("kubectl {plugin}"))
 }
 
 /// The process's streams, injectable so tests and the binary share one entry point.
@@ -52,7 +101,15 @@ pub fn main() -> std::process::ExitCode {
 
 /// Parses `args` (program name first) and runs the subcommand.
 pub fn run(args: impl IntoIterator<Item = OsString>, io: &mut Io<'_>) -> ExitCode {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<OsString> = args.into_iter().collect();
+    let mut cmd = command();
+    if let Some(name) = bin_name(args.first()) {
+        cmd = cmd.bin_name(name);
+    }
+    let parsed = cmd
+        .try_get_matches_from(args)
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(error) => {
             let text = error.render().to_string();
@@ -64,9 +121,19 @@ pub fn run(args: impl IntoIterator<Item = OsString>, io: &mut Io<'_>) -> ExitCod
             };
         }
     };
+    // Io::width is set exactly when stdout is a terminal.
+    let color = cli
+        .color
+        .enabled(io.width.is_some(), std::env::var_os("NO_COLOR").as_deref());
     match cli.command {
         Command::Plan(args) => plan::run(args, io),
+        Command::Explain(args) => explain::run(args, io),
         Command::Select(args) => select::run(args, io),
+        Command::Diff(args) => diff::run(args, color, io),
+        Command::Check(args) => check::run(args, io),
+        Command::Migrate(args) => migrate::run(args, io),
+        Command::Completions(args) => completions::run(args, io),
+        Command::Man(args) => man::run(args, io),
     }
 }
 

@@ -64,6 +64,7 @@ pub fn plan_inputs(
         model,
         PlanRun {
             previous: scenario.previous,
+            previous_kind: scenario.previous_kind,
             now: scenario.now,
             trace,
         },
@@ -73,6 +74,7 @@ pub fn plan_inputs(
 /// Everything besides the model that a plan run takes.
 pub struct PlanRun {
     pub previous: Option<plan::Plan>,
+    pub previous_kind: crate::load::PreviousKind,
     pub now: i64,
     pub trace: bool,
 }

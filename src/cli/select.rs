@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use clap::{Args, ValueEnum};
+use clap::{Args, ValueEnum, ValueHint};
 use serde::Deserialize;
 
 use super::inputs::LimitArgs;
@@ -18,7 +18,13 @@ use crate::selector::Selector;
 pub struct SelectArgs {
     /// Inventory to read: a file, a directory, a glob ('envs/**/*.yaml') or - for stdin.
     /// Repeatable.
-    #[arg(short = 'f', long = "filename", value_name = "PATH", required = true)]
+    #[arg(
+        short = 'f',
+        long = "filename",
+        value_name = "PATH",
+        value_hint = ValueHint::AnyPath,
+        required = true
+    )]
     filenames: Vec<String>,
 
     /// Label selector in Kubernetes syntax, e.g. 'env=prod,region in (eu-west,eu-central)'.

@@ -4,6 +4,7 @@
 
 mod change_set;
 mod compare;
+mod decisions;
 #[cfg(test)]
 mod fixtures;
 mod merge;
@@ -16,5 +17,6 @@ pub use change_set::{
     PlanDiff,
 };
 pub use compare::compare;
+pub use decisions::decisions_view;
 pub use text::render_text;
 pub use unified::unified_yaml_diff;

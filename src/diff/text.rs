@@ -91,7 +91,7 @@ impl Text {
             );
         }
         for group in &change.groups_changed {
-            let mut text = format!("group {} {}", group.index, group.name);
+            let mut text = group_label(group.index, &group.name);
             if let Some(previous) = &group.previous_name {
                 text.push_str(&format!(" (was {previous})"));
             }
@@ -143,11 +143,19 @@ fn counts(changes: &[CountChange]) -> String {
 
 fn group_line(group: &Group) -> String {
     format!(
-        "group {} {}: {}",
-        group.index,
-        group.name,
+        "{}: {}",
+        group_label(group.index, &group.name),
         group.clusters.join(", ")
     )
+}
+
+/// `group 0 canary`; `group 0` for an unnamed group (OCM's default group has no name).
+fn group_label(index: usize, name: &str) -> String {
+    if name.is_empty() {
+        format!("group {index}")
+    } else {
+        format!("group {index} {name}")
+    }
 }
 
 /// `Type: status/reason → status/reason`; when only the message moved, the messages.
@@ -282,6 +290,19 @@ mod tests {
              \x20   changesAt: 2026-01-01T00:00:00Z → (none)\n\
              \x20   + error: new problem\n\
              \x20   - error: old problem\n"
+        );
+    }
+
+    #[test]
+    fn an_unnamed_group_is_shown_by_its_index() {
+        let mut previous = replica_set("p", &["A"]);
+        previous.groups = vec![group(0, "", &["A"])];
+        let mut current = replica_set("p", &["A"]);
+        current.groups = vec![group(0, "", &[]), group(1, "", &["A"])];
+        let diff = compare(&plan(vec![previous]), &plan(vec![current]));
+        assert_eq!(
+            render_text(&diff, false),
+            "~ ReplicaSet/default/p\n    + group 1: A\n    group 0: - A\n"
         );
     }
 

@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use super::decode::{null_as_default, FieldError};
+use super::decode::null_as_default;
 use super::model_builder::ModelBuilder;
 use super::object::Object;
 use super::LoadError;
@@ -41,12 +41,14 @@ pub fn placement_decision(
     object: &Object<'_>,
     builder: &mut ModelBuilder,
 ) -> Result<(), LoadError> {
-    let Some(placement) = object.meta.labels.get(PLACEMENT_LABEL).cloned() else {
-        return Err(object.invalid(FieldError::new(
-            "metadata.labels",
-            format!("expected the label {PLACEMENT_LABEL} naming the placement, found none"),
-        )));
-    };
+    // Without the label the decision still counts for Balance (upstream counts every
+    // PlacementDecision of the hub); it just belongs to no placement.
+    let placement = object
+        .meta
+        .labels
+        .get(PLACEMENT_LABEL)
+        .cloned()
+        .unwrap_or_default();
     let doc: DecisionsDoc = object.decode()?;
     if builder.claim(&object.object, &object.source) {
         builder.decision(PreviousDecision {

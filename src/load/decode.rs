@@ -29,29 +29,9 @@ pub fn decode<T: DeserializeOwned>(value: &Value) -> Result<T, FieldError> {
         let path = error.path().to_string();
         FieldError {
             path: if path == "." { String::new() } else { path },
-            message: plain_message(&error.into_inner().to_string()),
+            message: crate::model::plain_decode_message(error.into_inner()),
         }
     })
-}
-
-/// serde's messages in the words of a manifest: Rust type names (`struct TaintDoc`, `i32`,
-/// serde_yaml's `Value::Tagged enum`) mean nothing to someone writing YAML.
-pub fn plain_message(message: &str) -> String {
-    let mut text = message
-        .replace("expected a Value::Tagged enum", "expected a string")
-        .replace("expected string or map", "expected a string")
-        .replace("expected i32", "expected a 32-bit integer")
-        .replace("expected i64", "expected a 64-bit integer");
-    while let Some(start) = text.find("expected struct ") {
-        let name_start = start.saturating_add("expected struct ".len());
-        let rest = text.get(name_start..).unwrap_or_default();
-        let name_len = rest
-            .find(|c: char| !c.is_alphanumeric() && c != '_')
-            .unwrap_or(rest.len());
-        let end = name_start.saturating_add(name_len);
-        text.replace_range(start..end, "expected a map");
-    }
-    text
 }
 
 /// `null` (an empty YAML value such as `labels:`) decodes as the type's default, as Go's
@@ -95,24 +75,8 @@ mod tests {
             error,
             Some(FieldError::new(
                 "spec.replicas",
-                "invalid type: string \"three\", expected a 64-bit integer"
+                "invalid type: string \"three\", expected i64"
             ))
-        );
-    }
-
-    #[test]
-    fn rust_type_names_become_manifest_words() {
-        assert_eq!(
-            plain_message("invalid type: integer `7`, expected struct TaintDoc"),
-            "invalid type: integer `7`, expected a map"
-        );
-        assert_eq!(
-            plain_message("invalid type: string \"x\", expected i32"),
-            "invalid type: string \"x\", expected a 32-bit integer"
-        );
-        assert_eq!(
-            plain_message("invalid type: sequence, expected a Value::Tagged enum"),
-            "invalid type: sequence, expected a string"
         );
     }
 

@@ -17,9 +17,11 @@ mod workloads;
 
 use std::io::Read;
 
+pub(crate) use documents::Document;
 pub use error::{LoadError, LoadErrors};
 pub use inputs::STDIN_NAME;
-pub use previous::{previous_plan, previous_plan_limited};
+pub use previous::{previous_plan, previous_plan_limited, PreviousKind};
+pub(crate) use workloads::CLUSTER_SELECTOR_ANNOTATION;
 
 use crate::model::Model;
 use model_builder::ModelBuilder;
@@ -55,11 +57,22 @@ pub fn load(
     stdin: &mut dyn Read,
     options: &LoadOptions,
 ) -> Result<Model, LoadErrors> {
+    load_with_documents(paths, stdin, options).map(|(model, _documents)| model)
+}
+
+/// [`load`], also handing back the parsed documents: `migrate` re-emits objects (without an
+/// annotation, with a rewritten reference) and needs them as written, not as the model.
+pub(crate) fn load_with_documents(
+    paths: &[String],
+    stdin: &mut dyn Read,
+    options: &LoadOptions,
+) -> Result<(Model, Vec<Document>), LoadErrors> {
     let (inputs, read_errors) = inputs::read_inputs(paths, stdin, options.max_input_bytes);
     let mut builder = ModelBuilder::default();
     builder.errors(read_errors);
     let mut found_documents = false;
     let mut empty_inputs = Vec::new();
+    let mut all = Vec::new();
     for input in &inputs {
         match documents::parse_documents(input, options) {
             Ok(documents) => {
@@ -71,6 +84,7 @@ pub fn load(
                 for document in &documents {
                     dispatch::load_document(document, &mut builder);
                 }
+                all.extend(documents);
             }
             Err(error) => builder.error(error),
         }
@@ -81,6 +95,17 @@ pub fn load(
         for name in empty_inputs {
             builder.error(LoadError::input(name, "no documents (the input is empty)"));
         }
+    }
+    builder.finish().map(|model| (model, all))
+}
+
+/// The model of documents already in memory: `migrate --verify` loads its own output
+/// through the same readers as any input, so a migrated object that the loader would
+/// reject or warn about cannot pass as verified.
+pub(crate) fn load_documents(documents: &[Document]) -> Result<Model, LoadErrors> {
+    let mut builder = ModelBuilder::default();
+    for document in documents {
+        dispatch::load_document(document, &mut builder);
     }
     builder.finish()
 }

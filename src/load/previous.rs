@@ -13,7 +13,15 @@ use crate::plan::{ItemSource, Plan, PlanItem, API_VERSION, KIND};
 
 const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
 
-pub fn previous_plan(path: &str, stdin: &mut dyn Read) -> Result<Plan, LoadErrors> {
+/// What `--previous` held. PlacementDecisions carry only the clusters of Placements (and a
+/// PlacementRule's `status.decisions`), so `diff` compares nothing else against them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PreviousKind {
+    Plan,
+    Decisions,
+}
+
+pub fn previous_plan(path: &str, stdin: &mut dyn Read) -> Result<(Plan, PreviousKind), LoadErrors> {
     previous_plan_limited(path, stdin, &LoadOptions::default())
 }
 
@@ -22,7 +30,7 @@ pub fn previous_plan_limited(
     path: &str,
     stdin: &mut dyn Read,
     options: &LoadOptions,
-) -> Result<Plan, LoadErrors> {
+) -> Result<(Plan, PreviousKind), LoadErrors> {
     let (inputs, errors) = read_inputs(&[path.to_string()], stdin, options.max_input_bytes);
     if !errors.is_empty() {
         return Err(LoadErrors(errors));
@@ -36,15 +44,17 @@ pub fn previous_plan_limited(
             && document.value.get("kind").and_then(|v| v.as_str()) == Some(KIND)
     };
     match documents.as_slice() {
-        [document] if is_plan(document) => decode::<Plan>(&document.value).map_err(|error| {
-            LoadErrors(vec![LoadError::Invalid {
-                at: document.source.clone(),
-                object: None,
-                path: error.path,
-                message: error.message,
-            }])
-        }),
-        _ => from_decisions(&documents),
+        [document] if is_plan(document) => decode::<Plan>(&document.value)
+            .map(|plan| (plan, PreviousKind::Plan))
+            .map_err(|error| {
+                LoadErrors(vec![LoadError::Invalid {
+                    at: document.source.clone(),
+                    object: None,
+                    path: error.path,
+                    message: error.message,
+                }])
+            }),
+        _ => from_decisions(&documents).map(|plan| (plan, PreviousKind::Decisions)),
     }
 }
 
@@ -57,7 +67,7 @@ fn from_decisions(documents: &[Document]) -> Result<Plan, LoadErrors> {
     }
     let model = builder.finish()?;
     let mut items: BTreeMap<ItemSource, Vec<String>> = BTreeMap::new();
-    for decision in &model.decisions {
+    for decision in model.decisions.iter().filter(|d| !d.placement.is_empty()) {
         let source = if decision.object.kind == "PlacementDecision" {
             ItemSource {
                 api_version: PLACEMENT_API_VERSION.to_string(),

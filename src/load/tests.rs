@@ -133,7 +133,7 @@ fn wrong_types_name_the_field_path() {
     );
     assert_eq!(
         errors,
-        ["<stdin>#1: ClusterInventory/f: clusters[0].capacity: invalid type: string \"lots\", expected a 64-bit integer"]
+        ["<stdin>#1: ClusterInventory/f: clusters[0].capacity: invalid type: string \"lots\", expected i64"]
     );
 }
 
@@ -340,11 +340,15 @@ fn placement_decisions_name_their_placement() {
 }
 
 #[test]
-fn placement_decision_without_placement_label_is_an_error() {
-    assert_eq!(
-        errors("apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: PlacementDecision\nmetadata: {name: d}\n"),
-        ["<stdin>#1: PlacementDecision/default/d: metadata.labels: expected the label cluster.open-cluster-management.io/placement naming the placement, found none"]
+fn placement_decision_without_placement_label_belongs_to_no_placement() {
+    // Upstream Balance counts every PlacementDecision of the hub, labelled or not
+    // (ocm schedule_test "schedule to cluster with least decisions").
+    let model = model(
+        "apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: PlacementDecision\nmetadata: {name: d}\nstatus: {decisions: [{clusterName: a, reason: ''}]}\n",
     );
+    let decision = &model.decisions[0];
+    assert_eq!(decision.placement, "");
+    assert_eq!(decision.clusters, ["a"]);
 }
 
 #[test]
@@ -600,7 +604,7 @@ fn placements_decode_their_spec() {
 fn placement_spec_errors_name_the_spec_field() {
     assert_eq!(
         errors("apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\nmetadata: {name: p}\nspec: {numberOfClusters: many}\n"),
-        ["<stdin>#1: Placement/default/p: spec.numberOfClusters: invalid type: string \"many\", expected a 32-bit integer"]
+        ["<stdin>#1: Placement/default/p: spec.numberOfClusters: invalid type: string \"many\", expected i32"]
     );
 }
 

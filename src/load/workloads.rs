@@ -4,7 +4,7 @@
 use serde::{Deserialize, Deserializer};
 use serde_yaml::Value;
 
-use super::decode::{null_as_default, plain_message, FieldError};
+use super::decode::{null_as_default, FieldError};
 use super::model_builder::ModelBuilder;
 use super::object::Object;
 use super::LoadError;
@@ -158,7 +158,7 @@ fn spec_error(object: &Object<'_>, field: &str, error: SpecError) -> LoadError {
         path if path.starts_with(&format!("{field}.")) => path.to_string(),
         path => format!("{field}.{path}"),
     };
-    object.invalid(FieldError::new(path, plain_message(&error.message)))
+    object.invalid(FieldError::new(path, error.message))
 }
 
 pub fn placement(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {

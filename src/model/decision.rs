@@ -5,7 +5,8 @@ use super::{ObjectRef, Source};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PreviousDecision {
     pub object: ObjectRef,
-    /// The owning placement's name (label `cluster.open-cluster-management.io/placement`).
+    /// The owning placement's name (label `cluster.open-cluster-management.io/placement`);
+    /// empty when the label is missing: such a decision belongs to no placement.
     pub placement: String,
     pub clusters: Vec<String>,
     pub source: Source,

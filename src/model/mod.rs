@@ -3,6 +3,7 @@
 mod cluster;
 mod condition;
 mod decision;
+mod decode_message;
 mod label_selector;
 mod object;
 pub mod placement;
@@ -17,6 +18,7 @@ pub use cluster::{
 };
 pub use condition::Condition;
 pub use decision::PreviousDecision;
+pub use decode_message::plain_decode_message;
 pub use label_selector::{LabelSelectorRequirementSpec, LabelSelectorSpec};
 pub use object::{ObjectRef, Source};
 pub use quantity::Quantity;

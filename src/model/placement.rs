@@ -42,12 +42,36 @@ pub struct PlacementSpec {
     pub anti_affinity: Vec<AffinityTerm>,
 }
 
+impl PlacementSpec {
+    /// Some predicate is written in the seed's v1alpha1 per-predicate form: each predicate
+    /// then selects on its own and the placement takes the union.
+    pub fn per_predicate(&self) -> bool {
+        self.predicates
+            .iter()
+            .any(ClusterPredicate::is_per_predicate)
+    }
+}
+
 /// One ORed predicate: its selectors are ANDed.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClusterPredicate {
     #[serde(default)]
     pub required_cluster_selector: ClusterSelector,
+    /// The seed's v1alpha1 per-predicate `clusterSets` (v1beta1 has none): this predicate
+    /// picks only from these sets ∩ the placement's eligible sets; empty = all of them.
+    #[serde(skip)]
+    pub cluster_sets: Vec<String>,
+    /// The seed's v1alpha1 per-predicate `numberOfClusters` (v1beta1 has none).
+    #[serde(skip)]
+    pub number_of_clusters: Option<i32>,
+}
+
+impl ClusterPredicate {
+    /// Written in the seed's per-predicate form (own clusterSets or numberOfClusters).
+    pub fn is_per_predicate(&self) -> bool {
+        !self.cluster_sets.is_empty() || self.number_of_clusters.is_some()
+    }
 }
 
 /// `requiredClusterSelector`. The label selector is a value upstream, so an absent one is
@@ -335,7 +359,7 @@ pub struct SpecError {
 fn decode<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, SpecError> {
     serde_path_to_error::deserialize(value).map_err(|err| SpecError {
         path: err.path().to_string(),
-        message: err.inner().to_string(),
+        message: super::plain_decode_message(err.inner()),
     })
 }
 
@@ -412,57 +436,23 @@ mod alpha {
         required_during_scheduling_required_during_execution: Vec<AffinityTerm>,
     }
 
-    /// The one value every place that sets it agrees on, or an error naming the first
-    /// disagreeing predicate: v1beta1 has one `clusterSets`/`numberOfClusters` per placement.
-    fn lift<T: Clone + PartialEq + std::fmt::Debug>(
-        field: &str,
-        top: Option<T>,
-        per_predicate: impl Iterator<Item = (usize, Option<T>)>,
-    ) -> Result<Option<T>, SpecError> {
-        let mut agreed = top;
-        for (index, value) in per_predicate {
-            let Some(value) = value else { continue };
-            match &agreed {
-                Some(seen) if *seen != value => {
-                    return Err(SpecError {
-                        path: format!("predicates[{index}].{field}"),
-                        message: format!(
-                            "{value:?} differs from {seen:?} set elsewhere; a v1beta1 placement has one {field}, so fleetplan cannot express per-predicate values"
-                        ),
-                    })
-                }
-                _ => agreed = Some(value),
-            }
-        }
-        Ok(agreed)
-    }
-
     impl PlacementSpec {
+        /// The seed's per-predicate `clusterSets`/`numberOfClusters` stay on the predicates
+        /// (the scheduler evaluates each predicate on its own); a placement-level
+        /// `numberOfClusters` beside them would be ambiguous, so it is an error.
         pub fn normalise(self) -> Result<super::PlacementSpec, SpecError> {
-            let top_sets = (!self.cluster_sets.is_empty()).then_some(self.cluster_sets);
-            let cluster_sets = lift(
-                "clusterSets",
-                top_sets,
-                self.predicates
-                    .iter()
-                    .enumerate()
-                    .map(|(index, predicate)| {
-                        (
-                            index,
-                            (!predicate.cluster_sets.is_empty())
-                                .then(|| predicate.cluster_sets.clone()),
-                        )
-                    }),
-            )?
-            .unwrap_or_default();
-            let number_of_clusters = lift(
-                "numberOfClusters",
-                self.number_of_clusters,
-                self.predicates
-                    .iter()
-                    .enumerate()
-                    .map(|(index, predicate)| (index, predicate.number_of_clusters)),
-            )?;
+            if self.number_of_clusters.is_some() {
+                if let Some(index) = self.predicates.iter().position(|predicate| {
+                    !predicate.cluster_sets.is_empty() || predicate.number_of_clusters.is_some()
+                }) {
+                    return Err(SpecError {
+                        path: "numberOfClusters".to_string(),
+                        message: format!(
+                            "expected no placement-level numberOfClusters beside the per-predicate clusterSets/numberOfClusters of predicates[{index}]"
+                        ),
+                    });
+                }
+            }
             let predicates = self
                 .predicates
                 .into_iter()
@@ -471,11 +461,13 @@ mod alpha {
                         .required_during_scheduling_required_during_execution
                         .or(predicate.required_cluster_selector)
                         .unwrap_or_default(),
+                    cluster_sets: predicate.cluster_sets,
+                    number_of_clusters: predicate.number_of_clusters,
                 })
                 .collect();
             Ok(super::PlacementSpec {
-                cluster_sets,
-                number_of_clusters,
+                cluster_sets: self.cluster_sets,
+                number_of_clusters: self.number_of_clusters,
                 predicates,
                 prioritizer_policy: self.prioritizer_policy,
                 tolerations: self.tolerations,
@@ -765,8 +757,9 @@ mod tests {
             }),
         )
         .unwrap();
-        assert_eq!(spec.cluster_sets, vec!["set1"]);
-        assert_eq!(spec.number_of_clusters, Some(3));
+        assert_eq!(spec.predicates[0].cluster_sets, vec!["set1"]);
+        assert_eq!(spec.predicates[0].number_of_clusters, Some(3));
+        assert!(spec.per_predicate());
         let labels = spec.predicates[0]
             .required_cluster_selector
             .label_selector
@@ -784,13 +777,40 @@ mod tests {
     }
 
     #[test]
-    fn alpha_differing_per_predicate_counts_are_an_error() {
-        let err = decode_placement_spec(
+    fn alpha_per_predicate_counts_stay_on_their_predicates() {
+        let spec = decode_placement_spec(
             V1ALPHA1,
             json!({"predicates": [{"numberOfClusters": 2}, {"numberOfClusters": 1}]}),
         )
+        .unwrap();
+        let counts: Vec<Option<i32>> = spec
+            .predicates
+            .iter()
+            .map(|predicate| predicate.number_of_clusters)
+            .collect();
+        assert_eq!(counts, vec![Some(2), Some(1)]);
+        assert_eq!(spec.number_of_clusters, None);
+    }
+
+    #[test]
+    fn alpha_placement_count_beside_predicate_counts_is_an_error() {
+        let err = decode_placement_spec(
+            V1ALPHA1,
+            json!({"numberOfClusters": 3, "predicates": [{}, {"numberOfClusters": 1}]}),
+        )
         .unwrap_err();
-        assert_eq!(err.path, "predicates[1].numberOfClusters");
+        assert_eq!(err.path, "numberOfClusters");
+        assert!(err.message.contains("predicates[1]"), "{}", err.message);
+    }
+
+    #[test]
+    fn beta_predicates_are_never_per_predicate() {
+        let spec = decode_placement_spec(
+            V1BETA1,
+            json!({"numberOfClusters": 2, "predicates": [{"requiredClusterSelector": {}}]}),
+        )
+        .unwrap();
+        assert!(!spec.per_predicate());
     }
 
     #[test]

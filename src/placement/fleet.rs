@@ -3,12 +3,12 @@
 //! 100k clusters × 1k placements must not redo per-fleet work per placement.
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::model::{
     AddOnPlacementScore, Cluster, ClusterSetSelector, Inventory, PreviousDecision, CLUSTERSET_LABEL,
 };
-use crate::selector::Selector;
+use crate::selector::{ClusterBits, LabelIndex, Selector};
 
 /// Only PlacementDecision objects count for Balance, Steady and NoSelectIfNew; a
 /// PlacementRule's status decisions are its own business.
@@ -26,6 +26,11 @@ pub struct FleetIndex<'a> {
     /// Decisions per cluster name over every previous PlacementDecision (names not in the
     /// inventory count too: upstream's maximum runs over every decision).
     counts: HashMap<&'a str, i64>,
+    /// `counts` by inventory index, so Balance needs no name lookup per cluster.
+    decided: Vec<i64>,
+    /// Clusters that are online and carry no taint: the taint filter passes them without
+    /// looking at tolerations.
+    untainted: ClusterBits,
     /// `counts` sorted by count descending, then name.
     by_count: Vec<(i64, &'a str)>,
     /// (namespace, placement) → cluster name → how often it appears in its own decisions.
@@ -33,6 +38,9 @@ pub struct FleetIndex<'a> {
     /// Cluster namespace → AddOnPlacementScore name → score.
     addon_scores: HashMap<&'a str, HashMap<&'a str, &'a AddOnPlacementScore>>,
     candidates: Mutex<HashMap<Vec<String>, Members>>,
+    /// Built on first use: a fleet whose placements have no predicates never needs them.
+    labels: OnceLock<LabelIndex>,
+    claims: OnceLock<LabelIndex>,
 }
 
 impl<'a> FleetIndex<'a> {
@@ -82,16 +90,34 @@ impl<'a> FleetIndex<'a> {
                 .insert(score.name.as_str(), score);
         }
 
+        let decided = inventory
+            .clusters
+            .iter()
+            .map(|cluster| counts.get(cluster.name.as_str()).copied().unwrap_or(0))
+            .collect();
+        let untainted = ClusterBits::from_ids(
+            inventory.clusters.len(),
+            inventory
+                .clusters
+                .iter()
+                .enumerate()
+                .filter(|(_, cluster)| cluster.online && cluster.taints.is_empty())
+                .map(|(index, _)| index),
+        );
         let mut index = FleetIndex {
             inventory,
             by_name,
             name_rank,
             set_members: HashMap::new(),
             counts,
+            decided,
+            untainted,
             by_count,
             own,
             addon_scores,
             candidates: Mutex::new(HashMap::new()),
+            labels: OnceLock::new(),
+            claims: OnceLock::new(),
         };
         index.set_members = index.members_of_sets(&order);
         index
@@ -136,6 +162,34 @@ impl<'a> FleetIndex<'a> {
 
     pub fn cluster(&self, index: usize) -> &'a Cluster {
         &self.inventory.clusters[index]
+    }
+
+    /// The number of clusters in the inventory: the universe of every `ClusterBits` here.
+    pub fn len(&self) -> usize {
+        self.inventory.clusters.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.inventory.clusters.is_empty()
+    }
+
+    /// The clusters (inventory indices) whose labels match `selector`.
+    pub fn select_labels(&self, selector: &Selector) -> ClusterBits {
+        self.labels
+            .get_or_init(|| LabelIndex::new(self.inventory.clusters.iter().map(|c| &c.labels)))
+            .select(selector)
+    }
+
+    /// The clusters (inventory indices) whose claims match `selector`.
+    pub fn select_claims(&self, selector: &Selector) -> ClusterBits {
+        self.claims
+            .get_or_init(|| LabelIndex::new(self.inventory.clusters.iter().map(|c| &c.claims)))
+            .select(selector)
+    }
+
+    /// Online with no taint: nothing for a toleration to judge.
+    pub fn is_untainted(&self, index: usize) -> bool {
+        self.untainted.contains(index)
     }
 
     pub fn index_of(&self, name: &str) -> Option<usize> {
@@ -236,12 +290,12 @@ pub struct BalanceCounts<'i, 'a> {
 }
 
 impl BalanceCounts<'_, '_> {
-    /// Decisions naming `cluster` outside this placement's own.
-    pub fn count(&self, cluster: &str) -> i64 {
-        let total = self.index.counts.get(cluster).copied().unwrap_or(0);
+    /// Decisions naming the cluster at inventory index `index` outside this placement's own.
+    pub fn count(&self, index: usize) -> i64 {
+        let total = self.index.decided.get(index).copied().unwrap_or(0);
         let own = self
             .own
-            .and_then(|own| own.get(cluster))
+            .and_then(|own| own.get(self.index.cluster(index).name.as_str()))
             .copied()
             .unwrap_or(0);
         total - own

@@ -3,6 +3,11 @@
 //!
 //! `schedule` is pure: the fleet (indexed once per run in a `FleetIndex`), one placement and
 //! the time in; selected clusters, PlacementDecision objects, conditions and a trace out.
+//!
+//! A seed v1alpha1 placement whose predicates carry their own `clusterSets` or
+//! `numberOfClusters` is scheduled predicate by predicate (`select::per_predicate`): the same
+//! filters and score order, but each predicate fills its own count, previous clusters first,
+//! then in score order where the seed says "random".
 
 pub mod clustersets;
 pub mod conditions;
@@ -17,10 +22,11 @@ pub mod trace;
 #[cfg(test)]
 mod upstream_vectors;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use crate::model::placement::PlacementSpec;
 use crate::model::Cluster;
+use crate::selector::ClusterBits;
 
 use conditions::{Condition, Counts, Status};
 use filters::predicate::{self, Predicates};
@@ -110,8 +116,47 @@ fn names(fleet: &FleetIndex, indices: &[usize]) -> Vec<String> {
         .collect()
 }
 
+/// Seed v1alpha1: the eligible clusterSets of one predicate that names its own, and their
+/// members (inventory indices).
+struct Scope {
+    predicate: usize,
+    sets: Vec<String>,
+    members: ClusterBits,
+}
+
+/// Seed v1alpha1 per-predicate clusterSets: each predicate's sets ∩ the placement's
+/// eligible sets, and the union of what the predicates can pick from (the placement's
+/// eligible sets, as `explain` and the conditions see them).
+fn predicate_scopes(
+    fleet: &FleetIndex,
+    spec: &PlacementSpec,
+    eligible: &[String],
+) -> Result<(Vec<String>, Vec<Scope>), String> {
+    let mut union = BTreeSet::new();
+    let mut scopes = Vec::new();
+    for (predicate, written) in spec.predicates.iter().enumerate() {
+        if written.cluster_sets.is_empty() {
+            union.extend(eligible.iter().cloned());
+            continue;
+        }
+        let sets = clustersets::eligible_sets(eligible, &written.cluster_sets);
+        let members = if sets.is_empty() {
+            ClusterBits::empty(fleet.len())
+        } else {
+            ClusterBits::from_ids(fleet.len(), fleet.candidates(&sets)?.iter().copied())
+        };
+        union.extend(sets.iter().cloned());
+        scopes.push(Scope {
+            predicate,
+            sets,
+            members,
+        });
+    }
+    Ok((union.into_iter().collect(), scopes))
+}
+
 /// Upstream `pluginScheduler.Schedule`: filters, prioritizers, sort, select.
-fn run_scheduler(input: &PlacementInput, candidates: &[usize]) -> Scheduled {
+fn run_scheduler(input: &PlacementInput, candidates: &[usize], scopes: Vec<Scope>) -> Scheduled {
     let fleet = input.fleet;
     let spec = input.spec;
     let mut out = Scheduled::default();
@@ -120,29 +165,34 @@ fn run_scheduler(input: &PlacementInput, candidates: &[usize]) -> Scheduled {
 
     // Upstream's filters return early on an empty cluster list, before validating.
     let mut passed = Vec::with_capacity(candidates.len());
+    let mut predicates = None;
     if spec.predicates.is_empty() || candidates.is_empty() {
         passed.extend_from_slice(candidates);
     } else {
-        let predicates = match Predicates::compile(&spec.predicates, &fleet.inventory.addon_scores)
-        {
-            Ok(predicates) => predicates,
-            Err(message) => {
-                return out.stop(Status::Misconfigured {
-                    plugin: predicate::NAME.to_string(),
-                    message,
-                })
-            }
-        };
+        let mut compiled =
+            match Predicates::compile(&spec.predicates, fleet, &fleet.inventory.addon_scores) {
+                Ok(compiled) => compiled,
+                Err(message) => {
+                    return out.stop(Status::Misconfigured {
+                        plugin: predicate::NAME.to_string(),
+                        message,
+                    })
+                }
+            };
+        for scope in scopes {
+            compiled.restrict(scope.predicate, scope.sets, &scope.members);
+        }
         for &index in candidates {
             let cluster = fleet.cluster(index);
-            if predicates.matches(cluster) {
+            if compiled.matches(index, cluster) {
                 passed.push(index);
             } else if input.trace {
-                let reasons = predicates.mismatches(cluster);
+                let reasons = compiled.mismatches(index, cluster);
                 out.filtered_out
                     .insert(index, Verdict::NoPredicateMatched { reasons });
             }
         }
+        predicates = Some(compiled);
     }
     if input.trace {
         out.filter_results.push(FilterResult {
@@ -162,6 +212,10 @@ fn run_scheduler(input: &PlacementInput, candidates: &[usize]) -> Scheduled {
         }
     }
     for &index in &passed {
+        if fleet.is_untainted(index) {
+            feasible.push(index);
+            continue;
+        }
         let cluster = fleet.cluster(index);
         match taint::check(cluster, &spec.tolerations, in_own(&cluster.name), input.now) {
             Tolerance::Tolerated { until: expiry } => {
@@ -170,14 +224,15 @@ fn run_scheduler(input: &PlacementInput, candidates: &[usize]) -> Scheduled {
                     until.insert(index, expiry);
                 }
             }
-            Tolerance::NotTolerated { taint } => {
+            Tolerance::NotTolerated { taint } if input.trace => {
                 out.filtered_out
                     .insert(index, Verdict::TaintNotTolerated { taint });
             }
-            Tolerance::Expired { taint, at } => {
+            Tolerance::Expired { taint, at } if input.trace => {
                 out.filtered_out
                     .insert(index, Verdict::TolerationExpired { taint, at });
             }
+            Tolerance::NotTolerated { .. } | Tolerance::Expired { .. } => {}
         }
     }
     let pipeline_name = format!("{},{}", predicate::NAME, taint::NAME);
@@ -204,7 +259,7 @@ fn run_scheduler(input: &PlacementInput, candidates: &[usize]) -> Scheduled {
     for weighted in &out.weights {
         let prioritized = match &weighted.prioritizer {
             Prioritizer::Balance => prioritizers::balance::score(
-                &clusters,
+                &feasible,
                 &fleet.balance_counts(input.namespace, input.name),
             ),
             Prioritizer::Steady => prioritizers::steady::score(&clusters, own),
@@ -234,13 +289,31 @@ fn run_scheduler(input: &PlacementInput, candidates: &[usize]) -> Scheduled {
         scores.push(prioritized);
     }
 
-    let mut order: Vec<usize> = (0..feasible.len()).collect();
-    order.sort_by_key(|&position| {
-        (
-            std::cmp::Reverse(totals[position]),
-            fleet.name_rank(feasible[position]),
-        )
-    });
+    // Names are ranked uniquely, so an unstable sort gives the one score order.
+    let mut keys: Vec<(std::cmp::Reverse<i64>, usize, usize)> = (0..feasible.len())
+        .map(|position| {
+            (
+                std::cmp::Reverse(totals[position]),
+                fleet.name_rank(feasible[position]),
+                position,
+            )
+        })
+        .collect();
+    // Without a trace, plain v1beta1 selection only needs the head of the order.
+    let plain = spec.spread_policy.spread_constraints.is_empty()
+        && spec.anti_affinity.is_empty()
+        && !spec.per_predicate();
+    if let Some(head) = spec
+        .number_of_clusters
+        .filter(|_| plain && !input.trace)
+        .and_then(|wanted| usize::try_from(wanted).ok())
+        .filter(|&head| head < keys.len())
+    {
+        keys.select_nth_unstable(head);
+        keys.truncate(head);
+    }
+    keys.sort_unstable();
+    let order: Vec<usize> = keys.iter().map(|&(_, _, position)| position).collect();
     out.ranked = order.iter().map(|&position| feasible[position]).collect();
     out.totals = order.iter().map(|&position| totals[position]).collect();
     out.scores = scores
@@ -264,13 +337,35 @@ fn run_scheduler(input: &PlacementInput, candidates: &[usize]) -> Scheduled {
         .iter()
         .map(|&index| fleet.cluster(index))
         .collect();
-    let limit = spec
-        .number_of_clusters
-        .map_or(ranked.len(), |wanted| usize::try_from(wanted).unwrap_or(0));
-    let selection = select::select(&ranked, limit, SpreadRules::new(spec, &ranked));
-    if let Some(wanted) = spec.number_of_clusters {
-        out.unscheduled = i64::from(wanted) - selection.selected.len() as i64;
-    }
+    let selection = if spec.per_predicate() {
+        let counts: Vec<Option<i32>> = spec
+            .predicates
+            .iter()
+            .map(|predicate| predicate.number_of_clusters)
+            .collect();
+        let (selection, unscheduled) = select::per_predicate(
+            &ranked,
+            &counts,
+            |predicate, position| {
+                predicates.as_ref().is_some_and(|compiled| {
+                    compiled.predicate_matches(predicate, out.ranked[position], ranked[position])
+                })
+            },
+            |cluster| in_own(&cluster.name),
+            spec,
+        );
+        out.unscheduled = unscheduled;
+        selection
+    } else {
+        let limit = spec
+            .number_of_clusters
+            .map_or(ranked.len(), |wanted| usize::try_from(wanted).unwrap_or(0));
+        let selection = select::select(&ranked, limit, SpreadRules::new(spec, &ranked));
+        if let Some(wanted) = spec.number_of_clusters {
+            out.unscheduled = i64::from(wanted) - selection.selected.len() as i64;
+        }
+        selection
+    };
 
     // Upstream TaintToleration.RequeueAfter: over the clusters of the previous decisions.
     if let Some(own) = own {
@@ -294,20 +389,42 @@ fn run_scheduler(input: &PlacementInput, candidates: &[usize]) -> Scheduled {
     out
 }
 
+/// The clusterSets a placement names: its own, or (seed v1alpha1) those of its predicates.
+fn sets_in_spec(spec: &PlacementSpec) -> Vec<String> {
+    if !spec.cluster_sets.is_empty() || !spec.per_predicate() {
+        return spec.cluster_sets.clone();
+    }
+    let named: BTreeSet<&String> = spec
+        .predicates
+        .iter()
+        .flat_map(|predicate| &predicate.cluster_sets)
+        .collect();
+    named.into_iter().cloned().collect()
+}
+
 /// Schedules one Placement (upstream `schedulingController.syncPlacement`).
 pub fn schedule(input: &PlacementInput) -> PlacementResult {
     let fleet = input.fleet;
     let spec = input.spec;
     let bindings = clustersets::valid_bindings(fleet, input.namespace);
-    let eligible_sets = clustersets::eligible_sets(&bindings, &spec.cluster_sets);
-    let candidates = if eligible_sets.is_empty() {
-        Ok(Default::default())
-    } else {
-        fleet.candidates(&eligible_sets)
-    };
+    let mut eligible_sets = clustersets::eligible_sets(&bindings, &spec.cluster_sets);
+    let mut scopes = Vec::new();
+    let mut candidates = Ok(Default::default());
+    if spec.per_predicate() {
+        match predicate_scopes(fleet, spec, &eligible_sets) {
+            Ok((sets, found)) => {
+                eligible_sets = sets;
+                scopes = found;
+            }
+            Err(message) => candidates = Err(message),
+        }
+    }
+    if candidates.is_ok() && !eligible_sets.is_empty() {
+        candidates = fleet.candidates(&eligible_sets);
+    }
     let (candidates, scheduled) = match candidates {
         Ok(candidates) => {
-            let scheduled = run_scheduler(input, &candidates);
+            let scheduled = run_scheduler(input, &candidates, scopes);
             (candidates, scheduled)
         }
         Err(message) => (
@@ -347,7 +464,7 @@ pub fn schedule(input: &PlacementInput) -> PlacementResult {
 
     let satisfied = conditions::satisfied(
         &Counts {
-            cluster_sets_in_spec: &spec.cluster_sets,
+            cluster_sets_in_spec: &sets_in_spec(spec),
             eligible_sets: &eligible_sets,
             bindings: bindings.len(),
             available: candidates.len(),
@@ -574,8 +691,26 @@ mod tests {
         previous: &[PreviousDecision],
         spec: serde_json::Value,
     ) -> PlacementResult {
-        let spec =
-            decode_placement_spec("cluster.open-cluster-management.io/v1beta1", spec).unwrap();
+        run_version("v1beta1", inventory, previous, spec, true)
+    }
+
+    fn run_alpha(
+        inventory: &Inventory,
+        previous: &[PreviousDecision],
+        spec: serde_json::Value,
+    ) -> PlacementResult {
+        run_version("v1alpha1", inventory, previous, spec, true)
+    }
+
+    fn run_version(
+        version: &str,
+        inventory: &Inventory,
+        previous: &[PreviousDecision],
+        spec: serde_json::Value,
+        trace: bool,
+    ) -> PlacementResult {
+        let api_version = format!("cluster.open-cluster-management.io/{version}");
+        let spec = decode_placement_spec(&api_version, spec).unwrap();
         let fleet = FleetIndex::new(inventory, previous);
         schedule(&PlacementInput {
             fleet: &fleet,
@@ -583,7 +718,7 @@ mod tests {
             name: "p",
             spec: &spec,
             now: 0,
-            trace: true,
+            trace,
         })
     }
 
@@ -691,5 +826,217 @@ mod tests {
         let result = run(&inventory, &[], serde_json::json!({}));
         assert!(matches!(result.status, Status::Error { .. }));
         assert_eq!(result.satisfied.reason, "NotAllDecisionsScheduled");
+    }
+
+    #[test]
+    fn untraced_schedule_selects_what_the_traced_one_does() {
+        let mut clusters: Vec<Cluster> = (0..40).map(|n| member(&format!("c{n:02}"))).collect();
+        clusters[3].online = false;
+        let inventory = fleet(clusters);
+        let previous = decided(&["c07", "c30", "c31"]);
+        let spec = serde_json::json!({"numberOfClusters": 5});
+        let run = |trace| run_version("v1beta1", &inventory, &previous, spec.clone(), trace);
+        let (traced, untraced) = (run(true), run(false));
+        assert_eq!(untraced.selected, vec!["c00", "c01", "c07", "c30", "c31"]);
+        assert_eq!(untraced.selected, traced.selected);
+        assert_eq!(untraced.decisions, traced.decisions);
+    }
+
+    #[test]
+    fn undeclared_cel_variable_is_misconfigured() {
+        let inventory = fleet(vec![member("a")]);
+        let spec = serde_json::json!({"predicates": [{"requiredClusterSelector": {
+            "celSelector": {"celExpressions": ["cluster.metadata.name == 'a'"]}
+        }}]});
+        let result = run(&inventory, &[], spec);
+        assert!(result.selected.is_empty());
+        assert_eq!(result.misconfigured.status, "True");
+        assert!(
+            result
+                .misconfigured
+                .message
+                .starts_with("Predicate:compilation failed: undeclared reference to 'cluster'"),
+            "{}",
+            result.misconfigured.message
+        );
+    }
+
+    const PLATFORM: &str = "platform.open-cluster-management.io";
+
+    fn on(platform: &str, name: &str) -> Cluster {
+        let mut cluster = member(name);
+        cluster.claims.insert(PLATFORM.into(), platform.into());
+        cluster
+    }
+
+    fn clouds() -> Inventory {
+        fleet(vec![
+            on("AWS", "aws1"),
+            on("AWS", "aws2"),
+            on("AWS", "aws3"),
+            on("GCE", "gce1"),
+            on("GCE", "gce2"),
+        ])
+    }
+
+    /// The seed's Example 4, with the given numberOfClusters for GCE.
+    fn aws_and_gce(gce: i32) -> serde_json::Value {
+        let platform = |value: &str| {
+            serde_json::json!({"claimSelector": {"matchExpressions": [
+                {"key": PLATFORM, "operator": "In", "values": [value]}
+            ]}})
+        };
+        serde_json::json!({"predicates": [
+            {"numberOfClusters": 2, "requiredDuringSchedulingRequiredDuringExecution": platform("AWS")},
+            {"numberOfClusters": gce, "requiredDuringSchedulingRequiredDuringExecution": platform("GCE")}
+        ]})
+    }
+
+    #[test]
+    fn seed_example_four_selects_two_aws_and_one_gce() {
+        let result = run_alpha(&clouds(), &[], aws_and_gce(1));
+        assert_eq!(result.selected, vec!["aws1", "aws2", "gce1"]);
+        assert_eq!(result.unscheduled, 0);
+        assert_eq!(result.satisfied.reason, "AllDecisionsScheduled");
+    }
+
+    #[test]
+    fn per_predicate_shortfalls_add_up_to_unscheduled() {
+        let result = run_alpha(&clouds(), &[], aws_and_gce(4));
+        assert_eq!(result.selected, vec!["aws1", "aws2", "gce1", "gce2"]);
+        assert_eq!(result.unscheduled, 2);
+        assert_eq!(result.satisfied.status, "False");
+        assert_eq!(result.satisfied.reason, "NotAllDecisionsScheduled");
+    }
+
+    #[test]
+    fn per_predicate_keeps_previous_clusters_first() {
+        let result = run_alpha(&clouds(), &decided(&["aws3", "gce2"]), aws_and_gce(1));
+        assert_eq!(result.selected, vec!["aws1", "aws3", "gce2"]);
+    }
+
+    #[test]
+    fn per_predicate_verdicts_agree_with_the_selection() {
+        let mut inventory = clouds();
+        inventory.clusters.push(on("Azure", "azure1"));
+        let result = run_alpha(&inventory, &[], aws_and_gce(1));
+        let verdicts = result.trace.unwrap().verdicts;
+        assert_eq!(verdicts.len(), 6);
+        let selected: Vec<&str> = verdicts
+            .iter()
+            .filter(|(_, verdict)| matches!(verdict, Verdict::Selected { .. }))
+            .map(|(name, _)| name.as_str())
+            .collect();
+        assert_eq!(selected, result.selected);
+        assert!(matches!(
+            verdicts["aws3"],
+            Verdict::CutByNumberOfClusters { .. }
+        ));
+        assert!(matches!(
+            verdicts["azure1"],
+            Verdict::NoPredicateMatched { ref reasons } if reasons.len() == 2
+        ));
+    }
+
+    fn two_sets() -> Inventory {
+        let mut inventory = fleet(Vec::new());
+        for (set, cluster) in [
+            ("east", "e1"),
+            ("east", "e2"),
+            ("west", "w1"),
+            ("west", "w2"),
+        ] {
+            let mut cluster = member(cluster);
+            cluster.labels.insert(CLUSTERSET_LABEL.into(), set.into());
+            inventory.clusters.push(cluster);
+        }
+        inventory.cluster_sets = ["east", "west"]
+            .iter()
+            .map(|set| ClusterSet {
+                name: set.to_string(),
+                selector: ClusterSetSelector::ExclusiveClusterSetLabel,
+                source: Default::default(),
+            })
+            .collect();
+        inventory.bindings = ["east", "west"]
+            .iter()
+            .map(|set| Binding {
+                namespace: "ns".into(),
+                name: set.to_string(),
+                cluster_set: set.to_string(),
+                source: Default::default(),
+            })
+            .collect();
+        inventory
+    }
+
+    #[test]
+    fn per_predicate_cluster_sets_scope_each_predicate() {
+        let spec = serde_json::json!({"predicates": [
+            {"clusterSets": ["east"], "numberOfClusters": 1},
+            {"clusterSets": ["west", "unbound"], "numberOfClusters": 1}
+        ]});
+        let result = run_alpha(&two_sets(), &[], spec);
+        assert_eq!(result.selected, vec!["e1", "w1"]);
+        assert_eq!(result.eligible_sets, vec!["east", "west"]);
+    }
+
+    #[test]
+    fn no_intersection_names_the_predicates_sets() {
+        let spec = serde_json::json!({"predicates": [
+            {"clusterSets": ["north"]}, {"clusterSets": ["south"]}
+        ]});
+        let result = run_alpha(&two_sets(), &[], spec);
+        assert_eq!(result.satisfied.reason, "NoIntersection");
+        assert_eq!(
+            result.satisfied.message,
+            "None of ManagedClusterSets [north,south] is bound to placement namespace"
+        );
+    }
+
+    #[test]
+    fn cluster_outside_a_predicate_sets_says_so() {
+        let spec = serde_json::json!({"predicates": [
+            {"clusterSets": ["east"], "requiredDuringSchedulingRequiredDuringExecution":
+                {"labelSelector": {"matchLabels": {"tier": "gold"}}}},
+            {"clusterSets": ["east"]}
+        ]});
+        let result = run_alpha(&two_sets(), &[], spec);
+        assert_eq!(result.selected, vec!["e1", "e2"]);
+        assert_eq!(
+            result.trace.unwrap().verdicts["w1"],
+            Verdict::NotInEligibleSet
+        );
+        let spec = serde_json::json!({"predicates": [
+            {"clusterSets": ["east"]},
+            {"requiredDuringSchedulingRequiredDuringExecution":
+                {"labelSelector": {"matchLabels": {"tier": "gold"}}}}
+        ]});
+        let result = run_alpha(&two_sets(), &[], spec);
+        let Verdict::NoPredicateMatched { reasons } = &result.trace.unwrap().verdicts["w1"] else {
+            panic!("w1 should match no predicate");
+        };
+        assert_eq!(reasons[0], "predicates[0]: not in its clusterSets [east]");
+    }
+
+    #[test]
+    fn anti_affinity_applies_to_the_union_of_predicates() {
+        let mut inventory = clouds();
+        for cluster in &mut inventory.clusters {
+            cluster.labels.insert("region".into(), "one".into());
+        }
+        let mut spec = aws_and_gce(1);
+        spec["affinity"] = serde_json::json!({"clusterAntiAffinity": {
+            "requiredDuringSchedulingRequiredDuringExecution": [
+                {"topologyKey": "region", "topologyKeyType": "Label"}
+            ]
+        }});
+        let result = run_alpha(&inventory, &[], spec);
+        assert_eq!(result.selected, vec!["aws1"]);
+        assert_eq!(result.unscheduled, 0);
+        let verdicts = result.trace.unwrap().verdicts;
+        assert!(
+            matches!(verdicts["gce1"], Verdict::Spread { ref taken_by, .. } if taken_by == &["aws1"])
+        );
     }
 }

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use crate::model::placement::PlacementSpec;
 use crate::model::Cluster;
 
 use super::spread::{Block, SpreadRules};
@@ -14,10 +15,11 @@ pub struct Selection {
     pub blocked: HashMap<usize, Block>,
 }
 
-/// Walks `ranked` (score order) taking clusters until `limit`. With spread rules it
-/// takes, in repeated passes, every cluster all rules admit (a pass can lift a domain's
-/// minimum and admit more), then fills up with clusters only the ScheduleAnyway rules
-/// refused.
+/// Walks `ranked` (score order) taking clusters until `limit`. With spread rules every step
+/// takes the best-ranked cluster that all rules admit: after each take the walk restarts at
+/// the first cluster not taken, because the take may have lifted a domain's minimum and
+/// admitted a better-ranked cluster refused before. Then it fills up, in the same way, with
+/// clusters only the ScheduleAnyway rules refused.
 pub fn select<'s>(ranked: &[&'s Cluster], limit: usize, mut spread: SpreadRules<'s>) -> Selection {
     if spread.is_empty() {
         return Selection {
@@ -28,32 +30,53 @@ pub fn select<'s>(ranked: &[&'s Cluster], limit: usize, mut spread: SpreadRules<
     let mut taken = vec![false; ranked.len()];
     let mut count = 0;
     let mut blocked = HashMap::new();
+    // Whether the preferred walk alone reached the limit: then the ScheduleAnyway rules
+    // decided who is out; otherwise the fill-up ran and only the hard rules did.
+    let mut soft_rules_decided = false;
     for preferred in [true, false] {
-        loop {
-            let before = count;
-            for (position, cluster) in ranked.iter().enumerate() {
-                if count >= limit {
-                    break;
-                }
-                if taken[position] {
-                    continue;
-                }
-                match spread.admit(cluster, preferred) {
-                    Ok(()) => {
-                        spread.take(cluster);
-                        taken[position] = true;
-                        blocked.remove(&position);
-                        count += 1;
-                    }
-                    Err(block) => {
-                        blocked.insert(position, block);
-                    }
-                }
-            }
-            if count == before || count >= limit {
+        if !preferred {
+            soft_rules_decided = count >= limit;
+        }
+        // The first position not taken yet: where every walk restarts.
+        let mut start = 0;
+        let mut position = 0;
+        while count < limit {
+            let Some(cluster) = ranked.get(position) else {
                 break;
+            };
+            if taken[position] {
+                position += 1;
+                continue;
+            }
+            match spread.admit(cluster, preferred) {
+                Ok(()) => {
+                    spread.take(cluster);
+                    taken[position] = true;
+                    blocked.remove(&position);
+                    count += 1;
+                    while taken.get(start) == Some(&true) {
+                        start += 1;
+                    }
+                    position = start;
+                }
+                Err(block) => {
+                    blocked.insert(position, block);
+                    position += 1;
+                }
             }
         }
+    }
+    // A refusal recorded before the last takes may be stale: a cluster the deciding rules
+    // admit now was left out by the limit, not by spread.
+    let refused: Vec<usize> = blocked.keys().copied().collect();
+    for position in refused {
+        match ranked
+            .get(position)
+            .map(|c| spread.admit(c, soft_rules_decided))
+        {
+            Some(Err(block)) => blocked.insert(position, block),
+            _ => blocked.remove(&position),
+        };
     }
     Selection {
         selected: (0..ranked.len())
@@ -61,6 +84,58 @@ pub fn select<'s>(ranked: &[&'s Cluster], limit: usize, mut spread: SpreadRules<
             .collect(),
         blocked,
     }
+}
+
+/// The seed's v1alpha1 "Evaluate a cluster predicate" (Workflow 2) and "Placement
+/// Reconciliation" (Workflow 1): each predicate picks on its own from the clusters it matches
+/// (`matches(predicate, position)`), its previous clusters first, up to its
+/// `numberOfClusters` (all when unset); the placement selects the union, then the
+/// anti-affinity (and spread) rules drop clusters from it in score order.
+///
+/// The seed picks "random" clusters beyond the previous ones; fleetplan takes them in the
+/// score order (total descending, then name) instead, so a plan is reproducible.
+///
+/// Returns the selection and the unscheduled count: the sum over predicates of how many
+/// clusters each found fewer than its `numberOfClusters` (the seed's `PlacementSatisfied`).
+pub fn per_predicate<'s>(
+    ranked: &[&'s Cluster],
+    counts: &[Option<i32>],
+    matches: impl Fn(usize, usize) -> bool,
+    previous: impl Fn(&Cluster) -> bool,
+    spec: &'s PlacementSpec,
+) -> (Selection, i64) {
+    let mut chosen = vec![false; ranked.len()];
+    let mut unscheduled = 0i64;
+    for (predicate, count) in counts.iter().enumerate() {
+        let matched: Vec<usize> = (0..ranked.len())
+            .filter(|&position| matches(predicate, position))
+            .collect();
+        let Some(count) = count else {
+            matched.iter().for_each(|&position| chosen[position] = true);
+            continue;
+        };
+        let wanted = usize::try_from(*count).unwrap_or(0);
+        let (old, new): (Vec<usize>, Vec<usize>) = matched
+            .iter()
+            .partition(|&&position| previous(ranked[position]));
+        let taken: Vec<usize> = old.into_iter().chain(new).take(wanted).collect();
+        taken.iter().for_each(|&position| chosen[position] = true);
+        unscheduled = unscheduled.saturating_add(wanted.saturating_sub(taken.len()) as i64);
+    }
+    let union: Vec<usize> = (0..ranked.len())
+        .filter(|&position| chosen[position])
+        .collect();
+    let members: Vec<&Cluster> = union.iter().map(|&position| ranked[position]).collect();
+    let inner = select(&members, members.len(), SpreadRules::new(spec, &members));
+    let selection = Selection {
+        selected: inner.selected.iter().map(|&at| union[at]).collect(),
+        blocked: inner
+            .blocked
+            .into_iter()
+            .map(|(at, block)| (union[at], block))
+            .collect(),
+    };
+    (selection, unscheduled)
 }
 
 #[cfg(test)]
@@ -133,6 +208,43 @@ mod tests {
         let block = &selection.blocked[&2];
         assert_eq!(block.domain.as_deref(), Some("a"));
         assert_eq!(block.taken_by, vec!["a1", "a2"]);
+    }
+
+    #[test]
+    fn a_refused_cluster_is_taken_before_a_worse_ranked_one_of_its_domain() {
+        // a2 is refused while only `a` has a cluster; once b1 and c1 lift the minimum, the
+        // next `a` cluster taken must be a2 (rank 2), not a3 (rank 5).
+        let clusters = [
+            cluster("a1", Some("a")),
+            cluster("a2", Some("a")),
+            cluster("b1", Some("b")),
+            cluster("c1", Some("c")),
+            cluster("a3", Some("a")),
+        ];
+        let ranked: Vec<&Cluster> = clusters.iter().collect();
+        let spec = spread_spec(WhenUnsatisfiable::DoNotSchedule);
+        let selection = select(&ranked, 4, SpreadRules::new(&spec, &ranked));
+        assert_eq!(names(&ranked, &selection), vec!["a1", "a2", "b1", "c1"]);
+        assert!(selection.blocked.is_empty());
+    }
+
+    #[test]
+    fn a_limit_reached_while_spreading_leaves_refused_clusters_out_by_spread() {
+        // a2, a3 are refused until b1 and c1 lift the minimum; a2 then fills the last slot
+        // and a3 stays refused (3 in `a` against 1 elsewhere), still by spread.
+        let clusters = [
+            cluster("a1", Some("a")),
+            cluster("a2", Some("a")),
+            cluster("a3", Some("a")),
+            cluster("b1", Some("b")),
+            cluster("c1", Some("c")),
+        ];
+        let ranked: Vec<&Cluster> = clusters.iter().collect();
+        let spec = spread_spec(WhenUnsatisfiable::ScheduleAnyway);
+        let selection = select(&ranked, 4, SpreadRules::new(&spec, &ranked));
+        assert_eq!(names(&ranked, &selection), vec!["a1", "a2", "b1", "c1"]);
+        assert_eq!(selection.blocked.keys().collect::<Vec<_>>(), vec![&2]);
+        assert_eq!(selection.blocked[&2].taken_by, vec!["a1", "a2"]);
     }
 
     #[test]

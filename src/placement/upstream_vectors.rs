@@ -490,7 +490,7 @@ impl<'c> Checker<'c> {
         let clusters: Vec<&Cluster> = inventory.clusters.iter().collect();
         let scores = match plugin {
             "Balance" => balance::score(
-                &clusters,
+                &(0..clusters.len()).collect::<Vec<_>>(),
                 &fleet.balance_counts(&placement.namespace, &placement.name),
             ),
             "Steady" => steady::score(

@@ -41,7 +41,6 @@ pub fn annotated<'a>(
             previous,
             trace,
         ),
-        // The error names the annotation itself.
         Err(error) => Planned::failed(workload, error.to_string()),
     }
 }

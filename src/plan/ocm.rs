@@ -3,6 +3,7 @@
 use crate::model::placement::{PlacementRuleSpec, PlacementSpec};
 use crate::model::time::format_rfc3339;
 use crate::model::{Inventory, Workload};
+use crate::placement::conditions::Status;
 use crate::placement::rule::{self, RuleInput};
 use crate::placement::{self, FleetIndex, PlacementInput};
 
@@ -27,6 +28,11 @@ pub fn placement(
         trace,
     });
     let mut errors = Vec::new();
+    // Inputs the scheduler cannot use (a clusterset of an unknown selector type) fail the
+    // item, as upstream's sync fails: the design calls other selector types an error.
+    if let Status::Error { message } = &result.status {
+        errors.push(message.clone());
+    }
     // A placement the scheduler cannot even configure is a broken manifest: CI must fail.
     if result.misconfigured.status == "True" {
         errors.push(format!(

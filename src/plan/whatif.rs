@@ -56,14 +56,17 @@ fn cluster<'m>(
 
 /// ", did you mean A or B?" for names within a small edit distance, else "".
 pub fn close_matches(name: &str, known: &[&str]) -> String {
-    let mut close: Vec<&str> = known
+    // Few enough edits to be a typo: at most a fifth of the name, but always 2.
+    let limit = (name.chars().count() / 5).max(2);
+    let mut close: Vec<(usize, &str)> = known
         .iter()
-        .copied()
-        .filter(|candidate| edit_distance(name, candidate) <= name.len().max(3) / 3)
+        .map(|candidate| (edit_distance(name, candidate), *candidate))
+        .filter(|(distance, _)| *distance <= limit)
         .collect();
     close.sort_unstable();
     close.truncate(3);
-    match close.as_slice() {
+    let names: Vec<&str> = close.into_iter().map(|(_, name)| name).collect();
+    match names.as_slice() {
         [] => String::new(),
         names => format!(", did you mean {}?", names.join(" or ")),
     }
@@ -95,6 +98,13 @@ mod tests {
         assert_eq!(
             close_matches("prod-eu-1", &["prod-eu-2", "dev-us-1", "prod-eu-1x"]),
             ", did you mean prod-eu-1x or prod-eu-2?"
+        );
+        assert_eq!(
+            close_matches(
+                "aws-eu-west-prod-3",
+                &["aws-us-east-prod-1", "aws-eu-west-prod-1"]
+            ),
+            ", did you mean aws-eu-west-prod-1?"
         );
         assert_eq!(close_matches("zzz", &["prod-eu-2"]), "");
     }

@@ -2,20 +2,41 @@
 //! expressions over a `managedCluster` variable shaped like the ManagedCluster object, and
 //! `managedCluster.scores("<AddOnPlacementScore name>")` returning `[{name, value}]`.
 //!
-//! Evaluated with the `cel` crate, which parses but does not type-check: an undeclared
-//! name is an evaluation error (the cluster does not match), where cel-go would reject the
-//! expression at compile time.
+//! Evaluated with the `cel` crate, which parses but does not type-check. cel-go rejects an
+//! undeclared identifier at compile time (Misconfigured); fleetplan does the same by walking
+//! the parsed expression for free identifiers. An unknown *function* is still only an
+//! evaluation error here (the cluster does not match): the crate offers no way to ask
+//! which functions its context declares.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use cel::common::ast::{EntryExpr, Expr};
 use cel::extractors::This;
 use cel::objects::{KeyRef, Map};
-use cel::{Context, ExecutionError, Program, ResolveResult, Value};
+use cel::{Context, ExecutionError, IdedExpr, Program, ResolveResult, Value};
 
 use crate::model::{AddOnPlacementScore, Cluster};
 
 const VARIABLE: &str = "managedCluster";
+
+/// Identifiers the environment declares: the cluster variable and CEL's type names.
+const DECLARED: [&str; 14] = [
+    VARIABLE,
+    "bool",
+    "bytes",
+    "double",
+    "duration",
+    "dyn",
+    "int",
+    "list",
+    "map",
+    "null_type",
+    "string",
+    "timestamp",
+    "type",
+    "uint",
+];
 
 /// The compiled expressions of one predicate (ANDed).
 pub struct CelSelector {
@@ -28,7 +49,14 @@ impl CelSelector {
         let programs = expressions
             .iter()
             .map(|expression| {
-                Program::compile(expression).map_err(|err| format!("compilation failed: {err}"))
+                let program = Program::compile(expression)
+                    .map_err(|err| format!("compilation failed: {err}"))?;
+                match undeclared(program.expression(), &mut Vec::new()) {
+                    Some(name) => Err(format!(
+                        "compilation failed: undeclared reference to '{name}' in {expression:?}; only '{VARIABLE}' is declared"
+                    )),
+                    None => Ok(program),
+                }
             })
             .collect::<Result<_, _>>()?;
         Ok(CelSelector { programs })
@@ -45,6 +73,66 @@ impl CelSelector {
         self.programs
             .iter()
             .all(|program| matches!(program.execute(&scope), Ok(Value::Bool(true))))
+    }
+}
+
+/// The first identifier that is neither declared nor bound by an enclosing comprehension
+/// (`all`, `exists`, `filter`, `map` variables). Names starting with `@` are the parser's own.
+fn undeclared<'e>(expression: &'e IdedExpr, bound: &mut Vec<&'e str>) -> Option<&'e str> {
+    match &expression.expr {
+        Expr::Unspecified | Expr::Literal(_) => None,
+        Expr::Ident(name) => (!name.starts_with('@')
+            && !DECLARED.contains(&name.as_str())
+            && !bound.contains(&name.as_str()))
+        .then_some(name.as_str()),
+        Expr::Select(select) => undeclared(&select.operand, bound),
+        Expr::Call(call) => call
+            .target
+            .iter()
+            .map(|target| &**target)
+            .chain(&call.args)
+            .find_map(|argument| undeclared(argument, bound)),
+        Expr::List(list) => list
+            .elements
+            .iter()
+            .find_map(|element| undeclared(element, bound)),
+        Expr::Map(map) => map
+            .entries
+            .iter()
+            .find_map(|entry| entry_undeclared(&entry.expr, bound)),
+        Expr::Struct(object) => object
+            .entries
+            .iter()
+            .find_map(|entry| entry_undeclared(&entry.expr, bound)),
+        Expr::Comprehension(comprehension) => {
+            if let Some(name) = undeclared(&comprehension.iter_range, bound)
+                .or_else(|| undeclared(&comprehension.accu_init, bound))
+            {
+                return Some(name);
+            }
+            let depth = bound.len();
+            bound.push(&comprehension.iter_var);
+            bound.extend(comprehension.iter_var2.as_deref());
+            bound.push(&comprehension.accu_var);
+            let found = [
+                &comprehension.loop_cond,
+                &comprehension.loop_step,
+                &comprehension.result,
+            ]
+            .into_iter()
+            .find_map(|part| undeclared(part, bound));
+            bound.truncate(depth);
+            found
+        }
+    }
+}
+
+fn entry_undeclared<'e>(entry: &'e EntryExpr, bound: &mut Vec<&'e str>) -> Option<&'e str> {
+    match entry {
+        EntryExpr::MapEntry(entry) => {
+            undeclared(&entry.key, bound).or_else(|| undeclared(&entry.value, bound))
+        }
+        EntryExpr::StructField(field) => undeclared(&field.value, bound),
     }
 }
 
@@ -228,6 +316,36 @@ mod tests {
         let env = CelEnv::new(&[score]);
         assert!(selector.matches(&env, &cluster("a", &[])));
         assert!(!selector.matches(&env, &cluster("b", &[])));
+    }
+
+    #[test]
+    fn undeclared_variable_is_a_compilation_failure() {
+        let err = CelSelector::compile(&["cluster.metadata.name == 'a'".into()])
+            .err()
+            .unwrap();
+        assert!(
+            err.starts_with("compilation failed: undeclared reference to 'cluster'"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn comprehension_variables_and_type_names_are_declared() {
+        let selector = CelSelector::compile(&[
+            "managedCluster.status.clusterClaims.exists(c, c.name == 'id' && type(c.value) == string)"
+                .into(),
+        ]);
+        assert!(selector.is_ok());
+    }
+
+    #[test]
+    fn comprehension_variable_is_not_declared_outside_it() {
+        let err = CelSelector::compile(&[
+            "managedCluster.status.clusterClaims.exists(c, true) && c.name == 'id'".into(),
+        ])
+        .err()
+        .unwrap();
+        assert!(err.contains("undeclared reference to 'c'"), "{err}");
     }
 
     #[test]

@@ -1,9 +1,13 @@
 //! Predicate (upstream `plugins/predicate`): predicates are ORed; within one, the label,
 //! claim and CEL selectors are ANDed. No predicate lets every cluster through.
+//!
+//! Label and claim selectors are evaluated once per placement over the whole fleet with the
+//! fleet's bitset indexes, so checking a cluster is a bit test (plus its CEL expressions).
 
 use crate::model::placement::ClusterPredicate;
 use crate::model::{AddOnPlacementScore, Cluster};
-use crate::selector::Selector;
+use crate::placement::fleet::FleetIndex;
+use crate::selector::{ClusterBits, Selector};
 
 use super::cel::{CelEnv, CelSelector};
 
@@ -13,6 +17,11 @@ struct Compiled {
     labels: Selector,
     claims: Selector,
     cel: CelSelector,
+    /// The clusters (inventory indices) the label and claim selectors match, narrowed to
+    /// the predicate's own clusterSets in the seed's v1alpha1 form.
+    admitted: ClusterBits,
+    /// The seed's per-predicate clusterSets (eligible ones), for `explain`.
+    scope: Option<Vec<String>>,
 }
 
 pub struct Predicates {
@@ -25,18 +34,28 @@ impl Predicates {
     /// A selector that cannot be built is upstream's Misconfigured message.
     pub fn compile(
         predicates: &[ClusterPredicate],
+        fleet: &FleetIndex,
         scores: &[AddOnPlacementScore],
     ) -> Result<Predicates, String> {
         let compiled: Vec<Compiled> = predicates
             .iter()
             .map(|predicate| {
                 let selector = &predicate.required_cluster_selector;
+                let labels = Selector::from_label_selector(Some(&selector.label_selector))
+                    .map_err(|err| err.to_string())?;
+                let claims = Selector::from_claim_selector(&selector.claim_selector)
+                    .map_err(|err| err.to_string())?;
+                let cel = CelSelector::compile(&selector.cel_selector)?;
+                let mut admitted = fleet.select_labels(&labels);
+                if !claims.is_everything() {
+                    admitted.and_assign(&fleet.select_claims(&claims));
+                }
                 Ok(Compiled {
-                    labels: Selector::from_label_selector(Some(&selector.label_selector))
-                        .map_err(|err| err.to_string())?,
-                    claims: Selector::from_claim_selector(&selector.claim_selector)
-                        .map_err(|err| err.to_string())?,
-                    cel: CelSelector::compile(&selector.cel_selector)?,
+                    labels,
+                    claims,
+                    cel,
+                    admitted,
+                    scope: None,
                 })
             })
             .collect::<Result<_, String>>()?;
@@ -47,17 +66,41 @@ impl Predicates {
         Ok(Predicates { compiled, env })
     }
 
-    pub fn matches(&self, cluster: &Cluster) -> bool {
+    /// Narrows predicate `index` to `members`, the clusters of its eligible `sets` (the
+    /// seed's per-predicate clusterSets).
+    pub fn restrict(&mut self, index: usize, sets: Vec<String>, members: &ClusterBits) {
+        if let Some(predicate) = self.compiled.get_mut(index) {
+            predicate.admitted.and_assign(members);
+            predicate.scope = Some(sets);
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.compiled.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.compiled.is_empty()
+    }
+
+    /// Whether some predicate matches the cluster at inventory index `index`.
+    pub fn matches(&self, index: usize, cluster: &Cluster) -> bool {
         self.compiled.is_empty()
             || self
                 .compiled
                 .iter()
-                .any(|predicate| self.one_matches(predicate, cluster))
+                .any(|predicate| self.one_matches(predicate, index, cluster))
     }
 
-    fn one_matches(&self, predicate: &Compiled, cluster: &Cluster) -> bool {
-        predicate.labels.matches(&cluster.labels)
-            && predicate.claims.matches(&cluster.claims)
+    /// Whether predicate `predicate` matches the cluster at inventory index `index`.
+    pub fn predicate_matches(&self, predicate: usize, index: usize, cluster: &Cluster) -> bool {
+        self.compiled
+            .get(predicate)
+            .is_some_and(|predicate| self.one_matches(predicate, index, cluster))
+    }
+
+    fn one_matches(&self, predicate: &Compiled, index: usize, cluster: &Cluster) -> bool {
+        predicate.admitted.contains(index)
             && self
                 .env
                 .as_ref()
@@ -65,19 +108,25 @@ impl Predicates {
     }
 
     /// For a cluster no predicate matched: per predicate, the first failing requirement.
-    pub fn mismatches(&self, cluster: &Cluster) -> Vec<String> {
+    pub fn mismatches(&self, index: usize, cluster: &Cluster) -> Vec<String> {
         self.compiled
             .iter()
             .enumerate()
-            .map(|(index, predicate)| {
+            .map(|(position, predicate)| {
                 let why = if let Some(why) = predicate.labels.first_mismatch(&cluster.labels) {
                     format!("label {why}")
                 } else if let Some(why) = predicate.claims.first_mismatch(&cluster.claims) {
                     format!("claim {why}")
+                } else if let Some(sets) = predicate
+                    .scope
+                    .as_ref()
+                    .filter(|_| !predicate.admitted.contains(index))
+                {
+                    format!("not in its clusterSets [{}]", sets.join(","))
                 } else {
                     "a celSelector expression is not true".to_string()
                 };
-                format!("predicates[{index}]: {why}")
+                format!("predicates[{position}]: {why}")
             })
             .collect()
     }

@@ -77,6 +77,9 @@ pub fn check(
     in_decision: bool,
     now: i64,
 ) -> Tolerance {
+    if cluster.online && cluster.taints.is_empty() {
+        return Tolerance::Tolerated { until: None };
+    }
     let mut until: Option<i64> = None;
     for taint in effective_taints(cluster) {
         match taint_tolerance(&taint, tolerations, in_decision, now) {

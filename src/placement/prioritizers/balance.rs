@@ -1,18 +1,18 @@
 //! Balance (upstream `plugins/balance`): clusters decided by fewer other placements score
 //! higher. A cluster no other placement decided scores 100.
 
-use crate::model::Cluster;
 use crate::placement::fleet::BalanceCounts;
 
 use super::MAX_SCORE;
 
 pub const NAME: &str = "Balance";
 
-pub fn score(clusters: &[&Cluster], counts: &BalanceCounts) -> Vec<Option<i64>> {
+/// Scores the clusters at the given inventory indices.
+pub fn score(clusters: &[usize], counts: &BalanceCounts) -> Vec<Option<i64>> {
     clusters
         .iter()
-        .map(|cluster| {
-            let count = counts.count(&cluster.name);
+        .map(|&index| {
+            let count = counts.count(index);
             if count <= 0 || counts.max <= 0 {
                 return Some(MAX_SCORE);
             }

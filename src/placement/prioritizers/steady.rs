@@ -10,6 +10,9 @@ use super::MAX_SCORE;
 pub const NAME: &str = "Steady";
 
 pub fn score(clusters: &[&Cluster], own: Option<&HashMap<&str, i64>>) -> Vec<Option<i64>> {
+    if own.is_none() {
+        return vec![Some(0); clusters.len()];
+    }
     clusters
         .iter()
         .map(|cluster| {

@@ -1,0 +1,211 @@
+
+using namespace System.Management.Automation
+using namespace System.Management.Automation.Language
+
+Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+
+    $commandElements = $commandAst.CommandElements
+    $command = @(
+        'fleetplan'
+        for ($i = 1; $i -lt $commandElements.Count; $i++) {
+            $element = $commandElements[$i]
+            if ($element -isnot [StringConstantExpressionAst] -or
+                $element.StringConstantType -ne [StringConstantType]::BareWord -or
+                $element.Value.StartsWith('-') -or
+                $element.Value -eq $wordToComplete) {
+                break
+        }
+        $element.Value
+    }) -join ';'
+
+    $completions = @(switch ($command) {
+        'fleetplan' {
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Plan every workload: selected clusters, replica layouts, decisions and conditions')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain one item cluster by cluster: why each was or was not chosen, with scores')
+            [CompletionResult]::new('select', 'select', [CompletionResultType]::ParameterValue, 'List the clusters of an inventory that match label and claim selectors')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the plan with a previous one (exit 0 no change, 2 changes, 1 error)')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate every input and plan everything (exit 0 clean, 1 errors, 3 unsatisfied)')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Convert PlacementRules and federation annotations to Placements and ReplicaSchedulingPreferences, with a loss report (and --verify, a proof)')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the shell completion script of SHELL, or write every shell''s into --dir')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page, or write one page per subcommand into --dir')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'fleetplan;plan' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'The largest file (or stdin) read, in bytes')
+            [CompletionResult]::new('--max-alias-expansion', '--max-alias-expansion', [CompletionResultType]::ParameterName, 'How many values YAML aliases may add to one input (a guard against alias bombs)')
+            [CompletionResult]::new('--previous', '--previous', [CompletionResultType]::ParameterName, 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Treat CLUSTER as offline. Repeatable')
+            [CompletionResult]::new('--capacity', '--capacity', [CompletionResultType]::ParameterName, 'Set how many replicas CLUSTER can hold. Repeatable')
+            [CompletionResult]::new('--label', '--label', [CompletionResultType]::ParameterName, 'Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The time taint tolerations are judged at (RFC 3339); default: now')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Write the output to FILE (atomically: a failed run leaves FILE as it was)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'fleetplan;explain' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'The largest file (or stdin) read, in bytes')
+            [CompletionResult]::new('--max-alias-expansion', '--max-alias-expansion', [CompletionResultType]::ParameterName, 'How many values YAML aliases may add to one input (a guard against alias bombs)')
+            [CompletionResult]::new('--previous', '--previous', [CompletionResultType]::ParameterName, 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Treat CLUSTER as offline. Repeatable')
+            [CompletionResult]::new('--capacity', '--capacity', [CompletionResultType]::ParameterName, 'Set how many replicas CLUSTER can hold. Repeatable')
+            [CompletionResult]::new('--label', '--label', [CompletionResultType]::ParameterName, 'Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The time taint tolerations are judged at (RFC 3339); default: now')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'Only this cluster: one sentence first, then its detail')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'fleetplan;select' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Inventory to read: a file, a directory, a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Inventory to read: a file, a directory, a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector in Kubernetes syntax (like kubectl -l); ANDed with SELECTOR')
+            [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector in Kubernetes syntax (like kubectl -l); ANDed with SELECTOR')
+            [CompletionResult]::new('--annotation', '--annotation', [CompletionResultType]::ParameterName, 'A federation.alpha.kubernetes.io/cluster-selector annotation value (JSON)')
+            [CompletionResult]::new('--label-selector', '--label-selector', [CompletionResultType]::ParameterName, 'A metav1.LabelSelector ({matchLabels, matchExpressions}) as YAML or JSON')
+            [CompletionResult]::new('--claim-selector', '--claim-selector', [CompletionResultType]::ParameterName, 'An OCM claim selector ({matchExpressions}) over cluster claims, as YAML or JSON')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'The largest file (or stdin) read, in bytes')
+            [CompletionResult]::new('--max-alias-expansion', '--max-alias-expansion', [CompletionResultType]::ParameterName, 'How many values YAML aliases may add to one input (a guard against alias bombs)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'fleetplan;diff' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'The largest file (or stdin) read, in bytes')
+            [CompletionResult]::new('--max-alias-expansion', '--max-alias-expansion', [CompletionResultType]::ParameterName, 'How many values YAML aliases may add to one input (a guard against alias bombs)')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Treat CLUSTER as offline. Repeatable')
+            [CompletionResult]::new('--capacity', '--capacity', [CompletionResultType]::ParameterName, 'Set how many replicas CLUSTER can hold. Repeatable')
+            [CompletionResult]::new('--label', '--label', [CompletionResultType]::ParameterName, 'Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The time taint tolerations are judged at (RFC 3339); default: now')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--previous', '--previous', [CompletionResultType]::ParameterName, 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'fleetplan;check' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'The largest file (or stdin) read, in bytes')
+            [CompletionResult]::new('--max-alias-expansion', '--max-alias-expansion', [CompletionResultType]::ParameterName, 'How many values YAML aliases may add to one input (a guard against alias bombs)')
+            [CompletionResult]::new('--previous', '--previous', [CompletionResultType]::ParameterName, 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas')
+            [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Treat CLUSTER as offline. Repeatable')
+            [CompletionResult]::new('--capacity', '--capacity', [CompletionResultType]::ParameterName, 'Set how many replicas CLUSTER can hold. Repeatable')
+            [CompletionResult]::new('--label', '--label', [CompletionResultType]::ParameterName, 'Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The time taint tolerations are judged at (RFC 3339); default: now')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'fleetplan;migrate' {
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'The largest file (or stdin) read, in bytes')
+            [CompletionResult]::new('--max-alias-expansion', '--max-alias-expansion', [CompletionResultType]::ParameterName, 'How many values YAML aliases may add to one input (a guard against alias bombs)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Write one file per object into DIR (created when missing) instead of stdout')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'The ManagedClusterSet the Placements choose from, bound in their namespaces. `global` (added when the inputs lack it) holds every cluster, as the legacy schedulers saw them; another set narrows the candidates')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
+            [CompletionResult]::new('--verify', '--verify', [CompletionResultType]::ParameterName, 'Plan the old and the migrated objects against the inventory in the inputs and compare them per object; exit 2 when any differs')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'fleetplan;completions' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Write the scripts of every shell into DIR instead (as committed in completions/)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'fleetplan;man' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Write every page into DIR (as committed in man/) instead of printing fleetplan.1')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'fleetplan;help' {
+            [CompletionResult]::new('plan', 'plan', [CompletionResultType]::ParameterValue, 'Plan every workload: selected clusters, replica layouts, decisions and conditions')
+            [CompletionResult]::new('explain', 'explain', [CompletionResultType]::ParameterValue, 'Explain one item cluster by cluster: why each was or was not chosen, with scores')
+            [CompletionResult]::new('select', 'select', [CompletionResultType]::ParameterValue, 'List the clusters of an inventory that match label and claim selectors')
+            [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the plan with a previous one (exit 0 no change, 2 changes, 1 error)')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate every input and plan everything (exit 0 clean, 1 errors, 3 unsatisfied)')
+            [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Convert PlacementRules and federation annotations to Placements and ReplicaSchedulingPreferences, with a loss report (and --verify, a proof)')
+            [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the shell completion script of SHELL, or write every shell''s into --dir')
+            [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page, or write one page per subcommand into --dir')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'fleetplan;help;plan' {
+            break
+        }
+        'fleetplan;help;explain' {
+            break
+        }
+        'fleetplan;help;select' {
+            break
+        }
+        'fleetplan;help;diff' {
+            break
+        }
+        'fleetplan;help;check' {
+            break
+        }
+        'fleetplan;help;migrate' {
+            break
+        }
+        'fleetplan;help;completions' {
+            break
+        }
+        'fleetplan;help;man' {
+            break
+        }
+        'fleetplan;help;help' {
+            break
+        }
+    })
+
+    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
+        Sort-Object -Property ListItemText
+}

@@ -1,0 +1,187 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[fleetplan] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'fleetplan'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'fleetplan'= {
+            cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand plan 'Plan every workload: selected clusters, replica layouts, decisions and conditions'
+            cand explain 'Explain one item cluster by cluster: why each was or was not chosen, with scores'
+            cand select 'List the clusters of an inventory that match label and claim selectors'
+            cand diff 'Compare the plan with a previous one (exit 0 no change, 2 changes, 1 error)'
+            cand check 'Validate every input and plan everything (exit 0 clean, 1 errors, 3 unsatisfied)'
+            cand migrate 'Convert PlacementRules and federation annotations to Placements and ReplicaSchedulingPreferences, with a loss report (and --verify, a proof)'
+            cand completions 'Print the shell completion script of SHELL, or write every shell''s into --dir'
+            cand man 'Print the manual page, or write one page per subcommand into --dir'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'fleetplan;plan'= {
+            cand -f 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand --filename 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand --max-input-bytes 'The largest file (or stdin) read, in bytes'
+            cand --max-alias-expansion 'How many values YAML aliases may add to one input (a guard against alias bombs)'
+            cand --previous 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas'
+            cand --offline 'Treat CLUSTER as offline. Repeatable'
+            cand --capacity 'Set how many replicas CLUSTER can hold. Repeatable'
+            cand --label 'Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable'
+            cand --now 'The time taint tolerations are judged at (RFC 3339); default: now'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --out 'Write the output to FILE (atomically: a failed run leaves FILE as it was)'
+            cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
+            cand -v 'Also list the documents that were read but not used'
+            cand --verbose 'Also list the documents that were read but not used'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'fleetplan;explain'= {
+            cand -f 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand --filename 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand --max-input-bytes 'The largest file (or stdin) read, in bytes'
+            cand --max-alias-expansion 'How many values YAML aliases may add to one input (a guard against alias bombs)'
+            cand --previous 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas'
+            cand --offline 'Treat CLUSTER as offline. Repeatable'
+            cand --capacity 'Set how many replicas CLUSTER can hold. Repeatable'
+            cand --label 'Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable'
+            cand --now 'The time taint tolerations are judged at (RFC 3339); default: now'
+            cand --cluster 'Only this cluster: one sentence first, then its detail'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
+            cand -v 'Also list the documents that were read but not used'
+            cand --verbose 'Also list the documents that were read but not used'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'fleetplan;select'= {
+            cand -f 'Inventory to read: a file, a directory, a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand --filename 'Inventory to read: a file, a directory, a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand -l 'Label selector in Kubernetes syntax (like kubectl -l); ANDed with SELECTOR'
+            cand --selector 'Label selector in Kubernetes syntax (like kubectl -l); ANDed with SELECTOR'
+            cand --annotation 'A federation.alpha.kubernetes.io/cluster-selector annotation value (JSON)'
+            cand --label-selector 'A metav1.LabelSelector ({matchLabels, matchExpressions}) as YAML or JSON'
+            cand --claim-selector 'An OCM claim selector ({matchExpressions}) over cluster claims, as YAML or JSON'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --max-input-bytes 'The largest file (or stdin) read, in bytes'
+            cand --max-alias-expansion 'How many values YAML aliases may add to one input (a guard against alias bombs)'
+            cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
+            cand -v 'Also list the documents that were read but not used'
+            cand --verbose 'Also list the documents that were read but not used'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'fleetplan;diff'= {
+            cand -f 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand --filename 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand --max-input-bytes 'The largest file (or stdin) read, in bytes'
+            cand --max-alias-expansion 'How many values YAML aliases may add to one input (a guard against alias bombs)'
+            cand --offline 'Treat CLUSTER as offline. Repeatable'
+            cand --capacity 'Set how many replicas CLUSTER can hold. Repeatable'
+            cand --label 'Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable'
+            cand --now 'The time taint tolerations are judged at (RFC 3339); default: now'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --previous 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas'
+            cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
+            cand -v 'Also list the documents that were read but not used'
+            cand --verbose 'Also list the documents that were read but not used'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'fleetplan;check'= {
+            cand -f 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand --filename 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand --max-input-bytes 'The largest file (or stdin) read, in bytes'
+            cand --max-alias-expansion 'How many values YAML aliases may add to one input (a guard against alias bombs)'
+            cand --previous 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas'
+            cand --offline 'Treat CLUSTER as offline. Repeatable'
+            cand --capacity 'Set how many replicas CLUSTER can hold. Repeatable'
+            cand --label 'Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable'
+            cand --now 'The time taint tolerations are judged at (RFC 3339); default: now'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
+            cand -v 'Also list the documents that were read but not used'
+            cand --verbose 'Also list the documents that were read but not used'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'fleetplan;migrate'= {
+            cand -f 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand --filename 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand --max-input-bytes 'The largest file (or stdin) read, in bytes'
+            cand --max-alias-expansion 'How many values YAML aliases may add to one input (a guard against alias bombs)'
+            cand -o 'Output format'
+            cand --output 'Output format'
+            cand --out 'Write one file per object into DIR (created when missing) instead of stdout'
+            cand --set 'The ManagedClusterSet the Placements choose from, bound in their namespaces. `global` (added when the inputs lack it) holds every cluster, as the legacy schedulers saw them; another set narrows the candidates'
+            cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
+            cand -v 'Also list the documents that were read but not used'
+            cand --verbose 'Also list the documents that were read but not used'
+            cand --verify 'Plan the old and the migrated objects against the inventory in the inputs and compare them per object; exit 2 when any differs'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'fleetplan;completions'= {
+            cand --dir 'Write the scripts of every shell into DIR instead (as committed in completions/)'
+            cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'fleetplan;man'= {
+            cand --dir 'Write every page into DIR (as committed in man/) instead of printing fleetplan.1'
+            cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
+        &'fleetplan;help'= {
+            cand plan 'Plan every workload: selected clusters, replica layouts, decisions and conditions'
+            cand explain 'Explain one item cluster by cluster: why each was or was not chosen, with scores'
+            cand select 'List the clusters of an inventory that match label and claim selectors'
+            cand diff 'Compare the plan with a previous one (exit 0 no change, 2 changes, 1 error)'
+            cand check 'Validate every input and plan everything (exit 0 clean, 1 errors, 3 unsatisfied)'
+            cand migrate 'Convert PlacementRules and federation annotations to Placements and ReplicaSchedulingPreferences, with a loss report (and --verify, a proof)'
+            cand completions 'Print the shell completion script of SHELL, or write every shell''s into --dir'
+            cand man 'Print the manual page, or write one page per subcommand into --dir'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'fleetplan;help;plan'= {
+        }
+        &'fleetplan;help;explain'= {
+        }
+        &'fleetplan;help;select'= {
+        }
+        &'fleetplan;help;diff'= {
+        }
+        &'fleetplan;help;check'= {
+        }
+        &'fleetplan;help;migrate'= {
+        }
+        &'fleetplan;help;completions'= {
+        }
+        &'fleetplan;help;man'= {
+        }
+        &'fleetplan;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,153 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_fleetplan_global_optspecs
+    string join \n color= h/help V/version
+end
+
+function __fish_fleetplan_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_fleetplan_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_fleetplan_using_subcommand
+    set -l cmd (__fish_fleetplan_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c fleetplan -n "__fish_fleetplan_needs_command" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
+always\t'Always colour, even piped or with NO_COLOR set'
+never\t'Never colour'"
+complete -c fleetplan -n "__fish_fleetplan_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c fleetplan -n "__fish_fleetplan_needs_command" -s V -l version -d 'Print version'
+complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "plan" -d 'Plan every workload: selected clusters, replica layouts, decisions and conditions'
+complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "explain" -d 'Explain one item cluster by cluster: why each was or was not chosen, with scores'
+complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "select" -d 'List the clusters of an inventory that match label and claim selectors'
+complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "diff" -d 'Compare the plan with a previous one (exit 0 no change, 2 changes, 1 error)'
+complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "check" -d 'Validate every input and plan everything (exit 0 clean, 1 errors, 3 unsatisfied)'
+complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "migrate" -d 'Convert PlacementRules and federation annotations to Placements and ReplicaSchedulingPreferences, with a loss report (and --verify, a proof)'
+complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "completions" -d 'Print the shell completion script of SHELL, or write every shell\'s into --dir'
+complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "man" -d 'Print the manual page, or write one page per subcommand into --dir'
+complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l previous -d 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l offline -d 'Treat CLUSTER as offline. Repeatable' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l capacity -d 'Set how many replicas CLUSTER can hold. Repeatable' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l label -d 'Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l now -d 'The time taint tolerations are judged at (RFC 3339); default: now' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s o -l output -d 'Output format' -r -f -a "table\t'Per item: its clusters, replicas, scores and what is unsatisfied'
+yaml\t'The Plan document (fleetplan.io/v1alpha1) as YAML'
+json\t'The Plan document as JSON'
+decisions\t'Apply-ready PlacementDecision objects for the OCM Placements'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l out -d 'Write the output to FILE (atomically: a failed run leaves FILE as it was)' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
+always\t'Always colour, even piped or with NO_COLOR set'
+never\t'Never colour'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s v -l verbose -d 'Also list the documents that were read but not used'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l previous -d 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l offline -d 'Treat CLUSTER as offline. Repeatable' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l capacity -d 'Set how many replicas CLUSTER can hold. Repeatable' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l label -d 'Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l now -d 'The time taint tolerations are judged at (RFC 3339); default: now' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l cluster -d 'Only this cluster: one sentence first, then its detail' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s o -l output -d 'Output format' -r -f -a "table\t'A summary, then each cluster\'s verdict and reason'
+json\t'The same as JSON; placements also carry upstream\'s debug shape'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
+always\t'Always colour, even piped or with NO_COLOR set'
+never\t'Never colour'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s v -l verbose -d 'Also list the documents that were read but not used'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s f -l filename -d 'Inventory to read: a file, a directory, a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s l -l selector -d 'Label selector in Kubernetes syntax (like kubectl -l); ANDed with SELECTOR' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l annotation -d 'A federation.alpha.kubernetes.io/cluster-selector annotation value (JSON)' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l label-selector -d 'A metav1.LabelSelector ({matchLabels, matchExpressions}) as YAML or JSON' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l claim-selector -d 'An OCM claim selector ({matchExpressions}) over cluster claims, as YAML or JSON' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s o -l output -d 'Output format' -r -f -a "table\t''
+name\t''
+json\t''
+yaml\t''"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
+always\t'Always colour, even piped or with NO_COLOR set'
+never\t'Never colour'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s v -l verbose -d 'Also list the documents that were read but not used'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l offline -d 'Treat CLUSTER as offline. Repeatable' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l capacity -d 'Set how many replicas CLUSTER can hold. Repeatable' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l label -d 'Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l now -d 'The time taint tolerations are judged at (RFC 3339); default: now' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "text\t'What changed per item, then a unified diff of the two plans\' YAML'
+json\t'The change set as JSON (`{}` when nothing changed)'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l previous -d 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
+always\t'Always colour, even piped or with NO_COLOR set'
+never\t'Never colour'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s v -l verbose -d 'Also list the documents that were read but not used'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l previous -d 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l offline -d 'Treat CLUSTER as offline. Repeatable' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l capacity -d 'Set how many replicas CLUSTER can hold. Repeatable' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l label -d 'Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l now -d 'The time taint tolerations are judged at (RFC 3339); default: now' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s o -l output -d 'Output format' -r -f -a "text\t'One line per error and unsatisfied condition, then a summary'
+json\t'The report as JSON: result, items, errors, unsatisfied'
+github\t'GitHub Actions annotations (`::error file=…,line=…::…`), then the summary'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
+always\t'Always colour, even piped or with NO_COLOR set'
+never\t'Never colour'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s v -l verbose -d 'Also list the documents that were read but not used'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s o -l output -d 'Output format' -r -f -a "yaml\t'The objects as one YAML stream'
+json\t'A Migration document: the objects, the loss report and the verification'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l out -d 'Write one file per object into DIR (created when missing) instead of stdout' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l set -d 'The ManagedClusterSet the Placements choose from, bound in their namespaces. `global` (added when the inputs lack it) holds every cluster, as the legacy schedulers saw them; another set narrows the candidates' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
+always\t'Always colour, even piped or with NO_COLOR set'
+never\t'Never colour'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s v -l verbose -d 'Also list the documents that were read but not used'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l verify -d 'Plan the old and the migrated objects against the inventory in the inputs and compare them per object; exit 2 when any differs'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand completions" -l dir -d 'Write the scripts of every shell into DIR instead (as committed in completions/)' -r -f -a "(__fish_complete_directories)"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand completions" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
+always\t'Always colour, even piped or with NO_COLOR set'
+never\t'Never colour'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand man" -l dir -d 'Write every page into DIR (as committed in man/) instead of printing fleetplan.1' -r -f -a "(__fish_complete_directories)"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand man" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
+always\t'Always colour, even piped or with NO_COLOR set'
+never\t'Never colour'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand help; and not __fish_seen_subcommand_from plan explain select diff check migrate completions man help" -f -a "plan" -d 'Plan every workload: selected clusters, replica layouts, decisions and conditions'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand help; and not __fish_seen_subcommand_from plan explain select diff check migrate completions man help" -f -a "explain" -d 'Explain one item cluster by cluster: why each was or was not chosen, with scores'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand help; and not __fish_seen_subcommand_from plan explain select diff check migrate completions man help" -f -a "select" -d 'List the clusters of an inventory that match label and claim selectors'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand help; and not __fish_seen_subcommand_from plan explain select diff check migrate completions man help" -f -a "diff" -d 'Compare the plan with a previous one (exit 0 no change, 2 changes, 1 error)'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand help; and not __fish_seen_subcommand_from plan explain select diff check migrate completions man help" -f -a "check" -d 'Validate every input and plan everything (exit 0 clean, 1 errors, 3 unsatisfied)'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand help; and not __fish_seen_subcommand_from plan explain select diff check migrate completions man help" -f -a "migrate" -d 'Convert PlacementRules and federation annotations to Placements and ReplicaSchedulingPreferences, with a loss report (and --verify, a proof)'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand help; and not __fish_seen_subcommand_from plan explain select diff check migrate completions man help" -f -a "completions" -d 'Print the shell completion script of SHELL, or write every shell\'s into --dir'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand help; and not __fish_seen_subcommand_from plan explain select diff check migrate completions man help" -f -a "man" -d 'Print the manual page, or write one page per subcommand into --dir'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand help; and not __fish_seen_subcommand_from plan explain select diff check migrate completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

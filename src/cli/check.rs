@@ -1,0 +1,79 @@
+//! `fleetplan check -f PATH... [-o text|json|github] [what-if flags]`: the CI gate.
+//!
+//! Exit codes: 0 clean, 1 an input or item error, 3 everything valid but some item
+//! unsatisfied. The report goes to stdout (GitHub reads workflow commands there); only
+//! warnings and bad flags go to stderr.
+
+use clap::{Args, ValueEnum};
+
+use super::inputs::{InputArgs, WhatIfArgs};
+use super::{report, write, Io};
+use crate::exit_code::ExitCode;
+use crate::plan::{self, PlanOptions};
+use crate::render::check::{self as render, CheckReport, CheckResult};
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    inputs: InputArgs,
+
+    #[command(flatten)]
+    what_if: WhatIfArgs,
+
+    /// Output format.
+    #[arg(short = 'o', long, value_enum, default_value_t = CheckFormat::Text)]
+    output: CheckFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// One line per error and unsatisfied condition, then a summary.
+    Text,
+    /// The report as JSON: result, items, errors, unsatisfied.
+    Json,
+    /// GitHub Actions annotations (`::error file=…,line=…::…`), then the summary.
+    Github,
+}
+
+pub fn run(args: CheckArgs, io: &mut Io<'_>) -> ExitCode {
+    let scenario = match args.what_if.scenario(&args.inputs.limits.options(), io) {
+        Ok(scenario) => scenario,
+        Err(message) => {
+            report(io, &format!("error: {message}"));
+            return ExitCode::Error;
+        }
+    };
+    let check = match args.inputs.try_load(io) {
+        Err(errors) => CheckReport::from_load_errors(&errors),
+        Ok(mut model) => {
+            if let Err(message) = scenario.what_if.apply(&mut model) {
+                report(io, &format!("error: {message}"));
+                return ExitCode::Error;
+            }
+            let outcome = plan::build(
+                &model,
+                &PlanOptions {
+                    previous: scenario.previous.as_ref(),
+                    now: scenario.now,
+                    trace: false,
+                },
+            );
+            for warning in &outcome.warnings {
+                report(io, &format!("warning: {warning}"));
+            }
+            CheckReport::from_outcome(&model, &outcome)
+        }
+    };
+    let text = match args.output {
+        CheckFormat::Text => render::text(&check),
+        CheckFormat::Json => render::json(&check),
+        CheckFormat::Github => render::github(&check),
+    };
+    let status = write(io.stdout, &text);
+    match check.result {
+        CheckResult::Errors => ExitCode::Error,
+        _ if status == ExitCode::Error => ExitCode::Error,
+        CheckResult::Unsatisfied => ExitCode::Unsatisfied,
+        CheckResult::Clean => ExitCode::Success,
+    }
+}

@@ -1,0 +1,89 @@
+//! `fleetplan diff -f PATH... --previous PLAN [-o text|json] [what-if flags]`
+//!
+//! Exit codes follow terraform's `-detailed-exitcode`: 0 no change, 2 changes, 1 error. An
+//! item error is an error even when the diff is printed.
+
+use clap::{Args, ValueEnum};
+
+use super::inputs::{InputArgs, WhatIfArgs};
+use super::plan::plan_inputs;
+use super::{report, write, Io};
+use crate::diff::{self, PlanDiff};
+use crate::exit_code::ExitCode;
+use crate::load::PreviousKind;
+use crate::plan::Plan;
+use crate::render;
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    #[command(flatten)]
+    inputs: InputArgs,
+
+    #[command(flatten)]
+    what_if: WhatIfArgs,
+
+    /// Output format.
+    #[arg(short = 'o', long, value_enum, default_value_t = DiffFormat::Text)]
+    output: DiffFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    /// What changed per item, then a unified diff of the two plans' YAML.
+    Text,
+    /// The change set as JSON (`{}` when nothing changed).
+    Json,
+}
+
+pub fn run(args: DiffArgs, color: bool, io: &mut Io<'_>) -> ExitCode {
+    let Some((model, run)) = plan_inputs(&args.inputs, &args.what_if, false, io) else {
+        return ExitCode::Error;
+    };
+    let Some(previous) = &run.previous else {
+        report(io, "error: --previous is required");
+        return ExitCode::Error;
+    };
+    let outcome = run.build(&model, io);
+    // PlacementDecisions say only which clusters each Placement chose: compare just that.
+    let (previous, current) = match run.previous_kind {
+        PreviousKind::Plan => (previous.clone(), outcome.plan.clone()),
+        PreviousKind::Decisions => diff::decisions_view(previous, &outcome.plan),
+    };
+    let changes = diff::compare(&previous, &current);
+    let text = match args.output {
+        DiffFormat::Text => text(&changes, &previous, &current, color),
+        DiffFormat::Json => json(&changes),
+    };
+    let status = write(io.stdout, &text);
+    if outcome.has_errors() || status == ExitCode::Error {
+        ExitCode::Error
+    } else if changes.is_empty() {
+        ExitCode::Success
+    } else {
+        ExitCode::Changes
+    }
+}
+
+/// The summary, then (when something changed) the unified diff of the two plans' YAML.
+fn text(changes: &PlanDiff, previous: &Plan, current: &Plan, color: bool) -> String {
+    let mut text = diff::render_text(changes, color);
+    if !changes.is_empty() {
+        let unified = diff::unified_yaml_diff(
+            &render::plan::yaml(previous),
+            &render::plan::yaml(current),
+            color,
+        );
+        if !unified.is_empty() {
+            text.push('\n');
+            text.push_str(&unified);
+        }
+    }
+    text
+}
+
+fn json(changes: &PlanDiff) -> String {
+    // Plain structs of strings, integers and maps always serialize.
+    let mut text = serde_json::to_string_pretty(changes).unwrap_or_default();
+    text.push('\n');
+    text
+}

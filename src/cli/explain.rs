@@ -1,0 +1,99 @@
+//! `fleetplan explain -f PATH... [KIND/][NAMESPACE/]NAME [--cluster NAME] [-o table|json]
+//! [what-if flags]`
+
+use clap::{Args, ValueEnum};
+
+use super::inputs::{InputArgs, WhatIfArgs};
+use super::plan::plan_inputs;
+use super::{report, write, Io};
+use crate::exit_code::ExitCode;
+use crate::plan::{self, PlanOptions};
+use crate::render::explain;
+
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    #[command(flatten)]
+    inputs: InputArgs,
+
+    #[command(flatten)]
+    what_if: WhatIfArgs,
+
+    /// The item to explain: [KIND/][NAMESPACE/]NAME (kind case-insensitive; plural and
+    /// short forms like deploy, rs, cm, rsp work).
+    #[arg(value_name = "[KIND/][NAMESPACE/]NAME")]
+    item: String,
+
+    /// Only this cluster: one sentence first, then its detail.
+    #[arg(long, value_name = "NAME")]
+    cluster: Option<String>,
+
+    /// Output format.
+    #[arg(short = 'o', long, value_enum, default_value_t = ExplainFormat::Table)]
+    output: ExplainFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExplainFormat {
+    /// A summary, then each cluster's verdict and reason.
+    Table,
+    /// The same as JSON; placements also carry upstream's debug shape.
+    Json,
+}
+
+pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> ExitCode {
+    let Some((model, run)) = plan_inputs(&args.inputs, &args.what_if, true, io) else {
+        return ExitCode::Error;
+    };
+    // The same run `plan` makes; only this item's warnings and errors are reported.
+    let outcome = plan::build(
+        &model,
+        &PlanOptions {
+            previous: run.previous.as_ref(),
+            now: run.now,
+            trace: true,
+        },
+    );
+    let index = match explain::find_item(&outcome.plan, &args.item) {
+        Ok(index) => index,
+        Err(message) => {
+            report(io, &format!("error: {message}"));
+            return ExitCode::Error;
+        }
+    };
+    let clusters = &model.inventory.clusters;
+    if let Some(cluster) = &args.cluster {
+        if let Err(message) = explain::find_cluster(clusters, cluster) {
+            report(io, &format!("error: {message}"));
+            return ExitCode::Error;
+        }
+    }
+    let (Some(item), Some(trace), Some(workload)) = (
+        outcome.plan.items.get(index),
+        outcome.traces.get(index),
+        model.workloads.get(index),
+    ) else {
+        return ExitCode::Error;
+    };
+    let prefix = format!("{}: {}: ", workload.source, workload.object);
+    for warning in outcome.warnings.iter().filter(|w| w.starts_with(&prefix)) {
+        report(io, &format!("warning: {warning}"));
+    }
+    for error in &item.errors {
+        report(io, &format!("error: {prefix}{error}"));
+    }
+
+    let mut explanation = explain::explain(item, trace, clusters);
+    if let Some(cluster) = &args.cluster {
+        explanation.narrow(cluster);
+    }
+    let text = match args.output {
+        ExplainFormat::Table => explain::text(&explanation, io.width),
+        ExplainFormat::Json => explain::json(&explanation),
+    };
+    let status = write(io.stdout, &text);
+    if item.errors.is_empty() {
+        status
+    } else {
+        ExitCode::Error
+    }
+}

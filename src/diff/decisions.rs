@@ -1,0 +1,126 @@
+//! Comparing a plan with PlacementDecisions a live hub exported. Decisions carry only which
+//! clusters a Placement chose (and a PlacementRule's `status.decisions` which clusters the
+//! rule chose), so the current plan is cut down to the same: the items the export names, their
+//! clusters only. Items the export does not name (federation workloads, placements outside
+//! the export) are not compared.
+
+use std::collections::BTreeMap;
+
+use crate::plan::{ItemSource, Plan, PlanItem};
+
+/// `(previous, current)` ready for `compare`: the current plan as PlacementDecisions would
+/// show it, beside `previous` (a plan read from decisions). Items are matched by kind,
+/// namespace and name, because decisions do not say which apiVersion their Placement has
+/// (v1alpha1 or v1beta1); a matched pair takes the current item's source. A previous item
+/// with no current one stays, and shows as removed.
+pub fn decisions_view(previous: &Plan, current: &Plan) -> (Plan, Plan) {
+    let current_items: BTreeMap<Key<'_>, &PlanItem> = current
+        .items
+        .iter()
+        .map(|item| (key(&item.source), item))
+        .collect();
+    let mut previous_view = Plan::default();
+    let mut current_view = Plan::default();
+    for item in &previous.items {
+        match current_items.get(&key(&item.source)) {
+            Some(now) => {
+                previous_view
+                    .items
+                    .push(clusters_only(&now.source, &item.clusters));
+                current_view
+                    .items
+                    .push(clusters_only(&now.source, &now.clusters));
+            }
+            None => previous_view
+                .items
+                .push(clusters_only(&item.source, &item.clusters)),
+        }
+    }
+    (previous_view, current_view)
+}
+
+type Key<'a> = (&'a str, Option<&'a str>, &'a str);
+
+fn key(source: &ItemSource) -> Key<'_> {
+    (&source.kind, source.namespace.as_deref(), &source.name)
+}
+
+fn clusters_only(source: &ItemSource, clusters: &[String]) -> PlanItem {
+    PlanItem {
+        source: source.clone(),
+        clusters: clusters.to_vec(),
+        ..PlanItem::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::compare::compare;
+    use super::super::fixtures::{plan, replica_set, source, with_condition, with_replicas};
+    use super::*;
+
+    const V1BETA1: &str = "cluster.open-cluster-management.io/v1beta1";
+
+    fn placement(api_version: &str, name: &str, clusters: &[&str]) -> PlanItem {
+        PlanItem {
+            source: source(api_version, "Placement", Some("shop"), name),
+            clusters: clusters.iter().map(|cluster| cluster.to_string()).collect(),
+            ..PlanItem::default()
+        }
+    }
+
+    #[test]
+    fn items_the_decisions_do_not_name_are_left_out() {
+        let previous = plan(vec![placement(V1BETA1, "web", &["A"])]);
+        let current = plan(vec![
+            with_replicas(replica_set("frontend", &["A"]), &[("A", 3)]),
+            placement(V1BETA1, "web", &["A"]),
+            placement(V1BETA1, "batch", &["B"]),
+        ]);
+        let (previous_view, current_view) = decisions_view(&previous, &current);
+        assert_eq!(previous_view, previous);
+        assert_eq!(current_view, previous);
+    }
+
+    #[test]
+    fn only_clusters_are_compared() {
+        let previous = plan(vec![placement(V1BETA1, "web", &["A", "B"])]);
+        let current = plan(vec![with_condition(
+            placement(V1BETA1, "web", &["A", "C"]),
+            "PlacementSatisfied",
+            "True",
+            "AllDecisionsScheduled",
+            "",
+        )]);
+        let (previous_view, current_view) = decisions_view(&previous, &current);
+        assert_eq!(
+            current_view,
+            plan(vec![placement(V1BETA1, "web", &["A", "C"])])
+        );
+        let diff = compare(&previous_view, &current_view);
+        let [change] = diff.items_changed.as_slice() else {
+            panic!("expected one changed item, found {diff:?}");
+        };
+        assert_eq!(change.clusters_added, ["C"]);
+        assert_eq!(change.clusters_removed, ["B"]);
+        assert!(change.conditions.is_empty());
+    }
+
+    #[test]
+    fn a_placement_of_another_api_version_is_the_same_item() {
+        let alpha = "cluster.open-cluster-management.io/v1alpha1";
+        let previous = plan(vec![placement(V1BETA1, "web", &["A"])]);
+        let current = plan(vec![placement(alpha, "web", &["A"])]);
+        let (previous_view, current_view) = decisions_view(&previous, &current);
+        assert_eq!(previous_view, current);
+        assert!(compare(&previous_view, &current_view).is_empty());
+    }
+
+    #[test]
+    fn a_placement_gone_from_the_inputs_is_removed() {
+        let gone = placement(V1BETA1, "old", &["A"]);
+        let (previous_view, current_view) =
+            decisions_view(&plan(vec![gone.clone()]), &plan(vec![]));
+        assert_eq!(compare(&previous_view, &current_view).items_removed, [gone]);
+    }
+}

@@ -1,0 +1,288 @@
+//! The objects `migrate` writes, as typed shapes whose field order is the order they are
+//! written in (apiVersion, kind, metadata, spec, then each spec's fields as the API documents
+//! them), so the output is stable and reads like a hand-written manifest.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_yaml::Value;
+
+use crate::model::preferences::ClusterPreferences;
+use crate::model::{LabelSelectorSpec, ObjectRef};
+
+pub const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
+pub const CLUSTER_SET_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta2";
+pub const RSP_API_VERSION: &str = "scheduling.kubefed.io/v1alpha1";
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Manifest<'a, S> {
+    api_version: &'a str,
+    kind: &'a str,
+    metadata: Metadata,
+    spec: S,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Metadata {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub annotations: BTreeMap<String, String>,
+}
+
+impl Metadata {
+    pub fn of(object: &ObjectRef) -> Metadata {
+        Metadata {
+            name: object.name.clone(),
+            namespace: object.namespace.clone(),
+            ..Metadata::default()
+        }
+    }
+}
+
+/// A manifest as a YAML value, with its identity.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Emitted {
+    pub object: ObjectRef,
+    pub value: Value,
+}
+
+fn emit<S: Serialize>(api_version: &str, kind: &str, metadata: Metadata, spec: S) -> Emitted {
+    let object = ObjectRef {
+        api_version: api_version.to_string(),
+        kind: kind.to_string(),
+        namespace: metadata.namespace.clone(),
+        name: metadata.name.clone(),
+    };
+    let manifest = Manifest {
+        api_version,
+        kind,
+        metadata,
+        spec,
+    };
+    // These shapes hold only strings, integers, lists and string-keyed maps, which always
+    // convert; a failure would be a bug in this file, so it degrades to an empty document.
+    let value = serde_yaml::to_value(&manifest).unwrap_or(Value::Null);
+    Emitted { object, value }
+}
+
+/// `spec` of a v1beta1 Placement, as far as migrations fill it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlacementSpec {
+    pub cluster_sets: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub number_of_clusters: Option<i32>,
+    pub predicates: Vec<Predicate>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prioritizer_policy: Option<PrioritizerPolicy>,
+    pub tolerations: Vec<Toleration>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Predicate {
+    pub required_cluster_selector: ClusterSelector,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterSelector {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label_selector: Option<LabelSelectorSpec>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cel_selector: Option<CelSelector>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CelSelector {
+    pub cel_expressions: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PrioritizerPolicy {
+    pub mode: &'static str,
+    pub configurations: Vec<PrioritizerConfig>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PrioritizerConfig {
+    pub score_coordinate: ScoreCoordinate,
+    pub weight: i32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScoreCoordinate {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub built_in: &'static str,
+}
+
+impl PrioritizerPolicy {
+    /// `Exact` mode with one built-in prioritizer: `Additive` would add Balance, which
+    /// scores by other placements' decisions, something no legacy scheduler looked at.
+    pub fn exact(built_in: &'static str, weight: i32) -> PrioritizerPolicy {
+        PrioritizerPolicy {
+            mode: "Exact",
+            configurations: vec![PrioritizerConfig {
+                score_coordinate: ScoreCoordinate {
+                    kind: "BuiltIn",
+                    built_in,
+                },
+                weight,
+            }],
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Toleration {
+    pub operator: &'static str,
+}
+
+impl Toleration {
+    /// Empty key with `Exists`: tolerates every taint.
+    pub fn everything() -> Toleration {
+        Toleration { operator: "Exists" }
+    }
+}
+
+pub fn placement(metadata: Metadata, spec: PlacementSpec) -> Emitted {
+    emit(PLACEMENT_API_VERSION, "Placement", metadata, spec)
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ClusterSetSpec {
+    cluster_selector: SetSelector,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SetSelector {
+    selector_type: &'static str,
+    label_selector: LabelSelectorSpec,
+}
+
+/// A ManagedClusterSet of every cluster (`LabelSelector` `{}`), like OCM's own `global`.
+pub fn every_cluster_set(name: &str) -> Emitted {
+    emit(
+        CLUSTER_SET_API_VERSION,
+        "ManagedClusterSet",
+        Metadata {
+            name: name.to_string(),
+            ..Metadata::default()
+        },
+        ClusterSetSpec {
+            cluster_selector: SetSelector {
+                selector_type: "LabelSelector",
+                label_selector: LabelSelectorSpec::default(),
+            },
+        },
+    )
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BindingSpec<'a> {
+    cluster_set: &'a str,
+}
+
+/// A ManagedClusterSetBinding; OCM requires its name to be the set's name.
+pub fn binding(namespace: &str, set: &str) -> Emitted {
+    emit(
+        CLUSTER_SET_API_VERSION,
+        "ManagedClusterSetBinding",
+        Metadata {
+            name: set.to_string(),
+            namespace: Some(namespace.to_string()),
+            ..Metadata::default()
+        },
+        BindingSpec { cluster_set: set },
+    )
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RspSpec {
+    pub target_kind: String,
+    pub total_replicas: i64,
+    pub rebalance: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub intersect_with_cluster_selector: bool,
+    pub clusters: BTreeMap<String, RspClusterPreferences>,
+}
+
+/// kubefed's `ClusterPreferences` (every field `omitempty`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RspClusterPreferences {
+    #[serde(skip_serializing_if = "is_zero")]
+    pub min_replicas: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_replicas: Option<i64>,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub weight: i64,
+}
+
+fn is_zero(value: &i64) -> bool {
+    *value == 0
+}
+
+impl From<&ClusterPreferences> for RspClusterPreferences {
+    fn from(preferences: &ClusterPreferences) -> Self {
+        RspClusterPreferences {
+            min_replicas: preferences.min_replicas,
+            max_replicas: preferences.max_replicas,
+            weight: preferences.weight,
+        }
+    }
+}
+
+pub fn replica_scheduling_preference(metadata: Metadata, spec: RspSpec) -> Emitted {
+    emit(
+        RSP_API_VERSION,
+        "ReplicaSchedulingPreference",
+        metadata,
+        spec,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_written_in_manifest_order() {
+        let emitted = binding("shop", "global");
+        let text = serde_yaml::to_string(&emitted.value).unwrap_or_default();
+        assert_eq!(
+            text,
+            "apiVersion: cluster.open-cluster-management.io/v1beta2\nkind: ManagedClusterSetBinding\nmetadata:\n  name: global\n  namespace: shop\nspec:\n  clusterSet: global\n"
+        );
+    }
+
+    #[test]
+    fn every_cluster_set_has_an_empty_label_selector() {
+        let text = serde_yaml::to_string(&every_cluster_set("global").value).unwrap_or_default();
+        assert!(
+            text.ends_with("spec:\n  clusterSelector:\n    selectorType: LabelSelector\n    labelSelector: {}\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn zero_preferences_are_omitted_like_kubefed() {
+        let preferences = RspClusterPreferences::from(&ClusterPreferences::new(0, None, 1));
+        let text = serde_yaml::to_string(&preferences).unwrap_or_default();
+        assert_eq!(text, "weight: 1\n");
+    }
+}

@@ -1,0 +1,478 @@
+//! `fleetplan migrate`: PlacementRules and federation v1 annotations to OCM Placements and
+//! kubefed ReplicaSchedulingPreferences, with a loss report for every field and, on request,
+//! a verification that plans the old and the new objects against the same inventory.
+//!
+//! One file per conversion (`placement_rule`, `cluster_selector`, `replica_preferences`,
+//! `consumers`), the report (`report`), the verification (`verify`). The migrator reads the
+//! inputs through the loader's document layer (`load::load_with_documents`), because it
+//! re-emits objects as written — without an annotation, with a rewritten reference — and
+//! the model does not keep them.
+//!
+//! Output: the migrated objects as one YAML stream (or a JSON `Migration` document holding
+//! the objects, the report and the verification), in this order: the cluster set and bindings
+//! the Placements need, then per converted object (in plan item order) what it became, then
+//! the rewritten consumers in input order.
+
+mod cel;
+mod cluster_selector;
+mod consumers;
+#[cfg(test)]
+mod golden;
+mod manifest;
+mod objects;
+mod placement_rule;
+mod replica_preferences;
+pub mod report;
+mod scope;
+pub mod verify;
+
+use std::collections::{BTreeSet, HashSet};
+use std::io::Read;
+
+use serde::Serialize;
+use serde_yaml::Value;
+
+pub(crate) use crate::load::CLUSTER_SELECTOR_ANNOTATION;
+use crate::load::{self, Document, LoadErrors, LoadOptions};
+use crate::model::{Model, ObjectRef, WorkloadKind};
+use crate::plan::ItemSource;
+pub(crate) use crate::replicas::REPLICA_SET_PREFERENCES_ANNOTATION;
+
+use manifest::Emitted;
+use objects::{Location, RawObject};
+use report::{Added, Aspect, Comparison, Conversion, FieldReport, Report};
+use scope::{ClusterScope, GLOBAL};
+pub use verify::Verification;
+
+pub const API_VERSION: &str = "fleetplan.io/v1alpha1";
+pub const KIND: &str = "Migration";
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MigrateOptions {
+    /// The ManagedClusterSet migrated Placements use (`global` by default).
+    pub set: String,
+    /// Plan the old and the migrated objects and compare them.
+    pub verify: bool,
+    /// Unix seconds, for toleration expiry when verifying.
+    pub now: i64,
+}
+
+impl Default for MigrateOptions {
+    fn default() -> Self {
+        MigrateOptions {
+            set: GLOBAL.to_string(),
+            verify: false,
+            now: 0,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MigrateError {
+    #[error("{0}")]
+    Load(LoadErrors),
+    /// The migrated objects are rejected by the loader: a bug, but never a silent one.
+    #[error("the migrated objects do not load back:\n{0}")]
+    RoundTrip(LoadErrors),
+}
+
+/// What one conversion made.
+pub struct Converted {
+    pub outputs: Vec<Emitted>,
+    pub fields: Vec<FieldReport>,
+}
+
+/// The migration: objects to apply, the loss report, and the verification when asked for.
+#[derive(Clone, Debug)]
+pub struct Migration {
+    pub objects: Vec<Emitted>,
+    pub report: Report,
+    pub verification: Option<Vec<Verification>>,
+    /// Input objects replaced (`Some`) or deleted (`None`) by the migration.
+    replaced: Vec<(Location, Option<Value>)>,
+    /// Objects the migration creates.
+    created: Vec<Value>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MigrationDocument<'a> {
+    api_version: &'a str,
+    kind: &'a str,
+    items: Vec<&'a Value>,
+    report: &'a Report,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verification: Option<&'a Vec<Verification>>,
+}
+
+impl Migration {
+    /// Some object could not be migrated.
+    pub fn has_errors(&self) -> bool {
+        !self.report.errors.is_empty()
+    }
+
+    /// `--verify` found an object whose migrated form plans differently.
+    pub fn differs(&self) -> bool {
+        self.verification
+            .iter()
+            .flatten()
+            .any(|verification| !verification.identical)
+    }
+
+    /// One YAML stream, `---` between objects.
+    pub fn to_yaml(&self) -> String {
+        let documents: Vec<String> = self
+            .objects
+            .iter()
+            .map(|object| yaml(&object.value))
+            .collect();
+        documents.join("---\n")
+    }
+
+    /// The `Migration` document: objects, report and verification as data.
+    pub fn to_json(&self) -> String {
+        let document = MigrationDocument {
+            api_version: API_VERSION,
+            kind: KIND,
+            items: self.objects.iter().map(|object| &object.value).collect(),
+            report: &self.report,
+            verification: self.verification.as_ref(),
+        };
+        let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+
+    /// One file per object for `--out DIR`: `<kind>_<namespace>_<name>.yaml` (lower-case kind;
+    /// no namespace part for cluster-scoped objects), or `.json` with each object as JSON.
+    pub fn files(&self, json: bool) -> Vec<(String, String)> {
+        self.objects
+            .iter()
+            .map(|emitted| {
+                let object = &emitted.object;
+                let kind = object.kind.to_ascii_lowercase();
+                let stem = match &object.namespace {
+                    Some(namespace) => format!("{kind}_{namespace}_{}", object.name),
+                    None => format!("{kind}_{}", object.name),
+                };
+                if json {
+                    let mut text = serde_json::to_string_pretty(&emitted.value).unwrap_or_default();
+                    text.push('\n');
+                    (format!("{stem}.json"), text)
+                } else {
+                    (format!("{stem}.yaml"), yaml(&emitted.value))
+                }
+            })
+            .collect()
+    }
+}
+
+fn yaml(value: &Value) -> String {
+    // A `serde_yaml::Value` always serializes.
+    serde_yaml::to_string(value).unwrap_or_default()
+}
+
+/// Loads the inputs, migrates them, and verifies when `options.verify`.
+pub fn run(
+    paths: &[String],
+    stdin: &mut dyn Read,
+    load_options: &LoadOptions,
+    options: &MigrateOptions,
+) -> Result<Migration, MigrateError> {
+    let (model, documents) =
+        load::load_with_documents(paths, stdin, load_options).map_err(MigrateError::Load)?;
+    let mut migration = migrate(&model, &documents, options);
+    if options.verify {
+        let verified = verify::verify(&model, &documents, &migration, options.now)
+            .map_err(MigrateError::RoundTrip)?;
+        migration.report.warnings.extend(verified.warnings);
+        migration.verification = Some(verified.items);
+    }
+    Ok(migration)
+}
+
+fn source_of(object: &ObjectRef) -> ItemSource {
+    ItemSource::from(object)
+}
+
+/// The identity duplicates are judged by (the loader's rule: group, kind, namespace, name).
+type Key = (String, String, Option<String>, String);
+
+fn key(object: &ObjectRef) -> Key {
+    (
+        object.group().to_string(),
+        object.kind.clone(),
+        object.namespace.clone(),
+        object.name.clone(),
+    )
+}
+
+/// The pure migration of a loaded model and its documents.
+pub(crate) fn migrate(
+    model: &Model,
+    documents: &[Document],
+    options: &MigrateOptions,
+) -> Migration {
+    let raws = objects::raw_objects(documents);
+    let scope = ClusterScope::new(&options.set, &model.inventory);
+    let mut taken: HashSet<Key> = model.workloads.iter().map(|w| key(&w.object)).collect();
+    let mut report = Report::default();
+    let mut converted_objects: Vec<Emitted> = Vec::new();
+    let mut replaced = Vec::new();
+    let mut created = Vec::new();
+    let mut namespaces = BTreeSet::new();
+    let mut rules = BTreeSet::new();
+
+    for workload in &model.workloads {
+        let object = &workload.object;
+        let raw = || {
+            raws.iter()
+                .find(|raw| raw.location.source == workload.source && raw.is(object))
+        };
+        let result = match &workload.kind {
+            WorkloadKind::PlacementRule(spec) => raw()
+                .ok_or_else(|| "the object is missing from its document".to_string())
+                .and_then(|raw| {
+                    let namespace = namespace_of(object)?;
+                    let decisions = model
+                        .decisions
+                        .iter()
+                        .find(|decision| decision.object == *object)
+                        .map_or(&[][..], |decision| decision.clusters.as_slice());
+                    let converted = placement_rule::convert(&placement_rule::RuleInput {
+                        raw,
+                        object,
+                        spec,
+                        decisions,
+                        scope: &scope,
+                    });
+                    let placement = converted
+                        .outputs
+                        .iter()
+                        .map(|e| e.object.clone())
+                        .collect::<Vec<_>>();
+                    rules.insert((namespace.to_string(), object.name.clone()));
+                    Ok((converted, None, raw.location.clone(), placement, Vec::new()))
+                }),
+            WorkloadKind::Annotated {
+                replica_set_preferences,
+                replicas,
+            } => raw()
+                .ok_or_else(|| "the object is missing from its document".to_string())
+                .and_then(|raw| {
+                    namespace_of(object)?;
+                    annotated(
+                        raw,
+                        object,
+                        workload.cluster_selector.as_deref(),
+                        replica_set_preferences.as_deref(),
+                        *replicas,
+                        &scope,
+                    )
+                }),
+            _ => continue,
+        };
+        let (converted, stripped, location, placements, rsps) = match result {
+            Ok(parts) => parts,
+            Err(message) => {
+                report
+                    .errors
+                    .push(format!("{}: {object}: {message}", workload.source));
+                continue;
+            }
+        };
+        let collision = converted
+            .outputs
+            .iter()
+            .map(|emitted| &emitted.object)
+            .find(|made| taken.contains(&key(made)));
+        if let Some(made) = collision {
+            report.errors.push(format!(
+                "{}: {object}: {made} already exists in the inputs or another migration",
+                workload.source
+            ));
+            continue;
+        }
+        let mut outputs: Vec<ItemSource> = Vec::new();
+        for emitted in &converted.outputs {
+            taken.insert(key(&emitted.object));
+            outputs.push(source_of(&emitted.object));
+            created.push(emitted.value.clone());
+        }
+        let mut comparisons: Vec<Comparison> = placements
+            .iter()
+            .map(|placement| Comparison {
+                aspect: Aspect::Clusters,
+                old: source_of(object),
+                new: source_of(placement),
+            })
+            .collect();
+        comparisons.extend(rsps.iter().map(|rsp| Comparison {
+            aspect: Aspect::Replicas,
+            old: source_of(object),
+            new: source_of(rsp),
+        }));
+        if !placements.is_empty() {
+            if let Some(namespace) = &object.namespace {
+                namespaces.insert(namespace.clone());
+            }
+        }
+        converted_objects.extend(converted.outputs);
+        if let Some(stripped) = &stripped {
+            outputs.push(source_of(object));
+            converted_objects.push(Emitted {
+                object: object.clone(),
+                value: stripped.clone(),
+            });
+        }
+        replaced.push((location, stripped));
+        report.conversions.push(Conversion::new(
+            source_of(object),
+            outputs,
+            converted.fields,
+            comparisons,
+        ));
+    }
+
+    let mut consumer_objects = Vec::new();
+    for raw in &raws {
+        let Some((value, field)) = consumers::rewrite(raw, &rules) else {
+            continue;
+        };
+        let object = ObjectRef {
+            api_version: raw.api_version.to_string(),
+            kind: raw.kind.to_string(),
+            namespace: Some(raw.namespace.unwrap_or("default").to_string()),
+            name: raw.name.to_string(),
+        };
+        report.conversions.push(Conversion::new(
+            source_of(&object),
+            vec![source_of(&object)],
+            vec![field],
+            Vec::new(),
+        ));
+        replaced.push((raw.location.clone(), Some(value.clone())));
+        consumer_objects.push(Emitted { object, value });
+    }
+
+    let support = support_objects(model, &scope, &namespaces, &mut report);
+    created.extend(support.iter().map(|emitted| emitted.value.clone()));
+    let mut objects = support;
+    objects.extend(converted_objects);
+    objects.extend(consumer_objects);
+    Migration {
+        objects,
+        report,
+        verification: None,
+        replaced,
+        created,
+    }
+}
+
+type Parts = (
+    Converted,
+    Option<Value>,
+    Location,
+    Vec<ObjectRef>,
+    Vec<ObjectRef>,
+);
+
+/// An object with the federation annotations: a Placement for the cluster-selector, an RSP
+/// for the replica-set-preferences, and the object without either annotation.
+fn annotated(
+    raw: &RawObject<'_>,
+    object: &ObjectRef,
+    selector: Option<&str>,
+    preferences: Option<&str>,
+    replicas: i64,
+    scope: &ClusterScope,
+) -> Result<Parts, String> {
+    let mut converted = Converted {
+        outputs: Vec::new(),
+        fields: Vec::new(),
+    };
+    let mut placements = Vec::new();
+    let mut rsps = Vec::new();
+    if let Some(selector) = selector {
+        let made = cluster_selector::convert(object, selector, scope)?;
+        placements.extend(made.outputs.iter().map(|e| e.object.clone()));
+        converted.outputs.extend(made.outputs);
+        converted.fields.extend(made.fields);
+    }
+    if let Some(preferences) = preferences {
+        let made = replica_preferences::convert(object, preferences, replicas, selector.is_some())?;
+        rsps.extend(made.outputs.iter().map(|e| e.object.clone()));
+        converted.outputs.extend(made.outputs);
+        converted.fields.extend(made.fields);
+    }
+    let stripped = objects::without_annotations(
+        raw.value,
+        &[
+            CLUSTER_SELECTOR_ANNOTATION,
+            REPLICA_SET_PREFERENCES_ANNOTATION,
+        ],
+    );
+    Ok((
+        converted,
+        Some(stripped),
+        raw.location.clone(),
+        placements,
+        rsps,
+    ))
+}
+
+fn namespace_of(object: &ObjectRef) -> Result<&str, String> {
+    object.namespace.as_deref().ok_or_else(|| {
+        "a cluster-scoped object cannot be migrated: Placements and ReplicaSchedulingPreferences are namespaced".to_string()
+    })
+}
+
+/// The cluster set and the bindings the migrated Placements need, unless the inputs have them.
+fn support_objects(
+    model: &Model,
+    scope: &ClusterScope,
+    namespaces: &BTreeSet<String>,
+    report: &mut Report,
+) -> Vec<Emitted> {
+    let mut out = Vec::new();
+    if namespaces.is_empty() {
+        return out;
+    }
+    if !scope.defined {
+        if scope.set == GLOBAL {
+            let set = manifest::every_cluster_set(GLOBAL);
+            report.added.push(Added {
+                object: source_of(&set.object),
+                reason:
+                    "the inputs have no global set; this one holds every cluster (LabelSelector {})"
+                        .to_string(),
+            });
+            out.push(set);
+        } else {
+            report.warnings.push(format!(
+                "ManagedClusterSet {} is not in the inputs; the bindings take effect once it exists",
+                scope.set
+            ));
+        }
+    }
+    for namespace in namespaces {
+        let bound = model.inventory.bindings.iter().any(|binding| {
+            binding.namespace == *namespace
+                && binding.name == scope.set
+                && binding.cluster_set == scope.set
+        });
+        if bound {
+            continue;
+        }
+        let binding = manifest::binding(namespace, &scope.set);
+        report.added.push(Added {
+            object: source_of(&binding.object),
+            reason: format!(
+                "Placements in {namespace} choose from the ManagedClusterSet {}, which must be bound there",
+                scope.set
+            ),
+        });
+        out.push(binding);
+    }
+    out
+}

@@ -1,0 +1,174 @@
+//! `federation.kubernetes.io/replica-set-preferences` → a kubefed
+//! `ReplicaSchedulingPreference` of the object's namespace and name (so the planner hashes
+//! the same `namespace/name` key and orders clusters alike), with the same preferences and
+//! `spec.replicas` (default 1) as `totalReplicas`; the object is re-emitted without the
+//! annotation.
+//!
+//! Decisions:
+//! - An empty `clusters` map is written as `"*": {weight: 1}`, what both controllers read it
+//!   as, so the RSP says what it does.
+//! - The target is `Federated<Kind>`; kubefed's RSP controller only acts on
+//!   FederatedDeployment and FederatedReplicaSet, so other kinds are a loss.
+//! - With a cluster-selector too, federation spread replicas over the selected clusters only.
+//!   kubefed narrows an RSP by its target's `spec.placement` (`intersectWithClusterSelector`),
+//!   not by an OCM Placement, so that is approximate, and `--verify` plans the RSP as kubefed
+//!   would: against its target in the inputs.
+
+use std::collections::BTreeMap;
+
+use crate::model::ObjectRef;
+use crate::replicas::parse_replica_set_preferences;
+
+use super::manifest::{self, Metadata, RspClusterPreferences, RspSpec};
+use super::report::FieldReport;
+use super::{Converted, REPLICA_SET_PREFERENCES_ANNOTATION};
+
+/// Kinds kubefed's ReplicaSchedulingPreference controller schedules.
+const RSP_TARGETS: &[&str] = &["Deployment", "ReplicaSet"];
+
+pub fn rsp_ref(object: &ObjectRef) -> ObjectRef {
+    ObjectRef {
+        api_version: manifest::RSP_API_VERSION.to_string(),
+        kind: "ReplicaSchedulingPreference".to_string(),
+        namespace: object.namespace.clone(),
+        name: object.name.clone(),
+    }
+}
+
+pub fn convert(
+    object: &ObjectRef,
+    annotation: &str,
+    replicas: i64,
+    with_selector: bool,
+) -> Result<Converted, String> {
+    let preferences =
+        parse_replica_set_preferences(annotation).map_err(|error| error.to_string())?;
+    let field =
+        |name: &str| format!("metadata.annotations[{REPLICA_SET_PREFERENCES_ANNOTATION}] {name}");
+    let mut fields = Vec::new();
+    let target_kind = format!("Federated{}", object.kind);
+    let target = FieldReport::exact(
+        format!("kind {}", object.kind),
+        format!("spec.targetKind {target_kind}"),
+    );
+    fields.push(if RSP_TARGETS.contains(&object.kind.as_str()) {
+        target
+    } else {
+        FieldReport::lost(
+            format!("kind {}", object.kind),
+            format!("kubefed's ReplicaSchedulingPreference only schedules FederatedDeployment and FederatedReplicaSet, not {target_kind}"),
+        )
+    });
+    fields.push(FieldReport::exact(
+        "spec.replicas",
+        format!("spec.totalReplicas {replicas}"),
+    ));
+    fields.push(FieldReport::exact(
+        field("rebalance"),
+        format!("spec.rebalance {}", preferences.rebalance),
+    ));
+    let mut clusters: BTreeMap<String, RspClusterPreferences> = preferences
+        .clusters
+        .iter()
+        .map(|(name, prefs)| (name.clone(), RspClusterPreferences::from(prefs)))
+        .collect();
+    if clusters.is_empty() {
+        clusters.insert(
+            "*".to_string(),
+            RspClusterPreferences {
+                min_replicas: 0,
+                max_replicas: None,
+                weight: 1,
+            },
+        );
+        fields.push(
+            FieldReport::exact(field("clusters (none)"), "spec.clusters[\"*\"] weight 1")
+                .because("both controllers read no clusters as every cluster with weight 1"),
+        );
+    } else {
+        for name in preferences.clusters.keys() {
+            fields.push(FieldReport::exact(
+                field(&format!("clusters[{name:?}]")),
+                format!("spec.clusters[{name:?}]"),
+            ));
+        }
+    }
+    if with_selector {
+        fields.push(FieldReport::approximate(
+            format!("(replicas only on clusters the {} selects)", super::CLUSTER_SELECTOR_ANNOTATION),
+            "spec.intersectWithClusterSelector true",
+            format!("kubefed narrows the RSP by {target_kind}/{}'s spec.placement, not by the Placement; give that object the same cluster selector", object.name),
+        ));
+    }
+    fields.push(FieldReport::exact(
+        format!("metadata.annotations[{REPLICA_SET_PREFERENCES_ANNOTATION}]"),
+        "removed from the object",
+    ));
+    let spec = RspSpec {
+        target_kind,
+        total_replicas: replicas,
+        rebalance: preferences.rebalance,
+        intersect_with_cluster_selector: with_selector,
+        clusters,
+    };
+    Ok(Converted {
+        outputs: vec![manifest::replica_scheduling_preference(
+            Metadata::of(&rsp_ref(object)),
+            spec,
+        )],
+        fields,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn deployment() -> ObjectRef {
+        ObjectRef {
+            api_version: "apps/v1".into(),
+            kind: "Deployment".into(),
+            namespace: Some("shop".into()),
+            name: "checkout".into(),
+        }
+    }
+
+    fn spec(annotation: &str) -> String {
+        match convert(&deployment(), annotation, 10, false) {
+            Ok(converted) => {
+                serde_yaml::to_string(&converted.outputs[0].value["spec"]).unwrap_or_default()
+            }
+            Err(error) => panic!("{error}"),
+        }
+    }
+
+    #[test]
+    fn preferences_and_total_are_carried() {
+        assert_eq!(
+            spec(r#"{"rebalance": true, "clusters": {"A": {"minReplicas": 2, "maxReplicas": 5, "weight": 3}}}"#),
+            "targetKind: FederatedDeployment\ntotalReplicas: 10\nrebalance: true\nclusters:\n  A:\n    minReplicas: 2\n    maxReplicas: 5\n    weight: 3\n"
+        );
+    }
+
+    #[test]
+    fn no_clusters_is_written_as_every_cluster_weight_one() {
+        assert_eq!(
+            spec("{}"),
+            "targetKind: FederatedDeployment\ntotalReplicas: 10\nrebalance: false\nclusters:\n  '*':\n    weight: 1\n"
+        );
+    }
+
+    #[test]
+    fn other_kinds_lose_the_controller() {
+        let object = ObjectRef {
+            kind: "StatefulSet".into(),
+            ..deployment()
+        };
+        let converted = convert(&object, "{}", 1, false).ok();
+        let lost = converted
+            .iter()
+            .flat_map(|c| &c.fields)
+            .any(|f| f.fidelity == super::super::report::Fidelity::Lost);
+        assert!(lost);
+    }
+}

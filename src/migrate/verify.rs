@@ -1,0 +1,281 @@
+//! `--verify`: plan the old objects and the migrated ones against the same inventory and
+//! compare, per converted object, what each side selects.
+//!
+//! - The old side is the inputs as loaded. For a cluster-selector the clusters federation
+//!   chose (selector ∩ online) are compared, so an object that also had replica preferences
+//!   is planned a second time without them; for replica preferences the layout (clusters,
+//!   replicas, overflow) of the annotated object is compared with the RSP's, which has the
+//!   same `namespace/name` and so the same hash order.
+//! - The new side is the inputs with every migrated object replaced or removed, plus the
+//!   created objects, loaded through the loader like any input: a migrated object the loader
+//!   rejects fails the run, one it warns about is reported.
+//! - Nothing is hidden: item errors on either side are differences too.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::load::{self, Document, LoadErrors};
+use crate::model::{Model, WorkloadKind};
+use crate::plan::{self, ItemSource, PlanItem, PlanOptions};
+
+use super::objects;
+use super::report::{describe, Aspect, Comparison};
+use super::Migration;
+
+/// One converted object: identical when every comparison is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Verification {
+    pub source: ItemSource,
+    pub identical: bool,
+    pub checks: Vec<Check>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Check {
+    pub aspect: Aspect,
+    pub new: ItemSource,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub differences: Vec<Difference>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum Difference {
+    /// Selected before the migration, not after.
+    OnlyBefore {
+        cluster: String,
+    },
+    /// Selected after the migration, not before.
+    OnlyAfter {
+        cluster: String,
+    },
+    Replicas {
+        cluster: String,
+        before: i64,
+        after: i64,
+    },
+    Overflow {
+        cluster: String,
+        before: i64,
+        after: i64,
+    },
+    ErrorBefore {
+        message: String,
+    },
+    ErrorAfter {
+        message: String,
+    },
+}
+
+impl fmt::Display for Difference {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Difference::OnlyBefore { cluster } => write!(f, "- {cluster} (selected before only)"),
+            Difference::OnlyAfter { cluster } => write!(f, "+ {cluster} (selected after only)"),
+            Difference::Replicas {
+                cluster,
+                before,
+                after,
+            } => write!(f, "~ {cluster} replicas {before} -> {after}"),
+            Difference::Overflow {
+                cluster,
+                before,
+                after,
+            } => write!(f, "~ {cluster} overflow {before} -> {after}"),
+            Difference::ErrorBefore { message } => write!(f, "! error before: {message}"),
+            Difference::ErrorAfter { message } => write!(f, "! error after: {message}"),
+        }
+    }
+}
+
+/// The verification, plus warnings the migrated objects load with.
+pub struct Verified {
+    pub items: Vec<Verification>,
+    pub warnings: Vec<String>,
+}
+
+pub(crate) fn verify(
+    model: &Model,
+    documents: &[Document],
+    migration: &Migration,
+    now: i64,
+) -> Result<Verified, LoadErrors> {
+    let mut new_documents = objects::replace(documents, &migration.replaced);
+    new_documents.extend(
+        migration
+            .created
+            .iter()
+            .enumerate()
+            .map(|(index, value)| Document {
+                source: crate::model::Source {
+                    file: "<migrated>".to_string(),
+                    document: index + 1,
+                    line: None,
+                },
+                value: value.clone(),
+            }),
+    );
+    let new_model = load::load_documents(&new_documents)?;
+    let warnings = new_model
+        .warnings
+        .iter()
+        .filter(|warning| !model.warnings.contains(warning))
+        .map(|warning| format!("migrated objects: {warning}"))
+        .collect();
+
+    let mut selection_model = model.clone();
+    for workload in &mut selection_model.workloads {
+        if let WorkloadKind::Annotated {
+            replica_set_preferences,
+            ..
+        } = &mut workload.kind
+        {
+            *replica_set_preferences = None;
+        }
+    }
+    let options = PlanOptions {
+        previous: None,
+        now,
+        trace: false,
+    };
+    let before = plan::build(model, &options);
+    let selection = plan::build(&selection_model, &options);
+    let after = plan::build(&new_model, &options);
+    let index = |items: &[PlanItem]| -> HashMap<ItemSource, PlanItem> {
+        items
+            .iter()
+            .map(|item| (item.source.clone(), item.clone()))
+            .collect()
+    };
+    let before = index(&before.plan.items);
+    let selection = index(&selection.plan.items);
+    let after = index(&after.plan.items);
+
+    let items = migration
+        .report
+        .conversions
+        .iter()
+        .filter(|conversion| !conversion.comparisons.is_empty())
+        .map(|conversion| {
+            let checks: Vec<Check> = conversion
+                .comparisons
+                .iter()
+                .map(|comparison| {
+                    let old = match comparison.aspect {
+                        Aspect::Clusters => selection.get(&comparison.old),
+                        Aspect::Replicas => before.get(&comparison.old),
+                    };
+                    check(comparison, old, after.get(&comparison.new))
+                })
+                .collect();
+            Verification {
+                source: conversion.source.clone(),
+                identical: checks.iter().all(|check| check.differences.is_empty()),
+                checks,
+            }
+        })
+        .collect();
+    Ok(Verified { items, warnings })
+}
+
+fn check(comparison: &Comparison, old: Option<&PlanItem>, new: Option<&PlanItem>) -> Check {
+    let empty = PlanItem::default();
+    let mut differences = Vec::new();
+    if new.is_none() {
+        differences.push(Difference::ErrorAfter {
+            message: format!("{} was not planned", describe(&comparison.new)),
+        });
+    }
+    let old = old.unwrap_or(&empty);
+    let new = new.unwrap_or(&empty);
+    let before: BTreeSet<&String> = old.clusters.iter().collect();
+    let after: BTreeSet<&String> = new.clusters.iter().collect();
+    differences.extend(
+        before
+            .difference(&after)
+            .map(|cluster| Difference::OnlyBefore {
+                cluster: cluster.to_string(),
+            }),
+    );
+    differences.extend(
+        after
+            .difference(&before)
+            .map(|cluster| Difference::OnlyAfter {
+                cluster: cluster.to_string(),
+            }),
+    );
+    if comparison.aspect == Aspect::Replicas {
+        for (cluster, before, after) in changed(&old.replicas, &new.replicas) {
+            differences.push(Difference::Replicas {
+                cluster,
+                before,
+                after,
+            });
+        }
+        for (cluster, before, after) in changed(&old.overflow, &new.overflow) {
+            differences.push(Difference::Overflow {
+                cluster,
+                before,
+                after,
+            });
+        }
+    }
+    differences.extend(old.errors.iter().map(|message| Difference::ErrorBefore {
+        message: message.clone(),
+    }));
+    differences.extend(new.errors.iter().map(|message| Difference::ErrorAfter {
+        message: message.clone(),
+    }));
+    Check {
+        aspect: comparison.aspect,
+        new: comparison.new.clone(),
+        differences,
+    }
+}
+
+/// Clusters whose count differs (a missing entry is 0), by name.
+fn changed(
+    before: &BTreeMap<String, i64>,
+    after: &BTreeMap<String, i64>,
+) -> Vec<(String, i64, i64)> {
+    let names: BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    names
+        .into_iter()
+        .filter_map(|name| {
+            let old = before.get(name).copied().unwrap_or(0);
+            let new = after.get(name).copied().unwrap_or(0);
+            (old != new).then(|| (name.clone(), old, new))
+        })
+        .collect()
+}
+
+/// The text `--verify` prints: one line per object, then each difference.
+pub fn render(verifications: &[Verification]) -> String {
+    let mut out = String::new();
+    for verification in verifications {
+        let verdict = if verification.identical {
+            "identical"
+        } else {
+            "different"
+        };
+        out.push_str(&format!("{}: {verdict}\n", describe(&verification.source)));
+        for check in &verification.checks {
+            if check.differences.is_empty() {
+                continue;
+            }
+            let aspect = match check.aspect {
+                Aspect::Clusters => "clusters",
+                Aspect::Replicas => "replicas",
+            };
+            out.push_str(&format!("  {aspect} of {}:\n", describe(&check.new)));
+            for difference in &check.differences {
+                out.push_str(&format!("    {difference}\n"));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,234 @@
+//! Finding what `explain` was asked about: an item by `[KIND/][NAMESPACE/]NAME`, a cluster by
+//! name. Unknown names get close matches, ambiguous ones the full list.
+
+use std::collections::BTreeSet;
+
+use crate::model::Cluster;
+use crate::plan::{close_matches, ItemSource, Plan};
+
+/// kubectl's short names for the kinds fleetplan reads.
+const SHORT_NAMES: &[(&str, &str)] = &[
+    ("cm", "configmap"),
+    ("deploy", "deployment"),
+    ("ds", "daemonset"),
+    ("ing", "ingress"),
+    ("ns", "namespace"),
+    ("rs", "replicaset"),
+    ("rsp", "replicaschedulingpreference"),
+    ("sa", "serviceaccount"),
+    ("sts", "statefulset"),
+    ("svc", "service"),
+];
+
+/// Whether `query` names `kind`: case-insensitive, singular, plural or short.
+fn kind_matches(query: &str, kind: &str) -> bool {
+    let query = query.to_ascii_lowercase();
+    let kind = kind.to_ascii_lowercase();
+    if query == kind || query == plural(&kind) {
+        return true;
+    }
+    SHORT_NAMES
+        .iter()
+        .any(|(short, long)| query == *short && kind == *long)
+}
+
+/// The lower-case plural kubectl accepts (`ingresses`, `policies`, `deployments`).
+fn plural(kind: &str) -> String {
+    if kind.ends_with('s') || kind.ends_with('x') {
+        format!("{kind}es")
+    } else if let Some(stem) = kind.strip_suffix('y') {
+        format!("{stem}ies")
+    } else {
+        format!("{kind}s")
+    }
+}
+
+fn display(source: &ItemSource) -> String {
+    match &source.namespace {
+        Some(namespace) => format!("{}/{}/{}", source.kind, namespace, source.name),
+        None => format!("{}/{}", source.kind, source.name),
+    }
+}
+
+/// The index of the one item `query` names.
+pub fn find_item(plan: &Plan, query: &str) -> Result<usize, String> {
+    let parts: Vec<&str> = query.split('/').collect();
+    let matches = |source: &ItemSource| -> bool {
+        let namespace = source.namespace.as_deref().unwrap_or("");
+        match parts.as_slice() {
+            [name] => source.name == *name,
+            [first, name] => {
+                source.name == *name && (namespace == *first || kind_matches(first, &source.kind))
+            }
+            [kind, ns, name] => {
+                source.name == *name && namespace == *ns && kind_matches(kind, &source.kind)
+            }
+            _ => false,
+        }
+    };
+    let found: Vec<usize> = plan
+        .items
+        .iter()
+        .enumerate()
+        .filter(|(_, item)| matches(&item.source))
+        .map(|(index, _)| index)
+        .collect();
+    match found.as_slice() {
+        [index] => Ok(*index),
+        [] if parts.len() > 3 || parts.iter().any(|part| part.is_empty()) => {
+            Err(format!("expected [KIND/][NAMESPACE/]NAME, found {query:?}"))
+        }
+        [] => {
+            // Suggest in the query's own shape, lower-case like the query is compared
+            // (kinds are case-insensitive; names and namespaces are lower-case).
+            let mut known = BTreeSet::new();
+            for item in &plan.items {
+                let source = &item.source;
+                let kind = source.kind.to_ascii_lowercase();
+                let namespace = source.namespace.as_deref().unwrap_or("");
+                let name = &source.name;
+                match parts.len() {
+                    1 => {
+                        known.insert(name.clone());
+                    }
+                    2 => {
+                        known.insert(format!("{kind}/{name}"));
+                        known.insert(format!("{namespace}/{name}"));
+                    }
+                    _ => {
+                        known.insert(format!("{kind}/{namespace}/{name}"));
+                    }
+                }
+            }
+            let known: Vec<&str> = known.iter().map(String::as_str).collect();
+            Err(format!(
+                "no item {query:?} in the inputs{}",
+                close_matches(&query.to_ascii_lowercase(), &known)
+            ))
+        }
+        several => {
+            let names: Vec<String> = several
+                .iter()
+                .filter_map(|&index| plan.items.get(index))
+                .map(|item| display(&item.source))
+                .collect();
+            Err(format!(
+                "{query:?} is ambiguous: it names {}; add the kind or namespace",
+                names.join(", ")
+            ))
+        }
+    }
+}
+
+/// Checks that the inventory has `name`.
+pub fn find_cluster(clusters: &[Cluster], name: &str) -> Result<(), String> {
+    if clusters.iter().any(|cluster| cluster.name == name) {
+        return Ok(());
+    }
+    let known: Vec<&str> = clusters
+        .iter()
+        .map(|cluster| cluster.name.as_str())
+        .collect();
+    Err(format!(
+        "--cluster: no cluster named {name:?} in the inventory{}",
+        close_matches(name, &known)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::PlanItem;
+
+    fn plan(items: &[(&str, Option<&str>, &str)]) -> Plan {
+        Plan {
+            items: items
+                .iter()
+                .map(|(kind, namespace, name)| PlanItem {
+                    source: ItemSource {
+                        api_version: "v1".to_string(),
+                        kind: kind.to_string(),
+                        namespace: namespace.map(str::to_string),
+                        name: name.to_string(),
+                    },
+                    ..PlanItem::default()
+                })
+                .collect(),
+            ..Plan::default()
+        }
+    }
+
+    fn fleet() -> Plan {
+        plan(&[
+            ("Deployment", Some("shop"), "catalog"),
+            ("FederatedDeployment", Some("shop"), "catalog"),
+            ("Placement", Some("shop"), "storefront"),
+            ("ReplicaSchedulingPreference", Some("shop"), "catalog"),
+            ("Placement", Some("ci"), "canary"),
+        ])
+    }
+
+    #[test]
+    fn a_unique_name_needs_no_kind_or_namespace() {
+        assert_eq!(find_item(&fleet(), "storefront"), Ok(2));
+    }
+
+    #[test]
+    fn kinds_match_case_insensitively_in_plural_and_short_form() {
+        for query in [
+            "deployment/shop/catalog",
+            "Deployment/catalog",
+            "deployments/catalog",
+            "deploy/shop/catalog",
+        ] {
+            assert_eq!(find_item(&fleet(), query), Ok(0), "{query}");
+        }
+        assert_eq!(find_item(&fleet(), "rsp/catalog"), Ok(3));
+    }
+
+    #[test]
+    fn two_parts_may_be_a_namespace() {
+        assert_eq!(find_item(&fleet(), "ci/canary"), Ok(4));
+    }
+
+    #[test]
+    fn ambiguous_names_list_every_match() {
+        assert_eq!(
+            find_item(&fleet(), "shop/catalog"),
+            Err(
+                "\"shop/catalog\" is ambiguous: it names Deployment/shop/catalog, \
+                 FederatedDeployment/shop/catalog, ReplicaSchedulingPreference/shop/catalog; \
+                 add the kind or namespace"
+                    .to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn unknown_names_suggest_close_matches() {
+        assert_eq!(
+            find_item(&fleet(), "storefrnt"),
+            Err("no item \"storefrnt\" in the inputs, did you mean storefront?".to_string())
+        );
+        assert_eq!(
+            find_item(&fleet(), "Placement/shop/storefrnt"),
+            Err(
+                "no item \"Placement/shop/storefrnt\" in the inputs, did you mean placement/shop/storefront?"
+                    .to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn unknown_clusters_suggest_close_matches() {
+        let clusters = [Cluster {
+            name: "aws-eu-west-prod-1".to_string(),
+            ..Cluster::default()
+        }];
+        assert_eq!(find_cluster(&clusters, "aws-eu-west-prod-1"), Ok(()));
+        assert_eq!(
+            find_cluster(&clusters, "aws-eu-west-prod1"),
+            Err("--cluster: no cluster named \"aws-eu-west-prod1\" in the inventory, did you mean aws-eu-west-prod-1?".to_string())
+        );
+    }
+}

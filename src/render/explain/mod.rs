@@ -1,0 +1,256 @@
+//! `explain`: one item of a plan run, cluster by cluster, rendered from the trace the engines
+//! returned with the plan (never recomputed, so it cannot disagree with the plan).
+
+#[cfg(test)]
+mod agreement;
+mod lookup;
+mod placement;
+mod replicas;
+mod selection;
+mod text;
+
+use serde::Serialize;
+
+use crate::model::{Cluster, Condition};
+use crate::placement::trace::{DebugResult, FilterResult, Score};
+use crate::plan::{ItemSource, ItemTrace, PlanItem};
+
+pub use lookup::{find_cluster, find_item};
+pub use text::text;
+
+/// Everything `explain` says about one item, in a stable serializable shape (`-o json`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Explanation {
+    pub source: ItemSource,
+    /// Which engine chose the clusters.
+    pub engine: Engine,
+    /// One line: how many clusters were chosen, and by what.
+    pub summary: String,
+    /// Further lines a reader needs before the table (the selector, clustersets, conditions).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// The answer to `--cluster`, one sentence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    /// One verdict per inventory cluster, sorted by name (one only with `--cluster`).
+    pub clusters: Vec<ClusterVerdict>,
+    /// Replica workloads: the planner's totals and weighted rounds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<replicas::ReplicaRun>,
+    /// OCM Placements: upstream's debug shape.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub debug: Option<UpstreamDebug>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<Condition>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Engine {
+    /// The federation cluster-selector annotation or a kubefed placement.
+    Selection,
+    /// The federated ReplicaSet planner, after the selection.
+    Replicas,
+    Placement,
+    PlacementRule,
+    /// The item failed before any engine ran.
+    Failed,
+}
+
+/// Why one cluster was or was not chosen.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterVerdict {
+    pub cluster: String,
+    pub selected: bool,
+    /// A stable code (`selected`, `offline`, `selectorMismatch`, `cutByNumberOfClusters`…).
+    pub verdict: String,
+    /// The reason in words, with the cluster's actual values.
+    pub reason: String,
+    /// OCM Placements: rank, total and each prioritizer's score × weight.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<Score>,
+    /// OCM Placements: where a selected cluster was written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<DecisionPlace>,
+    /// Replica workloads: what the planner did for this cluster.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub planner: Option<replicas::ClusterRun>,
+}
+
+impl ClusterVerdict {
+    fn new(cluster: &str, selected: bool, verdict: &str, reason: String) -> ClusterVerdict {
+        ClusterVerdict {
+            cluster: cluster.to_string(),
+            selected,
+            verdict: verdict.to_string(),
+            reason,
+            score: None,
+            decision: None,
+            planner: None,
+        }
+    }
+
+    /// `NAME was selected: REASON.`
+    pub fn sentence(&self) -> String {
+        let was = if self.selected {
+            "was selected"
+        } else {
+            "was not selected"
+        };
+        let reason = self.reason.trim_end_matches('.');
+        format!("{} {was}: {reason}.", self.cluster)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DecisionPlace {
+    pub group_index: usize,
+    pub group_name: String,
+    /// The PlacementDecision object.
+    pub name: String,
+}
+
+/// Upstream's `DebugResult` (what a live hub serves at `/debug/placements/<ns>/<name>`).
+/// Upstream's JSON key is misspelt `filteredPiplieResults`; it is kept so output diffs
+/// cleanly against a hub, and the same list is also given under the correct spelling
+/// `filteredPipelineResults` that readers (and the issue) look for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UpstreamDebug {
+    #[serde(flatten)]
+    pub upstream: DebugResult,
+    pub filtered_pipeline_results: Vec<FilterResult>,
+}
+
+impl From<&DebugResult> for UpstreamDebug {
+    fn from(upstream: &DebugResult) -> UpstreamDebug {
+        UpstreamDebug {
+            upstream: upstream.clone(),
+            filtered_pipeline_results: upstream.filtered_pipeline_results.clone(),
+        }
+    }
+}
+
+/// Explains one item of a plan run from its trace. `clusters` is the inventory the run used
+/// (its order gives the dense ids of selection traces).
+pub fn explain(item: &PlanItem, trace: &ItemTrace, clusters: &[Cluster]) -> Explanation {
+    let mut explanation = Explanation {
+        source: item.source.clone(),
+        engine: Engine::Failed,
+        summary: String::new(),
+        notes: Vec::new(),
+        answer: None,
+        clusters: Vec::new(),
+        replicas: None,
+        debug: None,
+        conditions: item.conditions.clone(),
+        errors: item.errors.clone(),
+    };
+    match trace {
+        ItemTrace::Selection(selection) => {
+            explanation.engine = Engine::Selection;
+            selection::explain(&mut explanation, selection, clusters);
+        }
+        ItemTrace::Replicas { selection, planner } => {
+            explanation.engine = Engine::Replicas;
+            selection::explain(&mut explanation, selection, clusters);
+            replicas::explain(&mut explanation, item, planner);
+        }
+        ItemTrace::Placement(result) => {
+            explanation.engine = Engine::Placement;
+            placement::explain(&mut explanation, result, clusters);
+        }
+        ItemTrace::PlacementRule(result) => {
+            explanation.engine = Engine::PlacementRule;
+            placement::explain_rule(&mut explanation, result, clusters);
+        }
+        ItemTrace::Failed => {
+            explanation.summary =
+                "the item failed before any engine ran: no cluster is selected".to_string();
+            let reason = match item.errors.first() {
+                Some(error) => format!("the item failed: {error}"),
+                None => "the item failed".to_string(),
+            };
+            explanation.clusters = clusters
+                .iter()
+                .map(|cluster| ClusterVerdict::new(&cluster.name, false, "failed", reason.clone()))
+                .collect();
+        }
+    }
+    explanation
+        .clusters
+        .sort_by(|a, b| a.cluster.cmp(&b.cluster));
+    explanation
+}
+
+impl Explanation {
+    /// Keeps only `cluster`'s verdict (already checked to exist) and answers in one sentence.
+    pub fn narrow(&mut self, cluster: &str) {
+        self.clusters.retain(|verdict| verdict.cluster == cluster);
+        self.answer = self.clusters.first().map(ClusterVerdict::sentence);
+        if let Some(run) = &mut self.replicas {
+            run.narrow(cluster);
+        }
+    }
+
+    pub fn verdict(&self, cluster: &str) -> Option<&ClusterVerdict> {
+        self.clusters
+            .iter()
+            .find(|verdict| verdict.cluster == cluster)
+    }
+}
+
+pub fn json(explanation: &Explanation) -> String {
+    // Plain structs of strings, integers and maps always serialize.
+    let mut text = serde_json::to_string_pretty(explanation).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// "1 cluster" / "3 clusters".
+fn clusters_text(count: usize) -> String {
+    match count {
+        1 => "1 cluster".to_string(),
+        n => format!("{n} clusters"),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// An explanation before any engine filled it in.
+    pub fn empty() -> Explanation {
+        explain(&PlanItem::default(), &ItemTrace::Failed, &[])
+    }
+
+    #[test]
+    fn the_sentence_says_whether_and_why() {
+        let verdict = ClusterVerdict::new("a", false, "offline", "offline".to_string());
+        assert_eq!(verdict.sentence(), "a was not selected: offline.");
+    }
+
+    #[test]
+    fn debug_carries_upstreams_key_and_the_correct_spelling() {
+        let debug = UpstreamDebug::from(&DebugResult {
+            filtered_pipeline_results: vec![FilterResult {
+                name: "Predicate".to_string(),
+                filtered_clusters: vec!["a".to_string()],
+            }],
+            ..DebugResult::default()
+        });
+        let value = serde_json::to_value(&debug).unwrap();
+        assert_eq!(
+            value["filteredPiplieResults"], value["filteredPipelineResults"],
+            "{value}"
+        );
+        assert_eq!(value["filteredPipelineResults"][0]["name"], "Predicate");
+        assert!(value["prioritizeResults"].is_array());
+        assert!(value["aggregatedScores"].is_object());
+    }
+}

@@ -1,0 +1,294 @@
+//! OCM Placements and PlacementRules: the engine's one verdict per cluster, in words.
+
+use crate::model::time::format_rfc3339;
+use crate::model::Cluster;
+use crate::placement::rule::{RuleResult, RuleVerdict};
+use crate::placement::trace::{Score, Verdict};
+use crate::placement::PlacementResult;
+
+use super::{clusters_text, ClusterVerdict, DecisionPlace, Explanation, UpstreamDebug};
+
+pub fn explain(explanation: &mut Explanation, result: &PlacementResult, clusters: &[Cluster]) {
+    let wanted = i64::try_from(result.selected.len())
+        .unwrap_or(i64::MAX)
+        .saturating_add(result.unscheduled);
+    let Some(trace) = &result.trace else {
+        // Only a run without tracing lacks verdicts; explain always traces.
+        explanation.summary = "no trace was recorded for this placement".to_string();
+        return;
+    };
+    let feasible = trace
+        .verdicts
+        .values()
+        .filter(|verdict| score_of(verdict).is_some())
+        .count();
+    explanation.summary = format!(
+        "{} of {} feasible selected ({} in eligible clustersets){}",
+        result.selected.len(),
+        feasible,
+        result.available,
+        if result.unscheduled > 0 {
+            format!(", {} unscheduled", result.unscheduled)
+        } else {
+            String::new()
+        }
+    );
+    explanation.notes.push(format!(
+        "bindings: {}; eligible clustersets: {}",
+        list(&result.bindings),
+        list(&result.eligible_sets)
+    ));
+    explanation.notes.push(format!(
+        "{}={} ({}): {}",
+        result.satisfied.type_,
+        result.satisfied.status,
+        result.satisfied.reason,
+        result.satisfied.message
+    ));
+    if result.misconfigured.status == "True" {
+        explanation.notes.push(format!(
+            "{}={} ({}): {}",
+            result.misconfigured.type_,
+            result.misconfigured.status,
+            result.misconfigured.reason,
+            result.misconfigured.message
+        ));
+    }
+    if let Some(at) = result.changes_at {
+        explanation.notes.push(format!(
+            "changes at {}: a toleration expires",
+            format_rfc3339(at)
+        ));
+    }
+    explanation.clusters = trace
+        .verdicts
+        .iter()
+        .map(|(name, verdict)| cluster_verdict(name, verdict, result, feasible, wanted))
+        .collect();
+    for cluster in clusters {
+        if !trace.verdicts.contains_key(&cluster.name) {
+            explanation.clusters.push(ClusterVerdict::new(
+                &cluster.name,
+                false,
+                "notScheduled",
+                "the scheduler gave no verdict".to_string(),
+            ));
+        }
+    }
+    explanation.debug = Some(UpstreamDebug::from(&trace.debug));
+}
+
+fn list(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+fn score_of(verdict: &Verdict) -> Option<&Score> {
+    match verdict {
+        Verdict::Spread { score, .. }
+        | Verdict::CutByNumberOfClusters { score }
+        | Verdict::Selected { score, .. } => Some(score),
+        _ => None,
+    }
+}
+
+/// `rank 1 of 5, score 400 = Balance 100×1 + Steady 100×1 + ResourceAllocatableMemory 100×2`
+pub fn score_text(score: &Score, feasible: usize) -> String {
+    let parts: Vec<String> = score
+        .parts
+        .iter()
+        .map(|part| match part.score {
+            Some(value) => format!("{} {value}×{}", part.prioritizer, part.weight),
+            None => format!("{} (no score)×{}", part.prioritizer, part.weight),
+        })
+        .collect();
+    let sum = if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" = {}", parts.join(" + "))
+    };
+    format!(
+        "rank {} of {feasible}, score {}{sum}",
+        score.rank, score.total
+    )
+}
+
+fn cluster_verdict(
+    name: &str,
+    verdict: &Verdict,
+    result: &PlacementResult,
+    feasible: usize,
+    wanted: i64,
+) -> ClusterVerdict {
+    let (code, reason) = match verdict {
+        Verdict::NotInEligibleSet => (
+            "notInEligibleSet",
+            format!(
+                "not in an eligible clusterset (eligible: {})",
+                list(&result.eligible_sets)
+            ),
+        ),
+        Verdict::BeingDeleted => ("beingDeleted", "being deleted".to_string()),
+        Verdict::NotScheduled { reason } => ("notScheduled", reason.clone()),
+        Verdict::NoPredicateMatched { reasons } => (
+            "noPredicateMatched",
+            format!("no predicate matched: {}", reasons.join("; ")),
+        ),
+        Verdict::TaintNotTolerated { taint } => (
+            "taintNotTolerated",
+            format!("taint {taint} is not tolerated"),
+        ),
+        Verdict::TolerationExpired { taint, at } => (
+            "tolerationExpired",
+            format!(
+                "the toleration of taint {taint} expired at {}",
+                format_rfc3339(*at)
+            ),
+        ),
+        Verdict::Spread {
+            rule,
+            domain,
+            taken_by,
+            score,
+        } => {
+            let why = match domain {
+                None => "the cluster lacks the topology key".to_string(),
+                Some(domain) if taken_by.is_empty() => {
+                    format!("domain {domain:?} would exceed the skew")
+                }
+                Some(domain) => format!(
+                    "domain {domain:?} is already taken by {}",
+                    taken_by.join(", ")
+                ),
+            };
+            (
+                "spread",
+                format!("kept out by {rule}: {why}; {}", score_text(score, feasible)),
+            )
+        }
+        Verdict::CutByNumberOfClusters { score } => (
+            "cutByNumberOfClusters",
+            format!(
+                "cut by numberOfClusters {wanted}: {}",
+                score_text(score, feasible)
+            ),
+        ),
+        Verdict::Selected {
+            score,
+            group_index,
+            group_name,
+            decision,
+        } => {
+            let group = if group_name.is_empty() {
+                format!("group {group_index}")
+            } else {
+                format!("group {group_index} ({group_name})")
+            };
+            (
+                "selected",
+                format!(
+                    "{}; {group}, decision {decision}",
+                    score_text(score, feasible)
+                ),
+            )
+        }
+    };
+    let mut explained = ClusterVerdict::new(name, code == "selected", code, reason);
+    explained.score = score_of(verdict).cloned();
+    if let Verdict::Selected {
+        group_index,
+        group_name,
+        decision,
+        ..
+    } = verdict
+    {
+        explained.decision = Some(DecisionPlace {
+            group_index: *group_index,
+            group_name: group_name.clone(),
+            name: decision.clone(),
+        });
+    }
+    explained
+}
+
+pub fn explain_rule(explanation: &mut Explanation, result: &RuleResult, clusters: &[Cluster]) {
+    explanation.summary = format!(
+        "{} of {} selected (pick order: {})",
+        result.selected.len(),
+        clusters_text(clusters.len()),
+        list(&result.decisions)
+    );
+    let chosen = result.decisions.len();
+    explanation.clusters = clusters
+        .iter()
+        .map(|cluster| {
+            let name = cluster.name.as_str();
+            let Some(verdict) = result.verdicts.get(name) else {
+                let reason = match &result.error {
+                    Some(error) => format!("nothing is selected: {error}"),
+                    None => "the rule gave no verdict".to_string(),
+                };
+                return ClusterVerdict::new(name, false, "notScheduled", reason);
+            };
+            let (code, reason) = match verdict {
+                RuleVerdict::BeingDeleted => ("beingDeleted", "being deleted".to_string()),
+                RuleVerdict::NotListed => ("notListed", "not listed in spec.clusters".to_string()),
+                RuleVerdict::SelectorMismatch { reason } => (
+                    "selectorMismatch",
+                    format!("spec.clusterSelector: {reason}"),
+                ),
+                RuleVerdict::ConditionMismatch {
+                    condition,
+                    wanted,
+                    found,
+                } => (
+                    "conditionMismatch",
+                    format!("condition {condition} is {found}, wanted {wanted}"),
+                ),
+                RuleVerdict::CutByClusterReplicas { position } => (
+                    "cutByClusterReplicas",
+                    format!(
+                        "position {position} in the pick order, beyond clusterReplicas {chosen}"
+                    ),
+                ),
+                RuleVerdict::Selected { position } => {
+                    ("selected", format!("position {position} in the pick order"))
+                }
+            };
+            ClusterVerdict::new(name, code == "selected", code, reason)
+        })
+        .collect();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::placement::trace::ScorePart;
+
+    #[test]
+    fn a_prioritizer_without_a_score_says_so_in_the_sum() {
+        let score = Score {
+            rank: 2,
+            total: 100,
+            parts: vec![
+                ScorePart {
+                    prioritizer: "Balance".to_string(),
+                    score: Some(100),
+                    weight: 1,
+                },
+                ScorePart {
+                    prioritizer: "ResourceAllocatableCPU".to_string(),
+                    score: None,
+                    weight: 2,
+                },
+            ],
+        };
+        assert_eq!(
+            score_text(&score, 3),
+            "rank 2 of 3, score 100 = Balance 100×1 + ResourceAllocatableCPU (no score)×2"
+        );
+    }
+}

@@ -1,0 +1,189 @@
+//! `fleetplan diff` end to end: every output and exit code (0 no change, 2 changes, 1 error).
+
+mod common;
+
+use common::Test;
+
+/// The committed plan's time: the example fleet plans the same at any time, but runs pin it.
+const NOW: [&str; 2] = ["--now", "2026-03-01T00:00:00Z"];
+
+fn diff() -> Test {
+    Test::new().args(["diff", "-f", "testdata/fleet"]).args(NOW)
+}
+
+fn stdout(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn the_committed_plan_has_no_changes() {
+    diff()
+        .args(["--previous", "testdata/ci/plan.yaml"])
+        .stdout("no changes\n")
+        .run();
+}
+
+#[test]
+fn no_changes_in_json_is_an_empty_object() {
+    diff()
+        .args(["--previous", "testdata/ci/plan.yaml", "-o", "json"])
+        .stdout("{}\n")
+        .run();
+}
+
+#[test]
+fn an_offline_cluster_shows_clusters_removed_and_replicas_moved() {
+    let output = diff()
+        .args(["--previous", "testdata/ci/plan.yaml"])
+        .args(["--offline", "aws-eu-west-prod-1"])
+        .status(2)
+        .run();
+    insta::assert_snapshot!(stdout(&output));
+}
+
+#[test]
+fn json_is_the_change_set() {
+    let output = diff()
+        .args(["--previous", "testdata/ci/plan.yaml", "-o", "json"])
+        .args(["--capacity", "aws-eu-west-prod-1=3"])
+        .status(2)
+        .run();
+    insta::assert_snapshot!(stdout(&output));
+}
+
+#[test]
+fn placement_decisions_compare_the_clusters_of_the_placements_they_name() {
+    let output = diff()
+        .args(["--previous", "testdata/ci/hub-export"])
+        .status(2)
+        .run();
+    insta::assert_snapshot!(stdout(&output));
+}
+
+#[test]
+fn placement_decisions_that_match_the_plan_have_no_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let decision = std::fs::read_to_string("testdata/ci/hub-export/gpu-batch.yaml").unwrap();
+    std::fs::write(dir.path().join("gpu-batch.yaml"), decision).unwrap();
+    diff()
+        .args(["--previous", &dir.path().display().to_string()])
+        .stdout("no changes\n")
+        .run();
+}
+
+#[test]
+fn an_item_error_exits_1_after_printing_the_diff() {
+    let output = diff()
+        .args(["-f", "testdata/ci/item-error"])
+        .args(["--previous", "testdata/ci/plan.yaml"])
+        .stderr_contains("error: testdata/ci/item-error/configmap.yaml#1: ConfigMap/shop/feature-flags: annotation federation.alpha.kubernetes.io/cluster-selector: [0].operator: Unsupported value: \"like\"")
+        .status(1)
+        .run();
+    assert!(stdout(&output).starts_with(
+        "+ ConfigMap/shop/banner (new item)\n+ ConfigMap/shop/feature-flags (new item)\n"
+    ));
+}
+
+#[test]
+fn previous_is_required() {
+    diff()
+        .stderr_contains("the following required arguments were not provided:\n  --previous <PLAN>")
+        .status(1)
+        .run();
+}
+
+#[test]
+fn an_unreadable_previous_plan_exits_1() {
+    diff()
+        .args(["--previous", "testdata/ci/missing.yaml"])
+        .stderr_contains("error: --previous: testdata/ci/missing.yaml: ")
+        .stdout("")
+        .status(1)
+        .run();
+}
+
+#[test]
+fn unreadable_inputs_exit_1() {
+    Test::new()
+        .args(["diff", "-f", "testdata/ci/broken"])
+        .args(["--previous", "testdata/ci/plan.yaml"])
+        .stderr_contains("error: testdata/ci/broken/unclosed.yaml#2: line 13 column 5: ")
+        .stdout("")
+        .status(1)
+        .run();
+}
+
+#[test]
+fn piped_output_is_plain() {
+    let output = diff()
+        .args(["--previous", "testdata/ci/plan.yaml"])
+        .args(["--offline", "aws-eu-west-prod-1"])
+        .status(2)
+        .run();
+    assert!(!stdout(&output).contains('\x1b'));
+}
+
+#[test]
+fn color_always_colours_a_pipe() {
+    let output = Test::new()
+        .args(["--color", "always", "diff", "-f", "testdata/fleet"])
+        .args(NOW)
+        .args(["--previous", "testdata/ci/plan.yaml"])
+        .args(["--offline", "aws-eu-west-prod-1"])
+        .status(2)
+        .run();
+    assert!(stdout(&output).starts_with("\x1b[33m~ ConfigMap/shop/shop-settings\x1b[0m\n"));
+}
+
+#[test]
+fn color_never_after_the_subcommand_is_plain() {
+    let output = diff()
+        .args(["--previous", "testdata/ci/plan.yaml", "--color", "never"])
+        .args(["--offline", "aws-eu-west-prod-1"])
+        .status(2)
+        .run();
+    assert!(!stdout(&output).contains('\x1b'));
+}
+
+/// Plans testdata/ci/toleration at `now` into a temporary file, the `--previous` of a diff.
+fn toleration_plan(now: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("plan.yaml").display().to_string();
+    Test::new()
+        .args(["plan", "-o", "yaml", "--out", &path, "--now", now])
+        .args(TOLERATION_INPUTS)
+        .run();
+    (dir, path)
+}
+
+const TOLERATION_INPUTS: [&str; 6] = [
+    "-f",
+    "testdata/fleet/inventory.yaml",
+    "-f",
+    "testdata/fleet/clustersets.yaml",
+    "-f",
+    "testdata/ci/toleration",
+];
+
+#[test]
+fn time_changes_nothing_before_a_toleration_expires() {
+    let (_dir, previous) = toleration_plan("2026-01-15T06:00:00Z");
+    Test::new()
+        .arg("diff")
+        .args(TOLERATION_INPUTS)
+        .args(["--previous", &previous, "--now", "2026-01-15T18:00:00Z"])
+        .stdout("no changes\n")
+        .run();
+}
+
+#[test]
+fn a_toleration_that_expired_removes_its_cluster_and_changes_at() {
+    let (_dir, previous) = toleration_plan("2026-01-15T06:00:00Z");
+    let output = Test::new()
+        .arg("diff")
+        .args(TOLERATION_INPUTS)
+        .args(["--previous", &previous, "--now", "2026-01-16T06:00:00Z"])
+        .status(2)
+        .run();
+    insta::assert_snapshot!(stdout(&output));
+}

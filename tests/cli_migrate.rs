@@ -1,0 +1,226 @@
+//! `fleetplan migrate`: golden output, the loss report on stderr, `--verify` verdicts and exit
+//! codes, `-o json`, `--set`, `--out`, per-object errors, and the round trip through `plan`.
+
+mod common;
+
+use common::Test;
+
+const FLEET: [&str; 4] = [
+    "-f",
+    "testdata/fleet/inventory.yaml",
+    "-f",
+    "testdata/fleet/clustersets.yaml",
+];
+
+fn golden(name: &str) -> String {
+    let path = format!(
+        "{}/testdata/migrate/golden/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"))
+}
+
+fn migrate(input: &str) -> Test {
+    Test::new().arg("migrate").args(FLEET).args(["-f", input])
+}
+
+#[test]
+fn placement_rules_print_the_golden_objects_and_report() {
+    migrate("testdata/migrate/placementrules.yaml")
+        .stdout(golden("placementrules.yaml"))
+        .stderr(golden("placementrules.report.txt"))
+        .run();
+}
+
+#[test]
+fn verify_exits_2_and_names_the_difference_of_a_lossy_rule() {
+    migrate("testdata/migrate/placementrules.yaml")
+        .arg("--verify")
+        .stdout(golden("placementrules.yaml"))
+        .stderr(golden("placementrules.report.txt") + &golden("placementrules.verify.txt"))
+        .status(2)
+        .run();
+}
+
+#[test]
+fn verify_of_exact_selector_conversions_exits_0() {
+    migrate("testdata/migrate/cluster-selectors.yaml")
+        .arg("--verify")
+        .stdout(golden("cluster-selectors.yaml"))
+        .stderr(golden("cluster-selectors.report.txt") + &golden("cluster-selectors.verify.txt"))
+        .run();
+}
+
+#[test]
+fn verify_shows_the_replica_layout_difference_of_a_selected_rsp() {
+    migrate("testdata/migrate/replica-set-preferences.yaml")
+        .arg("--verify")
+        .stdout(golden("replica-set-preferences.yaml"))
+        .stderr(
+            golden("replica-set-preferences.report.txt")
+                + &golden("replica-set-preferences.verify.txt"),
+        )
+        .status(2)
+        .run();
+}
+
+/// The JSON document: every conversion the report calls exact verifies identical, and every
+/// one that differs names at least one difference.
+#[test]
+fn json_holds_report_and_verification_and_exact_means_identical() {
+    for input in [
+        "testdata/migrate/placementrules.yaml",
+        "testdata/migrate/cluster-selectors.yaml",
+        "testdata/migrate/replica-set-preferences.yaml",
+        "testdata/fleet/workloads",
+    ] {
+        let output = migrate(input)
+            .args(["--verify", "-o", "json"])
+            .stderr_contains("")
+            .status(if input.ends_with("cluster-selectors.yaml") {
+                0
+            } else {
+                2
+            })
+            .run();
+        let document: serde_json::Value =
+            serde_json::from_slice(&output.stdout).unwrap_or_else(|error| panic!("{error}"));
+        assert_eq!(document["kind"], "Migration");
+        let verification = document["verification"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let conversions = document["report"]["conversions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        assert!(!conversions.is_empty(), "{input}");
+        for conversion in &conversions {
+            let verified = verification
+                .iter()
+                .find(|v| v["source"] == conversion["source"]);
+            let Some(verified) = verified else { continue };
+            if conversion["exact"] == true {
+                assert_eq!(verified["identical"], true, "{input}: {conversion}");
+            }
+            if verified["identical"] == false {
+                let named = verified["checks"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .any(|check| {
+                        check["differences"]
+                            .as_array()
+                            .is_some_and(|d| !d.is_empty())
+                    });
+                assert!(named, "{input}: {verified}");
+            }
+        }
+    }
+}
+
+#[test]
+fn set_narrows_candidates_and_verify_shows_what_moved() {
+    let output = migrate("testdata/migrate/placementrules.yaml")
+        .args(["--set", "prod", "--verify"])
+        .stderr_contains("approximate: (candidates: every cluster) -> spec.clusterSets [prod]")
+        .stderr_contains("PlacementRule/shop/pinned-by-name: different")
+        .stderr_contains("    - aws-ap-south-dev (selected before only)")
+        .stderr_contains("added ManagedClusterSetBinding/ci/prod")
+        .status(2)
+        .run();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    // shop already binds prod; the example fleet defines the set.
+    assert!(!stdout.contains("kind: ManagedClusterSet\n"), "{stdout}");
+    assert!(
+        !stdout.contains("name: prod\n  namespace: shop"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn missing_global_set_is_added_with_every_cluster() {
+    let output = Test::new()
+        .args(["migrate", "-f", "testdata/fleet/inventory.yaml"])
+        .args(["-f", "testdata/migrate/placementrules.yaml"])
+        .stderr_contains("added ManagedClusterSet/global:")
+        .stderr_contains("added ManagedClusterSetBinding/shop/global:")
+        .run();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.starts_with("apiVersion: cluster.open-cluster-management.io/v1beta2\nkind: ManagedClusterSet\nmetadata:\n  name: global\nspec:\n  clusterSelector:\n    selectorType: LabelSelector\n    labelSelector: {}\n---\n"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn out_writes_one_file_per_object() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let out = dir.path().join("migrated");
+    migrate("testdata/migrate/placementrules.yaml")
+        .args(["--out", &out.to_string_lossy()])
+        .stderr(golden("placementrules.report.txt"))
+        .stdout("")
+        .run();
+    let placement = std::fs::read_to_string(out.join("placement_shop_prod-by-selector.yaml"))
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(placement
+        .starts_with("apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\n"));
+    assert!(out.join("subscription_shop_shop-app.yaml").exists());
+    assert!(out.join("managedclustersetbinding_ci_global.yaml").exists());
+}
+
+#[test]
+fn an_object_that_cannot_be_migrated_is_an_error_but_the_rest_is_printed() {
+    let stdin = r#"
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: broken
+  namespace: shop
+  annotations:
+    federation.alpha.kubernetes.io/cluster-selector: '[{"key": "env", "operator": "Equals", "values": ["prod"]}]'
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: fine
+  namespace: shop
+  annotations:
+    federation.alpha.kubernetes.io/cluster-selector: '[{"key": "env", "operator": "in", "values": ["prod"]}]'
+"#;
+    let output = Test::new()
+        .args(["migrate", "-f", "testdata/fleet/inventory.yaml", "-f", "-"])
+        .stdin(stdin)
+        .stderr_contains("error: <stdin>#1: ConfigMap/shop/broken: annotation federation.alpha.kubernetes.io/cluster-selector:")
+        .status(1)
+        .run();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("name: configmap-fine\n"), "{stdout}");
+    assert!(!stdout.contains("broken"), "{stdout}");
+}
+
+#[test]
+fn unreadable_input_is_an_error_with_nothing_on_stdout() {
+    Test::new()
+        .args(["migrate", "-f", "testdata/migrate/does-not-exist.yaml"])
+        .stdout("")
+        .stderr_contains("error: testdata/migrate/does-not-exist.yaml")
+        .status(1)
+        .run();
+}
+
+/// Migrated Placements load back and plan without warnings.
+#[test]
+fn migrated_objects_plan_without_warnings() {
+    let output = migrate("testdata/migrate/placementrules.yaml")
+        .stderr_contains("")
+        .run();
+    let migrated = String::from_utf8_lossy(&output.stdout).into_owned();
+    Test::new()
+        .arg("plan")
+        .args(FLEET)
+        .args(["-f", "-", "-o", "json"])
+        .stdin(migrated)
+        .run();
+}

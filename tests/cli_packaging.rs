@@ -1,0 +1,374 @@
+//! What a packager and a newcomer rely on: the committed completions and manual pages match the
+//! CLI, the README's example commands print what the README shows, `--version` names the commit,
+//! and usage lines read naturally when fleetplan runs as a kubectl plugin.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::PathBuf;
+use std::process::Command;
+
+use clap::{Arg, Command as ClapCommand};
+use common::Test;
+use fleetplan::cli::{command, completions, man};
+
+/// The one command that brings `completions/` and `man/` back in line with the CLI.
+const REGENERATE: &str =
+    "cargo run -q -- completions --dir completions && cargo run -q -- man --dir man";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every way `dir` differs from the `generated` files, one line each.
+fn drift(dir: &str, generated: &[(String, String)]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (name, text) in generated {
+        match fs::read_to_string(root().join(dir).join(name)) {
+            Ok(committed) if committed == *text => {}
+            Ok(_) => problems.push(format!("{dir}/{name} differs from the CLI")),
+            Err(_) => problems.push(format!("{dir}/{name} is missing")),
+        }
+    }
+    let names: BTreeSet<&str> = generated.iter().map(|(name, _)| name.as_str()).collect();
+    let entries = fs::read_dir(root().join(dir)).map(|entries| entries.flatten().collect());
+    for entry in entries.unwrap_or_else(|_: std::io::Error| Vec::new()) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !names.contains(name.as_str()) {
+            problems.push(format!("{dir}/{name} is not generated any more: delete it"));
+        }
+    }
+    problems
+}
+
+fn assert_no_drift(dir: &str, generated: &[(String, String)]) {
+    let problems = drift(dir, generated);
+    assert!(
+        problems.is_empty(),
+        "{}\nregenerate with:\n    {REGENERATE}",
+        problems.join("\n")
+    );
+}
+
+/// The CLI as it would be if someone added a flag to `plan` without regenerating.
+fn cli_with_a_new_flag() -> ClapCommand {
+    command().mut_subcommand("plan", |plan| {
+        plan.arg(
+            Arg::new("drift-probe")
+                .long("drift-probe")
+                .help("A flag nobody generated files for."),
+        )
+    })
+}
+
+#[test]
+fn committed_completions_match_the_cli() {
+    assert_no_drift("completions", &completions::scripts(&command()));
+}
+
+#[test]
+fn committed_man_pages_match_the_cli() {
+    assert_no_drift("man", &man::pages(&command()));
+}
+
+#[test]
+fn a_flag_added_without_regenerating_is_drift_in_every_completion_script() {
+    let problems = drift("completions", &completions::scripts(&cli_with_a_new_flag()));
+    assert_eq!(
+        problems,
+        [
+            "completions/_fleetplan differs from the CLI",
+            "completions/_fleetplan.ps1 differs from the CLI",
+            "completions/fleetplan.bash differs from the CLI",
+            "completions/fleetplan.elv differs from the CLI",
+            "completions/fleetplan.fish differs from the CLI",
+        ]
+    );
+}
+
+#[test]
+fn a_flag_added_without_regenerating_is_drift_in_the_subcommand_page() {
+    let problems = drift("man", &man::pages(&cli_with_a_new_flag()));
+    assert!(
+        problems.contains(&"man/fleetplan-plan.1 differs from the CLI".to_string()),
+        "{problems:?}"
+    );
+}
+
+#[test]
+fn version_names_the_crate_version_and_the_commit() {
+    let commit = env!("FLEETPLAN_COMMIT");
+    Test::new()
+        .arg("--version")
+        .stdout(format!(
+            "fleetplan {} ({commit})\n",
+            env!("CARGO_PKG_VERSION")
+        ))
+        .run();
+    // A packager's FLEETPLAN_COMMIT wins over git (see build.rs).
+    if std::env::var_os("FLEETPLAN_COMMIT").is_some() {
+        return;
+    }
+    let from_git = Command::new("git")
+        .args(["rev-parse", "--short", "HEAD"])
+        .current_dir(root())
+        .output();
+    if let Ok(output) = from_git {
+        if output.status.success() && root().join(".git").exists() {
+            assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), commit);
+        }
+    }
+}
+
+#[test]
+fn usage_lines_name_fleetplan_when_run_directly() {
+    Test::new()
+        .arg("plan")
+        .status(1)
+        .stderr_contains("Usage: fleetplan plan --filename <PATH>")
+        .run();
+}
+
+#[cfg(unix)]
+#[test]
+fn usage_lines_name_kubectl_fleetplan_when_run_as_a_kubectl_plugin() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugin = dir.path().join("kubectl-fleetplan");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_fleetplan"), &plugin).unwrap();
+    let help = Command::new(&plugin).arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        help.contains("Usage: kubectl fleetplan [OPTIONS] <COMMAND>"),
+        "{help}"
+    );
+    let missing = Command::new(&plugin).arg("plan").output().unwrap();
+    let stderr = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        stderr.contains("Usage: kubectl fleetplan plan --filename <PATH>"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn readme_opens_with_the_two_newcomer_commands() {
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let first_block = readme
+        .split("```")
+        .nth(1)
+        .map(|block| block.split_once('\n').map_or("", |(_, body)| body));
+    assert_eq!(
+        first_block,
+        Some("cargo run --release -- plan -f testdata/fleet\ncargo test --locked\n")
+    );
+}
+
+/// One README example: a `<!-- example: NAME [status=N] -->` line, a fenced block holding one
+/// `$ fleetplan ARGS` line, then a fenced block with exactly what stdout shows.
+struct Example {
+    name: String,
+    status: i32,
+    args: Vec<String>,
+    expected: String,
+    /// Where the expected output sits in the README, for FLEETPLAN_BLESS=1.
+    output: std::ops::Range<usize>,
+}
+
+/// The README's lines with the byte offset each starts at.
+fn lines_with_offsets(text: &str) -> Vec<(usize, &str)> {
+    let mut offset = 0;
+    text.split_inclusive('\n')
+        .map(|line| {
+            let start = offset;
+            offset += line.len();
+            (start, line.trim_end_matches('\n'))
+        })
+        .collect()
+}
+
+fn parse_examples(readme: &str) -> Vec<Example> {
+    let lines = lines_with_offsets(readme);
+    let mut examples = Vec::new();
+    for (index, (_, line)) in lines.iter().enumerate() {
+        let Some(marker) = line
+            .strip_prefix("<!-- example: ")
+            .and_then(|rest| rest.strip_suffix(" -->"))
+        else {
+            continue;
+        };
+        let mut words = marker.split_whitespace();
+        let name = words.next().unwrap_or_default().to_string();
+        let mut status = 0;
+        for word in words {
+            match word.strip_prefix("status=").map(str::parse) {
+                Some(Ok(code)) => status = code,
+                _ => panic!("example {name}: unknown marker word {word:?}"),
+            }
+        }
+        let mut rest = lines[index + 1..]
+            .iter()
+            .filter(|(_, line)| !line.trim().is_empty());
+        let fence = |line: Option<&(usize, &str)>, what: &str| {
+            let line = line.map_or("", |(_, line)| *line);
+            assert!(
+                line.starts_with("```"),
+                "example {name}: expected {what}, found {line:?}"
+            );
+        };
+        fence(rest.next(), "a fenced command block");
+        let command = rest.next().map_or("", |(_, line)| *line);
+        let args = command
+            .strip_prefix("$ fleetplan ")
+            .map(|args| split_words(args, &name))
+            .unwrap_or_else(|| {
+                panic!("example {name}: expected `$ fleetplan ARGS`, found {command:?}")
+            });
+        fence(rest.next(), "the end of the command block");
+        // The output block: its body runs from the line after the fence to the closing fence.
+        let mut body = lines[index + 1..]
+            .iter()
+            .skip_while(|(_, line)| !line.starts_with("```"))
+            .skip(1)
+            .skip_while(|(_, line)| !line.starts_with("```"))
+            .skip(1)
+            .skip_while(|(_, line)| line.trim().is_empty());
+        fence(body.next(), "a fenced output block");
+        let mut expected = String::new();
+        let mut start = None;
+        let mut end = None;
+        for (offset, line) in body {
+            start.get_or_insert(*offset);
+            if line.starts_with("```") {
+                end = Some(*offset);
+                break;
+            }
+            expected.push_str(line);
+            expected.push('\n');
+        }
+        let end = end.unwrap_or_else(|| panic!("example {name}: the output block never ends"));
+        examples.push(Example {
+            name,
+            status,
+            args,
+            expected,
+            output: start.unwrap_or(end)..end,
+        });
+    }
+    examples
+}
+
+/// Splits a command line like a POSIX shell would for plain words and '...'/"..." quoting;
+/// anything that needs a real shell (pipes, redirections, variables) is refused.
+fn split_words(line: &str, example: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            ' ' | '\t' => words.extend(word.take()),
+            '\'' => {
+                let quoted: String = chars.by_ref().take_while(|&c| c != '\'').collect();
+                word.get_or_insert_with(String::new).push_str(&quoted);
+            }
+            '"' => {
+                let quoted: String = chars.by_ref().take_while(|&c| c != '"').collect();
+                assert!(
+                    !quoted.contains(['\\', '$', '`']),
+                    "example {example}: use single quotes for {quoted:?}"
+                );
+                word.get_or_insert_with(String::new).push_str(&quoted);
+            }
+            '|' | '>' | '<' | ';' | '&' | '$' | '`' | '\\' => {
+                panic!("example {example}: README examples run without a shell, found {c:?}")
+            }
+            c => word.get_or_insert_with(String::new).push(c),
+        }
+    }
+    words.extend(word);
+    words
+}
+
+fn run_example(example: &Example) -> (Option<i32>, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_fleetplan"))
+        .args(&example.args)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+    )
+}
+
+/// Runs every README example through the real binary. With FLEETPLAN_BLESS=1 the README's
+/// output blocks are rewritten from what the binary prints (review the diff before committing).
+#[test]
+fn readme_examples_print_what_the_readme_shows() {
+    let path = root().join("README.md");
+    let readme = fs::read_to_string(&path).unwrap();
+    let examples = parse_examples(&readme);
+    assert!(!examples.is_empty(), "README.md has no examples");
+    let bless = std::env::var_os("FLEETPLAN_BLESS").is_some();
+    let mut blessed = readme.clone();
+    let mut failures = Vec::new();
+    for example in examples.iter().rev() {
+        let (status, stdout) = run_example(example);
+        if status != Some(example.status) {
+            failures.push(format!(
+                "example {}: exit status {status:?}, README says {}",
+                example.name, example.status
+            ));
+        }
+        if stdout != example.expected {
+            if bless {
+                blessed.replace_range(example.output.clone(), &stdout);
+            } else {
+                failures.push(format!(
+                    "example {}: fleetplan {:?}\n--- README shows\n{}--- fleetplan prints\n{}",
+                    example.name, example.args, example.expected, stdout
+                ));
+            }
+        }
+    }
+    if bless && blessed != readme {
+        fs::write(&path, blessed).unwrap();
+    }
+    assert!(
+        failures.is_empty(),
+        "{}\n(FLEETPLAN_BLESS=1 cargo test --test cli_packaging rewrites the README's outputs)",
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn example_commands_split_like_a_shell() {
+    assert_eq!(
+        split_words(
+            "select -f testdata/fleet 'region in (eu-west)' -o name",
+            "t"
+        ),
+        [
+            "select",
+            "-f",
+            "testdata/fleet",
+            "region in (eu-west)",
+            "-o",
+            "name"
+        ]
+    );
+    assert_eq!(split_words("a\"b c\"'d'", "t"), ["ab cd"]);
+}
+
+#[test]
+fn examples_are_read_with_their_status_and_output() {
+    let readme = "text\n<!-- example: demo status=2 -->\n```sh\n$ fleetplan diff 'a b'\n```\n\n```text\none\ntwo\n```\n";
+    let examples = parse_examples(readme);
+    let [example] = examples.as_slice() else {
+        panic!("one example expected");
+    };
+    assert_eq!(example.name, "demo");
+    assert_eq!(example.status, 2);
+    assert_eq!(example.args, ["diff", "a b"]);
+    assert_eq!(example.expected, "one\ntwo\n");
+    assert_eq!(&readme[example.output.clone()], "one\ntwo\n");
+}

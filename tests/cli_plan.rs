@@ -1,0 +1,251 @@
+//! `fleetplan plan` end to end, through the real binary: the seed's scenarios as golden plans,
+//! every replica workload kind, the what-if flags, item errors and atomic output.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::Test;
+
+/// The expected file's leading `#` lines explain the scenario; the rest is the exact output.
+fn golden(path: &Path) -> String {
+    let text = fs::read_to_string(path).expect("expected.yaml is readable");
+    text.lines()
+        .skip_while(|line| line.starts_with('#'))
+        .map(|line| format!("{line}\n"))
+        .collect()
+}
+
+#[test]
+fn seed_scenarios_plan_as_their_golden_files() {
+    let root = Path::new("testdata/scenarios");
+    let mut dirs: Vec<_> = fs::read_dir(root)
+        .expect("testdata/scenarios exists")
+        .map(|entry| entry.expect("readable entry").path())
+        .collect();
+    dirs.sort();
+    assert_eq!(dirs.len(), 16, "scenarios 1-7 and their variants");
+    for dir in dirs {
+        let mut args = vec![
+            "plan".to_string(),
+            "-o".to_string(),
+            "yaml".to_string(),
+            "-f".to_string(),
+            dir.join("inventory.yaml").display().to_string(),
+            "-f".to_string(),
+            dir.join("workload.yaml").display().to_string(),
+        ];
+        let previous = dir.join("previous.yaml");
+        if previous.exists() {
+            args.push("--previous".to_string());
+            args.push(previous.display().to_string());
+        }
+        Test::new()
+            .args(args)
+            .stdout(golden(&dir.join("expected.yaml")))
+            .run();
+    }
+}
+
+fn replicas_of(plan_json: &[u8]) -> Vec<(String, serde_json::Value)> {
+    let plan: serde_json::Value = serde_json::from_slice(plan_json).expect("plan is JSON");
+    plan["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|item| {
+            (
+                item["source"]["kind"].as_str().unwrap_or("").to_string(),
+                item["replicas"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn annotated_replica_sets_deployments_and_rsps_plan_alike() {
+    let output = Test::new()
+        .args(["plan", "-o", "json"])
+        .args(["-f", "testdata/scenarios/1a-even/inventory.yaml"])
+        .args(["-f", "testdata/plan/same-preferences.yaml"])
+        .run();
+    let expected = serde_json::json!({"A": 12, "B": 10, "C": 9});
+    assert_eq!(
+        replicas_of(&output.stdout),
+        vec![
+            ("Deployment".to_string(), expected.clone()),
+            ("ReplicaSet".to_string(), expected.clone()),
+            ("ReplicaSchedulingPreference".to_string(), expected),
+        ]
+    );
+}
+
+#[test]
+fn capacity_flag_caps_a_cluster_like_the_inventory_does() {
+    let from_flag = Test::new()
+        .args(["plan", "-o", "yaml", "--capacity", "C=6"])
+        .args([
+            "-f",
+            "testdata/scenarios/1b-even-c-capacity-6/inventory.yaml",
+        ])
+        .args(["-f", "testdata/scenarios/1a-even/workload.yaml"])
+        .run();
+    let text = String::from_utf8_lossy(&from_flag.stdout);
+    assert!(
+        text.contains("  replicas:\n    A: 22\n    B: 22\n    C: 6\n  overflow:\n    C: 11\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn offline_flag_moves_replicas_away() {
+    let output = Test::new()
+        .args(["plan", "-o", "json", "--offline", "B", "--offline", "C"])
+        .args(["-f", "testdata/scenarios/1a-even"])
+        .run();
+    assert_eq!(
+        replicas_of(&output.stdout),
+        vec![("ReplicaSet".to_string(), serde_json::json!({"A": 50}))]
+    );
+}
+
+#[test]
+fn previous_plan_keeps_running_replicas_when_rebalance_is_false() {
+    let output = Test::new()
+        .args(["plan", "-o", "json"])
+        .args([
+            "-f",
+            "testdata/scenarios/7c-keep-a-30-c-capacity-6/inventory.yaml",
+        ])
+        .args([
+            "-f",
+            "testdata/scenarios/7c-keep-a-30-c-capacity-6/workload.yaml",
+        ])
+        .args([
+            "--previous",
+            "testdata/scenarios/7c-keep-a-30-c-capacity-6/previous.yaml",
+        ])
+        .run();
+    assert_eq!(
+        replicas_of(&output.stdout),
+        vec![(
+            "ReplicaSet".to_string(),
+            serde_json::json!({"A": 30, "B": 14, "C": 6})
+        )]
+    );
+}
+
+#[test]
+fn unknown_what_if_cluster_is_an_error_with_close_matches() {
+    Test::new()
+        .args(["plan", "--offline", "aws-eu-west-prod-3"])
+        .args(["-f", "testdata/fleet"])
+        .stdout("")
+        .stderr("error: --offline: no cluster named \"aws-eu-west-prod-3\" in the inventory, did you mean aws-eu-west-prod-1 or aws-eu-west-prod-2?\n")
+        .status(1)
+        .run();
+}
+
+#[test]
+fn malformed_preferences_fail_the_item_but_the_plan_is_printed() {
+    let output = Test::new()
+        .args(["plan", "-o", "yaml"])
+        .args(["-f", "testdata/scenarios/1a-even/inventory.yaml"])
+        .args(["-f", "testdata/plan/bad-preferences.yaml"])
+        .stderr("error: testdata/plan/bad-preferences.yaml#1: ReplicaSet/default/broken: annotation federation.kubernetes.io/replica-set-preferences: at `clusters.*.weight`: invalid type: string \"heavy\", expected i64 at line 1 column 37\n")
+        .status(1)
+        .run();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("    name: fine\n  clusters:\n  - A\n  - B\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    name: broken\n  clusters: []\n  errors:\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn decisions_output_is_placement_decision_objects() {
+    let output = Test::new()
+        .args(["plan", "-o", "decisions", "--now", "2026-06-01T00:00:00Z"])
+        .args(["-f", "testdata/fleet"])
+        .run();
+    let text = String::from_utf8_lossy(&output.stdout);
+    let documents: Vec<&str> = text.split("---\n").filter(|d| !d.is_empty()).collect();
+    assert!(!documents.is_empty());
+    for document in documents {
+        let value: serde_yaml::Value = serde_yaml::from_str(document).expect("valid YAML");
+        assert_eq!(
+            value["apiVersion"],
+            "cluster.open-cluster-management.io/v1beta1"
+        );
+        assert_eq!(value["kind"], "PlacementDecision");
+        let labels = &value["metadata"]["labels"];
+        assert!(labels["cluster.open-cluster-management.io/placement"].is_string());
+        let decisions = value["status"]["decisions"]
+            .as_sequence()
+            .expect("decisions");
+        assert!(decisions.len() <= 100);
+        let names: Vec<&str> = decisions
+            .iter()
+            .map(|d| d["clusterName"].as_str().expect("clusterName"))
+            .collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        assert_eq!(names, sorted, "decisions sorted by name");
+    }
+}
+
+#[test]
+fn out_file_is_written_and_a_failed_run_leaves_it_untouched() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("plan.yaml");
+    let out_arg = out.display().to_string();
+    Test::new()
+        .args(["plan", "-o", "yaml", "--out", &out_arg])
+        .args(["-f", "testdata/scenarios/1a-even"])
+        .stdout("")
+        .run();
+    let written = fs::read(&out).expect("plan written");
+    assert_eq!(
+        String::from_utf8_lossy(&written),
+        golden(Path::new("testdata/scenarios/1a-even/expected.yaml"))
+    );
+    Test::new()
+        .args(["plan", "-o", "yaml", "--out", &out_arg])
+        .args([
+            "-f",
+            "testdata/scenarios/1a-even",
+            "-f",
+            "testdata/does-not-exist",
+        ])
+        .stderr("error: testdata/does-not-exist: no such file or directory\n")
+        .status(1)
+        .run();
+    assert_eq!(fs::read(&out).expect("still there"), written);
+}
+
+#[test]
+fn a_clusterset_of_an_unknown_selector_type_fails_the_placement_that_uses_it() {
+    let output = Test::new()
+        .args(["plan", "-o", "yaml", "-f", "testdata/plan/unknown-selector-type.yaml"])
+        .stderr("error: testdata/plan/unknown-selector-type.yaml#4: Placement/ns/p: clusterset nope: selectorType \"Nope\" is not ExclusiveClusterSetLabel or LabelSelector\n")
+        .status(1)
+        .run();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("  clusters: []\n"), "{text}");
+}
+
+#[test]
+fn a_mapping_of_the_wrong_type_names_the_field_not_a_rust_type() {
+    Test::new()
+        .args(["plan", "-f", "-"])
+        .stdin("apiVersion: cluster.open-cluster-management.io/v1beta2\nkind: ManagedClusterSet\nmetadata: {name: bad}\nspec: {clusterSelector: 5}\n")
+        .stdout("")
+        .stderr("error: <stdin>#1: ManagedClusterSet/bad: spec.clusterSelector: invalid type: integer `5`, expected a mapping\n")
+        .status(1)
+        .run();
+}
