@@ -3,57 +3,19 @@
 //! `cargo run --release --example genfleet -- --clusters N --placements P
 //!  [--replica-workloads W] [--seed S] [--format json|yaml|both] --out DIR`
 //!
-//! Output is a pure function of the arguments (a SplitMix64 stream seeded from `--seed`), so a
-//! benchmark run can be repeated byte for byte on any machine.
+//! Writes `DIR/fleet.{json,yaml}` and `DIR/workloads.{json,yaml}`; `--format both` writes
+//! `DIR/json/…` and `DIR/yaml/…` so that each directory is one complete input for
+//! `fleetplan plan -f`.
+//!
+//! Output is a pure function of the arguments (see `generator.rs`), so a benchmark run can be
+//! repeated byte for byte on any machine.
 
-use std::fs;
+mod generator;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use serde_json::{json, Value};
-
-const REGIONS: [&str; 8] = [
-    "us-east",
-    "us-west",
-    "eu-west",
-    "eu-central",
-    "ap-south",
-    "ap-northeast",
-    "sa-east",
-    "ca-central",
-];
-const PROVIDERS: [&str; 3] = ["aws", "gcp", "azure"];
-const PLATFORMS: [&str; 3] = ["AWS", "GCP", "Azure"];
-const ENVS: [&str; 3] = ["prod", "staging", "dev"];
-const TIERS: [&str; 3] = ["gold", "silver", "bronze"];
-const VERSIONS: [&str; 4] = ["1.28", "1.29", "1.30", "1.31"];
-const NAMESPACES: usize = 20;
-const CLUSTER_SETS: usize = 10;
-
-/// SplitMix64: tiny, fast and good enough to spread labels; seeded, never from the clock.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
+use generator::Shape;
 
 struct Args {
     clusters: usize,
@@ -108,196 +70,29 @@ fn number(text: &str) -> Result<usize, String> {
         .map_err(|_| format!("expected a whole number, found {text:?}"))
 }
 
-fn inventory(args: &Args, rng: &mut Rng) -> Value {
-    let clusters: Vec<Value> = (0..args.clusters)
-        .map(|i| {
-            let provider = rng.below(PROVIDERS.len());
-            let region = rng.pick(&REGIONS);
-            let env = rng.pick(&ENVS);
-            let mut cluster = json!({
-                "name": format!("cluster-{i:06}"),
-                "labels": {
-                    "region": region,
-                    "provider": PROVIDERS[provider],
-                    "env": env,
-                    "tier": rng.pick(&TIERS),
-                    "k8s-version": rng.pick(&VERSIONS),
-                    "zone": format!("{region}-{}", (b'a' + rng.below(3) as u8) as char),
-                },
-                "claims": {
-                    "platform.open-cluster-management.io": PLATFORMS[provider],
-                    "region.open-cluster-management.io": region,
-                },
-                "sets": [format!("set-{}", i % CLUSTER_SETS)],
-                "allocatable": {
-                    "cpu": format!("{}", 8 * (1 + rng.below(16))),
-                    "memory": format!("{}Gi", 32 * (1 + rng.below(16))),
-                },
-                "capacity": 20 + rng.below(200),
-            });
-            if rng.chance(3) {
-                cluster["taints"] = json!([{
-                    "key": "maintenance", "value": "true", "effect": "NoSelect",
-                    "timeAdded": "2026-01-01T00:00:00Z",
-                }]);
-            }
-            if rng.chance(2) {
-                cluster["online"] = json!(false);
-            }
-            cluster
-        })
-        .collect();
-    json!({
-        "apiVersion": "fleetplan.io/v1alpha1",
-        "kind": "ClusterInventory",
-        "metadata": {"name": "generated"},
-        "clusters": clusters,
-    })
-}
-
-fn cluster_sets() -> Vec<Value> {
-    let mut objects: Vec<Value> = (0..CLUSTER_SETS)
-        .map(|s| {
-            json!({
-                "apiVersion": "cluster.open-cluster-management.io/v1beta2",
-                "kind": "ManagedClusterSet",
-                "metadata": {"name": format!("set-{s}")},
-                "spec": {"clusterSelector": {"selectorType": "ExclusiveClusterSetLabel"}},
-            })
-        })
-        .collect();
-    objects.push(json!({
-        "apiVersion": "cluster.open-cluster-management.io/v1beta2",
-        "kind": "ManagedClusterSet",
-        "metadata": {"name": "global"},
-        "spec": {"clusterSelector": {"selectorType": "LabelSelector", "labelSelector": {}}},
-    }));
-    for ns in 0..NAMESPACES {
-        let set = if ns % 2 == 0 {
-            "global".to_string()
-        } else {
-            format!("set-{}", ns % CLUSTER_SETS)
-        };
-        objects.push(json!({
-            "apiVersion": "cluster.open-cluster-management.io/v1beta2",
-            "kind": "ManagedClusterSetBinding",
-            "metadata": {"name": set, "namespace": format!("team-{ns:02}")},
-            "spec": {"clusterSet": set},
-        }));
-    }
-    objects
-}
-
-fn placement(i: usize, rng: &mut Rng) -> Value {
-    let mut predicate = json!({"requiredClusterSelector": {
-        "labelSelector": {"matchExpressions": [
-            {"key": "region", "operator": "In", "values": [rng.pick(&REGIONS), rng.pick(&REGIONS), rng.pick(&REGIONS)]},
-            {"key": "provider", "operator": "NotIn", "values": [rng.pick(&PROVIDERS)]},
-        ]},
-    }});
-    if rng.chance(50) {
-        predicate["requiredClusterSelector"]["labelSelector"]["matchLabels"] =
-            json!({"env": rng.pick(&ENVS)});
-    }
-    if rng.chance(30) {
-        predicate["requiredClusterSelector"]["claimSelector"] = json!({"matchExpressions": [
-            {"key": "platform.open-cluster-management.io", "operator": "In", "values": [rng.pick(&PLATFORMS)]},
-        ]});
-    }
-    let mut spec = json!({"predicates": [predicate]});
-    if rng.chance(60) {
-        spec["numberOfClusters"] = json!(1 + rng.below(50));
-    }
-    if rng.chance(30) {
-        spec["prioritizerPolicy"] = json!({"mode": "Additive", "configurations": [
-            {"scoreCoordinate": {"builtIn": "ResourceAllocatableMemory"}, "weight": 2},
-        ]});
-    }
-    if rng.chance(20) {
-        spec["tolerations"] = json!([{"key": "maintenance", "operator": "Exists"}]);
-    }
-    if rng.chance(20) {
-        spec["decisionStrategy"] = json!({"groupStrategy": {
-            "clustersPerDecisionGroup": "25%",
-            "decisionGroups": [{"groupName": "canary", "groupClusterSelector": {"labelSelector": {"matchLabels": {"tier": "bronze"}}}}],
-        }});
-    }
-    json!({
-        "apiVersion": "cluster.open-cluster-management.io/v1beta1",
-        "kind": "Placement",
-        "metadata": {"name": format!("placement-{i:05}"), "namespace": format!("team-{:02}", i % NAMESPACES)},
-        "spec": spec,
-    })
-}
-
-fn replica_workload(i: usize, rng: &mut Rng) -> Value {
-    let namespace = format!("team-{:02}", i % NAMESPACES);
-    let name = format!("app-{i:05}");
-    let clusters = json!({
-        "*": {"weight": 1},
-        "cluster-000001": {"weight": 3, "maxReplicas": 40},
-    });
-    match i % 3 {
-        0 => json!({
-            "apiVersion": "scheduling.kubefed.io/v1alpha1",
-            "kind": "ReplicaSchedulingPreference",
-            "metadata": {"name": name, "namespace": namespace},
-            "spec": {"targetKind": "FederatedDeployment", "totalReplicas": 10 + rng.below(500), "rebalance": true, "clusters": clusters},
-        }),
-        1 => json!({
-            "apiVersion": "apps/v1",
-            "kind": "Deployment",
-            "metadata": {"name": name, "namespace": namespace, "annotations": {
-                "federation.kubernetes.io/replica-set-preferences": json!({"rebalance": true, "clusters": clusters}).to_string(),
-                "federation.alpha.kubernetes.io/cluster-selector": json!([
-                    {"key": "env", "operator": "in", "values": [rng.pick(&ENVS)]},
-                    {"key": "region", "operator": "notin", "values": [rng.pick(&REGIONS)]},
-                ]).to_string(),
-            }},
-            "spec": {"replicas": 10 + rng.below(500)},
-        }),
-        _ => json!({
-            "apiVersion": "v1",
-            "kind": "ConfigMap",
-            "metadata": {"name": name, "namespace": namespace, "annotations": {
-                "federation.alpha.kubernetes.io/cluster-selector": json!([
-                    {"key": "provider", "operator": "=", "values": [rng.pick(&PROVIDERS)]},
-                ]).to_string(),
-            }},
-        }),
-    }
-}
-
-fn write(args: &Args, stem: &str, objects: Vec<Value>) -> Result<(), String> {
-    let path = |ext: &str| args.out.join(format!("{stem}.{ext}"));
-    if args.json {
-        let list = json!({"apiVersion": "v1", "kind": "List", "items": objects});
-        let text = serde_json::to_string(&list).map_err(|e| e.to_string())?;
-        fs::write(path("json"), text).map_err(|e| format!("{}: {e}", path("json").display()))?;
-    }
-    if args.yaml {
-        let mut text = String::new();
-        for object in &objects {
-            text.push_str("---\n");
-            text.push_str(&serde_yaml::to_string(object).map_err(|e| e.to_string())?);
-        }
-        fs::write(path("yaml"), text).map_err(|e| format!("{}: {e}", path("yaml").display()))?;
-    }
-    Ok(())
-}
-
 fn run() -> Result<(), String> {
     let args = parse_args()?;
-    fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
-    let mut rng = Rng(args.seed);
-    let mut fleet = vec![inventory(&args, &mut rng)];
-    fleet.extend(cluster_sets());
-    write(&args, "fleet", fleet)?;
-    let mut workloads: Vec<Value> = (0..args.placements)
-        .map(|i| placement(i, &mut rng))
-        .collect();
-    workloads.extend((0..args.replica_workloads).map(|i| replica_workload(i, &mut rng)));
-    write(&args, "workloads", workloads)
+    let (fleet, workloads) = generator::generate(&Shape {
+        clusters: args.clusters,
+        placements: args.placements,
+        replica_workloads: args.replica_workloads,
+        seed: args.seed,
+    });
+    // `plan -f DIR` reads every file of DIR: with both formats in one directory every
+    // object would be defined twice, so `both` gives each format its own directory.
+    let both = args.json && args.yaml;
+    for (wanted, format) in [(args.json, "json"), (args.yaml, "yaml")] {
+        if !wanted {
+            continue;
+        }
+        let dir = if both {
+            args.out.join(format)
+        } else {
+            args.out.clone()
+        };
+        generator::write_dir(&dir, format, &fleet, &workloads)?;
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {

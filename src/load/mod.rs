@@ -57,7 +57,7 @@ pub fn load(
     stdin: &mut dyn Read,
     options: &LoadOptions,
 ) -> Result<Model, LoadErrors> {
-    load_with_documents(paths, stdin, options).map(|(model, _documents)| model)
+    read(paths, stdin, options, false).map(|(model, _documents)| model)
 }
 
 /// [`load`], also handing back the parsed documents: `migrate` re-emits objects (without an
@@ -67,24 +67,38 @@ pub(crate) fn load_with_documents(
     stdin: &mut dyn Read,
     options: &LoadOptions,
 ) -> Result<(Model, Vec<Document>), LoadErrors> {
+    read(paths, stdin, options, true)
+}
+
+fn read(
+    paths: &[String],
+    stdin: &mut dyn Read,
+    options: &LoadOptions,
+    keep_documents: bool,
+) -> Result<(Model, Vec<Document>), LoadErrors> {
     let (inputs, read_errors) = inputs::read_inputs(paths, stdin, options.max_input_bytes);
     let mut builder = ModelBuilder::default();
     builder.errors(read_errors);
     let mut found_documents = false;
     let mut empty_inputs = Vec::new();
-    let mut all = Vec::new();
-    for input in &inputs {
-        match documents::parse_documents(input, options) {
+    let mut kept = Vec::new();
+    // Each input's bytes, and each document's tree unless asked for, are dropped once read:
+    // a 100k-cluster inventory's parsed tree is several times the size of the model.
+    for input in inputs {
+        match documents::parse_documents(&input, options) {
             Ok(documents) => {
                 if documents.iter().all(|document| document.value.is_null()) {
-                    empty_inputs.push(input.name.as_str());
+                    empty_inputs.push(input.name.clone());
                 } else {
                     found_documents = true;
                 }
+                drop(input);
                 for document in &documents {
                     dispatch::load_document(document, &mut builder);
                 }
-                all.extend(documents);
+                if keep_documents {
+                    kept.extend(documents);
+                }
             }
             Err(error) => builder.error(error),
         }
@@ -93,10 +107,10 @@ pub(crate) fn load_with_documents(
     // truncated export, a wrong path), not an empty fleet. One empty file among others is not.
     if !found_documents {
         for name in empty_inputs {
-            builder.error(LoadError::input(name, "no documents (the input is empty)"));
+            builder.error(LoadError::input(&name, "no documents (the input is empty)"));
         }
     }
-    builder.finish().map(|model| (model, all))
+    builder.finish().map(|model| (model, kept))
 }
 
 /// The model of documents already in memory: `migrate --verify` loads its own output

@@ -18,7 +18,8 @@ pub struct ModelBuilder {
     model: Model,
     errors: Vec<LoadError>,
     objects: HashMap<ObjectKey, Source>,
-    clusters: HashMap<String, Source>,
+    /// Cluster name → its position in the inventory (whose `source` says where it was).
+    clusters: HashMap<String, usize>,
 }
 
 impl ModelBuilder {
@@ -61,17 +62,21 @@ impl ModelBuilder {
 
     /// Adds a cluster unless another cluster kind already defined that name.
     pub fn cluster(&mut self, cluster: Cluster) {
-        if let Some(first) = self.clusters.get(&cluster.name) {
+        let clusters = &mut self.model.inventory.clusters;
+        if let Some(first) = self
+            .clusters
+            .get(&cluster.name)
+            .and_then(|&at| clusters.get(at))
+        {
             self.errors.push(LoadError::Duplicate {
                 at: cluster.source.clone(),
                 object: format!("cluster {}", cluster.name),
-                first: first.clone(),
+                first: first.source.clone(),
             });
             return;
         }
-        self.clusters
-            .insert(cluster.name.clone(), cluster.source.clone());
-        self.model.inventory.clusters.push(cluster);
+        self.clusters.insert(cluster.name.clone(), clusters.len());
+        clusters.push(cluster);
     }
 
     pub fn cluster_set(&mut self, set: ClusterSet) {

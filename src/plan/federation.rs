@@ -170,12 +170,6 @@ fn plan_replicas<'a>(
     trace: bool,
 ) -> Planned<'a> {
     let available = fleet.names(&selection.selected);
-    let capacity: BTreeMap<String, i64> = selection
-        .selected
-        .iter_ones()
-        .filter_map(|id| fleet.clusters.get(id))
-        .filter_map(|cluster| Some((cluster.name.clone(), cluster.replica_capacity?)))
-        .collect();
     let no_current = BTreeMap::new();
     let current = previous.map_or(&no_current, |item| &item.replicas);
     let key = workload.object.key();
@@ -185,7 +179,7 @@ fn plan_replicas<'a>(
         preferences,
         available: &available,
         current,
-        capacity: &capacity,
+        capacity: fleet.capacity(),
     };
     let (result, planner) = if trace {
         let (result, planner) = replicas::plan_with_trace(&input);

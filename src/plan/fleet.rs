@@ -1,7 +1,7 @@
 //! What every item of a run shares, built once: cluster ids, the label index, online clusters.
 //! Building it per workload would make a 100k-cluster × 10k-workload plan quadratic.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::model::Cluster;
 use crate::selector::{ClusterBits, LabelIndex, Selector};
@@ -11,6 +11,9 @@ pub struct Fleet<'a> {
     ids: HashMap<&'a str, usize>,
     labels: LabelIndex,
     online: ClusterBits,
+    /// Replica capacity of every cluster that has one. The planner only looks up the names it
+    /// is given, so one map serves every workload instead of one copy of the names per item.
+    capacity: BTreeMap<String, i64>,
 }
 
 impl<'a> Fleet<'a> {
@@ -28,9 +31,14 @@ impl<'a> Fleet<'a> {
                 .filter(|(_, cluster)| cluster.online)
                 .map(|(id, _)| id),
         );
+        let capacity = clusters
+            .iter()
+            .filter_map(|cluster| Some((cluster.name.clone(), cluster.replica_capacity?)))
+            .collect();
         Fleet {
             clusters,
             ids,
+            capacity,
             labels: LabelIndex::new(clusters.iter().map(|cluster| &cluster.labels)),
             online,
         }
@@ -38,6 +46,10 @@ impl<'a> Fleet<'a> {
 
     pub fn id(&self, name: &str) -> Option<usize> {
         self.ids.get(name).copied()
+    }
+
+    pub fn capacity(&self) -> &BTreeMap<String, i64> {
+        &self.capacity
     }
 
     pub fn online(&self) -> &ClusterBits {

@@ -1,0 +1,283 @@
+//! The fleet and workload mix behind `genfleet` and the benchmarks: a pure function of its
+//! [`Shape`] (a SplitMix64 stream seeded from `seed`), never of the clock.
+
+use std::fs;
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+/// How big a fleet to generate.
+#[derive(Clone, Copy, Debug)]
+pub struct Shape {
+    pub clusters: usize,
+    pub placements: usize,
+    pub replica_workloads: usize,
+    pub seed: u64,
+}
+
+/// The fleet (one ClusterInventory, the cluster sets and their bindings) and the workloads
+/// (Placements, then replica workloads of three kinds).
+pub fn generate(shape: &Shape) -> (Vec<Value>, Vec<Value>) {
+    let mut rng = Rng(shape.seed);
+    let mut fleet = vec![inventory(shape.clusters, &mut rng)];
+    fleet.extend(cluster_sets());
+    let mut workloads: Vec<Value> = (0..shape.placements)
+        .map(|i| placement(i, &mut rng))
+        .collect();
+    workloads.extend((0..shape.replica_workloads).map(|i| replica_workload(i, &mut rng)));
+    (fleet, workloads)
+}
+
+/// `DIR/fleet.FORMAT` and `DIR/workloads.FORMAT`, `format` being `json` or `yaml`.
+pub fn write_dir(
+    dir: &Path,
+    format: &str,
+    fleet: &[Value],
+    workloads: &[Value],
+) -> Result<(), String> {
+    fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for (stem, objects) in [("fleet", fleet), ("workloads", workloads)] {
+        let path = dir.join(format!("{stem}.{format}"));
+        if format == "json" {
+            write_json(&path, objects)?;
+        } else {
+            write_yaml(&path, objects)?;
+        }
+    }
+    Ok(())
+}
+
+/// `objects` as one JSON `List`.
+fn write_json(path: &Path, objects: &[Value]) -> Result<(), String> {
+    let list = json!({"apiVersion": "v1", "kind": "List", "items": objects});
+    let text = serde_json::to_string(&list).map_err(|e| e.to_string())?;
+    fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `objects` as a multi-document YAML stream.
+fn write_yaml(path: &Path, objects: &[Value]) -> Result<(), String> {
+    let mut text = String::new();
+    for object in objects {
+        text.push_str("---\n");
+        text.push_str(&serde_yaml::to_string(object).map_err(|e| e.to_string())?);
+    }
+    fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+const REGIONS: [&str; 8] = [
+    "us-east",
+    "us-west",
+    "eu-west",
+    "eu-central",
+    "ap-south",
+    "ap-northeast",
+    "sa-east",
+    "ca-central",
+];
+const PROVIDERS: [&str; 3] = ["aws", "gcp", "azure"];
+const PLATFORMS: [&str; 3] = ["AWS", "GCP", "Azure"];
+const ENVS: [&str; 3] = ["prod", "staging", "dev"];
+const TIERS: [&str; 3] = ["gold", "silver", "bronze"];
+const VERSIONS: [&str; 4] = ["1.28", "1.29", "1.30", "1.31"];
+const NAMESPACES: usize = 20;
+const CLUSTER_SETS: usize = 10;
+
+/// SplitMix64: tiny, fast and good enough to spread labels; seeded, never from the clock.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
+
+fn inventory(clusters: usize, rng: &mut Rng) -> Value {
+    let clusters: Vec<Value> = (0..clusters)
+        .map(|i| {
+            let provider = rng.below(PROVIDERS.len());
+            let region = rng.pick(&REGIONS);
+            let env = rng.pick(&ENVS);
+            let mut cluster = json!({
+                "name": format!("cluster-{i:06}"),
+                "labels": {
+                    "region": region,
+                    "provider": PROVIDERS[provider],
+                    "env": env,
+                    "tier": rng.pick(&TIERS),
+                    "k8s-version": rng.pick(&VERSIONS),
+                    "zone": format!("{region}-{}", (b'a' + rng.below(3) as u8) as char),
+                },
+                "claims": {
+                    "platform.open-cluster-management.io": PLATFORMS[provider],
+                    "region.open-cluster-management.io": region,
+                },
+                "sets": [format!("set-{}", i % CLUSTER_SETS)],
+                "allocatable": {
+                    "cpu": format!("{}", 8 * (1 + rng.below(16))),
+                    "memory": format!("{}Gi", 32 * (1 + rng.below(16))),
+                },
+                "capacity": 20 + rng.below(200),
+            });
+            if rng.chance(3) {
+                cluster["taints"] = json!([{
+                    "key": "maintenance", "value": "true", "effect": "NoSelect",
+                    "timeAdded": "2026-01-01T00:00:00Z",
+                }]);
+            }
+            if rng.chance(2) {
+                cluster["online"] = json!(false);
+            }
+            cluster
+        })
+        .collect();
+    json!({
+        "apiVersion": "fleetplan.io/v1alpha1",
+        "kind": "ClusterInventory",
+        "metadata": {"name": "generated"},
+        "clusters": clusters,
+    })
+}
+
+fn cluster_sets() -> Vec<Value> {
+    let mut objects: Vec<Value> = (0..CLUSTER_SETS)
+        .map(|s| {
+            json!({
+                "apiVersion": "cluster.open-cluster-management.io/v1beta2",
+                "kind": "ManagedClusterSet",
+                "metadata": {"name": format!("set-{s}")},
+                "spec": {"clusterSelector": {"selectorType": "ExclusiveClusterSetLabel"}},
+            })
+        })
+        .collect();
+    objects.push(json!({
+        "apiVersion": "cluster.open-cluster-management.io/v1beta2",
+        "kind": "ManagedClusterSet",
+        "metadata": {"name": "global"},
+        "spec": {"clusterSelector": {"selectorType": "LabelSelector", "labelSelector": {}}},
+    }));
+    for ns in 0..NAMESPACES {
+        let set = if ns % 2 == 0 {
+            "global".to_string()
+        } else {
+            format!("set-{}", ns % CLUSTER_SETS)
+        };
+        objects.push(json!({
+            "apiVersion": "cluster.open-cluster-management.io/v1beta2",
+            "kind": "ManagedClusterSetBinding",
+            "metadata": {"name": set, "namespace": format!("team-{ns:02}")},
+            "spec": {"clusterSet": set},
+        }));
+    }
+    objects
+}
+
+fn placement(i: usize, rng: &mut Rng) -> Value {
+    // Most placements cap their decisions; the rest pin one zone. Without either, a
+    // placement over 100k clusters decides thousands of them, and 10k such placements make a
+    // plan of tens of millions of names: a test of the JSON writer, not of the scheduler.
+    let bounded = rng.chance(90);
+    let mut requirements = if bounded {
+        vec![
+            json!({"key": "region", "operator": "In", "values": [rng.pick(&REGIONS), rng.pick(&REGIONS), rng.pick(&REGIONS)]}),
+        ]
+    } else {
+        let region = rng.pick(&REGIONS);
+        let zone = format!("{region}-{}", (b'a' + rng.below(3) as u8) as char);
+        vec![
+            json!({"key": "region", "operator": "In", "values": [region]}),
+            json!({"key": "zone", "operator": "In", "values": [zone]}),
+        ]
+    };
+    requirements
+        .push(json!({"key": "provider", "operator": "NotIn", "values": [rng.pick(&PROVIDERS)]}));
+    let mut predicate = json!({"requiredClusterSelector": {
+        "labelSelector": {"matchExpressions": requirements},
+    }});
+    if rng.chance(50) {
+        predicate["requiredClusterSelector"]["labelSelector"]["matchLabels"] =
+            json!({"env": rng.pick(&ENVS)});
+    }
+    if rng.chance(30) {
+        predicate["requiredClusterSelector"]["claimSelector"] = json!({"matchExpressions": [
+            {"key": "platform.open-cluster-management.io", "operator": "In", "values": [rng.pick(&PLATFORMS)]},
+        ]});
+    }
+    let mut spec = json!({"predicates": [predicate]});
+    if bounded {
+        spec["numberOfClusters"] = json!(1 + rng.below(50));
+    }
+    if rng.chance(30) {
+        spec["prioritizerPolicy"] = json!({"mode": "Additive", "configurations": [
+            {"scoreCoordinate": {"builtIn": "ResourceAllocatableMemory"}, "weight": 2},
+        ]});
+    }
+    if rng.chance(20) {
+        spec["tolerations"] = json!([{"key": "maintenance", "operator": "Exists"}]);
+    }
+    if rng.chance(20) {
+        spec["decisionStrategy"] = json!({"groupStrategy": {
+            "clustersPerDecisionGroup": "25%",
+            "decisionGroups": [{"groupName": "canary", "groupClusterSelector": {"labelSelector": {"matchLabels": {"tier": "bronze"}}}}],
+        }});
+    }
+    json!({
+        "apiVersion": "cluster.open-cluster-management.io/v1beta1",
+        "kind": "Placement",
+        "metadata": {"name": format!("placement-{i:05}"), "namespace": format!("team-{:02}", i % NAMESPACES)},
+        "spec": spec,
+    })
+}
+
+fn replica_workload(i: usize, rng: &mut Rng) -> Value {
+    let namespace = format!("team-{:02}", i % NAMESPACES);
+    let name = format!("app-{i:05}");
+    let clusters = json!({
+        "*": {"weight": 1},
+        "cluster-000001": {"weight": 3, "maxReplicas": 40},
+    });
+    match i % 3 {
+        0 => json!({
+            "apiVersion": "scheduling.kubefed.io/v1alpha1",
+            "kind": "ReplicaSchedulingPreference",
+            "metadata": {"name": name, "namespace": namespace},
+            "spec": {"targetKind": "FederatedDeployment", "totalReplicas": 10 + rng.below(500), "rebalance": true, "clusters": clusters},
+        }),
+        1 => json!({
+            "apiVersion": "apps/v1",
+            "kind": "Deployment",
+            "metadata": {"name": name, "namespace": namespace, "annotations": {
+                "federation.kubernetes.io/replica-set-preferences": json!({"rebalance": true, "clusters": clusters}).to_string(),
+                "federation.alpha.kubernetes.io/cluster-selector": json!([
+                    {"key": "env", "operator": "in", "values": [rng.pick(&ENVS)]},
+                    {"key": "region", "operator": "notin", "values": [rng.pick(&REGIONS)]},
+                ]).to_string(),
+            }},
+            "spec": {"replicas": 10 + rng.below(500)},
+        }),
+        _ => json!({
+            "apiVersion": "v1",
+            "kind": "ConfigMap",
+            "metadata": {"name": name, "namespace": namespace, "annotations": {
+                "federation.alpha.kubernetes.io/cluster-selector": json!([
+                    {"key": "provider", "operator": "=", "values": [rng.pick(&PROVIDERS)]},
+                ]).to_string(),
+            }},
+        }),
+    }
+}

@@ -1,0 +1,375 @@
+//! Scale benchmarks (plain harness: criterion's statistics are not worth its compile time on
+//! a shared two-core machine). Prints one line per measurement with its median.
+//!
+//! `cargo bench --bench scale -- [--clusters 1000,10000] [--placements 100,1000]
+//!  [--only selector,placement,replicas,load,plan] [--runs 3]`
+//!
+//! Inputs come from the same generator as `genfleet`, written once per size to a temporary
+//! directory and read back through `fleetplan::load`, as `fleetplan plan -f DIR` reads them.
+
+mod generator;
+
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use fleetplan::load::{load, LoadOptions};
+use fleetplan::model::{Model, WorkloadKind};
+use fleetplan::placement::{schedule, FleetIndex, PlacementInput};
+use fleetplan::plan::{build, PlanOptions};
+use fleetplan::replicas::{parse_replica_set_preferences, PlannerInput};
+use fleetplan::selector::{ClusterBits, LabelIndex, Selector};
+use generator::Shape;
+
+/// The selector the targets name: three requirements, each a different operator.
+const SELECTOR: &str = "region in (us-east,eu-west,ap-south),provider notin (aws),env=prod";
+const PLANS_PER_SAMPLE: usize = 100_000;
+/// 2026-01-02T00:00:00Z: after the generated taints were added.
+const NOW: i64 = 1_767_312_000;
+
+struct Args {
+    clusters: Vec<usize>,
+    placements: Vec<usize>,
+    only: Vec<String>,
+    runs: usize,
+}
+
+impl Args {
+    fn wants(&self, group: &str) -> bool {
+        self.only.is_empty() || self.only.iter().any(|only| only == group)
+    }
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        clusters: vec![1000, 10_000],
+        placements: vec![100, 1000],
+        only: Vec::new(),
+        runs: 3,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--clusters" => args.clusters = numbers(&value()?)?,
+            "--placements" => args.placements = numbers(&value()?)?,
+            "--only" => args.only = value()?.split(',').map(str::to_string).collect(),
+            "--runs" => args.runs = numbers(&value()?)?.first().copied().unwrap_or(1).max(1),
+            // `cargo bench` passes `--bench` to every harness-less benchmark.
+            "--bench" => {}
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(args)
+}
+
+fn numbers(text: &str) -> Result<Vec<usize>, String> {
+    text.split(',')
+        .map(|n| {
+            n.trim()
+                .parse()
+                .map_err(|_| format!("expected whole numbers, found {n:?}"))
+        })
+        .collect()
+}
+
+/// Time this thread spent on a CPU: the machine is shared, so wall time would mostly measure
+/// the neighbours. Wall time where the thread's CPU clock is not available.
+#[derive(Clone, Copy)]
+enum Clock {
+    Cpu(Duration),
+    Wall(Instant),
+}
+
+#[cfg(target_os = "linux")]
+fn thread_cpu_time() -> Option<Duration> {
+    #[repr(C)]
+    struct Timespec {
+        seconds: i64,
+        nanoseconds: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut time = Timespec {
+        seconds: 0,
+        nanoseconds: 0,
+    };
+    // SAFETY: `time` is a valid, writable timespec for the duration of the call.
+    let status = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut time) };
+    (status == 0).then(|| {
+        Duration::new(
+            u64::try_from(time.seconds).unwrap_or(0),
+            u32::try_from(time.nanoseconds).unwrap_or(0),
+        )
+    })
+}
+
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu_time() -> Option<Duration> {
+    None
+}
+
+impl Clock {
+    fn now() -> Clock {
+        thread_cpu_time().map_or_else(|| Clock::Wall(Instant::now()), Clock::Cpu)
+    }
+
+    fn elapsed(self) -> Duration {
+        match (self, Clock::now()) {
+            (Clock::Cpu(start), Clock::Cpu(end)) => end.saturating_sub(start),
+            (Clock::Wall(start), _) | (_, Clock::Wall(start)) => start.elapsed(),
+        }
+    }
+}
+
+fn median(mut samples: Vec<Duration>) -> Duration {
+    samples.sort();
+    samples.get(samples.len() / 2).copied().unwrap_or_default()
+}
+
+/// Median over `runs` runs of `f`.
+fn runs<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
+    median(
+        (0..runs)
+            .map(|_| {
+                let start = Clock::now();
+                black_box(f());
+                start.elapsed()
+            })
+            .collect(),
+    )
+}
+
+/// Median time of one call of a fast `f`: batches of calls of at least a millisecond each,
+/// 21 batches.
+fn per_call<T>(mut f: impl FnMut() -> T) -> Duration {
+    let mut batch = 1u32;
+    loop {
+        let start = Clock::now();
+        for _ in 0..batch {
+            black_box(f());
+        }
+        if start.elapsed() >= Duration::from_millis(1) || batch >= 1 << 20 {
+            break;
+        }
+        batch *= 2;
+    }
+    let samples = (0..21)
+        .map(|_| {
+            let start = Clock::now();
+            for _ in 0..batch {
+                black_box(f());
+            }
+            start.elapsed() / batch
+        })
+        .collect();
+    median(samples)
+}
+
+fn ms(duration: Duration) -> String {
+    format!("{:.4} ms", duration.as_secs_f64() * 1e3)
+}
+
+fn report(group: &str, size: &str, what: &str, value: String) {
+    println!("{group:<10} {size:<18} {what:<34} {value}");
+}
+
+/// Writes the generated inputs once per size, as JSON and as YAML.
+fn inputs(clusters: usize, placements: usize) -> Result<PathBuf, String> {
+    let dir = std::env::temp_dir()
+        .join("fleetplan-bench")
+        .join(format!("{clusters}x{placements}"));
+    let (fleet, workloads) = generator::generate(&Shape {
+        clusters,
+        placements,
+        replica_workloads: 100,
+        seed: 1,
+    });
+    for format in ["json", "yaml"] {
+        generator::write_dir(&dir.join(format), format, &fleet, &workloads)?;
+    }
+    Ok(dir)
+}
+
+fn load_dir(dir: &Path) -> Result<Model, String> {
+    load(
+        &[dir.display().to_string()],
+        &mut std::io::empty(),
+        &LoadOptions::default(),
+    )
+    .map_err(|errors| format!("{}: {errors:?}", dir.display()))
+}
+
+fn selector_bench(model: &Model, size: &str) -> Result<(), String> {
+    let clusters = &model.inventory.clusters;
+    let selector = Selector::parse(SELECTOR).map_err(|e| e.to_string())?;
+    let build = runs(3, || LabelIndex::new(clusters.iter().map(|c| &c.labels)));
+    report("selector", size, "index build", ms(build));
+    let index = LabelIndex::new(clusters.iter().map(|c| &c.labels));
+    let indexed = per_call(|| index.select(&selector));
+    let per_cluster = per_call(|| {
+        ClusterBits::from_ids(
+            clusters.len(),
+            clusters
+                .iter()
+                .enumerate()
+                .filter(|(_, c)| selector.matches(&c.labels))
+                .map(|(id, _)| id),
+        )
+    });
+    if index.select(&selector)
+        != ClusterBits::from_ids(
+            clusters.len(),
+            (0..clusters.len()).filter(|&id| selector.matches(&clusters[id].labels)),
+        )
+    {
+        return Err("indexed and per-cluster selection differ".to_string());
+    }
+    report("selector", size, "3 requirements, indexed", ms(indexed));
+    report(
+        "selector",
+        size,
+        "3 requirements, per cluster",
+        ms(per_cluster),
+    );
+    report(
+        "selector",
+        size,
+        "per cluster / indexed",
+        format!(
+            "{:.0}x",
+            per_cluster.as_secs_f64() / indexed.as_secs_f64().max(1e-12)
+        ),
+    );
+    Ok(())
+}
+
+fn placement_bench(model: &Model, size: &str, count: usize) {
+    let build = runs(3, || FleetIndex::new(&model.inventory, &model.decisions));
+    report("placement", size, "fleet index build", ms(build));
+    let fleet = FleetIndex::new(&model.inventory, &model.decisions);
+    let placements: Vec<_> = model
+        .workloads
+        .iter()
+        .filter_map(|workload| match &workload.kind {
+            WorkloadKind::Placement(spec) => Some((workload, spec)),
+            _ => None,
+        })
+        .collect();
+    let all = runs(count, || {
+        placements
+            .iter()
+            .map(|(workload, spec)| {
+                schedule(&PlacementInput {
+                    fleet: &fleet,
+                    namespace: workload.object.namespace.as_deref().unwrap_or("default"),
+                    name: &workload.object.name,
+                    spec,
+                    now: NOW,
+                    trace: false,
+                })
+                .selected
+                .len()
+            })
+            .sum::<usize>()
+    });
+    report("placement", size, "schedule every placement", ms(all));
+    report(
+        "placement",
+        size,
+        "per placement",
+        ms(all / placements.len().max(1) as u32),
+    );
+}
+
+fn replicas_bench() -> Result<(), String> {
+    let preferences = parse_replica_set_preferences(
+        r#"{"rebalance": true, "clusters": {"*": {"weight": 1}, "c-1": {"weight": 3, "maxReplicas": 40}}}"#,
+    )
+    .map_err(|e| e.to_string())?;
+    let names: Vec<String> = (0..10).map(|i| format!("c-{i}")).collect();
+    let available: Vec<&str> = names.iter().map(String::as_str).collect();
+    let capacity: BTreeMap<String, i64> = [("c-2".to_string(), 15)].into();
+    let current = BTreeMap::new();
+    let keys: Vec<String> = (0..64).map(|i| format!("team-{i:02}/app")).collect();
+    let sample = || {
+        let start = Clock::now();
+        for i in 0..PLANS_PER_SAMPLE {
+            let plan = fleetplan::replicas::plan(&PlannerInput {
+                total: 10 + (i % 500) as i64,
+                key: &keys[i % keys.len()],
+                preferences: &preferences,
+                available: &available,
+                current: &current,
+                capacity: &capacity,
+            });
+            black_box(plan);
+        }
+        start.elapsed()
+    };
+    let time = median((0..11).map(|_| sample()).collect());
+    report(
+        "replicas",
+        "10 clusters",
+        "plans per second (one core)",
+        format!("{:.0}", PLANS_PER_SAMPLE as f64 / time.as_secs_f64()),
+    );
+    Ok(())
+}
+
+fn run() -> Result<(), String> {
+    let args = parse_args()?;
+    if args.wants("replicas") {
+        replicas_bench()?;
+    }
+    for &clusters in &args.clusters {
+        for &placements in &args.placements {
+            let size = format!("{clusters}x{placements}");
+            let dir = inputs(clusters, placements)?;
+            let model = load_dir(&dir.join("json"))?;
+            if args.wants("selector") && placements == args.placements[0] {
+                selector_bench(&model, &format!("{clusters}"))?;
+            }
+            if args.wants("placement") {
+                placement_bench(&model, &size, args.runs);
+            }
+            drop(model);
+            if args.wants("load") {
+                for format in ["json", "yaml"] {
+                    let time = runs(args.runs, || load_dir(&dir.join(format)));
+                    report("load", &size, format, ms(time));
+                }
+            }
+            if args.wants("plan") {
+                let time = runs(args.runs, || -> Result<usize, String> {
+                    let model = load_dir(&dir.join("json"))?;
+                    let outcome = build(
+                        &model,
+                        &PlanOptions {
+                            previous: None,
+                            now: NOW,
+                            trace: false,
+                        },
+                    );
+                    Ok(fleetplan::render::plan::json(&outcome.plan).len())
+                });
+                report("plan", &size, "load json + plan + render json", ms(time));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("scale: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
