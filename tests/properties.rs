@@ -286,6 +286,10 @@ proptest! {
             let spec = placements.get(index).and_then(|p| p.number_of_clusters);
             check_placement(item, result, &model, spec)?;
         }
+        // The untraced run filters by bitset algebra instead of cluster by cluster: the plan
+        // must not depend on which path ran.
+        let untraced = plan::build(&model, &PlanOptions { previous: None, now: NOW, trace: false });
+        prop_assert_eq!(&untraced.plan, &outcome.plan);
     }
 }
 

@@ -38,6 +38,8 @@ pub struct FleetIndex<'a> {
     /// Cluster namespace → AddOnPlacementScore name → score.
     addon_scores: HashMap<&'a str, HashMap<&'a str, &'a AddOnPlacementScore>>,
     candidates: Mutex<HashMap<Vec<String>, Members>>,
+    /// The same candidates as bitsets, for untraced runs that filter by bitset algebra.
+    candidate_bits: Mutex<HashMap<Vec<String>, Arc<ClusterBits>>>,
     /// Built on first use: a fleet whose placements have no predicates never needs them.
     labels: OnceLock<LabelIndex>,
     claims: OnceLock<LabelIndex>,
@@ -116,6 +118,7 @@ impl<'a> FleetIndex<'a> {
             own,
             addon_scores,
             candidates: Mutex::new(HashMap::new()),
+            candidate_bits: Mutex::new(HashMap::new()),
             labels: OnceLock::new(),
             claims: OnceLock::new(),
         };
@@ -229,6 +232,30 @@ impl<'a> FleetIndex<'a> {
         let computed = self.union(sets);
         cache.insert(sets.to_vec(), computed.clone());
         computed
+    }
+
+    /// [`FleetIndex::candidates`] as a bitset over inventory indices, cached the same way.
+    pub fn candidate_bits(&self, sets: &[String]) -> Result<Arc<ClusterBits>, String> {
+        if let Some(found) = self
+            .candidate_bits
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .get(sets)
+        {
+            return Ok(found.clone());
+        }
+        let members = self.candidates(sets)?;
+        let bits = Arc::new(ClusterBits::from_ids(self.len(), members.iter().copied()));
+        self.candidate_bits
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .insert(sets.to_vec(), bits.clone());
+        Ok(bits)
+    }
+
+    /// Online clusters with no taint.
+    pub fn untainted(&self) -> &ClusterBits {
+        &self.untainted
     }
 
     fn union(&self, sets: &[String]) -> Members {

@@ -156,7 +156,12 @@ fn predicate_scopes(
 }
 
 /// Upstream `pluginScheduler.Schedule`: filters, prioritizers, sort, select.
-fn run_scheduler(input: &PlacementInput, candidates: &[usize], scopes: Vec<Scope>) -> Scheduled {
+fn run_scheduler(
+    input: &PlacementInput,
+    candidates: &[usize],
+    candidate_sets: &[String],
+    scopes: Vec<Scope>,
+) -> Scheduled {
     let fleet = input.fleet;
     let spec = input.spec;
     let mut out = Scheduled::default();
@@ -179,20 +184,33 @@ fn run_scheduler(input: &PlacementInput, candidates: &[usize], scopes: Vec<Scope
                     })
                 }
             };
+        let plain = scopes.is_empty();
         for scope in scopes {
             compiled.restrict(scope.predicate, scope.sets, &scope.members);
         }
-        for &index in candidates {
-            let cluster = fleet.cluster(index);
-            if compiled.matches(index, cluster) {
-                passed.push(index);
-            } else if input.trace {
-                let reasons = compiled.mismatches(index, cluster);
-                out.filtered_out
-                    .insert(index, Verdict::NoPredicateMatched { reasons });
+        // Untraced and without CEL, the filter is bitset algebra over the whole fleet; the
+        // order of `passed` does not matter then (the score order's key is unique).
+        let fast = (plain && !input.trace)
+            .then(|| compiled.admitted())
+            .flatten()
+            .zip(fleet.candidate_bits(candidate_sets).ok());
+        if let Some((mut admitted, candidate_bits)) = fast {
+            admitted.and_assign(&candidate_bits);
+            passed.extend(admitted.iter_ones());
+            predicates = Some(compiled);
+        } else {
+            for &index in candidates {
+                let cluster = fleet.cluster(index);
+                if compiled.matches(index, cluster) {
+                    passed.push(index);
+                } else if input.trace {
+                    let reasons = compiled.mismatches(index, cluster);
+                    out.filtered_out
+                        .insert(index, Verdict::NoPredicateMatched { reasons });
+                }
             }
+            predicates = Some(compiled);
         }
-        predicates = Some(compiled);
     }
     if input.trace {
         out.filter_results.push(FilterResult {
@@ -424,7 +442,7 @@ pub fn schedule(input: &PlacementInput) -> PlacementResult {
     }
     let (candidates, scheduled) = match candidates {
         Ok(candidates) => {
-            let scheduled = run_scheduler(input, &candidates, scopes);
+            let scheduled = run_scheduler(input, &candidates, &eligible_sets, scopes);
             (candidates, scheduled)
         }
         Err(message) => (

@@ -111,56 +111,44 @@ pub fn build<'a>(model: &'a Model, options: &PlanOptions) -> PlanOutcome<'a> {
         })
         .collect();
 
+    let run = Run {
+        model,
+        options,
+        fleet: &fleet,
+        placements: &placements,
+        previous: &previous,
+        targets: &targets,
+    };
+    // Items are independent given the run's indexes, so they are planned on every core in
+    // contiguous chunks and joined in order: the output is the same as one thread's.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = model.workloads.len().div_ceil(threads).max(1);
+    let planned: Vec<Planned> = std::thread::scope(|scope| {
+        let handles: Vec<_> = model
+            .workloads
+            .chunks(chunk)
+            .map(|workloads| {
+                let run = &run;
+                scope.spawn(move || workloads.iter().map(|w| run.item(w)).collect::<Vec<_>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+
     let mut outcome = PlanOutcome {
         plan: Plan::default(),
         traces: Vec::with_capacity(model.workloads.len()),
         errors: Vec::new(),
         warnings: Vec::new(),
     };
-    for workload in &model.workloads {
-        let source = ItemSource::from(&workload.object);
-        let previous_item = previous.get(&source).copied();
-        let planned = match &workload.kind {
-            WorkloadKind::Annotated {
-                replica_set_preferences,
-                replicas,
-            } => federation::annotated(
-                &fleet,
-                workload,
-                replica_set_preferences.as_deref(),
-                *replicas,
-                previous_item,
-                options.trace,
-            ),
-            WorkloadKind::Federated(placement) => {
-                federation::federated(&fleet, workload, placement)
-            }
-            WorkloadKind::ReplicaSchedulingPreference(spec) => {
-                let object = &workload.object;
-                let target = targets
-                    .get(&(
-                        spec.target_kind.as_str(),
-                        object.namespace.as_deref(),
-                        object.name.as_str(),
-                    ))
-                    .copied();
-                federation::replica_scheduling_preference(
-                    &fleet,
-                    workload,
-                    spec,
-                    target,
-                    previous_item,
-                    options.trace,
-                )
-            }
-            WorkloadKind::Placement(spec) => {
-                ocm::placement(&placements, workload, spec, options.now, options.trace)
-            }
-            WorkloadKind::PlacementRule(spec) => {
-                let previous = rule_decisions(model, workload, previous_item);
-                ocm::placement_rule(&model.inventory, workload, spec, &previous)
-            }
-        };
+    for (workload, planned) in model.workloads.iter().zip(planned) {
         for error in &planned.item.errors {
             outcome
                 .errors
@@ -171,6 +159,64 @@ pub fn build<'a>(model: &'a Model, options: &PlanOptions) -> PlanOutcome<'a> {
         outcome.traces.push(planned.trace);
     }
     outcome
+}
+
+/// What every item of one plan run shares.
+struct Run<'r, 'a> {
+    model: &'a Model,
+    options: &'r PlanOptions<'r>,
+    fleet: &'r Fleet<'a>,
+    placements: &'r FleetIndex<'r>,
+    previous: &'r HashMap<&'r ItemSource, &'r PlanItem>,
+    targets: &'r HashMap<(&'a str, Option<&'a str>, &'a str), &'a Workload>,
+}
+
+impl<'a> Run<'_, 'a> {
+    fn item(&self, workload: &'a Workload) -> Planned<'a> {
+        let (model, options, fleet) = (self.model, self.options, self.fleet);
+        let source = ItemSource::from(&workload.object);
+        let previous_item = self.previous.get(&source).copied();
+        match &workload.kind {
+            WorkloadKind::Annotated {
+                replica_set_preferences,
+                replicas,
+            } => federation::annotated(
+                fleet,
+                workload,
+                replica_set_preferences.as_deref(),
+                *replicas,
+                previous_item,
+                options.trace,
+            ),
+            WorkloadKind::Federated(placement) => federation::federated(fleet, workload, placement),
+            WorkloadKind::ReplicaSchedulingPreference(spec) => {
+                let object = &workload.object;
+                let target = self
+                    .targets
+                    .get(&(
+                        spec.target_kind.as_str(),
+                        object.namespace.as_deref(),
+                        object.name.as_str(),
+                    ))
+                    .copied();
+                federation::replica_scheduling_preference(
+                    fleet,
+                    workload,
+                    spec,
+                    target,
+                    previous_item,
+                    options.trace,
+                )
+            }
+            WorkloadKind::Placement(spec) => {
+                ocm::placement(self.placements, workload, spec, options.now, options.trace)
+            }
+            WorkloadKind::PlacementRule(spec) => {
+                let previous = rule_decisions(model, workload, previous_item);
+                ocm::placement_rule(&model.inventory, workload, spec, &previous)
+            }
+        }
+    }
 }
 
 /// The PlacementDecisions the scheduler sees as previous: those in the inputs, except where

@@ -79,6 +79,20 @@ impl Predicates {
         self.compiled.len()
     }
 
+    /// The clusters some predicate admits, when no CEL expression has to look at each one:
+    /// the OR of the predicates' label and claim bitsets.
+    pub fn admitted(&self) -> Option<ClusterBits> {
+        if self.env.is_some() {
+            return None;
+        }
+        let mut predicates = self.compiled.iter();
+        let mut union = predicates.next()?.admitted.clone();
+        for predicate in predicates {
+            union.or_assign(&predicate.admitted);
+        }
+        Some(union)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.compiled.is_empty()
     }
