@@ -78,8 +78,10 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
             break
         }
         'fleetplan;select' {
-            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'Inventory to read: a file, a directory, a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
-            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'Inventory to read: a file, a directory, a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'The largest file (or stdin) read, in bytes')
+            [CompletionResult]::new('--max-alias-expansion', '--max-alias-expansion', [CompletionResultType]::ParameterName, 'How many values YAML aliases may add to one input (a guard against alias bombs)')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector in Kubernetes syntax (like kubectl -l); ANDed with SELECTOR')
             [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector in Kubernetes syntax (like kubectl -l); ANDed with SELECTOR')
             [CompletionResult]::new('--annotation', '--annotation', [CompletionResultType]::ParameterName, 'A federation.alpha.kubernetes.io/cluster-selector annotation value (JSON)')
@@ -87,8 +89,6 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
             [CompletionResult]::new('--claim-selector', '--claim-selector', [CompletionResultType]::ParameterName, 'An OCM claim selector ({matchExpressions}) over cluster claims, as YAML or JSON')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'The largest file (or stdin) read, in bytes')
-            [CompletionResult]::new('--max-alias-expansion', '--max-alias-expansion', [CompletionResultType]::ParameterName, 'How many values YAML aliases may add to one input (a guard against alias bombs)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')

@@ -591,7 +591,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__select)
-            opts="-f -l -o -v -h --filename --selector --annotation --label-selector --claim-selector --output --verbose --max-input-bytes --max-alias-expansion --color --help"
+            opts="-f -v -l -o -h --filename --verbose --max-input-bytes --max-alias-expansion --selector --annotation --label-selector --claim-selector --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -602,6 +602,14 @@ _fleetplan() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-input-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-alias-expansion)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -631,14 +639,6 @@ _fleetplan() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table name json yaml" -- "${cur}"))
-                    return 0
-                    ;;
-                --max-input-bytes)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --max-alias-expansion)
-                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

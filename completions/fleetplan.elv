@@ -72,8 +72,10 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
         }
         &'fleetplan;select'= {
-            cand -f 'Inventory to read: a file, a directory, a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
-            cand --filename 'Inventory to read: a file, a directory, a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand -f 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand --filename 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand --max-input-bytes 'The largest file (or stdin) read, in bytes'
+            cand --max-alias-expansion 'How many values YAML aliases may add to one input (a guard against alias bombs)'
             cand -l 'Label selector in Kubernetes syntax (like kubectl -l); ANDed with SELECTOR'
             cand --selector 'Label selector in Kubernetes syntax (like kubectl -l); ANDed with SELECTOR'
             cand --annotation 'A federation.alpha.kubernetes.io/cluster-selector annotation value (JSON)'
@@ -81,8 +83,6 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
             cand --claim-selector 'An OCM claim selector ({matchExpressions}) over cluster claims, as YAML or JSON'
             cand -o 'Output format'
             cand --output 'Output format'
-            cand --max-input-bytes 'The largest file (or stdin) read, in bytes'
-            cand --max-alias-expansion 'How many values YAML aliases may add to one input (a guard against alias bombs)'
             cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
             cand -v 'Also list the documents that were read but not used'
             cand --verbose 'Also list the documents that were read but not used'

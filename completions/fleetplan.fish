@@ -72,7 +72,9 @@ always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s v -l verbose -d 'Also list the documents that were read but not used'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s f -l filename -d 'Inventory to read: a file, a directory, a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s l -l selector -d 'Label selector in Kubernetes syntax (like kubectl -l); ANDed with SELECTOR' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l annotation -d 'A federation.alpha.kubernetes.io/cluster-selector annotation value (JSON)' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l label-selector -d 'A metav1.LabelSelector ({matchLabels, matchExpressions}) as YAML or JSON' -r
@@ -81,8 +83,6 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s o -l outp
 name\t''
 json\t''
 yaml\t''"
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"

@@ -3,29 +3,20 @@
 
 use std::collections::BTreeMap;
 
-use clap::{Args, ValueEnum, ValueHint};
+use clap::{Args, ValueEnum};
 use serde::Deserialize;
 
-use super::inputs::LimitArgs;
+use super::inputs::InputArgs;
 use super::{report, write, Io};
 use crate::exit_code::ExitCode;
-use crate::load::load;
 use crate::model::{Cluster, Inventory, LabelSelectorRequirementSpec, LabelSelectorSpec};
 use crate::render::selection::{self, Selection, SelectionFormat};
 use crate::selector::Selector;
 
 #[derive(Debug, Args)]
 pub struct SelectArgs {
-    /// Inventory to read: a file, a directory, a glob ('envs/**/*.yaml') or - for stdin.
-    /// Repeatable.
-    #[arg(
-        short = 'f',
-        long = "filename",
-        value_name = "PATH",
-        value_hint = ValueHint::AnyPath,
-        required = true
-    )]
-    filenames: Vec<String>,
+    #[command(flatten)]
+    inputs: InputArgs,
 
     /// Label selector in Kubernetes syntax, e.g. 'env=prod,region in (eu-west,eu-central)'.
     #[arg(value_name = "SELECTOR")]
@@ -50,13 +41,6 @@ pub struct SelectArgs {
     /// Output format.
     #[arg(short = 'o', long, value_enum, default_value_t = Output::Table)]
     output: Output,
-
-    /// Also list the documents that were read but not used.
-    #[arg(short = 'v', long)]
-    verbose: bool,
-
-    #[command(flatten)]
-    limits: LimitArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -69,11 +53,9 @@ enum Output {
 
 /// The validated request: every selector parsed, ready to run.
 struct SelectConfig {
-    paths: Vec<String>,
     labels: Selector,
     claims: Selector,
     format: SelectionFormat,
-    verbose: bool,
 }
 
 /// `--label-selector`, strict so a misspelt `matchLabel` is an error, not "every cluster".
@@ -95,7 +77,7 @@ struct ClaimSelectorFlag {
 }
 
 impl SelectArgs {
-    fn config(self) -> Result<SelectConfig, String> {
+    fn config(&self) -> Result<SelectConfig, String> {
         let mut labels = Selector::everything();
         for text in [&self.selector, &self.label].into_iter().flatten() {
             labels = labels.and(Selector::parse(text).map_err(|error| error.to_string())?);
@@ -126,7 +108,6 @@ impl SelectArgs {
             None => Selector::everything(),
         };
         Ok(SelectConfig {
-            paths: self.filenames,
             labels,
             claims,
             format: match self.output {
@@ -135,7 +116,6 @@ impl SelectArgs {
                 Output::Json => SelectionFormat::Json,
                 Output::Yaml => SelectionFormat::Yaml,
             },
-            verbose: self.verbose,
         })
     }
 }
@@ -167,7 +147,6 @@ fn keys(selector: &Selector) -> Vec<String> {
 }
 
 pub fn run(args: SelectArgs, io: &mut Io<'_>) -> ExitCode {
-    let limits = args.limits.options();
     let config = match args.config() {
         Ok(config) => config,
         Err(message) => {
@@ -175,23 +154,9 @@ pub fn run(args: SelectArgs, io: &mut Io<'_>) -> ExitCode {
             return ExitCode::Error;
         }
     };
-    let model = match load(&config.paths, io.stdin, &limits) {
-        Ok(model) => model,
-        Err(errors) => {
-            for error in &errors.0 {
-                report(io, &format!("error: {error}"));
-            }
-            return ExitCode::Error;
-        }
+    let Some(model) = args.inputs.load(io) else {
+        return ExitCode::Error;
     };
-    for warning in &model.warnings {
-        report(io, &format!("warning: {warning}"));
-    }
-    if config.verbose {
-        for (source, what) in &model.skipped {
-            report(io, &format!("skipped {source}: {what}"));
-        }
-    }
     let selection = Selection {
         label_selector: config.labels.to_string(),
         claim_selector: config.claims.to_string(),
