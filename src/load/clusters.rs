@@ -10,7 +10,7 @@ use super::model_builder::ModelBuilder;
 use super::object::Object;
 use super::LoadError;
 use crate::model::{Cluster, Quantity, Taint, TaintEffect, CLUSTERSET_LABEL};
-use crate::selector::{Operator, Requirement};
+use crate::selector::{is_valid_label, Operator, Requirement};
 
 /// OCM's availability condition; not True means the cluster is offline.
 const AVAILABLE: &str = "ManagedClusterConditionAvailable";
@@ -101,8 +101,7 @@ struct InventoryClusterDoc {
 pub fn inventory(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
     let doc: InventoryDoc = object.decode()?;
     for (index, entry) in doc.clusters.into_iter().enumerate() {
-        let path = format!("clusters[{index}]");
-        match inventory_cluster(entry, &path) {
+        match inventory_cluster(entry, index) {
             Ok(mut cluster) => {
                 cluster.source = object.source.clone();
                 warn_about_invalid_labels(&cluster, builder);
@@ -118,6 +117,9 @@ pub fn inventory(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), 
 /// works here; it is worth a warning because the real cluster could not carry it.
 fn warn_about_invalid_labels(cluster: &Cluster, builder: &mut ModelBuilder) {
     for (key, value) in &cluster.labels {
+        if is_valid_label(key, value) {
+            continue;
+        }
         if let Err(error) = Requirement::new(key, Operator::Equals, vec![value.clone()]) {
             builder.warn(format!(
                 "{}: cluster {}: label {key}={value:?} would be rejected by Kubernetes: {error}",
@@ -127,10 +129,12 @@ fn warn_about_invalid_labels(cluster: &Cluster, builder: &mut ModelBuilder) {
     }
 }
 
-fn inventory_cluster(entry: InventoryClusterDoc, path: &str) -> Result<Cluster, FieldError> {
+fn inventory_cluster(entry: InventoryClusterDoc, index: usize) -> Result<Cluster, FieldError> {
+    // Formatted only when an entry is wrong: most of a 100k-cluster inventory is not.
+    let path = || format!("clusters[{index}]");
     if entry.name.is_empty() {
         return Err(FieldError::new(
-            format!("{path}.name"),
+            format!("{}.name", path()),
             "expected a cluster name, found an empty string",
         ));
     }
@@ -140,7 +144,7 @@ fn inventory_cluster(entry: InventoryClusterDoc, path: &str) -> Result<Cluster, 
         [set] => {
             if let Some(label) = labels.get(CLUSTERSET_LABEL).filter(|label| *label != set) {
                 return Err(FieldError::new(
-                    format!("{path}.sets"),
+                    format!("{}.sets", path()),
                     format!(
                         "expected the set {set:?} to agree with the label {CLUSTERSET_LABEL}={label:?}"
                     ),
@@ -150,7 +154,7 @@ fn inventory_cluster(entry: InventoryClusterDoc, path: &str) -> Result<Cluster, 
         }
         sets => {
             return Err(FieldError::new(
-                format!("{path}.sets"),
+                format!("{}.sets", path()),
                 format!(
                     "expected at most one exclusive cluster set, found {} ({})",
                     sets.len(),
@@ -161,7 +165,7 @@ fn inventory_cluster(entry: InventoryClusterDoc, path: &str) -> Result<Cluster, 
     }
     if let Some(capacity) = entry.capacity.filter(|capacity| *capacity < 0) {
         return Err(FieldError::new(
-            format!("{path}.capacity"),
+            format!("{}.capacity", path()),
             format!("expected a replica count of 0 or more, found {capacity}"),
         ));
     }
@@ -170,7 +174,7 @@ fn inventory_cluster(entry: InventoryClusterDoc, path: &str) -> Result<Cluster, 
     let online = match (entry.online, available) {
         (Some(online), Some(available)) if online != available => {
             return Err(FieldError::new(
-                format!("{path}.online"),
+                format!("{}.online", path()),
                 format!(
                     "expected online to agree with conditions.{AVAILABLE}: {:?}, found {online}",
                     conditions.get(AVAILABLE).map_or("", String::as_str)
