@@ -568,11 +568,11 @@ _fleetplan() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table yaml json decisions" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table yaml json decisions name" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table yaml json decisions" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table yaml json decisions name" -- "${cur}"))
                     return 0
                     ;;
                 --out)
@@ -659,4 +659,37 @@ if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERS
     complete -F _fleetplan -o nosort -o bashdefault -o default fleetplan
 else
     complete -F _fleetplan -o bashdefault -o default fleetplan
+fi
+
+# fleetplan: names read from the -f inputs of the command line being completed.
+_fleetplan_names() {
+    local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
+    local -a inputs=()
+    local explain=0 i
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        case "${COMP_WORDS[i]}" in
+            explain) explain=1 ;;
+            -f|--filename) inputs+=(-f "${COMP_WORDS[i+1]}") ;;
+        esac
+    done
+    if [[ $explain -eq 1 && ${#inputs[@]} -gt 0 ]]; then
+        case "$prev" in
+            --cluster)
+                COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" select "${inputs[@]}" -o name 2>/dev/null)" -- "$cur"))
+                return 0 ;;
+            -f|--filename|--previous|--offline|--capacity|--label|--now|-o|--output|--color|--max-input-bytes|--max-alias-expansion) ;;
+            *)
+                if [[ "$cur" != -* ]]; then
+                    COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" plan "${inputs[@]}" -o name 2>/dev/null)" -- "$cur"))
+                    return 0
+                fi ;;
+        esac
+    fi
+    _fleetplan "$@"
+}
+
+if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
+    complete -F _fleetplan_names -o nosort -o bashdefault -o default fleetplan
+else
+    complete -F _fleetplan_names -o bashdefault -o default fleetplan
 fi

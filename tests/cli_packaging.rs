@@ -372,3 +372,74 @@ fn examples_are_read_with_their_status_and_output() {
     assert_eq!(example.expected, "one\ntwo\n");
     assert_eq!(&readme[example.output.clone()], "one\ntwo\n");
 }
+
+/// Runs the committed bash completion for `words` (the last one being completed) with the
+/// test binary first on PATH, and returns the candidates bash would offer.
+#[cfg(unix)]
+fn bash_completes(words: &[&str]) -> Vec<String> {
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_fleetplan"))
+        .parent()
+        .expect("the binary has a directory");
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let quoted: Vec<String> = words.iter().map(|word| format!("'{word}'")).collect();
+    let script = format!(
+        "source completions/fleetplan.bash; COMP_WORDS=({}); COMP_CWORD={}; \
+         COMP_LINE=\"${{COMP_WORDS[*]}}\"; COMP_POINT=${{#COMP_LINE}}; \
+         _fleetplan_names fleetplan; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        quoted.join(" "),
+        words.len() - 1
+    );
+    let output = Command::new("bash")
+        .arg("-c")
+        .arg(script)
+        .env("PATH", path)
+        .output()
+        .expect("bash runs");
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter(|line| !line.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn bash_completes_explain_cluster_names_from_the_inputs() {
+    assert_eq!(
+        bash_completes(&[
+            "fleetplan",
+            "explain",
+            "-f",
+            "testdata/fleet",
+            "storefront",
+            "--cluster",
+            "aws-eu"
+        ]),
+        ["aws-eu-west-prod-1", "aws-eu-west-prod-2"]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn bash_completes_explain_items_from_the_inputs() {
+    assert_eq!(
+        bash_completes(&[
+            "fleetplan",
+            "explain",
+            "-f",
+            "testdata/fleet",
+            "Placement/shop/"
+        ]),
+        ["Placement/shop/gpu-batch", "Placement/shop/storefront"]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn bash_still_completes_subcommands_statically() {
+    assert!(bash_completes(&["fleetplan", "ex"]).contains(&"explain".to_string()));
+}

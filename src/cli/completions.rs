@@ -1,10 +1,12 @@
 //! `fleetplan completions SHELL` and `fleetplan completions --dir DIR`: shell completion
 //! scripts generated from the clap definitions, the generator behind `completions/`.
 //!
-//! The scripts are static: subcommands, flags, the values of `-o` and of other enumerated flags,
-//! and file/directory completion where a flag takes a path. Completing cluster and object names
-//! read from the `-f` files would need clap_complete's dynamic engine, which is still behind an
-//! unstable feature; `fleetplan select -f FILES -o name` lists the cluster names instead.
+//! clap's scripts are static: subcommands, flags, the values of `-o` and of other enumerated
+//! flags, and file/directory completion where a flag takes a path. clap_complete's dynamic
+//! engine is still behind an unstable feature, so for bash fleetplan adds its own wrapper:
+//! after `explain` with `-f` inputs on the line, `--cluster` completes the inventory's cluster
+//! names (`fleetplan select -f … -o name`) and the ITEM argument the plan's items
+//! (`fleetplan plan -f … -o name`). The other shells get clap's static scripts.
 
 use std::path::PathBuf;
 
@@ -29,12 +31,52 @@ pub struct CompletionsArgs {
     dir: Option<PathBuf>,
 }
 
+/// Completes names read from the `-f` inputs for `explain`, then defers to clap's `_fleetplan`.
+const BASH_NAMES: &str = r#"
+# fleetplan: names read from the -f inputs of the command line being completed.
+_fleetplan_names() {
+    local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
+    local -a inputs=()
+    local explain=0 i
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        case "${COMP_WORDS[i]}" in
+            explain) explain=1 ;;
+            -f|--filename) inputs+=(-f "${COMP_WORDS[i+1]}") ;;
+        esac
+    done
+    if [[ $explain -eq 1 && ${#inputs[@]} -gt 0 ]]; then
+        case "$prev" in
+            --cluster)
+                COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" select "${inputs[@]}" -o name 2>/dev/null)" -- "$cur"))
+                return 0 ;;
+            -f|--filename|--previous|--offline|--capacity|--label|--now|-o|--output|--color|--max-input-bytes|--max-alias-expansion) ;;
+            *)
+                if [[ "$cur" != -* ]]; then
+                    COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" plan "${inputs[@]}" -o name 2>/dev/null)" -- "$cur"))
+                    return 0
+                fi ;;
+        esac
+    fi
+    _fleetplan "$@"
+}
+
+if [[ "${BASH_VERSINFO[0]}" -eq 4 && "${BASH_VERSINFO[1]}" -ge 4 || "${BASH_VERSINFO[0]}" -gt 4 ]]; then
+    complete -F _fleetplan_names -o nosort -o bashdefault -o default fleetplan
+else
+    complete -F _fleetplan_names -o bashdefault -o default fleetplan
+fi
+"#;
+
 /// The completion script of `shell` for `cmd`.
 pub fn script(shell: Shell, cmd: &Command) -> String {
     let mut cmd = cmd.clone();
     let mut buffer = Vec::new();
     clap_complete::generate(shell, &mut cmd, BIN_NAME, &mut buffer);
-    String::from_utf8_lossy(&buffer).into_owned()
+    let mut text = String::from_utf8_lossy(&buffer).into_owned();
+    if shell == Shell::Bash {
+        text.push_str(BASH_NAMES);
+    }
+    text
 }
 
 /// Every shell's script for `cmd` with its conventional file name (`fleetplan.bash`,

@@ -38,6 +38,8 @@ pub enum PlanFormat {
     Json,
     /// Apply-ready PlacementDecision objects for the OCM Placements.
     Decisions,
+    /// One `Kind/namespace/name` per item, in plan order (what `explain` takes).
+    Name,
 }
 
 /// Loads the inputs, applies the what-if flags and plans: what plan, explain, diff and check
@@ -110,6 +112,7 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> ExitCode {
         PlanFormat::Yaml => render::plan::yaml(&outcome.plan),
         PlanFormat::Json => render::plan::json(&outcome.plan),
         PlanFormat::Decisions => render::decisions::yaml(&outcome),
+        PlanFormat::Name => render::plan::names(&outcome.plan),
     };
     // One bad manifest never hides the rest: the whole plan is printed, and the exit code
     // says some item failed. A file is another matter: a failed run leaves the last good

@@ -19,6 +19,20 @@ pub fn yaml(plan: &Plan) -> String {
     serde_yaml::to_string(plan).unwrap_or_default()
 }
 
+/// `Kind/namespace/name` (or `Kind/name`) per item, one a line.
+pub fn names(plan: &Plan) -> String {
+    plan.items
+        .iter()
+        .map(|item| {
+            let source = &item.source;
+            match &source.namespace {
+                Some(namespace) => format!("{}/{}/{}\n", source.kind, namespace, source.name),
+                None => format!("{}/{}\n", source.kind, source.name),
+            }
+        })
+        .collect()
+}
+
 /// One block per item: a heading with its state, its clusters, then what is unsatisfied.
 pub fn table(outcome: &PlanOutcome, width: Option<u16>) -> String {
     let mut out = String::new();
