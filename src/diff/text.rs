@@ -3,8 +3,7 @@
 
 use super::change_set::{ConditionChange, ConditionState, CountChange, ItemChange, PlanDiff};
 use super::paint::{paint, Colour};
-use crate::model::ObjectRef;
-use crate::plan::{Group, ItemSource};
+use crate::plan::Group;
 
 const INDENT: &str = "    ";
 
@@ -17,26 +16,18 @@ pub fn render_text(diff: &PlanDiff, color: bool) -> String {
         color,
     };
     for change in &diff.items_changed {
-        out.line(
-            "",
-            &format!("~ {}", name(&change.source)),
-            Some(Colour::Changed),
-        );
+        out.line("", &format!("~ {}", change.source), Some(Colour::Changed));
         out.item_change(change);
     }
     for item in &diff.items_added {
-        let text = format!("+ {} (new item)", name(&item.source));
+        let text = format!("+ {} (new item)", item.source);
         out.line("", &text, Some(Colour::Added));
     }
     for item in &diff.items_removed {
-        let text = format!("- {} (item removed)", name(&item.source));
+        let text = format!("- {} (item removed)", item.source);
         out.line("", &text, Some(Colour::Removed));
     }
     out.out
-}
-
-fn name(source: &ItemSource) -> String {
-    ObjectRef::from(source).to_string()
 }
 
 struct Text {

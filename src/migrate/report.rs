@@ -152,22 +152,19 @@ pub struct Report {
     pub errors: Vec<String>,
 }
 
-pub(crate) fn describe(source: &ItemSource) -> String {
-    match &source.namespace {
-        Some(namespace) => format!("{}/{}/{}", source.kind, namespace, source.name),
-        None => format!("{}/{}", source.kind, source.name),
-    }
-}
-
 impl fmt::Display for Report {
     /// The text written to stderr: one block per conversion, one line per field.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for conversion in &self.conversions {
-            let outputs: Vec<String> = conversion.outputs.iter().map(describe).collect();
+            let outputs: Vec<String> = conversion
+                .outputs
+                .iter()
+                .map(ItemSource::to_string)
+                .collect();
             writeln!(
                 f,
                 "{} -> {}: {}",
-                describe(&conversion.source),
+                conversion.source,
                 outputs.join(", "),
                 if conversion.exact { "exact" } else { "lossy" }
             )?;
@@ -184,7 +181,7 @@ impl fmt::Display for Report {
             }
         }
         for added in &self.added {
-            writeln!(f, "added {}: {}", describe(&added.object), added.reason)?;
+            writeln!(f, "added {}: {}", added.object, added.reason)?;
         }
         for warning in &self.warnings {
             writeln!(f, "warning: {warning}")?;

@@ -21,7 +21,7 @@ use crate::model::{Model, WorkloadKind};
 use crate::plan::{self, ItemSource, PlanItem, PlanOptions};
 
 use super::objects;
-use super::report::{describe, Aspect, Comparison};
+use super::report::{Aspect, Comparison};
 use super::Migration;
 
 /// One converted object: identical when every comparison is.
@@ -187,7 +187,7 @@ fn check(comparison: &Comparison, old: Option<&PlanItem>, new: Option<&PlanItem>
     let mut differences = Vec::new();
     if new.is_none() {
         differences.push(Difference::ErrorAfter {
-            message: format!("{} was not planned", describe(&comparison.new)),
+            message: format!("{} was not planned", comparison.new),
         });
     }
     let old = old.unwrap_or(&empty);
@@ -262,7 +262,7 @@ pub fn render(verifications: &[Verification]) -> String {
         } else {
             "different"
         };
-        out.push_str(&format!("{}: {verdict}\n", describe(&verification.source)));
+        out.push_str(&format!("{}: {verdict}\n", verification.source));
         for check in &verification.checks {
             if check.differences.is_empty() {
                 continue;
@@ -271,7 +271,7 @@ pub fn render(verifications: &[Verification]) -> String {
                 Aspect::Clusters => "clusters",
                 Aspect::Replicas => "replicas",
             };
-            out.push_str(&format!("  {aspect} of {}:\n", describe(&check.new)));
+            out.push_str(&format!("  {aspect} of {}:\n", check.new));
             for difference in &check.differences {
                 out.push_str(&format!("    {difference}\n"));
             }

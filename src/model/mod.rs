@@ -20,7 +20,7 @@ pub use condition::Condition;
 pub use decision::PreviousDecision;
 pub use decode_message::plain_decode_message;
 pub use label_selector::{LabelSelectorRequirementSpec, LabelSelectorSpec};
-pub use object::{ObjectRef, Source};
+pub use object::{write_object_name, ObjectRef, Source};
 pub use quantity::Quantity;
 pub use workload::{FederatedPlacement, Workload, WorkloadKind};
 

@@ -40,9 +40,20 @@ impl ObjectRef {
 
 impl fmt::Display for ObjectRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.namespace {
-            Some(ns) => write!(f, "{}/{}/{}", self.kind, ns, self.name),
-            None => write!(f, "{}/{}", self.kind, self.name),
-        }
+        write_object_name(f, &self.kind, self.namespace.as_deref(), &self.name)
+    }
+}
+
+/// `Kind/namespace/name`, or `Kind/name` for a cluster-scoped object: how every message and
+/// view names an object.
+pub fn write_object_name(
+    f: &mut fmt::Formatter<'_>,
+    kind: &str,
+    namespace: Option<&str>,
+    name: &str,
+) -> fmt::Result {
+    match namespace {
+        Some(namespace) => write!(f, "{kind}/{namespace}/{name}"),
+        None => write!(f, "{kind}/{name}"),
     }
 }

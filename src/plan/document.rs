@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Condition, ObjectRef};
+use std::fmt;
+
+use crate::model::{write_object_name, Condition, ObjectRef};
 
 pub const API_VERSION: &str = "fleetplan.io/v1alpha1";
 pub const KIND: &str = "Plan";
@@ -46,6 +48,12 @@ pub struct ItemSource {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
     pub name: String,
+}
+
+impl fmt::Display for ItemSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_object_name(f, &self.kind, self.namespace.as_deref(), &self.name)
+    }
 }
 
 impl From<&ObjectRef> for ItemSource {

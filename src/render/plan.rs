@@ -23,13 +23,7 @@ pub fn yaml(plan: &Plan) -> String {
 pub fn names(plan: &Plan) -> String {
     plan.items
         .iter()
-        .map(|item| {
-            let source = &item.source;
-            match &source.namespace {
-                Some(namespace) => format!("{}/{}/{}\n", source.kind, namespace, source.name),
-                None => format!("{}/{}\n", source.kind, source.name),
-            }
-        })
+        .map(|item| format!("{}\n", item.source))
         .collect()
 }
 
@@ -66,10 +60,7 @@ fn indent(text: &str) -> String {
 
 fn heading(item: &PlanItem) -> String {
     let source = &item.source;
-    let name = match &source.namespace {
-        Some(namespace) => format!("{}/{}/{}", source.kind, namespace, source.name),
-        None => format!("{}/{}", source.kind, source.name),
-    };
+    let name = source;
     let state = if !item.errors.is_empty() {
         "error".to_string()
     } else {

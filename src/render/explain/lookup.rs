@@ -43,13 +43,6 @@ fn plural(kind: &str) -> String {
     }
 }
 
-fn display(source: &ItemSource) -> String {
-    match &source.namespace {
-        Some(namespace) => format!("{}/{}/{}", source.kind, namespace, source.name),
-        None => format!("{}/{}", source.kind, source.name),
-    }
-}
-
 /// The index of the one item `query` names.
 pub fn find_item(plan: &Plan, query: &str) -> Result<usize, String> {
     let parts: Vec<&str> = query.split('/').collect();
@@ -110,7 +103,7 @@ pub fn find_item(plan: &Plan, query: &str) -> Result<usize, String> {
             let names: Vec<String> = several
                 .iter()
                 .filter_map(|&index| plan.items.get(index))
-                .map(|item| display(&item.source))
+                .map(|item| item.source.to_string())
                 .collect();
             Err(format!(
                 "{query:?} is ambiguous: it names {}; add the kind or namespace",

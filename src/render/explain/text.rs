@@ -58,10 +58,7 @@ pub fn text(explanation: &Explanation, width: Option<u16>) -> String {
 
 fn heading(explanation: &Explanation) -> String {
     let source = &explanation.source;
-    let name = match &source.namespace {
-        Some(namespace) => format!("{}/{}/{}", source.kind, namespace, source.name),
-        None => format!("{}/{}", source.kind, source.name),
-    };
+    let name = source;
     let engine = match explanation.engine {
         Engine::Selection => "cluster selection",
         Engine::Replicas => "cluster selection, then the replica planner",
