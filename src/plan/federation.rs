@@ -17,7 +17,7 @@ use crate::model::Condition;
 /// An object placed by its `federation.alpha.kubernetes.io/cluster-selector` annotation (or
 /// everywhere without one), with replicas when it carries replica-set-preferences.
 pub fn annotated<'a>(
-    fleet: &Fleet<'a>,
+    fleet: &Fleet<'a, '_>,
     workload: &Workload,
     preferences: Option<&str>,
     replicas: i64,
@@ -47,7 +47,7 @@ pub fn annotated<'a>(
 
 /// A kubefed `Federated*` object: `spec.placement.clusters` wins over `clusterSelector`.
 pub fn federated<'a>(
-    fleet: &Fleet<'a>,
+    fleet: &Fleet<'a, '_>,
     workload: &Workload,
     placement: &FederatedPlacement,
 ) -> Planned<'a> {
@@ -60,7 +60,7 @@ pub fn federated<'a>(
 /// A kubefed `ReplicaSchedulingPreference`. With `intersectWithClusterSelector` it only uses
 /// the clusters its same-named target (of `targetKind`) selects.
 pub fn replica_scheduling_preference<'a>(
-    fleet: &Fleet<'a>,
+    fleet: &Fleet<'a, '_>,
     workload: &Workload,
     spec: &crate::model::preferences::RspSpec,
     target: Option<&Workload>,
@@ -114,7 +114,10 @@ pub fn replica_scheduling_preference<'a>(
     )
 }
 
-fn annotation_selection(fleet: &Fleet, workload: &Workload) -> Result<SelectionTrace, String> {
+fn annotation_selection(
+    fleet: &Fleet<'_, '_>,
+    workload: &Workload,
+) -> Result<SelectionTrace, String> {
     let Some(annotation) = &workload.cluster_selector else {
         return Ok(SelectionTrace {
             rule: SelectionRule::Everything,
@@ -161,7 +164,7 @@ fn federated_selection(
 }
 
 fn plan_replicas<'a>(
-    fleet: &Fleet<'a>,
+    fleet: &Fleet<'a, '_>,
     workload: &Workload,
     selection: SelectionTrace,
     preferences: &ReplicaPreferences,

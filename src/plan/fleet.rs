@@ -1,28 +1,27 @@
-//! What every item of a run shares, built once: cluster ids, the label index, online clusters.
-//! Building it per workload would make a 100k-cluster × 10k-workload plan quadratic.
+//! What the federation and kubefed items of a run share, built once: online clusters and
+//! replica capacities. Cluster ids and the label index are the placement engine's
+//! `FleetIndex`, so the fleet is indexed once per run whichever engines run.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use crate::model::Cluster;
-use crate::selector::{ClusterBits, LabelIndex, Selector};
+use crate::placement::FleetIndex;
+use crate::selector::{ClusterBits, Selector};
 
-pub struct Fleet<'a> {
+/// `'a` borrows the model (names in replica traces outlive the run's indexes); `'i` the run's
+/// `FleetIndex`.
+pub struct Fleet<'a, 'i> {
     pub clusters: &'a [Cluster],
-    ids: HashMap<&'a str, usize>,
-    labels: LabelIndex,
+    index: &'i FleetIndex<'i>,
     online: ClusterBits,
     /// Replica capacity of every cluster that has one. The planner only looks up the names it
     /// is given, so one map serves every workload instead of one copy of the names per item.
     capacity: BTreeMap<String, i64>,
 }
 
-impl<'a> Fleet<'a> {
-    pub fn new(clusters: &'a [Cluster]) -> Fleet<'a> {
-        let ids = clusters
-            .iter()
-            .enumerate()
-            .map(|(id, cluster)| (cluster.name.as_str(), id))
-            .collect();
+impl<'a, 'i> Fleet<'a, 'i> {
+    /// `index` must index these `clusters` (the same inventory, in the same order).
+    pub fn new(clusters: &'a [Cluster], index: &'i FleetIndex<'i>) -> Fleet<'a, 'i> {
         let online = ClusterBits::from_ids(
             clusters.len(),
             clusters
@@ -37,15 +36,14 @@ impl<'a> Fleet<'a> {
             .collect();
         Fleet {
             clusters,
-            ids,
+            index,
             capacity,
-            labels: LabelIndex::new(clusters.iter().map(|cluster| &cluster.labels)),
             online,
         }
     }
 
     pub fn id(&self, name: &str) -> Option<usize> {
-        self.ids.get(name).copied()
+        self.index.index_of(name)
     }
 
     pub fn capacity(&self) -> &BTreeMap<String, i64> {
@@ -58,7 +56,7 @@ impl<'a> Fleet<'a> {
 
     /// Online clusters whose labels match.
     pub fn online_matching(&self, selector: &Selector) -> ClusterBits {
-        let mut bits = self.labels.select(selector);
+        let mut bits = self.index.select_labels(selector);
         bits.and_assign(&self.online);
         bits
     }

@@ -88,9 +88,9 @@ impl<'a> Planned<'a> {
 /// Plans every workload of the model. Items keep the model's workload order, which the
 /// loader sorted by (apiVersion group, kind, namespace, name).
 pub fn build<'a>(model: &'a Model, options: &PlanOptions) -> PlanOutcome<'a> {
-    let fleet = Fleet::new(&model.inventory.clusters);
     let decisions = previous_decisions(model, options.previous);
     let placements = FleetIndex::new(&model.inventory, &decisions);
+    let fleet = Fleet::new(&model.inventory.clusters, &placements);
     let previous: HashMap<&ItemSource, &PlanItem> = options
         .previous
         .map(|plan| plan.items.iter().map(|item| (&item.source, item)).collect())
@@ -165,7 +165,7 @@ pub fn build<'a>(model: &'a Model, options: &PlanOptions) -> PlanOutcome<'a> {
 struct Run<'r, 'a> {
     model: &'a Model,
     options: &'r PlanOptions<'r>,
-    fleet: &'r Fleet<'a>,
+    fleet: &'r Fleet<'a, 'r>,
     placements: &'r FleetIndex<'r>,
     previous: &'r HashMap<&'r ItemSource, &'r PlanItem>,
     targets: &'r HashMap<(&'a str, Option<&'a str>, &'a str), &'a Workload>,
