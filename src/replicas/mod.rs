@@ -7,8 +7,6 @@ mod planner;
 mod planner_properties;
 #[cfg(test)]
 mod seed_scenarios;
-#[cfg(test)]
-mod throughput;
 mod trace;
 #[cfg(test)]
 mod upstream_vectors;
