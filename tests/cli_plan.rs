@@ -249,3 +249,47 @@ fn a_mapping_of_the_wrong_type_names_the_field_not_a_rust_type() {
         .status(1)
         .run();
 }
+
+fn item<'v>(plan: &'v serde_json::Value, kind: &str, name: &str) -> &'v serde_json::Value {
+    plan["items"]
+        .as_array()
+        .and_then(|items| {
+            items
+                .iter()
+                .find(|item| item["source"]["kind"] == kind && item["source"]["name"] == name)
+        })
+        .unwrap_or_else(|| panic!("no {kind}/{name} in the plan"))
+}
+
+#[test]
+fn an_rsp_intersecting_with_its_target_uses_only_the_targets_clusters() {
+    let output = Test::new()
+        .args(["plan", "-o", "json", "-f", "testdata/fleet"])
+        .args(["--now", "2026-06-01T00:00:00Z"])
+        .run();
+    let plan: serde_json::Value = serde_json::from_slice(&output.stdout).expect("plan is JSON");
+    let target = item(&plan, "FederatedDeployment", "catalog");
+    let rsp = item(&plan, "ReplicaSchedulingPreference", "catalog");
+    assert_eq!(rsp["clusters"], target["clusters"]);
+    assert_eq!(
+        target["clusters"],
+        serde_json::json!([
+            "azure-ap-south-prod-1",
+            "azure-eu-west-prod-1",
+            "gcp-ap-south-prod-1",
+            "gcp-eu-central-prod-1",
+            "gcp-us-east-prod-1"
+        ])
+    );
+}
+
+#[test]
+fn an_rsp_intersecting_with_a_missing_target_is_an_item_error() {
+    Test::new()
+        .args(["plan", "-o", "name", "-f", "testdata/scenarios/1a-even/inventory.yaml", "-f", "-"])
+        .stdin("apiVersion: scheduling.kubefed.io/v1alpha1\nkind: ReplicaSchedulingPreference\nmetadata: {name: web, namespace: shop}\nspec: {targetKind: FederatedDeployment, totalReplicas: 3, intersectWithClusterSelector: true}\n")
+        .stdout("ReplicaSchedulingPreference/shop/web\n")
+        .stderr("error: <stdin>#1: ReplicaSchedulingPreference/shop/web: intersectWithClusterSelector: target FederatedDeployment/shop/web not found in the inputs\n")
+        .status(1)
+        .run();
+}
