@@ -204,7 +204,7 @@ pub struct AffinityTerm {
     pub topology_key_type: TopologyKeyType,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Toleration {
     #[serde(default)]
@@ -220,7 +220,7 @@ pub struct Toleration {
     pub toleration_seconds: Option<i64>,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum TolerationOperator {
     #[default]
     Equal,

@@ -2,12 +2,17 @@
 //! decision counts for Balance, each placement's own previous decisions, add-on scores.
 //! 100k clusters × 1k placements must not redo per-fleet work per placement.
 
+use std::borrow::Borrow;
 use std::collections::{BTreeSet, HashMap};
+use std::hash::Hash;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use crate::model::placement::Toleration;
 use crate::model::{
     AddOnPlacementScore, Cluster, ClusterSetSelector, Inventory, PreviousDecision, CLUSTERSET_LABEL,
 };
+use crate::placement::filters::taint::Admitted;
+use crate::placement::prioritizers::resource;
 use crate::selector::{ClusterBits, LabelIndex, Selector};
 
 /// Only PlacementDecision objects count for Balance, Steady and NoSelectIfNew; a
@@ -37,12 +42,18 @@ pub struct FleetIndex<'a> {
     own: HashMap<&'a str, HashMap<&'a str, HashMap<&'a str, i64>>>,
     /// Cluster namespace → AddOnPlacementScore name → score.
     addon_scores: HashMap<&'a str, HashMap<&'a str, &'a AddOnPlacementScore>>,
-    candidates: Mutex<HashMap<Vec<String>, Members>>,
+    candidates: Memo<Vec<String>, Members>,
     /// The same candidates as bitsets, for untraced runs that filter by bitset algebra.
-    candidate_bits: Mutex<HashMap<Vec<String>, Arc<ClusterBits>>>,
+    candidate_bits: Memo<Vec<String>, Result<Arc<ClusterBits>, String>>,
     /// Built on first use: a fleet whose placements have no predicates never needs them.
     labels: OnceLock<LabelIndex>,
     claims: OnceLock<LabelIndex>,
+    /// Per resource prioritizer, every cluster's allocatable value by inventory index: a
+    /// placement scores thousands of clusters and must not look each up in two maps.
+    allocatable: OnceLock<HashMap<&'static str, Vec<Option<f64>>>>,
+    /// Per distinct toleration list and time: the clusters it admits. Placements share a
+    /// handful of lists, and the taint filter then reads no cluster.
+    admitted: Memo<(Vec<Toleration>, i64), Arc<Admitted>>,
 }
 
 impl<'a> FleetIndex<'a> {
@@ -117,10 +128,12 @@ impl<'a> FleetIndex<'a> {
             by_count,
             own,
             addon_scores,
-            candidates: Mutex::new(HashMap::new()),
-            candidate_bits: Mutex::new(HashMap::new()),
+            candidates: Memo::default(),
+            candidate_bits: Memo::default(),
             labels: OnceLock::new(),
             claims: OnceLock::new(),
+            allocatable: OnceLock::new(),
+            admitted: Memo::default(),
         };
         index.set_members = index.members_of_sets(&order);
         index
@@ -190,6 +203,34 @@ impl<'a> FleetIndex<'a> {
             .select(selector)
     }
 
+    /// Every cluster's allocatable `resource` (one of [`resource::RESOURCES`]) by inventory
+    /// index; `None` where the cluster does not report it.
+    pub fn allocatable(&self, resource: &str) -> &[Option<f64>] {
+        let all = self.allocatable.get_or_init(|| {
+            resource::RESOURCES
+                .iter()
+                .map(|&name| {
+                    let values = self
+                        .inventory
+                        .clusters
+                        .iter()
+                        .map(|cluster| resource::allocatable(cluster, name))
+                        .collect();
+                    (name, values)
+                })
+                .collect()
+        });
+        all.get(resource).map_or(&[], Vec::as_slice)
+    }
+
+    /// The clusters `tolerations` admit at `now` (outside a placement's own decisions).
+    pub fn admitted(&self, tolerations: &[Toleration], now: i64) -> Arc<Admitted> {
+        self.admitted
+            .get_or_insert_with(&(tolerations.to_vec(), now), || {
+                Arc::new(Admitted::new(&self.inventory.clusters, tolerations, now))
+            })
+    }
+
     /// Online with no taint: nothing for a toleration to judge.
     pub fn is_untainted(&self, index: usize) -> bool {
         self.untainted.contains(index)
@@ -222,35 +263,19 @@ impl<'a> FleetIndex<'a> {
     /// Members of the union of `sets` that are not being deleted, in name order.
     /// Cached per set list: many placements share the same bindings.
     pub fn candidates(&self, sets: &[String]) -> Members {
-        let mut cache = self
-            .candidates
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(found) = cache.get(sets) {
-            return found.clone();
-        }
-        let computed = self.union(sets);
-        cache.insert(sets.to_vec(), computed.clone());
-        computed
+        self.candidates
+            .get_or_insert_with(sets, || self.union(sets))
     }
 
     /// [`FleetIndex::candidates`] as a bitset over inventory indices, cached the same way.
     pub fn candidate_bits(&self, sets: &[String]) -> Result<Arc<ClusterBits>, String> {
-        if let Some(found) = self
-            .candidate_bits
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .get(sets)
-        {
-            return Ok(found.clone());
-        }
-        let members = self.candidates(sets)?;
-        let bits = Arc::new(ClusterBits::from_ids(self.len(), members.iter().copied()));
-        self.candidate_bits
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .insert(sets.to_vec(), bits.clone());
-        Ok(bits)
+        self.candidate_bits.get_or_insert_with(sets, || {
+            let members = self.candidates(sets)?;
+            Ok(Arc::new(ClusterBits::from_ids(
+                self.len(),
+                members.iter().copied(),
+            )))
+        })
     }
 
     /// Online clusters with no taint.
@@ -307,6 +332,36 @@ impl<'a> FleetIndex<'a> {
 
     pub fn addon_score(&self, cluster: &str, resource: &str) -> Option<&'a AddOnPlacementScore> {
         self.addon_scores.get(cluster)?.get(resource).copied()
+    }
+}
+
+/// A computed-once map shared by the threads planning items: many placements ask for the
+/// same binding sets and toleration lists.
+struct Memo<K, V>(Mutex<HashMap<K, V>>);
+
+impl<K, V> Default for Memo<K, V> {
+    fn default() -> Memo<K, V> {
+        Memo(Mutex::new(HashMap::new()))
+    }
+}
+
+impl<K: Hash + Eq, V: Clone> Memo<K, V> {
+    /// The value for `key`, made (under the lock, so once) when missing.
+    fn get_or_insert_with<Q>(&self, key: &Q, make: impl FnOnce() -> V) -> V
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ToOwned<Owned = K> + ?Sized,
+    {
+        let mut map = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(found) = map.get(key) {
+            return found.clone();
+        }
+        let made = make();
+        map.insert(key.to_owned(), made.clone());
+        made
     }
 }
 

@@ -229,12 +229,24 @@ fn run_scheduler(
             });
         }
     }
+    let admitted =
+        (!input.trace && !passed.is_empty()).then(|| fleet.admitted(&spec.tolerations, input.now));
     for &index in &passed {
         if fleet.is_untainted(index) {
             feasible.push(index);
             continue;
         }
         let cluster = fleet.cluster(index);
+        // A cluster in this placement's own decisions tolerates NoSelectIfNew: judged alone.
+        if let Some(admitted) = admitted.as_ref().filter(|_| !in_own(&cluster.name)) {
+            if admitted.clusters.contains(index) {
+                feasible.push(index);
+                if let Some(&expiry) = admitted.until.get(&index) {
+                    until.insert(index, expiry);
+                }
+            }
+            continue;
+        }
         match taint::check(cluster, &spec.tolerations, in_own(&cluster.name), input.now) {
             Tolerance::Tolerated { until: expiry } => {
                 feasible.push(index);
@@ -243,10 +255,12 @@ fn run_scheduler(
                 }
             }
             Tolerance::NotTolerated { taint } if input.trace => {
+                let taint = taint::describe(&taint);
                 out.filtered_out
                     .insert(index, Verdict::TaintNotTolerated { taint });
             }
             Tolerance::Expired { taint, at } if input.trace => {
+                let taint = taint::describe(&taint);
                 out.filtered_out
                     .insert(index, Verdict::TolerationExpired { taint, at });
             }
@@ -282,7 +296,12 @@ fn run_scheduler(
             ),
             Prioritizer::Steady => prioritizers::steady::score(&clusters, own),
             Prioritizer::ResourceAllocatable(resource) => {
-                prioritizers::resource::score(&clusters, resource)
+                let values = fleet.allocatable(resource);
+                let feasible_values: Vec<Option<f64>> = feasible
+                    .iter()
+                    .map(|&index| values.get(index).copied().flatten())
+                    .collect();
+                prioritizers::resource::score(&feasible_values)
             }
             Prioritizer::AddOn(addon) => {
                 let (prioritized, warning) =
@@ -858,6 +877,44 @@ mod tests {
         assert_eq!(untraced.selected, vec!["c00", "c01", "c07", "c30", "c31"]);
         assert_eq!(untraced.selected, traced.selected);
         assert_eq!(untraced.decisions, traced.decisions);
+    }
+
+    /// The untraced taint filter reads the fleet-wide `Admitted` bits; the traced one judges
+    /// every cluster. They must agree, also on NoSelectIfNew for the placement's own clusters
+    /// and on the expiry a toleration with seconds gives.
+    #[test]
+    fn untraced_taint_filter_agrees_with_the_traced_one() {
+        let taint = |key: &str, effect, time_added| Taint {
+            key: key.into(),
+            value: String::new(),
+            effect,
+            time_added,
+        };
+        let mut clusters: Vec<Cluster> = (0..8).map(|n| member(&format!("c{n}"))).collect();
+        clusters[1]
+            .taints
+            .push(taint("new", TaintEffect::NoSelectIfNew, None));
+        clusters[2]
+            .taints
+            .push(taint("new", TaintEffect::NoSelectIfNew, None));
+        clusters[3]
+            .taints
+            .push(taint("k", TaintEffect::NoSelect, Some(0)));
+        clusters[4]
+            .taints
+            .push(taint("other", TaintEffect::NoSelect, None));
+        clusters[5].online = false;
+        let inventory = fleet(clusters);
+        let previous = decided(&["c2"]);
+        let spec = serde_json::json!({"tolerations": [
+            {"key": "k", "operator": "Exists", "tolerationSeconds": 600}
+        ]});
+        let run = |trace| run_version("v1beta1", &inventory, &previous, spec.clone(), trace);
+        let (traced, untraced) = (run(true), run(false));
+        assert_eq!(untraced.selected, vec!["c0", "c2", "c3", "c6", "c7"]);
+        assert_eq!(untraced.selected, traced.selected);
+        assert_eq!(untraced.changes_at, Some(600));
+        assert_eq!(untraced.changes_at, traced.changes_at);
     }
 
     #[test]

@@ -497,8 +497,8 @@ impl<'c> Checker<'c> {
                 &clusters,
                 fleet.own_decisions(&placement.namespace, &placement.name),
             ),
-            "ResourceAllocatableMemory" => resource::score(&clusters, "memory"),
-            "ResourceAllocatableCPU" => resource::score(&clusters, "cpu"),
+            "ResourceAllocatableMemory" => resource::score(fleet.allocatable("memory")),
+            "ResourceAllocatableCPU" => resource::score(fleet.allocatable("cpu")),
             _ => {
                 let mut parts = plugin.splitn(3, '/').skip(1);
                 let addon_score = AddOnScore {

@@ -1,9 +1,11 @@
 //! TaintToleration (upstream `plugins/tainttoleration`): every taint must be tolerated.
 
-use std::fmt;
+use std::borrow::Cow;
+use std::collections::HashMap;
 
 use crate::model::placement::{Toleration, TolerationOperator};
 use crate::model::{Cluster, Taint, TaintEffect};
+use crate::selector::ClusterBits;
 
 pub const NAME: &str = "TaintToleration";
 
@@ -30,67 +32,106 @@ pub fn validate(tolerations: &[Toleration]) -> Result<(), String> {
 }
 
 /// The cluster's taints plus the built-in one an offline cluster carries (unless its
-/// exported `spec.taints` already has it).
-pub fn effective_taints(cluster: &Cluster) -> Vec<Taint> {
-    let mut taints = cluster.taints.clone();
-    if !cluster.online {
-        let key = match cluster
-            .conditions
-            .get(AVAILABLE_CONDITION)
-            .map(String::as_str)
-        {
-            Some("False") => UNAVAILABLE_TAINT,
-            _ => UNREACHABLE_TAINT,
-        };
-        if !taints.iter().any(|taint| taint.key == key) {
-            taints.push(Taint {
+/// exported `spec.taints` already has it). Borrowed: the filter runs over every candidate.
+pub fn effective_taints(cluster: &Cluster) -> impl Iterator<Item = Cow<'_, Taint>> {
+    let builtin = (!cluster.online)
+        .then(|| {
+            match cluster
+                .conditions
+                .get(AVAILABLE_CONDITION)
+                .map(String::as_str)
+            {
+                Some("False") => UNAVAILABLE_TAINT,
+                _ => UNREACHABLE_TAINT,
+            }
+        })
+        .filter(|key| !cluster.taints.iter().any(|taint| taint.key == *key))
+        .map(|key| {
+            Cow::Owned(Taint {
                 key: key.to_string(),
                 value: String::new(),
                 effect: TaintEffect::NoSelect,
                 time_added: None,
-            });
-        }
-    }
-    taints
+            })
+        });
+    cluster.taints.iter().map(Cow::Borrowed).chain(builtin)
 }
 
-/// How a cluster's taints fare against the placement's tolerations.
+/// How a cluster's taints fare against the placement's tolerations. A refusal names the
+/// taint; [`describe`] spells it out for a trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Tolerance {
+pub enum Tolerance<'a> {
     /// Every taint is tolerated; `until` is the earliest `tolerationSeconds` expiry.
     Tolerated {
         until: Option<i64>,
     },
     NotTolerated {
-        taint: String,
+        taint: Cow<'a, Taint>,
     },
     /// A toleration matched but its `tolerationSeconds` ran out at `at`.
     Expired {
-        taint: String,
+        taint: Cow<'a, Taint>,
         at: i64,
     },
 }
 
-pub fn check(
-    cluster: &Cluster,
+/// Which clusters a toleration list admits at `now`, judged once per distinct list for the
+/// whole fleet: a placement then tests a bit instead of reading each tainted cluster.
+/// Judged as for a cluster outside the placement's own decisions (`NoSelectIfNew` refuses).
+#[derive(Debug)]
+pub struct Admitted {
+    pub clusters: ClusterBits,
+    /// Inventory index → earliest `tolerationSeconds` expiry, for admitted tainted clusters.
+    pub until: HashMap<usize, i64>,
+}
+
+impl Admitted {
+    pub fn new(clusters: &[Cluster], tolerations: &[Toleration], now: i64) -> Admitted {
+        let mut until = HashMap::new();
+        let admitted = clusters.iter().enumerate().filter_map(|(index, cluster)| {
+            match check(cluster, tolerations, false, now) {
+                Tolerance::Tolerated { until: expiry } => {
+                    if let Some(at) = expiry {
+                        until.insert(index, at);
+                    }
+                    Some(index)
+                }
+                Tolerance::NotTolerated { .. } | Tolerance::Expired { .. } => None,
+            }
+        });
+        let clusters = ClusterBits::from_ids(clusters.len(), admitted);
+        Admitted { clusters, until }
+    }
+}
+
+pub fn check<'a>(
+    cluster: &'a Cluster,
     tolerations: &[Toleration],
     in_decision: bool,
     now: i64,
-) -> Tolerance {
+) -> Tolerance<'a> {
     if cluster.online && cluster.taints.is_empty() {
         return Tolerance::Tolerated { until: None };
     }
     let mut until: Option<i64> = None;
     for taint in effective_taints(cluster) {
         match taint_tolerance(&taint, tolerations, in_decision, now) {
-            Tolerance::Tolerated { until: Some(at) } => {
+            Verdict::Tolerated(Some(at)) => {
                 until = Some(until.map_or(at, |seen| seen.min(at)));
             }
-            Tolerance::Tolerated { until: None } => {}
-            refused => return refused,
+            Verdict::Tolerated(None) => {}
+            Verdict::NotTolerated => return Tolerance::NotTolerated { taint },
+            Verdict::Expired(at) => return Tolerance::Expired { taint, at },
         }
     }
     Tolerance::Tolerated { until }
+}
+
+/// One taint's fate; [`check`] attaches the taint to a refusal.
+enum Verdict {
+    Tolerated(Option<i64>),
+    NotTolerated,
+    Expired(i64),
 }
 
 fn taint_tolerance(
@@ -98,11 +139,11 @@ fn taint_tolerance(
     tolerations: &[Toleration],
     in_decision: bool,
     now: i64,
-) -> Tolerance {
+) -> Verdict {
     if taint.effect == TaintEffect::PreferNoSelect
         || (taint.effect == TaintEffect::NoSelectIfNew && in_decision)
     {
-        return Tolerance::Tolerated { until: None };
+        return Verdict::Tolerated(None);
     }
     let mut expired = None;
     for toleration in tolerations
@@ -110,25 +151,20 @@ fn taint_tolerance(
         .filter(|toleration| matches(taint, toleration))
     {
         let Some(seconds) = toleration.toleration_seconds else {
-            return Tolerance::Tolerated { until: None };
+            return Verdict::Tolerated(None);
         };
         let at = taint
             .time_added
             .unwrap_or(ZERO_TIME)
             .saturating_add(seconds);
         if now < at {
-            return Tolerance::Tolerated { until: Some(at) };
+            return Verdict::Tolerated(Some(at));
         }
         expired.get_or_insert(at);
     }
     match expired {
-        Some(at) => Tolerance::Expired {
-            taint: TaintText(taint).to_string(),
-            at,
-        },
-        None => Tolerance::NotTolerated {
-            taint: TaintText(taint).to_string(),
-        },
+        Some(at) => Verdict::Expired(at),
+        None => Verdict::NotTolerated,
     }
 }
 
@@ -149,17 +185,14 @@ fn matches(taint: &Taint, toleration: &Toleration) -> bool {
 }
 
 /// `key=value:Effect`, as kubectl prints taints.
-struct TaintText<'t>(&'t Taint);
-
-impl fmt::Display for TaintText<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let taint = self.0;
-        f.write_str(&taint.key)?;
-        if !taint.value.is_empty() {
-            write!(f, "={}", taint.value)?;
-        }
-        write!(f, ":{:?}", taint.effect)
+pub fn describe(taint: &Taint) -> String {
+    let mut text = taint.key.clone();
+    if !taint.value.is_empty() {
+        text.push('=');
+        text.push_str(&taint.value);
     }
+    text.push_str(&format!(":{:?}", taint.effect));
+    text
 }
 
 #[cfg(test)]
@@ -192,40 +225,31 @@ mod tests {
 
     #[test]
     fn untolerated_taint_is_named() {
-        let verdict = check(&tainted(TaintEffect::NoSelect, None), &[], false, 0);
-        assert_eq!(
-            verdict,
-            Tolerance::NotTolerated {
-                taint: "key1=value1:NoSelect".into()
-            }
-        );
+        let cluster = tainted(TaintEffect::NoSelect, None);
+        let verdict = check(&cluster, &[], false, 0);
+        let Tolerance::NotTolerated { taint } = verdict else {
+            panic!("expected a refusal, got {verdict:?}");
+        };
+        assert_eq!(describe(&taint), "key1=value1:NoSelect");
     }
 
     #[test]
     fn toleration_seconds_give_expiry() {
-        let verdict = check(
-            &tainted(TaintEffect::NoSelect, Some(100)),
-            &[exists("key1", Some(10))],
-            false,
-            105,
-        );
+        let cluster = tainted(TaintEffect::NoSelect, Some(100));
+        let verdict = check(&cluster, &[exists("key1", Some(10))], false, 105);
         assert_eq!(verdict, Tolerance::Tolerated { until: Some(110) });
     }
 
     #[test]
     fn expired_toleration_reports_when() {
-        let verdict = check(
-            &tainted(TaintEffect::NoSelect, Some(100)),
-            &[exists("key1", Some(10))],
-            false,
-            110,
-        );
+        let cluster = tainted(TaintEffect::NoSelect, Some(100));
+        let verdict = check(&cluster, &[exists("key1", Some(10))], false, 110);
+        let Tolerance::Expired { taint, at } = verdict else {
+            panic!("expected an expiry, got {verdict:?}");
+        };
         assert_eq!(
-            verdict,
-            Tolerance::Expired {
-                taint: "key1=value1:NoSelect".into(),
-                at: 110
-            }
+            (describe(&taint).as_str(), at),
+            ("key1=value1:NoSelect", 110)
         );
     }
 
@@ -236,7 +260,7 @@ mod tests {
             online: false,
             ..Cluster::default()
         };
-        let taints = effective_taints(&cluster);
+        let taints: Vec<_> = effective_taints(&cluster).collect();
         assert_eq!(taints.len(), 1);
         assert_eq!(taints[0].key, UNREACHABLE_TAINT);
         assert_eq!(taints[0].effect, TaintEffect::NoSelect);
@@ -252,7 +276,10 @@ mod tests {
         cluster
             .conditions
             .insert(AVAILABLE_CONDITION.into(), "False".into());
-        assert_eq!(effective_taints(&cluster)[0].key, UNAVAILABLE_TAINT);
+        let first = effective_taints(&cluster)
+            .next()
+            .map(|taint| taint.key.clone());
+        assert_eq!(first.as_deref(), Some(UNAVAILABLE_TAINT));
     }
 
     #[test]

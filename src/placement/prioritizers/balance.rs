@@ -9,11 +9,15 @@ pub const NAME: &str = "Balance";
 
 /// Scores the clusters at the given inventory indices.
 pub fn score(clusters: &[usize], counts: &BalanceCounts) -> Vec<Option<i64>> {
+    // No other placement decided anything (a first plan): every cluster scores 100.
+    if counts.max <= 0 {
+        return vec![Some(MAX_SCORE); clusters.len()];
+    }
     clusters
         .iter()
         .map(|&index| {
             let count = counts.count(index);
-            if count <= 0 || counts.max <= 0 {
+            if count <= 0 {
                 return Some(MAX_SCORE);
             }
             let usage = count as f64 / counts.max as f64;

@@ -7,9 +7,11 @@ use super::MAX_SCORE;
 
 pub const CPU: &str = "ResourceAllocatableCPU";
 pub const MEMORY: &str = "ResourceAllocatableMemory";
+/// The resources the two prioritizers read.
+pub const RESOURCES: [&str; 2] = ["cpu", "memory"];
 
 /// The allocatable value, when the cluster reports both allocatable and capacity.
-fn allocatable(cluster: &Cluster, resource: &str) -> Option<f64> {
+pub fn allocatable(cluster: &Cluster, resource: &str) -> Option<f64> {
     cluster.resource_capacity.get(resource)?;
     cluster
         .allocatable
@@ -17,17 +19,14 @@ fn allocatable(cluster: &Cluster, resource: &str) -> Option<f64> {
         .map(|quantity| quantity.value)
 }
 
-/// Clusters without the resource get no score (they add 0 to the total).
-pub fn score(clusters: &[&Cluster], resource: &str) -> Vec<Option<i64>> {
-    let values: Vec<Option<f64>> = clusters
-        .iter()
-        .map(|cluster| allocatable(cluster, resource))
-        .collect();
+/// Scores each cluster's [`allocatable`] value. Clusters without the resource get no score
+/// (they add 0 to the total).
+pub fn score(values: &[Option<f64>]) -> Vec<Option<i64>> {
     let present = values.iter().flatten().copied();
     let min = present.clone().fold(f64::INFINITY, f64::min);
     let max = present.fold(f64::NEG_INFINITY, f64::max);
     values
-        .into_iter()
+        .iter()
         .map(|value| {
             value.map(|value| {
                 if max - min == 0.0 {
