@@ -97,6 +97,75 @@ fn every_snapshot_names_its_file_on_every_line() {
     }
 }
 
+/// The corpus's documents as one JSON stream, when every document has a JSON form.
+fn as_json_stream(yaml: &str) -> Option<String> {
+    let mut stream = String::new();
+    for document in serde_yaml::Deserializer::from_str(yaml) {
+        let value: serde_json::Value = serde::Deserialize::deserialize(document).ok()?;
+        stream.push_str(&serde_json::to_string_pretty(&value).ok()?);
+        stream.push('\n');
+    }
+    Some(stream)
+}
+
+/// Valid JSON is decoded straight from its text, everything else through a parsed tree; the
+/// two must report every wrongly typed field exactly alike.
+#[test]
+fn json_inputs_report_wrong_fields_exactly_as_yaml_does() {
+    let dir = tempdir();
+    let mut mismatches = Vec::new();
+    let mut compared = 0;
+    let decode_cases = cases().into_iter().filter(|case| {
+        [
+            "wrong-types-",
+            "negative-",
+            "overflowing-",
+            "duplicate-clusters",
+        ]
+        .iter()
+        .any(|prefix| case.starts_with(prefix))
+    });
+    for case in decode_cases {
+        let yaml_path = format!("{CORPUS}/{case}");
+        let yaml = fs::read_to_string(repo_root().join(&yaml_path))
+            .unwrap_or_else(|error| panic!("{yaml_path}: {error}"));
+        // Non-string keys and tags have no JSON form.
+        let Some(json) = as_json_stream(&yaml) else {
+            continue;
+        };
+        compared += 1;
+        let json_path = dir.path().join(format!("{case}.json"));
+        write(&json_path, &json);
+        let json_name = json_path.to_string_lossy().into_owned();
+        let expected = fs::read_to_string(repo_root().join(format!("{yaml_path}.stderr")))
+            .unwrap_or_else(|error| panic!("{yaml_path}.stderr: {error}"))
+            .replace(&yaml_path, &json_name);
+        let found = stderr_of(&["plan", "-f", &json_name], 1);
+        if found != expected {
+            mismatches.push(format!("{case}\n--- yaml\n{expected}--- json\n{found}"));
+        }
+    }
+    assert!(compared >= 12, "only {compared} cases have a JSON form");
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+#[test]
+fn duplicate_keys_in_json_are_syntax_errors() {
+    let dir = tempdir();
+    let path = dir.path().join("fleet.json");
+    write(
+        &path,
+        r#"{"apiVersion": "fleetplan.io/v1alpha1", "kind": "ClusterInventory", "metadata": {"name": "fleet"},
+ "clusters": [{"name": "east", "labels": {"env": "prod", "env": "dev"}}]}"#,
+    );
+    let name = path.to_string_lossy().into_owned();
+    let stderr = stderr_of(&["plan", "-f", &name], 1);
+    assert_eq!(
+        stderr,
+        format!("error: {name}#1: line 2 column 62: duplicate entry with key \"env\"\n")
+    );
+}
+
 #[test]
 fn select_reports_load_errors_exactly_as_plan_does() {
     for case in cases() {

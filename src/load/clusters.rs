@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use serde::de::{self, Deserializer};
 use serde::Deserialize;
 
 use super::decode::{null_as_default, optional_time, FieldError};
@@ -27,12 +28,26 @@ struct TaintDoc {
     time_added: Option<i64>,
 }
 
-/// The CRD's enum; anything else is rejected by the API server.
-#[derive(Deserialize)]
+/// The CRD's enum; anything else is rejected by the API server. Read from a string only (as
+/// the API server does): a derived enum would also take `{"NoSelect": null}` from JSON.
 enum EffectDoc {
     NoSelect,
     PreferNoSelect,
     NoSelectIfNew,
+}
+
+const EFFECTS: &[&str] = &["NoSelect", "PreferNoSelect", "NoSelectIfNew"];
+
+impl<'de> Deserialize<'de> for EffectDoc {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<EffectDoc, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        match text.as_str() {
+            "NoSelect" => Ok(EffectDoc::NoSelect),
+            "PreferNoSelect" => Ok(EffectDoc::PreferNoSelect),
+            "NoSelectIfNew" => Ok(EffectDoc::NoSelectIfNew),
+            other => Err(de::Error::unknown_variant(other, EFFECTS)),
+        }
+    }
 }
 
 impl From<TaintDoc> for Taint {

@@ -1,12 +1,9 @@
 //! Routing each document to the reader for its `apiVersion`/`kind`, expanding `List`s.
 
-use serde_yaml::Value;
-
 use super::cluster_sets::{binding, cluster_set};
 use super::clusters::{federation_cluster, inventory, managed_cluster};
+use super::content::{Content, Shape};
 use super::decisions::placement_decision;
-use super::decode::decode;
-use super::documents::Document;
 use super::model_builder::ModelBuilder;
 use super::object::{join, Object, TypeMeta};
 use super::scores::addon_score;
@@ -134,34 +131,34 @@ fn route(type_meta: &TypeMeta) -> Route {
 }
 
 /// Reads one document into the model. Empty documents are skipped.
-pub fn load_document(document: &Document, builder: &mut ModelBuilder) {
-    load_value(&document.value, &document.source, "", builder);
+pub fn load_document(content: Content<'_>, source: &Source, builder: &mut ModelBuilder) {
+    load_value(content, source, "", builder);
 }
 
-fn load_value(value: &Value, source: &Source, prefix: &str, builder: &mut ModelBuilder) {
+fn load_value(content: Content<'_>, source: &Source, prefix: &str, builder: &mut ModelBuilder) {
     let invalid = |path: &str, message: String| LoadError::Invalid {
         at: source.clone(),
         object: None,
         path: join(prefix, path),
         message,
     };
-    match value {
-        Value::Null => return,
-        Value::Mapping(_) => {}
+    match content.shape() {
+        Shape::Null => return,
+        Shape::Mapping => {}
         other => {
             let message = format!(
                 "expected a Kubernetes object (a mapping with apiVersion and kind), found {}",
-                describe(other)
+                other.describe()
             );
             return builder.error(invalid("", message));
         }
     }
-    let type_meta: TypeMeta = match decode(value) {
+    let type_meta: TypeMeta = match content.decode() {
         Ok(type_meta) => type_meta,
         Err(error) => return builder.error(invalid(&error.path, error.message)),
     };
     if type_meta.kind.ends_with("List") {
-        if let Some(items) = value.get("items") {
+        if let Some(items) = content.get("items") {
             return load_list(items, source, prefix, builder);
         }
     }
@@ -180,41 +177,41 @@ fn load_value(value: &Value, source: &Source, prefix: &str, builder: &mut ModelB
             );
             return builder.error(invalid("apiVersion", message));
         }
-        Route::Unknown if has_placement_annotation(value) => annotated,
+        Route::Unknown if has_placement_annotation(content) => annotated,
         Route::Unknown => {
             let what = format!("{}/{}", type_meta.api_version, type_meta.kind);
             return builder.skip(source.clone(), what);
         }
     };
-    let read = Object::new(type_meta, value, source.clone(), prefix.to_string())
+    let read = Object::new(type_meta, content, source.clone(), prefix.to_string())
         .and_then(|object| read(&object, builder));
     if let Err(error) = read {
         builder.error(error);
     }
 }
 
-fn load_list(items: &Value, source: &Source, prefix: &str, builder: &mut ModelBuilder) {
-    match items {
-        Value::Sequence(items) => {
-            for (index, item) in items.iter().enumerate() {
+fn load_list(items: Content<'_>, source: &Source, prefix: &str, builder: &mut ModelBuilder) {
+    match items.shape() {
+        Shape::List => {
+            for (index, item) in items.elements().unwrap_or_default().into_iter().enumerate() {
                 let prefix = format!("{prefix}items[{index}].");
                 load_value(item, source, &prefix, builder);
             }
         }
-        Value::Null => {}
+        Shape::Null => {}
         other => builder.error(LoadError::Invalid {
             at: source.clone(),
             object: None,
             path: join(prefix, "items"),
-            message: format!("expected a list of objects, found {}", describe(other)),
+            message: format!("expected a list of objects, found {}", other.describe()),
         }),
     }
 }
 
 /// Looked up without decoding `metadata`, so the documents fleetplan skips (a
 /// Kustomization without a name, say) are never rejected for their metadata.
-fn has_placement_annotation(value: &Value) -> bool {
-    value
+fn has_placement_annotation(content: Content<'_>) -> bool {
+    content
         .get("metadata")
         .and_then(|metadata| metadata.get("annotations"))
         .is_some_and(|annotations| {
@@ -223,16 +220,4 @@ fn has_placement_annotation(value: &Value) -> bool {
                     .get(REPLICA_SET_PREFERENCES_ANNOTATION)
                     .is_some()
         })
-}
-
-fn describe(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "nothing",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Sequence(_) => "a list",
-        Value::Mapping(_) => "a mapping",
-        Value::Tagged(_) => "a tagged value",
-    }
 }

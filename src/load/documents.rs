@@ -8,6 +8,9 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_yaml::{Mapping, Value};
 
+use serde_json::value::RawValue;
+
+use super::content::{check_json, Content};
 use super::inputs::{Input, Syntax};
 use super::{LoadError, LoadOptions};
 use crate::model::Source;
@@ -23,9 +26,73 @@ pub struct Document {
 /// Without aliases a value takes at least one byte, so only alias expansion can exhaust this.
 const BUDGET_PER_BYTE: usize = 2;
 
+/// A document as the readers take it: the tree, or the text of a JSON document (see
+/// [`Content`]).
+pub enum Parsed<'t> {
+    Tree(Document),
+    Json { source: Source, text: &'t str },
+}
+
+impl Parsed<'_> {
+    pub fn source(&self) -> &Source {
+        match self {
+            Parsed::Tree(document) => &document.source,
+            Parsed::Json { source, .. } => source,
+        }
+    }
+
+    pub fn content(&self) -> Content<'_> {
+        match self {
+            Parsed::Tree(document) => Content::Tree(&document.value),
+            Parsed::Json { text, .. } => Content::Json(text),
+        }
+    }
+}
+
+/// The documents of `input` for reading. A JSON input whose every document parses and has no
+/// duplicate key stays text; any other input is parsed into trees by [`parse_documents`],
+/// whose errors are the ones reported.
+pub fn read_documents<'t>(
+    input: &'t Input,
+    options: &LoadOptions,
+) -> Result<Vec<Parsed<'t>>, LoadError> {
+    let (text, json) = text_of(input)?;
+    if json {
+        let mut documents = Vec::new();
+        let stream = serde_json::Deserializer::from_str(text).into_iter::<&RawValue>();
+        for (index, raw) in stream.enumerate() {
+            match raw {
+                Ok(raw) if check_json(raw.get()) => documents.push(Parsed::Json {
+                    source: source(&input.name, index.saturating_add(1)),
+                    text: raw.get(),
+                }),
+                _ => {
+                    documents.clear();
+                    break;
+                }
+            }
+        }
+        if !documents.is_empty() {
+            return Ok(documents);
+        }
+    }
+    let documents = parse_documents(input, options)?;
+    Ok(documents.into_iter().map(Parsed::Tree).collect())
+}
+
 /// Parses every document of `input`. Empty documents are returned as `Value::Null` (the
 /// caller skips them) so document numbers match what the user counts.
 pub fn parse_documents(input: &Input, options: &LoadOptions) -> Result<Vec<Document>, LoadError> {
+    let (text, json) = text_of(input)?;
+    if json {
+        parse_json(&input.name, text)
+    } else {
+        parse_yaml(&input.name, text, options.max_alias_expansion)
+    }
+}
+
+/// The input as text (without a byte order mark), and whether it is JSON.
+fn text_of(input: &Input) -> Result<(&str, bool), LoadError> {
     let text = std::str::from_utf8(&input.bytes).map_err(|error| {
         let valid = input.bytes.get(..error.valid_up_to()).unwrap_or_default();
         let line = 1 + valid.iter().filter(|byte| **byte == b'\n').count();
@@ -43,11 +110,7 @@ pub fn parse_documents(input: &Input, options: &LoadOptions) -> Result<Vec<Docum
         Syntax::Yaml => false,
         Syntax::Sniff => text.trim_start().starts_with('{'),
     };
-    if json {
-        parse_json(&input.name, text)
-    } else {
-        parse_yaml(&input.name, text, options.max_alias_expansion)
-    }
+    Ok((text, json))
 }
 
 fn source(file: &str, document: usize) -> Source {

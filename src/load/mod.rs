@@ -3,6 +3,7 @@
 
 mod cluster_sets;
 mod clusters;
+mod content;
 mod decisions;
 mod decode;
 mod dispatch;
@@ -23,7 +24,8 @@ pub use inputs::STDIN_NAME;
 pub use previous::{previous_plan, previous_plan_limited, PreviousKind};
 pub(crate) use workloads::CLUSTER_SELECTOR_ANNOTATION;
 
-use crate::model::Model;
+use crate::model::{Model, Source};
+use content::{Content, Shape};
 use model_builder::ModelBuilder;
 
 /// Limits against hostile or accidental huge input, so memory stays bounded.
@@ -85,21 +87,30 @@ fn read(
     // Each input's bytes, and each document's tree unless asked for, are dropped once read:
     // a 100k-cluster inventory's parsed tree is several times the size of the model.
     for input in inputs {
-        match documents::parse_documents(&input, options) {
-            Ok(documents) => {
-                if documents.iter().all(|document| document.value.is_null()) {
-                    empty_inputs.push(input.name.clone());
-                } else {
-                    found_documents = true;
-                }
-                drop(input);
-                for document in &documents {
-                    dispatch::load_document(document, &mut builder);
-                }
-                if keep_documents {
-                    kept.extend(documents);
-                }
-            }
+        let read = if keep_documents {
+            documents::parse_documents(&input, options).map(|documents| {
+                let found = read_all(
+                    documents
+                        .iter()
+                        .map(|document| (Content::Tree(&document.value), &document.source)),
+                    &mut builder,
+                );
+                kept.extend(documents);
+                found
+            })
+        } else {
+            documents::read_documents(&input, options).map(|documents| {
+                read_all(
+                    documents
+                        .iter()
+                        .map(|document| (document.content(), document.source())),
+                    &mut builder,
+                )
+            })
+        };
+        match read {
+            Ok(true) => found_documents = true,
+            Ok(false) => empty_inputs.push(input.name.clone()),
             Err(error) => builder.error(error),
         }
     }
@@ -113,14 +124,30 @@ fn read(
     builder.finish().map(|model| (model, kept))
 }
 
+/// Reads documents into the model; whether any of them had content.
+fn read_all<'a>(
+    documents: impl Iterator<Item = (Content<'a>, &'a Source)>,
+    builder: &mut ModelBuilder,
+) -> bool {
+    let mut found = false;
+    for (content, source) in documents {
+        found |= content.shape() != Shape::Null;
+        dispatch::load_document(content, source, builder);
+    }
+    found
+}
+
 /// The model of documents already in memory: `migrate --verify` loads its own output
 /// through the same readers as any input, so a migrated object that the loader would
 /// reject or warn about cannot pass as verified.
 pub(crate) fn load_documents(documents: &[Document]) -> Result<Model, LoadErrors> {
     let mut builder = ModelBuilder::default();
-    for document in documents {
-        dispatch::load_document(document, &mut builder);
-    }
+    read_all(
+        documents
+            .iter()
+            .map(|document| (Content::Tree(&document.value), &document.source)),
+        &mut builder,
+    );
     builder.finish()
 }
 

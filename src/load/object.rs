@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_yaml::Value;
 
-use super::decode::{decode, null_as_default, FieldError};
+use super::content::Content;
+use super::decode::{null_as_default, FieldError};
 use super::LoadError;
 use crate::model::{ObjectRef, Source};
 
@@ -103,7 +104,7 @@ pub fn scope_of(group: &str, kind: &str) -> Scope {
 /// say `file#document: Kind/namespace/name: path: message`.
 pub struct Object<'a> {
     pub meta: ObjectMeta,
-    pub value: &'a Value,
+    pub content: Content<'a>,
     pub source: Source,
     /// `items[3].` for an item of a List; prefixes every field path.
     pub path_prefix: String,
@@ -115,7 +116,7 @@ impl<'a> Object<'a> {
     /// namespace lands in `default`, as `kubectl apply` would put it).
     pub fn new(
         type_meta: TypeMeta,
-        value: &'a Value,
+        content: Content<'a>,
         source: Source,
         path_prefix: String,
     ) -> Result<Object<'a>, LoadError> {
@@ -125,7 +126,7 @@ impl<'a> Object<'a> {
             path: join(&path_prefix, &error.path),
             message: error.message,
         };
-        let meta = decode::<WithMetadata>(value).map_err(invalid)?.metadata;
+        let meta = content.decode::<WithMetadata>().map_err(invalid)?.metadata;
         let name = match meta.name.as_deref() {
             Some(name) if !name.is_empty() => name.to_string(),
             _ => {
@@ -152,7 +153,7 @@ impl<'a> Object<'a> {
         };
         Ok(Object {
             meta,
-            value,
+            content,
             source,
             path_prefix,
             object,
@@ -165,7 +166,7 @@ impl<'a> Object<'a> {
 
     /// Decodes the whole object as `T`, naming the object and field on failure.
     pub fn decode<T: serde::de::DeserializeOwned>(&self) -> Result<T, LoadError> {
-        decode(self.value).map_err(|error| self.invalid(error))
+        self.content.decode().map_err(|error| self.invalid(error))
     }
 
     pub fn invalid(&self, error: FieldError) -> LoadError {
@@ -193,8 +194,11 @@ mod tests {
 
     fn object(text: &str) -> Result<ObjectRef, LoadError> {
         let value: Value = serde_yaml::from_str(text).unwrap_or_default();
-        let type_meta: TypeMeta = decode(&value).map_err(|e| LoadError::input("t", e.message))?;
-        Object::new(type_meta, &value, Source::default(), String::new()).map(|o| o.object)
+        let content = Content::Tree(&value);
+        let type_meta: TypeMeta = content
+            .decode()
+            .map_err(|e| LoadError::input("t", e.message))?;
+        Object::new(type_meta, content, Source::default(), String::new()).map(|o| o.object)
     }
 
     #[test]

@@ -7,8 +7,7 @@ use std::io::Read;
 use super::decode::decode;
 use super::documents::{parse_documents, Document};
 use super::inputs::read_inputs;
-use super::model_builder::ModelBuilder;
-use super::{dispatch, LoadError, LoadErrors, LoadOptions};
+use super::{LoadError, LoadErrors, LoadOptions};
 use crate::plan::{ItemSource, Plan, PlanItem, API_VERSION, KIND};
 
 const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
@@ -61,11 +60,7 @@ pub fn previous_plan_limited(
 /// Every PlacementDecision becomes its Placement's previous clusters; a PlacementRule's
 /// `status.decisions` its own.
 fn from_decisions(documents: &[Document]) -> Result<Plan, LoadErrors> {
-    let mut builder = ModelBuilder::default();
-    for document in documents {
-        dispatch::load_document(document, &mut builder);
-    }
-    let model = builder.finish()?;
+    let model = super::load_documents(documents)?;
     let mut items: BTreeMap<ItemSource, Vec<String>> = BTreeMap::new();
     for decision in model.decisions.iter().filter(|d| !d.placement.is_empty()) {
         let source = if decision.object.kind == "PlacementDecision" {

@@ -2,7 +2,6 @@
 //! `ReplicaSchedulingPreference` and `Federated*`, OCM `Placement` and `PlacementRule`.
 
 use serde::{Deserialize, Deserializer};
-use serde_yaml::Value;
 
 use super::decode::{null_as_default, FieldError};
 use super::model_builder::ModelBuilder;
@@ -143,8 +142,10 @@ pub fn federated(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), 
 
 /// The `spec` or `status` subtree in the JSON form model::placement decodes.
 fn subtree(object: &Object<'_>, field: &str) -> Result<serde_json::Value, LoadError> {
-    let value = object.value.get(field).unwrap_or(&Value::Null);
-    serde_json::to_value(value).map_err(|error| {
+    let Some(content) = object.content.get(field) else {
+        return Ok(serde_json::Value::Null);
+    };
+    content.to_json().map_err(|error| {
         object.invalid(FieldError::new(
             field,
             format!("expected a mapping with string keys: {error}"),

@@ -1,0 +1,385 @@
+//! What a reader decodes from: a parsed tree, or the text of one JSON value.
+//!
+//! Building a `serde_yaml::Value` tree for a 100k-cluster JSON inventory, decoding the tree
+//! and freeing it took most of a plan's loading time. JSON that parsed cleanly (valid, no
+//! duplicate keys) is therefore kept as text and decoded straight into each reader's types.
+//! Only a value that fails to decode is turned into a tree and decoded again, so the errors
+//! (and anything a direct decode would reject) are exactly those of the tree.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+use std::fmt;
+
+use serde::de::{self, DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
+use serde_json::value::RawValue;
+use serde_yaml::Value;
+
+use super::decode::{decode, FieldError};
+
+/// One value to read, borrowed from a parsed document.
+#[derive(Clone, Copy, Debug)]
+pub enum Content<'a> {
+    Tree(&'a Value),
+    /// The text of one JSON value, already checked by [`check_json`].
+    Json(&'a str),
+}
+
+/// The kind of a value, for "expected …, found …" messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Null,
+    Bool,
+    Number,
+    String,
+    List,
+    Mapping,
+    Tagged,
+}
+
+impl Shape {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Shape::Null => "nothing",
+            Shape::Bool => "a boolean",
+            Shape::Number => "a number",
+            Shape::String => "a string",
+            Shape::List => "a list",
+            Shape::Mapping => "a mapping",
+            Shape::Tagged => "a tagged value",
+        }
+    }
+}
+
+impl<'a> Content<'a> {
+    pub fn shape(self) -> Shape {
+        match self {
+            Content::Tree(value) => match value {
+                Value::Null => Shape::Null,
+                Value::Bool(_) => Shape::Bool,
+                Value::Number(_) => Shape::Number,
+                Value::String(_) => Shape::String,
+                Value::Sequence(_) => Shape::List,
+                Value::Mapping(_) => Shape::Mapping,
+                Value::Tagged(_) => Shape::Tagged,
+            },
+            Content::Json(text) => match text.trim_start().as_bytes().first() {
+                Some(b'{') => Shape::Mapping,
+                Some(b'[') => Shape::List,
+                Some(b'"') => Shape::String,
+                Some(b't' | b'f') => Shape::Bool,
+                Some(b'n') | None => Shape::Null,
+                Some(_) => Shape::Number,
+            },
+        }
+    }
+
+    /// Decodes the value as `T`, reporting the path of the field that did not fit.
+    pub fn decode<T: DeserializeOwned>(self) -> Result<T, FieldError> {
+        match self {
+            Content::Tree(value) => decode(value),
+            Content::Json(text) => match serde_json::from_str(text) {
+                Ok(decoded) => Ok(decoded),
+                // The tree decides: it gives the error its path, and it is the reference for
+                // anything the two decoders might disagree on.
+                Err(_) => decode(&tree(text)?),
+            },
+        }
+    }
+
+    /// The value of `key` when this is a mapping that has it.
+    pub fn get(self, key: &str) -> Option<Content<'a>> {
+        match self {
+            Content::Tree(value) => value.get(key).map(Content::Tree),
+            Content::Json(text) => {
+                let mut deserializer = serde_json::Deserializer::from_str(text);
+                FieldOf { key }
+                    .deserialize(&mut deserializer)
+                    .ok()
+                    .flatten()
+                    .map(|raw| Content::Json(raw.get()))
+            }
+        }
+    }
+
+    /// The elements when this is a list.
+    pub fn elements(self) -> Option<Vec<Content<'a>>> {
+        match self {
+            Content::Tree(Value::Sequence(items)) => {
+                Some(items.iter().map(Content::Tree).collect())
+            }
+            Content::Tree(_) => None,
+            Content::Json(text) => serde_json::from_str::<Vec<&RawValue>>(text)
+                .ok()
+                .map(|items| {
+                    items
+                        .into_iter()
+                        .map(|raw| Content::Json(raw.get()))
+                        .collect()
+                }),
+        }
+    }
+
+    /// The value as JSON (what the placement model decodes).
+    pub fn to_json(self) -> Result<serde_json::Value, String> {
+        match self {
+            Content::Tree(value) => serde_json::to_value(value).map_err(|error| error.to_string()),
+            Content::Json(text) => serde_json::from_str(text).map_err(|error| error.to_string()),
+        }
+    }
+}
+
+/// The tree of checked JSON text, as the YAML/JSON parser would have built it.
+fn tree(text: &str) -> Result<Value, FieldError> {
+    serde_json::from_str(text).map_err(|error| FieldError::new("", error.to_string()))
+}
+
+/// Checks one JSON value the way the tree parser would: valid, and no mapping with a key
+/// twice. Values that pass can be decoded without building a tree.
+pub fn check_json(text: &str) -> bool {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    Checked.deserialize(&mut deserializer).is_ok() && deserializer.end().is_ok()
+}
+
+/// Walks a value, failing on a duplicate key (the tree parser's "duplicate key" error).
+#[derive(Clone, Copy)]
+struct Checked;
+
+impl<'de> DeserializeSeed<'de> for Checked {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+/// Keys compared linearly up to this many; a larger mapping switches to a hash set, so a
+/// hostile mapping with 100k keys stays linear.
+const LINEAR_KEYS: usize = 16;
+
+impl<'de> Visitor<'de> for Checked {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(self)?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut few: Vec<Cow<'de, str>> = Vec::new();
+        let mut many = HashSet::new();
+        while let Some(key) = map.next_key_seed(Key)? {
+            let seen = if many.is_empty() && few.len() < LINEAR_KEYS {
+                few.contains(&key)
+            } else {
+                many.extend(few.drain(..));
+                many.contains(&key)
+            };
+            if seen {
+                return Err(de::Error::custom("duplicate key"));
+            }
+            if many.is_empty() {
+                few.push(key);
+            } else {
+                many.insert(key);
+            }
+            map.next_value_seed(self)?;
+        }
+        Ok(())
+    }
+}
+
+/// A mapping key, borrowed from the text unless it has escapes.
+struct Key;
+
+impl<'de> DeserializeSeed<'de> for Key {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Key {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string key")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, key: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(key))
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(key.to_string()))
+    }
+}
+
+/// Finds one key of a JSON mapping; `None` for a mapping without it or anything else.
+struct FieldOf<'k> {
+    key: &'k str,
+}
+
+impl<'de> DeserializeSeed<'de> for FieldOf<'_> {
+    type Value = Option<&'de RawValue>;
+
+    fn deserialize<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FieldOf<'_> {
+    type Value = Option<&'de RawValue>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut found = None;
+        while let Some(key) = map.next_key_seed(Key)? {
+            if found.is_none() && key == self.key {
+                found = Some(map.next_value::<&RawValue>()?);
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(found)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn both(text: &str) -> (Value, &str) {
+        (serde_json::from_str(text).unwrap_or_default(), text)
+    }
+
+    #[test]
+    fn json_and_tree_agree_on_shape_and_fields() {
+        let (value, text) = both(r#"{"a": {"b": [1, "x", null]}, "c": true}"#);
+        for content in [Content::Tree(&value), Content::Json(text)] {
+            assert_eq!(content.shape(), Shape::Mapping);
+            let list = content.get("a").and_then(|a| a.get("b"));
+            let shapes: Vec<Shape> = list
+                .and_then(Content::elements)
+                .unwrap_or_default()
+                .into_iter()
+                .map(Content::shape)
+                .collect();
+            assert_eq!(shapes, vec![Shape::Number, Shape::String, Shape::Null]);
+            assert_eq!(content.get("c").map(Content::shape), Some(Shape::Bool));
+            assert!(content.get("missing").is_none());
+            assert!(content.get("c").and_then(|c| c.get("x")).is_none());
+        }
+    }
+
+    #[test]
+    fn a_json_decode_error_is_the_tree_error_with_its_path() {
+        #[derive(Debug, serde::Deserialize)]
+        struct Doc {
+            #[allow(dead_code)]
+            spec: Spec,
+        }
+        #[derive(Debug, serde::Deserialize)]
+        struct Spec {
+            #[allow(dead_code)]
+            replicas: i64,
+        }
+        let (value, text) = both(r#"{"spec": {"replicas": "three"}}"#);
+        let from_tree = Content::Tree(&value).decode::<Doc>().err();
+        let from_json = Content::Json(text).decode::<Doc>().err();
+        assert_eq!(from_json, from_tree);
+        assert_eq!(
+            from_json.map(|error| error.path),
+            Some("spec.replicas".into())
+        );
+    }
+
+    #[test]
+    fn duplicate_keys_fail_the_check_at_any_depth() {
+        assert!(check_json(r#"{"a": 1, "b": {"c": 1}}"#));
+        assert!(!check_json(r#"{"a": 1, "a": 2}"#));
+        assert!(!check_json(r#"{"a": [{"c": 1, "c": 1}]}"#));
+        assert!(!check_json(r#"{"a\u0062": 1, "ab": 2}"#));
+    }
+
+    #[test]
+    fn duplicates_in_a_large_mapping_are_found() {
+        let keys: Vec<String> = (0..100).map(|n| format!("\"k{n}\": {n}")).collect();
+        let unique = format!("{{{}}}", keys.join(","));
+        assert!(check_json(&unique));
+        let twice = format!("{{{}, \"k7\": 0}}", keys.join(","));
+        assert!(!check_json(&twice));
+    }
+
+    #[test]
+    fn invalid_json_fails_the_check() {
+        assert!(!check_json(r#"{"a": }"#));
+        assert!(!check_json(r#"{"a": 1} x"#));
+    }
+}
