@@ -169,7 +169,7 @@ fn run_scheduler(
     let in_own = |name: &str| own.is_some_and(|own| own.contains_key(name));
 
     // Upstream's filters return early on an empty cluster list, before validating.
-    let mut passed = Vec::with_capacity(candidates.len());
+    let mut passed = Vec::new();
     let mut predicates = None;
     if spec.predicates.is_empty() || candidates.is_empty() {
         passed.extend_from_slice(candidates);
@@ -285,7 +285,6 @@ fn run_scheduler(
         }
     };
 
-    let clusters: Vec<&Cluster> = feasible.iter().map(|&index| fleet.cluster(index)).collect();
     let mut totals = vec![0i64; feasible.len()];
     let mut scores = Vec::with_capacity(out.weights.len());
     for weighted in &out.weights {
@@ -294,7 +293,12 @@ fn run_scheduler(
                 &feasible,
                 &fleet.balance_counts(input.namespace, input.name),
             ),
-            Prioritizer::Steady => prioritizers::steady::score(&clusters, own),
+            Prioritizer::Steady => prioritizers::steady::score(
+                feasible
+                    .iter()
+                    .map(|&index| fleet.cluster(index).name.as_str()),
+                own,
+            ),
             Prioritizer::ResourceAllocatable(resource) => {
                 let values = fleet.allocatable(resource);
                 let feasible_values: Vec<Option<f64>> = feasible
@@ -304,6 +308,8 @@ fn run_scheduler(
                 prioritizers::resource::score(&feasible_values)
             }
             Prioritizer::AddOn(addon) => {
+                let clusters: Vec<&Cluster> =
+                    feasible.iter().map(|&index| fleet.cluster(index)).collect();
                 let (prioritized, warning) =
                     prioritizers::addon::score(&clusters, fleet, addon, input.now);
                 if let Some(message) = warning {

@@ -494,7 +494,7 @@ impl<'c> Checker<'c> {
                 &fleet.balance_counts(&placement.namespace, &placement.name),
             ),
             "Steady" => steady::score(
-                &clusters,
+                clusters.iter().map(|cluster| cluster.name.as_str()),
                 fleet.own_decisions(&placement.namespace, &placement.name),
             ),
             "ResourceAllocatableMemory" => resource::score(fleet.allocatable("memory")),

@@ -3,21 +3,19 @@
 
 use std::collections::HashMap;
 
-use crate::model::Cluster;
-
 use super::MAX_SCORE;
 
 pub const NAME: &str = "Steady";
 
-pub fn score(clusters: &[&Cluster], own: Option<&HashMap<&str, i64>>) -> Vec<Option<i64>> {
-    if own.is_none() {
-        return vec![Some(0); clusters.len()];
-    }
-    clusters
-        .iter()
-        .map(|cluster| {
-            let decided = own.is_some_and(|own| own.contains_key(cluster.name.as_str()));
-            Some(if decided { MAX_SCORE } else { 0 })
-        })
+/// Scores clusters by name; the names are read only after a previous plan.
+pub fn score<'n>(
+    names: impl ExactSizeIterator<Item = &'n str>,
+    own: Option<&HashMap<&str, i64>>,
+) -> Vec<Option<i64>> {
+    let Some(own) = own else {
+        return vec![Some(0); names.len()];
+    };
+    names
+        .map(|name| Some(if own.contains_key(name) { MAX_SCORE } else { 0 }))
         .collect()
 }
