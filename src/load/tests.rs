@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::*;
 use crate::model::{
-    ClusterSetSelector, FederatedPlacement, LabelSelectorSpec, TaintEffect, WorkloadKind,
+    ClusterSetSelector, FederatedPlacement, Interned, LabelSelectorSpec, TaintEffect, WorkloadKind,
 };
 
 fn load_text(text: &str) -> Result<Model, LoadErrors> {
@@ -64,7 +64,7 @@ fn inventory_clusters_are_read_in_order() {
     let model = model(INVENTORY);
     assert_eq!(cluster_names(&model), ["a", "b"]);
     let a = &model.inventory.clusters[0];
-    assert_eq!(a.labels.get("env").map(String::as_str), Some("prod"));
+    assert_eq!(a.labels.get("env").map(Interned::as_str), Some("prod"));
     assert_eq!(a.replica_capacity, Some(6));
     assert_eq!(
         a.allocatable.get("memory").map(|q| q.value),
@@ -83,7 +83,7 @@ fn inventory_set_becomes_the_clusterset_label() {
         model.inventory.clusters[0]
             .labels
             .get("cluster.open-cluster-management.io/clusterset")
-            .map(String::as_str),
+            .map(Interned::as_str),
         Some("blue")
     );
 }
@@ -183,11 +183,11 @@ fn managed_clusters_are_read() {
     let model = model(MANAGED_CLUSTER);
     let east = &model.inventory.clusters[0];
     assert_eq!(east.name, "east");
-    assert_eq!(east.labels.get("cloud").map(String::as_str), Some("aws"));
+    assert_eq!(east.labels.get("cloud").map(Interned::as_str), Some("aws"));
     assert_eq!(
         east.claims
             .get("platform.open-cluster-management.io")
-            .map(String::as_str),
+            .map(Interned::as_str),
         Some("AWS")
     );
     assert_eq!(east.taints[0].effect, TaintEffect::PreferNoSelect);

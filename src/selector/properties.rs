@@ -111,7 +111,7 @@ proptest! {
         let expected: Vec<usize> = fleet
             .iter()
             .enumerate()
-            .filter(|(_, labels)| selector.matches(labels))
+            .filter(|(_, labels)| selector.matches(*labels))
             .map(|(id, _)| id)
             .collect();
         prop_assert_eq!(selected, expected, "selector {}", selector);
