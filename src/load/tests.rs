@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 
 use super::*;
 use crate::model::{
-    ClusterSetSelector, FederatedPlacement, Interned, LabelSelectorSpec, TaintEffect, WorkloadKind,
+    ClusterSetSelector, FederatedPlacement, Interned, LabelSelectorSpec, Labels, TaintEffect,
+    WorkloadKind,
 };
 
 fn load_text(text: &str) -> Result<Model, LoadErrors> {
@@ -159,6 +160,15 @@ fn malformed_yaml_names_document_and_line() {
     );
 }
 
+const INVENTORY_IN_EU: &str = "
+apiVersion: fleetplan.io/v1alpha1
+kind: ClusterInventory
+metadata: {name: fleet}
+clusters:
+  - {name: a, labels: {region: eu}}
+  - {name: b, labels: {region: eu}, claims: {region: eu}}
+";
+
 const MANAGED_CLUSTER: &str = "
 apiVersion: cluster.open-cluster-management.io/v1
 kind: ManagedCluster
@@ -177,6 +187,26 @@ status:
     - {type: ManagedClusterConditionAvailable, status: 'True'}
     - {type: ManagedClusterJoined, status: 'True'}
 ";
+
+#[test]
+fn clusters_of_any_kind_share_one_copy_of_equal_labels() {
+    let model = model(&format!(
+        "{INVENTORY_IN_EU}---\n{}",
+        MANAGED_CLUSTER.replace("{cloud: aws}", "{region: eu}")
+    ));
+    let region = |labels: &Labels| {
+        labels
+            .iter()
+            .find(|(key, _)| key.as_str() == "region")
+            .map(|(key, value)| (key.as_ptr(), value.as_ptr()))
+    };
+    let clusters = &model.inventory.clusters;
+    let first = region(&clusters[0].labels);
+    assert!(first.is_some());
+    assert_eq!(region(&clusters[1].labels), first);
+    assert_eq!(region(&clusters[1].claims), first);
+    assert_eq!(region(&clusters[2].labels), first);
+}
 
 #[test]
 fn managed_clusters_are_read() {
