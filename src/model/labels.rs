@@ -12,7 +12,7 @@ use serde::{Serialize, Serializer};
 
 /// A shared, immutable string: cloning copies a pointer. Compares, orders and hashes by
 /// its text, so it behaves as the `String` it replaces.
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Interned(Arc<str>);
 
 /// A cluster's labels or claims, key → value. `get("region")` works through `Borrow<str>`.
@@ -71,18 +71,6 @@ impl From<&str> for Interned {
 impl From<String> for Interned {
     fn from(text: String) -> Interned {
         Interned(Arc::from(text))
-    }
-}
-
-impl PartialEq<str> for Interned {
-    fn eq(&self, other: &str) -> bool {
-        *self.0 == *other
-    }
-}
-
-impl PartialEq<&str> for Interned {
-    fn eq(&self, other: &&str) -> bool {
-        *self.0 == **other
     }
 }
 
