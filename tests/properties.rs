@@ -208,7 +208,10 @@ fn check_placement(
             .labels
             .get("cluster.open-cluster-management.io/clusterset");
         prop_assert!(
-            set.is_some_and(|set| result.eligible_sets.contains(set)),
+            set.is_some_and(|set| result
+                .eligible_sets
+                .iter()
+                .any(|eligible| eligible.as_str() == set.as_str())),
             "{} selected outside the eligible sets {:?}",
             name,
             result.eligible_sets

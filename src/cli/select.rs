@@ -176,12 +176,13 @@ pub fn run(args: SelectArgs, io: &mut Io<'_>) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::labels_from;
 
     fn cluster(name: &str, env: &str, platform: &str) -> Cluster {
         Cluster {
             name: name.to_string(),
-            labels: BTreeMap::from([("env".to_string(), env.to_string())]),
-            claims: BTreeMap::from([("platform".to_string(), platform.to_string())]),
+            labels: labels_from([("env", env)]),
+            claims: labels_from([("platform", platform)]),
             ..Cluster::default()
         }
     }

@@ -116,7 +116,7 @@ struct InventoryClusterDoc {
 pub fn inventory(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
     let doc: InventoryDoc = object.decode()?;
     for (index, entry) in doc.clusters.into_iter().enumerate() {
-        match inventory_cluster(entry, index) {
+        match inventory_cluster(entry, index, builder) {
             Ok(mut cluster) => {
                 cluster.source = object.source.clone();
                 warn_about_invalid_labels(&cluster, builder);
@@ -135,7 +135,7 @@ fn warn_about_invalid_labels(cluster: &Cluster, builder: &mut ModelBuilder) {
         if is_valid_label(key, value) {
             continue;
         }
-        if let Err(error) = Requirement::new(key, Operator::Equals, vec![value.clone()]) {
+        if let Err(error) = Requirement::new(key, Operator::Equals, vec![value.to_string()]) {
             builder.warn(format!(
                 "{}: cluster {}: label {key}={value:?} would be rejected by Kubernetes: {error}",
                 cluster.source, cluster.name
@@ -144,7 +144,11 @@ fn warn_about_invalid_labels(cluster: &Cluster, builder: &mut ModelBuilder) {
     }
 }
 
-fn inventory_cluster(entry: InventoryClusterDoc, index: usize) -> Result<Cluster, FieldError> {
+fn inventory_cluster(
+    entry: InventoryClusterDoc,
+    index: usize,
+    builder: &mut ModelBuilder,
+) -> Result<Cluster, FieldError> {
     // Formatted only when an entry is wrong: most of a 100k-cluster inventory is not.
     let path = || format!("clusters[{index}]");
     if entry.name.is_empty() {
@@ -207,8 +211,8 @@ fn inventory_cluster(entry: InventoryClusterDoc, index: usize) -> Result<Cluster
         .or_insert_with(|| if online { "True" } else { "False" }.to_string());
     Ok(Cluster {
         name: entry.name,
-        labels,
-        claims: entry.claims,
+        labels: builder.labels(&labels),
+        claims: builder.labels(&entry.claims),
         taints: entry.taints.into_iter().map(Taint::from).collect(),
         allocatable: entry.allocatable,
         resource_capacity: entry.resource_capacity,
@@ -259,15 +263,17 @@ struct ClaimDoc {
 pub fn managed_cluster(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
     let doc: ManagedClusterDoc = object.decode()?;
     let conditions = conditions(doc.status.conditions);
+    let labels = builder.labels(&object.meta.labels);
+    let claims = builder.labels(
+        doc.status
+            .cluster_claims
+            .iter()
+            .map(|claim| (&claim.name, &claim.value)),
+    );
     builder.cluster(Cluster {
         name: object.name().to_string(),
-        labels: object.meta.labels.clone(),
-        claims: doc
-            .status
-            .cluster_claims
-            .into_iter()
-            .map(|claim| (claim.name, claim.value))
-            .collect(),
+        labels,
+        claims,
         taints: doc.spec.taints.into_iter().map(Taint::from).collect(),
         allocatable: doc.status.allocatable,
         resource_capacity: doc.status.capacity,
@@ -304,9 +310,10 @@ pub fn federation_cluster(
 ) -> Result<(), LoadError> {
     let doc: FederationClusterDoc = object.decode()?;
     let conditions = conditions(doc.status.conditions);
+    let labels = builder.labels(&object.meta.labels);
     builder.cluster(Cluster {
         name: object.name().to_string(),
-        labels: object.meta.labels.clone(),
+        labels,
         online: conditions.get(READY).is_some_and(|status| status == "True"),
         conditions,
         deleting: object.meta.deletion_timestamp.is_some(),

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use super::{LoadError, LoadErrors};
 use crate::model::{
-    AddOnPlacementScore, Binding, Cluster, ClusterSet, Model, ObjectRef, PreviousDecision, Source,
-    Workload,
+    AddOnPlacementScore, Binding, Cluster, ClusterSet, Interner, Labels, Model, ObjectRef,
+    PreviousDecision, Source, Workload,
 };
 
 /// (API group, kind, namespace, name): the identity duplicates are judged by. The version
@@ -20,6 +20,8 @@ pub struct ModelBuilder {
     objects: HashMap<ObjectKey, Source>,
     /// Cluster name → its position in the inventory (whose `source` says where it was).
     clusters: HashMap<String, usize>,
+    /// The model's distinct label and claim strings (issue 9).
+    interner: Interner,
 }
 
 impl ModelBuilder {
@@ -58,6 +60,14 @@ impl ModelBuilder {
         }
         self.objects.insert(key, source.clone());
         true
+    }
+
+    /// A cluster's labels or claims, each distinct key and value shared across the model.
+    pub fn labels<K: AsRef<str>, V: AsRef<str>>(
+        &mut self,
+        pairs: impl IntoIterator<Item = (K, V)>,
+    ) -> Labels {
+        self.interner.labels(pairs)
     }
 
     /// Adds a cluster unless another cluster kind already defined that name.

@@ -4,7 +4,8 @@ use std::collections::BTreeMap;
 
 use super::*;
 use crate::model::{
-    ClusterSetSelector, FederatedPlacement, LabelSelectorSpec, TaintEffect, WorkloadKind,
+    ClusterSetSelector, FederatedPlacement, Interned, LabelSelectorSpec, Labels, TaintEffect,
+    WorkloadKind,
 };
 
 fn load_text(text: &str) -> Result<Model, LoadErrors> {
@@ -64,7 +65,7 @@ fn inventory_clusters_are_read_in_order() {
     let model = model(INVENTORY);
     assert_eq!(cluster_names(&model), ["a", "b"]);
     let a = &model.inventory.clusters[0];
-    assert_eq!(a.labels.get("env").map(String::as_str), Some("prod"));
+    assert_eq!(a.labels.get("env").map(Interned::as_str), Some("prod"));
     assert_eq!(a.replica_capacity, Some(6));
     assert_eq!(
         a.allocatable.get("memory").map(|q| q.value),
@@ -83,7 +84,7 @@ fn inventory_set_becomes_the_clusterset_label() {
         model.inventory.clusters[0]
             .labels
             .get("cluster.open-cluster-management.io/clusterset")
-            .map(String::as_str),
+            .map(Interned::as_str),
         Some("blue")
     );
 }
@@ -159,6 +160,15 @@ fn malformed_yaml_names_document_and_line() {
     );
 }
 
+const INVENTORY_IN_EU: &str = "
+apiVersion: fleetplan.io/v1alpha1
+kind: ClusterInventory
+metadata: {name: fleet}
+clusters:
+  - {name: a, labels: {region: eu}}
+  - {name: b, labels: {region: eu}, claims: {region: eu}}
+";
+
 const MANAGED_CLUSTER: &str = "
 apiVersion: cluster.open-cluster-management.io/v1
 kind: ManagedCluster
@@ -179,15 +189,35 @@ status:
 ";
 
 #[test]
+fn clusters_of_any_kind_share_one_copy_of_equal_labels() {
+    let model = model(&format!(
+        "{INVENTORY_IN_EU}---\n{}",
+        MANAGED_CLUSTER.replace("{cloud: aws}", "{region: eu}")
+    ));
+    let region = |labels: &Labels| {
+        labels
+            .iter()
+            .find(|(key, _)| key.as_str() == "region")
+            .map(|(key, value)| (key.as_ptr(), value.as_ptr()))
+    };
+    let clusters = &model.inventory.clusters;
+    let first = region(&clusters[0].labels);
+    assert!(first.is_some());
+    assert_eq!(region(&clusters[1].labels), first);
+    assert_eq!(region(&clusters[1].claims), first);
+    assert_eq!(region(&clusters[2].labels), first);
+}
+
+#[test]
 fn managed_clusters_are_read() {
     let model = model(MANAGED_CLUSTER);
     let east = &model.inventory.clusters[0];
     assert_eq!(east.name, "east");
-    assert_eq!(east.labels.get("cloud").map(String::as_str), Some("aws"));
+    assert_eq!(east.labels.get("cloud").map(Interned::as_str), Some("aws"));
     assert_eq!(
         east.claims
             .get("platform.open-cluster-management.io")
-            .map(String::as_str),
+            .map(Interned::as_str),
         Some("AWS")
     );
     assert_eq!(east.taints[0].effect, TaintEffect::PreferNoSelect);

@@ -57,7 +57,7 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::model::Cluster;
+    use crate::model::{labels_from, Cluster};
     use crate::placement::filters::cel::{CelEnv, CelSelector};
 
     fn cluster(name: &str, labels: &[(&str, &str)], conditions: &[(&str, &str)]) -> Cluster {
@@ -69,7 +69,7 @@ mod tests {
         };
         Cluster {
             name: name.into(),
-            labels: map(labels),
+            labels: labels_from(map(labels)),
             conditions: map(conditions),
             online: true,
             ..Cluster::default()

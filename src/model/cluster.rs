@@ -1,6 +1,6 @@
 use std::collections::BTreeMap;
 
-use super::{LabelSelectorSpec, Quantity, Source};
+use super::{LabelSelectorSpec, Labels, Quantity, Source};
 
 /// The label that puts a ManagedCluster into an exclusive ManagedClusterSet.
 pub const CLUSTERSET_LABEL: &str = "cluster.open-cluster-management.io/clusterset";
@@ -9,9 +9,9 @@ pub const CLUSTERSET_LABEL: &str = "cluster.open-cluster-management.io/clusterse
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Cluster {
     pub name: String,
-    pub labels: BTreeMap<String, String>,
+    pub labels: Labels,
     /// ClusterClaims (`status.clusterClaims[]` or inventory `claims:`), name → value.
-    pub claims: BTreeMap<String, String>,
+    pub claims: Labels,
     pub taints: Vec<Taint>,
     /// `status.allocatable` / inventory `allocatable:` by resource name (`cpu`, `memory`).
     pub allocatable: BTreeMap<String, Quantity>,

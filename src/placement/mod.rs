@@ -682,8 +682,8 @@ fn build_trace(
 mod tests {
     use crate::model::placement::decode_placement_spec;
     use crate::model::{
-        AddOnPlacementScore, Binding, ClusterSet, ClusterSetSelector, Inventory, ObjectRef,
-        PreviousDecision, Taint, TaintEffect, CLUSTERSET_LABEL,
+        labels_from, AddOnPlacementScore, Binding, ClusterSet, ClusterSetSelector, Inventory,
+        ObjectRef, PreviousDecision, Taint, TaintEffect, CLUSTERSET_LABEL,
     };
 
     use super::*;
@@ -691,7 +691,7 @@ mod tests {
     fn member(name: &str) -> Cluster {
         Cluster {
             name: name.into(),
-            labels: BTreeMap::from([(CLUSTERSET_LABEL.to_string(), "set".to_string())]),
+            labels: labels_from([(CLUSTERSET_LABEL, "set")]),
             online: true,
             ..Cluster::default()
         }

@@ -181,17 +181,14 @@ pub fn evaluate(input: &RuleInput) -> RuleResult {
 #[cfg(test)]
 mod tests {
     use crate::model::placement::{ClusterConditionFilter, HintResource, ResourceHint};
-    use crate::model::{LabelSelectorSpec, Quantity};
+    use crate::model::{labels_from, LabelSelectorSpec, Quantity};
 
     use super::*;
 
     fn cluster(name: &str, cpu: f64) -> Cluster {
         Cluster {
             name: name.into(),
-            labels: BTreeMap::from([(
-                "env".to_string(),
-                if cpu > 2.0 { "prod" } else { "dev" }.to_string(),
-            )]),
+            labels: labels_from([("env", if cpu > 2.0 { "prod" } else { "dev" })]),
             allocatable: BTreeMap::from([(
                 "cpu".to_string(),
                 Quantity {

@@ -140,7 +140,7 @@ pub fn per_predicate<'s>(
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
+    use crate::model::labels_from;
 
     use crate::model::placement::{
         AffinityTerm, PlacementSpec, SpreadConstraint, TopologyKeyType, WhenUnsatisfiable,
@@ -149,13 +149,9 @@ mod tests {
     use super::*;
 
     fn cluster(name: &str, zone: Option<&str>) -> Cluster {
-        let mut labels = BTreeMap::new();
-        if let Some(zone) = zone {
-            labels.insert("zone".to_string(), zone.to_string());
-        }
         Cluster {
             name: name.into(),
-            labels,
+            labels: labels_from(zone.map(|zone| ("zone", zone))),
             online: true,
             ..Cluster::default()
         }

@@ -6,7 +6,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::model::placement::{PlacementSpec, TopologyKeyType, WhenUnsatisfiable};
-use crate::model::Cluster;
+use crate::model::{Cluster, Interned};
 
 struct Rule<'s> {
     /// How `explain` names the rule.
@@ -28,7 +28,7 @@ impl<'s> Rule<'s> {
             TopologyKeyType::Label => &cluster.labels,
             TopologyKeyType::Claim => &cluster.claims,
         };
-        values.get(self.key).map(String::as_str)
+        values.get(self.key).map(Interned::as_str)
     }
 
     fn count(&self, domain: &str) -> i64 {

@@ -15,7 +15,7 @@ use crate::model::placement::{
     decode_placement_spec, parse_taint_effect, AddOnScore, PLACEMENT_LABEL,
 };
 use crate::model::{
-    AddOnPlacementScore, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory,
+    labels_from, AddOnPlacementScore, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory,
     LabelSelectorSpec, ObjectRef, PreviousDecision, Quantity, Taint,
 };
 
@@ -172,12 +172,13 @@ fn quantities(values: &BTreeMap<String, String>) -> BTreeMap<String, Quantity> {
 fn cluster(input: &ClusterIn) -> Cluster {
     Cluster {
         name: input.name.clone(),
-        labels: input.labels.clone(),
-        claims: input
-            .cluster_claims
-            .iter()
-            .map(|claim| (claim.name.clone(), claim.value.clone()))
-            .collect(),
+        labels: labels_from(input.labels.clone()),
+        claims: labels_from(
+            input
+                .cluster_claims
+                .iter()
+                .map(|claim| (claim.name.as_str(), claim.value.as_str())),
+        ),
         taints: input
             .taints
             .iter()

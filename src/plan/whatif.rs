@@ -28,7 +28,7 @@ impl WhatIf {
                 .map_err(|error| format!("--label {name}:{key}={value}: {error}"))?;
             cluster(model, "--label", name)?
                 .labels
-                .insert(key.clone(), value.clone());
+                .insert(key.as_str().into(), value.as_str().into());
         }
         Ok(())
     }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::table;
-use crate::model::Cluster;
+use crate::model::{Cluster, Interned, Labels};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SelectionFormat {
@@ -41,9 +41,9 @@ struct SelectionDocument<'a> {
 struct ClusterDocument<'a> {
     name: &'a str,
     online: bool,
-    labels: &'a BTreeMap<String, String>,
+    labels: &'a Labels,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    claims: &'a BTreeMap<String, String>,
+    claims: &'a Labels,
 }
 
 /// Renders the selection; `width` fits the table to a terminal.
@@ -100,20 +100,18 @@ fn render_table(selection: &Selection<'_>, width: Option<u16>) -> String {
         .iter()
         .map(|cluster| {
             let mut row = vec![cluster.name.clone()];
-            let value = |map: &BTreeMap<String, String>, key: &String| {
-                map.get(key).cloned().unwrap_or_default()
-            };
+            let value = |map: &Labels, key: &String| map.get(key.as_str()).map(Interned::to_string);
             row.extend(
                 selection
                     .label_keys
                     .iter()
-                    .map(|key| value(&cluster.labels, key)),
+                    .map(|key| value(&cluster.labels, key).unwrap_or_default()),
             );
             row.extend(
                 selection
                     .claim_keys
                     .iter()
-                    .map(|key| value(&cluster.claims, key)),
+                    .map(|key| value(&cluster.claims, key).unwrap_or_default()),
             );
             row.push(cluster.online.to_string());
             row
@@ -125,12 +123,13 @@ fn render_table(selection: &Selection<'_>, width: Option<u16>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::labels_from;
 
     fn cluster(name: &str, region: &str, online: bool) -> Cluster {
         Cluster {
             name: name.to_string(),
-            labels: BTreeMap::from([("region".to_string(), region.to_string())]),
-            claims: BTreeMap::from([("platform".to_string(), "AWS".to_string())]),
+            labels: labels_from([("region", region)]),
+            claims: labels_from([("platform", "AWS")]),
             online,
             ..Cluster::default()
         }

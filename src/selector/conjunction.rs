@@ -1,8 +1,8 @@
 //! `Selector`: the AND of requirements kept sorted by key (apimachinery `internalSelector`),
 //! plus the "nothing" selector an absent `LabelSelector` stands for.
-use std::collections::BTreeMap;
 use std::fmt;
 
+use super::label_source::LabelSource;
 use super::requirement::Requirement;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,13 +54,13 @@ impl Selector {
     }
 
     /// Every requirement matches (no allocation; one map lookup per requirement).
-    pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
+    pub fn matches(&self, labels: &impl LabelSource) -> bool {
         !self.nothing && self.requirements.iter().all(|r| r.matches(labels))
     }
 
     /// Why the selector does not match `labels` (the first failing requirement in key
     /// order); `None` when it matches.
-    pub fn first_mismatch(&self, labels: &BTreeMap<String, String>) -> Option<String> {
+    pub fn first_mismatch(&self, labels: &impl LabelSource) -> Option<String> {
         if self.nothing {
             return Some("the selector matches nothing".to_string());
         }
@@ -93,7 +93,7 @@ impl fmt::Display for Selector {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::selector::fixtures::req;
+    use crate::selector::fixtures::{labels, req};
     use crate::selector::Operator;
 
     #[test]
@@ -110,13 +110,13 @@ mod tests {
     fn nothing_matches_nothing_and_absorbs_and() {
         let s = Selector::nothing().and(Selector::everything());
         assert!(s.is_nothing());
-        assert!(!s.matches(&BTreeMap::new()));
+        assert!(!s.matches(&labels(&[])));
         assert_eq!(s.to_string(), "");
     }
 
     #[test]
     fn everything_matches_empty_labels() {
-        assert!(Selector::everything().matches(&BTreeMap::new()));
+        assert!(Selector::everything().matches(&labels(&[])));
         assert!(Selector::everything().is_everything());
     }
 
@@ -133,7 +133,7 @@ mod tests {
             req("b", Operator::Exists, &[]),
             req("a", Operator::In, &["x"]),
         ]);
-        let labels = BTreeMap::from([("a".to_string(), "y".to_string())]);
+        let labels = labels(&[("a", "y")]);
         assert_eq!(
             s.first_mismatch(&labels).as_deref(),
             Some(r#"a: got "y", wanted in (x)"#)

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use super::bits::ClusterBits;
 use super::conjunction::Selector;
+use super::label_source::LabelSource;
 use super::requirement::{Operator, Requirement};
 
 /// The clusters having one value (or one key): a bitset when that is at least as cheap to
@@ -64,12 +65,12 @@ pub struct LabelIndex {
 }
 
 impl LabelIndex {
-    pub fn new<'a>(maps: impl IntoIterator<Item = &'a BTreeMap<String, String>>) -> LabelIndex {
+    pub fn new<'a, L: LabelSource + 'a>(maps: impl IntoIterator<Item = &'a L>) -> LabelIndex {
         let mut raw: BTreeMap<&str, BTreeMap<&str, Vec<usize>>> = BTreeMap::new();
         let mut universe = 0;
         for (id, labels) in maps.into_iter().enumerate() {
             universe = id + 1;
-            for (key, value) in labels {
+            for (key, value) in labels.pairs() {
                 raw.entry(key)
                     .or_default()
                     .entry(value)

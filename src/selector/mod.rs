@@ -10,6 +10,7 @@ mod error;
 mod fixtures;
 mod index;
 mod label_selector;
+mod label_source;
 mod node_selector;
 mod parse;
 #[cfg(test)]
@@ -24,6 +25,7 @@ pub use conjunction::Selector;
 pub use error::{ErrorType, FieldError, SelectorError};
 pub use index::LabelIndex;
 pub use label_selector::validate_label_selector;
+pub use label_source::LabelSource;
 pub use node_selector::TermSelector;
 pub use requirement::{Operator, Requirement};
 

@@ -1,7 +1,6 @@
 //! NodeSelector-style terms (component-helpers `nodeaffinity.NewNodeSelector`): each term
 //! is the AND of its expressions, the terms are ORed, and an empty term selects nothing.
 //! Operators `In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`. Used for inventory filters.
-use std::collections::BTreeMap;
 
 use crate::model::LabelSelectorRequirementSpec;
 
@@ -9,6 +8,7 @@ use super::bits::ClusterBits;
 use super::conjunction::Selector;
 use super::error::{child, FieldError, SelectorError};
 use super::index::LabelIndex;
+use super::label_source::LabelSource;
 use super::requirement::{Operator, Requirement};
 
 /// `v1.NodeSelectorOperator` names, in upstream's order.
@@ -85,7 +85,7 @@ impl TermSelector {
     }
 
     /// Some term matches.
-    pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
+    pub fn matches(&self, labels: &impl LabelSource) -> bool {
         self.terms.iter().any(|term| term.matches(labels))
     }
 }

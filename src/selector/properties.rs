@@ -6,6 +6,7 @@ use proptest::collection::{btree_map, btree_set, vec};
 use proptest::prelude::*;
 
 use super::{LabelIndex, Operator, Requirement, Selector};
+use crate::model::{Interner, Labels};
 
 fn key() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -111,9 +112,28 @@ proptest! {
         let expected: Vec<usize> = fleet
             .iter()
             .enumerate()
-            .filter(|(_, labels)| selector.matches(labels))
+            .filter(|(_, labels)| selector.matches(*labels))
             .map(|(id, _)| id)
             .collect();
         prop_assert_eq!(selected, expected, "selector {}", selector);
+    }
+
+    #[test]
+    fn interned_labels_select_like_string_maps(
+        fleet in fleet(),
+        requirements in vec(fleet_requirement(), 0..4),
+    ) {
+        let selector = Selector::from_requirements(requirements);
+        let mut interner = Interner::default();
+        let interned: Vec<Labels> = fleet.iter().map(|labels| interner.labels(labels)).collect();
+        for (strings, labels) in fleet.iter().zip(&interned) {
+            prop_assert_eq!(selector.matches(labels), selector.matches(strings));
+            prop_assert_eq!(selector.first_mismatch(labels), selector.first_mismatch(strings));
+        }
+        let by_interned: Vec<usize> =
+            LabelIndex::new(&interned).select(&selector).iter_ones().collect();
+        let by_strings: Vec<usize> =
+            LabelIndex::new(&fleet).select(&selector).iter_ones().collect();
+        prop_assert_eq!(by_interned, by_strings, "selector {}", selector);
     }
 }

@@ -1,9 +1,9 @@
 //! One label requirement `{key, operator, values}` (apimachinery `labels.Requirement`):
 //! construction with Kubernetes' validation, matching, canonical text and mismatch reasons.
-use std::collections::BTreeMap;
 use std::fmt;
 
 use super::error::{child, go_quote, FieldError, SelectorError};
+use super::label_source::LabelSource;
 use super::validation::{label_key_errors, label_value_errors};
 
 /// `selection.Operator` as far as label selectors use it.
@@ -226,8 +226,8 @@ impl Requirement {
     }
 
     /// `Requirement.Matches`: one map lookup, no allocation.
-    pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
-        let value = labels.get(self.key.as_str());
+    pub fn matches(&self, labels: &impl LabelSource) -> bool {
+        let value = labels.label(&self.key);
         match self.operator {
             Operator::In | Operator::Equals | Operator::DoubleEquals => {
                 value.is_some_and(|v| self.has_value(v))
@@ -243,12 +243,12 @@ impl Requirement {
 
     /// Why this requirement fails on `labels`, e.g. `location: got "us", wanted in (europe)`
     /// or `location: key missing`; `None` when it matches.
-    pub fn mismatch(&self, labels: &BTreeMap<String, String>) -> Option<String> {
+    pub fn mismatch(&self, labels: &impl LabelSource) -> Option<String> {
         if self.matches(labels) {
             return None;
         }
         let key = &self.key;
-        let Some(value) = labels.get(key.as_str()) else {
+        let Some(value) = labels.label(key) else {
             return Some(format!("{key}: key missing"));
         };
         let got = go_quote(value);
@@ -311,7 +311,7 @@ mod tests {
 
     #[test]
     fn missing_key_matches_only_notin_notequals_and_does_not_exist() {
-        let empty = BTreeMap::new();
+        let empty = labels(&[]);
         let expected = [
             (Operator::In, &["a"][..], false),
             (Operator::Equals, &["a"], false),
@@ -440,7 +440,7 @@ mod tests {
             Some(r#"location: got "us", wanted in (europe)"#)
         );
         assert_eq!(
-            r.mismatch(&BTreeMap::new()).as_deref(),
+            r.mismatch(&labels(&[])).as_deref(),
             Some("location: key missing")
         );
         assert_eq!(r.mismatch(&labels(&[("location", "europe")])), None);

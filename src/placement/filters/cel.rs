@@ -214,8 +214,8 @@ fn managed_cluster(cluster: &Cluster) -> Value {
         .map(|(name, value)| {
             string_map(
                 [
-                    ("name".to_string(), name.clone()),
-                    ("value".to_string(), value.clone()),
+                    ("name".to_string(), name.to_string()),
+                    ("value".to_string(), value.to_string()),
                 ]
                 .into_iter(),
             )
@@ -245,7 +245,12 @@ fn managed_cluster(cluster: &Cluster) -> Value {
         ("name".to_string(), Value::from(cluster.name.as_str())),
         (
             "labels".to_string(),
-            string_map(cluster.labels.iter().map(|(k, v)| (k.clone(), v.clone()))),
+            string_map(
+                cluster
+                    .labels
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string())),
+            ),
         ),
     ]);
     let status = HashMap::from([
@@ -267,15 +272,14 @@ fn managed_cluster(cluster: &Cluster) -> Value {
 mod tests {
     use std::collections::BTreeMap;
 
+    use crate::model::labels_from;
+
     use super::*;
 
     fn cluster(name: &str, labels: &[(&str, &str)]) -> Cluster {
         Cluster {
             name: name.into(),
-            labels: labels
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect(),
+            labels: labels_from(labels.iter().copied()),
             online: true,
             ..Cluster::default()
         }

@@ -127,7 +127,7 @@ fn rejection(rule: &SelectionRule, cluster: &Cluster) -> Option<(&'static str, S
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
+    use crate::model::labels_from;
 
     use super::*;
     use crate::selector::{ClusterBits, Selector};
@@ -135,9 +135,7 @@ mod tests {
     fn cluster(name: &str, location: Option<&str>, online: bool) -> Cluster {
         Cluster {
             name: name.to_string(),
-            labels: location
-                .map(|value| BTreeMap::from([("location".to_string(), value.to_string())]))
-                .unwrap_or_default(),
+            labels: labels_from(location.map(|value| ("location", value))),
             online,
             ..Cluster::default()
         }

@@ -1,0 +1,182 @@
+//! Cluster labels and claims with every distinct key and value stored once per model: a
+//! 100k-cluster fleet carries ~1.6M label strings but only a few hundred distinct ones
+//! (issue 9).
+
+use std::borrow::Borrow;
+use std::collections::{BTreeMap, HashSet};
+use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
+
+use serde::{Serialize, Serializer};
+
+/// A shared, immutable string: cloning copies a pointer. Compares, orders and hashes by
+/// its text, so it behaves as the `String` it replaces.
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Interned(Arc<str>);
+
+/// A cluster's labels or claims, key → value. `get("region")` works through `Borrow<str>`.
+pub type Labels = BTreeMap<Interned, Interned>;
+
+impl Interned {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Deref for Interned {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Borrow<str> for Interned {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for Interned {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for Interned {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&*self.0, f)
+    }
+}
+
+impl fmt::Debug for Interned {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl Serialize for Interned {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
+impl From<&str> for Interned {
+    fn from(text: &str) -> Interned {
+        Interned(Arc::from(text))
+    }
+}
+
+impl From<String> for Interned {
+    fn from(text: String) -> Interned {
+        Interned(Arc::from(text))
+    }
+}
+
+/// Labels from `(key, value)` pairs without sharing: for tests and one-off clusters. The
+/// loader goes through an [`Interner`] instead.
+pub fn labels_from<K: Into<Interned>, V: Into<Interned>>(
+    pairs: impl IntoIterator<Item = (K, V)>,
+) -> Labels {
+    pairs
+        .into_iter()
+        .map(|(key, value)| (key.into(), value.into()))
+        .collect()
+}
+
+/// The distinct strings of one model. Owned by whoever builds the model, never global, so
+/// a model's strings are freed with it.
+#[derive(Debug, Default)]
+pub struct Interner {
+    strings: HashSet<Arc<str>>,
+}
+
+impl Interner {
+    /// The one shared copy of `text`, allocated the first time it is seen.
+    pub fn intern(&mut self, text: &str) -> Interned {
+        if let Some(shared) = self.strings.get(text) {
+            return Interned(Arc::clone(shared));
+        }
+        let shared: Arc<str> = Arc::from(text);
+        self.strings.insert(Arc::clone(&shared));
+        Interned(shared)
+    }
+
+    /// The `(key, value)` pairs as labels, every key and value interned.
+    pub fn labels<K: AsRef<str>, V: AsRef<str>>(
+        &mut self,
+        pairs: impl IntoIterator<Item = (K, V)>,
+    ) -> Labels {
+        pairs
+            .into_iter()
+            .map(|(key, value)| (self.intern(key.as_ref()), self.intern(value.as_ref())))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interning_equal_strings_shares_one_allocation() {
+        let mut interner = Interner::default();
+        let first = interner.intern("region");
+        let second = interner.intern(&String::from("region"));
+        assert!(Arc::ptr_eq(&first.0, &second.0));
+    }
+
+    #[test]
+    fn interning_different_strings_keeps_them_apart() {
+        let mut interner = Interner::default();
+        let eu = interner.intern("eu");
+        let us = interner.intern("us");
+        assert!(!Arc::ptr_eq(&eu.0, &us.0));
+        assert_eq!((eu.as_str(), us.as_str()), ("eu", "us"));
+    }
+
+    #[test]
+    fn interned_labels_share_values_across_maps() {
+        let mut interner = Interner::default();
+        let map = |value: &str| BTreeMap::from([("region".to_string(), value.to_string())]);
+        let a = interner.labels(map("eu"));
+        let b = interner.labels(map("eu"));
+        let (key_a, value_a) = a.iter().next().expect("one label");
+        let (key_b, value_b) = b.iter().next().expect("one label");
+        assert!(Arc::ptr_eq(&key_a.0, &key_b.0));
+        assert!(Arc::ptr_eq(&value_a.0, &value_b.0));
+    }
+
+    #[test]
+    fn labels_are_looked_up_by_str() {
+        let labels = labels_from([("region", "eu")]);
+        assert_eq!(labels.get("region").map(Interned::as_str), Some("eu"));
+    }
+
+    #[test]
+    fn interned_orders_by_text_like_string() {
+        let mut interner = Interner::default();
+        let mut interned = ["b", "a", "B", "aa"].map(|text| interner.intern(text));
+        interned.sort();
+        let mut strings = ["b", "a", "B", "aa"];
+        strings.sort();
+        assert_eq!(
+            interned.map(|text| text.to_string()),
+            strings.map(str::to_string)
+        );
+    }
+
+    #[test]
+    fn interned_serializes_and_debugs_as_a_string() {
+        let labels = labels_from([("region", "eu \"west\"")]);
+        assert_eq!(
+            serde_json::to_string(&labels).ok(),
+            Some(r#"{"region":"eu \"west\""}"#.to_string())
+        );
+        assert_eq!(
+            format!("{labels:?}"),
+            r#"{"region": "eu \"west\""}"#.to_string()
+        );
+    }
+}
