@@ -15,6 +15,7 @@ use serde_json::value::RawValue;
 use serde_yaml::Value;
 
 use super::decode::{decode, FieldError};
+use super::strict;
 
 /// One value to read, borrowed from a parsed document.
 #[derive(Clone, Copy, Debug)]
@@ -77,12 +78,14 @@ impl<'a> Content<'a> {
     pub fn decode<T: DeserializeOwned>(self) -> Result<T, FieldError> {
         match self {
             Content::Tree(value) => decode(value),
-            Content::Json(text) => match serde_json::from_str(text) {
-                Ok(decoded) => Ok(decoded),
-                // The tree decides: it gives the error its path, and it is the reference for
-                // anything the two decoders might disagree on.
-                Err(_) => decode(&tree(text)?),
-            },
+            Content::Json(text) => {
+                match strict::deserialize(&mut serde_json::Deserializer::from_str(text)) {
+                    Ok(decoded) => Ok(decoded),
+                    // The tree decides: it gives the error its path, and it is the reference for
+                    // anything the two decoders might disagree on.
+                    Err(_) => decode(&tree(text)?),
+                }
+            }
         }
     }
 

@@ -14,6 +14,7 @@ mod model_builder;
 mod object;
 mod previous;
 mod scores;
+mod strict;
 mod workloads;
 
 use std::io::Read;
@@ -151,5 +152,7 @@ pub(crate) fn load_documents(documents: &[Document]) -> Result<Model, LoadErrors
     builder.finish()
 }
 
+#[cfg(test)]
+mod json_properties;
 #[cfg(test)]
 mod tests;

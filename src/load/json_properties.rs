@@ -1,0 +1,123 @@
+//! Differential property: valid JSON is decoded straight from its text (`load`), while
+//! `load_with_documents` always goes through the parsed tree. Whatever a field holds, the two
+//! must give the same model or the same errors.
+
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+use super::{load, load_with_documents, LoadErrors, LoadOptions};
+use crate::model::Model;
+
+/// The example fleet and the ManagedCluster fixtures: every kind the loader reads.
+const SOURCES: &[&str] = &[
+    include_str!("../../testdata/fleet/inventory.yaml"),
+    include_str!("../../testdata/fleet/clustersets.yaml"),
+    include_str!("../../testdata/fleet/addonscores.yaml"),
+    include_str!("../../testdata/fleet/workloads/federation-annotations.yaml"),
+    include_str!("../../testdata/fleet/workloads/kubefed.yaml"),
+    include_str!("../../testdata/fleet/workloads/placements.yaml"),
+    include_str!("../../testdata/fleet/workloads/placementrule.json"),
+    include_str!("../../testdata/managedclusters/managedclusters.yaml"),
+];
+
+fn documents() -> Vec<Value> {
+    SOURCES
+        .iter()
+        .flat_map(|text| serde_yaml::Deserializer::from_str(text))
+        .filter_map(|document| serde::Deserialize::deserialize(document).ok())
+        .filter(|value: &Value| !value.is_null())
+        .collect()
+}
+
+/// What a field may be replaced with: each JSON type, and values near the edges.
+fn replacement() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        Just(json!(u64::MAX)),
+        Just(json!(1.5)),
+        Just(json!(-1)),
+        "[a-zA-Z0-9./=-]{0,12}".prop_map(Value::from),
+        Just(json!("NoSelect")),
+        Just(json!("2024-01-01T00:00:00Z")),
+        Just(json!([])),
+        Just(json!(["a", 1])),
+        Just(json!({})),
+        Just(json!({"NoSelect": null})),
+        Just(json!({"a": "b", "c": 1})),
+    ]
+}
+
+/// Replaces the node that `choices` lead to (each choice picks a key or an element).
+fn replace(value: &mut Value, choices: &[usize], with: Value) {
+    let Some((&choice, rest)) = choices.split_first() else {
+        *value = with;
+        return;
+    };
+    let child = match value {
+        Value::Object(map) if !map.is_empty() => {
+            let key = map.keys().nth(choice % map.len()).cloned();
+            key.and_then(|key| map.get_mut(&key))
+        }
+        Value::Array(items) if !items.is_empty() => {
+            let len = items.len();
+            items.get_mut(choice % len)
+        }
+        _ => None,
+    };
+    match child {
+        Some(child) => replace(child, rest, with),
+        None => *value = with,
+    }
+}
+
+fn stream(documents: &[Value]) -> String {
+    documents
+        .iter()
+        .map(|document| serde_json::to_string(document).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The outcome as text: the model's debug form, or every error message.
+fn outcome(result: Result<Model, LoadErrors>) -> String {
+    match result {
+        Ok(model) => format!("{model:#?}"),
+        Err(errors) => errors.to_string(),
+    }
+}
+
+fn both_ways(text: &str) -> (String, String) {
+    let options = LoadOptions::default();
+    let paths = ["-".to_string()];
+    let direct = load(&paths, &mut text.as_bytes(), &options);
+    let tree = load_with_documents(&paths, &mut text.as_bytes(), &options).map(|(model, _)| model);
+    (outcome(direct), outcome(tree))
+}
+
+#[test]
+fn the_unchanged_fixtures_load_alike_both_ways() {
+    let (direct, tree) = both_ways(&stream(&documents()));
+    assert!(!direct.contains("error"), "{direct}");
+    assert_eq!(direct, tree);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn any_field_decodes_alike_both_ways(
+        document in any::<prop::sample::Index>(),
+        choices in prop::collection::vec(0usize..64, 1..8),
+        with in replacement(),
+    ) {
+        let mut documents = documents();
+        let at = document.index(documents.len());
+        if let Some(target) = documents.get_mut(at) {
+            replace(target, &choices, with);
+        }
+        let (direct, tree) = both_ways(&stream(&documents));
+        prop_assert_eq!(direct, tree);
+    }
+}
