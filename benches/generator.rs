@@ -13,13 +13,31 @@ pub struct Shape {
     pub placements: usize,
     pub replica_workloads: usize,
     pub seed: u64,
+    /// How the clusters are written: one `ClusterInventory`, or one OCM `ManagedCluster`
+    /// each (what `kubectl get managedclusters -o json` exports).
+    pub clusters_as: ClusterKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClusterKind {
+    Inventory,
+    ManagedCluster,
 }
 
 /// The fleet (one ClusterInventory, the cluster sets and their bindings) and the workloads
 /// (Placements, then replica workloads of three kinds).
 pub fn generate(shape: &Shape) -> (Vec<Value>, Vec<Value>) {
     let mut rng = Rng(shape.seed);
-    let mut fleet = vec![inventory(shape.clusters, &mut rng)];
+    let entries = inventory_entries(shape.clusters, &mut rng);
+    let mut fleet = match shape.clusters_as {
+        ClusterKind::Inventory => vec![json!({
+            "apiVersion": "fleetplan.io/v1alpha1",
+            "kind": "ClusterInventory",
+            "metadata": {"name": "generated"},
+            "clusters": entries,
+        })],
+        ClusterKind::ManagedCluster => entries.iter().map(managed_cluster).collect(),
+    };
     fleet.extend(cluster_sets());
     let mut workloads: Vec<Value> = (0..shape.placements)
         .map(|i| placement(i, &mut rng))
@@ -81,6 +99,7 @@ const TIERS: [&str; 3] = ["gold", "silver", "bronze"];
 const VERSIONS: [&str; 4] = ["1.28", "1.29", "1.30", "1.31"];
 const NAMESPACES: usize = 20;
 const CLUSTER_SETS: usize = 10;
+const CLUSTERSET_LABEL: &str = "cluster.open-cluster-management.io/clusterset";
 
 /// SplitMix64: tiny, fast and good enough to spread labels; seeded, never from the clock.
 struct Rng(u64);
@@ -107,12 +126,15 @@ impl Rng {
     }
 }
 
-fn inventory(clusters: usize, rng: &mut Rng) -> Value {
-    let clusters: Vec<Value> = (0..clusters)
+/// The clusters as `ClusterInventory` entries.
+fn inventory_entries(clusters: usize, rng: &mut Rng) -> Vec<Value> {
+    (0..clusters)
         .map(|i| {
             let provider = rng.below(PROVIDERS.len());
             let region = rng.pick(&REGIONS);
             let env = rng.pick(&ENVS);
+            let cpu = 8 * (1 + rng.below(16));
+            let memory = 32 * (1 + rng.below(16));
             let mut cluster = json!({
                 "name": format!("cluster-{i:06}"),
                 "labels": {
@@ -128,9 +150,11 @@ fn inventory(clusters: usize, rng: &mut Rng) -> Value {
                     "region.open-cluster-management.io": region,
                 },
                 "sets": [format!("set-{}", i % CLUSTER_SETS)],
-                "allocatable": {
-                    "cpu": format!("{}", 8 * (1 + rng.below(16))),
-                    "memory": format!("{}Gi", 32 * (1 + rng.below(16))),
+                "allocatable": {"cpu": format!("{cpu}"), "memory": format!("{memory}Gi")},
+                // The resource prioritizers score only clusters that report both.
+                "resourceCapacity": {
+                    "cpu": format!("{}", cpu + 8),
+                    "memory": format!("{}Gi", memory + 32),
                 },
                 "capacity": 20 + rng.below(200),
             });
@@ -145,13 +169,42 @@ fn inventory(clusters: usize, rng: &mut Rng) -> Value {
             }
             cluster
         })
+        .collect()
+}
+
+/// An inventory entry as the ManagedCluster the hub would hold: labels with the clusterset
+/// label, claims in status, availability as a condition. (The replica capacity has no
+/// ManagedCluster field and is left out.)
+fn managed_cluster(entry: &Value) -> Value {
+    let mut labels = entry["labels"].clone();
+    labels[CLUSTERSET_LABEL] = entry["sets"][0].clone();
+    let claims: Vec<Value> = entry["claims"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(name, value)| json!({"name": name, "value": value}))
         .collect();
-    json!({
-        "apiVersion": "fleetplan.io/v1alpha1",
-        "kind": "ClusterInventory",
-        "metadata": {"name": "generated"},
-        "clusters": clusters,
-    })
+    let available = if entry["online"] == json!(false) {
+        "False"
+    } else {
+        "True"
+    };
+    let mut cluster = json!({
+        "apiVersion": "cluster.open-cluster-management.io/v1",
+        "kind": "ManagedCluster",
+        "metadata": {"name": entry["name"], "labels": labels},
+        "spec": {"hubAcceptsClient": true},
+        "status": {
+            "clusterClaims": claims,
+            "allocatable": entry["allocatable"],
+            "capacity": entry["resourceCapacity"],
+            "conditions": [{"type": "ManagedClusterConditionAvailable", "status": available}],
+        },
+    });
+    if !entry["taints"].is_null() {
+        cluster["spec"]["taints"] = entry["taints"].clone();
+    }
+    cluster
 }
 
 fn cluster_sets() -> Vec<Value> {

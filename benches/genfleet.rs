@@ -1,7 +1,8 @@
 //! Generates a realistic fleet and workload mix for benchmarks and scale tests.
 //!
 //! `cargo run --release --example genfleet -- --clusters N --placements P
-//!  [--replica-workloads W] [--seed S] [--format json|yaml|both] --out DIR`
+//!  [--replica-workloads W] [--seed S] [--format json|yaml|both]
+//!  [--clusters-as inventory|managedcluster] --out DIR`
 //!
 //! Writes `DIR/fleet.{json,yaml}` and `DIR/workloads.{json,yaml}`; `--format both` writes
 //! `DIR/json/…` and `DIR/yaml/…` so that each directory is one complete input for
@@ -15,7 +16,7 @@ mod generator;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use generator::Shape;
+use generator::{ClusterKind, Shape};
 
 struct Args {
     clusters: usize,
@@ -24,6 +25,7 @@ struct Args {
     seed: u64,
     json: bool,
     yaml: bool,
+    clusters_as: ClusterKind,
     out: PathBuf,
 }
 
@@ -35,6 +37,7 @@ fn parse_args() -> Result<Args, String> {
         seed: 1,
         json: true,
         yaml: true,
+        clusters_as: ClusterKind::Inventory,
         out: PathBuf::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -55,6 +58,17 @@ fn parse_args() -> Result<Args, String> {
                     ))
                 }
             },
+            "--clusters-as" => {
+                args.clusters_as = match value()?.as_str() {
+                    "inventory" => ClusterKind::Inventory,
+                    "managedcluster" => ClusterKind::ManagedCluster,
+                    other => {
+                        return Err(format!(
+                            "--clusters-as: expected inventory or managedcluster, found {other:?}"
+                        ))
+                    }
+                }
+            }
             "--out" => args.out = PathBuf::from(value()?),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -77,6 +91,7 @@ fn run() -> Result<(), String> {
         placements: args.placements,
         replica_workloads: args.replica_workloads,
         seed: args.seed,
+        clusters_as: args.clusters_as,
     });
     // `plan -f DIR` reads every file of DIR: with both formats in one directory every
     // object would be defined twice, so `both` gives each format its own directory.

@@ -21,7 +21,7 @@ use fleetplan::placement::{schedule, FleetIndex, PlacementInput};
 use fleetplan::plan::{build, PlanOptions};
 use fleetplan::replicas::{parse_replica_set_preferences, PlannerInput};
 use fleetplan::selector::{ClusterBits, LabelIndex, Selector};
-use generator::Shape;
+use generator::{ClusterKind, Shape};
 
 /// The selector the targets name: three requirements, each a different operator.
 const SELECTOR: &str = "region in (us-east,eu-west,ap-south),provider notin (aws),env=prod";
@@ -199,20 +199,30 @@ fn report(group: &str, size: &str, what: &str, value: String) {
 }
 
 /// Writes the generated inputs once per size, as JSON and as YAML.
+/// The formats the `load` group reads: the ClusterInventory as JSON and as YAML, and the
+/// same clusters as one JSON List of ManagedClusters.
+const FORMATS: [(&str, &str, ClusterKind); 3] = [
+    ("json", "json", ClusterKind::Inventory),
+    ("yaml", "yaml", ClusterKind::Inventory),
+    ("managedcluster-json", "json", ClusterKind::ManagedCluster),
+];
+
+/// Writes the generated inputs once per size, in each of [`FORMATS`].
 fn inputs(clusters: usize, placements: usize) -> Result<PathBuf, String> {
     let dir = std::env::temp_dir()
         .join("fleetplan-bench")
         .join(format!("{clusters}x{placements}"));
-    let (fleet, workloads) = generator::generate(&Shape {
-        clusters,
-        placements,
-        // Placements only, as in the end-to-end target: a `*` RSP over 100k clusters lists
-        // every cluster in the plan, which measures the JSON writer (see docs/performance.md).
-        replica_workloads: 0,
-        seed: 1,
-    });
-    for format in ["json", "yaml"] {
-        generator::write_dir(&dir.join(format), format, &fleet, &workloads)?;
+    for (name, format, clusters_as) in FORMATS {
+        let (fleet, workloads) = generator::generate(&Shape {
+            clusters,
+            placements,
+            // Placements only, as in the end-to-end target: a `*` RSP over 100k clusters
+            // lists every cluster in the plan, which measures the JSON writer.
+            replica_workloads: 0,
+            seed: 1,
+            clusters_as,
+        });
+        generator::write_dir(&dir.join(name), format, &fleet, &workloads)?;
     }
     Ok(dir)
 }
@@ -392,9 +402,9 @@ fn run() -> Result<(), String> {
             }
             drop(model);
             if args.wants("load") {
-                for format in ["json", "yaml"] {
-                    let time = runs(args.runs, || load_dir(&dir.join(format)));
-                    report("load", &size, format, ms(time));
+                for (name, _, _) in FORMATS {
+                    let time = runs(args.runs, || load_dir(&dir.join(name)));
+                    report("load", &size, name, ms(time));
                 }
             }
             if args.wants("plan") {

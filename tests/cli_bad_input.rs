@@ -1,5 +1,5 @@
 //! Hostile and broken inputs: every case in `testdata/bad/` fails with exit code 1 and exactly
-//! the message in its sibling `.stderr` snapshot. Cases git cannot carry (a 200 MB file, a
+//! the message in its sibling `.stderr` snapshot. Cases git cannot carry (a 300 MB file, a
 //! symbolic link loop, an unreadable file) are made in a temporary directory at test time.
 //!
 //! After an intended message change, rewrite the snapshots with
@@ -187,15 +187,15 @@ fn select_reports_load_errors_exactly_as_plan_does() {
 #[test]
 fn a_file_over_the_size_limit_is_refused_before_it_is_read() {
     let dir = tempdir();
-    // Sparse: 200 MB long, no disk used, never committed.
+    // Sparse: 300 MB long, no disk used, never committed.
     let file = fs::File::create(dir.path().join("huge.yaml")).unwrap_or_else(|e| panic!("{e}"));
-    file.set_len(200 * 1000 * 1000)
+    file.set_len(300 * 1000 * 1000)
         .unwrap_or_else(|e| panic!("{e}"));
     Test::new()
         .current_dir(dir.path())
         .args(["plan", "-f", "huge.yaml"])
         .stderr(
-            "error: huge.yaml: larger than the limit of 67108864 bytes (raise it with --max-input-bytes)\n",
+            "error: huge.yaml: larger than the limit of 268435456 bytes (raise it with --max-input-bytes)\n",
         )
         .status(1)
         .run();

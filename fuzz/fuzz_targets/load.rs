@@ -1,5 +1,5 @@
 //! The loader on one input read from stdin (YAML or JSON, sniffed): never panics, and memory
-//! stays within the limits (a 64 MiB input cap, an alias-expansion budget).
+//! stays within the limits (a 256 MiB input cap, an alias-expansion budget).
 #![no_main]
 
 use fleetplan::load::{load, LoadOptions};

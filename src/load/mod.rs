@@ -39,9 +39,10 @@ pub struct LoadOptions {
     pub max_alias_expansion: usize,
 }
 
-/// 64 MiB: far above any real fleet's manifests, low enough that a stray 200 MB dump is refused
-/// before it is parsed (a parsed value takes several times its text).
-pub const DEFAULT_MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
+/// 256 MiB: a 100k-cluster fleet exported as ManagedClusters is ~64 MB even without
+/// `managedFields`, and 100k clusters is a normal input; a stray multi-gigabyte dump is still
+/// refused from its size before a byte is read.
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
 pub const DEFAULT_MAX_ALIAS_EXPANSION: usize = 100_000;
 
 impl Default for LoadOptions {
