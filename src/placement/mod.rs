@@ -166,7 +166,9 @@ fn run_scheduler(
     let spec = input.spec;
     let mut out = Scheduled::default();
     let own = fleet.own_decisions(input.namespace, input.name);
-    let in_own = |name: &str| own.is_some_and(|own| own.contains_key(name));
+    // Reads the cluster's name only after a previous plan: the taint filter asks about
+    // clusters it otherwise never touches.
+    let in_own = |cluster: &Cluster| own.is_some_and(|own| own.contains_key(cluster.name.as_str()));
 
     // Upstream's filters return early on an empty cluster list, before validating.
     let mut passed = Vec::new();
@@ -238,7 +240,7 @@ fn run_scheduler(
         }
         let cluster = fleet.cluster(index);
         // A cluster in this placement's own decisions tolerates NoSelectIfNew: judged alone.
-        if let Some(admitted) = admitted.as_ref().filter(|_| !in_own(&cluster.name)) {
+        if let Some(admitted) = admitted.as_ref().filter(|_| !in_own(cluster)) {
             if admitted.clusters.contains(index) {
                 feasible.push(index);
                 if let Some(&expiry) = admitted.until.get(&index) {
@@ -247,7 +249,7 @@ fn run_scheduler(
             }
             continue;
         }
-        match taint::check(cluster, &spec.tolerations, in_own(&cluster.name), input.now) {
+        match taint::check(cluster, &spec.tolerations, in_own(cluster), input.now) {
             Tolerance::Tolerated { until: expiry } => {
                 feasible.push(index);
                 if let Some(expiry) = expiry {
@@ -394,7 +396,7 @@ fn run_scheduler(
                     compiled.predicate_matches(predicate, out.ranked[position], ranked[position])
                 })
             },
-            |cluster| in_own(&cluster.name),
+            |cluster| in_own(cluster),
             spec,
         );
         out.unscheduled = unscheduled;
