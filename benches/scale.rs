@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use fleetplan::load::{load, LoadOptions};
 use fleetplan::model::{Model, WorkloadKind};
 use fleetplan::placement::{schedule, FleetIndex, PlacementInput};
-use fleetplan::plan::{build, PlanOptions};
+use fleetplan::plan::{build, PlanOptions, Trace};
 use fleetplan::replicas::{parse_replica_set_preferences, PlannerInput};
 use fleetplan::selector::{ClusterBits, LabelIndex, Selector};
 use generator::{ClusterKind, Shape};
@@ -369,7 +369,7 @@ fn plan_bench(dir: &Path, size: &str, count: usize) -> Result<(), String> {
             &PlanOptions {
                 previous: None,
                 now: NOW,
-                trace: false,
+                trace: Trace::Plan,
             },
         );
         black_box(fleetplan::render::plan::json(&outcome.plan));

@@ -10,6 +10,7 @@ pub mod load;
 pub mod migrate;
 pub mod model;
 pub mod output;
+pub mod parallel;
 pub mod placement;
 pub mod plan;
 pub mod render;

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use fleetplan::load::{self, LoadOptions};
 use fleetplan::model::{Condition, Model};
 use fleetplan::placement::trace::Verdict;
-use fleetplan::plan::{self, Group, ItemSource, ItemTrace, Plan, PlanItem, PlanOptions};
+use fleetplan::plan::{self, Group, ItemSource, ItemTrace, Plan, PlanItem, PlanOptions, Trace};
 use fleetplan::render;
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
@@ -279,7 +279,8 @@ proptest! {
         placements in vec(placement(), 1..4),
     ) {
         let model = load_text(&manifests(&clusters, &placements));
-        let outcome = plan::build(&model, &PlanOptions { previous: None, now: NOW, trace: true });
+        let full = PlanOptions { previous: None, now: NOW, trace: Trace::Full };
+        let outcome = plan::build(&model, &full);
         prop_assert_eq!(outcome.plan.items.len(), placements.len());
         for (item, trace) in outcome.plan.items.iter().zip(&outcome.traces) {
             let ItemTrace::Placement(result) = trace else {
@@ -291,8 +292,19 @@ proptest! {
         }
         // The untraced run filters by bitset algebra instead of cluster by cluster: the plan
         // must not depend on which path ran.
-        let untraced = plan::build(&model, &PlanOptions { previous: None, now: NOW, trace: false });
+        let untraced = plan::build(&model, &PlanOptions { previous: None, now: NOW, trace: Trace::Plan });
         prop_assert_eq!(&untraced.plan, &outcome.plan);
+        // The plan table reads the selected clusters' scores, kept in every run.
+        for (traced, plain) in outcome.traces.iter().zip(&untraced.traces) {
+            if let (ItemTrace::Placement(traced), ItemTrace::Placement(plain)) = (traced, plain) {
+                prop_assert_eq!(&traced.scores, &plain.scores);
+            }
+        }
+        // `explain` plans its item alone: the same item as in the whole run.
+        for (index, item) in outcome.plan.items.iter().enumerate() {
+            let alone = plan::build_item(&model, &full, index);
+            prop_assert_eq!(alone.plan.items.first(), Some(item));
+        }
     }
 }
 
@@ -437,7 +449,7 @@ fn the_example_fleet_plan_reads_back_as_previous_unchanged() {
         &PlanOptions {
             previous: None,
             now: NOW,
-            trace: false,
+            trace: Trace::Plan,
         },
     );
     let replicas: BTreeMap<&str, usize> = outcome

@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use super::inputs::{InputArgs, WhatIfArgs};
 use super::{report, write, Io};
 use crate::exit_code::ExitCode;
-use crate::plan::{self, PlanOptions};
+use crate::plan::{self, PlanOptions, Trace};
 use crate::render::check::{self as render, CheckReport, CheckResult};
 
 #[derive(Debug, Args)]
@@ -55,7 +55,7 @@ pub fn run(args: CheckArgs, io: &mut Io<'_>) -> ExitCode {
                 &PlanOptions {
                     previous: scenario.previous.as_ref(),
                     now: scenario.now,
-                    trace: false,
+                    trace: Trace::Plan,
                 },
             );
             for warning in &outcome.warnings {

@@ -11,7 +11,7 @@ use super::{report, write, Io};
 use crate::diff::{self, PlanDiff};
 use crate::exit_code::ExitCode;
 use crate::load::PreviousKind;
-use crate::plan::Plan;
+use crate::plan::{Plan, Trace};
 use crate::render;
 
 #[derive(Debug, Args)]
@@ -36,7 +36,7 @@ pub enum DiffFormat {
 }
 
 pub fn run(args: DiffArgs, color: bool, io: &mut Io<'_>) -> ExitCode {
-    let Some((model, run)) = plan_inputs(&args.inputs, &args.what_if, false, io) else {
+    let Some((model, run)) = plan_inputs(&args.inputs, &args.what_if, Trace::Plan, io) else {
         return ExitCode::Error;
     };
     let Some(previous) = &run.previous else {

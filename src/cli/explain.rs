@@ -7,7 +7,7 @@ use super::inputs::{InputArgs, WhatIfArgs};
 use super::plan::plan_inputs;
 use super::{report, write, Io};
 use crate::exit_code::ExitCode;
-use crate::plan::{self, PlanOptions};
+use crate::plan::{self, ItemSource, PlanOptions, Trace};
 use crate::render::explain;
 
 #[derive(Debug, Args)]
@@ -41,25 +41,32 @@ pub enum ExplainFormat {
 }
 
 pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> ExitCode {
-    let Some((model, run)) = plan_inputs(&args.inputs, &args.what_if, true, io) else {
+    let Some((model, run)) = plan_inputs(&args.inputs, &args.what_if, Trace::Full, io) else {
         return ExitCode::Error;
     };
-    // The same run `plan` makes; only this item's warnings and errors are reported.
-    let outcome = plan::build(
-        &model,
-        &PlanOptions {
-            previous: run.previous.as_ref(),
-            now: run.now,
-            trace: true,
-        },
-    );
-    let index = match explain::find_item(&outcome.plan, &args.item) {
+    let sources: Vec<ItemSource> = model
+        .workloads
+        .iter()
+        .map(|workload| ItemSource::from(&workload.object))
+        .collect();
+    let index = match explain::find_item(&sources, &args.item) {
         Ok(index) => index,
         Err(message) => {
             report(io, &format!("error: {message}"));
             return ExitCode::Error;
         }
     };
+    // The item as `plan` plans it, alone: a full trace of every item of a large fleet would
+    // not fit in memory.
+    let outcome = plan::build_item(
+        &model,
+        &PlanOptions {
+            previous: run.previous.as_ref(),
+            now: run.now,
+            trace: run.trace,
+        },
+        index,
+    );
     let clusters = &model.inventory.clusters;
     if let Some(cluster) = &args.cluster {
         if let Err(message) = explain::find_cluster(clusters, cluster) {
@@ -68,8 +75,8 @@ pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> ExitCode {
         }
     }
     let (Some(item), Some(trace), Some(workload)) = (
-        outcome.plan.items.get(index),
-        outcome.traces.get(index),
+        outcome.plan.items.first(),
+        outcome.traces.first(),
         model.workloads.get(index),
     ) else {
         return ExitCode::Error;

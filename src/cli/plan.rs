@@ -8,7 +8,7 @@ use super::inputs::{InputArgs, WhatIfArgs};
 use super::{report, write, Io};
 use crate::exit_code::ExitCode;
 use crate::output::write_atomic;
-use crate::plan::{self, PlanOptions, PlanOutcome};
+use crate::plan::{self, PlanOptions, PlanOutcome, Trace};
 use crate::render;
 
 #[derive(Debug, Args)]
@@ -47,7 +47,7 @@ pub enum PlanFormat {
 pub fn plan_inputs(
     inputs: &InputArgs,
     what_if: &WhatIfArgs,
-    trace: bool,
+    trace: Trace,
     io: &mut Io<'_>,
 ) -> Option<(crate::model::Model, PlanRun)> {
     let scenario = match what_if.scenario(&inputs.limits.options(), io) {
@@ -78,7 +78,7 @@ pub struct PlanRun {
     pub previous: Option<plan::Plan>,
     pub previous_kind: crate::load::PreviousKind,
     pub now: i64,
-    pub trace: bool,
+    pub trace: Trace,
 }
 
 impl PlanRun {
@@ -102,7 +102,11 @@ impl PlanRun {
 }
 
 pub fn run(args: PlanArgs, io: &mut Io<'_>) -> ExitCode {
-    let trace = args.output == PlanFormat::Table;
+    let trace = if args.output == PlanFormat::Table {
+        Trace::Table
+    } else {
+        Trace::Plan
+    };
     let Some((model, run)) = plan_inputs(&args.inputs, &args.what_if, trace, io) else {
         return ExitCode::Error;
     };

@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::load::{self, Document, LoadErrors};
 use crate::model::{Model, WorkloadKind};
-use crate::plan::{self, ItemSource, PlanItem, PlanOptions};
+use crate::plan::{self, ItemSource, PlanItem, PlanOptions, Trace};
 
 use super::objects;
 use super::report::{Aspect, Comparison};
@@ -140,7 +140,7 @@ pub(crate) fn verify(
     let options = PlanOptions {
         previous: None,
         now,
-        trace: false,
+        trace: Trace::Plan,
     };
     let before = plan::build(model, &options);
     let selection = plan::build(&selection_model, &options);

@@ -2,7 +2,7 @@
 //! `generateDecision`): named groups take their matching clusters first, the rest form
 //! groups named ""; each group becomes PlacementDecisions of at most 100 clusters.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde::Serialize;
 
@@ -37,6 +37,42 @@ pub struct DecisionObject {
     pub labels: BTreeMap<String, String>,
     /// `status.decisions[].clusterName`, sorted by name.
     pub clusters: Vec<String>,
+}
+
+/// Where a selected cluster was put: its decision group and PlacementDecision object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placed<'d> {
+    pub group_index: usize,
+    pub group_name: &'d str,
+    pub decision: &'d str,
+}
+
+/// Each cluster of `decisions`, by name, with the group and object it is in (read back from
+/// the objects' labels, as a reader of the PlacementDecisions would).
+pub fn placed(decisions: &[DecisionObject]) -> HashMap<&str, Placed<'_>> {
+    let mut placed = HashMap::new();
+    for decision in decisions {
+        let group_index = decision
+            .labels
+            .get(DECISION_GROUP_INDEX_LABEL)
+            .and_then(|index| index.parse().ok())
+            .unwrap_or(0);
+        let group_name = decision
+            .labels
+            .get(DECISION_GROUP_NAME_LABEL)
+            .map_or("", String::as_str);
+        for cluster in &decision.clusters {
+            placed.insert(
+                cluster.as_str(),
+                Placed {
+                    group_index,
+                    group_name,
+                    decision: decision.name.as_str(),
+                },
+            );
+        }
+    }
+    placed
 }
 
 /// Upstream `calculateLength`: an int, or `ceil(p% × total)`; ≤ 0 or > total is total.

@@ -59,6 +59,9 @@ pub struct PlacementResult {
     pub available: usize,
     /// Selected clusters, sorted by name.
     pub selected: Vec<String>,
+    /// Rank and total score of each selected cluster, by name. Kept in every run (the plan
+    /// table shows them); `trace` holds every cluster's verdict only when asked for.
+    pub scores: BTreeMap<String, Ranked>,
     pub unscheduled: i64,
     pub groups: Vec<DecisionGroupStatus>,
     pub decisions: Vec<DecisionObject>,
@@ -73,6 +76,13 @@ pub struct PlacementResult {
     pub changes_at: Option<i64>,
     pub warnings: Vec<String>,
     pub trace: Option<Trace>,
+}
+
+/// A cluster's place in the score order (1 = best) and its total score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ranked {
+    pub rank: usize,
+    pub total: i64,
 }
 
 /// What the filters and prioritizers produced before grouping.
@@ -506,6 +516,22 @@ pub fn schedule(input: &PlacementInput) -> PlacementResult {
         .map(|cluster| cluster.name.clone())
         .collect();
     selected.sort();
+    let scores = scheduled
+        .selection
+        .iter()
+        .flat_map(|selection| selection.selected.iter())
+        .filter_map(|&position| {
+            let cluster = ranked_clusters.get(position)?;
+            let total = scheduled.totals.get(position).copied().unwrap_or(0);
+            Some((
+                cluster.name.clone(),
+                Ranked {
+                    rank: position + 1,
+                    total,
+                },
+            ))
+        })
+        .collect();
 
     let satisfied = conditions::satisfied(
         &Counts {
@@ -534,6 +560,7 @@ pub fn schedule(input: &PlacementInput) -> PlacementResult {
         eligible_sets,
         available: candidates.len(),
         selected,
+        scores,
         unscheduled: scheduled.unscheduled,
         groups,
         decisions,
@@ -556,21 +583,7 @@ fn build_trace(
     decisions: &[DecisionObject],
 ) -> Trace {
     let fleet = input.fleet;
-    let mut placed: HashMap<&str, (usize, &str, &str)> = HashMap::new();
-    for decision in decisions {
-        let index = decision
-            .labels
-            .get(crate::model::placement::DECISION_GROUP_INDEX_LABEL)
-            .and_then(|index| index.parse().ok())
-            .unwrap_or(0);
-        let group = decision
-            .labels
-            .get(crate::model::placement::DECISION_GROUP_NAME_LABEL)
-            .map_or("", String::as_str);
-        for cluster in &decision.clusters {
-            placed.insert(cluster.as_str(), (index, group, decision.name.as_str()));
-        }
-    }
+    let placed = groups::placed(decisions);
     let score_of = |position: usize| Score {
         rank: position + 1,
         total: scheduled.totals.get(position).copied().unwrap_or(0),
@@ -590,12 +603,12 @@ fn build_trace(
     for (position, &index) in scheduled.ranked.iter().enumerate() {
         let name = fleet.cluster(index).name.as_str();
         let score = score_of(position);
-        let verdict = if let Some(&(group_index, group_name, decision)) = placed.get(name) {
+        let verdict = if let Some(placed) = placed.get(name) {
             Verdict::Selected {
                 score,
-                group_index,
-                group_name: group_name.to_string(),
-                decision: decision.to_string(),
+                group_index: placed.group_index,
+                group_name: placed.group_name.to_string(),
+                decision: placed.decision.to_string(),
             }
         } else if let Some(block) = scheduled
             .selection

@@ -11,14 +11,19 @@ use std::collections::{BTreeMap, HashSet};
 use serde::Serialize;
 
 use crate::model::placement::{PlacementRuleSpec, SelectionOrder};
-use crate::model::{Cluster, Inventory};
+use crate::model::Cluster;
+use crate::placement::FleetIndex;
 use crate::selector::Selector;
 
 pub struct RuleInput<'a> {
-    pub inventory: &'a Inventory,
+    pub fleet: &'a FleetIndex<'a>,
     pub spec: &'a PlacementRuleSpec,
     /// The rule's `status.decisions` cluster names, in order.
     pub previous: &'a [String],
+    /// Record every cluster's verdict (`explain`). Untraced, the selector is bitset algebra
+    /// over the fleet's label index and only matching clusters are read: a thousand rules
+    /// over 100k clusters must not build a verdict per cluster each.
+    pub trace: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -51,6 +56,7 @@ pub struct RuleResult {
     pub selected: Vec<String>,
     /// A `clusterSelector` that cannot be built: nothing is selected.
     pub error: Option<String>,
+    /// Every cluster's verdict, when traced.
     pub verdicts: BTreeMap<String, RuleVerdict>,
 }
 
@@ -88,24 +94,42 @@ pub fn evaluate(input: &RuleInput) -> RuleResult {
         }
     };
     let listed: HashSet<&str> = spec.clusters.iter().map(String::as_str).collect();
+    let fleet = input.fleet;
 
     let mut eligible: Vec<&Cluster> = Vec::new();
-    for cluster in &input.inventory.clusters {
-        let verdict = if cluster.deleting {
-            Some(RuleVerdict::BeingDeleted)
-        } else if !listed.is_empty() && !listed.contains(cluster.name.as_str()) {
-            Some(RuleVerdict::NotListed)
-        } else if let Some(reason) = selector.first_mismatch(&cluster.labels) {
-            Some(RuleVerdict::SelectorMismatch { reason })
-        } else {
-            condition_mismatch(spec, cluster)
-        };
-        match verdict {
-            Some(verdict) => {
-                verdicts.insert(cluster.name.clone(), verdict);
+    if input.trace {
+        for cluster in &fleet.inventory.clusters {
+            let verdict = if cluster.deleting {
+                Some(RuleVerdict::BeingDeleted)
+            } else if !listed.is_empty() && !listed.contains(cluster.name.as_str()) {
+                Some(RuleVerdict::NotListed)
+            } else if let Some(reason) = selector.first_mismatch(&cluster.labels) {
+                Some(RuleVerdict::SelectorMismatch { reason })
+            } else {
+                condition_mismatch(spec, cluster)
+            };
+            match verdict {
+                Some(verdict) => {
+                    verdicts.insert(cluster.name.clone(), verdict);
+                }
+                None => eligible.push(cluster),
             }
-            None => eligible.push(cluster),
         }
+    } else {
+        let candidates: Vec<usize> = if listed.is_empty() {
+            fleet.select_labels(&selector).iter_ones().collect()
+        } else {
+            listed
+                .iter()
+                .filter_map(|name| fleet.index_of(name))
+                .collect()
+        };
+        eligible.extend(
+            candidates
+                .into_iter()
+                .map(|index| fleet.cluster(index))
+                .filter(|cluster| !cluster.deleting && condition_mismatch(spec, cluster).is_none()),
+        );
     }
     eligible.sort_by(|a, b| a.name.cmp(&b.name));
     eligible.dedup_by(|a, b| a.name == b.name);
@@ -136,7 +160,8 @@ pub fn evaluate(input: &RuleInput) -> RuleResult {
             let mut kept: Vec<&Cluster> = Vec::new();
             let mut seen = HashSet::new();
             for name in input.previous {
-                if let Some(cluster) = eligible.iter().find(|cluster| cluster.name == *name) {
+                let found = eligible.binary_search_by(|cluster| cluster.name.as_str().cmp(name));
+                if let Some(cluster) = found.ok().and_then(|at| eligible.get(at)) {
                     if seen.insert(cluster.name.as_str()) {
                         kept.push(cluster);
                     }
@@ -161,12 +186,16 @@ pub fn evaluate(input: &RuleInput) -> RuleResult {
             RuleVerdict::Selected {
                 position: position + 1,
             }
-        } else {
+        } else if input.trace {
             RuleVerdict::CutByClusterReplicas {
                 position: position + 1,
             }
+        } else {
+            break;
         };
-        verdicts.insert(cluster.name.clone(), verdict);
+        if input.trace {
+            verdicts.insert(cluster.name.clone(), verdict);
+        }
     }
     let mut selected = decisions.clone();
     selected.sort();
@@ -181,7 +210,7 @@ pub fn evaluate(input: &RuleInput) -> RuleResult {
 #[cfg(test)]
 mod tests {
     use crate::model::placement::{ClusterConditionFilter, HintResource, ResourceHint};
-    use crate::model::{labels_from, LabelSelectorSpec, Quantity};
+    use crate::model::{labels_from, Inventory, LabelSelectorSpec, Quantity};
 
     use super::*;
 
@@ -214,12 +243,26 @@ mod tests {
     }
 
     fn run(spec: &PlacementRuleSpec, previous: &[String]) -> RuleResult {
-        let inventory = inventory();
-        evaluate(&RuleInput {
-            inventory: &inventory,
-            spec,
-            previous,
-        })
+        run_on(&inventory(), spec, previous)
+    }
+
+    /// Evaluated traced and untraced: both must decide alike.
+    fn run_on(inventory: &Inventory, spec: &PlacementRuleSpec, previous: &[String]) -> RuleResult {
+        let fleet = FleetIndex::new(inventory, &[]);
+        let evaluate_with = |trace| {
+            evaluate(&RuleInput {
+                fleet: &fleet,
+                spec,
+                previous,
+                trace,
+            })
+        };
+        let (traced, untraced) = (evaluate_with(true), evaluate_with(false));
+        assert_eq!(
+            (&untraced.decisions, &untraced.selected, &untraced.error),
+            (&traced.decisions, &traced.selected, &traced.error)
+        );
+        traced
     }
 
     fn hint(order: SelectionOrder) -> Option<ResourceHint> {
@@ -257,6 +300,24 @@ mod tests {
     }
 
     #[test]
+    fn an_untraced_rule_keeps_no_verdicts() {
+        let inventory = inventory();
+        let fleet = FleetIndex::new(&inventory, &[]);
+        let spec = PlacementRuleSpec {
+            cluster_replicas: Some(2),
+            ..PlacementRuleSpec::default()
+        };
+        let result = evaluate(&RuleInput {
+            fleet: &fleet,
+            spec: &spec,
+            previous: &[],
+            trace: false,
+        });
+        assert_eq!(result.selected, vec!["a", "b"]);
+        assert!(result.verdicts.is_empty());
+    }
+
+    #[test]
     fn condition_with_another_status_drops_the_cluster() {
         let mut inventory = inventory();
         inventory.clusters[0]
@@ -272,11 +333,7 @@ mod tests {
             }],
             ..PlacementRuleSpec::default()
         };
-        let result = evaluate(&RuleInput {
-            inventory: &inventory,
-            spec: &spec,
-            previous: &[],
-        });
+        let result = run_on(&inventory, &spec, &[]);
         assert_eq!(result.selected, vec!["a", "b", "d"]);
         assert!(matches!(
             result.verdicts["c"],

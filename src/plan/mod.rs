@@ -16,6 +16,7 @@ pub use trace::{ItemTrace, SelectionRule, SelectionTrace};
 pub use whatif::{close_matches, WhatIf};
 
 use crate::model::{Model, ObjectRef, PreviousDecision, Workload, WorkloadKind};
+use crate::parallel;
 use crate::placement::FleetIndex;
 
 /// What a plan run may take besides the model.
@@ -25,9 +26,22 @@ pub struct PlanOptions<'a> {
     pub previous: Option<&'a Plan>,
     /// Unix seconds; toleration expiry is judged against it.
     pub now: i64,
-    /// Keep per-cluster verdicts and scores of placements (tables and `explain` need them;
-    /// a machine-readable plan of a large fleet does not).
-    pub trace: bool,
+    pub trace: Trace,
+}
+
+/// How much of each engine's reasoning a run keeps besides the plan. A placement's full
+/// trace holds a verdict for every cluster of the fleet: 100k clusters × 10k placements
+/// would not fit in memory, so only `explain`, which plans one item, asks for it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Trace {
+    /// The plan alone (machine-readable output, `diff`, `check`).
+    #[default]
+    Plan,
+    /// What the plan table shows: the replica planner's view of each cluster. (A placement's
+    /// selected clusters keep their scores in every run.)
+    Table,
+    /// Every cluster's verdict and scores, and upstream's debug shape (`explain`).
+    Full,
 }
 
 /// A plan with, per item (same order), the trace `explain` renders.
@@ -88,6 +102,21 @@ impl<'a> Planned<'a> {
 /// Plans every workload of the model. Items keep the model's workload order, which the
 /// loader sorted by (apiVersion group, kind, namespace, name).
 pub fn build<'a>(model: &'a Model, options: &PlanOptions) -> PlanOutcome<'a> {
+    build_workloads(model, options, &model.workloads)
+}
+
+/// Plans the workload at `index` alone, as [`build`] would: items are independent given the
+/// run's indexes, so `explain` traces one item without tracing the whole fleet.
+pub fn build_item<'a>(model: &'a Model, options: &PlanOptions, index: usize) -> PlanOutcome<'a> {
+    let workloads = model.workloads.get(index..=index).unwrap_or_default();
+    build_workloads(model, options, workloads)
+}
+
+fn build_workloads<'a>(
+    model: &'a Model,
+    options: &PlanOptions,
+    workloads: &'a [Workload],
+) -> PlanOutcome<'a> {
     let decisions = previous_decisions(model, options.previous);
     let placements = FleetIndex::new(&model.inventory, &decisions);
     let fleet = Fleet::new(&model.inventory.clusters, &placements);
@@ -119,36 +148,16 @@ pub fn build<'a>(model: &'a Model, options: &PlanOptions) -> PlanOutcome<'a> {
         previous: &previous,
         targets: &targets,
     };
-    // Items are independent given the run's indexes, so they are planned on every core in
-    // contiguous chunks and joined in order: the output is the same as one thread's.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = model.workloads.len().div_ceil(threads).max(1);
-    let planned: Vec<Planned> = std::thread::scope(|scope| {
-        let handles: Vec<_> = model
-            .workloads
-            .chunks(chunk)
-            .map(|workloads| {
-                let run = &run;
-                scope.spawn(move || workloads.iter().map(|w| run.item(w)).collect::<Vec<_>>())
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|handle| {
-                handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    });
+    // Items are independent given the run's indexes: planned on every core, in order.
+    let planned: Vec<Planned> = parallel::map_in_order(workloads, |workload| run.item(workload));
 
     let mut outcome = PlanOutcome {
         plan: Plan::default(),
-        traces: Vec::with_capacity(model.workloads.len()),
+        traces: Vec::with_capacity(workloads.len()),
         errors: Vec::new(),
         warnings: Vec::new(),
     };
-    for (workload, planned) in model.workloads.iter().zip(planned) {
+    for (workload, planned) in workloads.iter().zip(planned) {
         for error in &planned.item.errors {
             outcome
                 .errors
@@ -186,7 +195,7 @@ impl<'a> Run<'_, 'a> {
                 replica_set_preferences.as_deref(),
                 *replicas,
                 previous_item,
-                options.trace,
+                options.trace != Trace::Plan,
             ),
             WorkloadKind::Federated(placement) => federation::federated(fleet, workload, placement),
             WorkloadKind::ReplicaSchedulingPreference(spec) => {
@@ -205,15 +214,17 @@ impl<'a> Run<'_, 'a> {
                     spec,
                     target,
                     previous_item,
-                    options.trace,
+                    options.trace != Trace::Plan,
                 )
             }
             WorkloadKind::Placement(spec) => {
-                ocm::placement(self.placements, workload, spec, options.now, options.trace)
+                let trace = options.trace == Trace::Full;
+                ocm::placement(self.placements, workload, spec, options.now, trace)
             }
             WorkloadKind::PlacementRule(spec) => {
                 let previous = rule_decisions(model, workload, previous_item);
-                ocm::placement_rule(&model.inventory, workload, spec, &previous)
+                let trace = options.trace == Trace::Full;
+                ocm::placement_rule(self.placements, workload, spec, &previous, trace)
             }
         }
     }

@@ -2,7 +2,7 @@
 
 use crate::model::placement::{PlacementRuleSpec, PlacementSpec};
 use crate::model::time::format_rfc3339;
-use crate::model::{Inventory, Workload};
+use crate::model::Workload;
 use crate::placement::conditions::Status;
 use crate::placement::rule::{self, RuleInput};
 use crate::placement::{self, FleetIndex, PlacementInput};
@@ -70,15 +70,17 @@ pub fn placement(
 }
 
 pub fn placement_rule(
-    inventory: &Inventory,
+    fleet: &FleetIndex,
     workload: &Workload,
     spec: &PlacementRuleSpec,
     previous: &[String],
+    trace: bool,
 ) -> Planned<'static> {
     let result = rule::evaluate(&RuleInput {
-        inventory,
+        fleet,
         spec,
         previous,
+        trace,
     });
     let item = PlanItem {
         source: (&workload.object).into(),

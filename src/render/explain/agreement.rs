@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use super::{explain, Engine};
 use crate::load::{self, LoadOptions};
 use crate::model::time::parse_rfc3339;
-use crate::plan::{self, PlanOptions};
+use crate::plan::{self, PlanOptions, Trace};
 
 fn testdata(path: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -33,7 +33,7 @@ fn assert_agreement(paths: &[String], previous: Option<&str>, now: &str) {
         &PlanOptions {
             previous: previous.as_ref(),
             now: parse_rfc3339(now).unwrap(),
-            trace: true,
+            trace: Trace::Full,
         },
     );
     let clusters = &model.inventory.clusters;

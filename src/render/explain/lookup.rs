@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use crate::model::Cluster;
-use crate::plan::{close_matches, ItemSource, Plan};
+use crate::plan::{close_matches, ItemSource};
 
 /// kubectl's short names for the kinds fleetplan reads.
 const SHORT_NAMES: &[(&str, &str)] = &[
@@ -44,7 +44,7 @@ fn plural(kind: &str) -> String {
 }
 
 /// The index of the one item `query` names.
-pub fn find_item(plan: &Plan, query: &str) -> Result<usize, String> {
+pub fn find_item(sources: &[ItemSource], query: &str) -> Result<usize, String> {
     let parts: Vec<&str> = query.split('/').collect();
     let matches = |source: &ItemSource| -> bool {
         let namespace = source.namespace.as_deref().unwrap_or("");
@@ -59,11 +59,10 @@ pub fn find_item(plan: &Plan, query: &str) -> Result<usize, String> {
             _ => false,
         }
     };
-    let found: Vec<usize> = plan
-        .items
+    let found: Vec<usize> = sources
         .iter()
         .enumerate()
-        .filter(|(_, item)| matches(&item.source))
+        .filter(|(_, source)| matches(source))
         .map(|(index, _)| index)
         .collect();
     match found.as_slice() {
@@ -75,8 +74,7 @@ pub fn find_item(plan: &Plan, query: &str) -> Result<usize, String> {
             // Suggest in the query's own shape, lower-case like the query is compared
             // (kinds are case-insensitive; names and namespaces are lower-case).
             let mut known = BTreeSet::new();
-            for item in &plan.items {
-                let source = &item.source;
+            for source in sources {
                 let kind = source.kind.to_ascii_lowercase();
                 let namespace = source.namespace.as_deref().unwrap_or("");
                 let name = &source.name;
@@ -102,8 +100,8 @@ pub fn find_item(plan: &Plan, query: &str) -> Result<usize, String> {
         several => {
             let names: Vec<String> = several
                 .iter()
-                .filter_map(|&index| plan.items.get(index))
-                .map(|item| item.source.to_string())
+                .filter_map(|&index| sources.get(index))
+                .map(ToString::to_string)
                 .collect();
             Err(format!(
                 "{query:?} is ambiguous: it names {}; add the kind or namespace",
@@ -131,28 +129,21 @@ pub fn find_cluster(clusters: &[Cluster], name: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::PlanItem;
 
-    fn plan(items: &[(&str, Option<&str>, &str)]) -> Plan {
-        Plan {
-            items: items
-                .iter()
-                .map(|(kind, namespace, name)| PlanItem {
-                    source: ItemSource {
-                        api_version: "v1".to_string(),
-                        kind: kind.to_string(),
-                        namespace: namespace.map(str::to_string),
-                        name: name.to_string(),
-                    },
-                    ..PlanItem::default()
-                })
-                .collect(),
-            ..Plan::default()
-        }
+    fn sources(items: &[(&str, Option<&str>, &str)]) -> Vec<ItemSource> {
+        items
+            .iter()
+            .map(|(kind, namespace, name)| ItemSource {
+                api_version: "v1".to_string(),
+                kind: kind.to_string(),
+                namespace: namespace.map(str::to_string),
+                name: name.to_string(),
+            })
+            .collect()
     }
 
-    fn fleet() -> Plan {
-        plan(&[
+    fn fleet() -> Vec<ItemSource> {
+        sources(&[
             ("Deployment", Some("shop"), "catalog"),
             ("FederatedDeployment", Some("shop"), "catalog"),
             ("Placement", Some("shop"), "storefront"),
