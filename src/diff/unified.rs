@@ -1,6 +1,6 @@
 //! A unified diff of two rendered plans, for reading what `diff` found line by line.
 
-use similar::TextDiff;
+use similar::{Algorithm, TextDiff};
 
 use super::paint::{paint, Colour};
 
@@ -9,7 +9,9 @@ const CONTEXT_LINES: usize = 3;
 /// `--- previous` / `+++ current` followed by hunks with three lines of context; empty when
 /// the two texts are equal.
 pub fn unified_yaml_diff(previous_yaml: &str, current_yaml: &str, color: bool) -> String {
-    let diff = TextDiff::from_lines(previous_yaml, current_yaml);
+    let diff = TextDiff::configure()
+        .algorithm(Algorithm::Patience)
+        .diff_lines(previous_yaml, current_yaml);
     let mut unified = diff.unified_diff();
     unified.context_radius(CONTEXT_LINES);
     let mut out = String::new();

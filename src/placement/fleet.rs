@@ -311,7 +311,26 @@ impl<'a> FleetIndex<'a> {
 
     /// Balance's view: how often `cluster` was decided by other placements, and the largest
     /// such count over every cluster.
-    pub fn balance_counts(&self, namespace: &str, placement: &str) -> BalanceCounts<'_, 'a> {
+    /// [`FleetIndex::own_decisions`] by inventory index, for the prioritizers and filters
+    /// that ask about every feasible cluster (names of clusters not in the inventory drop out).
+    pub fn own_clusters(&self, namespace: &str, placement: &str) -> Option<OwnClusters> {
+        let own = self.own_decisions(namespace, placement)?;
+        let counts: HashMap<usize, i64> = own
+            .iter()
+            .filter_map(|(name, &count)| Some((self.index_of(name)?, count)))
+            .collect();
+        let clusters = ClusterBits::from_ids(self.len(), counts.keys().copied());
+        Some(OwnClusters { clusters, counts })
+    }
+
+    /// Balance's view for the placement whose own decisions are `own` (from
+    /// [`FleetIndex::own_clusters`]).
+    pub fn balance_counts<'i>(
+        &'i self,
+        namespace: &str,
+        placement: &str,
+        own_clusters: Option<&'i OwnClusters>,
+    ) -> BalanceCounts<'i, 'a> {
         let own = self.own_decisions(namespace, placement);
         let own_count = |name: &str| own.and_then(|own| own.get(name)).copied().unwrap_or(0);
         let mut max = 0;
@@ -325,7 +344,7 @@ impl<'a> FleetIndex<'a> {
         }
         BalanceCounts {
             index: self,
-            own,
+            own: own_clusters,
             max,
         }
     }
@@ -367,7 +386,7 @@ impl<K: Hash + Eq, V: Clone> Memo<K, V> {
 
 pub struct BalanceCounts<'i, 'a> {
     index: &'i FleetIndex<'a>,
-    own: Option<&'i HashMap<&'a str, i64>>,
+    own: Option<&'i OwnClusters>,
     pub max: i64,
 }
 
@@ -375,11 +394,33 @@ impl BalanceCounts<'_, '_> {
     /// Decisions naming the cluster at inventory index `index` outside this placement's own.
     pub fn count(&self, index: usize) -> i64 {
         let total = self.index.decided.get(index).copied().unwrap_or(0);
-        let own = self
-            .own
-            .and_then(|own| own.get(self.index.cluster(index).name.as_str()))
-            .copied()
-            .unwrap_or(0);
-        total - own
+        total - self.own.map_or(0, |own| own.count(index))
+    }
+}
+
+/// One placement's own previous decisions by inventory index: a bit test per cluster
+/// instead of hashing its name (10k placements × 15k feasible clusters each).
+pub struct OwnClusters {
+    clusters: ClusterBits,
+    counts: HashMap<usize, i64>,
+}
+
+impl OwnClusters {
+    pub fn contains(&self, index: usize) -> bool {
+        self.clusters.contains(index)
+    }
+
+    /// The clusters, by inventory index (in no particular order).
+    pub fn indices(&self) -> impl Iterator<Item = usize> + '_ {
+        self.counts.keys().copied()
+    }
+
+    /// How often the cluster at `index` appears in the placement's own decisions.
+    pub fn count(&self, index: usize) -> i64 {
+        if self.contains(index) {
+            self.counts.get(&index).copied().unwrap_or(0)
+        } else {
+            0
+        }
     }
 }

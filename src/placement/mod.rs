@@ -175,10 +175,8 @@ fn run_scheduler(
     let fleet = input.fleet;
     let spec = input.spec;
     let mut out = Scheduled::default();
-    let own = fleet.own_decisions(input.namespace, input.name);
-    // Reads the cluster's name only after a previous plan: the taint filter asks about
-    // clusters it otherwise never touches.
-    let in_own = |cluster: &Cluster| own.is_some_and(|own| own.contains_key(cluster.name.as_str()));
+    let own = fleet.own_clusters(input.namespace, input.name);
+    let in_own = |index: usize| own.as_ref().is_some_and(|own| own.contains(index));
 
     // Upstream's filters return early on an empty cluster list, before validating.
     let mut passed = Vec::new();
@@ -250,7 +248,7 @@ fn run_scheduler(
         }
         let cluster = fleet.cluster(index);
         // A cluster in this placement's own decisions tolerates NoSelectIfNew: judged alone.
-        if let Some(admitted) = admitted.as_ref().filter(|_| !in_own(cluster)) {
+        if let Some(admitted) = admitted.as_ref().filter(|_| !in_own(index)) {
             if admitted.clusters.contains(index) {
                 feasible.push(index);
                 if let Some(&expiry) = admitted.until.get(&index) {
@@ -259,7 +257,7 @@ fn run_scheduler(
             }
             continue;
         }
-        match taint::check(cluster, &spec.tolerations, in_own(cluster), input.now) {
+        match taint::check(cluster, &spec.tolerations, in_own(index), input.now) {
             Tolerance::Tolerated { until: expiry } => {
                 feasible.push(index);
                 if let Some(expiry) = expiry {
@@ -303,14 +301,9 @@ fn run_scheduler(
         let prioritized = match &weighted.prioritizer {
             Prioritizer::Balance => prioritizers::balance::score(
                 &feasible,
-                &fleet.balance_counts(input.namespace, input.name),
+                &fleet.balance_counts(input.namespace, input.name, own.as_ref()),
             ),
-            Prioritizer::Steady => prioritizers::steady::score(
-                feasible
-                    .iter()
-                    .map(|&index| fleet.cluster(index).name.as_str()),
-                own,
-            ),
+            Prioritizer::Steady => prioritizers::steady::score(&feasible, own.as_ref()),
             Prioritizer::ResourceAllocatable(resource) => {
                 let values = fleet.allocatable(resource);
                 let feasible_values: Vec<Option<f64>> = feasible
@@ -406,7 +399,7 @@ fn run_scheduler(
                     compiled.predicate_matches(predicate, out.ranked[position], ranked[position])
                 })
             },
-            |cluster| in_own(cluster),
+            |position| out.ranked.get(position).is_some_and(|&index| in_own(index)),
             spec,
         );
         out.unscheduled = unscheduled;
@@ -423,11 +416,8 @@ fn run_scheduler(
     };
 
     // Upstream TaintToleration.RequeueAfter: over the clusters of the previous decisions.
-    if let Some(own) = own {
-        for name in own.keys() {
-            let Some(index) = fleet.index_of(name) else {
-                continue;
-            };
+    if let Some(own) = &own {
+        for index in own.indices() {
             if let Tolerance::Tolerated { until: expiry } =
                 taint::check(fleet.cluster(index), &spec.tolerations, true, input.now)
             {

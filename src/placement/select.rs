@@ -101,7 +101,7 @@ pub fn per_predicate<'s>(
     ranked: &[&'s Cluster],
     counts: &[Option<i32>],
     matches: impl Fn(usize, usize) -> bool,
-    previous: impl Fn(&Cluster) -> bool,
+    previous: impl Fn(usize) -> bool,
     spec: &'s PlacementSpec,
 ) -> (Selection, i64) {
     let mut chosen = vec![false; ranked.len()];
@@ -115,9 +115,8 @@ pub fn per_predicate<'s>(
             continue;
         };
         let wanted = usize::try_from(*count).unwrap_or(0);
-        let (old, new): (Vec<usize>, Vec<usize>) = matched
-            .iter()
-            .partition(|&&position| previous(ranked[position]));
+        let (old, new): (Vec<usize>, Vec<usize>) =
+            matched.iter().partition(|&&position| previous(position));
         let taken: Vec<usize> = old.into_iter().chain(new).take(wanted).collect();
         taken.iter().for_each(|&position| chosen[position] = true);
         unscheduled = unscheduled.saturating_add(wanted.saturating_sub(taken.len()) as i64);

@@ -489,15 +489,14 @@ impl<'c> Checker<'c> {
         let fleet = FleetIndex::new(&inventory, &previous);
         let placement = self.placement();
         let clusters: Vec<&Cluster> = inventory.clusters.iter().collect();
+        let every: Vec<usize> = (0..clusters.len()).collect();
+        let own = fleet.own_clusters(&placement.namespace, &placement.name);
         let scores = match plugin {
             "Balance" => balance::score(
-                &(0..clusters.len()).collect::<Vec<_>>(),
-                &fleet.balance_counts(&placement.namespace, &placement.name),
+                &every,
+                &fleet.balance_counts(&placement.namespace, &placement.name, own.as_ref()),
             ),
-            "Steady" => steady::score(
-                clusters.iter().map(|cluster| cluster.name.as_str()),
-                fleet.own_decisions(&placement.namespace, &placement.name),
-            ),
+            "Steady" => steady::score(&every, own.as_ref()),
             "ResourceAllocatableMemory" => resource::score(fleet.allocatable("memory")),
             "ResourceAllocatableCPU" => resource::score(fleet.allocatable("cpu")),
             _ => {
