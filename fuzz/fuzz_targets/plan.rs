@@ -3,7 +3,7 @@
 #![no_main]
 
 use fleetplan::load::{load, LoadOptions};
-use fleetplan::plan::{build, PlanOptions};
+use fleetplan::plan::{build, PlanOptions, Trace};
 use libfuzzer_sys::fuzz_target;
 
 const FLEET: &str = include_str!("../../testdata/fleet/inventory.yaml");
@@ -25,7 +25,7 @@ fuzz_target!(|data: &[u8]| {
         &PlanOptions {
             previous: None,
             now: 1_767_225_600,
-            trace: true,
+            trace: Trace::Full,
         },
     );
     // Rendering is part of `plan`: every output format must cope with any outcome.
