@@ -21,7 +21,7 @@ use super::strict;
 #[derive(Clone, Copy, Debug)]
 pub enum Content<'a> {
     Tree(&'a Value),
-    /// The text of one JSON value, already checked by [`check_json`].
+    /// The text of one JSON value, one of those [`json_documents`] accepted.
     Json(&'a str),
 }
 
@@ -136,16 +136,32 @@ fn tree(text: &str) -> Result<Value, FieldError> {
     serde_json::from_str(text).map_err(|error| FieldError::new("", error.to_string()))
 }
 
-/// Checks one JSON value the way the tree parser would: valid, and no mapping with a key
-/// twice. Values that pass can be decoded without building a tree.
-pub fn check_json(text: &str) -> bool {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    Checked.deserialize(&mut deserializer).is_ok() && deserializer.end().is_ok()
+/// The texts of the values of a JSON stream, when each is as the tree parser would take it:
+/// valid, and no mapping with a key twice (values that pass can be decoded without building a
+/// tree). `None` when any is not; the stream is read once.
+pub fn json_documents(text: &str) -> Option<Vec<&str>> {
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Checked>();
+    let mut documents = Vec::new();
+    let mut start = 0;
+    while let Some(checked) = stream.next() {
+        checked.ok()?;
+        let end = stream.byte_offset();
+        let document = text.get(start..end)?;
+        documents.push(document.trim_start_matches([' ', '\t', '\n', '\r']));
+        start = end;
+    }
+    Some(documents)
 }
 
 /// Walks a value, failing on a duplicate key (the tree parser's "duplicate key" error).
 #[derive(Clone, Copy)]
 struct Checked;
+
+impl<'de> serde::Deserialize<'de> for Checked {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Checked, D::Error> {
+        deserializer.deserialize_any(Checked).map(|()| Checked)
+    }
+}
 
 impl<'de> DeserializeSeed<'de> for Checked {
     type Value = ();
@@ -363,12 +379,26 @@ mod tests {
         );
     }
 
+    fn check_json(text: &str) -> bool {
+        json_documents(text).is_some()
+    }
+
+    #[test]
+    fn a_stream_splits_into_its_documents() {
+        assert_eq!(
+            json_documents("{\"a\": 1}\n {\"b\": [2]}  null\n"),
+            Some(vec!["{\"a\": 1}", "{\"b\": [2]}", "null"])
+        );
+        assert_eq!(json_documents(" \n"), Some(vec![]));
+    }
+
     #[test]
     fn duplicate_keys_fail_the_check_at_any_depth() {
         assert!(check_json(r#"{"a": 1, "b": {"c": 1}}"#));
         assert!(!check_json(r#"{"a": 1, "a": 2}"#));
         assert!(!check_json(r#"{"a": [{"c": 1, "c": 1}]}"#));
         assert!(!check_json(r#"{"a\u0062": 1, "ab": 2}"#));
+        assert!(!check_json(r#"{"a": 1} {"b": 1, "b": 2}"#));
     }
 
     #[test]

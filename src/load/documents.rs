@@ -8,9 +8,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_yaml::{Mapping, Value};
 
-use serde_json::value::RawValue;
-
-use super::content::{check_json, Content};
+use super::content::{json_documents, Content};
 use super::inputs::{Input, Syntax};
 use super::{LoadError, LoadOptions};
 use crate::model::Source;
@@ -57,24 +55,16 @@ pub fn read_documents<'t>(
     options: &LoadOptions,
 ) -> Result<Vec<Parsed<'t>>, LoadError> {
     let (text, json) = text_of(input)?;
-    if json {
-        let mut documents = Vec::new();
-        let stream = serde_json::Deserializer::from_str(text).into_iter::<&RawValue>();
-        for (index, raw) in stream.enumerate() {
-            match raw {
-                Ok(raw) if check_json(raw.get()) => documents.push(Parsed::Json {
-                    source: source(&input.name, index.saturating_add(1)),
-                    text: raw.get(),
-                }),
-                _ => {
-                    documents.clear();
-                    break;
-                }
-            }
-        }
-        if !documents.is_empty() {
-            return Ok(documents);
-        }
+    let documents = json.then(|| json_documents(text)).flatten();
+    if let Some(documents) = documents.filter(|documents| !documents.is_empty()) {
+        return Ok(documents
+            .into_iter()
+            .enumerate()
+            .map(|(index, text)| Parsed::Json {
+                source: source(&input.name, index.saturating_add(1)),
+                text,
+            })
+            .collect());
     }
     let documents = parse_documents(input, options)?;
     Ok(documents.into_iter().map(Parsed::Tree).collect())
