@@ -59,9 +59,9 @@ pub struct PlacementResult {
     pub available: usize,
     /// Selected clusters, sorted by name.
     pub selected: Vec<String>,
-    /// Rank and total score of each selected cluster, by name. Kept in every run (the plan
-    /// table shows them); `trace` holds every cluster's verdict only when asked for.
-    pub scores: BTreeMap<String, Ranked>,
+    /// Rank and total score of each selected cluster, aligned with `selected`. Kept in every
+    /// run (the plan table shows them); `trace` holds every cluster's verdict only when asked.
+    pub scores: Vec<Ranked>,
     pub unscheduled: i64,
     pub groups: Vec<DecisionGroupStatus>,
     pub decisions: Vec<DecisionObject>,
@@ -501,27 +501,21 @@ pub fn schedule(input: &PlacementInput) -> PlacementResult {
                 (Vec::new(), Vec::new())
             }
         };
-    let mut selected: Vec<String> = selected_clusters
-        .iter()
-        .map(|cluster| cluster.name.clone())
-        .collect();
-    selected.sort();
-    let scores = scheduled
+    let mut chosen: Vec<(&str, Ranked)> = scheduled
         .selection
         .iter()
         .flat_map(|selection| selection.selected.iter())
         .filter_map(|&position| {
             let cluster = ranked_clusters.get(position)?;
             let total = scheduled.totals.get(position).copied().unwrap_or(0);
-            Some((
-                cluster.name.clone(),
-                Ranked {
-                    rank: position + 1,
-                    total,
-                },
-            ))
+            let rank = position + 1;
+            Some((cluster.name.as_str(), Ranked { rank, total }))
         })
         .collect();
+    // Names are unique in the inventory.
+    chosen.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    let selected: Vec<String> = chosen.iter().map(|(name, _)| name.to_string()).collect();
+    let scores = chosen.iter().map(|&(_, ranked)| ranked).collect();
 
     let satisfied = conditions::satisfied(
         &Counts {

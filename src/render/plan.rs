@@ -149,8 +149,13 @@ fn placement_rows(item: &PlanItem, result: &PlacementResult) -> Rows {
     let rows = item
         .clusters
         .iter()
-        .map(
-            |cluster| match (result.scores.get(cluster), placed.get(cluster.as_str())) {
+        .map(|cluster| {
+            let ranked = result
+                .selected
+                .binary_search(cluster)
+                .ok()
+                .and_then(|position| result.scores.get(position));
+            match (ranked, placed.get(cluster.as_str())) {
                 (Some(ranked), Some(placed)) => vec![
                     cluster.clone(),
                     ranked.total.to_string(),
@@ -159,8 +164,8 @@ fn placement_rows(item: &PlanItem, result: &PlacementResult) -> Rows {
                     placed.decision.to_string(),
                 ],
                 _ => vec![cluster.clone()],
-            },
-        )
+            }
+        })
         .collect();
     (
         header(&["CLUSTER", "SCORE", "RANK", "GROUP", "DECISION"]),
