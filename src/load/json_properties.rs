@@ -8,20 +8,37 @@ use serde_json::{json, Value};
 use super::{load, load_with_documents, LoadErrors, LoadOptions};
 use crate::model::Model;
 
-/// The example fleet and the ManagedCluster fixtures: every kind the loader reads.
-const SOURCES: &[&str] = &[
-    include_str!("../../testdata/fleet/inventory.yaml"),
-    include_str!("../../testdata/fleet/clustersets.yaml"),
-    include_str!("../../testdata/fleet/addonscores.yaml"),
+const WORKLOADS: [&str; 4] = [
     include_str!("../../testdata/fleet/workloads/federation-annotations.yaml"),
     include_str!("../../testdata/fleet/workloads/kubefed.yaml"),
     include_str!("../../testdata/fleet/workloads/placements.yaml"),
     include_str!("../../testdata/fleet/workloads/placementrule.json"),
-    include_str!("../../testdata/managedclusters/managedclusters.yaml"),
 ];
+const SETS: &str = include_str!("../../testdata/fleet/clustersets.yaml");
 
-fn documents() -> Vec<Value> {
-    SOURCES
+/// Two fleets that each load cleanly, so a mutation's effect on the model is compared, not
+/// only error lists: the example inventory with its add-on scores, and the same clusters as
+/// ManagedClusters. Together they hold every kind the loader reads.
+fn fleets() -> [Vec<&'static str>; 2] {
+    let with = |clusters: &[&'static str]| {
+        let mut sources = clusters.to_vec();
+        sources.push(SETS);
+        sources.extend(WORKLOADS);
+        sources
+    };
+    [
+        with(&[
+            include_str!("../../testdata/fleet/inventory.yaml"),
+            include_str!("../../testdata/fleet/addonscores.yaml"),
+        ]),
+        with(&[include_str!(
+            "../../testdata/managedclusters/managedclusters.yaml"
+        )]),
+    ]
+}
+
+fn documents(sources: &[&str]) -> Vec<Value> {
+    sources
         .iter()
         .flat_map(|text| serde_yaml::Deserializer::from_str(text))
         .filter_map(|document| serde::Deserialize::deserialize(document).ok())
@@ -81,14 +98,13 @@ fn stream(documents: &[Value]) -> String {
 }
 
 /// The outcome as text: the model's debug form, or every error message.
-fn outcome(result: Result<Model, LoadErrors>) -> String {
-    match result {
-        Ok(model) => format!("{model:#?}"),
-        Err(errors) => errors.to_string(),
-    }
+fn outcome(result: Result<Model, LoadErrors>) -> Result<String, String> {
+    result
+        .map(|model| format!("{model:#?}"))
+        .map_err(|errors| errors.to_string())
 }
 
-fn both_ways(text: &str) -> (String, String) {
+fn both_ways(text: &str) -> (Result<String, String>, Result<String, String>) {
     let options = LoadOptions::default();
     let paths = ["-".to_string()];
     let direct = load(&paths, &mut text.as_bytes(), &options);
@@ -98,9 +114,27 @@ fn both_ways(text: &str) -> (String, String) {
 
 #[test]
 fn the_unchanged_fixtures_load_alike_both_ways() {
-    let (direct, tree) = both_ways(&stream(&documents()));
-    assert!(!direct.contains("error"), "{direct}");
-    assert_eq!(direct, tree);
+    for sources in fleets() {
+        let (direct, tree) = both_ways(&stream(&documents(&sources)));
+        assert!(direct.is_ok(), "{direct:?}");
+        assert_eq!(direct, tree);
+    }
+}
+
+/// What the property first found: serde takes a JSON array for a struct (its fields in
+/// order), where the tree, like Kubernetes, wants a mapping.
+#[test]
+fn a_list_where_an_object_belongs_is_refused_both_ways() {
+    for (choices, with) in [(&[3][..], json!([])), (&[1, 0], json!(["a"]))] {
+        // The inventory's keys in order: apiVersion, clusters, kind, metadata.
+        let mut documents = documents(&fleets()[0]);
+        if let Some(inventory) = documents.first_mut() {
+            replace(inventory, choices, with);
+        }
+        let (direct, tree) = both_ways(&stream(&documents));
+        assert!(direct.is_err(), "{choices:?}: {direct:?}");
+        assert_eq!(direct, tree);
+    }
 }
 
 proptest! {
@@ -108,11 +142,13 @@ proptest! {
 
     #[test]
     fn any_field_decodes_alike_both_ways(
+        fleet in 0usize..2,
         document in any::<prop::sample::Index>(),
         choices in prop::collection::vec(0usize..64, 1..8),
         with in replacement(),
     ) {
-        let mut documents = documents();
+        let sources = fleets();
+        let mut documents = documents(sources.get(fleet).map_or(&[][..], Vec::as_slice));
         let at = document.index(documents.len());
         if let Some(target) = documents.get_mut(at) {
             replace(target, &choices, with);
