@@ -7,10 +7,10 @@
 //! (and anything a direct decode would reject) are exactly those of the tree.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
-use serde::de::{self, DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
+use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_yaml::Value;
 
@@ -94,12 +94,11 @@ impl<'a> Content<'a> {
         match self {
             Content::Tree(value) => value.get(key).map(Content::Tree),
             Content::Json(text) => {
-                let mut deserializer = serde_json::Deserializer::from_str(text);
-                FieldOf { key }
-                    .deserialize(&mut deserializer)
-                    .ok()
-                    .flatten()
-                    .map(|raw| Content::Json(raw.get()))
+                if self.shape() != Shape::Mapping {
+                    return None;
+                }
+                let fields: HashMap<String, &RawValue> = serde_json::from_str(text).ok()?;
+                fields.get(key).map(|raw| Content::Json(raw.get()))
             }
         }
     }
@@ -262,71 +261,6 @@ impl<'de> Visitor<'de> for Key {
 
     fn visit_str<E: de::Error>(self, key: &str) -> Result<Self::Value, E> {
         Ok(Cow::Owned(key.to_string()))
-    }
-}
-
-/// Finds one key of a JSON mapping; `None` for a mapping without it or anything else.
-struct FieldOf<'k> {
-    key: &'k str,
-}
-
-impl<'de> DeserializeSeed<'de> for FieldOf<'_> {
-    type Value = Option<&'de RawValue>;
-
-    fn deserialize<D: de::Deserializer<'de>>(
-        self,
-        deserializer: D,
-    ) -> Result<Self::Value, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for FieldOf<'_> {
-    type Value = Option<&'de RawValue>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(None)
-    }
-
-    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        while seq.next_element::<IgnoredAny>()?.is_some() {}
-        Ok(None)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut found = None;
-        while let Some(key) = map.next_key_seed(Key)? {
-            if found.is_none() && key == self.key {
-                found = Some(map.next_value::<&RawValue>()?);
-            } else {
-                map.next_value::<IgnoredAny>()?;
-            }
-        }
-        Ok(found)
     }
 }
 
