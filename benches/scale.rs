@@ -84,9 +84,7 @@ enum Clock {
 }
 
 /// `clock_gettime`'s clocks: this thread's CPU time, and the whole process's (every thread).
-#[cfg(target_os = "linux")]
 const THREAD_CPU: i32 = 3;
-#[cfg(target_os = "linux")]
 const PROCESS_CPU: i32 = 2;
 
 #[cfg(target_os = "linux")]
@@ -113,29 +111,15 @@ fn cpu_time(clock: i32) -> Option<Duration> {
     })
 }
 
-#[cfg(target_os = "linux")]
-fn thread_cpu_time() -> Option<Duration> {
-    cpu_time(THREAD_CPU)
-}
-
+/// Elsewhere the clocks are not read, and times fall back to wall time.
 #[cfg(not(target_os = "linux"))]
-fn thread_cpu_time() -> Option<Duration> {
-    None
-}
-
-#[cfg(target_os = "linux")]
-fn process_cpu_time() -> Option<Duration> {
-    cpu_time(PROCESS_CPU)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn process_cpu_time() -> Option<Duration> {
+fn cpu_time(_clock: i32) -> Option<Duration> {
     None
 }
 
 impl Clock {
     fn now() -> Clock {
-        thread_cpu_time().map_or_else(|| Clock::Wall(Instant::now()), Clock::Cpu)
+        cpu_time(THREAD_CPU).map_or_else(|| Clock::Wall(Instant::now()), Clock::Cpu)
     }
 
     fn elapsed(self) -> Duration {
@@ -362,7 +346,7 @@ fn plan_bench(dir: &Path, size: &str, count: usize) -> Result<(), String> {
     let mut walls = Vec::new();
     let mut cpus = Vec::new();
     for _ in 0..count {
-        let (wall, cpu) = (Instant::now(), process_cpu_time());
+        let (wall, cpu) = (Instant::now(), cpu_time(PROCESS_CPU));
         let model = load_dir(dir)?;
         let outcome = build(
             &model,
@@ -374,7 +358,7 @@ fn plan_bench(dir: &Path, size: &str, count: usize) -> Result<(), String> {
         );
         black_box(fleetplan::render::plan::json(&outcome.plan));
         walls.push(wall.elapsed());
-        if let (Some(start), Some(end)) = (cpu, process_cpu_time()) {
+        if let (Some(start), Some(end)) = (cpu, cpu_time(PROCESS_CPU)) {
             cpus.push(end.saturating_sub(start));
         }
         // Freed after the clocks stop, as `runs` does.
