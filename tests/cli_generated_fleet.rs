@@ -1,38 +1,59 @@
-//! The benchmark fleet generator's output, planned by the real binary: the same fleet written
-//! as a ClusterInventory (JSON and YAML) and as ManagedClusters plans identically, so the
+//! `genfleet`, the benchmark fleet generator, run as a user runs it, and its output planned by
+//! the real binary: the same fleet written as a ClusterInventory (JSON and YAML, `--format
+//! both`) and as ManagedClusters (`--clusters-as managedcluster`) plans identically, so the
 //! benchmarks measure inputs the loaders agree on.
 
 mod common;
 
-#[path = "../benches/generator.rs"]
-#[allow(dead_code)]
-mod generator;
-
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use common::Test;
-use generator::{ClusterKind, Shape};
 
-fn written(root: &Path, name: &str, format: &str, clusters_as: ClusterKind) -> String {
-    let (fleet, workloads) = generator::generate(&Shape {
-        clusters: 600,
-        placements: 150,
-        replica_workloads: 0,
-        seed: 7,
-        clusters_as,
-    });
-    let dir = root.join(name);
-    generator::write_dir(&dir, format, &fleet, &workloads)
-        .unwrap_or_else(|error| panic!("{error}"));
-    dir.to_string_lossy().into_owned()
+/// `cargo test` builds the examples beside the test binaries: `target/<profile>/examples/`.
+fn genfleet() -> PathBuf {
+    let exe = std::env::current_exe().unwrap_or_else(|error| panic!("{error}"));
+    let profile = exe
+        .parent()
+        .and_then(Path::parent)
+        .unwrap_or_else(|| panic!("{}: no target directory", exe.display()));
+    let genfleet = profile
+        .join("examples")
+        .join(format!("genfleet{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        genfleet.exists(),
+        "{} is not built: a whole `cargo test` builds the examples (a single `--test` does not; \
+         `cargo build --example genfleet` first)",
+        genfleet.display()
+    );
+    genfleet
 }
 
-fn plan(dir: &str) -> String {
+fn generate(out: &Path, extra: &[&str]) {
+    let status = Command::new(genfleet())
+        .args([
+            "--clusters",
+            "600",
+            "--placements",
+            "150",
+            "--replica-workloads",
+            "0",
+        ])
+        .args(["--seed", "7", "--out"])
+        .arg(out)
+        .args(extra)
+        .status()
+        .unwrap_or_else(|error| panic!("genfleet: {error}"));
+    assert!(status.success(), "genfleet {extra:?}: {status}");
+}
+
+fn plan(dir: &Path) -> String {
+    let dir = dir.to_string_lossy();
     let output = Test::new()
         .args([
             "plan",
             "-f",
-            dir,
+            &dir,
             "-o",
             "json",
             "--now",
@@ -45,30 +66,35 @@ fn plan(dir: &str) -> String {
 #[test]
 fn a_generated_fleet_plans_alike_as_inventory_json_yaml_and_managed_clusters() {
     let root = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
-    let inventory_json = plan(&written(
-        root.path(),
-        "json",
-        "json",
-        ClusterKind::Inventory,
-    ));
-    let inventory_yaml = plan(&written(
-        root.path(),
-        "yaml",
-        "yaml",
-        ClusterKind::Inventory,
-    ));
-    let managed = plan(&written(
-        root.path(),
-        "managed",
-        "json",
-        ClusterKind::ManagedCluster,
-    ));
+    let inventory = root.path().join("inventory");
+    let managed = root.path().join("managed");
+    generate(&inventory, &["--format", "both"]);
+    generate(
+        &managed,
+        &["--format", "json", "--clusters-as", "managedcluster"],
+    );
+    let inventory_json = plan(&inventory.join("json"));
     // 150 placements, each one item; most select clusters.
     assert_eq!(
         inventory_json.matches("\"kind\": \"Placement\"").count(),
         150
     );
     assert!(inventory_json.matches("cluster-").count() > 1000);
-    assert_eq!(inventory_json, inventory_yaml);
-    assert_eq!(inventory_json, managed);
+    assert_eq!(inventory_json, plan(&inventory.join("yaml")));
+    assert_eq!(inventory_json, plan(&managed));
+}
+
+#[test]
+fn genfleet_refuses_an_unknown_cluster_kind() {
+    let root = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let output = Command::new(genfleet())
+        .args(["--clusters-as", "fleet", "--out"])
+        .arg(root.path())
+        .output()
+        .unwrap_or_else(|error| panic!("genfleet: {error}"));
+    assert!(!output.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "genfleet: --clusters-as: expected inventory or managedcluster, found \"fleet\"\n"
+    );
 }
