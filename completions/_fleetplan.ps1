@@ -40,6 +40,8 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
         'fleetplan;plan' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it')
             [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'The largest file (or stdin) read, in bytes')
             [CompletionResult]::new('--max-alias-expansion', '--max-alias-expansion', [CompletionResultType]::ParameterName, 'How many values YAML aliases may add to one input (a guard against alias bombs)')
             [CompletionResult]::new('--previous', '--previous', [CompletionResultType]::ParameterName, 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas')
@@ -60,6 +62,8 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
         'fleetplan;explain' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it')
             [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'The largest file (or stdin) read, in bytes')
             [CompletionResult]::new('--max-alias-expansion', '--max-alias-expansion', [CompletionResultType]::ParameterName, 'How many values YAML aliases may add to one input (a guard against alias bombs)')
             [CompletionResult]::new('--previous', '--previous', [CompletionResultType]::ParameterName, 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas')
@@ -80,6 +84,8 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
         'fleetplan;select' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it')
             [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'The largest file (or stdin) read, in bytes')
             [CompletionResult]::new('--max-alias-expansion', '--max-alias-expansion', [CompletionResultType]::ParameterName, 'How many values YAML aliases may add to one input (a guard against alias bombs)')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector in Kubernetes syntax (like kubectl -l); ANDed with SELECTOR')
@@ -99,6 +105,8 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
         'fleetplan;diff' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it')
             [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'The largest file (or stdin) read, in bytes')
             [CompletionResult]::new('--max-alias-expansion', '--max-alias-expansion', [CompletionResultType]::ParameterName, 'How many values YAML aliases may add to one input (a guard against alias bombs)')
             [CompletionResult]::new('--offline', '--offline', [CompletionResultType]::ParameterName, 'Treat CLUSTER as offline. Repeatable')
@@ -118,6 +126,8 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
         'fleetplan;check' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it')
             [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'The largest file (or stdin) read, in bytes')
             [CompletionResult]::new('--max-alias-expansion', '--max-alias-expansion', [CompletionResultType]::ParameterName, 'How many values YAML aliases may add to one input (a guard against alias bombs)')
             [CompletionResult]::new('--previous', '--previous', [CompletionResultType]::ParameterName, 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas')
@@ -137,6 +147,8 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
         'fleetplan;migrate' {
             [CompletionResult]::new('-f', '-f', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
             [CompletionResult]::new('--filename', '--filename', [CompletionResultType]::ParameterName, 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it')
             [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'The largest file (or stdin) read, in bytes')
             [CompletionResult]::new('--max-alias-expansion', '--max-alias-expansion', [CompletionResultType]::ParameterName, 'How many values YAML aliases may add to one input (a guard against alias bombs)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')

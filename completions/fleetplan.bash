@@ -95,7 +95,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__check)
-            opts="-f -v -o -h --filename --verbose --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --output --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -106,6 +106,14 @@ _fleetplan() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -182,7 +190,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__diff)
-            opts="-f -v -o -h --filename --verbose --max-input-bytes --max-alias-expansion --offline --capacity --label --now --output --previous --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --offline --capacity --label --now --output --previous --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -193,6 +201,14 @@ _fleetplan() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -244,7 +260,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__explain)
-            opts="-f -v -o -h --filename --verbose --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --cluster --output --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --cluster --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -255,6 +271,14 @@ _fleetplan() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -475,7 +499,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__migrate)
-            opts="-f -v -o -h --filename --verbose --max-input-bytes --max-alias-expansion --output --out --set --verify --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --output --out --set --verify --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -486,6 +510,14 @@ _fleetplan() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -525,7 +557,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__plan)
-            opts="-f -v -o -h --filename --verbose --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --output --out --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --output --out --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -536,6 +568,14 @@ _fleetplan() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -591,7 +631,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__select)
-            opts="-f -v -l -o -h --filename --verbose --max-input-bytes --max-alias-expansion --selector --annotation --label-selector --claim-selector --output --color --help"
+            opts="-f -n -v -l -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --selector --annotation --label-selector --claim-selector --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -602,6 +642,14 @@ _fleetplan() {
                     return 0
                     ;;
                 -f)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

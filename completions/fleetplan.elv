@@ -36,6 +36,8 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
         &'fleetplan;plan'= {
             cand -f 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
             cand --filename 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand -n 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it'
+            cand --namespace 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it'
             cand --max-input-bytes 'The largest file (or stdin) read, in bytes'
             cand --max-alias-expansion 'How many values YAML aliases may add to one input (a guard against alias bombs)'
             cand --previous 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas'
@@ -55,6 +57,8 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
         &'fleetplan;explain'= {
             cand -f 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
             cand --filename 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand -n 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it'
+            cand --namespace 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it'
             cand --max-input-bytes 'The largest file (or stdin) read, in bytes'
             cand --max-alias-expansion 'How many values YAML aliases may add to one input (a guard against alias bombs)'
             cand --previous 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas'
@@ -74,6 +78,8 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
         &'fleetplan;select'= {
             cand -f 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
             cand --filename 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand -n 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it'
+            cand --namespace 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it'
             cand --max-input-bytes 'The largest file (or stdin) read, in bytes'
             cand --max-alias-expansion 'How many values YAML aliases may add to one input (a guard against alias bombs)'
             cand -l 'Label selector in Kubernetes syntax (like kubectl -l); ANDed with SELECTOR'
@@ -92,6 +98,8 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
         &'fleetplan;diff'= {
             cand -f 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
             cand --filename 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand -n 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it'
+            cand --namespace 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it'
             cand --max-input-bytes 'The largest file (or stdin) read, in bytes'
             cand --max-alias-expansion 'How many values YAML aliases may add to one input (a guard against alias bombs)'
             cand --offline 'Treat CLUSTER as offline. Repeatable'
@@ -110,6 +118,8 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
         &'fleetplan;check'= {
             cand -f 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
             cand --filename 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand -n 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it'
+            cand --namespace 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it'
             cand --max-input-bytes 'The largest file (or stdin) read, in bytes'
             cand --max-alias-expansion 'How many values YAML aliases may add to one input (a guard against alias bombs)'
             cand --previous 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas'
@@ -128,6 +138,8 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
         &'fleetplan;migrate'= {
             cand -f 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
             cand --filename 'A file, a directory (recursive), a glob (''envs/**/*.yaml'') or - for stdin. Repeatable'
+            cand -n 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it'
+            cand --namespace 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it'
             cand --max-input-bytes 'The largest file (or stdin) read, in bytes'
             cand --max-alias-expansion 'How many values YAML aliases may add to one input (a guard against alias bombs)'
             cand -o 'Output format'

@@ -39,6 +39,7 @@ complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "completions" -d
 complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "man" -d 'Print the manual page, or write one page per subcommand into --dir'
 complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l previous -d 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas' -r -F
@@ -58,6 +59,7 @@ never\t'Never colour'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s v -l verbose -d 'Also list the documents that were read but not used'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l previous -d 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas' -r -F
@@ -74,6 +76,7 @@ never\t'Never colour'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s v -l verbose -d 'Also list the documents that were read but not used'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s l -l selector -d 'Label selector in Kubernetes syntax (like kubectl -l); ANDed with SELECTOR' -r
@@ -90,6 +93,7 @@ never\t'Never colour'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s v -l verbose -d 'Also list the documents that were read but not used'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l offline -d 'Treat CLUSTER as offline. Repeatable' -r
@@ -105,6 +109,7 @@ never\t'Never colour'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s v -l verbose -d 'Also list the documents that were read but not used'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l previous -d 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas' -r -F
@@ -121,6 +126,7 @@ never\t'Never colour'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s v -l verbose -d 'Also list the documents that were read but not used'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s o -l output -d 'Output format' -r -f -a "yaml\t'The objects as one YAML stream'

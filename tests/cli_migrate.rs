@@ -224,3 +224,115 @@ fn migrated_objects_plan_without_warnings() {
         .stdin(migrated)
         .run();
 }
+
+/// The namespaced objects of a YAML stream, each with `metadata.namespace` as written.
+fn namespaces_as_written(stream: &str) -> Vec<(String, Option<String>)> {
+    use serde::Deserialize;
+    serde_yaml::Deserializer::from_str(stream)
+        .map(|document| serde_yaml::Value::deserialize(document).unwrap_or_default())
+        .filter(|object| object["kind"].as_str() != Some("ManagedClusterSet"))
+        .map(|object| {
+            let kind = object["kind"].as_str().unwrap_or_default();
+            let name = object["metadata"]["name"].as_str().unwrap_or_default();
+            let namespace = object["metadata"]["namespace"].as_str().map(String::from);
+            (format!("{kind}/{name}"), namespace)
+        })
+        .collect()
+}
+
+/// The largest real source's shape: PlacementRules and PlacementBindings without a namespace,
+/// applied with `kubectl apply -n NS`. Every object made for them has no namespace either, so
+/// they land together wherever NS is; `--verify` reads them with the same `-n` and agrees.
+#[test]
+fn namespace_less_inputs_migrate_into_namespace_less_objects_and_verify_with_n() {
+    let output = Test::new()
+        .args(["migrate", "-f", "testdata/fleet/inventory.yaml"])
+        .args([
+            "-f",
+            "testdata/migrate/policies",
+            "-n",
+            "policies",
+            "--verify",
+        ])
+        .stderr_contains("PlacementRule/policies/placement-policy-namespace: identical\n")
+        .stderr_contains("PlacementRule/policies/placement-policy-pod: identical\n")
+        .stderr_contains("added ManagedClusterSetBinding/policies/global:")
+        .run();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let written = namespaces_as_written(&stdout);
+    assert_eq!(
+        written,
+        vec![
+            ("ManagedClusterSetBinding/global".to_string(), None),
+            ("Placement/placement-policy-namespace".to_string(), None),
+            ("Placement/placement-policy-pod".to_string(), None),
+            (
+                "PlacementBinding/binding-policy-namespace".to_string(),
+                None
+            ),
+            ("PlacementBinding/binding-policy-pod".to_string(), None),
+        ]
+    );
+    // Applied with -n policies, the Placements are where their bindings look for them.
+    Test::new()
+        .args(["plan", "-f", "testdata/fleet/inventory.yaml", "-f", "-"])
+        .args(["-n", "policies", "-o", "name"])
+        .stdin(stdout)
+        .stdout("Placement/policies/placement-policy-namespace\nPlacement/policies/placement-policy-pod\n")
+        .run();
+}
+
+/// `--out` names the files of namespace-less objects without a namespace part.
+#[test]
+fn out_file_names_follow_the_namespace_as_written() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let out = dir.path().join("migrated");
+    Test::new()
+        .args(["migrate", "-f", "testdata/fleet/inventory.yaml"])
+        .args([
+            "-f",
+            "testdata/migrate/policies",
+            "--out",
+            &out.to_string_lossy(),
+        ])
+        .stderr_contains("added ManagedClusterSetBinding/default/global:")
+        .run();
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap_or_else(|error| panic!("{error}"))
+        .filter_map(|entry| Some(entry.ok()?.file_name().to_string_lossy().into_owned()))
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "managedclusterset_global.yaml",
+            "managedclustersetbinding_global.yaml",
+            "placement_placement-policy-namespace.yaml",
+            "placement_placement-policy-pod.yaml",
+            "placementbinding_binding-policy-namespace.yaml",
+            "placementbinding_binding-policy-pod.yaml",
+        ]
+    );
+}
+
+/// Objects with a namespace keep it whatever `-n` says: it only names the namespace of
+/// objects that have none.
+#[test]
+fn namespaced_inputs_keep_their_namespace_under_n() {
+    migrate("testdata/migrate/placementrules.yaml")
+        .args(["-n", "elsewhere"])
+        .stdout(golden("placementrules.yaml"))
+        .stderr(golden("placementrules.report.txt"))
+        .run();
+}
+
+/// Without `-n`, as kubectl does, a namespace-less object is in `default`: a PlacementRule
+/// there needs a binding there, and `--verify` still compares like with like.
+#[test]
+fn without_n_namespace_less_inputs_resolve_to_default() {
+    Test::new()
+        .args(["migrate", "-f", "testdata/fleet/inventory.yaml"])
+        .args(["-f", "testdata/migrate/policies", "--verify", "-o", "json"])
+        .stderr_contains("PlacementRule/default/placement-policy-pod: identical\n")
+        .run();
+}

@@ -293,3 +293,53 @@ fn an_rsp_intersecting_with_a_missing_target_is_an_item_error() {
         .status(1)
         .run();
 }
+
+/// `-n NS` on every subcommand that reads manifests: objects without a namespace are in NS
+/// (kubectl's meaning), inputs and `--previous` alike; without it they are in `default`.
+#[test]
+fn n_names_the_namespace_of_objects_without_one_in_every_subcommand() {
+    let inputs = [
+        "-f",
+        "testdata/fleet",
+        "-f",
+        "testdata/namespace/placement.yaml",
+    ];
+    Test::new()
+        .arg("plan")
+        .args(inputs)
+        .args(["-n", "policies", "-o", "name"])
+        .stdout(
+            "ConfigMap/shop/shop-settings\nDeployment/shop/checkout\nReplicaSet/shop/frontend\n\
+             PlacementRule/shop/legacy-reports\nPlacement/ci/canary-rollout\n\
+             Placement/policies/prod\nPlacement/shop/gpu-batch\nPlacement/shop/storefront\n\
+             ReplicaSchedulingPreference/shop/catalog\nFederatedConfigMap/shop/catalog-flags\n\
+             FederatedDeployment/shop/catalog\n",
+        )
+        .run();
+    Test::new()
+        .arg("explain")
+        .args(inputs)
+        .args(["--namespace", "policies", "placement/policies/prod"])
+        .stderr_contains("")
+        .run();
+    Test::new()
+        .arg("check")
+        .args(inputs)
+        .args(["-n", "policies"])
+        .stdout("11 items checked, all satisfied\n")
+        .run();
+    // The exported decision has no namespace: with -n it is the Placement's, and one cluster
+    // more is selected now; without -n it is another namespace's, so nothing is compared.
+    let previous = ["--previous", "testdata/namespace/decisions.yaml"];
+    let diff = Test::new()
+        .arg("diff")
+        .args(inputs)
+        .args(previous)
+        .args(["-n", "policies"])
+        .status(2)
+        .run();
+    let text = String::from_utf8_lossy(&diff.stdout);
+    assert!(text.contains("Placement/policies/prod"), "{text}");
+    assert!(text.contains("+ cluster gcp-eu-central-prod-1"), "{text}");
+    assert!(!text.contains("+ cluster aws-eu-west-prod-1"), "{text}");
+}

@@ -20,6 +20,10 @@ pub struct InputArgs {
     )]
     pub filenames: Vec<String>,
 
+    /// The namespace of namespaced objects that have none, as `kubectl apply -n` gives it.
+    #[arg(short = 'n', long, value_name = "NAMESPACE", default_value = load::DEFAULT_NAMESPACE)]
+    pub namespace: String,
+
     /// Also list the documents that were read but not used.
     #[arg(short = 'v', long)]
     pub verbose: bool,
@@ -40,16 +44,16 @@ pub struct LimitArgs {
     pub max_alias_expansion: usize,
 }
 
-impl LimitArgs {
+impl InputArgs {
+    /// How every input (and `--previous`) is read: the limits and the namespace.
     pub fn options(&self) -> LoadOptions {
         LoadOptions {
-            max_input_bytes: self.max_input_bytes,
-            max_alias_expansion: self.max_alias_expansion,
+            max_input_bytes: self.limits.max_input_bytes,
+            max_alias_expansion: self.limits.max_alias_expansion,
+            namespace: self.namespace.clone(),
         }
     }
-}
 
-impl InputArgs {
     /// Loads the model, reporting warnings (and skipped documents with --verbose) on stderr.
     /// Load errors are reported too; `None` means the run must stop with exit code 1.
     pub fn load(&self, io: &mut Io<'_>) -> Option<Model> {
@@ -67,7 +71,7 @@ impl InputArgs {
     /// Loads the model, reporting warnings (and skipped documents with --verbose) on stderr;
     /// load errors are returned for the caller to report (`check` reports them as findings).
     pub fn try_load(&self, io: &mut Io<'_>) -> Result<Model, LoadErrors> {
-        let model = load::load(&self.filenames, io.stdin, &self.limits.options())?;
+        let model = load::load(&self.filenames, io.stdin, &self.options())?;
         for warning in &model.warnings {
             report(io, &format!("warning: {warning}"));
         }

@@ -59,7 +59,7 @@ pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> ExitCode {
     let migration = match migrate::run(
         &args.inputs.filenames,
         io.stdin,
-        &args.inputs.limits.options(),
+        &args.inputs.options(),
         &options,
     ) {
         Ok(migration) => migration,

@@ -183,8 +183,15 @@ fn load_value(content: Content<'_>, source: &Source, prefix: &str, builder: &mut
             return builder.skip(source.clone(), what);
         }
     };
-    let read = Object::new(type_meta, content, source.clone(), prefix.to_string())
-        .and_then(|object| read(&object, builder));
+    let namespace = builder.namespace().to_string();
+    let read = Object::new(
+        type_meta,
+        content,
+        source.clone(),
+        prefix.to_string(),
+        &namespace,
+    )
+    .and_then(|object| read(&object, builder));
     if let Err(error) = read {
         builder.error(error);
     }

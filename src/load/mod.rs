@@ -37,6 +37,8 @@ pub struct LoadOptions {
     /// How many values YAML aliases may add to one input beyond two per input byte (without
     /// aliases an input never has more values than bytes, so only alias expansion reaches it).
     pub max_alias_expansion: usize,
+    /// The namespace of namespaced objects that have none (kubectl's `-n`; `default`).
+    pub namespace: String,
 }
 
 /// 256 MiB: a 100k-cluster fleet exported as ManagedClusters is ~64 MB even without
@@ -44,12 +46,15 @@ pub struct LoadOptions {
 /// refused from its size before a byte is read.
 pub const DEFAULT_MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
 pub const DEFAULT_MAX_ALIAS_EXPANSION: usize = 100_000;
+/// Where kubectl puts a namespaced object without `metadata.namespace` when no `-n` is given.
+pub const DEFAULT_NAMESPACE: &str = "default";
 
 impl Default for LoadOptions {
     fn default() -> LoadOptions {
         LoadOptions {
             max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
             max_alias_expansion: DEFAULT_MAX_ALIAS_EXPANSION,
+            namespace: DEFAULT_NAMESPACE.to_string(),
         }
     }
 }
@@ -81,7 +86,7 @@ fn read(
     keep_documents: bool,
 ) -> Result<(Model, Vec<Document>), LoadErrors> {
     let (inputs, read_errors) = inputs::read_inputs(paths, stdin, options.max_input_bytes);
-    let mut builder = ModelBuilder::default();
+    let mut builder = ModelBuilder::new(&options.namespace);
     builder.errors(read_errors);
     let mut found_documents = false;
     let mut empty_inputs = Vec::new();
@@ -142,8 +147,9 @@ fn read_all<'a>(
 /// The model of documents already in memory: `migrate --verify` loads its own output
 /// through the same readers as any input, so a migrated object that the loader would
 /// reject or warn about cannot pass as verified.
-pub(crate) fn load_documents(documents: &[Document]) -> Result<Model, LoadErrors> {
-    let mut builder = ModelBuilder::default();
+/// `namespace` is the namespace of objects without one, as for any input.
+pub(crate) fn load_documents(documents: &[Document], namespace: &str) -> Result<Model, LoadErrors> {
+    let mut builder = ModelBuilder::new(namespace);
     read_all(
         documents
             .iter()

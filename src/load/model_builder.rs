@@ -22,9 +22,23 @@ pub struct ModelBuilder {
     clusters: HashMap<String, usize>,
     /// The model's distinct label and claim strings (issue 9).
     interner: Interner,
+    /// The namespace of namespaced objects written without one.
+    namespace: String,
 }
 
 impl ModelBuilder {
+    pub fn new(namespace: &str) -> ModelBuilder {
+        ModelBuilder {
+            namespace: namespace.to_string(),
+            ..ModelBuilder::default()
+        }
+    }
+
+    /// The namespace of namespaced objects written without one (`-n`, else `default`).
+    pub fn namespace(&self) -> &str {
+        &self.namespace
+    }
+
     pub fn error(&mut self, error: LoadError) {
         self.errors.push(error);
     }

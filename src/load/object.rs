@@ -113,12 +113,13 @@ pub struct Object<'a> {
 
 impl<'a> Object<'a> {
     /// Reads `metadata` and fixes the object's identity (a namespaced object without a
-    /// namespace lands in `default`, as `kubectl apply` would put it).
+    /// namespace lands in `default_namespace`, as `kubectl apply -n` would put it).
     pub fn new(
         type_meta: TypeMeta,
         content: Content<'a>,
         source: Source,
         path_prefix: String,
+        default_namespace: &str,
     ) -> Result<Object<'a>, LoadError> {
         let invalid = |error: FieldError| LoadError::Invalid {
             at: source.clone(),
@@ -142,7 +143,7 @@ impl<'a> Object<'a> {
                 meta.namespace
                     .clone()
                     .filter(|namespace| !namespace.is_empty())
-                    .unwrap_or_else(|| "default".to_string()),
+                    .unwrap_or_else(|| default_namespace.to_string()),
             ),
         };
         let object = ObjectRef {
@@ -198,7 +199,14 @@ mod tests {
         let type_meta: TypeMeta = content
             .decode()
             .map_err(|e| LoadError::input("t", e.message))?;
-        Object::new(type_meta, content, Source::default(), String::new()).map(|o| o.object)
+        Object::new(
+            type_meta,
+            content,
+            Source::default(),
+            String::new(),
+            "default",
+        )
+        .map(|o| o.object)
     }
 
     #[test]

@@ -53,14 +53,15 @@ pub fn previous_plan_limited(
                     message: error.message,
                 }])
             }),
-        _ => from_decisions(&documents).map(|plan| (plan, PreviousKind::Decisions)),
+        _ => from_decisions(&documents, &options.namespace)
+            .map(|plan| (plan, PreviousKind::Decisions)),
     }
 }
 
 /// Every PlacementDecision becomes its Placement's previous clusters; a PlacementRule's
 /// `status.decisions` its own.
-fn from_decisions(documents: &[Document]) -> Result<Plan, LoadErrors> {
-    let model = super::load_documents(documents)?;
+fn from_decisions(documents: &[Document], namespace: &str) -> Result<Plan, LoadErrors> {
+    let model = super::load_documents(documents, namespace)?;
     let mut items: BTreeMap<ItemSource, Vec<String>> = BTreeMap::new();
     for decision in model.decisions.iter().filter(|d| !d.placement.is_empty()) {
         let source = if decision.object.kind == "PlacementDecision" {

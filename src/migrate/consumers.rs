@@ -38,9 +38,11 @@ const CONSUMERS: &[ConsumerKind] = &[
 ];
 
 /// `raw` with its reference pointing at the Placement, when it names a migrated rule.
-/// `rules` holds (namespace, name) of the migrated PlacementRules.
+/// `rules` holds (namespace, name) of the migrated PlacementRules; `default_namespace` is the
+/// namespace of a consumer written without one.
 pub fn rewrite(
     raw: &RawObject<'_>,
+    default_namespace: &str,
     rules: &BTreeSet<(String, String)>,
 ) -> Option<(Value, FieldReport)> {
     let consumer = CONSUMERS
@@ -60,7 +62,7 @@ pub fn rewrite(
         None => consumer.kind_defaults_to_rule,
     };
     let name = reference.get("name").and_then(Value::as_str)?.to_string();
-    let namespace = raw.namespace.unwrap_or("default").to_string();
+    let namespace = raw.namespace.unwrap_or(default_namespace).to_string();
     if !names_rule || !rules.contains(&(namespace.clone(), name.clone())) {
         return None;
     }
@@ -98,7 +100,8 @@ mod tests {
             namespace: Some("shop"),
         };
         let rules = BTreeSet::from([("shop".to_string(), "rule".to_string())]);
-        rewrite(&raw, &rules).map(|(value, _)| serde_yaml::to_string(&value).unwrap_or_default())
+        rewrite(&raw, "default", &rules)
+            .map(|(value, _)| serde_yaml::to_string(&value).unwrap_or_default())
     }
 
     #[test]

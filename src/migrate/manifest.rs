@@ -44,11 +44,26 @@ impl Metadata {
     }
 }
 
-/// A manifest as a YAML value, with its identity.
+/// A manifest as a YAML value, with its identity (its namespace resolved, as the loader
+/// resolves an input's, even where the manifest leaves it out).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Emitted {
     pub object: ObjectRef,
     pub value: Value,
+}
+
+impl Emitted {
+    /// Leaves `metadata.namespace` out of the manifest: it goes where its input goes.
+    pub fn drop_namespace(&mut self) {
+        if let Some(Value::Mapping(metadata)) = self.value.get_mut("metadata") {
+            metadata.remove("namespace");
+        }
+    }
+
+    /// `metadata.namespace` as written.
+    pub fn written_namespace(&self) -> Option<&str> {
+        self.value.get("metadata")?.get("namespace")?.as_str()
+    }
 }
 
 fn emit<S: Serialize>(api_version: &str, kind: &str, metadata: Metadata, spec: S) -> Emitted {

@@ -26,7 +26,7 @@ pub mod report;
 mod scope;
 pub mod verify;
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::io::Read;
 
 use serde::Serialize;
@@ -144,14 +144,14 @@ impl Migration {
     }
 
     /// One file per object for `--out DIR`: `<kind>_<namespace>_<name>.yaml` (lower-case kind;
-    /// no namespace part for cluster-scoped objects), or `.json` with each object as JSON.
+    /// no namespace part for objects written without one), or `.json` with each object as JSON.
     pub fn files(&self, json: bool) -> Vec<(String, String)> {
         self.objects
             .iter()
             .map(|emitted| {
                 let object = &emitted.object;
                 let kind = object.kind.to_ascii_lowercase();
-                let stem = match &object.namespace {
+                let stem = match emitted.written_namespace() {
                     Some(namespace) => format!("{kind}_{namespace}_{}", object.name),
                     None => format!("{kind}_{}", object.name),
                 };
@@ -181,9 +181,10 @@ pub fn run(
 ) -> Result<Migration, MigrateError> {
     let (model, documents) =
         load::load_with_documents(paths, stdin, load_options).map_err(MigrateError::Load)?;
-    let mut migration = migrate(&model, &documents, options);
+    let namespace = &load_options.namespace;
+    let mut migration = migrate(&model, &documents, namespace, options);
     if options.verify {
-        let verified = verify::verify(&model, &documents, &migration, options.now)
+        let verified = verify::verify(&model, &documents, &migration, namespace, options.now)
             .map_err(MigrateError::RoundTrip)?;
         migration.report.warnings.extend(verified.warnings);
         migration.verification = Some(verified.items);
@@ -207,10 +208,16 @@ fn key(object: &ObjectRef) -> Key {
     )
 }
 
-/// The pure migration of a loaded model and its documents.
+/// The pure migration of a loaded model and its documents; `namespace` is the one the model
+/// gave objects written without one.
+///
+/// What is written keeps the inputs' namespaces as written: the objects made for an input
+/// without `metadata.namespace` have none either, so `kubectl apply -n NS` (or a kustomize
+/// `namespace:`) puts them where it puts the input, together.
 pub(crate) fn migrate(
     model: &Model,
     documents: &[Document],
+    namespace: &str,
     options: &MigrateOptions,
 ) -> Migration {
     let raws = objects::raw_objects(documents);
@@ -220,14 +227,15 @@ pub(crate) fn migrate(
     let mut converted_objects: Vec<Emitted> = Vec::new();
     let mut replaced = Vec::new();
     let mut created = Vec::new();
-    let mut namespaces = BTreeSet::new();
+    // Each namespace Placements are made in, and whether any input there named it.
+    let mut namespaces: BTreeMap<String, bool> = BTreeMap::new();
     let mut rules = BTreeSet::new();
 
     for workload in &model.workloads {
         let object = &workload.object;
         let raw = || {
             raws.iter()
-                .find(|raw| raw.location.source == workload.source && raw.is(object))
+                .find(|raw| raw.location.source == workload.source && raw.is(object, namespace))
         };
         let result = match &workload.kind {
             WorkloadKind::PlacementRule(spec) => raw()
@@ -272,7 +280,7 @@ pub(crate) fn migrate(
                 }),
             _ => continue,
         };
-        let (converted, stripped, location, placements, rsps) = match result {
+        let (mut converted, stripped, location, placements, rsps) = match result {
             Ok(parts) => parts,
             Err(message) => {
                 report
@@ -292,6 +300,12 @@ pub(crate) fn migrate(
                 workload.source
             ));
             continue;
+        }
+        let written = raw().and_then(|raw| raw.namespace).is_some();
+        if !written {
+            for emitted in &mut converted.outputs {
+                emitted.drop_namespace();
+            }
         }
         let mut outputs: Vec<ItemSource> = Vec::new();
         for emitted in &converted.outputs {
@@ -314,7 +328,7 @@ pub(crate) fn migrate(
         }));
         if !placements.is_empty() {
             if let Some(namespace) = &object.namespace {
-                namespaces.insert(namespace.clone());
+                *namespaces.entry(namespace.clone()).or_default() |= written;
             }
         }
         converted_objects.extend(converted.outputs);
@@ -336,13 +350,13 @@ pub(crate) fn migrate(
 
     let mut consumer_objects = Vec::new();
     for raw in &raws {
-        let Some((value, field)) = consumers::rewrite(raw, &rules) else {
+        let Some((value, field)) = consumers::rewrite(raw, namespace, &rules) else {
             continue;
         };
         let object = ObjectRef {
             api_version: raw.api_version.to_string(),
             kind: raw.kind.to_string(),
-            namespace: Some(raw.namespace.unwrap_or("default").to_string()),
+            namespace: Some(raw.namespace.unwrap_or(namespace).to_string()),
             name: raw.name.to_string(),
         };
         report.conversions.push(Conversion::new(
@@ -428,10 +442,12 @@ fn namespace_of(object: &ObjectRef) -> Result<&str, String> {
 }
 
 /// The cluster set and the bindings the migrated Placements need, unless the inputs have them.
+/// `namespaces` maps each namespace Placements are made in to whether an input named it: a
+/// binding is written without a namespace when every Placement it serves is.
 fn support_objects(
     model: &Model,
     scope: &ClusterScope,
-    namespaces: &BTreeSet<String>,
+    namespaces: &BTreeMap<String, bool>,
     report: &mut Report,
 ) -> Vec<Emitted> {
     let mut out = Vec::new();
@@ -455,7 +471,7 @@ fn support_objects(
             ));
         }
     }
-    for namespace in namespaces {
+    for (namespace, written) in namespaces {
         let bound = model.inventory.bindings.iter().any(|binding| {
             binding.namespace == *namespace
                 && binding.name == scope.set
@@ -464,7 +480,10 @@ fn support_objects(
         if bound {
             continue;
         }
-        let binding = manifest::binding(namespace, &scope.set);
+        let mut binding = manifest::binding(namespace, &scope.set);
+        if !written {
+            binding.drop_namespace();
+        }
         report.added.push(Added {
             object: source_of(&binding.object),
             reason: format!(

@@ -32,14 +32,14 @@ impl RawObject<'_> {
     }
 
     /// Whether this is the object the loader read as `object` (a namespaced object without a
-    /// namespace is in `default` there).
-    pub fn is(&self, object: &ObjectRef) -> bool {
+    /// namespace is in `default_namespace` there).
+    pub fn is(&self, object: &ObjectRef, default_namespace: &str) -> bool {
         self.group() == object.group()
             && self.kind == object.kind
             && self.name == object.name
             && match &object.namespace {
                 None => true,
-                Some(namespace) => self.namespace.unwrap_or("default") == namespace,
+                Some(namespace) => self.namespace.unwrap_or(default_namespace) == namespace,
             }
     }
 

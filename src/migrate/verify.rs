@@ -102,6 +102,7 @@ pub(crate) fn verify(
     model: &Model,
     documents: &[Document],
     migration: &Migration,
+    namespace: &str,
     now: i64,
 ) -> Result<Verified, LoadErrors> {
     let mut new_documents = objects::replace(documents, &migration.replaced);
@@ -119,7 +120,9 @@ pub(crate) fn verify(
                 value: value.clone(),
             }),
     );
-    let new_model = load::load_documents(&new_documents)?;
+    // The namespace the inputs were read with: a migrated object written into another
+    // namespace than its input would land in plans as a different item, not as identical.
+    let new_model = load::load_documents(&new_documents, namespace)?;
     let warnings = new_model
         .warnings
         .iter()
