@@ -1,29 +1,26 @@
 //! Reading inputs: files, directories, globs and stdin; multi-document YAML and JSON; dispatch
 //! by apiVersion/kind into the model, with `file#document` locations for every error.
 
-mod cluster_sets;
 mod clusters;
 mod content;
-mod decisions;
 mod decode;
 mod dispatch;
 mod documents;
 mod error;
 mod inputs;
+mod kinds;
 mod model_builder;
 mod object;
 mod previous;
-mod scores;
 mod strict;
-mod workloads;
 
 use std::io::Read;
 
 pub(crate) use documents::Document;
 pub use error::{LoadError, LoadErrors};
 pub use inputs::STDIN_NAME;
+pub(crate) use kinds::CLUSTER_SELECTOR_ANNOTATION;
 pub use previous::{previous_plan, previous_plan_limited, PreviousKind};
-pub(crate) use workloads::CLUSTER_SELECTOR_ANNOTATION;
 
 use crate::model::{Model, Source};
 use content::{Content, Shape};

@@ -55,9 +55,10 @@ pub enum Scope {
     Cluster,
 }
 
-/// Kinds of the built-in API groups (and the OCM/kubefed ones read here) that are
-/// cluster-scoped; every other kind is taken as namespaced, as kubectl does for a kind it
-/// knows nothing about when a namespace is given.
+/// Kinds of the built-in API groups (and kubefed's federated forms of them) that are
+/// cluster-scoped. The kinds fleetplan reads say their scope in `load/kinds`; every other
+/// kind is taken as namespaced, as kubectl does for a kind it knows nothing about when a
+/// namespace is given.
 const CLUSTER_SCOPED: &[(&str, &str)] = &[
     ("", "Namespace"),
     ("", "Node"),
@@ -82,10 +83,6 @@ const CLUSTER_SCOPED: &[(&str, &str)] = &[
     ),
     ("apiregistration.k8s.io", "APIService"),
     ("policy", "PodSecurityPolicy"),
-    ("cluster.open-cluster-management.io", "ManagedCluster"),
-    ("cluster.open-cluster-management.io", "ManagedClusterSet"),
-    ("federation", "Cluster"),
-    ("fleetplan.io", "ClusterInventory"),
     // kubefed's federated forms of cluster-scoped kinds.
     ("types.kubefed.io", "FederatedClusterRole"),
     ("types.kubefed.io", "FederatedClusterRoleBinding"),
@@ -96,7 +93,7 @@ pub fn scope_of(group: &str, kind: &str) -> Scope {
     if CLUSTER_SCOPED.contains(&(group, kind)) {
         Scope::Cluster
     } else {
-        Scope::Namespaced
+        super::kinds::scope(group, kind).unwrap_or(Scope::Namespaced)
     }
 }
 

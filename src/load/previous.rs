@@ -7,10 +7,9 @@ use std::io::Read;
 use super::decode::decode;
 use super::documents::{parse_documents, Document};
 use super::inputs::read_inputs;
+use super::kinds::planned_object;
 use super::{LoadError, LoadErrors, LoadOptions};
-use crate::plan::{ItemSource, Plan, PlanItem, API_VERSION, KIND};
-
-const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
+use crate::model::{ItemSource, Plan, PlanItem, PLAN_API_VERSION, PLAN_KIND};
 
 /// What `--previous` held. PlacementDecisions carry only the clusters of Placements (and a
 /// PlacementRule's `status.decisions`), so `diff` compares nothing else against them.
@@ -39,8 +38,8 @@ pub fn previous_plan_limited(
         documents.extend(parse_documents(input, options).map_err(|error| LoadErrors(vec![error]))?);
     }
     let is_plan = |document: &Document| {
-        document.value.get("apiVersion").and_then(|v| v.as_str()) == Some(API_VERSION)
-            && document.value.get("kind").and_then(|v| v.as_str()) == Some(KIND)
+        document.value.get("apiVersion").and_then(|v| v.as_str()) == Some(PLAN_API_VERSION)
+            && document.value.get("kind").and_then(|v| v.as_str()) == Some(PLAN_KIND)
     };
     match documents.as_slice() {
         [document] if is_plan(document) => decode::<Plan>(&document.value)
@@ -64,18 +63,8 @@ fn from_decisions(documents: &[Document], namespace: &str) -> Result<Plan, LoadE
     let model = super::load_documents(documents, namespace)?;
     let mut items: BTreeMap<ItemSource, Vec<String>> = BTreeMap::new();
     for decision in model.decisions.iter().filter(|d| !d.placement.is_empty()) {
-        let source = if decision.object.kind == "PlacementDecision" {
-            ItemSource {
-                api_version: PLACEMENT_API_VERSION.to_string(),
-                kind: "Placement".to_string(),
-                namespace: decision.object.namespace.clone(),
-                name: decision.placement.clone(),
-            }
-        } else {
-            ItemSource::from(&decision.object)
-        };
         items
-            .entry(source)
+            .entry(planned_object(decision))
             .or_default()
             .extend(decision.clusters.iter().cloned());
     }

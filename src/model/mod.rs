@@ -8,6 +8,7 @@ mod label_selector;
 mod labels;
 mod object;
 pub mod placement;
+mod plan_document;
 pub mod preferences;
 pub mod quantity;
 pub mod time;
@@ -23,6 +24,7 @@ pub use decode_message::plain_decode_message;
 pub use label_selector::{LabelSelectorRequirementSpec, LabelSelectorSpec};
 pub use labels::{labels_from, Interned, Interner, Labels};
 pub use object::{write_object_name, ObjectRef, Source};
+pub use plan_document::{Group, ItemSource, Plan, PlanItem, PLAN_API_VERSION, PLAN_KIND};
 pub use quantity::Quantity;
 pub use workload::{FederatedPlacement, Workload, WorkloadKind};
 

@@ -8,11 +8,11 @@ use crate::model::{FederatedPlacement, Workload};
 use crate::replicas::{self, parse_replica_set_preferences, PlannerInput};
 use crate::selector::{ClusterBits, Selector};
 
-use super::document::PlanItem;
 use super::fleet::Fleet;
 use super::trace::{ItemTrace, SelectionRule, SelectionTrace};
 use super::Planned;
 use crate::model::Condition;
+use crate::model::PlanItem;
 
 /// An object placed by its `federation.alpha.kubernetes.io/cluster-selector` annotation (or
 /// everywhere without one), with replicas when it carries replica-set-preferences.

@@ -1,6 +1,5 @@
 //! The Plan document (versioned, stable) and the per-workload combination of the engines.
 
-mod document;
 mod federation;
 mod fleet;
 mod ocm;
@@ -10,7 +9,9 @@ mod whatif;
 use std::collections::HashMap;
 
 pub use crate::model::Condition;
-pub use document::{Group, ItemSource, Plan, PlanItem, API_VERSION, KIND};
+pub use crate::model::{
+    Group, ItemSource, Plan, PlanItem, PLAN_API_VERSION as API_VERSION, PLAN_KIND as KIND,
+};
 pub use fleet::Fleet;
 pub use trace::{ItemTrace, SelectionRule, SelectionTrace};
 pub use whatif::{close_matches, WhatIf};

@@ -7,9 +7,9 @@ use crate::placement::conditions::Status;
 use crate::placement::rule::{self, RuleInput};
 use crate::placement::{self, FleetIndex, PlacementInput};
 
-use super::document::{Group, PlanItem};
 use super::trace::ItemTrace;
 use super::Planned;
+use crate::model::{Group, PlanItem};
 
 pub fn placement(
     fleet: &FleetIndex,

@@ -4,10 +4,10 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::decode::{null_as_default, optional_time};
-use super::model_builder::ModelBuilder;
-use super::object::Object;
-use super::LoadError;
+use crate::load::decode::{null_as_default, optional_time};
+use crate::load::model_builder::ModelBuilder;
+use crate::load::object::Object;
+use crate::load::LoadError;
 use crate::model::AddOnPlacementScore;
 
 #[derive(Default, Deserialize)]

@@ -1,4 +1,5 @@
 //! The Plan document: fleetplan's versioned, machine-readable output and `--previous` input.
+//! Plain data, so `load` reads a previous plan without depending on `plan`, which builds one.
 //!
 //! Stability rules (formats.md): items sorted by (apiVersion group, kind, namespace, name),
 //! cluster names sorted, maps with sorted keys, fields that do not apply omitted.
@@ -9,10 +10,10 @@ use serde::{Deserialize, Serialize};
 
 use std::fmt;
 
-use crate::model::{write_object_name, Condition, ObjectRef};
+use super::{write_object_name, Condition, ObjectRef};
 
-pub const API_VERSION: &str = "fleetplan.io/v1alpha1";
-pub const KIND: &str = "Plan";
+pub const PLAN_API_VERSION: &str = "fleetplan.io/v1alpha1";
+pub const PLAN_KIND: &str = "Plan";
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -26,8 +27,8 @@ pub struct Plan {
 impl Default for Plan {
     fn default() -> Self {
         Plan {
-            api_version: API_VERSION.to_string(),
-            kind: KIND.to_string(),
+            api_version: PLAN_API_VERSION.to_string(),
+            kind: PLAN_KIND.to_string(),
             items: Vec::new(),
         }
     }

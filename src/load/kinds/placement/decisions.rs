@@ -2,10 +2,10 @@
 
 use serde::Deserialize;
 
-use super::decode::null_as_default;
-use super::model_builder::ModelBuilder;
-use super::object::Object;
-use super::LoadError;
+use crate::load::decode::null_as_default;
+use crate::load::model_builder::ModelBuilder;
+use crate::load::object::Object;
+use crate::load::LoadError;
 use crate::model::placement::PLACEMENT_LABEL;
 use crate::model::PreviousDecision;
 

@@ -1,0 +1,16 @@
+//! fleetplan's own `ClusterInventory`: a fleet written by hand, usable with every API.
+
+use super::{Api, KnownKind};
+use crate::load::clusters::inventory;
+use crate::load::object::Scope;
+
+pub const API: Api = Api {
+    kinds: &[KnownKind {
+        group: "fleetplan.io",
+        kind: "ClusterInventory",
+        versions: &["v1alpha1"],
+        scope: Scope::Cluster,
+        read: inventory,
+    }],
+    claims: None,
+};

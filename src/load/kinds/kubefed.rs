@@ -1,0 +1,99 @@
+//! kubefed: `KubeFedCluster`, `ReplicaSchedulingPreference` and the `Federated*` types.
+
+use serde::Deserialize;
+
+use super::{add, Api, KnownKind};
+use crate::load::clusters::federation_cluster;
+use crate::load::decode::null_as_default;
+use crate::load::model_builder::ModelBuilder;
+use crate::load::object::{Object, Scope};
+use crate::load::LoadError;
+use crate::model::preferences::RspSpec;
+use crate::model::{FederatedPlacement, LabelSelectorSpec, WorkloadKind};
+
+pub const API: Api = Api {
+    kinds: &[
+        KnownKind {
+            group: "core.kubefed.io",
+            kind: "KubeFedCluster",
+            versions: &["v1beta1"],
+            scope: Scope::Namespaced,
+            read: federation_cluster,
+        },
+        KnownKind {
+            group: "scheduling.kubefed.io",
+            kind: "ReplicaSchedulingPreference",
+            versions: &["v1alpha1"],
+            scope: Scope::Namespaced,
+            read: replica_scheduling_preference,
+        },
+        KnownKind {
+            group: "types.kubefed.io",
+            kind: "Federated*",
+            versions: &["v1beta1"],
+            scope: Scope::Namespaced,
+            read: federated,
+        },
+    ],
+    claims: None,
+};
+
+#[derive(Deserialize)]
+struct RspDoc {
+    spec: RspSpec,
+}
+
+fn replica_scheduling_preference(
+    object: &Object<'_>,
+    builder: &mut ModelBuilder,
+) -> Result<(), LoadError> {
+    let doc: RspDoc = object.decode()?;
+    add(
+        object,
+        WorkloadKind::ReplicaSchedulingPreference(doc.spec),
+        builder,
+    );
+    Ok(())
+}
+
+#[derive(Default, Deserialize)]
+struct FederatedDoc {
+    #[serde(default, deserialize_with = "null_as_default")]
+    spec: FederatedSpec,
+}
+
+#[derive(Default, Deserialize)]
+struct FederatedSpec {
+    #[serde(default, deserialize_with = "null_as_default")]
+    placement: PlacementDoc,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PlacementDoc {
+    /// `null` decodes to `None` like Go's nil slice, which kubefed treats as absent.
+    #[serde(default)]
+    clusters: Option<Vec<ClusterReference>>,
+    #[serde(default)]
+    cluster_selector: Option<LabelSelectorSpec>,
+}
+
+#[derive(Deserialize)]
+struct ClusterReference {
+    #[serde(default, deserialize_with = "null_as_default")]
+    name: String,
+}
+
+fn federated(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
+    let doc: FederatedDoc = object.decode()?;
+    let placement = doc.spec.placement;
+    // kubefed: a clusters list, even an empty one, wins over clusterSelector.
+    let placement = match placement.clusters {
+        Some(clusters) => {
+            FederatedPlacement::Clusters(clusters.into_iter().map(|c| c.name).collect())
+        }
+        None => FederatedPlacement::Selector(placement.cluster_selector),
+    };
+    add(object, WorkloadKind::Federated(placement), builder);
+    Ok(())
+}

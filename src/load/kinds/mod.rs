@@ -1,0 +1,136 @@
+//! Every kind fleetplan reads, grouped by the placement API that defines it: one file (or
+//! folder) per API, and one line per API in [`APIS`]. The fleet's cluster kinds share their
+//! document shapes (taints, conditions) in `load/clusters.rs`; each API lists the ones it brings.
+
+mod federation;
+mod inventory;
+mod kubefed;
+mod placement;
+mod placement_rule;
+
+use serde_json::Value;
+
+use super::content::Content;
+use super::decode::FieldError;
+use super::model_builder::ModelBuilder;
+use super::object::{Object, Scope, TypeMeta};
+use super::LoadError;
+use crate::model::placement::SpecError;
+use crate::model::{Workload, WorkloadKind};
+
+pub use federation::CLUSTER_SELECTOR_ANNOTATION;
+pub use placement::planned_object;
+
+/// The registry: every placement API (and the fleet inventory) fleetplan reads.
+const APIS: &[&Api] = &[
+    &inventory::API,
+    &federation::API,
+    &kubefed::API,
+    &placement::API,
+    &placement_rule::API,
+];
+
+pub type Reader = fn(&Object<'_>, &mut ModelBuilder) -> Result<(), LoadError>;
+
+/// What one API reads.
+pub struct Api {
+    pub kinds: &'static [KnownKind],
+    /// A reader for an object of a kind no API defines that this API still asks placement for
+    /// (the federation annotations on any object), decided from the object's content.
+    pub claims: Option<fn(Content<'_>) -> Option<Reader>>,
+}
+
+/// A kind fleetplan reads: its API group, the versions it understands, and its reader.
+pub struct KnownKind {
+    pub group: &'static str,
+    /// The kind; a trailing `*` matches every kind with that prefix (`Federated*`).
+    pub kind: &'static str,
+    pub versions: &'static [&'static str],
+    pub scope: Scope,
+    pub read: Reader,
+}
+
+impl KnownKind {
+    fn matches(&self, group: &str, kind: &str) -> bool {
+        self.group == group
+            && match self.kind.strip_suffix('*') {
+                Some(prefix) => kind.starts_with(prefix),
+                None => self.kind == kind,
+            }
+    }
+}
+
+/// How a document is handled.
+pub enum Route {
+    Read(Reader),
+    /// A kind fleetplan knows, in a version it does not.
+    UnsupportedVersion(&'static str, &'static [&'static str]),
+    Unknown,
+}
+
+fn known(group: &str, kind: &str) -> Option<&'static KnownKind> {
+    APIS.iter()
+        .flat_map(|api| api.kinds)
+        .find(|known| known.matches(group, kind))
+}
+
+pub fn route(type_meta: &TypeMeta, content: Content<'_>) -> Route {
+    let group = type_meta.group();
+    let version = type_meta
+        .api_version
+        .rsplit_once('/')
+        .map_or(type_meta.api_version.as_str(), |(_group, version)| version);
+    match known(group, &type_meta.kind) {
+        Some(known) if known.versions.contains(&version) => Route::Read(known.read),
+        Some(known) => Route::UnsupportedVersion(known.group, known.versions),
+        None => APIS
+            .iter()
+            .find_map(|api| api.claims.and_then(|claims| claims(content)))
+            .map_or(Route::Unknown, Route::Read),
+    }
+}
+
+/// The scope of a kind an API defines; `None` for any other kind.
+pub fn scope(group: &str, kind: &str) -> Option<Scope> {
+    known(group, kind).map(|known| known.scope)
+}
+
+/// Adds the workload; false when it duplicates an earlier object (already reported).
+fn add(object: &Object<'_>, kind: WorkloadKind, builder: &mut ModelBuilder) -> bool {
+    let unique = builder.claim(&object.object, &object.source);
+    if unique {
+        builder.workload(Workload {
+            object: object.object.clone(),
+            source: object.source.clone(),
+            cluster_selector: object
+                .meta
+                .annotations
+                .get(CLUSTER_SELECTOR_ANNOTATION)
+                .cloned(),
+            kind,
+        });
+    }
+    unique
+}
+
+/// The `spec` or `status` subtree in the JSON form `model::placement` decodes.
+fn subtree(object: &Object<'_>, field: &str) -> Result<Value, LoadError> {
+    let Some(content) = object.content.get(field) else {
+        return Ok(Value::Null);
+    };
+    content.to_json().map_err(|error| {
+        object.invalid(FieldError::new(
+            field,
+            format!("expected a mapping with string keys: {error}"),
+        ))
+    })
+}
+
+fn spec_error(object: &Object<'_>, field: &str, error: SpecError) -> LoadError {
+    let path = match error.path.as_str() {
+        "" | "." => field.to_string(),
+        path if path.starts_with(&format!("{field}.")) => path.to_string(),
+        path => format!("{field}.{path}"),
+    };
+    object.invalid(FieldError::new(path, error.message))
+}

@@ -1,0 +1,90 @@
+//! The OCM Placement API (`cluster.open-cluster-management.io`): `Placement`, and the hub
+//! objects its scheduler reads: `ManagedCluster`, `ManagedClusterSet`(`Binding`),
+//! `AddOnPlacementScore` and previous `PlacementDecision`s.
+
+mod cluster_sets;
+mod decisions;
+mod scores;
+
+use super::{add, spec_error, subtree, Api, KnownKind};
+use crate::load::clusters::managed_cluster;
+use crate::load::model_builder::ModelBuilder;
+use crate::load::object::{Object, Scope};
+use crate::load::LoadError;
+use crate::model::placement::decode_placement_spec;
+use crate::model::{ItemSource, PreviousDecision, WorkloadKind};
+
+const GROUP: &str = "cluster.open-cluster-management.io";
+const DECISION_KIND: &str = "PlacementDecision";
+/// The version a previous Placement item is written with when only its decisions were read.
+const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
+
+pub const API: Api = Api {
+    kinds: &[
+        KnownKind {
+            group: GROUP,
+            kind: "ManagedCluster",
+            versions: &["v1"],
+            scope: Scope::Cluster,
+            read: managed_cluster,
+        },
+        KnownKind {
+            group: GROUP,
+            kind: "ManagedClusterSet",
+            versions: &["v1beta1", "v1beta2"],
+            scope: Scope::Cluster,
+            read: cluster_sets::cluster_set,
+        },
+        KnownKind {
+            group: GROUP,
+            kind: "ManagedClusterSetBinding",
+            versions: &["v1beta1", "v1beta2"],
+            scope: Scope::Namespaced,
+            read: cluster_sets::binding,
+        },
+        KnownKind {
+            group: GROUP,
+            kind: "AddOnPlacementScore",
+            versions: &["v1alpha1"],
+            scope: Scope::Namespaced,
+            read: scores::addon_score,
+        },
+        KnownKind {
+            group: GROUP,
+            kind: DECISION_KIND,
+            versions: &["v1alpha1", "v1beta1"],
+            scope: Scope::Namespaced,
+            read: decisions::placement_decision,
+        },
+        KnownKind {
+            group: GROUP,
+            kind: "Placement",
+            versions: &["v1alpha1", "v1beta1"],
+            scope: Scope::Namespaced,
+            read: placement,
+        },
+    ],
+    claims: None,
+};
+
+fn placement(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
+    let spec = decode_placement_spec(&object.object.api_version, subtree(object, "spec")?)
+        .map_err(|error| spec_error(object, "spec", error))?;
+    add(object, WorkloadKind::Placement(Box::new(spec)), builder);
+    Ok(())
+}
+
+/// The plan item a previous decision belongs to: a PlacementDecision's Placement, otherwise
+/// the object that carried the decisions (a PlacementRule's `status.decisions`).
+pub fn planned_object(decision: &PreviousDecision) -> ItemSource {
+    if decision.object.kind == DECISION_KIND {
+        ItemSource {
+            api_version: PLACEMENT_API_VERSION.to_string(),
+            kind: "Placement".to_string(),
+            namespace: decision.object.namespace.clone(),
+            name: decision.placement.clone(),
+        }
+    } else {
+        ItemSource::from(&decision.object)
+    }
+}

@@ -1,0 +1,36 @@
+//! `PlacementRule` (`apps.open-cluster-management.io/v1`), with its `status.decisions` as
+//! its previous decisions. It selects the `ManagedCluster`s the OCM Placement API reads.
+
+use super::{add, spec_error, subtree, Api, KnownKind};
+use crate::load::model_builder::ModelBuilder;
+use crate::load::object::{Object, Scope};
+use crate::load::LoadError;
+use crate::model::placement::{decode_placement_rule_decisions, decode_placement_rule_spec};
+use crate::model::{PreviousDecision, WorkloadKind};
+
+pub const API: Api = Api {
+    kinds: &[KnownKind {
+        group: "apps.open-cluster-management.io",
+        kind: "PlacementRule",
+        versions: &["v1"],
+        scope: Scope::Namespaced,
+        read: placement_rule,
+    }],
+    claims: None,
+};
+
+fn placement_rule(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
+    let spec = decode_placement_rule_spec(subtree(object, "spec")?)
+        .map_err(|error| spec_error(object, "spec", error))?;
+    let clusters = decode_placement_rule_decisions(subtree(object, "status")?)
+        .map_err(|error| spec_error(object, "status", error))?;
+    if add(object, WorkloadKind::PlacementRule(Box::new(spec)), builder) && !clusters.is_empty() {
+        builder.decision(PreviousDecision {
+            object: object.object.clone(),
+            placement: object.name().to_string(),
+            clusters,
+            source: object.source.clone(),
+        });
+    }
+    Ok(())
+}
