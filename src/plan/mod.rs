@@ -1,8 +1,7 @@
 //! The Plan document (versioned, stable) and the per-workload combination of the engines.
 
-mod federation;
 mod fleet;
-mod ocm;
+mod items;
 mod trace;
 mod whatif;
 
@@ -13,10 +12,10 @@ pub use crate::model::{
     Group, ItemSource, Plan, PlanItem, PLAN_API_VERSION as API_VERSION, PLAN_KIND as KIND,
 };
 pub use fleet::Fleet;
-pub use trace::{ItemTrace, SelectionRule, SelectionTrace};
+pub use trace::{Engine, ItemTrace, SelectionRule, SelectionTrace};
 pub use whatif::{close_matches, WhatIf};
 
-use crate::model::{Model, ObjectRef, PreviousDecision, Workload, WorkloadKind};
+use crate::model::{Model, Workload};
 use crate::parallel;
 use crate::placement::FleetIndex;
 
@@ -118,7 +117,7 @@ fn build_workloads<'a>(
     options: &PlanOptions,
     workloads: &'a [Workload],
 ) -> PlanOutcome<'a> {
-    let decisions = previous_decisions(model, options.previous);
+    let decisions = items::placement::previous_decisions(&model.decisions, options.previous);
     let placements = FleetIndex::new(&model.inventory, &decisions);
     let fleet = Fleet::new(&model.inventory.clusters, &placements);
     let previous: HashMap<&ItemSource, &PlanItem> = options
@@ -183,99 +182,13 @@ struct Run<'r, 'a> {
 
 impl<'a> Run<'_, 'a> {
     fn item(&self, workload: &'a Workload) -> Planned<'a> {
-        let (model, options, fleet) = (self.model, self.options, self.fleet);
-        let source = ItemSource::from(&workload.object);
-        let previous_item = self.previous.get(&source).copied();
-        match &workload.kind {
-            WorkloadKind::Annotated {
-                replica_set_preferences,
-                replicas,
-            } => federation::annotated(
-                fleet,
-                workload,
-                replica_set_preferences.as_deref(),
-                *replicas,
-                previous_item,
-                options.trace != Trace::Plan,
-            ),
-            WorkloadKind::Federated(placement) => federation::federated(fleet, workload, placement),
-            WorkloadKind::ReplicaSchedulingPreference(spec) => {
-                let object = &workload.object;
-                let target = self
-                    .targets
-                    .get(&(
-                        spec.target_kind.as_str(),
-                        object.namespace.as_deref(),
-                        object.name.as_str(),
-                    ))
-                    .copied();
-                federation::replica_scheduling_preference(
-                    fleet,
-                    workload,
-                    spec,
-                    target,
-                    previous_item,
-                    options.trace != Trace::Plan,
-                )
-            }
-            WorkloadKind::Placement(spec) => {
-                let trace = options.trace == Trace::Full;
-                ocm::placement(self.placements, workload, spec, options.now, trace)
-            }
-            WorkloadKind::PlacementRule(spec) => {
-                let previous = rule_decisions(model, workload, previous_item);
-                let trace = options.trace == Trace::Full;
-                ocm::placement_rule(self.placements, workload, spec, &previous, trace)
-            }
-        }
+        items::plan(self, workload)
     }
-}
 
-/// The PlacementDecisions the scheduler sees as previous: those in the inputs, except where
-/// `--previous` names the placement (then its clusters stand for all its decisions).
-fn previous_decisions(model: &Model, previous: Option<&Plan>) -> Vec<PreviousDecision> {
-    let from_plan: Vec<PreviousDecision> = previous
-        .map(|plan| {
-            plan.items
-                .iter()
-                .filter(|item| item.source.kind == "Placement")
-                .map(|item| PreviousDecision {
-                    object: ObjectRef {
-                        api_version: "cluster.open-cluster-management.io/v1beta1".to_string(),
-                        kind: "PlacementDecision".to_string(),
-                        namespace: item.source.namespace.clone(),
-                        name: format!("{}-decision-1", item.source.name),
-                    },
-                    placement: item.source.name.clone(),
-                    clusters: item.clusters.clone(),
-                    source: Default::default(),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let replaced: std::collections::HashSet<(Option<String>, String)> = from_plan
-        .iter()
-        .map(|d| (d.object.namespace.clone(), d.placement.clone()))
-        .collect();
-    model
-        .decisions
-        .iter()
-        .filter(|d| d.object.kind == "PlacementDecision")
-        .filter(|d| !replaced.contains(&(d.object.namespace.clone(), d.placement.clone())))
-        .cloned()
-        .chain(from_plan)
-        .collect()
-}
-
-/// A PlacementRule's previous decisions: `--previous` first, else its own `status.decisions`.
-fn rule_decisions(model: &Model, workload: &Workload, previous: Option<&PlanItem>) -> Vec<String> {
-    if let Some(item) = previous {
-        return item.clusters.clone();
+    /// The item `--previous` holds for this workload.
+    fn previous_item(&self, workload: &Workload) -> Option<&PlanItem> {
+        self.previous
+            .get(&ItemSource::from(&workload.object))
+            .copied()
     }
-    model
-        .decisions
-        .iter()
-        .find(|d| d.object == workload.object)
-        .map(|d| d.clusters.clone())
-        .unwrap_or_default()
 }

@@ -1,6 +1,8 @@
 //! What each engine did for one item, kept beside the plan so `explain` renders the very run
 //! that produced the plan instead of recomputing it.
 
+use serde::Serialize;
+
 use crate::placement::rule::RuleResult;
 use crate::placement::PlacementResult;
 use crate::replicas::ReplicaTrace;
@@ -21,6 +23,32 @@ pub enum ItemTrace<'a> {
     PlacementRule(Box<RuleResult>),
     /// The item failed before any engine ran (its `errors` say why).
     Failed,
+}
+
+/// Which engine chose an item's clusters: one per [`ItemTrace`] variant, named in `explain`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Engine {
+    /// The federation cluster-selector annotation or a kubefed placement.
+    Selection,
+    /// The federated ReplicaSet planner, after the selection.
+    Replicas,
+    Placement,
+    PlacementRule,
+    /// The item failed before any engine ran.
+    Failed,
+}
+
+impl ItemTrace<'_> {
+    pub fn engine(&self) -> Engine {
+        match self {
+            ItemTrace::Selection(_) => Engine::Selection,
+            ItemTrace::Replicas { .. } => Engine::Replicas,
+            ItemTrace::Placement(_) => Engine::Placement,
+            ItemTrace::PlacementRule(_) => Engine::PlacementRule,
+            ItemTrace::Failed => Engine::Failed,
+        }
+    }
 }
 
 /// How a federation/kubefed item chose its clusters. Offline clusters are never chosen.

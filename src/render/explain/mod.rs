@@ -5,6 +5,7 @@
 mod agreement;
 mod lookup;
 mod placement;
+mod placement_rule;
 mod replicas;
 mod selection;
 mod text;
@@ -13,6 +14,7 @@ use serde::Serialize;
 
 use crate::model::{Cluster, Condition};
 use crate::placement::trace::{DebugResult, FilterResult, Score};
+pub use crate::plan::Engine;
 use crate::plan::{ItemSource, ItemTrace, PlanItem};
 
 pub use lookup::{find_cluster, find_item};
@@ -45,19 +47,6 @@ pub struct Explanation {
     pub conditions: Vec<Condition>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<String>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Engine {
-    /// The federation cluster-selector annotation or a kubefed placement.
-    Selection,
-    /// The federated ReplicaSet planner, after the selection.
-    Replicas,
-    Placement,
-    PlacementRule,
-    /// The item failed before any engine ran.
-    Failed,
 }
 
 /// Why one cluster was or was not chosen.
@@ -141,7 +130,7 @@ impl From<&DebugResult> for UpstreamDebug {
 pub fn explain(item: &PlanItem, trace: &ItemTrace, clusters: &[Cluster]) -> Explanation {
     let mut explanation = Explanation {
         source: item.source.clone(),
-        engine: Engine::Failed,
+        engine: trace.engine(),
         summary: String::new(),
         notes: Vec::new(),
         answer: None,
@@ -153,21 +142,15 @@ pub fn explain(item: &PlanItem, trace: &ItemTrace, clusters: &[Cluster]) -> Expl
     };
     match trace {
         ItemTrace::Selection(selection) => {
-            explanation.engine = Engine::Selection;
-            selection::explain(&mut explanation, selection, clusters);
+            selection::explain(&mut explanation, selection, clusters)
         }
         ItemTrace::Replicas { selection, planner } => {
-            explanation.engine = Engine::Replicas;
             selection::explain(&mut explanation, selection, clusters);
             replicas::explain(&mut explanation, item, planner);
         }
-        ItemTrace::Placement(result) => {
-            explanation.engine = Engine::Placement;
-            placement::explain(&mut explanation, result, clusters);
-        }
+        ItemTrace::Placement(result) => placement::explain(&mut explanation, result, clusters),
         ItemTrace::PlacementRule(result) => {
-            explanation.engine = Engine::PlacementRule;
-            placement::explain_rule(&mut explanation, result, clusters);
+            placement_rule::explain(&mut explanation, result, clusters)
         }
         ItemTrace::Failed => {
             explanation.summary =
@@ -210,6 +193,15 @@ pub fn json(explanation: &Explanation) -> String {
     let mut text = serde_json::to_string_pretty(explanation).unwrap_or_default();
     text.push('\n');
     text
+}
+
+/// Names joined by commas, or "none".
+fn list(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
 }
 
 /// "1 cluster" / "3 clusters".

@@ -1,12 +1,11 @@
-//! OCM Placements and PlacementRules: the engine's one verdict per cluster, in words.
+//! OCM Placements: the scheduler's one verdict per cluster, in words.
 
 use crate::model::time::format_rfc3339;
 use crate::model::Cluster;
-use crate::placement::rule::{RuleResult, RuleVerdict};
 use crate::placement::trace::{Score, Verdict};
 use crate::placement::PlacementResult;
 
-use super::{clusters_text, ClusterVerdict, DecisionPlace, Explanation, UpstreamDebug};
+use super::{list, ClusterVerdict, DecisionPlace, Explanation, UpstreamDebug};
 
 pub fn explain(explanation: &mut Explanation, result: &PlacementResult, clusters: &[Cluster]) {
     let wanted = i64::try_from(result.selected.len())
@@ -76,14 +75,6 @@ pub fn explain(explanation: &mut Explanation, result: &PlacementResult, clusters
         }
     }
     explanation.debug = Some(UpstreamDebug::from(&trace.debug));
-}
-
-fn list(names: &[String]) -> String {
-    if names.is_empty() {
-        "none".to_string()
-    } else {
-        names.join(", ")
-    }
 }
 
 fn score_of(verdict: &Verdict) -> Option<&Score> {
@@ -212,55 +203,6 @@ fn cluster_verdict(
         });
     }
     explained
-}
-
-pub fn explain_rule(explanation: &mut Explanation, result: &RuleResult, clusters: &[Cluster]) {
-    explanation.summary = format!(
-        "{} of {} selected (pick order: {})",
-        result.selected.len(),
-        clusters_text(clusters.len()),
-        list(&result.decisions)
-    );
-    let chosen = result.decisions.len();
-    explanation.clusters = clusters
-        .iter()
-        .map(|cluster| {
-            let name = cluster.name.as_str();
-            let Some(verdict) = result.verdicts.get(name) else {
-                let reason = match &result.error {
-                    Some(error) => format!("nothing is selected: {error}"),
-                    None => "the rule gave no verdict".to_string(),
-                };
-                return ClusterVerdict::new(name, false, "notScheduled", reason);
-            };
-            let (code, reason) = match verdict {
-                RuleVerdict::BeingDeleted => ("beingDeleted", "being deleted".to_string()),
-                RuleVerdict::NotListed => ("notListed", "not listed in spec.clusters".to_string()),
-                RuleVerdict::SelectorMismatch { reason } => (
-                    "selectorMismatch",
-                    format!("spec.clusterSelector: {reason}"),
-                ),
-                RuleVerdict::ConditionMismatch {
-                    condition,
-                    wanted,
-                    found,
-                } => (
-                    "conditionMismatch",
-                    format!("condition {condition} is {found}, wanted {wanted}"),
-                ),
-                RuleVerdict::CutByClusterReplicas { position } => (
-                    "cutByClusterReplicas",
-                    format!(
-                        "position {position} in the pick order, beyond clusterReplicas {chosen}"
-                    ),
-                ),
-                RuleVerdict::Selected { position } => {
-                    ("selected", format!("position {position} in the pick order"))
-                }
-            };
-            ClusterVerdict::new(name, code == "selected", code, reason)
-        })
-        .collect();
 }
 
 #[cfg(test)]

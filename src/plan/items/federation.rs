@@ -1,0 +1,53 @@
+//! Federation v1: an object placed by its `federation.alpha.kubernetes.io/cluster-selector`
+//! annotation, with replicas when it carries `replica-set-preferences`.
+
+use crate::model::Workload;
+use crate::replicas::parse_replica_set_preferences;
+use crate::selector::Selector;
+
+use super::replicas;
+use crate::plan::fleet::Fleet;
+use crate::plan::trace::{SelectionRule, SelectionTrace};
+use crate::plan::{Planned, Run};
+
+/// An object placed by its `federation.alpha.kubernetes.io/cluster-selector` annotation (or
+/// everywhere without one), with replicas when it carries replica-set-preferences.
+pub fn plan<'a>(
+    run: &Run<'_, 'a>,
+    workload: &Workload,
+    preferences: Option<&str>,
+    replicas: i64,
+) -> Planned<'a> {
+    let fleet = run.fleet;
+    let selection = match selection(fleet, workload) {
+        Ok(selection) => selection,
+        Err(message) => return Planned::failed(workload, message),
+    };
+    let Some(preferences) = preferences else {
+        return Planned::selection(workload, fleet, selection);
+    };
+    match parse_replica_set_preferences(preferences) {
+        Ok(preferences) => replicas::plan(run, workload, selection, &preferences, replicas),
+        Err(error) => Planned::failed(workload, error.to_string()),
+    }
+}
+
+pub(super) fn selection(
+    fleet: &Fleet<'_, '_>,
+    workload: &Workload,
+) -> Result<SelectionTrace, String> {
+    let Some(annotation) = &workload.cluster_selector else {
+        return Ok(SelectionTrace {
+            rule: SelectionRule::Everything,
+            selected: fleet.online().clone(),
+        });
+    };
+    // Fail closed: the federation controllers placed an object with a bad annotation nowhere.
+    let selector = Selector::from_annotation(annotation).map_err(|error| {
+        format!("annotation federation.alpha.kubernetes.io/cluster-selector: {error}")
+    })?;
+    Ok(SelectionTrace {
+        selected: fleet.online_matching(&selector),
+        rule: SelectionRule::Annotation(selector),
+    })
+}

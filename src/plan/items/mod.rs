@@ -1,0 +1,28 @@
+//! One file per placement API: how its workloads become plan items. [`plan`] is the registry,
+//! one arm per API.
+
+mod federation;
+mod kubefed;
+pub mod placement;
+mod placement_rule;
+mod replicas;
+
+use crate::model::{Workload, WorkloadKind};
+
+use super::{Planned, Run};
+
+/// Plans one workload with its API's engine.
+pub fn plan<'a>(run: &Run<'_, 'a>, workload: &'a Workload) -> Planned<'a> {
+    match &workload.kind {
+        WorkloadKind::Annotated {
+            replica_set_preferences,
+            replicas,
+        } => federation::plan(run, workload, replica_set_preferences.as_deref(), *replicas),
+        WorkloadKind::Federated(placement) => kubefed::federated(run, workload, placement),
+        WorkloadKind::ReplicaSchedulingPreference(spec) => {
+            kubefed::replica_scheduling_preference(run, workload, spec)
+        }
+        WorkloadKind::Placement(spec) => placement::plan(run, workload, spec),
+        WorkloadKind::PlacementRule(spec) => placement_rule::plan(run, workload, spec),
+    }
+}

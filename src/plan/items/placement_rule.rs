@@ -1,0 +1,42 @@
+//! `PlacementRule`: its decisions, kept stable against its previous ones.
+
+use crate::model::placement::PlacementRuleSpec;
+use crate::model::{PlanItem, Workload};
+use crate::placement::rule::{self, RuleInput};
+
+use crate::plan::trace::ItemTrace;
+use crate::plan::{Planned, Run, Trace};
+
+pub fn plan(run: &Run, workload: &Workload, spec: &PlacementRuleSpec) -> Planned<'static> {
+    let previous = previous_decisions(run, workload);
+    let result = rule::evaluate(&RuleInput {
+        fleet: run.placements,
+        spec,
+        previous: &previous,
+        trace: run.options.trace == Trace::Full,
+    });
+    let item = PlanItem {
+        source: (&workload.object).into(),
+        clusters: result.selected.clone(),
+        errors: result.error.iter().cloned().collect(),
+        ..PlanItem::default()
+    };
+    Planned {
+        item,
+        trace: ItemTrace::PlacementRule(Box::new(result)),
+        warnings: Vec::new(),
+    }
+}
+
+/// A PlacementRule's previous decisions: `--previous` first, else its own `status.decisions`.
+fn previous_decisions(run: &Run, workload: &Workload) -> Vec<String> {
+    if let Some(item) = run.previous_item(workload) {
+        return item.clusters.clone();
+    }
+    run.model
+        .decisions
+        .iter()
+        .find(|d| d.object == workload.object)
+        .map(|d| d.clusters.clone())
+        .unwrap_or_default()
+}

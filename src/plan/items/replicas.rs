@@ -1,0 +1,104 @@
+//! The federated ReplicaSet planner after a federation or kubefed selection: what both APIs'
+//! replica workloads share.
+
+use std::collections::BTreeMap;
+
+use crate::model::preferences::ReplicaPreferences;
+use crate::model::{Condition, PlanItem, Workload};
+use crate::replicas::{self, PlannerInput};
+
+use crate::plan::trace::{ItemTrace, SelectionTrace};
+use crate::plan::{Planned, Run, Trace};
+
+pub(super) fn plan<'a>(
+    run: &Run<'_, 'a>,
+    workload: &Workload,
+    selection: SelectionTrace,
+    preferences: &ReplicaPreferences,
+    total: i64,
+) -> Planned<'a> {
+    let fleet = run.fleet;
+    let previous = run.previous_item(workload);
+    let available = fleet.names(&selection.selected);
+    let no_current = BTreeMap::new();
+    let current = previous.map_or(&no_current, |item| &item.replicas);
+    let key = workload.object.key();
+    let input = PlannerInput {
+        total,
+        key: &key,
+        preferences,
+        available: &available,
+        current,
+        capacity: fleet.capacity(),
+    };
+    let (result, planner) = if run.options.trace != Trace::Plan {
+        let (result, planner) = replicas::plan_with_trace(&input);
+        (result, Some(planner))
+    } else {
+        (replicas::plan(&input), None)
+    };
+    // Clusters with neither their own entry nor "*" took no part in the plan.
+    let wildcard = preferences.clusters.is_empty() || preferences.clusters.contains_key("*");
+    let mut clusters: Vec<String> = available
+        .iter()
+        .filter(|name| wildcard || preferences.clusters.contains_key(**name))
+        .map(|name| name.to_string())
+        .collect();
+    clusters.sort();
+    let warnings = preferences
+        .min_above_max()
+        .map(|name| {
+            format!(
+                "{}: {}: preferences for {name:?}: minReplicas exceeds maxReplicas (accepted, as the reference planner does)",
+                workload.source, workload.object
+            )
+        })
+        .collect();
+    let item = PlanItem {
+        source: (&workload.object).into(),
+        clusters,
+        replicas: owned_non_zero(&result.replicas),
+        overflow: owned_non_zero(&result.overflow),
+        conditions: vec![assigned_condition(total, result.unassigned)],
+        ..PlanItem::default()
+    };
+    Planned {
+        item,
+        trace: match planner {
+            Some(planner) => ItemTrace::Replicas { selection, planner },
+            None => ItemTrace::Selection(selection),
+        },
+        warnings,
+    }
+}
+
+fn owned_non_zero(counts: &BTreeMap<&str, i64>) -> BTreeMap<String, i64> {
+    counts
+        .iter()
+        .filter(|(_, count)| **count != 0)
+        .map(|(name, count)| (name.to_string(), *count))
+        .collect()
+}
+
+/// Unassigned replicas are no error upstream; the plan states them as a condition.
+fn assigned_condition(total: i64, unassigned: i64) -> Condition {
+    let (status, reason, message) = if unassigned > 0 {
+        (
+            "False",
+            "ReplicasUnassigned",
+            format!("{unassigned} of {total} replicas left unassigned"),
+        )
+    } else {
+        (
+            "True",
+            "AllReplicasAssigned",
+            format!("{total} of {total} replicas assigned"),
+        )
+    };
+    Condition {
+        type_: "ReplicasAssigned".to_string(),
+        status: status.to_string(),
+        reason: reason.to_string(),
+        message,
+    }
+}

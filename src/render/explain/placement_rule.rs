@@ -1,0 +1,55 @@
+//! PlacementRules: the rule's one verdict per cluster, in words.
+
+use crate::model::Cluster;
+use crate::placement::rule::{RuleResult, RuleVerdict};
+
+use super::{clusters_text, list, ClusterVerdict, Explanation};
+
+pub fn explain(explanation: &mut Explanation, result: &RuleResult, clusters: &[Cluster]) {
+    explanation.summary = format!(
+        "{} of {} selected (pick order: {})",
+        result.selected.len(),
+        clusters_text(clusters.len()),
+        list(&result.decisions)
+    );
+    let chosen = result.decisions.len();
+    explanation.clusters = clusters
+        .iter()
+        .map(|cluster| {
+            let name = cluster.name.as_str();
+            let Some(verdict) = result.verdicts.get(name) else {
+                let reason = match &result.error {
+                    Some(error) => format!("nothing is selected: {error}"),
+                    None => "the rule gave no verdict".to_string(),
+                };
+                return ClusterVerdict::new(name, false, "notScheduled", reason);
+            };
+            let (code, reason) = match verdict {
+                RuleVerdict::BeingDeleted => ("beingDeleted", "being deleted".to_string()),
+                RuleVerdict::NotListed => ("notListed", "not listed in spec.clusters".to_string()),
+                RuleVerdict::SelectorMismatch { reason } => (
+                    "selectorMismatch",
+                    format!("spec.clusterSelector: {reason}"),
+                ),
+                RuleVerdict::ConditionMismatch {
+                    condition,
+                    wanted,
+                    found,
+                } => (
+                    "conditionMismatch",
+                    format!("condition {condition} is {found}, wanted {wanted}"),
+                ),
+                RuleVerdict::CutByClusterReplicas { position } => (
+                    "cutByClusterReplicas",
+                    format!(
+                        "position {position} in the pick order, beyond clusterReplicas {chosen}"
+                    ),
+                ),
+                RuleVerdict::Selected { position } => {
+                    ("selected", format!("position {position} in the pick order"))
+                }
+            };
+            ClusterVerdict::new(name, code == "selected", code, reason)
+        })
+        .collect();
+}
