@@ -174,10 +174,11 @@ fn decisions_output_is_placement_decision_objects() {
         .args(["-f", "testdata/fleet"])
         .run();
     let text = String::from_utf8_lossy(&output.stdout);
-    let documents: Vec<&str> = text.split("---\n").filter(|d| !d.is_empty()).collect();
+    let documents: Vec<serde_yaml::Value> = serde_yaml::Deserializer::from_str(&text)
+        .map(|document| serde::Deserialize::deserialize(document).expect("valid YAML"))
+        .collect();
     assert!(!documents.is_empty());
-    for document in documents {
-        let value: serde_yaml::Value = serde_yaml::from_str(document).expect("valid YAML");
+    for value in documents {
         assert_eq!(
             value["apiVersion"],
             "cluster.open-cluster-management.io/v1beta1"
@@ -237,6 +238,76 @@ fn a_clusterset_of_an_unknown_selector_type_fails_the_placement_that_uses_it() {
         .run();
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("  clusters: []\n"), "{text}");
+    // The hub's sync fails before scheduling and writes nothing: no group, no condition.
+    assert!(!text.contains("groups:"), "{text}");
+    assert!(!text.contains("conditions:"), "{text}");
+}
+
+/// The head of every `-o decisions` stream: decisions are in the status subresource.
+fn decisions_header() -> String {
+    let output = Test::new()
+        .args([
+            "plan",
+            "-o",
+            "decisions",
+            "-f",
+            "testdata/scenarios/1a-even",
+        ])
+        .run();
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    text.lines()
+        .take_while(|line| line.starts_with('#'))
+        .map(|line| format!("{line}\n"))
+        .collect()
+}
+
+/// When upstream's sync fails before scheduling (here a set's LabelSelector cannot be built;
+/// above, an unknown selector type) the hub keeps its decisions: fleetplan writes none for
+/// that placement, and an empty one, applied, would wipe them. Other placements are written.
+#[test]
+fn a_placement_whose_sync_fails_gets_no_placement_decision() {
+    // Each file's placement ns/p fails; broken-selector.yaml also has a good placement.
+    for (file, written) in [
+        ("testdata/plan/broken-selector.yaml", 1),
+        ("testdata/plan/unknown-selector-type.yaml", 0),
+    ] {
+        let output = Test::new()
+            .args(["plan", "-o", "decisions", "-f", file])
+            .stderr_contains("Placement/ns/p: clusterset ")
+            .status(1)
+            .run();
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(text.starts_with(&decisions_header()), "{text}");
+        assert!(!text.contains("namespace: ns\n"), "{text}");
+        let good = "  name: p-decision-1\n  namespace: good\n";
+        assert_eq!(text.matches(good).count(), written, "{text}");
+    }
+}
+
+/// A plain `kubectl apply` drops a PlacementDecision's status: the output says so at its head
+/// with the commands that write it, and docs/formats.md gives the same commands.
+#[test]
+fn decisions_output_names_the_commands_that_write_status() {
+    let header = decisions_header();
+    assert!(header.contains("a plain `kubectl apply` drops"), "{header}");
+    let commands: Vec<&str> = header
+        .lines()
+        .filter_map(|line| line.strip_prefix("#   "))
+        .collect();
+    assert_eq!(commands.len(), 3, "{header}");
+    let formats = fs::read_to_string("docs/formats.md").expect("docs/formats.md is readable");
+    for command in &commands {
+        let command = command.split("    #").next().unwrap_or(command).trim_end();
+        assert!(
+            formats.contains(command),
+            "docs/formats.md lacks {command:?}"
+        );
+        // Each writes status through the subresource, or creates the objects first.
+        assert!(
+            command.contains("--subresource=status") || command.ends_with("-f decisions.yaml"),
+            "{command}"
+        );
+    }
 }
 
 #[test]

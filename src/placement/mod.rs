@@ -78,6 +78,24 @@ pub struct PlacementResult {
     pub trace: Option<Trace>,
 }
 
+impl PlacementResult {
+    /// Whether upstream's sync got as far as scheduling. When it fails before (a clusterset
+    /// whose members cannot be listed), the hub writes no decision, group or condition and
+    /// keeps the ones it has.
+    pub fn synced(&self) -> bool {
+        !matches!(self.status, Status::Error { .. })
+    }
+
+    /// The conditions the hub writes: none when the sync failed.
+    pub fn conditions(&self) -> Vec<Condition> {
+        if self.synced() {
+            vec![self.satisfied.clone(), self.misconfigured.clone()]
+        } else {
+            Vec::new()
+        }
+    }
+}
+
 /// A cluster's place in the score order (1 = best) and its total score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ranked {
@@ -490,17 +508,25 @@ pub fn schedule(input: &PlacementInput) -> PlacementResult {
         .map(|&position| ranked_clusters[position])
         .collect();
     let mut status = scheduled.status.clone().unwrap_or(Status::Success);
-    let (groups, decisions) =
-        match groups::decision_groups(&spec.decision_strategy.group_strategy, &selected_clusters) {
-            Ok(grouped) => groups::decision_objects(input.namespace, input.name, grouped),
-            Err(message) => {
-                status = Status::Misconfigured {
-                    plugin: String::new(),
-                    message,
-                };
-                (Vec::new(), Vec::new())
-            }
-        };
+    let grouped = if matches!(status, Status::Error { .. }) {
+        // The sync failed before scheduling: upstream writes nothing, so the hub keeps its
+        // decisions; an empty group or decision, applied, would wipe them.
+        Ok(None)
+    } else {
+        groups::decision_groups(&spec.decision_strategy.group_strategy, &selected_clusters)
+            .map(Some)
+    };
+    let (groups, decisions) = match grouped {
+        Ok(Some(grouped)) => groups::decision_objects(input.namespace, input.name, grouped),
+        Ok(None) => (Vec::new(), Vec::new()),
+        Err(message) => {
+            status = Status::Misconfigured {
+                plugin: String::new(),
+                message,
+            };
+            (Vec::new(), Vec::new())
+        }
+    };
     let mut chosen: Vec<(&str, Ranked)> = scheduled
         .selection
         .iter()

@@ -33,9 +33,25 @@ struct ClusterDecision<'a> {
     reason: &'static str,
 }
 
-/// One YAML stream, `---` separated, in plan item order then decision name order.
+/// The head of every `-o decisions` stream. A PlacementDecision's decisions are in `status`, a
+/// subresource: `kubectl apply` creates the objects but drops it, so the commands that do write
+/// it are given where the output is read (docs/formats.md repeats them, and a test holds the two
+/// together). `kubectl replace --subresource=status` is not one of them: a custom resource is
+/// only replaced at its current `metadata.resourceVersion`, which a plan cannot know.
+pub const HEADER: &str = "\
+# PlacementDecisions as the OCM scheduler would write them. Their decisions are in status, a
+# subresource that a plain `kubectl apply` drops. Create the objects, then write their status:
+#   kubectl apply --server-side -f decisions.yaml
+#   kubectl apply --server-side --subresource=status -f decisions.yaml    # kubectl >= 1.32
+# With kubectl 1.24 to 1.31, write each object's status with
+#   kubectl patch placementdecision NAME -n NAMESPACE --subresource=status --type=merge -p '{\"status\":{...}}'
+# The hub's scheduler owns these objects and rewrites them on its next sync of the Placement.
+";
+
+/// One YAML stream, `---` separated, in plan item order then decision name order, after
+/// [`HEADER`].
 pub fn yaml(outcome: &PlanOutcome) -> String {
-    let mut out = String::new();
+    let mut out = HEADER.to_string();
     for trace in &outcome.traces {
         let ItemTrace::Placement(result) = trace else {
             continue;

@@ -56,7 +56,7 @@ pub fn plan(run: &Run, workload: &Workload, spec: &PlacementSpec) -> Planned<'st
                 clusters: group.clusters.clone(),
             })
             .collect(),
-        conditions: vec![result.satisfied.clone(), result.misconfigured.clone()],
+        conditions: result.conditions(),
         changes_at: result.changes_at.map(format_rfc3339),
         errors,
         ..PlanItem::default()

@@ -37,13 +37,21 @@ pub fn explain(explanation: &mut Explanation, result: &PlacementResult, clusters
         list(&result.bindings),
         list(&result.eligible_sets)
     ));
-    explanation.notes.push(format!(
-        "{}={} ({}): {}",
-        result.satisfied.type_,
-        result.satisfied.status,
-        result.satisfied.reason,
-        result.satisfied.message
-    ));
+    if result.synced() {
+        explanation.notes.push(format!(
+            "{}={} ({}): {}",
+            result.satisfied.type_,
+            result.satisfied.status,
+            result.satisfied.reason,
+            result.satisfied.message
+        ));
+    } else {
+        explanation.notes.push(
+            "the scheduler's sync fails before scheduling: the hub writes no PlacementDecision, \
+             group or condition and keeps the ones it has"
+                .to_string(),
+        );
+    }
     if result.misconfigured.status == "True" {
         explanation.notes.push(format!(
             "{}={} ({}): {}",
