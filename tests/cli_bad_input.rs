@@ -33,11 +33,15 @@ fn cases() -> Vec<String> {
     names
 }
 
+/// Some cases crashed or hung the tool: every run must end by itself well within this.
+const BOUND_SECONDS: u64 = 120;
+
 fn stderr_of(args: &[&str], status: i32) -> String {
     let output = Test::new()
         .args(args.iter().copied())
         .stderr_contains("")
         .status(status)
+        .within(BOUND_SECONDS)
         .run();
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
@@ -170,12 +174,14 @@ fn duplicate_keys_in_json_are_syntax_errors() {
 fn select_reports_load_errors_exactly_as_plan_does() {
     for case in cases() {
         let input = format!("{CORPUS}/{case}");
+        let planning_error = case.contains("annotation") || case.starts_with("cel-");
         let output = Test::new()
             .args(["select", "-f", &input, "-o", "name"])
             .stderr_contains("")
-            .status(i32::from(!case.contains("annotation")))
+            .status(i32::from(!planning_error))
+            .within(BOUND_SECONDS)
             .run();
-        // Annotation cases are planning errors: select does not plan, so they pass it.
+        // Annotation and CEL cases are planning errors: select does not plan, so they pass it.
         if output.status.code() == Some(1) {
             let snapshot = repo_root().join(format!("{input}.stderr"));
             let expected = fs::read_to_string(&snapshot).unwrap_or_default();
@@ -434,4 +440,53 @@ fn usage_errors_exit_with_code_one() {
         .stderr_contains("invalid value 'lots' for '--max-input-bytes <BYTES>'")
         .status(1)
         .run();
+}
+
+// ---- CEL limits ----
+
+/// The CEL cases crashed `explain` and `check` as they crashed `plan` (the corpus runs `plan`).
+#[test]
+fn explain_and_check_refuse_cel_over_the_parser_limits() {
+    Test::new()
+        .args(["explain", "-f", "testdata/bad/cel-left-deep-sum.yaml"])
+        .arg("placement/ns/left-deep-sum")
+        .stderr_contains("Placement/ns/left-deep-sum: PlacementMisconfigured: Predicate:compilation failed: expression recursion limit exceeded: 250")
+        .status(1)
+        .within(BOUND_SECONDS)
+        .run();
+    let output = Test::new()
+        .args(["check", "-f", "testdata/bad/cel-string-concatenation.yaml"])
+        .status(1)
+        .within(BOUND_SECONDS)
+        .run();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("expression recursion limit exceeded: 250"),
+        "{stdout}"
+    );
+}
+
+/// An expression at cel-go's nesting limit still parses and evaluates (on the deep stack).
+#[test]
+fn cel_at_the_nesting_limit_is_evaluated() {
+    let sum = vec!["1"; 240].join(" + ");
+    let nested = format!("{}{sum}{} == 240", "(".repeat(5), ")".repeat(5));
+    let input = fs::read_to_string(repo_root().join("testdata/bad/cel-left-deep-sum.yaml"))
+        .unwrap_or_default();
+    let start = input.find("            - ").unwrap_or(input.len());
+    let input = format!(
+        "{}            - {nested:?}\n",
+        input.get(..start).unwrap_or("")
+    );
+    Test::new()
+        .args(["select", "-f", "-", "-o", "name"])
+        .stdin(input.clone())
+        .stdout("east\n")
+        .run();
+    let output = Test::new()
+        .args(["plan", "-f", "-", "-o", "yaml"])
+        .stdin(input)
+        .within(BOUND_SECONDS)
+        .run();
+    assert!(String::from_utf8_lossy(&output.stdout).contains("- east"));
 }

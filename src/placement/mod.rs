@@ -237,6 +237,11 @@ fn run_scheduler(
                         .insert(index, Verdict::NoPredicateMatched { reasons });
                 }
             }
+            // fleetplan stops where OCM's controller would leave the cluster unselected and
+            // log it: a plan that silently drops clusters would mislead (docs/reliability.md).
+            if let Some(message) = compiled.cel_limit_exceeded() {
+                return out.stop(Status::Error { message });
+            }
             predicates = Some(compiled);
         }
     }

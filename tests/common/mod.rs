@@ -8,9 +8,10 @@
 //! The working directory is the crate root, so `testdata/...` paths work as written.
 #![allow(dead_code)]
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::time::{Duration, Instant};
 
 pub struct Test {
     args: Vec<String>,
@@ -20,6 +21,7 @@ pub struct Test {
     stderr: Option<String>,
     stderr_contains: Vec<String>,
     status: i32,
+    within: Option<Duration>,
 }
 
 impl Default for Test {
@@ -39,6 +41,7 @@ impl Test {
             stderr: Some(String::new()),
             stderr_contains: Vec::new(),
             status: 0,
+            within: None,
         }
     }
 
@@ -90,6 +93,14 @@ impl Test {
         self
     }
 
+    /// For inputs that crashed or hung the tool: the run must end by itself within `seconds`
+    /// (a bound on hanging, not a speed test: it is far above the normal time). Past it the
+    /// process is killed and the test fails.
+    pub fn within(mut self, seconds: u64) -> Test {
+        self.within = Some(Duration::from_secs(seconds));
+        self
+    }
+
     /// Runs the binary and checks every expectation; returns the output for further checks.
     pub fn run(self) -> Output {
         let mut child = Command::new(env!("CARGO_BIN_EXE_fleetplan"))
@@ -101,11 +112,21 @@ impl Test {
             .spawn()
             .expect("fleetplan should start");
         let mut stdin = child.stdin.take().expect("stdin is piped");
-        stdin
-            .write_all(self.stdin.as_deref().unwrap_or("").as_bytes())
-            .expect("stdin should accept input");
-        drop(stdin);
-        let output = child.wait_with_output().expect("fleetplan should finish");
+        let input = self.stdin.clone().unwrap_or_default();
+        // Written and read on their own threads, so a child that stops reading or floods
+        // its output cannot stall the harness before the time bound applies.
+        let writer = std::thread::spawn(move || {
+            let _ = stdin.write_all(input.as_bytes());
+        });
+        let stdout = drain(child.stdout.take().expect("stdout is piped"));
+        let stderr = drain(child.stderr.take().expect("stderr is piped"));
+        let status = wait(&mut child, self.within, &self.args);
+        let _ = writer.join();
+        let output = Output {
+            status,
+            stdout: stdout.join().expect("stdout reader"),
+            stderr: stderr.join().expect("stderr reader"),
+        };
         let stdout = String::from_utf8_lossy(&output.stdout);
         let stderr = String::from_utf8_lossy(&output.stderr);
         let context = format!(
@@ -130,5 +151,32 @@ impl Test {
             );
         }
         output
+    }
+}
+
+fn drain(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.read_to_end(&mut bytes);
+        bytes
+    })
+}
+
+/// The child's exit status; with a bound, kills it and fails once the bound has passed.
+fn wait(child: &mut Child, within: Option<Duration>, args: &[String]) -> ExitStatus {
+    let Some(within) = within else {
+        return child.wait().expect("fleetplan should finish");
+    };
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("fleetplan's status") {
+            return status;
+        }
+        if start.elapsed() > within {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("fleetplan did not exit by itself within {within:?}: args {args:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
 }

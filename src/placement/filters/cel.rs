@@ -9,13 +9,14 @@
 //! which functions its context declares.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use cel::common::ast::{EntryExpr, Expr};
 use cel::extractors::This;
 use cel::objects::{KeyRef, Map};
 use cel::{Context, ExecutionError, IdedExpr, Program, ResolveResult, Value};
 
+use super::cel_limits::{self, CLUSTER_BUDGET, PER_CALL_LIMIT};
 use crate::model::{AddOnPlacementScore, Cluster};
 
 const VARIABLE: &str = "managedCluster";
@@ -38,41 +39,75 @@ const DECLARED: [&str; 14] = [
     "uint",
 ];
 
-/// The compiled expressions of one predicate (ANDed).
+/// The compiled expressions of one predicate (ANDed), each instrumented to count its cost
+/// (see [`cel_limits`]).
 pub struct CelSelector {
-    programs: Vec<Program>,
+    programs: Vec<IdedExpr>,
+    /// Why evaluation stopped: the first cluster on which an expression ran over its cost
+    /// limit. Every later evaluation is skipped.
+    exceeded: OnceLock<String>,
 }
 
 impl CelSelector {
-    /// Upstream's Misconfigured text for an expression that does not parse.
+    /// Upstream's Misconfigured text for an expression that does not parse or is over
+    /// cel-go's parser limits.
     pub fn compile(expressions: &[String]) -> Result<CelSelector, String> {
         let programs = expressions
             .iter()
             .map(|expression| {
+                cel_limits::check_source(expression)
+                    .map_err(|err| format!("compilation failed: {err}"))?;
                 let program = Program::compile(expression)
                     .map_err(|err| format!("compilation failed: {err}"))?;
                 match undeclared(program.expression(), &mut Vec::new()) {
                     Some(name) => Err(format!(
                         "compilation failed: undeclared reference to '{name}' in {expression:?}; only '{VARIABLE}' is declared"
                     )),
-                    None => Ok(program),
+                    None => Ok(cel_limits::instrument(program.expression())),
                 }
             })
             .collect::<Result<_, _>>()?;
-        Ok(CelSelector { programs })
+        Ok(CelSelector {
+            programs,
+            exceeded: OnceLock::new(),
+        })
     }
 
     pub fn is_empty(&self) -> bool {
         self.programs.is_empty()
     }
 
-    /// Every expression evaluates to `true`; errors and non-booleans do not match.
+    /// Every expression evaluates to `true`; errors and non-booleans do not match. An
+    /// expression over its cost limit does not match either, and is recorded: see
+    /// [`CelSelector::exceeded`].
     pub fn matches(&self, env: &CelEnv, cluster: &Cluster) -> bool {
+        if self.exceeded.get().is_some() {
+            return false;
+        }
         let mut scope = env.context.new_inner_scope();
         scope.add_variable_from_value(VARIABLE, managed_cluster(cluster));
-        self.programs
-            .iter()
-            .all(|program| matches!(program.execute(&scope), Ok(Value::Bool(true))))
+        let mut budget = CLUSTER_BUDGET;
+        for (position, program) in self.programs.iter().enumerate() {
+            let limit = PER_CALL_LIMIT.min(budget);
+            match cel_limits::metered(limit, || Value::resolve(program, &scope)) {
+                Some((Ok(Value::Bool(true)), spent)) => budget -= spent,
+                Some(_) => return false,
+                None => {
+                    let _ = self.exceeded.set(format!(
+                        "requiredClusterSelector.celSelector.celExpressions[{position}]: evaluation on cluster {} exceeded the cost limit of {limit} ({}; operation cancelled: actual cost limit exceeded)",
+                        cluster.name,
+                        if limit == PER_CALL_LIMIT { "per expression" } else { "left of the cluster's budget" }
+                    ));
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// The cost limit an expression ran over, on the first cluster it did.
+    pub fn exceeded(&self) -> Option<&str> {
+        self.exceeded.get().map(String::as_str)
     }
 }
 
@@ -167,6 +202,7 @@ impl CelEnv {
             .collect();
         let table = Arc::new(table);
         let mut context = Context::default();
+        cel_limits::add_functions(&mut context);
         // `scores` is not a standard function, so adding it cannot conflict.
         let _ = context.add_function(
             "scores",

@@ -1,5 +1,6 @@
 //! The scheduler's filters, in upstream's order: Predicate, then TaintToleration.
 
 pub mod cel;
+mod cel_limits;
 pub mod predicate;
 pub mod taint;

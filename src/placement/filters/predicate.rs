@@ -121,6 +121,17 @@ impl Predicates {
                 .is_none_or(|env| predicate.cel.matches(env, cluster))
     }
 
+    /// Why a CEL expression stopped evaluating: the first cost limit one ran over.
+    pub fn cel_limit_exceeded(&self) -> Option<String> {
+        self.compiled
+            .iter()
+            .enumerate()
+            .find_map(|(position, predicate)| {
+                let exceeded = predicate.cel.exceeded()?;
+                Some(format!("predicates[{position}]: {exceeded}"))
+            })
+    }
+
     /// For a cluster no predicate matched: per predicate, the first failing requirement.
     pub fn mismatches(&self, index: usize, cluster: &Cluster) -> Vec<String> {
         self.compiled
