@@ -92,6 +92,62 @@ fn previous_is_required() {
         .run();
 }
 
+/// A previous plan of nothing would make every diff "no changes": each is refused, naming
+/// the file and what it held.
+#[test]
+fn a_previous_plan_that_is_not_a_plan_exits_1() {
+    let expected = "expected a fleetplan Plan (fleetplan.io/v1alpha1) or \
+                    PlacementDecision/PlacementRule manifests\n";
+    for (file, found) in [
+        ("empty.yaml", "no documents"),
+        ("empty-list.yaml", "an empty List"),
+        ("pods.json", "1 Pod"),
+    ] {
+        diff()
+            .args(["--previous", &format!("testdata/ci/previous/{file}")])
+            .stderr(format!(
+                "error: --previous: testdata/ci/previous/{file}: not a previous plan: \
+                 found {found}; {expected}"
+            ))
+            .stdout("")
+            .status(1)
+            .run();
+    }
+}
+
+#[test]
+fn a_previous_plan_of_another_version_exits_1() {
+    diff()
+        .args(["--previous", "testdata/ci/previous/v2.yaml"])
+        .stderr(
+            "error: --previous: testdata/ci/previous/v2.yaml#1: apiVersion: expected \
+             fleetplan.io/v1alpha1 (the Plan version this build reads), found fleetplan.io/v2\n",
+        )
+        .status(1)
+        .run();
+}
+
+#[test]
+fn values_a_plan_cannot_hold_are_errors_with_their_field_path() {
+    diff()
+        .args(["--previous", "testdata/ci/previous/negative-replicas.yaml"])
+        .stderr(
+            "error: --previous: testdata/ci/previous/negative-replicas.yaml#1: \
+             items[0].replicas.aws-eu-west-prod-1: expected a non-negative number of replicas, \
+             found -3\n",
+        )
+        .status(1)
+        .run();
+    diff()
+        .args(["--previous", "testdata/ci/previous/unknown-field.yaml"])
+        .stderr_contains(
+            "error: --previous: testdata/ci/previous/unknown-field.yaml#1: items[0].cluster: \
+             unknown field `cluster`, expected one of `source`, `clusters`",
+        )
+        .status(1)
+        .run();
+}
+
 #[test]
 fn an_unreadable_previous_plan_exits_1() {
     diff()
