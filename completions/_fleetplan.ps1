@@ -119,6 +119,7 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
+            [CompletionResult]::new('--manifests-only', '--manifests-only', [CompletionResultType]::ParameterName, 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -140,6 +141,7 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
+            [CompletionResult]::new('--manifests-only', '--manifests-only', [CompletionResultType]::ParameterName, 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -159,6 +161,7 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
             [CompletionResult]::new('--verify', '--verify', [CompletionResultType]::ParameterName, 'Plan the old and the migrated objects against the inventory in the inputs and compare them per object; exit 2 when any differs')
+            [CompletionResult]::new('--manifests-only', '--manifests-only', [CompletionResultType]::ParameterName, 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break

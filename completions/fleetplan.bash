@@ -95,7 +95,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__check)
-            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --output --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --manifests-only --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -190,7 +190,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__diff)
-            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --offline --capacity --label --now --output --previous --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --offline --capacity --label --now --manifests-only --output --previous --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -499,7 +499,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__migrate)
-            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --output --out --set --verify --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --output --out --set --verify --manifests-only --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

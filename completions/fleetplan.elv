@@ -112,6 +112,7 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
             cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
             cand -v 'Also list the documents that were read but not used'
             cand --verbose 'Also list the documents that were read but not used'
+            cand --manifests-only 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -132,6 +133,7 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
             cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
             cand -v 'Also list the documents that were read but not used'
             cand --verbose 'Also list the documents that were read but not used'
+            cand --manifests-only 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -150,6 +152,7 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
             cand -v 'Also list the documents that were read but not used'
             cand --verbose 'Also list the documents that were read but not used'
             cand --verify 'Plan the old and the migrated objects against the inventory in the inputs and compare them per object; exit 2 when any differs'
+            cand --manifests-only 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }

@@ -16,3 +16,4 @@ pub mod plan;
 pub mod render;
 pub mod replicas;
 pub mod selector;
+pub mod verdict;

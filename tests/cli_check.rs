@@ -37,6 +37,7 @@ fn a_clean_report_in_json() {
             r#"{
   "result": "clean",
   "items": 10,
+  "placementsEvaluated": true,
   "errors": [],
   "unsatisfied": []
 }
@@ -127,6 +128,7 @@ fn a_missing_file_is_an_error_without_a_document() {
             r#"{
   "result": "errors",
   "items": 0,
+  "placementsEvaluated": false,
   "errors": [
     {
       "file": "testdata/ci/missing.yaml",
@@ -147,6 +149,28 @@ fn a_bad_flag_is_reported_on_stderr() {
         .args(["check", "-f", "testdata/fleet", "--now", "yesterday"])
         .stderr_contains("error: --now: ")
         .stdout("")
+        .status(1)
+        .run();
+}
+
+/// Like kubeconform: every file's problems in one run, and what did load is still checked.
+#[test]
+fn broken_files_are_all_reported_and_the_rest_is_still_checked() {
+    Test::new()
+        .args(["check", "-f", "testdata/fleet", "-f", "testdata/ci/broken"])
+        .args(["-f", "testdata/ci/unsatisfied"])
+        .args(NOW)
+        .stdout(
+            "error: testdata/ci/broken/placement.yaml#1: Placement/shop/typo: \
+             spec.numberOfClusters: invalid type: string \"three\", expected i32\n\
+             error: testdata/ci/broken/unclosed.yaml#2: line 13 column 5: did not find expected \
+             ',' or ']', while parsing a flow sequence started at line 12 column 11\n\
+             unsatisfied: testdata/ci/unsatisfied/workloads.yaml#2: ReplicaSet/ci/load-test: \
+             ReplicasUnassigned: 6 of 10 replicas left unassigned\n\
+             unsatisfied: testdata/ci/unsatisfied/workloads.yaml#1: Placement/shop/eu-everywhere: \
+             NotAllDecisionsScheduled: 2 cluster decisions unscheduled\n\
+             13 items checked: 2 errors, 2 unsatisfied\n",
+        )
         .status(1)
         .run();
 }

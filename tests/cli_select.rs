@@ -200,8 +200,12 @@ fn missing_file_is_an_error() {
 fn verbose_lists_skipped_documents() {
     Test::new()
         .args(["select", "-f", "-", "-o", "name", "--verbose"])
-        .stdin("apiVersion: v1\nkind: Service\nmetadata: {name: s}\n")
-        .stdout("")
+        .stdin(
+            "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n---\n\
+             apiVersion: fleetplan.io/v1alpha1\nkind: ClusterInventory\n\
+             metadata: {name: piped}\nclusters: [{name: a}]\n",
+        )
+        .stdout("a\n")
         .stderr("skipped <stdin>#1: v1/Service\n")
         .run();
 }

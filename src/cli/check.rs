@@ -6,11 +6,12 @@
 
 use clap::{Args, ValueEnum};
 
-use super::inputs::{InputArgs, WhatIfArgs};
+use super::inputs::{InputArgs, VerdictArgs, WhatIfArgs};
 use super::{report, write, Io};
 use crate::exit_code::ExitCode;
 use crate::plan::{self, PlanOptions, Trace};
 use crate::render::check::{self as render, CheckReport, CheckResult};
+use crate::verdict::{self, Scope};
 
 #[derive(Debug, Args)]
 pub struct CheckArgs {
@@ -19,6 +20,9 @@ pub struct CheckArgs {
 
     #[command(flatten)]
     what_if: WhatIfArgs,
+
+    #[command(flatten)]
+    verdict: VerdictArgs,
 
     /// Output format.
     #[arg(short = 'o', long, value_enum, default_value_t = CheckFormat::Text)]
@@ -43,9 +47,20 @@ pub fn run(args: CheckArgs, io: &mut Io<'_>) -> ExitCode {
             return ExitCode::Error;
         }
     };
-    let check = match args.inputs.try_load(io) {
-        Err(errors) => CheckReport::from_load_errors(&errors),
-        Ok(mut model) => {
+    // Like kubeconform, every file's problems are reported and what did load is checked.
+    let (mut model, load_errors) = args.inputs.load_partial(io);
+    let scope = Scope::new(args.verdict.manifests_only);
+    let check = CheckReport::new(&load_errors);
+    let check = match verdict::require(&model, scope) {
+        // The inputs' errors already fail the run; without them, a verdict about nothing
+        // is refused.
+        Err(nothing) if load_errors.is_empty() => {
+            report(io, &format!("error: {nothing}"));
+            return ExitCode::Error;
+        }
+        Err(_) => check,
+        Ok(()) if scope == Scope::ManifestsOnly => check.validated(&model),
+        Ok(()) => {
             if let Err(message) = scenario.what_if.apply(&mut model) {
                 report(io, &format!("error: {message}"));
                 return ExitCode::Error;
@@ -61,7 +76,7 @@ pub fn run(args: CheckArgs, io: &mut Io<'_>) -> ExitCode {
             for warning in &outcome.warnings {
                 report(io, &format!("warning: {warning}"));
             }
-            CheckReport::from_outcome(&model, &outcome)
+            check.planned(&model, &outcome)
         }
     };
     let text = match args.output {

@@ -5,7 +5,7 @@
 
 use clap::{Args, ValueEnum};
 
-use super::inputs::{InputArgs, WhatIfArgs};
+use super::inputs::{InputArgs, VerdictArgs, WhatIfArgs};
 use super::plan::plan_inputs;
 use super::{report, write, Io};
 use crate::diff::{self, PlanDiff};
@@ -13,6 +13,7 @@ use crate::exit_code::ExitCode;
 use crate::load::PreviousKind;
 use crate::plan::{Plan, Trace};
 use crate::render;
+use crate::verdict::{self, Nothing, Scope, NOT_EVALUATED};
 
 #[derive(Debug, Args)]
 pub struct DiffArgs {
@@ -21,6 +22,9 @@ pub struct DiffArgs {
 
     #[command(flatten)]
     what_if: WhatIfArgs,
+
+    #[command(flatten)]
+    verdict: VerdictArgs,
 
     /// Output format.
     #[arg(short = 'o', long, value_enum, default_value_t = DiffFormat::Text)]
@@ -43,6 +47,24 @@ pub fn run(args: DiffArgs, color: bool, io: &mut Io<'_>) -> ExitCode {
         report(io, "error: --previous is required");
         return ExitCode::Error;
     };
+    let scope = Scope::new(args.verdict.manifests_only);
+    let nothing = match verdict::require(&model, scope) {
+        // Items only in the previous plan were all removed: that is a comparison.
+        Err(Nothing::NoItems) if scope == Scope::Placements && !previous.items.is_empty() => None,
+        result => result.err(),
+    };
+    if let Some(nothing) = nothing {
+        report(io, &format!("error: {nothing}"));
+        return ExitCode::Error;
+    }
+    if scope == Scope::ManifestsOnly {
+        let items = model.workloads.len();
+        let text = format!(
+            "{NOT_EVALUATED}: {items} item{} and the previous plan read, nothing was compared\n",
+            if items == 1 { "" } else { "s" }
+        );
+        return write(io.stdout, &text);
+    }
     let outcome = run.build(&model, io);
     // PlacementDecisions say only which clusters each Placement chose: compare just that.
     let (previous, current) = match run.previous_kind {

@@ -3,7 +3,7 @@
 use clap::{Args, ValueHint};
 
 use super::{report, Io};
-use crate::load::{self, LoadErrors, LoadOptions, PreviousKind};
+use crate::load::{self, LoadError, LoadErrors, LoadOptions, PreviousKind};
 use crate::model::time::parse_rfc3339;
 use crate::model::Model;
 use crate::plan::{Plan, WhatIf};
@@ -68,10 +68,22 @@ impl InputArgs {
         }
     }
 
-    /// Loads the model, reporting warnings (and skipped documents with --verbose) on stderr;
-    /// load errors are returned for the caller to report (`check` reports them as findings).
-    pub fn try_load(&self, io: &mut Io<'_>) -> Result<Model, LoadErrors> {
+    /// Loads the model, reporting warnings (and skipped documents with --verbose) on stderr.
+    fn try_load(&self, io: &mut Io<'_>) -> Result<Model, LoadErrors> {
         let model = load::load(&self.filenames, io.stdin, &self.options())?;
+        self.notes(&model, io);
+        Ok(model)
+    }
+
+    /// Every object that loaded, and every error for the caller to report (`check` reports
+    /// them as findings); warnings and skipped documents as [`InputArgs::load`] does.
+    pub fn load_partial(&self, io: &mut Io<'_>) -> (Model, Vec<LoadError>) {
+        let (model, errors) = load::load_partial(&self.filenames, io.stdin, &self.options());
+        self.notes(&model, io);
+        (model, errors)
+    }
+
+    fn notes(&self, model: &Model, io: &mut Io<'_>) {
         for warning in &model.warnings {
             report(io, &format!("warning: {warning}"));
         }
@@ -80,8 +92,17 @@ impl InputArgs {
                 report(io, &format!("skipped {source}: {what}"));
             }
         }
-        Ok(model)
     }
+}
+
+/// The rule of every success verdict (`check`, `diff`, `migrate --verify`): something must
+/// have been compared, see [`crate::verdict`].
+#[derive(Debug, Args)]
+pub struct VerdictArgs {
+    /// Validate the manifests without an inventory: placements are not evaluated, and the
+    /// output says so. Without it, inputs with no clusters are an error.
+    #[arg(long)]
+    pub manifests_only: bool,
 }
 
 #[derive(Debug, Args)]

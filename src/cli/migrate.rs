@@ -9,11 +9,12 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
-use super::inputs::InputArgs;
+use super::inputs::{InputArgs, VerdictArgs};
 use super::{report, write, Io};
 use crate::exit_code::ExitCode;
 use crate::migrate::{self, verify, MigrateError, MigrateOptions, Migration};
 use crate::output::write_atomic;
+use crate::verdict::NOT_EVALUATED;
 
 #[derive(Debug, Args)]
 pub struct MigrateArgs {
@@ -38,6 +39,9 @@ pub struct MigrateArgs {
     /// them per object; exit 2 when any differs.
     #[arg(long)]
     verify: bool,
+
+    #[command(flatten)]
+    verdict: VerdictArgs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -49,9 +53,14 @@ pub enum MigrateFormat {
 }
 
 pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> ExitCode {
+    // `--verify --manifests-only` migrates and says the proof was not attempted.
+    let verify = args.verify && !args.verdict.manifests_only;
+    if args.verify && !verify {
+        report(io, &format!("verify: {NOT_EVALUATED}"));
+    }
     let options = MigrateOptions {
         set: args.set.clone(),
-        verify: args.verify,
+        verify,
         // Migrated Placements carry no tolerationSeconds and the legacy schedulers had no
         // clock, so the verification does not depend on the time.
         now: 0,

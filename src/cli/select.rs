@@ -12,6 +12,7 @@ use crate::exit_code::ExitCode;
 use crate::model::{Cluster, Inventory, LabelSelectorRequirementSpec, LabelSelectorSpec};
 use crate::render::selection::{self, Selection, SelectionFormat};
 use crate::selector::Selector;
+use crate::verdict;
 
 #[derive(Debug, Args)]
 pub struct SelectArgs {
@@ -157,6 +158,11 @@ pub fn run(args: SelectArgs, io: &mut Io<'_>) -> ExitCode {
     let Some(model) = args.inputs.load(io) else {
         return ExitCode::Error;
     };
+    // An empty selection from an empty inventory would say "nothing matches" of nothing.
+    if let Err(nothing) = verdict::clusters(&model, false) {
+        report(io, &format!("error: {nothing}"));
+        return ExitCode::Error;
+    }
     let selection = Selection {
         label_selector: config.labels.to_string(),
         claim_selector: config.claims.to_string(),

@@ -63,7 +63,21 @@ pub fn load(
     stdin: &mut dyn Read,
     options: &LoadOptions,
 ) -> Result<Model, LoadErrors> {
-    read(paths, stdin, options, false).map(|(model, _documents)| model)
+    match read(paths, stdin, options, false) {
+        (model, _documents, errors) if errors.is_empty() => Ok(model),
+        (_, _, errors) => Err(LoadErrors(errors)),
+    }
+}
+
+/// Reads every path into a model of the objects that loaded, and every error found: `check`
+/// goes on with what it could read, like kubeconform, and reports the rest.
+pub fn load_partial(
+    paths: &[String],
+    stdin: &mut dyn Read,
+    options: &LoadOptions,
+) -> (Model, Vec<LoadError>) {
+    let (model, _documents, errors) = read(paths, stdin, options, false);
+    (model, errors)
 }
 
 /// [`load`], also handing back the parsed documents: `migrate` re-emits objects (without an
@@ -73,7 +87,10 @@ pub(crate) fn load_with_documents(
     stdin: &mut dyn Read,
     options: &LoadOptions,
 ) -> Result<(Model, Vec<Document>), LoadErrors> {
-    read(paths, stdin, options, true)
+    match read(paths, stdin, options, true) {
+        (model, documents, errors) if errors.is_empty() => Ok((model, documents)),
+        (_, _, errors) => Err(LoadErrors(errors)),
+    }
 }
 
 fn read(
@@ -81,7 +98,7 @@ fn read(
     stdin: &mut dyn Read,
     options: &LoadOptions,
     keep_documents: bool,
-) -> Result<(Model, Vec<Document>), LoadErrors> {
+) -> (Model, Vec<Document>, Vec<LoadError>) {
     let (inputs, read_errors) = inputs::read_inputs(paths, stdin, options.max_input_bytes);
     let mut builder = ModelBuilder::new(&options.namespace);
     builder.errors(read_errors);
@@ -125,7 +142,8 @@ fn read(
             builder.error(LoadError::input(&name, "no documents (the input is empty)"));
         }
     }
-    builder.finish().map(|model| (model, kept))
+    let (model, errors) = builder.finish_partial();
+    (model, kept, errors)
 }
 
 /// Reads documents into the model; whether any of them had content.

@@ -123,12 +123,18 @@ impl ModelBuilder {
         self.model.workloads.push(workload);
     }
 
-    /// The model, or every error found. Workloads are sorted by (API group, kind,
-    /// namespace, name), the order of the plan's items.
+    /// The model, or every error found.
     pub fn finish(self) -> Result<Model, LoadErrors> {
-        if !self.errors.is_empty() {
-            return Err(LoadErrors(self.errors));
+        match self.finish_partial() {
+            (model, errors) if errors.is_empty() => Ok(model),
+            (_, errors) => Err(LoadErrors(errors)),
         }
+    }
+
+    /// Every object that loaded, and every error found: `check` plans what it could read
+    /// and reports the rest. Workloads are sorted by (API group, kind, namespace, name),
+    /// the order of the plan's items.
+    pub fn finish_partial(self) -> (Model, Vec<LoadError>) {
         let mut model = self.model;
         model.workloads.sort_by(|a, b| {
             (
@@ -144,6 +150,6 @@ impl ModelBuilder {
                     &b.object.name,
                 ))
         });
-        Ok(model)
+        (model, self.errors)
     }
 }

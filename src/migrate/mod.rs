@@ -37,6 +37,7 @@ use crate::load::{self, Document, LoadErrors, LoadOptions};
 use crate::model::{Model, ObjectRef, WorkloadKind};
 use crate::plan::ItemSource;
 pub(crate) use crate::replicas::REPLICA_SET_PREFERENCES_ANNOTATION;
+use crate::verdict::{self, Nothing};
 
 use manifest::Emitted;
 use objects::{Location, RawObject};
@@ -74,6 +75,9 @@ pub enum MigrateError {
     /// The migrated objects are rejected by the loader: a bug, but never a silent one.
     #[error("the migrated objects do not load back:\n{0}")]
     RoundTrip(LoadErrors),
+    /// `--verify` would call identical what it did not compare.
+    #[error("{0}")]
+    Nothing(Nothing),
 }
 
 /// What one conversion made.
@@ -184,8 +188,12 @@ pub fn run(
     let namespace = &load_options.namespace;
     let mut migration = migrate(&model, &documents, namespace, options);
     if options.verify {
+        verdict::clusters(&model, true).map_err(MigrateError::Nothing)?;
         let verified = verify::verify(&model, &documents, &migration, namespace, options.now)
             .map_err(MigrateError::RoundTrip)?;
+        if verified.items.is_empty() {
+            return Err(MigrateError::Nothing(Nothing::NothingMigrated));
+        }
         migration.report.warnings.extend(verified.warnings);
         migration.verification = Some(verified.items);
     }

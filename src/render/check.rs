@@ -5,17 +5,20 @@ use std::fmt::{self, Write as _};
 
 use serde::Serialize;
 
-use crate::load::{LoadError, LoadErrors};
+use crate::load::LoadError;
 use crate::model::{Model, Source};
 use crate::plan::PlanOutcome;
+use crate::verdict::NOT_EVALUATED;
 
 /// What `check` found; `-o json` serializes it as is.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CheckReport {
     pub result: CheckResult,
-    /// Items planned; 0 when the inputs could not be read.
+    /// Items planned (or, with `--manifests-only`, validated); 0 when none could be read.
     pub items: usize,
+    /// False when no placement was evaluated: `--manifests-only`, or nothing could be read.
+    pub placements_evaluated: bool,
     /// Input and item errors, in input order.
     pub errors: Vec<Finding>,
     /// One entry per condition in its bad state, of items without errors, in plan order.
@@ -95,22 +98,21 @@ impl fmt::Display for Finding {
 }
 
 impl CheckReport {
-    /// Inputs that could not be read: nothing was planned.
-    pub fn from_load_errors(errors: &LoadErrors) -> CheckReport {
-        CheckReport {
-            result: CheckResult::Errors,
-            items: 0,
-            errors: errors.0.iter().map(load_finding).collect(),
-            unsatisfied: Vec::new(),
-        }
-    }
-
-    /// A plan of `model`: its item errors, else its unsatisfied conditions.
-    pub fn from_outcome(model: &Model, outcome: &PlanOutcome) -> CheckReport {
+    /// A report that starts with the inputs' errors (each file's, in input order); the
+    /// objects that did load are checked next.
+    pub fn new(load_errors: &[LoadError]) -> CheckReport {
         let mut report = CheckReport {
-            items: outcome.plan.items.len(),
+            errors: load_errors.iter().map(load_finding).collect(),
             ..CheckReport::default()
         };
+        report.conclude();
+        report
+    }
+
+    /// Adds a plan of `model`: its item errors, else its unsatisfied conditions.
+    pub fn planned(mut self, model: &Model, outcome: &PlanOutcome) -> CheckReport {
+        self.items = outcome.plan.items.len();
+        self.placements_evaluated = true;
         // plan::build keeps the model's workload order: item i plans workload i.
         for (workload, item) in model.workloads.iter().zip(&outcome.plan.items) {
             let finding = || Finding {
@@ -118,16 +120,13 @@ impl CheckReport {
                 ..Finding::at(&workload.source)
             };
             if !item.errors.is_empty() {
-                report
-                    .errors
-                    .extend(item.errors.iter().map(|error| Finding {
-                        message: error.clone(),
-                        ..finding()
-                    }));
+                self.errors.extend(item.errors.iter().map(|error| Finding {
+                    message: error.clone(),
+                    ..finding()
+                }));
                 continue;
             }
-            report
-                .unsatisfied
+            self.unsatisfied
                 .extend(item.problems().map(|condition| Finding {
                     condition: Some(condition.type_.clone()),
                     reason: Some(condition.reason.clone()),
@@ -135,14 +134,26 @@ impl CheckReport {
                     ..finding()
                 }));
         }
-        report.result = if !report.errors.is_empty() {
+        self.conclude();
+        self
+    }
+
+    /// `--manifests-only`: `model`'s workloads were read and validated, not planned.
+    pub fn validated(mut self, model: &Model) -> CheckReport {
+        self.items = model.workloads.len();
+        self.placements_evaluated = false;
+        self.conclude();
+        self
+    }
+
+    fn conclude(&mut self) {
+        self.result = if !self.errors.is_empty() {
             CheckResult::Errors
-        } else if !report.unsatisfied.is_empty() {
+        } else if !self.unsatisfied.is_empty() {
             CheckResult::Unsatisfied
         } else {
             CheckResult::Clean
         };
-        report
     }
 }
 
@@ -206,6 +217,9 @@ fn summary(report: &CheckReport) -> String {
     };
     let items = count(report.items, "item");
     match report.result {
+        CheckResult::Clean if !report.placements_evaluated => {
+            format!("{items} validated, {NOT_EVALUATED}\n")
+        }
         CheckResult::Clean => format!("{items} checked, all satisfied\n"),
         CheckResult::Errors if report.items == 0 => format!(
             "{}: the inputs could not be read, nothing was checked\n",
@@ -219,7 +233,12 @@ fn summary(report: &CheckReport) -> String {
             if !report.unsatisfied.is_empty() {
                 parts.push(format!("{} unsatisfied", report.unsatisfied.len()));
             }
-            format!("{items} checked: {}\n", parts.join(", "))
+            let verb = if report.placements_evaluated {
+                "checked"
+            } else {
+                "validated"
+            };
+            format!("{items} {verb}: {}\n", parts.join(", "))
         }
     }
 }
@@ -272,6 +291,7 @@ mod tests {
         CheckReport {
             result: CheckResult::Unsatisfied,
             items: 1,
+            placements_evaluated: true,
             errors: Vec::new(),
             unsatisfied: vec![Finding {
                 object: Some("Placement/ns/p".to_string()),
@@ -305,11 +325,8 @@ mod tests {
 
     #[test]
     fn an_unreadable_path_has_no_document() {
-        let errors = LoadErrors(vec![LoadError::input(
-            "gone.yaml",
-            "no such file or directory",
-        )]);
-        let report = CheckReport::from_load_errors(&errors);
+        let errors = [LoadError::input("gone.yaml", "no such file or directory")];
+        let report = CheckReport::new(&errors);
         assert_eq!(
             text(&report),
             "error: gone.yaml: no such file or directory\n\
@@ -319,7 +336,7 @@ mod tests {
 
     #[test]
     fn a_duplicate_names_where_it_was_first_defined() {
-        let errors = LoadErrors(vec![LoadError::Duplicate {
+        let errors = [LoadError::Duplicate {
             at: Source {
                 file: "b.yaml".to_string(),
                 document: 3,
@@ -331,8 +348,8 @@ mod tests {
                 document: 1,
                 line: None,
             },
-        }]);
-        let report = CheckReport::from_load_errors(&errors);
+        }];
+        let report = CheckReport::new(&errors);
         assert_eq!(
             report.errors.first().map(ToString::to_string).as_deref(),
             Some("b.yaml#3: cluster east: duplicate, first defined at a.yaml#1")
@@ -343,6 +360,7 @@ mod tests {
     fn one_clean_item_is_singular() {
         let report = CheckReport {
             items: 1,
+            placements_evaluated: true,
             ..CheckReport::default()
         };
         assert_eq!(text(&report), "1 item checked, all satisfied\n");

@@ -1,0 +1,115 @@
+//! The rule behind every success fleetplan reports ("all satisfied", "no changes",
+//! "identical", a selection): something must have been compared. An inventory with no
+//! clusters, or inputs with no workloads, would make each of them true of nothing, so they
+//! are errors; a user who wants the manifests validated without an inventory says so with
+//! `--manifests-only`, and the output then says placements were not evaluated.
+
+use std::fmt;
+
+use crate::model::Model;
+
+/// What a run that passed the rule will judge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// The placements, against the inventory.
+    Placements,
+    /// Only that the manifests are valid (`--manifests-only`).
+    ManifestsOnly,
+}
+
+impl Scope {
+    /// Asked for with `--manifests-only`.
+    pub fn new(manifests_only: bool) -> Scope {
+        if manifests_only {
+            Scope::ManifestsOnly
+        } else {
+            Scope::Placements
+        }
+    }
+}
+
+/// Why a verdict would be about nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Nothing {
+    /// No cluster in the inputs: every placement would select nothing. `manifests_only`:
+    /// the command offers `--manifests-only`, and the message says so.
+    NoClusters { manifests_only: bool },
+    /// No workload in the inputs (nor, for `diff`, in the previous plan).
+    NoItems,
+    /// `migrate --verify` converted no object, so there is no pair to compare.
+    NothingMigrated,
+}
+
+impl fmt::Display for Nothing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Nothing::NoClusters { manifests_only } => {
+                f.write_str(
+                    "no clusters in the inputs: placements cannot be evaluated without an \
+                     inventory (ClusterInventory, ManagedCluster, KubeFedCluster or federation \
+                     Cluster objects); add it with -f",
+                )?;
+                if *manifests_only {
+                    f.write_str(", or pass --manifests-only to validate the manifests alone")?;
+                }
+                Ok(())
+            }
+            Nothing::NoItems => f.write_str(
+                "no workloads in the inputs: nothing to check (no Placement, PlacementRule, \
+                 ReplicaSchedulingPreference, Federated object or object with a placement \
+                 annotation was found)",
+            ),
+            Nothing::NothingMigrated => f.write_str(
+                "nothing to verify: the inputs have no PlacementRule and no object with a \
+                 federation placement annotation to migrate",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Nothing {}
+
+/// What `check` and `migrate --verify` may judge in `model`: its workloads against its
+/// clusters, or (asked for) the manifests alone; never nothing.
+pub fn require(model: &Model, scope: Scope) -> Result<(), Nothing> {
+    if scope == Scope::Placements {
+        clusters(model, true)?;
+    }
+    if model.workloads.is_empty() {
+        return Err(Nothing::NoItems);
+    }
+    Ok(())
+}
+
+/// The inventory a selection or a placement is judged against is not empty;
+/// `manifests_only`: the command offers `--manifests-only` instead.
+pub fn clusters(model: &Model, manifests_only: bool) -> Result<(), Nothing> {
+    if model.inventory.clusters.is_empty() {
+        Err(Nothing::NoClusters { manifests_only })
+    } else {
+        Ok(())
+    }
+}
+
+/// The words every output uses when `--manifests-only` was asked for.
+pub const NOT_EVALUATED: &str = "placements were not evaluated (--manifests-only)";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Cluster;
+
+    #[test]
+    fn an_empty_model_is_judged_on_its_clusters_first() {
+        let mut model = Model::default();
+        assert_eq!(
+            require(&model, Scope::Placements),
+            Err(Nothing::NoClusters {
+                manifests_only: true
+            })
+        );
+        assert_eq!(require(&model, Scope::ManifestsOnly), Err(Nothing::NoItems));
+        model.inventory.clusters.push(Cluster::default());
+        assert_eq!(require(&model, Scope::Placements), Err(Nothing::NoItems));
+    }
+}

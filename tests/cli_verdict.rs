@@ -1,0 +1,213 @@
+//! The rule behind every success verdict, through each command that gives one: "all
+//! satisfied", "no changes", "identical" and a selection need something to have been
+//! compared (src/verdict.rs). Without an inventory each is an error, unless
+//! `--manifests-only` asks for the manifests alone and the output says placements were not
+//! evaluated.
+
+mod common;
+
+use common::Test;
+
+const NOW: [&str; 2] = ["--now", "2026-03-01T00:00:00Z"];
+
+const NO_CLUSTERS: &str = "error: no clusters in the inputs: placements cannot be evaluated \
+     without an inventory (ClusterInventory, ManagedCluster, KubeFedCluster or federation \
+     Cluster objects); add it with -f, or pass --manifests-only to validate the manifests alone\n";
+
+const NO_WORKLOADS: &str = "error: no workloads in the inputs: nothing to check (no Placement, \
+     PlacementRule, ReplicaSchedulingPreference, Federated object or object with a placement \
+     annotation was found)\n";
+
+/// Runs fleetplan with `args`, expecting exit 1, nothing on stdout and exactly `stderr`.
+fn refused(args: &[&str], stderr: &str) {
+    Test::new()
+        .args(args.iter().copied())
+        .stderr(stderr)
+        .stdout("")
+        .status(1)
+        .run();
+}
+
+#[test]
+fn check_without_clusters_is_an_error() {
+    refused(
+        &["check", "-f", "testdata/fleet/workloads", NOW[0], NOW[1]],
+        NO_CLUSTERS,
+    );
+}
+
+#[test]
+fn check_without_workloads_is_an_error() {
+    refused(
+        &[
+            "check",
+            "-f",
+            "testdata/fleet/inventory.yaml",
+            NOW[0],
+            NOW[1],
+        ],
+        NO_WORKLOADS,
+    );
+}
+
+/// `check` of the example fleet's workloads alone, asking for the manifests only.
+fn manifests_only() -> Test {
+    Test::new().args([
+        "check",
+        "-f",
+        "testdata/fleet/workloads",
+        "--manifests-only",
+    ])
+}
+
+#[test]
+fn check_manifests_only_says_placements_were_not_evaluated() {
+    manifests_only()
+        .stdout("10 items validated, placements were not evaluated (--manifests-only)\n")
+        .run();
+    manifests_only()
+        .args(["-o", "json"])
+        .stdout(
+            r#"{
+  "result": "clean",
+  "items": 10,
+  "placementsEvaluated": false,
+  "errors": [],
+  "unsatisfied": []
+}
+"#,
+        )
+        .run();
+}
+
+#[test]
+fn check_manifests_only_still_reports_broken_manifests() {
+    manifests_only()
+        .args(["-f", "testdata/ci/broken/placement.yaml"])
+        .stdout(
+            "error: testdata/ci/broken/placement.yaml#1: Placement/shop/typo: \
+             spec.numberOfClusters: invalid type: string \"three\", expected i32\n\
+             10 items validated: 1 error\n",
+        )
+        .status(1)
+        .run();
+}
+
+#[test]
+fn check_manifests_only_needs_workloads() {
+    Test::new()
+        .args([
+            "check",
+            "-f",
+            "testdata/fleet/inventory.yaml",
+            "--manifests-only",
+        ])
+        .stderr(NO_WORKLOADS)
+        .status(1)
+        .run();
+}
+
+#[test]
+fn diff_without_clusters_is_an_error_not_no_changes() {
+    refused(
+        &[
+            "diff",
+            "-f",
+            "testdata/fleet/workloads",
+            "--previous",
+            "testdata/ci/plan.yaml",
+        ],
+        NO_CLUSTERS,
+    );
+}
+
+#[test]
+fn diff_manifests_only_compares_nothing_and_says_so() {
+    Test::new()
+        .args(["diff", "-f", "testdata/fleet/workloads", "--manifests-only"])
+        .args(["--previous", "testdata/ci/plan.yaml"])
+        .stdout(
+            "placements were not evaluated (--manifests-only): 10 items and the previous plan \
+             read, nothing was compared\n",
+        )
+        .run();
+}
+
+#[test]
+fn diff_of_zero_items_against_zero_items_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let previous = dir.path().join("plan.yaml");
+    std::fs::write(
+        &previous,
+        "apiVersion: fleetplan.io/v1alpha1\nkind: Plan\nitems: []\n",
+    )
+    .unwrap();
+    let previous = previous.display().to_string();
+    refused(
+        &[
+            "diff",
+            "-f",
+            "testdata/fleet/inventory.yaml",
+            "--previous",
+            &previous,
+        ],
+        NO_WORKLOADS,
+    );
+}
+
+#[test]
+fn diff_of_zero_items_against_a_previous_plan_removes_them_all() {
+    let output = Test::new()
+        .args(["diff", "-f", "testdata/fleet/inventory.yaml"])
+        .args(["--previous", "testdata/ci/plan.yaml"])
+        .args(NOW)
+        .status(2)
+        .run();
+    assert!(String::from_utf8_lossy(&output.stdout)
+        .starts_with("- ConfigMap/shop/shop-settings (item removed)\n"));
+}
+
+#[test]
+fn migrate_verify_without_clusters_is_an_error_not_identical() {
+    Test::new()
+        .args([
+            "migrate",
+            "-f",
+            "testdata/migrate/placementrules.yaml",
+            "--verify",
+        ])
+        .stderr(NO_CLUSTERS)
+        .stdout("")
+        .status(1)
+        .run();
+}
+
+#[test]
+fn migrate_verify_manifests_only_migrates_and_says_nothing_was_verified() {
+    let output = Test::new()
+        .args(["migrate", "-f", "testdata/migrate/placementrules.yaml"])
+        .args(["--verify", "--manifests-only", "-o", "json"])
+        .stderr_contains("verify: placements were not evaluated (--manifests-only)\n")
+        .run();
+    let migration: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(migration.get("verification"), None);
+}
+
+#[test]
+fn migrate_verify_of_nothing_migrated_is_an_error() {
+    refused(
+        &["migrate", "-f", "testdata/fleet/inventory.yaml", "--verify"],
+        "error: nothing to verify: the inputs have no PlacementRule and no object with a \
+         federation placement annotation to migrate\n",
+    );
+}
+
+#[test]
+fn select_from_no_inventory_is_an_error_not_an_empty_selection() {
+    refused(
+        &["select", "-f", "testdata/fleet/workloads", "env=prod"],
+        "error: no clusters in the inputs: placements cannot be evaluated without an \
+         inventory (ClusterInventory, ManagedCluster, KubeFedCluster or federation Cluster \
+         objects); add it with -f\n",
+    );
+}
