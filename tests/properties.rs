@@ -406,6 +406,11 @@ fn item() -> impl Strategy<Value = PlanItem> {
                             clusters,
                         })
                         .collect(),
+                    // Karmada items round-trip their policy and affinity term too.
+                    policy: changes_at
+                        .as_ref()
+                        .map(|_| "PropagationPolicy/ns/pp".to_string()),
+                    affinity_term: changes_at.as_ref().map(|_| "primary".to_string()),
                     conditions,
                     changes_at,
                     errors,

@@ -1,12 +1,13 @@
 //! Collecting decoded objects into a [`Model`], refusing duplicates and gathering every
 //! error of the run.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::{LoadError, LoadErrors};
+use crate::model::karmada::{KarmadaCluster, PropagationPolicy, ResourceBinding, ResourceTemplate};
 use crate::model::{
     AddOnPlacementScore, Binding, Cluster, ClusterSet, Interner, Labels, Model, ObjectRef,
-    PreviousDecision, Source, Workload,
+    PreviousDecision, Source, Workload, WorkloadKind,
 };
 
 /// (API group, kind, namespace, name): the identity duplicates are judged by. The version
@@ -24,6 +25,9 @@ pub struct ModelBuilder {
     interner: Interner,
     /// The namespace of namespaced objects written without one.
     namespace: String,
+    /// Objects a Karmada policy may select (or why one could not be read); kept once every
+    /// policy is known.
+    resource_templates: Vec<(ObjectRef, Result<ResourceTemplate, LoadError>)>,
 }
 
 impl ModelBuilder {
@@ -123,6 +127,71 @@ impl ModelBuilder {
         self.model.workloads.push(workload);
     }
 
+    pub fn karmada_cluster(&mut self, cluster: KarmadaCluster) {
+        self.model.karmada.clusters.push(cluster);
+    }
+
+    pub fn karmada_policy(&mut self, policy: PropagationPolicy) {
+        self.model.karmada.policies.push(policy);
+    }
+
+    pub fn karmada_binding(&mut self, binding: ResourceBinding) {
+        self.model.karmada.bindings.push(binding);
+    }
+
+    /// An object of a kind no API defines, as a possible Karmada resource template.
+    pub fn karmada_resource(
+        &mut self,
+        object: &ObjectRef,
+        template: Result<ResourceTemplate, LoadError>,
+    ) {
+        self.resource_templates.push((object.clone(), template));
+    }
+
+    /// The resource templates of a kind some Karmada policy selects become workloads (and
+    /// stop being skipped documents); reading errors count only for those.
+    fn keep_selectable_resources(&mut self) {
+        let templates = std::mem::take(&mut self.resource_templates);
+        let kinds: HashSet<(String, String)> = self
+            .model
+            .karmada
+            .policies
+            .iter()
+            .flat_map(|policy| &policy.resource_selectors)
+            .map(|selector| (selector.api_version.clone(), selector.kind.clone()))
+            .collect();
+        for (object, template) in templates {
+            if !kinds.contains(&(object.api_version.clone(), object.kind.clone())) {
+                continue;
+            }
+            let template = match template {
+                Ok(template) => template,
+                Err(error) => {
+                    self.errors.push(error);
+                    continue;
+                }
+            };
+            if !self.claim(&object, &template.source) {
+                continue;
+            }
+            let what = format!("{}/{}", object.api_version, object.kind);
+            if let Some(at) = self
+                .model
+                .skipped
+                .iter()
+                .position(|(source, skipped)| *source == template.source && *skipped == what)
+            {
+                self.model.skipped.remove(at);
+            }
+            self.model.workloads.push(Workload {
+                object,
+                source: template.source.clone(),
+                cluster_selector: None,
+                kind: WorkloadKind::Karmada(Box::new(template)),
+            });
+        }
+    }
+
     /// The model, or every error found.
     pub fn finish(self) -> Result<Model, LoadErrors> {
         match self.finish_partial() {
@@ -134,7 +203,8 @@ impl ModelBuilder {
     /// Every object that loaded, and every error found: `check` plans what it could read
     /// and reports the rest. Workloads are sorted by (API group, kind, namespace, name),
     /// the order of the plan's items.
-    pub fn finish_partial(self) -> (Model, Vec<LoadError>) {
+    pub fn finish_partial(mut self) -> (Model, Vec<LoadError>) {
+        self.keep_selectable_resources();
         let mut model = self.model;
         model.workloads.sort_by(|a, b| {
             (

@@ -4,6 +4,7 @@ mod cluster;
 mod condition;
 mod decision;
 mod decode_message;
+pub mod karmada;
 mod label_selector;
 mod labels;
 mod object;
@@ -39,6 +40,9 @@ pub struct Model {
     pub decisions: Vec<PreviousDecision>,
     /// Documents that were read but not used: (where, apiVersion/kind). Shown with `--verbose`.
     pub skipped: Vec<(Source, String)>,
+    /// Karmada clusters, policies and previous
+    /// bindings: a fleet of its own, scheduled by `crate::karmada`.
+    pub karmada: karmada::KarmadaObjects,
     /// Input problems that do not stop a run (e.g. an inventory label value Kubernetes would
     /// reject). Shown on stderr.
     pub warnings: Vec<String>,

@@ -95,6 +95,13 @@ pub struct PlanItem {
     /// OCM decision groups, in index order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<Group>,
+    /// Karmada: the PropagationPolicy or ClusterPropagationPolicy that claims the resource
+    /// (`PropagationPolicy/ns/name`, `ClusterPropagationPolicy/name`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy: Option<String>,
+    /// Karmada: the `clusterAffinities` term the result came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub affinity_term: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<Condition>,
     /// When a toleration expires and the plan would change (RFC 3339).

@@ -73,6 +73,86 @@ impl Quantity {
     }
 }
 
+impl Quantity {
+    /// The exact amount in nano-units (`1` is `1_000_000_000`), rounded up away from zero to a
+    /// whole nano as `ParseQuantity` rounds, saturating far beyond any real capacity. Karmada's
+    /// estimator subtracts and divides quantities exactly (`Quantity.Sub`, `Value`,
+    /// `MilliValue`), which the approximate `value` cannot do.
+    pub fn nanos(&self) -> i128 {
+        let Some(parts) = split(&self.text) else {
+            return 0;
+        };
+        let Some((base, exponent, _format)) = interpret_suffix(parts.suffix) else {
+            return 0;
+        };
+        let digits = parts.value.trim_start_matches(['+', '-']);
+        let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+        let mut mantissa: i128 = 0;
+        for digit in whole.bytes().chain(fraction.bytes()) {
+            mantissa = mantissa
+                .saturating_mul(10)
+                .saturating_add(i128::from(digit - b'0'));
+        }
+        // amount = mantissa / 10^scale × base^exponent; in nanos, × 10^9.
+        let mut numerator = mantissa;
+        let mut denominator_exponent = i64::try_from(fraction.len()).unwrap_or(i64::MAX);
+        let mut ten_exponent: i64 = 9;
+        if base == 10 {
+            ten_exponent += i64::from(exponent);
+        } else {
+            numerator = numerator.saturating_mul(2i128.saturating_pow(exponent.unsigned_abs()));
+        }
+        if ten_exponent >= denominator_exponent {
+            ten_exponent -= denominator_exponent;
+            denominator_exponent = 0;
+        } else {
+            denominator_exponent -= ten_exponent;
+            ten_exponent = 0;
+        }
+        numerator = numerator.saturating_mul(pow10(ten_exponent));
+        let denominator = pow10(denominator_exponent);
+        let nanos = if denominator > 1 {
+            // Round up: a non-zero remainder adds one nano (away from zero).
+            numerator / denominator + i128::from(numerator % denominator != 0)
+        } else {
+            numerator
+        };
+        if parts.positive {
+            nanos
+        } else {
+            -nanos
+        }
+    }
+}
+
+/// `Quantity.Value()`: whole units, rounded up away from zero.
+pub fn nanos_to_value(nanos: i128) -> i128 {
+    scaled_ceil(nanos, 1_000_000_000)
+}
+
+/// `Quantity.MilliValue()`: thousandths, rounded up away from zero.
+pub fn nanos_to_milli_value(nanos: i128) -> i128 {
+    scaled_ceil(nanos, 1_000_000)
+}
+
+fn scaled_ceil(nanos: i128, unit: i128) -> i128 {
+    let whole = nanos / unit;
+    if nanos % unit == 0 {
+        whole
+    } else if nanos > 0 {
+        whole + 1
+    } else {
+        whole - 1
+    }
+}
+
+fn pow10(exponent: i64) -> i128 {
+    match u32::try_from(exponent) {
+        Ok(exponent) if exponent <= 38 => 10i128.pow(exponent),
+        _ => i128::MAX,
+    }
+}
+
 /// `parseQuantityString`: sign, digits with at most one `.`, then the suffix letters and an
 /// optional signed exponent. Returns `None` where upstream returns `ErrFormatWrong`.
 fn split(text: &str) -> Option<Parts<'_>> {
@@ -359,6 +439,28 @@ mod tests {
             Quantity::parse("1.2.3"),
             Err(QuantityError::Format("1.2.3".to_string()))
         );
+    }
+
+    #[test]
+    fn nanos_are_exact() {
+        let nanos = |text: &str| Quantity::parse(text).map(|q| q.nanos()).unwrap_or(-1);
+        assert_eq!(nanos("1"), 1_000_000_000);
+        assert_eq!(nanos("500m"), 500_000_000);
+        assert_eq!(nanos("1.5Gi"), 1_610_612_736 * 1_000_000_000);
+        assert_eq!(nanos("0.1n"), 1);
+        assert_eq!(nanos("1e3"), 1_000_000_000_000);
+        assert_eq!(nanos("5e-1"), 500_000_000);
+        assert_eq!(nanos("-2k"), -2_000_000_000_000);
+        assert_eq!(nanos("250u"), 250_000);
+    }
+
+    #[test]
+    fn value_and_milli_value_round_up_away_from_zero() {
+        assert_eq!(nanos_to_value(1), 1);
+        assert_eq!(nanos_to_value(-1), -1);
+        assert_eq!(nanos_to_value(2_000_000_000), 2);
+        assert_eq!(nanos_to_milli_value(1_500_001), 2);
+        assert_eq!(nanos_to_milli_value(500_000_000), 500);
     }
 
     #[test]

@@ -1,3 +1,4 @@
+use super::karmada::ResourceTemplate;
 use super::placement::{PlacementRuleSpec, PlacementSpec};
 use super::preferences::RspSpec;
 use super::{LabelSelectorSpec, ObjectRef, Source};
@@ -30,6 +31,9 @@ pub enum WorkloadKind {
     Placement(Box<PlacementSpec>),
     /// `PlacementRule` (`apps.open-cluster-management.io/v1`).
     PlacementRule(Box<PlacementRuleSpec>),
+    /// A resource template of a kind some Karmada policy selects (which one claims it is
+    /// decided at plan time, against the model's `karmada` objects).
+    Karmada(Box<ResourceTemplate>),
 }
 
 /// `spec.placement` of a kubefed federated object.

@@ -12,6 +12,7 @@ pub use crate::model::{
     Group, ItemSource, Plan, PlanItem, PLAN_API_VERSION as API_VERSION, PLAN_KIND as KIND,
 };
 pub use fleet::Fleet;
+pub use items::karmada::{BindingTrace, KarmadaTrace};
 pub use trace::{Engine, ItemTrace, SelectionRule, SelectionTrace};
 pub use whatif::{close_matches, WhatIf};
 

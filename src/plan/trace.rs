@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::items::karmada::KarmadaTrace;
 use crate::placement::rule::RuleResult;
 use crate::placement::PlacementResult;
 use crate::replicas::ReplicaTrace;
@@ -21,6 +22,8 @@ pub enum ItemTrace<'a> {
     Placement(Box<PlacementResult>),
     /// A PlacementRule: its decisions and per-cluster verdicts.
     PlacementRule(Box<RuleResult>),
+    /// A Karmada resource template: the claim, then the scheduler's run.
+    Karmada(Box<KarmadaTrace<'a>>),
     /// The item failed before any engine ran (its `errors` say why).
     Failed,
 }
@@ -35,6 +38,7 @@ pub enum Engine {
     Replicas,
     Placement,
     PlacementRule,
+    Karmada,
     /// The item failed before any engine ran.
     Failed,
 }
@@ -46,6 +50,7 @@ impl ItemTrace<'_> {
             ItemTrace::Replicas { .. } => Engine::Replicas,
             ItemTrace::Placement(_) => Engine::Placement,
             ItemTrace::PlacementRule(_) => Engine::PlacementRule,
+            ItemTrace::Karmada(_) => Engine::Karmada,
             ItemTrace::Failed => Engine::Failed,
         }
     }

@@ -43,6 +43,7 @@ fn item_block(item: &PlanItem, trace: &ItemTrace, width: Option<u16>) -> String 
         ItemTrace::Replicas { planner, .. } => replica_rows(item, planner),
         ItemTrace::Placement(result) => placement_rows(item, result),
         ItemTrace::Selection(_) | ItemTrace::PlacementRule(_) => cluster_rows(item),
+        ItemTrace::Karmada(_) => karmada_rows(item),
         ItemTrace::Failed => (Vec::new(), Vec::new()),
     };
     if !rows.is_empty() {
@@ -84,6 +85,22 @@ type Rows = (Vec<String>, Vec<Vec<String>>);
 
 fn header(names: &[&str]) -> Vec<String> {
     names.iter().map(|name| name.to_string()).collect()
+}
+
+/// Each cluster of the binding with its replicas, after the claiming policy.
+fn karmada_rows(item: &PlanItem) -> Rows {
+    let rows = item
+        .clusters
+        .iter()
+        .map(|cluster| {
+            vec![
+                cluster.clone(),
+                item.replicas.get(cluster).copied().unwrap_or(0).to_string(),
+                item.policy.clone().unwrap_or_default(),
+            ]
+        })
+        .collect();
+    (header(&["CLUSTER", "REPLICAS", "POLICY"]), rows)
 }
 
 fn cluster_rows(item: &PlanItem) -> Rows {

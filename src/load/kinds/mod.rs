@@ -4,6 +4,7 @@
 
 mod federation;
 mod inventory;
+mod karmada;
 mod kubefed;
 mod placement;
 mod placement_rule;
@@ -28,6 +29,8 @@ const APIS: &[&Api] = &[
     &kubefed::API,
     &placement::API,
     &placement_rule::API,
+    // Last: its claim takes any other named object as a possible resource template.
+    &karmada::API,
 ];
 
 pub type Reader = fn(&Object<'_>, &mut ModelBuilder) -> Result<(), LoadError>;

@@ -2,6 +2,7 @@
 //! one arm per API.
 
 mod federation;
+pub mod karmada;
 mod kubefed;
 pub mod placement;
 mod placement_rule;
@@ -24,5 +25,6 @@ pub fn plan<'a>(run: &Run<'_, 'a>, workload: &'a Workload) -> Planned<'a> {
         }
         WorkloadKind::Placement(spec) => placement::plan(run, workload, spec),
         WorkloadKind::PlacementRule(spec) => placement_rule::plan(run, workload, spec),
+        WorkloadKind::Karmada(resource) => karmada::plan(run, workload, resource),
     }
 }

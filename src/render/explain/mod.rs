@@ -3,6 +3,7 @@
 
 #[cfg(test)]
 mod agreement;
+mod karmada;
 mod lookup;
 mod placement;
 mod placement_rule;
@@ -152,6 +153,7 @@ pub fn explain(item: &PlanItem, trace: &ItemTrace, clusters: &[Cluster]) -> Expl
         ItemTrace::PlacementRule(result) => {
             placement_rule::explain(&mut explanation, result, clusters)
         }
+        ItemTrace::Karmada(trace) => karmada::explain(&mut explanation, trace),
         ItemTrace::Failed => {
             explanation.summary =
                 "the item failed before any engine ran: no cluster is selected".to_string();

@@ -64,6 +64,7 @@ fn heading(explanation: &Explanation) -> String {
         Engine::Replicas => "cluster selection, then the replica planner",
         Engine::Placement => "OCM placement scheduler",
         Engine::PlacementRule => "PlacementRule",
+        Engine::Karmada => "Karmada resource detector and scheduler",
         Engine::Failed => "failed",
     };
     format!("{name} ({}): {engine}", source.api_version)

@@ -1,0 +1,460 @@
+//! Replica assignment (`core/common.go AssignReplicas`, `assignment.go`,
+//! `division_algorithm.go`): Duplicated, static weights, dynamic weights (scale up, scale down,
+//! fresh) and Aggregated, each ending in a Webster division.
+//!
+//! `spec.clusters` replica counts are int32 upstream and their sums wrap (`GetSumOfReplicas`);
+//! the sums here wrap the same way, so a 0-replica workload with requests divided by dynamic
+//! weight on a fresh reschedule fails as upstream does.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use crate::model::karmada::{
+    DivisionPreference, KarmadaCluster, Placement, ReplicaScheduling, TargetCluster,
+};
+
+use super::cluster_matches::AffinityMatcher;
+use super::spread::ClusterDetail;
+use super::webster::{self, Round, TieBreak};
+use super::Binding;
+
+/// The replica scheduling strategy (`assignment.go` constants).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    Duplicated,
+    Aggregated,
+    StaticWeight,
+    DynamicWeight,
+}
+
+impl Strategy {
+    pub fn of(placement: &Placement) -> Option<Strategy> {
+        let Some(ReplicaScheduling {
+            division,
+            weight_preference,
+            ..
+        }) = placement
+            .replica_scheduling
+            .as_ref()
+            .filter(|_| placement.divided())
+        else {
+            return Some(Strategy::Duplicated);
+        };
+        match division {
+            Some(DivisionPreference::Aggregated) => Some(Strategy::Aggregated),
+            Some(DivisionPreference::Weighted) => Some(
+                if weight_preference
+                    .as_ref()
+                    .is_some_and(|preference| !preference.dynamic_weight.is_empty())
+                {
+                    Strategy::DynamicWeight
+                } else {
+                    Strategy::StaticWeight
+                },
+            ),
+            None => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Strategy::Duplicated => "Duplicated",
+            Strategy::Aggregated => "Aggregated",
+            Strategy::StaticWeight => "StaticWeight",
+            Strategy::DynamicWeight => "DynamicWeight",
+        }
+    }
+}
+
+/// Which dynamic step ran.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// First schedule or more replicas: the new ones by available replicas, added on.
+    ScaleUp,
+    /// Fewer replicas: the new total by the previous assignment.
+    ScaleDown,
+    /// A reschedule was triggered: everything again by available + current replicas.
+    Fresh,
+    /// As many replicas as assigned: kept.
+    Unchanged,
+}
+
+impl Step {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Step::ScaleUp => "scale up",
+            Step::ScaleDown => "scale down",
+            Step::Fresh => "do fresh scale",
+            Step::Unchanged => "unchanged",
+        }
+    }
+}
+
+/// One division, for `explain`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Division {
+    /// The overflow tier (0 without overflow affinities).
+    pub tier: i64,
+    /// The replicas this division handed out.
+    pub target: i64,
+    pub step: Option<Step>,
+    /// The Webster weights, in the order upstream lists them.
+    pub weights: Vec<(String, i64)>,
+    /// Previous replicas the new ones were added to.
+    pub kept: Vec<TargetCluster>,
+    pub rounds: Vec<Round>,
+    pub result: Vec<TargetCluster>,
+}
+
+/// Why assignment failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AssignError {
+    /// Upstream's text, after `failed to assign replicas: `.
+    pub message: String,
+    /// An `UnschedulableError` (not enough available replicas): reason `Unschedulable`.
+    pub unschedulable: bool,
+}
+
+pub struct Assignment {
+    pub strategy: Option<Strategy>,
+    pub divisions: Vec<Division>,
+    pub result: Result<Vec<TargetCluster>, AssignError>,
+}
+
+/// `AssignReplicas` over the selected clusters, in selection order.
+pub fn assign(
+    binding: &Binding,
+    fleet: &[KarmadaCluster],
+    selected: &[ClusterDetail],
+    overflow: bool,
+    trace: bool,
+) -> Assignment {
+    let strategy = Strategy::of(binding.placement);
+    let mut assignment = Assignment {
+        strategy,
+        divisions: Vec::new(),
+        result: Ok(Vec::new()),
+    };
+    if selected.is_empty() {
+        assignment.result = Err(AssignError {
+            message: "no clusters available to schedule".to_string(),
+            unschedulable: false,
+        });
+        return assignment;
+    }
+    let resource = binding.resource;
+    if resource.replicas == 0 && resource.requirements.is_none() {
+        // Not a workload (or an empty one): every candidate, 0 replicas, any strategy.
+        assignment.result = Ok(selected
+            .iter()
+            .map(|cluster| TargetCluster {
+                name: cluster.name.clone(),
+                replicas: 0,
+            })
+            .collect());
+        return assignment;
+    }
+    let Some(strategy) = strategy else {
+        assignment.result = Err(AssignError {
+            message: "unsupported replica scheduling strategy".to_string(),
+            unschedulable: false,
+        });
+        return assignment;
+    };
+    let mut run = Run {
+        binding,
+        fleet,
+        strategy,
+        trace,
+        divisions: Vec::new(),
+    };
+    assignment.result = if overflow {
+        run.by_tiers(selected)
+    } else {
+        run.assign_tier(selected, resource.replicas, 0)
+    };
+    assignment.divisions = run.divisions;
+    assignment
+}
+
+struct Run<'r, 'a> {
+    binding: &'r Binding<'a>,
+    fleet: &'r [KarmadaCluster],
+    strategy: Strategy,
+    trace: bool,
+    divisions: Vec<Division>,
+}
+
+impl Run<'_, '_> {
+    /// `assignWorkloadReplicas` with overflow: each tier, in order, takes what it can.
+    fn by_tiers(&mut self, selected: &[ClusterDetail]) -> Result<Vec<TargetCluster>, AssignError> {
+        let mut tiers: BTreeMap<i64, Vec<ClusterDetail>> = BTreeMap::new();
+        for cluster in selected {
+            tiers
+                .entry(cluster.overflow_order)
+                .or_default()
+                .push(cluster.clone());
+        }
+        let mut remaining = self.binding.resource.replicas;
+        let mut results = Vec::new();
+        for (tier, clusters) in &tiers {
+            let available: i64 = clusters.iter().map(|cluster| cluster.available).sum();
+            let share = remaining.min(available);
+            results.extend(self.assign_tier(clusters, share, *tier)?);
+            remaining -= share;
+            if remaining <= 0 {
+                break;
+            }
+        }
+        if remaining > 0 {
+            return Err(AssignError {
+                message: "Clusters available replicas are not enough to schedule.".to_string(),
+                unschedulable: true,
+            });
+        }
+        Ok(results)
+    }
+
+    /// `assignReplicasToClusters`: the strategy, then clusters at 0 replicas are dropped.
+    fn assign_tier(
+        &mut self,
+        candidates: &[ClusterDetail],
+        replicas: i64,
+        tier: i64,
+    ) -> Result<Vec<TargetCluster>, AssignError> {
+        let mut division = Division {
+            tier,
+            ..Division::default()
+        };
+        let result = match self.strategy {
+            Strategy::Duplicated => Ok(candidates
+                .iter()
+                .map(|cluster| TargetCluster {
+                    name: cluster.name.clone(),
+                    replicas,
+                })
+                .collect()),
+            Strategy::StaticWeight => Ok(self.static_weight(candidates, replicas, &mut division)),
+            Strategy::DynamicWeight | Strategy::Aggregated => {
+                self.dynamic(candidates, replicas, &mut division)
+            }
+        };
+        let result = result.map(|clusters| {
+            clusters
+                .into_iter()
+                .filter(|cluster| cluster.replicas > 0)
+                .collect::<Vec<_>>()
+        });
+        if let Ok(clusters) = &result {
+            division.result = clusters.clone();
+        }
+        if self.strategy != Strategy::Duplicated {
+            self.divisions.push(division);
+        }
+        result
+    }
+
+    /// `assignByStaticWeightStrategy`: a fresh Webster over the matched weights.
+    fn static_weight(
+        &self,
+        candidates: &[ClusterDetail],
+        replicas: i64,
+        division: &mut Division,
+    ) -> Vec<TargetCluster> {
+        let rules = self
+            .binding
+            .placement
+            .replica_scheduling
+            .as_ref()
+            .and_then(|strategy| strategy.weight_preference.as_ref())
+            .map(|preference| &preference.static_weights);
+        let mut weights: Vec<(String, i64)> = match rules {
+            // No weight preference: every candidate weighs 1.
+            None => candidates.iter().map(|c| (c.name.clone(), 1)).collect(),
+            Some(rules) => {
+                let matchers: Vec<(AffinityMatcher, i64)> = rules
+                    .iter()
+                    .map(|(affinity, weight)| (AffinityMatcher::new(affinity), *weight))
+                    .collect();
+                candidates
+                    .iter()
+                    .filter_map(|candidate| {
+                        let cluster = &self.fleet[candidate.index];
+                        let weight = matchers
+                            .iter()
+                            .filter(|(matcher, _)| matcher.matches(cluster))
+                            .map(|(_, weight)| *weight)
+                            .fold(0, i64::max);
+                        (weight > 0).then(|| (candidate.name.clone(), weight))
+                    })
+                    .collect()
+            }
+        };
+        if weights.iter().map(|(_, weight)| weight).sum::<i64>() == 0 {
+            weights = candidates.iter().map(|c| (c.name.clone(), 1)).collect();
+        }
+        division.target = replicas;
+        self.webster(replicas, weights, division)
+    }
+
+    /// `assignByDynamicStrategy` (dynamic weights and Aggregated).
+    fn dynamic(
+        &self,
+        candidates: &[ClusterDetail],
+        replicas: i64,
+        division: &mut Division,
+    ) -> Result<Vec<TargetCluster>, AssignError> {
+        let names: HashSet<&str> = candidates.iter().map(|c| c.name.as_str()).collect();
+        let mut scheduled: Vec<TargetCluster> = self
+            .binding
+            .clusters
+            .iter()
+            .filter(|cluster| names.contains(cluster.name.as_str()))
+            .cloned()
+            .collect();
+        let assigned = sum_int32(&scheduled);
+        let (step, target, mut available): (Step, i64, Vec<(String, i64)>) =
+            if self.binding.reschedule {
+                let current: HashMap<&str, i64> = scheduled
+                    .iter()
+                    .map(|cluster| (cluster.name.as_str(), cluster.replicas))
+                    .collect();
+                let available = candidates
+                    .iter()
+                    .map(|c| {
+                        let plus = current.get(c.name.as_str()).copied().unwrap_or(0);
+                        let replicas = (c.allocatable as i32).wrapping_add(plus as i32);
+                        (c.name.clone(), i64::from(replicas))
+                    })
+                    .collect();
+                scheduled.clear();
+                (Step::Fresh, replicas, available)
+            } else if assigned > replicas {
+                let available = scheduled
+                    .iter()
+                    .map(|cluster| (cluster.name.clone(), cluster.replicas))
+                    .collect();
+                scheduled.clear();
+                (Step::ScaleDown, replicas, available)
+            } else if assigned < replicas {
+                let available = candidates
+                    .iter()
+                    .map(|c| (c.name.clone(), c.allocatable))
+                    .collect();
+                (Step::ScaleUp, replicas - assigned, available)
+            } else {
+                division.step = Some(Step::Unchanged);
+                division.target = 0;
+                division.kept = scheduled.clone();
+                return Ok(scheduled);
+            };
+        division.step = Some(step);
+        division.target = target;
+        // `sort.Sort` by replicas descending: an insertion sort (stable) up to 12 clusters.
+        available.sort_by_key(|(_, replicas)| std::cmp::Reverse(*replicas));
+        let wrap = |message: String| AssignError {
+            message: format!("failed to {}: {message}", step.as_str()),
+            unschedulable: true,
+        };
+        let total = sum_pairs_int32(&available);
+        if total < target {
+            return Err(wrap(format!(
+                "Clusters available replicas {total} are not enough to schedule."
+            )));
+        }
+        if self.strategy == Strategy::Aggregated {
+            available = aggregate(available, &scheduled, target);
+        }
+        division.kept = scheduled.clone();
+        let divided = self.webster(target, available, division);
+        Ok(merge(scheduled, divided))
+    }
+
+    /// `Dispenser.AllocateByWeight` with no initial seats: all weights 0 hands out nothing.
+    fn webster(
+        &self,
+        replicas: i64,
+        weights: Vec<(String, i64)>,
+        division: &mut Division,
+    ) -> Vec<TargetCluster> {
+        division.weights = weights.clone();
+        if weights.iter().map(|(_, weight)| weight).sum::<i64>() == 0 {
+            return Vec::new();
+        }
+        let votes: BTreeMap<String, i64> = weights.into_iter().collect();
+        let tie_break = TieBreak::for_uid(&self.binding.resource.uid);
+        let rounds = self.trace.then_some(&mut division.rounds);
+        webster::allocate(replicas, &votes, &BTreeMap::new(), tie_break, rounds)
+            .into_iter()
+            .map(|party| TargetCluster {
+                name: party.name,
+                replicas: party.seats,
+            })
+            .collect()
+    }
+}
+
+/// Aggregated: clusters already holding replicas first (keeping order), then the shortest
+/// prefix whose weights reach the target.
+fn aggregate(
+    available: Vec<(String, i64)>,
+    scheduled: &[TargetCluster],
+    target: i64,
+) -> Vec<(String, i64)> {
+    let prior: HashSet<&str> = scheduled
+        .iter()
+        .filter(|cluster| cluster.replicas > 0)
+        .map(|cluster| cluster.name.as_str())
+        .collect();
+    let (mut ordered, rest): (Vec<_>, Vec<_>) = available
+        .into_iter()
+        .partition(|(name, _)| prior.contains(name.as_str()));
+    ordered.extend(rest);
+    let mut sum: i32 = 0;
+    for (index, (_, weight)) in ordered.iter().enumerate() {
+        sum = sum.wrapping_add(*weight as i32);
+        if i64::from(sum) >= target {
+            ordered.truncate(index + 1);
+            break;
+        }
+    }
+    ordered
+}
+
+/// `util.MergeTargetClusters`: the new counts added to the old; old clusters the division did
+/// not name are appended (in name order; upstream appends them in map order).
+fn merge(old: Vec<TargetCluster>, mut new: Vec<TargetCluster>) -> Vec<TargetCluster> {
+    if old.is_empty() {
+        return new;
+    }
+    if new.is_empty() {
+        return old;
+    }
+    let mut leftover: BTreeMap<String, i64> = old
+        .into_iter()
+        .map(|cluster| (cluster.name, cluster.replicas))
+        .collect();
+    for cluster in &mut new {
+        if let Some(replicas) = leftover.remove(&cluster.name) {
+            cluster.replicas = i64::from((cluster.replicas as i32).wrapping_add(replicas as i32));
+        }
+    }
+    new.extend(
+        leftover
+            .into_iter()
+            .map(|(name, replicas)| TargetCluster { name, replicas }),
+    );
+    new
+}
+
+/// `GetSumOfReplicas`: an int32 sum, wrapping.
+fn sum_int32(clusters: &[TargetCluster]) -> i64 {
+    i64::from(clusters.iter().fold(0i32, |sum, cluster| {
+        sum.wrapping_add(cluster.replicas as i32)
+    }))
+}
+
+fn sum_pairs_int32(pairs: &[(String, i64)]) -> i64 {
+    i64::from(pairs.iter().fold(0i32, |sum, (_, replicas)| {
+        sum.wrapping_add(*replicas as i32)
+    }))
+}

@@ -1,0 +1,71 @@
+//! The Karmada scheduling pipeline, offline: which policy claims a resource template (the
+//! resource detector), then what `karmada-scheduler` writes into its ResourceBinding.
+//!
+//! Upstream: `karmada-io/karmada` at f8fdd02df376 (`pkg/detector`, `pkg/scheduler`,
+//! `pkg/estimator/client/general.go`, `pkg/util/helper/webstermethod.go`). One file per
+//! upstream concern; every function here is pure (no I/O, no clock: time is an input).
+
+pub mod assignment;
+pub mod cluster_locality;
+pub mod cluster_matches;
+pub mod detector;
+pub mod estimator;
+pub mod filter;
+pub mod scheduler;
+pub mod spread;
+#[cfg(test)]
+mod upstream_vectors;
+pub mod webster;
+
+use crate::model::karmada::{Placement, ResourceTemplate, TargetCluster};
+
+pub use detector::{claim, Candidate, Claim};
+pub use scheduler::{schedule, Attempt, Outcome, Reason};
+
+/// The ResourceBinding the scheduler reads: the resource's replicas and requirements, the
+/// claiming policy's placement, and what the previous binding kept (`ApplyPolicy` keeps
+/// `spec.clusters`, `gracefulEvictionTasks`, `rescheduleTriggeredAt` and `status`).
+#[derive(Clone, Copy, Debug)]
+pub struct Binding<'a> {
+    pub resource: &'a ResourceTemplate,
+    pub placement: &'a Placement,
+    /// The previous `spec.clusters`.
+    pub clusters: &'a [TargetCluster],
+    /// `spec.gracefulEvictionTasks[].fromCluster`.
+    pub eviction_from: &'a [String],
+    /// `RescheduleRequired`: `rescheduleTriggeredAt` after `status.lastScheduledTime`.
+    pub reschedule: bool,
+    /// `status.schedulerObservingAffinityName`.
+    pub observed_affinity: Option<&'a str>,
+}
+
+impl Binding<'_> {
+    /// `ResourceBindingSpec.TargetContains`.
+    pub fn targets(&self, cluster: &str) -> bool {
+        self.clusters.iter().any(|target| target.name == cluster)
+    }
+
+    /// `ResourceBindingSpec.IsWorkload` (without components).
+    pub fn is_workload(&self) -> bool {
+        self.resource.replicas > 0 || self.resource.requirements.is_some()
+    }
+}
+
+/// `names.GenerateBindingName`: `<name>-<kind>` lower-cased, `:` replaced by `.`.
+pub fn binding_name(kind: &str, name: &str) -> String {
+    format!("{}-{kind}", name.replace(':', ".")).to_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binding_names_are_lower_case_name_dash_kind() {
+        assert_eq!(binding_name("Deployment", "App"), "app-deployment");
+        assert_eq!(
+            binding_name("ClusterRole", "system:viewer"),
+            "system.viewer-clusterrole"
+        );
+    }
+}

@@ -1,0 +1,220 @@
+//! Webster (Sainte-Laguë) seat allocation with Karmada's tie-break
+//! (`pkg/util/helper/webstermethod.go AllocateWebsterSeats`, `binding.go Dispenser`).
+//!
+//! Each seat goes to the party with the largest `votes / (2·seats + 1)`, compared as float64
+//! like upstream. On a tie the party with fewer seats wins, then the name: ascending, or
+//! descending when the FNV-1a hash of the resource UID is odd.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BinaryHeap};
+
+/// Which way equal parties are ordered by name (`tieBreakerByUID`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TieBreak {
+    NameAscending,
+    NameDescending,
+}
+
+impl TieBreak {
+    /// An empty UID, or an even FNV-1a (32-bit) hash, breaks ties by ascending name.
+    pub fn for_uid(uid: &str) -> TieBreak {
+        if !uid.is_empty() && fnv32a(uid.as_bytes()) & 1 == 1 {
+            TieBreak::NameDescending
+        } else {
+            TieBreak::NameAscending
+        }
+    }
+}
+
+/// FNV-1a, 32 bits (Go's `hash/fnv.New32a`).
+pub fn fnv32a(bytes: &[u8]) -> u32 {
+    let mut hash: u32 = 0x811c_9dc5;
+    for byte in bytes {
+        hash ^= u32::from(*byte);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    hash
+}
+
+/// One party: a cluster with its votes (weight) and seats (replicas).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Party {
+    pub name: String,
+    pub votes: i64,
+    pub seats: i64,
+}
+
+/// One seat handed out, for `explain`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Round {
+    pub party: String,
+    /// The winning priority `votes / (2·seats + 1)` before the seat.
+    pub priority: f64,
+    /// Seats the party had before this one.
+    pub seats_before: i64,
+}
+
+struct Ranked {
+    party: Party,
+    tie_break: TieBreak,
+}
+
+impl Ranked {
+    fn priority(&self) -> f64 {
+        // Go: float64(Votes) / float64(2*Seats+1), with Seats an int32.
+        self.party.votes as f64 / (2 * self.party.seats + 1) as f64
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Ranked {}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ranked {
+    /// Greater = gets the next seat first (`WebsterPriorityQueue.Less` with the tie-breaker).
+    fn cmp(&self, other: &Self) -> Ordering {
+        let (mine, theirs) = (self.priority(), other.priority());
+        if mine != theirs {
+            return mine.partial_cmp(&theirs).unwrap_or(Ordering::Equal);
+        }
+        if self.party.seats != other.party.seats {
+            return other.party.seats.cmp(&self.party.seats);
+        }
+        match self.tie_break {
+            TieBreak::NameAscending => other.party.name.cmp(&self.party.name),
+            TieBreak::NameDescending => self.party.name.cmp(&other.party.name),
+        }
+    }
+}
+
+/// `AllocateWebsterSeats`: hands `new_seats` out over `votes`, starting from `initial`
+/// (a party only in `initial` keeps its seats with 0 votes). Parties come back sorted by name;
+/// `rounds` records each seat when asked.
+pub fn allocate(
+    new_seats: i64,
+    votes: &BTreeMap<String, i64>,
+    initial: &BTreeMap<String, i64>,
+    tie_break: TieBreak,
+    mut rounds: Option<&mut Vec<Round>>,
+) -> Vec<Party> {
+    let mut parties: BTreeMap<&str, Party> = BTreeMap::new();
+    for (name, seats) in initial {
+        parties.insert(
+            name,
+            Party {
+                name: name.clone(),
+                votes: 0,
+                seats: *seats,
+            },
+        );
+    }
+    for (name, count) in votes {
+        parties
+            .entry(name)
+            .and_modify(|party| party.votes = *count)
+            .or_insert_with(|| Party {
+                name: name.clone(),
+                votes: *count,
+                seats: 0,
+            });
+    }
+    if parties.is_empty() {
+        return Vec::new();
+    }
+    let mut heap: BinaryHeap<Ranked> = parties
+        .into_values()
+        .map(|party| Ranked { party, tie_break })
+        .collect();
+    for _ in 0..new_seats.max(0) {
+        let Some(mut next) = heap.pop() else { break };
+        if let Some(rounds) = rounds.as_deref_mut() {
+            rounds.push(Round {
+                party: next.party.name.clone(),
+                priority: next.priority(),
+                seats_before: next.party.seats,
+            });
+        }
+        next.party.seats += 1;
+        heap.push(next);
+    }
+    let mut result: Vec<Party> = heap.into_iter().map(|ranked| ranked.party).collect();
+    result.sort_by(|a, b| a.name.cmp(&b.name));
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seats(
+        replicas: i64,
+        votes: &[(&str, i64)],
+        initial: &[(&str, i64)],
+        tie_break: TieBreak,
+    ) -> Vec<(String, i64)> {
+        let votes = votes.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+        let initial = initial.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+        allocate(replicas, &votes, &initial, tie_break, None)
+            .into_iter()
+            .map(|party| (party.name, party.seats))
+            .collect()
+    }
+
+    fn pairs(expected: &[(&str, i64)]) -> Vec<(String, i64)> {
+        expected.iter().map(|(n, v)| (n.to_string(), *v)).collect()
+    }
+
+    #[test]
+    fn fourteen_at_three_two_one_is_seven_five_two() {
+        let got = seats(
+            14,
+            &[("a", 3), ("b", 2), ("c", 1)],
+            &[],
+            TieBreak::NameAscending,
+        );
+        assert_eq!(got, pairs(&[("a", 7), ("b", 5), ("c", 2)]));
+    }
+
+    #[test]
+    fn ties_go_to_fewer_seats_then_name_in_the_uid_direction() {
+        let even = seats(5, &[("A", 1), ("B", 1)], &[], TieBreak::NameAscending);
+        assert_eq!(even, pairs(&[("A", 3), ("B", 2)]));
+        let odd = seats(5, &[("A", 1), ("B", 1)], &[], TieBreak::NameDescending);
+        assert_eq!(odd, pairs(&[("A", 2), ("B", 3)]));
+    }
+
+    #[test]
+    fn a_party_only_in_the_initial_seats_keeps_them() {
+        let got = seats(
+            2,
+            &[("PartyA", 100)],
+            &[("PartyB", 3)],
+            TieBreak::NameAscending,
+        );
+        assert_eq!(got, pairs(&[("PartyA", 2), ("PartyB", 3)]));
+    }
+
+    #[test]
+    fn fnv32a_matches_go() {
+        // Go: fnv.New32a() over "" and "a".
+        assert_eq!(fnv32a(b""), 0x811c_9dc5);
+        assert_eq!(fnv32a(b"a"), 0xe40c_292c);
+    }
+
+    #[test]
+    fn uid_parity_picks_the_direction() {
+        assert_eq!(TieBreak::for_uid(""), TieBreak::NameAscending);
+        let odd = TieBreak::for_uid("d43fdeeb-d750-4e2b-bee3-64eb94534f4c");
+        assert_eq!(odd, TieBreak::NameDescending);
+    }
+}

@@ -1,0 +1,323 @@
+//! Karmada: which policy claimed the resource and why the others did not, the previous
+//! binding, each affinity term tried, every cluster's filter verdict, score and available
+//! replicas, the spread selection and the division step by step.
+
+use crate::karmada::assignment::Division;
+use crate::karmada::detector::ImplicitPriority;
+use crate::karmada::filter::Verdict;
+use crate::karmada::scheduler::Attempt;
+use crate::karmada::spread::Selection;
+use crate::karmada::Claim;
+use crate::model::karmada::TargetCluster;
+use crate::plan::KarmadaTrace;
+
+use super::{clusters_text, list, ClusterVerdict, Explanation};
+
+/// More Webster rounds than this are summarised (a 10k-replica division has 10k rounds).
+const ROUNDS_SHOWN: usize = 50;
+
+pub fn explain(explanation: &mut Explanation, trace: &KarmadaTrace) {
+    let total = trace.clusters.len();
+    claim_notes(explanation, trace);
+    let Some(outcome) = &trace.outcome else {
+        explanation.summary = match &trace.claim {
+            Claim::Blocked { why } => format!("not scheduled: {why}"),
+            Claim::Unclaimed { why } => format!("no binding: {why}"),
+            Claim::Claimed { .. } => "not scheduled".to_string(),
+        };
+        explanation.clusters = trace
+            .clusters
+            .iter()
+            .map(|cluster| {
+                ClusterVerdict::new(
+                    &cluster.name,
+                    false,
+                    "notClaimed",
+                    "no policy schedules the resource".to_string(),
+                )
+            })
+            .collect();
+        return;
+    };
+    if let Some(binding) = &trace.binding {
+        let previous = if binding.clusters.is_empty() {
+            "none".to_string()
+        } else {
+            targets(&binding.clusters)
+        };
+        explanation.notes.push(format!(
+            "binding {}: previous spec.clusters {previous} (from {})",
+            binding.name, binding.from
+        ));
+        if binding.reschedule {
+            explanation
+                .notes
+                .push("a reschedule was triggered (rescheduleTriggeredAt is after lastScheduledTime): fresh division, affinity terms from the first".to_string());
+        }
+        if let Some(term) = &binding.observed_affinity {
+            explanation
+                .notes
+                .push(format!("observed affinity term before this run: {term}"));
+        }
+    }
+    explanation.summary = format!(
+        "{} of {}: Scheduled={} ({}): {}",
+        clusters_text(outcome.clusters.len()),
+        clusters_text(total),
+        if outcome.scheduled() { "True" } else { "False" },
+        outcome.reason.as_str(),
+        outcome.message
+    );
+    for attempt in &outcome.attempts {
+        attempt_notes(explanation, attempt);
+    }
+    // The verdicts of the attempt that decided: the one that succeeded, else the first.
+    let decisive = outcome
+        .attempts
+        .iter()
+        .find(|attempt| attempt.result.is_ok())
+        .or_else(|| outcome.attempts.first());
+    let Some(attempt) = decisive else {
+        explanation.clusters = trace
+            .clusters
+            .iter()
+            .map(|cluster| {
+                let kept = outcome.clusters.iter().any(|c| c.name == cluster.name);
+                ClusterVerdict::new(
+                    &cluster.name,
+                    kept,
+                    "notScheduled",
+                    "no affinity term was tried".to_string(),
+                )
+            })
+            .collect();
+        return;
+    };
+    explanation.clusters = trace
+        .clusters
+        .iter()
+        .enumerate()
+        .map(|(index, cluster)| {
+            let result = outcome.clusters.iter().find(|c| c.name == cluster.name);
+            verdict(attempt, index, &cluster.name, result)
+        })
+        .collect();
+}
+
+fn claim_notes(explanation: &mut Explanation, trace: &KarmadaTrace) {
+    let chosen = match &trace.claim {
+        Claim::Claimed { policy, how } => {
+            explanation
+                .notes
+                .push(format!("claimed by {}: {how}", policy.reference()));
+            Some(policy.reference())
+        }
+        Claim::Unclaimed { why } | Claim::Blocked { why } => {
+            explanation.notes.push(format!("not claimed: {why}"));
+            None
+        }
+    };
+    for candidate in &trace.candidates {
+        let reference = candidate.policy.reference();
+        if Some(&reference) == chosen.as_ref() {
+            continue;
+        }
+        let why = match candidate.skipped {
+            Some(skipped) => skipped.to_string(),
+            None if candidate.implicit == ImplicitPriority::MisMatch => {
+                "no resource selector matches".to_string()
+            }
+            None => format!(
+                "lost: priority {}, {} (explicit priority, then how the selector matched, then the name decide)",
+                candidate.policy.priority,
+                candidate.implicit.as_str()
+            ),
+        };
+        explanation.notes.push(format!("  {reference}: {why}"));
+    }
+}
+
+fn attempt_notes(explanation: &mut Explanation, attempt: &Attempt) {
+    let term = attempt
+        .term
+        .as_ref()
+        .map_or(String::new(), |term| format!("affinity term {term}: "));
+    let result = match &attempt.result {
+        Ok(clusters) => format!("scheduled to {}", targets(clusters)),
+        Err(failure) => format!("failed ({}): {}", failure.reason.as_str(), failure.message),
+    };
+    explanation.notes.push(format!("{term}{result}"));
+    if let Some(selection) = &attempt.selection {
+        explanation
+            .notes
+            .push(format!("  selection: {}", selection_text(selection)));
+    }
+    if let Some(strategy) = attempt.strategy {
+        explanation
+            .notes
+            .push(format!("  division: {}", strategy.as_str()));
+    }
+    for division in &attempt.divisions {
+        division_notes(explanation, division);
+    }
+}
+
+fn selection_text(selection: &Selection) -> String {
+    match selection {
+        Selection::All { why } => format!("every feasible cluster ({why})"),
+        Selection::ByCluster {
+            min_groups,
+            max_groups,
+            need,
+            swaps,
+        } => {
+            let mut text = format!(
+                "cluster spread constraint minGroups {min_groups}, maxGroups {max_groups}: the first {need} in order"
+            );
+            for (out, into) in swaps {
+                text.push_str(&format!(
+                    "; swapped {out} for {into} (more available replicas)"
+                ));
+            }
+            text
+        }
+        Selection::ByRegion { groups, chosen } => {
+            let regions: Vec<String> = groups
+                .iter()
+                .map(|group| {
+                    format!(
+                        "{} (weight {}: {})",
+                        group.name,
+                        group.weight,
+                        group.clusters.join(", ")
+                    )
+                })
+                .collect();
+            format!("regions {}; chosen {}", regions.join(", "), list(chosen))
+        }
+    }
+}
+
+fn division_notes(explanation: &mut Explanation, division: &Division) {
+    let tier = if division.tier > 0 {
+        format!("overflow tier {}: ", division.tier)
+    } else {
+        String::new()
+    };
+    let step = division
+        .step
+        .map_or(String::new(), |step| format!("{}: ", step.as_str()));
+    let weights: Vec<String> = division
+        .weights
+        .iter()
+        .map(|(name, weight)| format!("{name}={weight}"))
+        .collect();
+    explanation.notes.push(format!(
+        "  {tier}{step}{} replicas by weights {}",
+        division.target,
+        if weights.is_empty() {
+            "none".to_string()
+        } else {
+            weights.join(", ")
+        }
+    ));
+    if !division.kept.is_empty() {
+        explanation.notes.push(format!(
+            "    added to the replicas kept: {}",
+            targets(&division.kept)
+        ));
+    }
+    for (seat, round) in division.rounds.iter().take(ROUNDS_SHOWN).enumerate() {
+        explanation.notes.push(format!(
+            "    Webster seat {}: {} (priority {:.4} = weight / (2×{} + 1))",
+            seat + 1,
+            round.party,
+            round.priority,
+            round.seats_before
+        ));
+    }
+    if division.rounds.len() > ROUNDS_SHOWN {
+        explanation.notes.push(format!(
+            "    ... {} more seats",
+            division.rounds.len() - ROUNDS_SHOWN
+        ));
+    }
+}
+
+fn verdict(
+    attempt: &Attempt,
+    index: usize,
+    name: &str,
+    result: Option<&TargetCluster>,
+) -> ClusterVerdict {
+    let detail = attempt.feasible.iter().find(|detail| detail.index == index);
+    let scores = detail.map(|detail| {
+        format!(
+            "score {}, available replicas {} (estimate {} + already there {})",
+            detail.score,
+            detail.available,
+            detail.allocatable,
+            detail.available - detail.allocatable
+        )
+    });
+    if let Some(target) = result {
+        let reason = match &scores {
+            Some(scores) => format!("{} replicas; {scores}", target.replicas),
+            None => format!(
+                "{} replicas (kept from the previous binding)",
+                target.replicas
+            ),
+        };
+        return ClusterVerdict::new(name, true, "selected", reason);
+    }
+    match attempt.verdicts.get(index) {
+        Some(Verdict::Deleting) => ClusterVerdict::new(
+            name,
+            false,
+            "deleting",
+            "being deleted: skipped before the filters (still counted in N)".to_string(),
+        ),
+        Some(Verdict::Unfit { plugin, reason }) => {
+            ClusterVerdict::new(name, false, "filtered", format!("{plugin}: {reason}"))
+        }
+        _ => {
+            let selected = attempt.selected.iter().any(|detail| detail.index == index);
+            let scores = scores.unwrap_or_default();
+            if selected {
+                let why = match &attempt.result {
+                    Ok(_) => {
+                        "selected but divided 0 replicas (clusters at 0 are removed)".to_string()
+                    }
+                    Err(failure) => format!("selected, then: {}", failure.message),
+                };
+                ClusterVerdict::new(name, false, "zeroReplicas", format!("{why}; {scores}"))
+            } else if attempt.selection.is_some() {
+                ClusterVerdict::new(
+                    name,
+                    false,
+                    "notSelected",
+                    format!("feasible but left out by the spread selection; {scores}"),
+                )
+            } else {
+                ClusterVerdict::new(
+                    name,
+                    false,
+                    "notScheduled",
+                    "feasible; the run failed before selection".to_string(),
+                )
+            }
+        }
+    }
+}
+
+fn targets(clusters: &[TargetCluster]) -> String {
+    let parts: Vec<String> = clusters
+        .iter()
+        .map(|cluster| format!("{}:{}", cluster.name, cluster.replicas))
+        .collect();
+    if parts.is_empty() {
+        "none".to_string()
+    } else {
+        parts.join(", ")
+    }
+}
