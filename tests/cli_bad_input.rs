@@ -500,3 +500,63 @@ fn cel_at_the_nesting_limit_is_evaluated() {
         .run();
     assert!(String::from_utf8_lossy(&output.stdout).contains("- east"));
 }
+
+// ---- YAML before the parser ----
+
+/// libyaml takes time quadratic in the depth of flow collections (100,000 levels: minutes);
+/// the nesting limit applies in one pass before it.
+#[test]
+fn deep_flow_nesting_is_refused_without_parsing_it() {
+    let dir = tempdir();
+    let levels = 100_000;
+    for (name, text, column) in [
+        (
+            "sequences.yaml",
+            format!("a: {}{}\n", "[".repeat(levels), "]".repeat(levels)),
+            4 + 128,
+        ),
+        (
+            "mappings.yaml",
+            format!("- {}1{}\n", "{a: ".repeat(levels), "}".repeat(levels)),
+            3 + 128 * 4,
+        ),
+    ] {
+        write(&dir.path().join(name), &text);
+        Test::new()
+            .current_dir(dir.path())
+            .args(["plan", "-f", name])
+            .stderr(format!(
+                "error: {name}#1: line 1 column {column}: recursion limit exceeded\n"
+            ))
+            .status(1)
+            .within(BOUND_SECONDS)
+            .run();
+    }
+}
+
+/// YAML allows a byte order mark at the start of every document of a stream.
+#[test]
+fn a_byte_order_mark_may_start_a_later_document() {
+    let input = format!(
+        "{INVENTORY}---\n\u{feff}apiVersion: cluster.open-cluster-management.io/v1\nkind: ManagedCluster\nmetadata: {{name: west}}\n\u{feff}---\napiVersion: cluster.open-cluster-management.io/v1\nkind: ManagedCluster\nmetadata: {{name: north}}\n"
+    );
+    Test::new()
+        .args(["select", "-f", "-", "-o", "name"])
+        .stdin(input)
+        .stdout("east\nnorth\nwest\n")
+        .run();
+}
+
+/// An error in a document that starts with a byte order mark names that document.
+#[test]
+fn an_error_after_a_byte_order_mark_names_its_document() {
+    let input = format!(
+        "{INVENTORY}---\n\u{feff}apiVersion: cluster.open-cluster-management.io/v1\nkind: ManagedCluster\nmetadata: {{name: west, labels: [1]}}\n"
+    );
+    Test::new()
+        .args(["select", "-f", "-", "-o", "name"])
+        .stdin(input)
+        .stderr("error: <stdin>#2: metadata.labels: invalid type: sequence, expected a map\n")
+        .status(1)
+        .run();
+}

@@ -2,7 +2,7 @@
 //! (concatenated values), parsed into one value type. YAML aliases are expanded under a
 //! budget so an alias bomb is an error, not an out-of-memory kill.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -10,6 +10,7 @@ use serde_yaml::{Mapping, Value};
 
 use super::content::{json_documents, Content};
 use super::inputs::{Input, Syntax};
+use super::yaml_scan::{self, Refusal};
 use super::{LoadError, LoadOptions};
 use crate::model::Source;
 
@@ -112,17 +113,37 @@ fn source(file: &str, document: usize) -> Source {
 }
 
 fn parse_yaml(name: &str, text: &str, allowance: usize) -> Result<Vec<Document>, LoadError> {
+    let text = yaml_scan::without_later_boms(text);
+    let refused = |refusal: Refusal| LoadError::Syntax {
+        at: source(name, refusal.document),
+        line: Some(refusal.line),
+        column: Some(refusal.column),
+        message: refusal.message,
+    };
+    if let Some(refusal) = yaml_scan::disallowed_character(&text) {
+        return Err(refused(refusal));
+    }
+    yaml_scan::scan(&text).map_err(refused)?;
     let budget = Cell::new(
         text.len()
             .saturating_mul(BUDGET_PER_BYTE)
             .saturating_add(allowance),
     );
+    let duplicate = RefCell::new(None);
+    let seed = BudgetedValue {
+        budget: &budget,
+        duplicate: &duplicate,
+    };
     let mut documents = Vec::new();
-    for (index, deserializer) in serde_yaml::Deserializer::from_str(text).enumerate() {
+    for (index, deserializer) in serde_yaml::Deserializer::from_str(&text).enumerate() {
         let at = source(name, index.saturating_add(1));
-        let mut value = BudgetedValue { budget: &budget }
-            .deserialize(deserializer)
-            .map_err(|error| yaml_syntax_error(&at, &error))?;
+        let mut value = seed.deserialize(deserializer).map_err(|error| {
+            let mut error = yaml_syntax_error(&at, &error);
+            if let Some(key) = duplicate.take() {
+                at_duplicate(&mut error, &text, &key);
+            }
+            error
+        })?;
         // Kubernetes' YAML reader (go-yaml) honours `<<` merge keys.
         value
             .apply_merge()
@@ -130,6 +151,41 @@ fn parse_yaml(name: &str, text: &str, allowance: usize) -> Result<Vec<Document>,
         documents.push(Document { source: at, value });
     }
     Ok(documents)
+}
+
+/// serde_yaml places a duplicate key's error at its mapping's start; this moves it to the
+/// line of the key's second occurrence in a block mapping (at the mapping's column, after
+/// nothing but indentation and `- ` indicators), when that can be found.
+fn at_duplicate(error: &mut LoadError, text: &str, key: &str) {
+    let LoadError::Syntax {
+        line: Some(line),
+        column: Some(column),
+        ..
+    } = error
+    else {
+        return;
+    };
+    let indent = column.saturating_sub(1);
+    let keys = [
+        format!("{key}:"),
+        format!("\"{key}\":"),
+        format!("'{key}':"),
+    ];
+    let mut seen = 0;
+    for (number, text_line) in text.lines().enumerate().skip(line.saturating_sub(1)) {
+        let Some((before, rest)) = text_line.split_at_checked(indent) else {
+            continue;
+        };
+        let is_key = before.bytes().all(|byte| byte == b' ' || byte == b'-')
+            && keys.iter().any(|key| rest.starts_with(key.as_str()));
+        if is_key {
+            seen += 1;
+            if seen == 2 {
+                *line = number + 1;
+                return;
+            }
+        }
+    }
 }
 
 fn yaml_syntax_error(at: &Source, error: &serde_yaml::Error) -> LoadError {
@@ -182,6 +238,8 @@ fn without_location(message: String) -> String {
 #[derive(Clone, Copy)]
 struct BudgetedValue<'a> {
     budget: &'a Cell<usize>,
+    /// The key of a duplicate-key error, for [`at_duplicate`].
+    duplicate: &'a RefCell<Option<String>>,
 }
 
 impl BudgetedValue<'_> {
@@ -283,10 +341,9 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
         while let Some(key) = map.next_key_seed(self)? {
             if mapping.contains_key(&key) {
                 let shown = serde_yaml::to_string(&key).unwrap_or_default();
-                return Err(de::Error::custom(format_args!(
-                    "duplicate key {}",
-                    shown.trim_end()
-                )));
+                let shown = shown.trim_end();
+                *self.duplicate.borrow_mut() = Some(shown.to_string());
+                return Err(de::Error::custom(format_args!("duplicate key {shown}")));
             }
             let value = map.next_value_seed(self)?;
             mapping.insert(key, value);
@@ -370,13 +427,20 @@ mod tests {
     }
 
     #[test]
-    fn duplicate_keys_are_errors_at_their_mapping() {
+    fn duplicate_keys_are_errors_at_their_second_occurrence() {
         let error = yaml("x: 0\ny:\n  a: 1\n  a: 2\n")
             .err()
             .map(|e| e.to_string());
         assert_eq!(
             error.as_deref(),
-            Some("f.yaml#1: line 3 column 3: y: duplicate key a")
+            Some("f.yaml#1: line 4 column 3: y: duplicate key a")
+        );
+        let error = yaml("- a: 1\n  b: 2\n  \"a\": 3\n")
+            .err()
+            .map(|e| e.to_string());
+        assert_eq!(
+            error.as_deref(),
+            Some("f.yaml#1: line 3 column 3: .[0]: duplicate key a")
         );
     }
 

@@ -13,6 +13,7 @@ mod model_builder;
 mod object;
 mod previous;
 mod strict;
+mod yaml_scan;
 
 use std::io::Read;
 

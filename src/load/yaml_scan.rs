@@ -1,0 +1,403 @@
+//! One linear pass over a YAML input before the parser sees it, for what the parser gets
+//! wrong on hostile input:
+//!
+//! - nesting: libyaml (under serde_yaml) keeps a simple-key entry per open flow collection and
+//!   walks them all on every token, so `[[[[...` takes time quadratic in the depth (100,000
+//!   levels: 30 s) before serde_yaml's recursion limit applies. Flow nesting deeper than that
+//!   limit is refused here, at the bracket that goes past it, with serde_yaml's message;
+//! - characters YAML does not allow (NUL and other controls): libyaml reports them against
+//!   the first document at line 1 column 1; here they name their document, line and column;
+//! - a byte order mark at the start of a later document, which YAML allows and libyaml does
+//!   not: it is dropped, as the one at the start of the input is.
+//!
+//! The pass knows enough YAML to not be fooled by brackets in quoted scalars, comments, block
+//! scalars and block-context plain scalars (`a: x[1]` is a string), and counts documents as
+//! serde_yaml does.
+
+use std::borrow::Cow;
+
+/// serde_yaml's (and serde_json's) recursion limit: the nesting the parser refuses past.
+pub const MAX_DEPTH: usize = 128;
+
+const BOM: char = '\u{feff}';
+
+/// What the pass refused, and where: document number, line and column from 1.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub document: usize,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// The text without byte order marks at the start of a line (a later document's start).
+pub fn without_later_boms(text: &str) -> Cow<'_, str> {
+    if !text.contains(BOM) {
+        return Cow::Borrowed(text);
+    }
+    let mut kept = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        kept.push_str(line.strip_prefix(BOM).unwrap_or(line));
+    }
+    Cow::Owned(kept)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Normal,
+    DoubleQuoted,
+    SingleQuoted,
+    /// The lines of a block scalar: those more indented than its parent's line, and blank ones.
+    BlockScalar {
+        parent_indent: usize,
+    },
+}
+
+/// Refuses flow nesting deeper than [`MAX_DEPTH`] and characters YAML does not allow.
+pub fn scan(text: &str) -> Result<(), Refusal> {
+    let bytes = text.as_bytes();
+    let mut documents = Documents::default();
+    let mut mode = Mode::Normal;
+    let mut depth = 0usize;
+    let mut node_start = true;
+    let mut line = 1usize;
+    let mut line_start = 0usize;
+    let mut line_indent = 0usize;
+    let mut at = 0usize;
+    while let Some(&byte) = bytes.get(at) {
+        if at == line_start {
+            let indent = bytes
+                .get(at..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|byte| **byte == b' ')
+                .count();
+            if let Mode::BlockScalar { parent_indent } = mode {
+                let rest = bytes.get(at + indent..).unwrap_or_default();
+                let blank = rest
+                    .first()
+                    .is_none_or(|byte| matches!(byte, b'\n' | b'\r'));
+                if blank || indent > parent_indent {
+                    at = next_line(bytes, at);
+                    line += 1;
+                    line_start = at;
+                    continue;
+                }
+                mode = Mode::Normal;
+            }
+            if mode == Mode::Normal && depth == 0 {
+                line_indent = indent;
+                node_start = true;
+                if let Some(marker) = document_marker(bytes.get(at..).unwrap_or_default()) {
+                    documents.marker(marker);
+                    at += 3;
+                    continue;
+                }
+            }
+        }
+        at += 1;
+        match (mode, byte) {
+            (_, b'\n') => {
+                line += 1;
+                line_start = at;
+                continue;
+            }
+            (Mode::BlockScalar { .. }, _) => {}
+            (Mode::DoubleQuoted, b'\\') => at += 1,
+            (Mode::DoubleQuoted, b'"') | (Mode::SingleQuoted, b'\'') => {
+                if mode == Mode::SingleQuoted && bytes.get(at) == Some(&b'\'') {
+                    at += 1;
+                } else {
+                    mode = Mode::Normal;
+                    node_start = false;
+                }
+            }
+            (Mode::DoubleQuoted | Mode::SingleQuoted, _) => {}
+            (Mode::Normal, b' ' | b'\t' | b'\r') => {}
+            (Mode::Normal, b'#') if node_start || follows_space(bytes, at - 1) => {
+                at = end_of_line(bytes, at);
+            }
+            (Mode::Normal, _) => {
+                documents.content();
+                if depth > 0 || node_start {
+                    match byte {
+                        b'[' | b'{' => {
+                            depth += 1;
+                            if depth > MAX_DEPTH {
+                                let column = column(text, line_start, at - 1);
+                                return Err(Refusal {
+                                    document: documents.number,
+                                    line,
+                                    column,
+                                    message: "recursion limit exceeded".to_string(),
+                                });
+                            }
+                            node_start = true;
+                            continue;
+                        }
+                        b']' | b'}' if depth > 0 => {
+                            depth -= 1;
+                            node_start = false;
+                            continue;
+                        }
+                        b',' if depth > 0 => {
+                            node_start = true;
+                            continue;
+                        }
+                        _ => {}
+                    }
+                }
+                if node_start {
+                    match byte {
+                        b'"' => mode = Mode::DoubleQuoted,
+                        b'\'' => mode = Mode::SingleQuoted,
+                        b'|' | b'>' if depth == 0 => {
+                            mode = Mode::BlockScalar {
+                                parent_indent: line_indent,
+                            };
+                            at = end_of_line(bytes, at);
+                        }
+                        b'-' | b'?' | b':' if separated(bytes, at) => {}
+                        b'&' | b'!' => at = end_of_token(bytes, at),
+                        _ => node_start = false,
+                    }
+                } else if byte == b':' && (separated(bytes, at) || depth > 0) {
+                    node_start = true;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The first character YAML does not allow (libyaml's printable set), with where it is.
+pub fn disallowed_character(text: &str) -> Option<Refusal> {
+    let (offset, character) = text.char_indices().find(|(_, c)| !printable(*c))?;
+    let before = text.get(..offset).unwrap_or_default();
+    let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
+    let mut documents = Documents::default();
+    for line in before.split_inclusive('\n') {
+        match document_marker(line.as_bytes()) {
+            Some(marker) => documents.marker(marker),
+            None if !line.trim().is_empty() && !line.starts_with('#') => documents.content(),
+            None => {}
+        }
+    }
+    Some(Refusal {
+        document: documents.number,
+        line: before.matches('\n').count() + 1,
+        column: column(text, line_start, offset),
+        message: format!(
+            "control characters are not allowed: U+{:04X}",
+            u32::from(character)
+        ),
+    })
+}
+
+/// libyaml's `IS_PRINTABLE`, with tab, line feed and carriage return.
+fn printable(c: char) -> bool {
+    matches!(c,
+        '\t' | '\n' | '\r' | '\u{20}'..='\u{7e}' | '\u{85}' | '\u{a0}'..='\u{d7ff}'
+        | '\u{e000}'..='\u{fffd}' | '\u{10000}'..='\u{10ffff}')
+}
+
+#[derive(Clone, Copy)]
+enum Marker {
+    Start,
+    End,
+}
+
+/// Document numbers as serde_yaml gives them: `---` starts a document unless it is the
+/// first thing in the input; content after `...` starts one too.
+struct Documents {
+    number: usize,
+    started: bool,
+    ended: bool,
+}
+
+impl Default for Documents {
+    fn default() -> Documents {
+        Documents {
+            number: 1,
+            started: false,
+            ended: false,
+        }
+    }
+}
+
+impl Documents {
+    fn marker(&mut self, marker: Marker) {
+        match marker {
+            Marker::Start => {
+                if self.started || self.ended {
+                    self.number += 1;
+                }
+                self.started = true;
+                self.ended = false;
+            }
+            Marker::End => {
+                self.started = false;
+                self.ended = true;
+            }
+        }
+    }
+
+    fn content(&mut self) {
+        if self.ended {
+            self.number += 1;
+            self.ended = false;
+        }
+        self.started = true;
+    }
+}
+
+/// `---` or `...` at the start of a line, followed by a space or the line's end.
+fn document_marker(line: &[u8]) -> Option<Marker> {
+    let marker = match line.get(..3)? {
+        b"---" => Marker::Start,
+        b"..." => Marker::End,
+        _ => return None,
+    };
+    line.get(3)
+        .is_none_or(|byte| matches!(byte, b' ' | b'\t' | b'\n' | b'\r'))
+        .then_some(marker)
+}
+
+/// Whether the byte before `at` is followed by a space, a line end, or the input's end.
+fn separated(bytes: &[u8], at: usize) -> bool {
+    bytes
+        .get(at)
+        .is_none_or(|byte| matches!(byte, b' ' | b'\t' | b'\n' | b'\r'))
+}
+
+fn follows_space(bytes: &[u8], at: usize) -> bool {
+    at == 0
+        || bytes
+            .get(at - 1)
+            .is_some_and(|byte| matches!(byte, b' ' | b'\t' | b'\n'))
+}
+
+fn end_of_line(bytes: &[u8], mut at: usize) -> usize {
+    while bytes.get(at).is_some_and(|byte| *byte != b'\n') {
+        at += 1;
+    }
+    at
+}
+
+fn next_line(bytes: &[u8], at: usize) -> usize {
+    (end_of_line(bytes, at) + 1).min(bytes.len())
+}
+
+fn end_of_token(bytes: &[u8], mut at: usize) -> usize {
+    while bytes
+        .get(at)
+        .is_some_and(|byte| !matches!(byte, b' ' | b'\t' | b'\n' | b'\r'))
+    {
+        at += 1;
+    }
+    at
+}
+
+/// The column (from 1, in characters) of byte `at` on the line starting at `line_start`.
+fn column(text: &str, line_start: usize, at: usize) -> usize {
+    text.get(line_start..at)
+        .map_or(1, |line| line.chars().count() + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refusal(text: &str) -> Option<(usize, usize, usize)> {
+        scan(text)
+            .err()
+            .map(|refusal| (refusal.document, refusal.line, refusal.column))
+    }
+
+    #[test]
+    fn flow_nesting_past_the_limit_is_refused_at_its_bracket() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        assert_eq!(refusal(&deep), Some((1, 1, 129)));
+        let at_limit = format!("{}{}", "[".repeat(128), "]".repeat(128));
+        assert_eq!(refusal(&at_limit), None);
+        let maps = format!("a: {}1{}", "{a: ".repeat(200), "}".repeat(200));
+        assert_eq!(refusal(&maps), Some((1, 1, 4 + 128 * 4)));
+    }
+
+    #[test]
+    fn closed_collections_do_not_add_up() {
+        let siblings = "[[]]\n".repeat(1000);
+        assert_eq!(refusal(&format!("a: [{siblings}]")), None);
+    }
+
+    #[test]
+    fn brackets_in_scalars_and_comments_are_not_nesting() {
+        let brackets = "[".repeat(200);
+        for text in [
+            format!("a: \"{brackets}\"\n"),
+            format!("a: '{brackets}'\n"),
+            format!("a: x{brackets}\n"),
+            format!("a: 1 # {brackets}\n"),
+            format!("a: |\n  {brackets}\n\n  {brackets}\nb: 1\n"),
+            format!("- >-\n    {brackets}\n"),
+            format!("a: 'it''s {brackets}'\n"),
+            format!("a: \"\\\" {brackets}\"\n"),
+        ] {
+            assert_eq!(refusal(&text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn flow_after_indicators_anchors_and_tags_is_nesting() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        for text in [
+            format!("- {deep}\n"),
+            format!("? {deep}\n"),
+            format!("a: &x !!seq {deep}\n"),
+            format!("a: |\n  text\nb: {deep}\n"),
+        ] {
+            assert!(refusal(&text).is_some(), "{text}");
+        }
+    }
+
+    #[test]
+    fn documents_are_numbered_as_serde_yaml_does() {
+        let deep = "[".repeat(200);
+        assert_eq!(refusal(&format!("---\n{deep}")).map(|r| r.0), Some(1));
+        assert_eq!(refusal(&format!("a: 1\n---\n{deep}")).map(|r| r.0), Some(2));
+        assert_eq!(refusal(&format!("---\n---\n{deep}")).map(|r| r.0), Some(2));
+        assert_eq!(refusal(&format!("a: 1\n...\n{deep}")).map(|r| r.0), Some(2));
+        assert_eq!(
+            refusal(&format!("a: 1\n...\n---\n{deep}")).map(|r| r.0),
+            Some(2)
+        );
+        assert_eq!(
+            refusal(&format!("a: 1\n---\nb: |\n  ---\n  x\n---\n{deep}")).map(|r| r.0),
+            Some(3)
+        );
+    }
+
+    #[test]
+    fn control_characters_name_their_document_line_and_column() {
+        let found = disallowed_character("a: 1\n---\nb: 2\nc: x\u{0}y\n");
+        assert_eq!(
+            found,
+            Some(Refusal {
+                document: 2,
+                line: 4,
+                column: 5,
+                message: "control characters are not allowed: U+0000".to_string()
+            })
+        );
+        assert_eq!(disallowed_character("a: \"tab\tand ü and 😀\"\r\n"), None);
+    }
+
+    #[test]
+    fn boms_at_line_starts_are_dropped() {
+        assert_eq!(
+            without_later_boms("a: 1\n---\n\u{feff}b: 2\n"),
+            "a: 1\n---\nb: 2\n"
+        );
+        assert!(matches!(without_later_boms("a: 1\n"), Cow::Borrowed(_)));
+    }
+}
