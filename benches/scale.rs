@@ -290,6 +290,7 @@ fn placement_bench(model: &Model, size: &str, count: usize) {
                     spec,
                     now: NOW,
                     trace: false,
+                    enforce_spread: false,
                 })
                 .selected
                 .len()
@@ -354,6 +355,7 @@ fn plan_bench(dir: &Path, size: &str, count: usize) -> Result<(), String> {
                 previous: None,
                 now: NOW,
                 trace: Trace::Plan,
+                enforce_spread: false,
             },
         );
         black_box(fleetplan::render::plan::json(&outcome.plan));

@@ -55,6 +55,7 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
+            [CompletionResult]::new('--enforce-spread-policy', '--enforce-spread-policy', [CompletionResultType]::ParameterName, 'Enforce Placements'' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -77,6 +78,7 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
+            [CompletionResult]::new('--enforce-spread-policy', '--enforce-spread-policy', [CompletionResultType]::ParameterName, 'Enforce Placements'' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
@@ -119,6 +121,7 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
+            [CompletionResult]::new('--enforce-spread-policy', '--enforce-spread-policy', [CompletionResultType]::ParameterName, 'Enforce Placements'' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does')
             [CompletionResult]::new('--manifests-only', '--manifests-only', [CompletionResultType]::ParameterName, 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -141,6 +144,7 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used')
+            [CompletionResult]::new('--enforce-spread-policy', '--enforce-spread-policy', [CompletionResultType]::ParameterName, 'Enforce Placements'' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does')
             [CompletionResult]::new('--manifests-only', '--manifests-only', [CompletionResultType]::ParameterName, 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -95,7 +95,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__check)
-            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --manifests-only --output --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --enforce-spread-policy --manifests-only --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -190,7 +190,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__diff)
-            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --offline --capacity --label --now --manifests-only --output --previous --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --offline --capacity --label --now --enforce-spread-policy --manifests-only --output --previous --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -260,7 +260,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__explain)
-            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --cluster --output --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --enforce-spread-policy --cluster --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -557,7 +557,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__plan)
-            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --output --out --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --enforce-spread-policy --output --out --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

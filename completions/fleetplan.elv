@@ -51,6 +51,7 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
             cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
             cand -v 'Also list the documents that were read but not used'
             cand --verbose 'Also list the documents that were read but not used'
+            cand --enforce-spread-policy 'Enforce Placements'' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -72,6 +73,7 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
             cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
             cand -v 'Also list the documents that were read but not used'
             cand --verbose 'Also list the documents that were read but not used'
+            cand --enforce-spread-policy 'Enforce Placements'' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
@@ -112,6 +114,7 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
             cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
             cand -v 'Also list the documents that were read but not used'
             cand --verbose 'Also list the documents that were read but not used'
+            cand --enforce-spread-policy 'Enforce Placements'' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does'
             cand --manifests-only 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
@@ -133,6 +136,7 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
             cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
             cand -v 'Also list the documents that were read but not used'
             cand --verbose 'Also list the documents that were read but not used'
+            cand --enforce-spread-policy 'Enforce Placements'' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does'
             cand --manifests-only 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

@@ -57,6 +57,7 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l color -d 'W
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s v -l verbose -d 'Also list the documents that were read but not used'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l enforce-spread-policy -d 'Enforce Placements\' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
@@ -74,6 +75,7 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l color -d
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s v -l verbose -d 'Also list the documents that were read but not used'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l enforce-spread-policy -d 'Enforce Placements\' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
@@ -107,6 +109,7 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l color -d 'W
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s v -l verbose -d 'Also list the documents that were read but not used'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l enforce-spread-policy -d 'Enforce Placements\' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l manifests-only -d 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
@@ -125,6 +128,7 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l color -d '
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s v -l verbose -d 'Also list the documents that were read but not used'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l enforce-spread-policy -d 'Enforce Placements\' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l manifests-only -d 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F

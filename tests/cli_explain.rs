@@ -155,20 +155,80 @@ fn a_placement_cluster_answers_with_rank_score_group_and_decision() {
 
 #[test]
 fn a_placement_names_spread_as_a_fleetplan_extension() {
-    // Relabelled, ranks 1-3 share the `aws` domain: the walk reaches numberOfClusters 4 with
-    // rank 3 still refused (3 in aws against 1 in gcp and azure would exceed maxSkew 1).
+    // Relabelled, the top candidates share the `aws` domain: enforced, the walk reaches
+    // numberOfClusters 4 with azure-eu-west-prod-1 still refused (3 in aws against 1 in gcp
+    // and azure would exceed maxSkew 1).
+    let relabelled = [
+        "--label",
+        "azure-eu-west-prod-1:cloud=aws",
+        "--label",
+        "aws-eu-west-prod-2:cloud=azure",
+        "--cluster",
+        "azure-eu-west-prod-1",
+    ];
+    let spread = |extra: &[&str]| {
+        Test::new()
+            .args(["explain", "-f", "testdata/fleet", "-f", "testdata/spread"])
+            .args(["storefront-spread", "--now", "2026-06-01T00:00:00Z"])
+            .args(relabelled)
+            .args(extra.iter().copied())
+    };
     assert_eq!(
-        answer(fleet(&[
-            "storefront",
-            "--label",
-            "azure-eu-west-prod-1:cloud=aws",
-            "--label",
-            "aws-eu-west-prod-2:cloud=azure",
-            "--cluster",
-            "azure-eu-west-prod-1"
-        ])),
-        "azure-eu-west-prod-1 was not selected: kept out by spread constraint cloud (Label, maxSkew 1, ScheduleAnyway; fleetplan extension): domain \"aws\" is already taken by aws-us-east-prod-1, aws-eu-west-prod-1; rank 3 of 5, score 100 = Balance 100×1 + Steady 100×1 + ResourceAllocatableMemory -50×2."
+        answer(spread(&["--enforce-spread-policy"])),
+        "azure-eu-west-prod-1 was not selected: kept out by spread constraint cloud (Label, maxSkew 1, ScheduleAnyway; fleetplan extension): domain \"aws\" is already taken by aws-us-east-prod-1, aws-eu-west-prod-1; rank 4 of 5, score -200 = Balance -100×1 + Steady 0×1 + ResourceAllocatableMemory -50×2."
     );
+    // By default the hub's selection: spreadPolicy is not enforced upstream.
+    assert_eq!(
+        answer(
+            spread(&[])
+                .stderr_contains("Placement/shop/storefront-spread: spreadPolicy is accepted by the API but not enforced by the OCM scheduler")
+        ),
+        "azure-eu-west-prod-1 was selected: rank 4 of 5, score -200 = Balance -100×1 + Steady 0×1 + ResourceAllocatableMemory -50×2; group 0, decision storefront-spread-decision-1."
+    );
+}
+
+/// sortBy, scoreRateLimit and (not enforced) spreadPolicy are named as fields that do not
+/// change the selection; the plan selects what the same Placement without them selects.
+#[test]
+fn fields_the_scheduler_does_not_read_are_named_and_change_nothing() {
+    let output = Test::new()
+        .args(["explain", "-f", "testdata/fleet", "-f", "testdata/spread"])
+        .args(["storefront-spread", "--now", "2026-06-01T00:00:00Z"])
+        .stderr_contains("spreadPolicy is accepted by the API but not enforced by the OCM scheduler: the hub selects as if it were absent")
+        .run();
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        text.contains("fields that do not change the selection: spec.sortBy, spec.scoreRateLimit, spec.spreadPolicy (spreadPolicy is accepted by the API but not enforced by the OCM scheduler)\n"),
+        "{text}"
+    );
+    // The same Placement without the three fields (they are its last lines) selects alike.
+    let written = std::fs::read_to_string("testdata/spread/storefront.yaml").expect("readable");
+    let without = written
+        .split("  spreadPolicy:\n")
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let clusters = |placement: String| {
+        let output = Test::new()
+            .args(["plan", "-o", "json", "-f", "testdata/fleet", "-f", "-"])
+            .stdin(placement)
+            .stderr_contains("")
+            .run();
+        let plan: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("plan -o json is JSON");
+        plan["items"]
+            .as_array()
+            .and_then(|items| {
+                items
+                    .iter()
+                    .find(|item| item["source"]["name"] == "storefront-spread")
+            })
+            .map(|item| item["clusters"].clone())
+            .unwrap_or_default()
+    };
+    let hub = clusters(without);
+    assert_eq!(hub.as_array().map(Vec::len), Some(4), "{hub}");
+    assert_eq!(clusters(written), hub);
 }
 
 #[test]

@@ -26,6 +26,7 @@ fuzz_target!(|data: &[u8]| {
             previous: None,
             now: 1_767_225_600,
             trace: Trace::Full,
+            enforce_spread: false,
         },
     );
     // Rendering is part of `plan`: every output format must cope with any outcome.

@@ -71,6 +71,7 @@ pub fn run(args: CheckArgs, io: &mut Io<'_>) -> ExitCode {
                     previous: scenario.previous.as_ref(),
                     now: scenario.now,
                     trace: Trace::Plan,
+                    enforce_spread: scenario.enforce_spread,
                 },
             );
             for warning in &outcome.warnings {

@@ -64,6 +64,7 @@ pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> ExitCode {
             previous: run.previous.as_ref(),
             now: run.now,
             trace: run.trace,
+            enforce_spread: run.enforce_spread,
         },
         index,
     );

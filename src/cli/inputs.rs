@@ -127,6 +127,11 @@ pub struct WhatIfArgs {
     /// The time taint tolerations are judged at (RFC 3339); default: now.
     #[arg(long, value_name = "RFC3339")]
     pub now: Option<String>,
+
+    /// Enforce Placements' spec.spreadPolicy, a fleetplan extension: the OCM scheduler
+    /// accepts it but does not enforce it, so by default plans select as the hub does.
+    #[arg(long)]
+    pub enforce_spread_policy: bool,
 }
 
 /// The what-if flags, validated.
@@ -136,6 +141,7 @@ pub struct Scenario {
     pub previous_kind: PreviousKind,
     pub what_if: WhatIf,
     pub now: i64,
+    pub enforce_spread: bool,
 }
 
 impl WhatIfArgs {
@@ -184,6 +190,7 @@ impl WhatIfArgs {
             previous_kind,
             what_if,
             now,
+            enforce_spread: self.enforce_spread_policy,
         })
     }
 }

@@ -69,6 +69,7 @@ pub fn plan_inputs(
             previous_kind: scenario.previous_kind,
             now: scenario.now,
             trace,
+            enforce_spread: scenario.enforce_spread,
         },
     ))
 }
@@ -79,6 +80,7 @@ pub struct PlanRun {
     pub previous_kind: crate::load::PreviousKind,
     pub now: i64,
     pub trace: Trace,
+    pub enforce_spread: bool,
 }
 
 impl PlanRun {
@@ -89,6 +91,7 @@ impl PlanRun {
                 previous: self.previous.as_ref(),
                 now: self.now,
                 trace: self.trace,
+                enforce_spread: self.enforce_spread,
             },
         );
         for warning in &outcome.warnings {

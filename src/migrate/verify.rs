@@ -144,6 +144,7 @@ pub(crate) fn verify(
         previous: None,
         now,
         trace: Trace::Plan,
+        enforce_spread: false,
     };
     let before = plan::build(model, &options);
     let selection = plan::build(&selection_model, &options);

@@ -36,6 +36,15 @@ pub struct PlacementSpec {
     pub tolerations: Vec<Toleration>,
     #[serde(default)]
     pub decision_strategy: DecisionStrategy,
+    /// How PlacementDecisions order their decisions. The OCM scheduler (ocm HEAD 00f84c32) does
+    /// not read it: validated as the CRD does (an enum), kept as written so `explain` can say
+    /// it does not change the selection.
+    #[serde(default)]
+    pub sort_by: Option<SortBy>,
+    /// How often score-only changes are written to decisions; not read by the scheduler
+    /// either. The CRD's pattern `^[0-9]+[hms]$` is checked.
+    #[serde(default, deserialize_with = "score_rate_limit")]
+    pub score_rate_limit: Option<String>,
     /// The seed's v1alpha1 `affinity.clusterAntiAffinity.requiredDuringSchedulingRequiredDuringExecution`
     /// terms. v1beta1 has no such field; fleetplan evaluates them as an extension.
     #[serde(skip)]
@@ -50,6 +59,41 @@ impl PlacementSpec {
             .iter()
             .any(ClusterPredicate::is_per_predicate)
     }
+}
+
+/// `spec.sortBy`: the CRD's enum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SortBy {
+    ClusterName,
+    Score,
+}
+
+impl<'de> Deserialize<'de> for SortBy {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match String::deserialize(deserializer)?.as_str() {
+            "ClusterName" => Ok(SortBy::ClusterName),
+            "Score" => Ok(SortBy::Score),
+            other => Err(de::Error::custom(format!(
+                "expected ClusterName or Score, found {other:?}"
+            ))),
+        }
+    }
+}
+
+/// `spec.scoreRateLimit`, which the CRD constrains to `^[0-9]+[hms]$`.
+fn score_rate_limit<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<String>, D::Error> {
+    let Some(text) = Option::<String>::deserialize(deserializer)? else {
+        return Ok(None);
+    };
+    let digits = text.strip_suffix(['h', 'm', 's']).unwrap_or("");
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(de::Error::custom(format!(
+            "expected a duration matching '^[0-9]+[hms]$' (e.g. 1m), found {text:?}"
+        )));
+    }
+    Ok(Some(text))
 }
 
 /// One ORed predicate: its selectors are ANDed.
@@ -167,16 +211,34 @@ pub struct AddOnScore {
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SpreadPolicy {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "spread_constraints")]
     pub spread_constraints: Vec<SpreadConstraint>,
+}
+
+/// The CRD allows at most this many spread constraints.
+const MAX_SPREAD_CONSTRAINTS: usize = 8;
+
+fn spread_constraints<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<SpreadConstraint>, D::Error> {
+    let constraints =
+        Option::<Vec<SpreadConstraint>>::deserialize(deserializer)?.unwrap_or_default();
+    if constraints.len() > MAX_SPREAD_CONSTRAINTS {
+        return Err(de::Error::custom(format!(
+            "expected at most {MAX_SPREAD_CONSTRAINTS} items, found {}",
+            constraints.len()
+        )));
+    }
+    Ok(constraints)
 }
 
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SpreadConstraint {
+    #[serde(deserialize_with = "topology_key")]
     pub topology_key: String,
     pub topology_key_type: TopologyKeyType,
-    #[serde(default = "one")]
+    #[serde(default = "one", deserialize_with = "max_skew")]
     pub max_skew: i32,
     #[serde(default)]
     pub when_unsatisfiable: WhenUnsatisfiable,
@@ -186,6 +248,38 @@ pub struct SpreadConstraint {
 pub enum TopologyKeyType {
     Label,
     Claim,
+}
+
+/// The CRD's `maxLength` of a spread constraint's `topologyKey`.
+const MAX_TOPOLOGY_KEY_BYTES: usize = 316;
+
+/// `topologyKey`: at most 316 bytes matching the CRD's pattern (a label key without the
+/// per-part length limits).
+fn topology_key<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    let key = String::deserialize(deserializer)?;
+    if key.len() > MAX_TOPOLOGY_KEY_BYTES {
+        return Err(de::Error::custom(format!(
+            "expected at most {MAX_TOPOLOGY_KEY_BYTES} bytes, found {}",
+            key.len()
+        )));
+    }
+    if !crate::selector::is_qualified_key(&key) {
+        return Err(de::Error::custom(format!(
+            "expected an optional DNS subdomain prefix and '/', then alphanumeric characters, '-', '_' or '.' starting and ending with an alphanumeric character, found {key:?}"
+        )));
+    }
+    Ok(key)
+}
+
+/// `maxSkew`: the CRD's minimum is 1.
+fn max_skew<'de, D: Deserializer<'de>>(deserializer: D) -> Result<i32, D::Error> {
+    let skew = i32::deserialize(deserializer)?;
+    if skew < 1 {
+        return Err(de::Error::custom(format!(
+            "expected at least 1, found {skew}"
+        )));
+    }
+    Ok(skew)
 }
 
 /// The CRD default is `ScheduleAnyway`.

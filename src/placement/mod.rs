@@ -48,7 +48,14 @@ pub struct PlacementInput<'a> {
     pub now: i64,
     /// Record per-cluster verdicts and upstream's debug shape (what `explain` shows).
     pub trace: bool,
+    /// Enforce `spec.spreadPolicy` (a fleetplan extension): the OCM scheduler accepts it but
+    /// does not enforce it, so by default the placement selects as if it were absent.
+    pub enforce_spread: bool,
 }
+
+/// What a plan and `explain` say about a spreadPolicy the hub does not enforce.
+pub const SPREAD_NOT_ENFORCED: &str =
+    "spreadPolicy is accepted by the API but not enforced by the OCM scheduler";
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlacementResult {
@@ -75,6 +82,8 @@ pub struct PlacementResult {
     /// expiries of the clusters selected now.
     pub changes_at: Option<i64>,
     pub warnings: Vec<String>,
+    /// Fields written in the spec that do not change the selection (`spec.sortBy`, ...).
+    pub unread_fields: Vec<&'static str>,
     pub trace: Option<Trace>,
 }
 
@@ -470,8 +479,46 @@ fn sets_in_spec(spec: &PlacementSpec) -> Vec<String> {
     named.into_iter().cloned().collect()
 }
 
+/// The fields of `spec` the scheduler does not read, as written; spreadPolicy unless enforced.
+fn unread_fields(spec: &PlacementSpec, enforce_spread: bool) -> Vec<&'static str> {
+    let mut fields = Vec::new();
+    if spec.sort_by.is_some() {
+        fields.push("spec.sortBy");
+    }
+    if spec.score_rate_limit.is_some() {
+        fields.push("spec.scoreRateLimit");
+    }
+    if !enforce_spread && !spec.spread_policy.spread_constraints.is_empty() {
+        fields.push("spec.spreadPolicy");
+    }
+    fields
+}
+
 /// Schedules one Placement (upstream `schedulingController.syncPlacement`).
 pub fn schedule(input: &PlacementInput) -> PlacementResult {
+    let unread = unread_fields(input.spec, input.enforce_spread);
+    if !unread.contains(&"spec.spreadPolicy") {
+        let mut result = schedule_spec(input);
+        result.unread_fields = unread;
+        return result;
+    }
+    // The hub selects as if spreadPolicy were absent.
+    let hub_spec = PlacementSpec {
+        spread_policy: Default::default(),
+        ..input.spec.clone()
+    };
+    let mut result = schedule_spec(&PlacementInput {
+        spec: &hub_spec,
+        ..*input
+    });
+    result.warnings.push(format!(
+        "{SPREAD_NOT_ENFORCED}: the hub selects as if it were absent (--enforce-spread-policy enforces it as a fleetplan extension)"
+    ));
+    result.unread_fields = unread;
+    result
+}
+
+fn schedule_spec(input: &PlacementInput) -> PlacementResult {
     let fleet = input.fleet;
     let spec = input.spec;
     let bindings = clustersets::valid_bindings(fleet, input.namespace);
@@ -585,6 +632,7 @@ pub fn schedule(input: &PlacementInput) -> PlacementResult {
         requeue_at: scheduled.requeue_at,
         changes_at: scheduled.changes_at,
         warnings: scheduled.warnings,
+        unread_fields: Vec::new(),
         trace,
     }
 }
@@ -792,6 +840,7 @@ mod tests {
             spec: &spec,
             now: 0,
             trace,
+            enforce_spread: false,
         })
     }
 

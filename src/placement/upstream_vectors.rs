@@ -354,6 +354,8 @@ impl<'c> Checker<'c> {
             spec: &spec,
             now: self.now(),
             trace: true,
+            // Upstream's scheduler does not enforce spreadPolicy.
+            enforce_spread: false,
         })
     }
 

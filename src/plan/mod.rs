@@ -28,6 +28,8 @@ pub struct PlanOptions<'a> {
     /// Unix seconds; toleration expiry is judged against it.
     pub now: i64,
     pub trace: Trace,
+    /// Enforce Placements' spreadPolicy, a fleetplan extension (the OCM scheduler does not).
+    pub enforce_spread: bool,
 }
 
 /// How much of each engine's reasoning a run keeps besides the plan. A placement's full

@@ -19,6 +19,7 @@ mod requirement;
 #[cfg(test)]
 mod upstream_vectors;
 mod validation;
+pub(crate) use validation::is_qualified_key;
 
 pub use bits::ClusterBits;
 pub use conjunction::Selector;

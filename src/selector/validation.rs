@@ -71,6 +71,17 @@ fn is_dns1123_label(s: &str) -> bool {
     }
 }
 
+/// The shape of a qualified key without the length limits: an optional DNS-1123 subdomain
+/// prefix and `/`, then a label name (`([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]`). The OCM CRD
+/// writes this pattern for keys it bounds by its own `maxLength`.
+pub(crate) fn is_qualified_key(key: &str) -> bool {
+    let (prefix, name) = match key.split_once('/') {
+        Some((prefix, name)) => (Some(prefix), name),
+        None => (None, key),
+    };
+    prefix.is_none_or(|prefix| prefix.split('.').all(is_dns1123_label)) && is_label_name(name)
+}
+
 fn dns1123_subdomain_errors(value: &str) -> Vec<String> {
     let mut errors = Vec::new();
     if value.len() > DNS1123_SUBDOMAIN_MAX_BYTES {

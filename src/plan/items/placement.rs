@@ -25,6 +25,7 @@ pub fn plan(run: &Run, workload: &Workload, spec: &PlacementSpec) -> Planned<'st
         spec,
         now,
         trace,
+        enforce_spread: run.options.enforce_spread,
     });
     let mut errors = Vec::new();
     // Inputs the scheduler cannot use (a clusterset of an unknown selector type) fail the

@@ -34,6 +34,7 @@ fn assert_agreement(paths: &[String], previous: Option<&str>, now: &str) {
             previous: previous.as_ref(),
             now: parse_rfc3339(now).unwrap(),
             trace: Trace::Full,
+            enforce_spread: false,
         },
     );
     let clusters = &model.inventory.clusters;

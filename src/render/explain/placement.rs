@@ -3,7 +3,7 @@
 use crate::model::time::format_rfc3339;
 use crate::model::Cluster;
 use crate::placement::trace::{Score, Verdict};
-use crate::placement::PlacementResult;
+use crate::placement::{PlacementResult, SPREAD_NOT_ENFORCED};
 
 use super::{list, ClusterVerdict, DecisionPlace, Explanation, UpstreamDebug};
 
@@ -60,6 +60,16 @@ pub fn explain(explanation: &mut Explanation, result: &PlacementResult, clusters
             result.misconfigured.reason,
             result.misconfigured.message
         ));
+    }
+    if !result.unread_fields.is_empty() {
+        let mut note = format!(
+            "fields that do not change the selection: {}",
+            result.unread_fields.join(", ")
+        );
+        if result.unread_fields.contains(&"spec.spreadPolicy") {
+            note.push_str(&format!(" ({SPREAD_NOT_ENFORCED})"));
+        }
+        explanation.notes.push(note);
     }
     if let Some(at) = result.changes_at {
         explanation.notes.push(format!(
