@@ -1,6 +1,8 @@
 //! Mapping independent items on every core, with the results in input order: the output is
 //! the same as one thread's, byte for byte.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 /// The stack of every thread that plans: CEL's parser and evaluator recurse once per level of
 /// an expression (up to cel-go's 250, see `placement::filters::cel_limits`), at up to ~40 KB
 /// a level in a debug build. Only the pages a thread touches are ever allocated.
@@ -19,7 +21,10 @@ pub fn with_deep_stack<R: Send>(f: impl FnOnce() -> R + Send) -> std::io::Result
     })
 }
 
-/// `f` of every item, in `items` order, computed in contiguous chunks, one per core.
+/// `f` of every item, in `items` order, on every core. Items are handed out in small blocks
+/// as threads come free rather than split in one chunk per core up front: items differ in
+/// cost (a placement over the whole fleet next to one pinned to a zone), and with fixed
+/// chunks one core sat idle while the other finished the expensive half.
 pub fn map_in_order<'a, T, R, F>(items: &'a [T], f: F) -> Vec<R>
 where
     T: Sync,
@@ -27,30 +32,55 @@ where
     F: Fn(&'a T) -> R + Sync,
 {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let chunk = items.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|chunk| {
-                let f = &f;
-                let thread = std::thread::Builder::new()
+    // Enough blocks per thread to even out the tail, few enough that taking one costs nothing.
+    let block = (items.len() / (threads * BLOCKS_PER_THREAD)).clamp(1, MAX_BLOCK);
+    let next = AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let start = next.fetch_add(block, Ordering::Relaxed);
+            if start >= items.len() {
+                return done;
+            }
+            let end = (start + block).min(items.len());
+            done.push((start, items[start..end].iter().map(&f).collect::<Vec<R>>()));
+        }
+    };
+    let mut blocks: Vec<(usize, Vec<R>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.min(items.len()))
+            .filter_map(|_| {
+                std::thread::Builder::new()
                     .stack_size(STACK_BYTES)
-                    .spawn_scoped(scope, move || chunk.iter().map(f).collect::<Vec<R>>());
-                // No thread to be had: that chunk is mapped here, after the others started.
-                thread.map_err(|_| chunk)
+                    .spawn_scoped(scope, work)
+                    .ok()
             })
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|handle| match handle {
-                Ok(handle) => handle
+        // No thread to be had: the items are mapped here.
+        let mut blocks = if handles.is_empty() {
+            work()
+        } else {
+            Vec::new()
+        };
+        for handle in handles {
+            blocks.extend(
+                handle
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                Err(chunk) => chunk.iter().map(&f).collect(),
-            })
-            .collect()
-    })
+            );
+        }
+        blocks
+    });
+    blocks.sort_unstable_by_key(|&(start, _)| start);
+    let mut results = Vec::with_capacity(items.len());
+    for (_, block) in blocks {
+        results.extend(block);
+    }
+    results
 }
+
+/// Blocks each thread takes on average, and the largest block (items).
+const BLOCKS_PER_THREAD: usize = 32;
+const MAX_BLOCK: usize = 256;
 
 #[cfg(test)]
 mod tests {
@@ -62,5 +92,14 @@ mod tests {
         let doubled = map_in_order(&items, |n| n * 2);
         assert_eq!(doubled, items.iter().map(|n| n * 2).collect::<Vec<_>>());
         assert!(map_in_order(&[] as &[u32], |n| *n).is_empty());
+    }
+
+    #[test]
+    fn uneven_items_keep_the_input_order() {
+        // Costs that differ by item, so threads finish their blocks out of order.
+        let items: Vec<u64> = (0..5000).map(|n| (n * 7919) % 97).collect();
+        let work = |n: &u64| (0..*n * 50).fold(*n, |acc, k| acc.wrapping_mul(31).wrapping_add(k));
+        let expected: Vec<u64> = items.iter().map(work).collect();
+        assert_eq!(map_in_order(&items, work), expected);
     }
 }

@@ -2,6 +2,9 @@
 
 use std::fmt::Write as _;
 
+use serde::Serialize;
+use serde_json::ser::{Formatter, PrettyFormatter};
+
 use super::table;
 use crate::parallel;
 use crate::placement::groups;
@@ -9,11 +12,60 @@ use crate::placement::PlacementResult;
 use crate::plan::{ItemTrace, Plan, PlanItem, PlanOutcome};
 use crate::replicas::{PreferenceSource, ReplicaTrace};
 
+/// The Plan as indented JSON: byte for byte serde_json's rendering of the whole document, but
+/// the items (tens of megabytes for 10k placements over 100k clusters) are rendered on every
+/// core and joined in order.
 pub fn json(plan: &Plan) -> String {
+    let head = Plan {
+        api_version: plan.api_version.clone(),
+        kind: plan.kind.clone(),
+        items: Vec::new(),
+    };
     // Plain structs of strings, integers and maps always serialize.
-    let mut text = serde_json::to_string_pretty(plan).unwrap_or_default();
+    let mut text = serde_json::to_string_pretty(&head).unwrap_or_default();
+    // `items` is the document's last field: `"items": []` then the closing brace.
+    const NO_ITEMS: &str = "[]\n}";
+    if !plan.items.is_empty() && text.ends_with(NO_ITEMS) {
+        let items = parallel::map_in_order(&plan.items, item_json);
+        text.truncate(text.len() - NO_ITEMS.len());
+        text.reserve(
+            items
+                .iter()
+                .map(|item| item.len() + ITEM_SEPARATOR.len())
+                .sum::<usize>()
+                + 8,
+        );
+        text.push('[');
+        for (index, item) in items.iter().enumerate() {
+            if index > 0 {
+                text.push(',');
+            }
+            text.push_str(ITEM_SEPARATOR);
+            text.push_str(item);
+        }
+        text.push_str("\n  ]\n}");
+    }
     text.push('\n');
     text
+}
+
+/// What precedes an item in the `items` list: a new line at its depth.
+const ITEM_SEPARATOR: &str = "\n    ";
+
+/// One item as serde_json writes it inside the document, two levels deep (the document's
+/// mapping and its `items` list), so every line carries the whole document's indentation.
+fn item_json(item: &PlanItem) -> String {
+    let mut formatter = PrettyFormatter::new();
+    for _ in 0..2 {
+        // Only the depth counts: what a begun list writes goes nowhere.
+        let _ = formatter.begin_array(&mut std::io::sink());
+    }
+    let mut bytes = Vec::new();
+    let _ = item.serialize(&mut serde_json::Serializer::with_formatter(
+        &mut bytes, formatter,
+    ));
+    // serde_json writes only valid UTF-8.
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 pub fn yaml(plan: &Plan) -> String {
@@ -195,5 +247,65 @@ fn group_label(index: usize, name: &str) -> String {
         index.to_string()
     } else {
         format!("{index} ({name})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::plan::{Condition, Group, ItemSource};
+
+    fn item(name: &str, namespace: Option<&str>) -> PlanItem {
+        PlanItem {
+            source: ItemSource {
+                api_version: "apps/v1".into(),
+                kind: "Deployment".into(),
+                namespace: namespace.map(str::to_string),
+                name: name.into(),
+            },
+            ..PlanItem::default()
+        }
+    }
+
+    /// The items rendered apart and joined must be the whole document's rendering, for every
+    /// field an item can carry and for no item at all.
+    #[test]
+    fn json_is_serde_jsons_rendering_of_the_whole_plan() {
+        let mut full = item("web", Some("prod"));
+        full.clusters = vec!["a".into(), "b \"quoted\" é".into()];
+        full.replicas = BTreeMap::from([("a".into(), 3), ("b".into(), 0)]);
+        full.overflow = BTreeMap::from([("a".into(), 1)]);
+        full.groups = vec![Group {
+            name: "canary".into(),
+            index: 0,
+            clusters: vec!["a".into()],
+        }];
+        full.conditions = vec![Condition {
+            type_: "PlacementSatisfied".into(),
+            status: "True".into(),
+            reason: "AllDecisionsScheduled".into(),
+            message: "line\nbreak".into(),
+        }];
+        full.changes_at = Some("2026-06-01T00:00:00Z".into());
+        let mut failed = item("broken", None);
+        failed.errors = vec!["no clusters".into()];
+        let many: Vec<PlanItem> = (0..700)
+            .map(|n| item(&format!("app-{n}"), Some("ns")))
+            .collect();
+        for items in [
+            Vec::new(),
+            vec![item("only", None)],
+            vec![full.clone(), failed.clone(), item("empty", Some("ns"))],
+            many,
+        ] {
+            let plan = Plan {
+                items,
+                ..Plan::default()
+            };
+            let expected = serde_json::to_string_pretty(&plan).unwrap() + "\n";
+            assert_eq!(json(&plan), expected);
+        }
     }
 }
