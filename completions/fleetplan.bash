@@ -608,11 +608,11 @@ _fleetplan() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "table yaml json decisions name" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table yaml json decisions bindings name" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table yaml json decisions name" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table yaml json decisions bindings name" -- "${cur}"))
                     return 0
                     ;;
                 --out)

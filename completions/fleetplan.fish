@@ -51,6 +51,7 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s o -l output
 yaml\t'The Plan document (fleetplan.io/v1alpha1) as YAML'
 json\t'The Plan document as JSON'
 decisions\t'Apply-ready PlacementDecision objects for the OCM Placements'
+bindings\t'The ResourceBindings karmada-scheduler would write for the Karmada resources'
 name\t'One `Kind/namespace/name` per item, in plan order (what `explain` takes)'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l out -d 'Write the output to FILE (atomically: a failed run leaves FILE as it was)' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'

@@ -46,8 +46,8 @@ impl fmt::Display for Nothing {
             Nothing::NoClusters { manifests_only } => {
                 f.write_str(
                     "no clusters in the inputs: placements cannot be evaluated without an \
-                     inventory (ClusterInventory, ManagedCluster, KubeFedCluster or federation \
-                     Cluster objects); add it with -f",
+                     inventory (ClusterInventory, ManagedCluster, KubeFedCluster, federation \
+                     Cluster or Karmada Cluster objects); add it with -f",
                 )?;
                 if *manifests_only {
                     f.write_str(", or pass --manifests-only to validate the manifests alone")?;
@@ -56,8 +56,8 @@ impl fmt::Display for Nothing {
             }
             Nothing::NoItems => f.write_str(
                 "no workloads in the inputs: nothing to check (no Placement, PlacementRule, \
-                 ReplicaSchedulingPreference, Federated object or object with a placement \
-                 annotation was found)",
+                 ReplicaSchedulingPreference, Federated object, object with a placement \
+                 annotation or object of a kind a Karmada policy selects was found)",
             ),
             Nothing::NothingMigrated => f.write_str(
                 "nothing to verify: the inputs have no PlacementRule and no object with a \
@@ -84,7 +84,7 @@ pub fn require(model: &Model, scope: Scope) -> Result<(), Nothing> {
 /// The inventory a selection or a placement is judged against is not empty;
 /// `manifests_only`: the command offers `--manifests-only` instead.
 pub fn clusters(model: &Model, manifests_only: bool) -> Result<(), Nothing> {
-    if model.inventory.clusters.is_empty() {
+    if model.inventory.clusters.is_empty() && model.karmada.clusters.is_empty() {
         Err(Nothing::NoClusters { manifests_only })
     } else {
         Ok(())

@@ -171,8 +171,8 @@ fn duplicate_keys_in_json_are_syntax_errors() {
 }
 
 const NO_CLUSTERS: &str = "no clusters in the inputs: placements cannot be evaluated without an \
-     inventory (ClusterInventory, ManagedCluster, KubeFedCluster or federation Cluster objects); \
-     add it with -f";
+     inventory (ClusterInventory, ManagedCluster, KubeFedCluster, federation Cluster or Karmada \
+     Cluster objects); add it with -f";
 
 #[test]
 fn select_reports_load_errors_exactly_as_plan_does() {

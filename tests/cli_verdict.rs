@@ -11,12 +11,12 @@ use common::Test;
 const NOW: [&str; 2] = ["--now", "2026-03-01T00:00:00Z"];
 
 const NO_CLUSTERS: &str = "error: no clusters in the inputs: placements cannot be evaluated \
-     without an inventory (ClusterInventory, ManagedCluster, KubeFedCluster or federation \
-     Cluster objects); add it with -f, or pass --manifests-only to validate the manifests alone\n";
+     without an inventory (ClusterInventory, ManagedCluster, KubeFedCluster, federation \
+     Cluster or Karmada Cluster objects); add it with -f, or pass --manifests-only to validate the manifests alone\n";
 
 const NO_WORKLOADS: &str = "error: no workloads in the inputs: nothing to check (no Placement, \
-     PlacementRule, ReplicaSchedulingPreference, Federated object or object with a placement \
-     annotation was found)\n";
+     PlacementRule, ReplicaSchedulingPreference, Federated object, object with a placement \
+     annotation or object of a kind a Karmada policy selects was found)\n";
 
 /// Runs fleetplan with `args`, expecting exit 1, nothing on stdout and exactly `stderr`.
 fn refused(args: &[&str], stderr: &str) {
@@ -207,7 +207,7 @@ fn select_from_no_inventory_is_an_error_not_an_empty_selection() {
     refused(
         &["select", "-f", "testdata/fleet/workloads", "env=prod"],
         "error: no clusters in the inputs: placements cannot be evaluated without an \
-         inventory (ClusterInventory, ManagedCluster, KubeFedCluster or federation Cluster \
-         objects); add it with -f\n",
+         inventory (ClusterInventory, ManagedCluster, KubeFedCluster, federation Cluster or \
+         Karmada Cluster objects); add it with -f\n",
     );
 }

@@ -70,7 +70,12 @@ pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> ExitCode {
     );
     let clusters = &model.inventory.clusters;
     if let Some(cluster) = &args.cluster {
-        if let Err(message) = explain::find_cluster(clusters, cluster) {
+        let known = model
+            .workloads
+            .get(index)
+            .map(|workload| model.fleet_names(workload))
+            .unwrap_or_default();
+        if let Err(message) = explain::find_cluster(&known, cluster) {
             report(io, &format!("error: {message}"));
             return ExitCode::Error;
         }

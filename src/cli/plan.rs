@@ -38,6 +38,8 @@ pub enum PlanFormat {
     Json,
     /// Apply-ready PlacementDecision objects for the OCM Placements.
     Decisions,
+    /// The ResourceBindings karmada-scheduler would write for the Karmada resources.
+    Bindings,
     /// One `Kind/namespace/name` per item, in plan order (what `explain` takes).
     Name,
 }
@@ -119,6 +121,7 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> ExitCode {
         PlanFormat::Yaml => render::plan::yaml(&outcome.plan),
         PlanFormat::Json => render::plan::json(&outcome.plan),
         PlanFormat::Decisions => render::decisions::yaml(&outcome),
+        PlanFormat::Bindings => render::bindings::yaml(&outcome),
         PlanFormat::Name => render::plan::names(&outcome.plan),
     };
     // One bad manifest never hides the rest: the whole plan is printed, and the exit code

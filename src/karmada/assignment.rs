@@ -355,6 +355,7 @@ impl Run<'_, '_> {
             message: format!("failed to {}: {message}", step.as_str()),
             unschedulable: true,
         };
+        division.weights = available.clone();
         let total = sum_pairs_int32(&available);
         if total < target {
             return Err(wrap(format!(

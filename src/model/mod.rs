@@ -47,3 +47,24 @@ pub struct Model {
     /// reject). Shown on stderr.
     pub warnings: Vec<String>,
 }
+
+impl Model {
+    /// The names of the clusters `workload` is placed over: Karmada's own fleet for a
+    /// resource template a Karmada policy may select, the inventory for everything else.
+    pub fn fleet_names(&self, workload: &Workload) -> Vec<&str> {
+        match workload.kind {
+            WorkloadKind::Karmada(_) => self
+                .karmada
+                .clusters
+                .iter()
+                .map(|cluster| cluster.name.as_str())
+                .collect(),
+            _ => self
+                .inventory
+                .clusters
+                .iter()
+                .map(|cluster| cluster.name.as_str())
+                .collect(),
+        }
+    }
+}

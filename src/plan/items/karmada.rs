@@ -33,8 +33,11 @@ pub struct KarmadaTrace<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct BindingTrace {
     pub name: String,
-    /// Where the previous `spec.clusters` came from (`--previous`, a ResourceBinding, none).
-    pub from: String,
+    /// `spec.replicas` the detector writes (the resource's replicas).
+    pub replicas: i64,
+    /// Where the previous `spec.clusters` came from (`--previous` or a ResourceBinding's
+    /// place); `None` for a first schedule.
+    pub from: Option<String>,
     pub clusters: Vec<TargetCluster>,
     pub reschedule: bool,
     pub observed_affinity: Option<String>,
@@ -156,7 +159,8 @@ fn previous_binding<'a>(
             eviction_from: stored.map_or(&[], |binding| binding.eviction_from.as_slice()),
             trace: BindingTrace {
                 name,
-                from: "--previous".to_string(),
+                replicas: resource.replicas,
+                from: Some("--previous".to_string()),
                 clusters,
                 reschedule: false,
                 observed_affinity: item.affinity_term.clone(),
@@ -169,7 +173,7 @@ fn previous_binding<'a>(
             eviction_from: &[],
             trace: BindingTrace {
                 name,
-                from: "none (a first schedule)".to_string(),
+                replicas: resource.replicas,
                 ..BindingTrace::default()
             },
         };
@@ -184,7 +188,8 @@ fn previous_binding<'a>(
         eviction_from: &binding.eviction_from,
         trace: BindingTrace {
             name,
-            from: binding.source.to_string(),
+            replicas: resource.replicas,
+            from: Some(binding.source.to_string()),
             clusters: binding.clusters.clone(),
             reschedule,
             observed_affinity: binding.observed_affinity.clone(),

@@ -40,15 +40,17 @@ pub fn explain(explanation: &mut Explanation, trace: &KarmadaTrace) {
         return;
     };
     if let Some(binding) = &trace.binding {
-        let previous = if binding.clusters.is_empty() {
-            "none".to_string()
-        } else {
-            targets(&binding.clusters)
-        };
-        explanation.notes.push(format!(
-            "binding {}: previous spec.clusters {previous} (from {})",
-            binding.name, binding.from
-        ));
+        explanation.notes.push(match &binding.from {
+            Some(from) => format!(
+                "binding {}: previous spec.clusters {} (from {from})",
+                binding.name,
+                targets(&binding.clusters)
+            ),
+            None => format!(
+                "binding {}: no previous result (a first schedule)",
+                binding.name
+            ),
+        });
         if binding.reschedule {
             explanation
                 .notes

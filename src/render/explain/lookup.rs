@@ -3,7 +3,6 @@
 
 use std::collections::BTreeSet;
 
-use crate::model::Cluster;
 use crate::plan::{close_matches, ItemSource};
 
 /// kubectl's short names for the kinds fleetplan reads.
@@ -112,17 +111,13 @@ pub fn find_item(sources: &[ItemSource], query: &str) -> Result<usize, String> {
 }
 
 /// Checks that the inventory has `name`.
-pub fn find_cluster(clusters: &[Cluster], name: &str) -> Result<(), String> {
-    if clusters.iter().any(|cluster| cluster.name == name) {
+pub fn find_cluster(known: &[&str], name: &str) -> Result<(), String> {
+    if known.contains(&name) {
         return Ok(());
     }
-    let known: Vec<&str> = clusters
-        .iter()
-        .map(|cluster| cluster.name.as_str())
-        .collect();
     Err(format!(
         "--cluster: no cluster named {name:?} in the inventory{}",
-        close_matches(name, &known)
+        close_matches(name, known)
     ))
 }
 
@@ -205,10 +200,7 @@ mod tests {
 
     #[test]
     fn unknown_clusters_suggest_close_matches() {
-        let clusters = [Cluster {
-            name: "aws-eu-west-prod-1".to_string(),
-            ..Cluster::default()
-        }];
+        let clusters = ["aws-eu-west-prod-1"];
         assert_eq!(find_cluster(&clusters, "aws-eu-west-prod-1"), Ok(()));
         assert_eq!(
             find_cluster(&clusters, "aws-eu-west-prod1"),

@@ -1,0 +1,126 @@
+//! `-o bindings`: the ResourceBindings (ClusterResourceBindings for cluster-scoped resources)
+//! as karmada-scheduler would leave them: `spec.clusters`, the `Scheduled` condition and the
+//! observed affinity term.
+
+use serde::Serialize;
+
+use crate::model::karmada::TargetCluster;
+use crate::plan::{ItemTrace, PlanOutcome};
+
+/// The head of every `-o bindings` stream.
+pub const HEADER: &str = "\
+# ResourceBindings as karmada-scheduler would write them (spec.clusters sorted by name).
+# The resource detector and the scheduler own these objects: compare them with
+#   kubectl get resourcebindings -A -o yaml
+# rather than applying them.
+";
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BindingObject<'a> {
+    api_version: &'static str,
+    kind: &'static str,
+    metadata: Metadata<'a>,
+    spec: Spec<'a>,
+    status: Status<'a>,
+}
+
+#[derive(Serialize)]
+struct Metadata<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    namespace: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Spec<'a> {
+    resource: Resource<'a>,
+    #[serde(skip_serializing_if = "is_zero")]
+    replicas: i64,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    clusters: Vec<Target<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Resource<'a> {
+    api_version: &'a str,
+    kind: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    namespace: Option<&'a str>,
+    name: &'a str,
+}
+
+#[derive(Serialize)]
+struct Target<'a> {
+    name: &'a str,
+    /// `omitempty` upstream: a cluster at 0 replicas shows only its name.
+    #[serde(skip_serializing_if = "is_zero")]
+    replicas: i64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Status<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scheduler_observing_affinity_name: Option<&'a str>,
+    conditions: Vec<&'a crate::model::Condition>,
+}
+
+fn is_zero(value: &i64) -> bool {
+    *value == 0
+}
+
+/// One YAML stream, `---` separated, in plan item order, after [`HEADER`]. Resources no
+/// policy claims have no binding and are left out.
+pub fn yaml(outcome: &PlanOutcome) -> String {
+    let mut out = HEADER.to_string();
+    for (item, trace) in outcome.plan.items.iter().zip(&outcome.traces) {
+        let ItemTrace::Karmada(trace) = trace else {
+            continue;
+        };
+        let (Some(binding), Some(result)) = (&trace.binding, &trace.outcome) else {
+            continue;
+        };
+        let source = &item.source;
+        let mut clusters: Vec<&TargetCluster> = result.clusters.iter().collect();
+        clusters.sort_by(|a, b| a.name.cmp(&b.name));
+        let object = BindingObject {
+            api_version: "work.karmada.io/v1alpha2",
+            kind: if source.namespace.is_some() {
+                "ResourceBinding"
+            } else {
+                "ClusterResourceBinding"
+            },
+            metadata: Metadata {
+                name: &binding.name,
+                namespace: source.namespace.as_deref(),
+            },
+            spec: Spec {
+                resource: Resource {
+                    api_version: &source.api_version,
+                    kind: &source.kind,
+                    namespace: source.namespace.as_deref(),
+                    name: &source.name,
+                },
+                replicas: binding.replicas,
+                clusters: clusters
+                    .into_iter()
+                    .map(|cluster| Target {
+                        name: &cluster.name,
+                        replicas: cluster.replicas,
+                    })
+                    .collect(),
+            },
+            status: Status {
+                scheduler_observing_affinity_name: result.observed_affinity.as_deref(),
+                conditions: item.conditions.iter().collect(),
+            },
+        };
+        out.push_str("---\n");
+        // Plain strings and integers always serialize.
+        out.push_str(&serde_yaml::to_string(&object).unwrap_or_default());
+    }
+    out
+}
