@@ -336,3 +336,48 @@ fn without_n_namespace_less_inputs_resolve_to_default() {
         .stderr_contains("PlacementRule/default/placement-policy-pod: identical\n")
         .run();
 }
+
+/// A federation annotation's workload is delivered by a ManifestWorkReplicaSet holding it,
+/// tied to the Placement, in the same namespace as written (none here); the manifest names
+/// the namespace it runs in, and an apiVersion no current cluster serves is reported lost.
+#[test]
+fn annotated_workloads_are_delivered_by_a_manifest_work_replica_set() {
+    let output = Test::new()
+        .args(["migrate", "-f", "testdata/fleet/inventory.yaml"])
+        .args(["-f", "testdata/migrate/federated-deployment.yaml", "-n", "demo", "--verify"])
+        .stderr_contains("Deployment/demo/hello -> Placement/demo/deployment-hello, ManifestWorkReplicaSet/demo/deployment-hello: lossy\n")
+        .stderr_contains("  lost: apiVersion extensions/v1beta1 -> not carried (extensions/v1beta1 Deployment is not served since Kubernetes 1.16: every cluster refuses it; write it as apps/v1)\n")
+        .stderr_contains("  approximate: (namespace demo on the clusters) -> nothing")
+        .stderr_contains("Deployment/demo/hello: identical\n")
+        .run();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    use serde::Deserialize;
+    let objects: Vec<serde_yaml::Value> = serde_yaml::Deserializer::from_str(&stdout)
+        .map(|document| serde_yaml::Value::deserialize(document).unwrap_or_default())
+        .collect();
+    let kinds: Vec<&str> = objects
+        .iter()
+        .map(|object| object["kind"].as_str().unwrap_or_default())
+        .collect();
+    // The workload is not written back bare: applied to the hub, it would run there.
+    assert_eq!(
+        kinds,
+        [
+            "ManagedClusterSet",
+            "ManagedClusterSetBinding",
+            "Placement",
+            "ManifestWorkReplicaSet"
+        ]
+    );
+    let work = &objects[3];
+    assert_eq!(
+        work["apiVersion"],
+        "work.open-cluster-management.io/v1alpha1"
+    );
+    assert!(work["metadata"]["namespace"].is_null(), "{stdout}");
+    assert_eq!(work["spec"]["placementRefs"][0]["name"], "deployment-hello");
+    let manifest = &work["spec"]["manifestWorkTemplate"]["workload"]["manifests"][0];
+    assert_eq!(manifest["kind"], "Deployment");
+    assert_eq!(manifest["metadata"]["namespace"], "demo");
+    assert!(manifest["metadata"]["annotations"].is_null(), "{stdout}");
+}

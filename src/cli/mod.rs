@@ -52,8 +52,9 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Validate every input and plan everything (exit 0 clean, 1 errors, 3 unsatisfied).
     Check(check::CheckArgs),
-    /// Convert PlacementRules and federation annotations to Placements and
-    /// ReplicaSchedulingPreferences, with a loss report (and --verify, a proof).
+    /// Convert PlacementRules and federation annotations to Placements,
+    /// ManifestWorkReplicaSets and ReplicaSchedulingPreferences, with a loss report (and
+    /// --verify, a proof).
     Migrate(migrate::MigrateArgs),
     /// Print the shell completion script of SHELL, or write every shell's into --dir.
     Completions(completions::CompletionsArgs),

@@ -13,6 +13,7 @@ use crate::model::{LabelSelectorSpec, ObjectRef};
 pub const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
 pub const CLUSTER_SET_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta2";
 pub const RSP_API_VERSION: &str = "scheduling.kubefed.io/v1alpha1";
+pub const MANIFEST_WORK_API_VERSION: &str = "work.open-cluster-management.io/v1alpha1";
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -260,6 +261,50 @@ impl From<&ClusterPreferences> for RspClusterPreferences {
             weight: preferences.weight,
         }
     }
+}
+
+/// `spec` of a ManifestWorkReplicaSet: one Placement, the CRD's default rollout (`All`) and
+/// cascade deletion policy written out, and the manifests.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ManifestWorkReplicaSetSpec<'a> {
+    /// Required by the CRD (it has a default, which a client-side schema check does not apply).
+    cascade_deletion_policy: &'static str,
+    placement_refs: Vec<PlacementRef<'a>>,
+    manifest_work_template: ManifestWorkTemplate,
+}
+
+#[derive(Serialize)]
+struct PlacementRef<'a> {
+    name: &'a str,
+}
+
+#[derive(Serialize)]
+struct ManifestWorkTemplate {
+    workload: WorkloadManifests,
+}
+
+#[derive(Serialize)]
+struct WorkloadManifests {
+    manifests: Vec<Value>,
+}
+
+/// A ManifestWorkReplicaSet delivering `manifest` to the clusters `placement` selects.
+pub fn manifest_work_replica_set(metadata: Metadata, placement: &str, manifest: Value) -> Emitted {
+    emit(
+        MANIFEST_WORK_API_VERSION,
+        "ManifestWorkReplicaSet",
+        metadata,
+        ManifestWorkReplicaSetSpec {
+            cascade_deletion_policy: "Background",
+            placement_refs: vec![PlacementRef { name: placement }],
+            manifest_work_template: ManifestWorkTemplate {
+                workload: WorkloadManifests {
+                    manifests: vec![manifest],
+                },
+            },
+        },
+    )
 }
 
 pub fn replica_scheduling_preference(metadata: Metadata, spec: RspSpec) -> Emitted {

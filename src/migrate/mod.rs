@@ -16,6 +16,7 @@
 mod cel;
 mod cluster_selector;
 mod consumers;
+mod delivery;
 #[cfg(test)]
 mod golden;
 mod manifest;
@@ -399,8 +400,10 @@ type Parts = (
     Vec<ObjectRef>,
 );
 
-/// An object with the federation annotations: a Placement for the cluster-selector, an RSP
-/// for the replica-set-preferences, and the object without either annotation.
+/// An object with the federation annotations: a Placement for the cluster-selector and a
+/// ManifestWorkReplicaSet delivering the object (without either annotation) to its clusters,
+/// an RSP for the replica-set-preferences. Without a cluster-selector the object itself is
+/// written back without the annotations.
 fn annotated(
     raw: &RawObject<'_>,
     object: &ObjectRef,
@@ -415,11 +418,35 @@ fn annotated(
     };
     let mut placements = Vec::new();
     let mut rsps = Vec::new();
+    let mut stripped = Some(objects::without_annotations(
+        raw.value,
+        &[
+            CLUSTER_SELECTOR_ANNOTATION,
+            REPLICA_SET_PREFERENCES_ANNOTATION,
+        ],
+    ));
     if let Some(selector) = selector {
         let made = cluster_selector::convert(object, selector, scope)?;
         placements.extend(made.outputs.iter().map(|e| e.object.clone()));
         converted.outputs.extend(made.outputs);
         converted.fields.extend(made.fields);
+        let placement = cluster_selector::placement_ref(object);
+        if let Some(workload) = stripped.take() {
+            let delivered = delivery::convert(
+                object,
+                &placement,
+                &workload,
+                raw.namespace.is_some(),
+                preferences.is_some(),
+            );
+            converted.outputs.extend(delivered.outputs);
+            converted.fields.extend(delivered.fields);
+        }
+    } else if let Some(removal) = delivery::removed_api(object) {
+        converted.fields.push(report::FieldReport::lost(
+            format!("apiVersion {}", object.api_version),
+            removal,
+        ));
     }
     if let Some(preferences) = preferences {
         let made = replica_preferences::convert(object, preferences, replicas, selector.is_some())?;
@@ -427,20 +454,7 @@ fn annotated(
         converted.outputs.extend(made.outputs);
         converted.fields.extend(made.fields);
     }
-    let stripped = objects::without_annotations(
-        raw.value,
-        &[
-            CLUSTER_SELECTOR_ANNOTATION,
-            REPLICA_SET_PREFERENCES_ANNOTATION,
-        ],
-    );
-    Ok((
-        converted,
-        Some(stripped),
-        raw.location.clone(),
-        placements,
-        rsps,
-    ))
+    Ok((converted, stripped, raw.location.clone(), placements, rsps))
 }
 
 fn namespace_of(object: &ObjectRef) -> Result<&str, String> {
