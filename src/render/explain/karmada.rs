@@ -101,7 +101,23 @@ pub fn explain(explanation: &mut Explanation, trace: &KarmadaTrace) {
         .enumerate()
         .map(|(index, cluster)| {
             let result = outcome.clusters.iter().find(|c| c.name == cluster.name);
-            verdict(attempt, index, &cluster.name, result)
+            let mut verdict = verdict(attempt, index, &cluster.name, result);
+            if let Some(term) = &attempt.term {
+                verdict.reason = format!("affinity term {term}: {}", verdict.reason);
+            }
+            for earlier in outcome.attempts.iter().filter(|a| !std::ptr::eq(*a, attempt)) {
+                if let (Some(term), Some(detail), Err(failure)) = (
+                    &earlier.term,
+                    earlier.feasible.iter().find(|detail| detail.index == index),
+                    &earlier.result,
+                ) {
+                    verdict.reason.push_str(&format!(
+                        "; in affinity term {term} it was feasible (available replicas {}) but the term failed: {}",
+                        detail.available, failure.message
+                    ));
+                }
+            }
+            verdict
         })
         .collect();
 }
