@@ -178,16 +178,17 @@ const NO_CLUSTERS: &str = "no clusters in the inputs: placements cannot be evalu
 fn select_reports_load_errors_exactly_as_plan_does() {
     for case in cases() {
         let input = format!("{CORPUS}/{case}");
-        let cel = case.starts_with("cel-");
+        let planning_error = case.starts_with("cel-") || case.starts_with("planning-");
         let output = Test::new()
             .args(["select", "-f", &input, "-o", "name"])
             .stderr_contains("")
-            .status(i32::from(!cel))
+            .status(i32::from(!planning_error))
             .within(BOUND_SECONDS)
             .run();
-        // CEL cases are planning errors: select does not plan, so they pass it. Annotation
-        // cases are planning errors too, but have no inventory: there is nothing to select from.
-        if cel {
+        // CEL and `planning-` cases are planning errors: select does not plan, so they pass
+        // it. Annotation cases are planning errors too, but have no inventory: there is
+        // nothing to select from.
+        if planning_error {
             continue;
         }
         let expected = if case.contains("annotation") {
@@ -557,6 +558,53 @@ fn an_error_after_a_byte_order_mark_names_its_document() {
         .args(["select", "-f", "-", "-o", "name"])
         .stdin(input)
         .stderr("error: <stdin>#2: metadata.labels: invalid type: sequence, expected a map\n")
+        .status(1)
+        .run();
+}
+
+// ---- small ones ----
+
+/// `tolerationSeconds` near the int64 maximum: `changesAt` stays RFC 3339, at the last
+/// second a four-digit year can write.
+#[test]
+fn a_toleration_beyond_year_9999_changes_at_its_end() {
+    let input = fs::read_to_string(repo_root().join("testdata/bad/planning-decision-group-percentage.yaml"))
+        .unwrap_or_default()
+        .replace(
+            "{name: east, labels: {cluster.open-cluster-management.io/clusterset: default}}",
+            "{name: east, labels: {cluster.open-cluster-management.io/clusterset: default}, taints: [{key: k, effect: NoSelect, timeAdded: \"2026-01-01T00:00:00Z\"}]}",
+        )
+        .replace(
+            "  decisionStrategy:\n    groupStrategy:\n      clustersPerDecisionGroup: \"abc%\"\n",
+            "  tolerations: [{key: k, operator: Exists, tolerationSeconds: 9223372036854775000}]\n",
+        );
+    let output = Test::new()
+        .args([
+            "plan",
+            "-f",
+            "-",
+            "-o",
+            "yaml",
+            "--now",
+            "2026-06-01T00:00:00Z",
+        ])
+        .stdin(input)
+        .run();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("changesAt: 9999-12-31T23:59:59Z\n"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn stdin_for_both_inputs_and_previous_is_refused() {
+    Test::new()
+        .args(["plan", "-f", "-", "--previous", "-"])
+        .stdin(INVENTORY)
+        .stderr(
+            "error: --previous: <stdin>: standard input (-) given more than once (-f - reads it)\n",
+        )
         .status(1)
         .run();
 }

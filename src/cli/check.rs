@@ -40,7 +40,7 @@ pub enum CheckFormat {
 }
 
 pub fn run(args: CheckArgs, io: &mut Io<'_>) -> ExitCode {
-    let scenario = match args.what_if.scenario(&args.inputs.options(), io) {
+    let scenario = match args.what_if.scenario(&args.inputs, io) {
         Ok(scenario) => scenario,
         Err(message) => {
             report(io, &format!("error: {message}"));

@@ -145,13 +145,21 @@ pub struct Scenario {
 }
 
 impl WhatIfArgs {
-    /// The what-if flags, validated; `--previous` is read under `limits`.
-    pub fn scenario(&self, limits: &LoadOptions, io: &mut Io<'_>) -> Result<Scenario, String> {
+    /// The what-if flags, validated; `--previous` is read under the inputs' limits.
+    pub fn scenario(&self, inputs: &InputArgs, io: &mut Io<'_>) -> Result<Scenario, String> {
+        let limits = &inputs.options();
         let now = match &self.now {
             Some(text) => parse_rfc3339(text).map_err(|error| format!("--now: {error}"))?,
             None => current_time(),
         };
         let (previous, previous_kind) = match &self.previous {
+            // Standard input can be read once, as with `-f - -f -`.
+            Some(path) if path == "-" && inputs.filenames.iter().any(|name| name == "-") => {
+                return Err(format!(
+                    "--previous: {}: standard input (-) given more than once (-f - reads it)",
+                    load::STDIN_NAME
+                ));
+            }
             Some(path) => {
                 let (plan, kind) = load::previous_plan_limited(path, io.stdin, limits)
                     .map_err(|error| format!("--previous: {error}"))?;

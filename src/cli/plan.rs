@@ -52,7 +52,7 @@ pub fn plan_inputs(
     trace: Trace,
     io: &mut Io<'_>,
 ) -> Option<(crate::model::Model, PlanRun)> {
-    let scenario = match what_if.scenario(&inputs.options(), io) {
+    let scenario = match what_if.scenario(inputs, io) {
         Ok(scenario) => scenario,
         Err(message) => {
             report(io, &format!("error: {message}"));

@@ -35,6 +35,9 @@ fn load_value(content: Content<'_>, source: &Source, prefix: &str, builder: &mut
         Ok(type_meta) => type_meta,
         Err(error) => return builder.error(invalid(&error.path, error.message)),
     };
+    if let Some((field, message)) = type_meta.invalid() {
+        return builder.error(invalid(field, message));
+    }
     if type_meta.kind.ends_with("List") {
         if let Some(items) = content.get("items") {
             return load_list(items, source, prefix, builder);

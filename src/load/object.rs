@@ -19,6 +19,41 @@ pub struct TypeMeta {
 }
 
 impl TypeMeta {
+    /// What kubectl refuses before sending an object: an empty apiVersion or kind, an
+    /// apiVersion that is not `version` or `group/version` (apimachinery's
+    /// `ParseGroupVersion`). The field and its message.
+    pub fn invalid(&self) -> Option<(&'static str, String)> {
+        if self.api_version.is_empty() {
+            return Some((
+                "apiVersion",
+                "must not be empty (kubectl: Object 'apiVersion' is missing)".to_string(),
+            ));
+        }
+        let segments: Vec<&str> = self.api_version.split('/').collect();
+        let malformed = match segments.as_slice() {
+            [_version] => None,
+            [_group, ""] => Some("its version is empty"),
+            [_group, _version] => None,
+            _ => Some("expected group/version or version"),
+        };
+        if let Some(why) = malformed {
+            return Some((
+                "apiVersion",
+                format!(
+                    "unexpected GroupVersion string: {} ({why})",
+                    crate::model::echo(&self.api_version)
+                ),
+            ));
+        }
+        if self.kind.is_empty() {
+            return Some((
+                "kind",
+                "must not be empty (kubectl: Object 'Kind' is missing)".to_string(),
+            ));
+        }
+        None
+    }
+
     /// `apps` of `apps/v1`; "" for the core group.
     pub fn group(&self) -> &str {
         self.api_version

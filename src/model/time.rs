@@ -95,8 +95,16 @@ pub fn parse_rfc3339(text: &str) -> Result<i64, TimeError> {
     Ok(days * 86_400 + hour * 3600 + minute * 60 + second - offset)
 }
 
+/// `0000-01-01T00:00:00Z` and `9999-12-31T23:59:59Z`: RFC 3339 has four-digit years (Go's
+/// `time.MarshalJSON`, under metav1.Time, refuses the others).
+const EARLIEST_RFC3339: i64 = -62_167_219_200;
+const LATEST_RFC3339: i64 = 253_402_300_799;
+
 /// Formats Unix seconds as RFC 3339 in UTC (`2026-01-01T00:00:00Z`), as metav1.Time does.
+/// A time outside the years 0000-9999 (a `tolerationSeconds` near the int64 maximum) is
+/// written as the nearest end of that range, so the output stays RFC 3339.
 pub fn format_rfc3339(unix_seconds: i64) -> String {
+    let unix_seconds = unix_seconds.clamp(EARLIEST_RFC3339, LATEST_RFC3339);
     let days = unix_seconds.div_euclid(86_400);
     let seconds_of_day = unix_seconds.rem_euclid(86_400);
     let (year, month, day) = civil_from_days(days);
@@ -160,6 +168,14 @@ fn civil_from_days(days: i64) -> (i64, i64, i64) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn times_beyond_four_digit_years_are_written_at_the_range_ends() {
+        assert_eq!(format_rfc3339(i64::MAX), "9999-12-31T23:59:59Z");
+        assert_eq!(format_rfc3339(i64::MIN), "0000-01-01T00:00:00Z");
+        assert_eq!(format_rfc3339(LATEST_RFC3339), "9999-12-31T23:59:59Z");
+        assert_eq!(format_rfc3339(EARLIEST_RFC3339), "0000-01-01T00:00:00Z");
+    }
+
     use super::*;
 
     #[test]

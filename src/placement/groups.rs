@@ -83,7 +83,12 @@ pub fn group_length(per_group: &IntOrString, total: usize) -> Result<usize, Stri
             let percent = text
                 .strip_suffix('%')
                 .and_then(|number| number.parse::<f64>().ok())
-                .ok_or_else(|| format!("{text:?} invalid type: string is not a percentage"))?;
+                .ok_or_else(|| {
+                    format!(
+                        "spec.decisionStrategy.groupStrategy.clustersPerDecisionGroup: {:?} invalid type: string is not a percentage",
+                        crate::model::echo(text)
+                    )
+                })?;
             (percent / 100.0 * total as f64).ceil() as i64
         }
     };
@@ -204,7 +209,7 @@ mod tests {
     fn string_without_percent_is_misconfigured() {
         assert_eq!(
             group_length(&IntOrString::String("5".into()), 3),
-            Err("\"5\" invalid type: string is not a percentage".to_string())
+            Err("spec.decisionStrategy.groupStrategy.clustersPerDecisionGroup: \"5\" invalid type: string is not a percentage".to_string())
         );
     }
 
