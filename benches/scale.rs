@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use fleetplan::load::{load, LoadOptions};
 use fleetplan::model::{Model, WorkloadKind};
-use fleetplan::placement::{schedule, FleetIndex, PlacementInput};
+use fleetplan::placement::{schedule, PlacementInput, Scheduler};
 use fleetplan::plan::{build, PlanOptions, Trace};
 use fleetplan::replicas::{parse_replica_set_preferences, PlannerInput};
 use fleetplan::selector::{ClusterBits, LabelIndex, Selector};
@@ -268,9 +268,9 @@ fn selector_bench(model: &Model, size: &str) -> Result<(), String> {
 }
 
 fn placement_bench(model: &Model, size: &str, count: usize) {
-    let build = runs(3, || FleetIndex::new(&model.inventory, &model.decisions));
+    let build = runs(3, || Scheduler::new(&model.inventory, &model.decisions));
     report("placement", size, "fleet index build", ms(build));
-    let fleet = FleetIndex::new(&model.inventory, &model.decisions);
+    let scheduler = Scheduler::new(&model.inventory, &model.decisions);
     let placements: Vec<_> = model
         .workloads
         .iter()
@@ -284,7 +284,7 @@ fn placement_bench(model: &Model, size: &str, count: usize) {
             .iter()
             .map(|(workload, spec)| {
                 schedule(&PlacementInput {
-                    fleet: &fleet,
+                    scheduler: &scheduler,
                     namespace: workload.object.namespace.as_deref().unwrap_or("default"),
                     name: &workload.object.name,
                     spec,

@@ -1,8 +1,11 @@
 //! The OCM placement scheduler: clusterset resolution, filters, prioritizers, selection,
 //! spread and anti-affinity, decision groups, conditions. Plus PlacementRule evaluation.
 //!
-//! `schedule` is pure: the fleet (indexed once per run in a `FleetIndex`), one placement and
-//! the time in; selected clusters, PlacementDecision objects, conditions and a trace out.
+//! `schedule` is pure: what the run shares (a [`Scheduler`]: the fleet index, the previous
+//! decisions and each plugin's data, built once), one placement and the time in; selected
+//! clusters, PlacementDecision objects, conditions and a trace out. The filters live in
+//! `filters/`, the prioritizers in `prioritizers/` (one file each, registered in
+//! `prioritizers/mod.rs`), and `scheduler.rs` runs them in one loop for `plan` and `explain`.
 //!
 //! A seed v1alpha1 placement whose predicates carry their own `clusterSets` or
 //! `numberOfClusters` is scheduled predicate by predicate (`select::per_predicate`): the same
@@ -14,33 +17,32 @@ pub mod conditions;
 pub mod filters;
 pub mod fleet;
 pub mod groups;
+mod memo;
+pub mod previous;
 pub mod prioritizers;
 pub mod rule;
+mod scheduler;
 pub mod select;
 pub mod spread;
 pub mod trace;
 #[cfg(test)]
 mod upstream_vectors;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::placement::PlacementSpec;
 use crate::model::Cluster;
-use crate::selector::ClusterBits;
 
 use conditions::{Condition, Counts, Status};
-use filters::predicate::{self, Predicates};
-use filters::taint::{self, Tolerance};
 pub use fleet::FleetIndex;
 use groups::{DecisionGroupStatus, DecisionObject};
-use prioritizers::{Prioritizer, Weighted};
-use select::Selection;
-use spread::SpreadRules;
-use trace::{DebugResult, FilterResult, PrioritizerResult, Score, ScorePart, Trace, Verdict};
+use scheduler::Scheduled;
+pub use scheduler::Scheduler;
+use trace::{DebugResult, PrioritizerResult, Score, ScorePart, Trace, Verdict};
 
 /// One Placement to schedule against the fleet.
 pub struct PlacementInput<'a> {
-    pub fleet: &'a FleetIndex<'a>,
+    pub scheduler: &'a Scheduler<'a>,
     pub namespace: &'a str,
     pub name: &'a str,
     pub spec: &'a PlacementSpec,
@@ -112,360 +114,6 @@ pub struct Ranked {
     pub total: i64,
 }
 
-/// What the filters and prioritizers produced before grouping.
-#[derive(Default)]
-struct Scheduled {
-    status: Option<Status>,
-    /// Verdicts of candidates the filters removed.
-    filtered_out: HashMap<usize, Verdict>,
-    filter_results: Vec<FilterResult>,
-    weights: Vec<Weighted>,
-    /// Feasible clusters (inventory indices) in score order, with their totals.
-    ranked: Vec<usize>,
-    totals: Vec<i64>,
-    /// Per weighted prioritizer, scores aligned with `ranked`.
-    scores: Vec<Vec<Option<i64>>>,
-    selection: Option<Selection>,
-    unscheduled: i64,
-    requeue_at: Option<i64>,
-    changes_at: Option<i64>,
-    warnings: Vec<String>,
-}
-
-impl Scheduled {
-    fn stop(mut self, status: Status) -> Scheduled {
-        self.status = Some(status);
-        self
-    }
-}
-
-fn earliest(a: Option<i64>, b: Option<i64>) -> Option<i64> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
-}
-
-fn names(fleet: &FleetIndex, indices: &[usize]) -> Vec<String> {
-    indices
-        .iter()
-        .map(|&index| fleet.cluster(index).name.clone())
-        .collect()
-}
-
-/// Seed v1alpha1: the eligible clusterSets of one predicate that names its own, and their
-/// members (inventory indices).
-struct Scope {
-    predicate: usize,
-    sets: Vec<String>,
-    members: ClusterBits,
-}
-
-/// Seed v1alpha1 per-predicate clusterSets: each predicate's sets ∩ the placement's
-/// eligible sets, and the union of what the predicates can pick from (the placement's
-/// eligible sets, as `explain` and the conditions see them).
-fn predicate_scopes(
-    fleet: &FleetIndex,
-    spec: &PlacementSpec,
-    eligible: &[String],
-) -> Result<(Vec<String>, Vec<Scope>), String> {
-    let mut union = BTreeSet::new();
-    let mut scopes = Vec::new();
-    for (predicate, written) in spec.predicates.iter().enumerate() {
-        if written.cluster_sets.is_empty() {
-            union.extend(eligible.iter().cloned());
-            continue;
-        }
-        let sets = clustersets::eligible_sets(eligible, &written.cluster_sets);
-        let members = if sets.is_empty() {
-            ClusterBits::empty(fleet.len())
-        } else {
-            ClusterBits::from_ids(fleet.len(), fleet.candidates(&sets)?.iter().copied())
-        };
-        union.extend(sets.iter().cloned());
-        scopes.push(Scope {
-            predicate,
-            sets,
-            members,
-        });
-    }
-    Ok((union.into_iter().collect(), scopes))
-}
-
-/// Upstream `pluginScheduler.Schedule`: filters, prioritizers, sort, select.
-fn run_scheduler(
-    input: &PlacementInput,
-    candidates: &[usize],
-    candidate_sets: &[String],
-    scopes: Vec<Scope>,
-) -> Scheduled {
-    let fleet = input.fleet;
-    let spec = input.spec;
-    let mut out = Scheduled::default();
-    let own = fleet.own_clusters(input.namespace, input.name);
-    let in_own = |index: usize| own.as_ref().is_some_and(|own| own.contains(index));
-
-    // Upstream's filters return early on an empty cluster list, before validating.
-    let mut passed = Vec::new();
-    let mut predicates = None;
-    if spec.predicates.is_empty() || candidates.is_empty() {
-        passed.extend_from_slice(candidates);
-    } else {
-        let mut compiled =
-            match Predicates::compile(&spec.predicates, fleet, &fleet.inventory.addon_scores) {
-                Ok(compiled) => compiled,
-                Err(message) => {
-                    return out.stop(Status::Misconfigured {
-                        plugin: predicate::NAME.to_string(),
-                        message,
-                    })
-                }
-            };
-        let plain = scopes.is_empty();
-        for scope in scopes {
-            compiled.restrict(scope.predicate, scope.sets, &scope.members);
-        }
-        // Untraced and without CEL, the filter is bitset algebra over the whole fleet; the
-        // order of `passed` does not matter then (the score order's key is unique).
-        let fast = (plain && !input.trace)
-            .then(|| compiled.admitted())
-            .flatten()
-            .zip(fleet.candidate_bits(candidate_sets).ok());
-        if let Some((mut admitted, candidate_bits)) = fast {
-            admitted.and_assign(&candidate_bits);
-            passed.extend(admitted.iter_ones());
-            predicates = Some(compiled);
-        } else {
-            for &index in candidates {
-                let cluster = fleet.cluster(index);
-                if compiled.matches(index, cluster) {
-                    passed.push(index);
-                } else if input.trace {
-                    let reasons = compiled.mismatches(index, cluster);
-                    out.filtered_out
-                        .insert(index, Verdict::NoPredicateMatched { reasons });
-                }
-            }
-            // fleetplan stops where OCM's controller would leave the cluster unselected and
-            // log it: a plan that silently drops clusters would mislead (docs/reliability.md).
-            if let Some(message) = compiled.cel_limit_exceeded() {
-                return out.stop(Status::Error { message });
-            }
-            predicates = Some(compiled);
-        }
-    }
-    if input.trace {
-        out.filter_results.push(FilterResult {
-            name: predicate::NAME.to_string(),
-            filtered_clusters: names(fleet, &passed),
-        });
-    }
-
-    let mut feasible = Vec::with_capacity(passed.len());
-    let mut until = HashMap::new();
-    if !passed.is_empty() {
-        if let Err(message) = taint::validate(&spec.tolerations) {
-            return out.stop(Status::Misconfigured {
-                plugin: taint::NAME.to_string(),
-                message,
-            });
-        }
-    }
-    let admitted =
-        (!input.trace && !passed.is_empty()).then(|| fleet.admitted(&spec.tolerations, input.now));
-    for &index in &passed {
-        if fleet.is_untainted(index) {
-            feasible.push(index);
-            continue;
-        }
-        let cluster = fleet.cluster(index);
-        // A cluster in this placement's own decisions tolerates NoSelectIfNew: judged alone.
-        if let Some(admitted) = admitted.as_ref().filter(|_| !in_own(index)) {
-            if admitted.clusters.contains(index) {
-                feasible.push(index);
-                if let Some(&expiry) = admitted.until.get(&index) {
-                    until.insert(index, expiry);
-                }
-            }
-            continue;
-        }
-        match taint::check(cluster, &spec.tolerations, in_own(index), input.now) {
-            Tolerance::Tolerated { until: expiry } => {
-                feasible.push(index);
-                if let Some(expiry) = expiry {
-                    until.insert(index, expiry);
-                }
-            }
-            Tolerance::NotTolerated { taint } if input.trace => {
-                let taint = taint::describe(&taint);
-                out.filtered_out
-                    .insert(index, Verdict::TaintNotTolerated { taint });
-            }
-            Tolerance::Expired { taint, at } if input.trace => {
-                let taint = taint::describe(&taint);
-                out.filtered_out
-                    .insert(index, Verdict::TolerationExpired { taint, at });
-            }
-            Tolerance::NotTolerated { .. } | Tolerance::Expired { .. } => {}
-        }
-    }
-    let pipeline_name = format!("{},{}", predicate::NAME, taint::NAME);
-
-    out.weights = match prioritizers::weights(&spec.prioritizer_policy) {
-        Ok(weights) => weights,
-        Err(message) => {
-            if input.trace {
-                out.filter_results.push(FilterResult {
-                    name: pipeline_name,
-                    filtered_clusters: names(fleet, &feasible),
-                });
-            }
-            return out.stop(Status::Misconfigured {
-                plugin: String::new(),
-                message,
-            });
-        }
-    };
-
-    let mut totals = vec![0i64; feasible.len()];
-    let mut scores = Vec::with_capacity(out.weights.len());
-    for weighted in &out.weights {
-        let prioritized = match &weighted.prioritizer {
-            Prioritizer::Balance => prioritizers::balance::score(
-                &feasible,
-                &fleet.balance_counts(input.namespace, input.name, own.as_ref()),
-            ),
-            Prioritizer::Steady => prioritizers::steady::score(&feasible, own.as_ref()),
-            Prioritizer::ResourceAllocatable(resource) => {
-                let values = fleet.allocatable(resource);
-                let feasible_values: Vec<Option<f64>> = feasible
-                    .iter()
-                    .map(|&index| values.get(index).copied().flatten())
-                    .collect();
-                prioritizers::resource::score(&feasible_values)
-            }
-            Prioritizer::AddOn(addon) => {
-                let clusters: Vec<&Cluster> =
-                    feasible.iter().map(|&index| fleet.cluster(index)).collect();
-                let (prioritized, warning) =
-                    prioritizers::addon::score(&clusters, fleet, addon, input.now);
-                if let Some(message) = warning {
-                    out.warnings.push(message.clone());
-                    out.status = Some(Status::Warning {
-                        plugin: weighted.name.clone(),
-                        message,
-                    });
-                }
-                prioritized
-            }
-        };
-        for (total, score) in totals.iter_mut().zip(&prioritized) {
-            *total = total.saturating_add(
-                score
-                    .unwrap_or(0)
-                    .saturating_mul(i64::from(weighted.weight)),
-            );
-        }
-        scores.push(prioritized);
-    }
-
-    // Names are ranked uniquely, so an unstable sort gives the one score order.
-    let mut keys: Vec<(std::cmp::Reverse<i64>, usize, usize)> = (0..feasible.len())
-        .map(|position| {
-            (
-                std::cmp::Reverse(totals[position]),
-                fleet.name_rank(feasible[position]),
-                position,
-            )
-        })
-        .collect();
-    // Without a trace, plain v1beta1 selection only needs the head of the order.
-    let plain = spec.spread_policy.spread_constraints.is_empty()
-        && spec.anti_affinity.is_empty()
-        && !spec.per_predicate();
-    if let Some(head) = spec
-        .number_of_clusters
-        .filter(|_| plain && !input.trace)
-        .and_then(|wanted| usize::try_from(wanted).ok())
-        .filter(|&head| head < keys.len())
-    {
-        keys.select_nth_unstable(head);
-        keys.truncate(head);
-    }
-    keys.sort_unstable();
-    let order: Vec<usize> = keys.iter().map(|&(_, _, position)| position).collect();
-    out.ranked = order.iter().map(|&position| feasible[position]).collect();
-    out.totals = order.iter().map(|&position| totals[position]).collect();
-    out.scores = scores
-        .into_iter()
-        .map(|prioritized| {
-            order
-                .iter()
-                .map(|&position| prioritized[position])
-                .collect()
-        })
-        .collect();
-    if input.trace {
-        out.filter_results.push(FilterResult {
-            name: pipeline_name,
-            filtered_clusters: names(fleet, &out.ranked),
-        });
-    }
-
-    let ranked: Vec<&Cluster> = out
-        .ranked
-        .iter()
-        .map(|&index| fleet.cluster(index))
-        .collect();
-    let selection = if spec.per_predicate() {
-        let counts: Vec<Option<i32>> = spec
-            .predicates
-            .iter()
-            .map(|predicate| predicate.number_of_clusters)
-            .collect();
-        let (selection, unscheduled) = select::per_predicate(
-            &ranked,
-            &counts,
-            |predicate, position| {
-                predicates.as_ref().is_some_and(|compiled| {
-                    compiled.predicate_matches(predicate, out.ranked[position], ranked[position])
-                })
-            },
-            |position| out.ranked.get(position).is_some_and(|&index| in_own(index)),
-            spec,
-        );
-        out.unscheduled = unscheduled;
-        selection
-    } else {
-        let limit = spec
-            .number_of_clusters
-            .map_or(ranked.len(), |wanted| usize::try_from(wanted).unwrap_or(0));
-        let selection = select::select(&ranked, limit, SpreadRules::new(spec, &ranked));
-        if let Some(wanted) = spec.number_of_clusters {
-            out.unscheduled = i64::from(wanted) - selection.selected.len() as i64;
-        }
-        selection
-    };
-
-    // Upstream TaintToleration.RequeueAfter: over the clusters of the previous decisions.
-    if let Some(own) = &own {
-        for index in own.indices() {
-            if let Tolerance::Tolerated { until: expiry } =
-                taint::check(fleet.cluster(index), &spec.tolerations, true, input.now)
-            {
-                out.requeue_at = earliest(out.requeue_at, expiry);
-            }
-        }
-    }
-    out.changes_at = selection
-        .selected
-        .iter()
-        .filter_map(|&position| until.get(&out.ranked[position]).copied())
-        .fold(out.requeue_at, |seen, expiry| earliest(seen, Some(expiry)));
-    out.selection = Some(selection);
-    out
-}
-
 /// The clusterSets a placement names: its own, or (seed v1alpha1) those of its predicates.
 fn sets_in_spec(spec: &PlacementSpec) -> Vec<String> {
     if !spec.cluster_sets.is_empty() || !spec.per_predicate() {
@@ -519,14 +167,14 @@ pub fn schedule(input: &PlacementInput) -> PlacementResult {
 }
 
 fn schedule_spec(input: &PlacementInput) -> PlacementResult {
-    let fleet = input.fleet;
+    let fleet = &input.scheduler.fleet;
     let spec = input.spec;
     let bindings = clustersets::valid_bindings(fleet, input.namespace);
     let mut eligible_sets = clustersets::eligible_sets(&bindings, &spec.cluster_sets);
     let mut scopes = Vec::new();
     let mut candidates = Ok(Default::default());
     if spec.per_predicate() {
-        match predicate_scopes(fleet, spec, &eligible_sets) {
+        match scheduler::predicate_scopes(fleet, spec, &eligible_sets) {
             Ok((sets, found)) => {
                 eligible_sets = sets;
                 scopes = found;
@@ -539,7 +187,7 @@ fn schedule_spec(input: &PlacementInput) -> PlacementResult {
     }
     let (candidates, scheduled) = match candidates {
         Ok(candidates) => {
-            let scheduled = run_scheduler(input, &candidates, &eligible_sets, scopes);
+            let scheduled = scheduler::run(input, &candidates, &eligible_sets, scopes);
             (candidates, scheduled)
         }
         Err(message) => (
@@ -645,7 +293,7 @@ fn build_trace(
     status: &Status,
     decisions: &[DecisionObject],
 ) -> Trace {
-    let fleet = input.fleet;
+    let fleet = &input.scheduler.fleet;
     let placed = groups::placed(decisions);
     let score_of = |position: usize| Score {
         rank: position + 1,
@@ -757,7 +405,7 @@ fn build_trace(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use crate::model::placement::decode_placement_spec;
     use crate::model::{
         labels_from, AddOnPlacementScore, Binding, ClusterSet, ClusterSetSelector, Inventory,
@@ -766,7 +414,8 @@ mod tests {
 
     use super::*;
 
-    fn member(name: &str) -> Cluster {
+    /// An online cluster of the clusterset `set`.
+    pub fn member(name: &str) -> Cluster {
         Cluster {
             name: name.into(),
             labels: labels_from([(CLUSTERSET_LABEL, "set")]),
@@ -775,7 +424,8 @@ mod tests {
         }
     }
 
-    fn fleet(clusters: Vec<Cluster>) -> Inventory {
+    /// The clusters, with the clusterset `set` bound to the namespace `ns`.
+    pub fn fleet(clusters: Vec<Cluster>) -> Inventory {
         Inventory {
             clusters,
             cluster_sets: vec![ClusterSet {
@@ -793,15 +443,21 @@ mod tests {
         }
     }
 
-    fn decided(clusters: &[&str]) -> Vec<PreviousDecision> {
+    /// The previous decision of the placement `ns/p`.
+    pub fn decided(clusters: &[&str]) -> Vec<PreviousDecision> {
+        decided_by("p", clusters)
+    }
+
+    /// The previous decision of the placement `ns/<placement>`.
+    pub fn decided_by(placement: &str, clusters: &[&str]) -> Vec<PreviousDecision> {
         vec![PreviousDecision {
             object: ObjectRef {
                 api_version: "cluster.open-cluster-management.io/v1beta1".into(),
                 kind: "PlacementDecision".into(),
                 namespace: Some("ns".into()),
-                name: "p-decision-1".into(),
+                name: format!("{placement}-decision-1"),
             },
-            placement: "p".into(),
+            placement: placement.into(),
             clusters: clusters.iter().map(|name| name.to_string()).collect(),
             source: Default::default(),
         }]
@@ -832,9 +488,9 @@ mod tests {
     ) -> PlacementResult {
         let api_version = format!("cluster.open-cluster-management.io/{version}");
         let spec = decode_placement_spec(&api_version, spec).unwrap();
-        let fleet = FleetIndex::new(inventory, previous);
+        let scheduler = Scheduler::new(inventory, previous);
         schedule(&PlacementInput {
-            fleet: &fleet,
+            scheduler: &scheduler,
             namespace: "ns",
             name: "p",
             spec: &spec,

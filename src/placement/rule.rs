@@ -248,7 +248,7 @@ mod tests {
 
     /// Evaluated traced and untraced: both must decide alike.
     fn run_on(inventory: &Inventory, spec: &PlacementRuleSpec, previous: &[String]) -> RuleResult {
-        let fleet = FleetIndex::new(inventory, &[]);
+        let fleet = FleetIndex::new(inventory);
         let evaluate_with = |trace| {
             evaluate(&RuleInput {
                 fleet: &fleet,
@@ -302,7 +302,7 @@ mod tests {
     #[test]
     fn an_untraced_rule_keeps_no_verdicts() {
         let inventory = inventory();
-        let fleet = FleetIndex::new(&inventory, &[]);
+        let fleet = FleetIndex::new(&inventory);
         let spec = PlacementRuleSpec {
             cluster_replicas: Some(2),
             ..PlacementRuleSpec::default()

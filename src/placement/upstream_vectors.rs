@@ -9,11 +9,9 @@ use serde_yaml::Value;
 use super::conditions::{self, Counts, Status};
 use super::filters::taint::ZERO_TIME;
 use super::fleet::FleetIndex;
-use super::prioritizers::{addon, balance, resource, steady};
-use super::{clustersets, groups, schedule, PlacementInput, PlacementResult};
-use crate::model::placement::{
-    decode_placement_spec, parse_taint_effect, AddOnScore, PLACEMENT_LABEL,
-};
+use super::prioritizers::{self, Context};
+use super::{clustersets, groups, schedule, PlacementInput, PlacementResult, Scheduler};
+use crate::model::placement::{decode_placement_spec, parse_taint_effect, PLACEMENT_LABEL};
 use crate::model::{
     labels_from, AddOnPlacementScore, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory,
     LabelSelectorSpec, ObjectRef, PreviousDecision, Quantity, Taint,
@@ -346,9 +344,9 @@ impl<'c> Checker<'c> {
         let placement = self.placement();
         let spec =
             decode_placement_spec(API_VERSION, placement.spec.clone()).expect("spec decodes");
-        let fleet = FleetIndex::new(inventory, previous);
+        let scheduler = Scheduler::new(inventory, previous);
         schedule(&PlacementInput {
-            fleet: &fleet,
+            scheduler: &scheduler,
             namespace: &placement.namespace,
             name: &placement.name,
             spec: &spec,
@@ -488,33 +486,24 @@ impl<'c> Checker<'c> {
         let input = &self.case.input;
         let inventory = inventory(input);
         let previous = previous(input);
-        let fleet = FleetIndex::new(&inventory, &previous);
+        let scheduler = Scheduler::new(&inventory, &previous);
         let placement = self.placement();
         let clusters: Vec<&Cluster> = inventory.clusters.iter().collect();
         let every: Vec<usize> = (0..clusters.len()).collect();
-        let own = fleet.own_clusters(&placement.namespace, &placement.name);
-        let scores = match plugin {
-            "Balance" => balance::score(
-                &every,
-                &fleet.balance_counts(&placement.namespace, &placement.name, own.as_ref()),
-            ),
-            "Steady" => steady::score(&every, own.as_ref()),
-            "ResourceAllocatableMemory" => resource::score(fleet.allocatable("memory")),
-            "ResourceAllocatableCPU" => resource::score(fleet.allocatable("cpu")),
-            _ => {
-                let mut parts = plugin.splitn(3, '/').skip(1);
-                let addon_score = AddOnScore {
-                    resource_name: parts.next().unwrap_or_default().to_string(),
-                    score_name: parts.next().unwrap_or_default().to_string(),
-                };
-                self.check(
-                    "prioritizer name",
-                    addon::name(&addon_score),
-                    plugin.to_string(),
-                );
-                addon::score(&clusters, &fleet, &addon_score, self.now()).0
-            }
+        let own = scheduler.previous.own_clusters(
+            &scheduler.fleet,
+            &placement.namespace,
+            &placement.name,
+        );
+        let context = Context {
+            scheduler: &scheduler,
+            namespace: &placement.namespace,
+            name: &placement.name,
+            now: self.now(),
+            own: own.as_ref(),
         };
+        let prioritizer = prioritizers::by_name(plugin).expect("a prioritizer upstream names");
+        let scores = prioritizer.score(&context, &every).scores;
         let got: BTreeMap<String, i64> = clusters
             .iter()
             .zip(scores)
@@ -588,7 +577,7 @@ impl<'c> Checker<'c> {
     fn available_clusters_case(&mut self) {
         let input = &self.case.input;
         let inventory = inventory(input);
-        let fleet = FleetIndex::new(&inventory, &[]);
+        let fleet = FleetIndex::new(&inventory);
         let (clusters, error) = match fleet.candidates(&input.eligible_cluster_set_names) {
             Ok(indices) => (
                 indices

@@ -18,7 +18,7 @@ pub use whatif::{close_matches, WhatIf};
 
 use crate::model::{Model, Workload};
 use crate::parallel;
-use crate::placement::FleetIndex;
+use crate::placement::Scheduler;
 
 /// What a plan run may take besides the model.
 #[derive(Clone, Debug, Default)]
@@ -121,8 +121,8 @@ fn build_workloads<'a>(
     workloads: &'a [Workload],
 ) -> PlanOutcome<'a> {
     let decisions = items::placement::previous_decisions(&model.decisions, options.previous);
-    let placements = FleetIndex::new(&model.inventory, &decisions);
-    let fleet = Fleet::new(&model.inventory.clusters, &placements);
+    let placements = Scheduler::new(&model.inventory, &decisions);
+    let fleet = Fleet::new(&model.inventory.clusters, &placements.fleet);
     let previous: HashMap<&ItemSource, &PlanItem> = options
         .previous
         .map(|plan| plan.items.iter().map(|item| (&item.source, item)).collect())
@@ -178,7 +178,7 @@ struct Run<'r, 'a> {
     model: &'a Model,
     options: &'r PlanOptions<'r>,
     fleet: &'r Fleet<'a, 'r>,
-    placements: &'r FleetIndex<'r>,
+    placements: &'r Scheduler<'r>,
     previous: &'r HashMap<&'r ItemSource, &'r PlanItem>,
     targets: &'r HashMap<(&'a str, Option<&'a str>, &'a str), &'a Workload>,
 }

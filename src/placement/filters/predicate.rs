@@ -4,9 +4,12 @@
 //! Label and claim selectors are evaluated once per placement over the whole fleet with the
 //! fleet's bitset indexes, so checking a cluster is a bit test (plus its CEL expressions).
 
+use std::collections::HashMap;
+
 use crate::model::placement::ClusterPredicate;
 use crate::model::{AddOnPlacementScore, Cluster};
 use crate::placement::fleet::FleetIndex;
+use crate::placement::trace::Verdict;
 use crate::selector::{ClusterBits, Selector};
 
 use super::cel::{CelEnv, CelSelector};
@@ -154,5 +157,59 @@ impl Predicates {
                 format!("predicates[{position}]: {why}")
             })
             .collect()
+    }
+
+    /// The filter: the candidates some predicate admits. Without CEL and the seed's
+    /// per-predicate clusterSets that is bitset algebra over the whole fleet, whose result is
+    /// in inventory order (the score order's key is unique, so that order does not matter);
+    /// recording the reasons of the others walks the candidates instead, in name order.
+    pub fn filter(
+        &self,
+        fleet: &FleetIndex,
+        candidates: &[usize],
+        candidate_sets: &[String],
+        scoped: bool,
+        rejected: Option<&mut HashMap<usize, Verdict>>,
+    ) -> Vec<usize> {
+        let admitted = if scoped { None } else { self.admitted() };
+        match admitted {
+            Some(mut admitted) if rejected.is_none() => {
+                match fleet.candidate_bits(candidate_sets) {
+                    Ok(candidate_bits) => {
+                        admitted.and_assign(&candidate_bits);
+                        admitted.iter_ones().collect()
+                    }
+                    Err(_) => self.walk(fleet, candidates, rejected, |index, _| {
+                        admitted.contains(index)
+                    }),
+                }
+            }
+            Some(admitted) => self.walk(fleet, candidates, rejected, |index, _| {
+                admitted.contains(index)
+            }),
+            None => self.walk(fleet, candidates, rejected, |index, cluster| {
+                self.matches(index, cluster)
+            }),
+        }
+    }
+
+    fn walk(
+        &self,
+        fleet: &FleetIndex,
+        candidates: &[usize],
+        mut rejected: Option<&mut HashMap<usize, Verdict>>,
+        matches: impl Fn(usize, &Cluster) -> bool,
+    ) -> Vec<usize> {
+        let mut passed = Vec::new();
+        for &index in candidates {
+            let cluster = fleet.cluster(index);
+            if matches(index, cluster) {
+                passed.push(index);
+            } else if let Some(rejected) = rejected.as_deref_mut() {
+                let reasons = self.mismatches(index, cluster);
+                rejected.insert(index, Verdict::NoPredicateMatched { reasons });
+            }
+        }
+        passed
     }
 }

@@ -2,9 +2,13 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use crate::model::placement::{Toleration, TolerationOperator};
 use crate::model::{Cluster, Taint, TaintEffect};
+use crate::placement::memo::Memo;
+use crate::placement::previous::OwnClusters;
+use crate::placement::trace::Verdict as PlacementVerdict;
 use crate::selector::ClusterBits;
 
 pub const NAME: &str = "TaintToleration";
@@ -101,6 +105,104 @@ impl Admitted {
         });
         let clusters = ClusterBits::from_ids(clusters.len(), admitted);
         Admitted { clusters, until }
+    }
+}
+
+/// What the filter keeps of the whole run: the clusters with nothing to tolerate, and per
+/// distinct toleration list and time the clusters it admits (placements share a handful of
+/// lists, so the filter then reads no cluster).
+pub struct Taints<'a> {
+    clusters: &'a [Cluster],
+    /// Online with no taint.
+    untainted: ClusterBits,
+    admitted: Memo<(Vec<Toleration>, i64), Arc<Admitted>>,
+}
+
+/// The clusters that pass, and for tainted ones with an expiring toleration, when it expires.
+pub type Tolerated = (Vec<usize>, HashMap<usize, i64>);
+
+impl<'a> Taints<'a> {
+    pub fn new(clusters: &'a [Cluster]) -> Taints<'a> {
+        let untainted = ClusterBits::from_ids(
+            clusters.len(),
+            clusters
+                .iter()
+                .enumerate()
+                .filter(|(_, cluster)| cluster.online && cluster.taints.is_empty())
+                .map(|(index, _)| index),
+        );
+        Taints {
+            clusters,
+            untainted,
+            admitted: Memo::default(),
+        }
+    }
+
+    /// The clusters `tolerations` admit at `now` (outside a placement's own decisions).
+    fn admitted(&self, tolerations: &[Toleration], now: i64) -> Arc<Admitted> {
+        self.admitted
+            .get_or_insert_with(&(tolerations.to_vec(), now), || {
+                Arc::new(Admitted::new(self.clusters, tolerations, now))
+            })
+    }
+
+    /// The filter over `clusters` (inventory indices, order kept). A cluster of the
+    /// placement's `own` decisions tolerates `NoSelectIfNew`, so it is judged alone; the others
+    /// read the fleet-wide [`Admitted`] bits, and are judged one by one only to record why they
+    /// failed. An invalid toleration is upstream's Misconfigured message.
+    pub fn filter(
+        &self,
+        clusters: &[usize],
+        tolerations: &[Toleration],
+        own: Option<&OwnClusters>,
+        now: i64,
+        mut rejected: Option<&mut HashMap<usize, PlacementVerdict>>,
+    ) -> Result<Tolerated, String> {
+        let mut feasible = Vec::with_capacity(clusters.len());
+        let mut until = HashMap::new();
+        if clusters.is_empty() {
+            return Ok((feasible, until));
+        }
+        validate(tolerations)?;
+        let admitted = self.admitted(tolerations, now);
+        for &index in clusters {
+            if self.untainted.contains(index) {
+                feasible.push(index);
+                continue;
+            }
+            let in_own = own.is_some_and(|own| own.contains(index));
+            if !in_own && admitted.clusters.contains(index) {
+                feasible.push(index);
+                if let Some(&expiry) = admitted.until.get(&index) {
+                    until.insert(index, expiry);
+                }
+                continue;
+            }
+            if !in_own && rejected.is_none() {
+                continue;
+            }
+            match check(&self.clusters[index], tolerations, in_own, now) {
+                Tolerance::Tolerated { until: expiry } => {
+                    feasible.push(index);
+                    if let Some(expiry) = expiry {
+                        until.insert(index, expiry);
+                    }
+                }
+                Tolerance::NotTolerated { taint } => {
+                    if let Some(rejected) = rejected.as_deref_mut() {
+                        let taint = describe(&taint);
+                        rejected.insert(index, PlacementVerdict::TaintNotTolerated { taint });
+                    }
+                }
+                Tolerance::Expired { taint, at } => {
+                    if let Some(rejected) = rejected.as_deref_mut() {
+                        let taint = describe(&taint);
+                        rejected.insert(index, PlacementVerdict::TolerationExpired { taint, at });
+                    }
+                }
+            }
+        }
+        Ok((feasible, until))
     }
 }
 

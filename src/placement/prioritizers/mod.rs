@@ -1,6 +1,10 @@
-//! Prioritizers and their weights (upstream `scheduling/schedule.go` getWeights /
-//! getPrioritizers). Each prioritizer scores the feasible clusters in [-100, 100]; the total
-//! is Σ score × weight.
+//! Prioritizers (upstream `plugins/*` scorers) and their weights (upstream
+//! `scheduling/schedule.go` getWeights / getPrioritizers). Each prioritizer scores the
+//! feasible clusters in [-100, 100]; the total is Σ score × weight.
+//!
+//! A prioritizer is one file: a type implementing [`Prioritizer`], and, when it reads
+//! something of the whole run (decision counts, allocatable values), the index it builds once
+//! per run, kept in [`Data`]. [`BUILT_IN`] is the registry of names.
 
 pub mod addon;
 pub mod balance;
@@ -8,23 +12,95 @@ pub mod resource;
 pub mod steady;
 
 use crate::model::placement::{AddOnScore, PrioritizerPolicy, ScoreCoordinateType};
+use crate::model::{Inventory, PreviousDecision};
+
+use super::previous::OwnClusters;
+use super::scheduler::Scheduler;
 
 pub const MAX_SCORE: i64 = 100;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Prioritizer {
-    Balance,
-    Steady,
-    /// The resource name in `status.allocatable` (`cpu`, `memory`).
-    ResourceAllocatable(&'static str),
-    AddOn(AddOnScore),
+/// What a prioritizer sees of one placement's run.
+pub struct Context<'r> {
+    pub scheduler: &'r Scheduler<'r>,
+    pub namespace: &'r str,
+    pub name: &'r str,
+    /// Unix seconds: AddOnPlacementScore validity.
+    pub now: i64,
+    /// The placement's own previous decisions.
+    pub own: Option<&'r OwnClusters>,
+}
+
+/// One prioritizer's scores, aligned with the clusters it was given (`None`: no score, adds
+/// 0), and upstream's warning when it has one.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Scores {
+    pub scores: Vec<Option<i64>>,
+    pub warning: Option<String>,
+}
+
+impl From<Vec<Option<i64>>> for Scores {
+    fn from(scores: Vec<Option<i64>>) -> Scores {
+        Scores {
+            scores,
+            warning: None,
+        }
+    }
+}
+
+pub trait Prioritizer: Send + Sync + std::fmt::Debug {
+    /// Scores the feasible clusters, given as inventory indices.
+    fn score(&self, context: &Context, clusters: &[usize]) -> Scores;
+}
+
+type Make = fn() -> Box<dyn Prioritizer>;
+
+/// The registry: upstream's built-in prioritizers by name. (An AddOn prioritizer is named
+/// by its score coordinate instead.)
+const BUILT_IN: &[(&str, Make)] = &[
+    (balance::NAME, || Box::new(balance::Balance)),
+    (steady::NAME, || Box::new(steady::Steady)),
+    (resource::CPU, || {
+        Box::new(resource::ResourceAllocatable("cpu"))
+    }),
+    (resource::MEMORY, || {
+        Box::new(resource::ResourceAllocatable("memory"))
+    }),
+];
+
+/// What the prioritizers read of the whole run, each part built by its own prioritizer's file.
+pub struct Data<'a> {
+    pub balance: balance::Counts<'a>,
+    pub resource: resource::Allocatable<'a>,
+    pub addon: addon::ScoreIndex<'a>,
+}
+
+impl<'a> Data<'a> {
+    pub fn new(inventory: &'a Inventory, previous: &'a [PreviousDecision]) -> Data<'a> {
+        Data {
+            balance: balance::Counts::new(inventory, previous),
+            resource: resource::Allocatable::new(inventory),
+            addon: addon::ScoreIndex::new(inventory),
+        }
+    }
+}
+
+fn built_in(name: &str) -> Option<Box<dyn Prioritizer>> {
+    let (_, make) = BUILT_IN.iter().find(|(known, _)| *known == name)?;
+    Some(make())
+}
+
+/// The prioritizer upstream names `name`: a built-in one, or `AddOn/<resource>/<score>`.
+pub fn by_name(name: &str) -> Option<Box<dyn Prioritizer>> {
+    built_in(name).or_else(|| {
+        addon::AddOn::from_name(name).map(|addon| Box::new(addon) as Box<dyn Prioritizer>)
+    })
 }
 
 /// An enabled prioritizer (weight ≠ 0) with upstream's name.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Weighted {
     pub name: String,
-    pub prioritizer: Prioritizer,
+    pub prioritizer: Box<dyn Prioritizer>,
     pub weight: i32,
 }
 
@@ -63,18 +139,15 @@ pub fn weights(policy: &PrioritizerPolicy) -> Result<Vec<Weighted>, String> {
         .into_iter()
         .filter(|(_, weight)| *weight != 0)
         .map(|(coordinate, weight)| {
-            let (name, prioritizer) = match coordinate {
-                Coordinate::BuiltIn(name) => {
-                    let prioritizer = match name.as_str() {
-                        balance::NAME => Prioritizer::Balance,
-                        steady::NAME => Prioritizer::Steady,
-                        resource::CPU => Prioritizer::ResourceAllocatable("cpu"),
-                        resource::MEMORY => Prioritizer::ResourceAllocatable("memory"),
-                        _ => return Err(format!("incorrect builtin prioritizer: {name}")),
-                    };
-                    (name, prioritizer)
+            let (name, prioritizer): (String, Box<dyn Prioritizer>) = match coordinate {
+                Coordinate::BuiltIn(name) => match built_in(&name) {
+                    Some(prioritizer) => (name, prioritizer),
+                    None => return Err(format!("incorrect builtin prioritizer: {name}")),
+                },
+                Coordinate::AddOn(Some(addon)) => {
+                    let addon = addon::AddOn(addon);
+                    (addon.name(), Box::new(addon))
                 }
-                Coordinate::AddOn(Some(addon)) => (addon::name(&addon), Prioritizer::AddOn(addon)),
                 Coordinate::AddOn(None) => return Err("addOn should not be empty".to_string()),
             };
             Ok(Weighted {

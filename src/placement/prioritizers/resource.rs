@@ -1,17 +1,61 @@
 //! ResourceAllocatableCPU / ResourceAllocatableMemory (upstream `plugins/resource`): the
-//! allocatable amount scaled to [-100, 100] between the fleet's minimum and maximum.
+//! allocatable amount scaled to [-100, 100] between the minimum and maximum of the clusters
+//! scored.
 
-use crate::model::Cluster;
+use std::collections::HashMap;
+use std::sync::OnceLock;
 
-use super::MAX_SCORE;
+use crate::model::{Cluster, Inventory};
+
+use super::{Context, Prioritizer, Scores, MAX_SCORE};
 
 pub const CPU: &str = "ResourceAllocatableCPU";
 pub const MEMORY: &str = "ResourceAllocatableMemory";
 /// The resources the two prioritizers read.
-pub const RESOURCES: [&str; 2] = ["cpu", "memory"];
+const RESOURCES: [&str; 2] = ["cpu", "memory"];
+
+/// The prioritizer for one resource name in `status.allocatable` (`cpu`, `memory`).
+#[derive(Debug)]
+pub struct ResourceAllocatable(pub &'static str);
+
+/// Per resource, every cluster's allocatable value by inventory index, read on first use: a
+/// placement scores thousands of clusters and must not look each up in two maps.
+pub struct Allocatable<'a> {
+    inventory: &'a Inventory,
+    values: OnceLock<HashMap<&'static str, Vec<Option<f64>>>>,
+}
+
+impl<'a> Allocatable<'a> {
+    pub fn new(inventory: &'a Inventory) -> Allocatable<'a> {
+        Allocatable {
+            inventory,
+            values: OnceLock::new(),
+        }
+    }
+
+    /// Every cluster's allocatable `resource` by inventory index; `None` where the cluster
+    /// does not report it.
+    pub fn values(&self, resource: &str) -> &[Option<f64>] {
+        let all = self.values.get_or_init(|| {
+            RESOURCES
+                .iter()
+                .map(|&name| {
+                    let values = self
+                        .inventory
+                        .clusters
+                        .iter()
+                        .map(|cluster| allocatable(cluster, name))
+                        .collect();
+                    (name, values)
+                })
+                .collect()
+        });
+        all.get(resource).map_or(&[], Vec::as_slice)
+    }
+}
 
 /// The allocatable value, when the cluster reports both allocatable and capacity.
-pub fn allocatable(cluster: &Cluster, resource: &str) -> Option<f64> {
+fn allocatable(cluster: &Cluster, resource: &str) -> Option<f64> {
     cluster.resource_capacity.get(resource)?;
     cluster
         .allocatable
@@ -19,9 +63,20 @@ pub fn allocatable(cluster: &Cluster, resource: &str) -> Option<f64> {
         .map(|quantity| quantity.value)
 }
 
+impl Prioritizer for ResourceAllocatable {
+    fn score(&self, context: &Context, clusters: &[usize]) -> Scores {
+        let values = context.scheduler.prioritizers.resource.values(self.0);
+        let values: Vec<Option<f64>> = clusters
+            .iter()
+            .map(|&index| values.get(index).copied().flatten())
+            .collect();
+        score(&values).into()
+    }
+}
+
 /// Scores each cluster's [`allocatable`] value. Clusters without the resource get no score
 /// (they add 0 to the total).
-pub fn score(values: &[Option<f64>]) -> Vec<Option<i64>> {
+fn score(values: &[Option<f64>]) -> Vec<Option<i64>> {
     let present = values.iter().flatten().copied();
     let min = present.clone().fold(f64::INFINITY, f64::min);
     let max = present.fold(f64::NEG_INFINITY, f64::max);

@@ -12,14 +12,14 @@ use crate::plan::{Planned, Run, Trace};
 const KIND: &str = "Placement";
 
 pub fn plan(run: &Run, workload: &Workload, spec: &PlacementSpec) -> Planned<'static> {
-    let (fleet, now, trace) = (
+    let (scheduler, now, trace) = (
         run.placements,
         run.options.now,
         run.options.trace == Trace::Full,
     );
     let namespace = workload.object.namespace.as_deref().unwrap_or("default");
     let result = placement::schedule(&PlacementInput {
-        fleet,
+        scheduler,
         namespace,
         name: &workload.object.name,
         spec,

@@ -10,7 +10,7 @@ use crate::plan::{Planned, Run, Trace};
 pub fn plan(run: &Run, workload: &Workload, spec: &PlacementRuleSpec) -> Planned<'static> {
     let previous = previous_decisions(run, workload);
     let result = rule::evaluate(&RuleInput {
-        fleet: run.placements,
+        fleet: &run.placements.fleet,
         spec,
         previous: &previous,
         trace: run.options.trace == Trace::Full,

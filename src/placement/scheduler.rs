@@ -1,0 +1,340 @@
+//! Upstream `pluginScheduler.Schedule`: the filters, then the prioritizers, then the sort and
+//! the selection, over what every placement of a run shares ([`Scheduler`], built once).
+//!
+//! One loop serves `plan` and `explain`: the trace level decides what is recorded (each
+//! filtered cluster's reason, the pipeline results, every cluster's place in the order), not
+//! which filter or prioritizer runs.
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::model::placement::PlacementSpec;
+use crate::model::{Cluster, Inventory, PreviousDecision};
+use crate::selector::ClusterBits;
+
+use super::clustersets;
+use super::conditions::Status;
+use super::filters::predicate::{self, Predicates};
+use super::filters::taint::{self, Tolerance};
+use super::fleet::FleetIndex;
+use super::previous::PreviousDecisions;
+use super::prioritizers::{self, Context, Scores, Weighted};
+use super::select::{self, Selection};
+use super::spread::SpreadRules;
+use super::trace::{FilterResult, Verdict};
+use super::PlacementInput;
+
+/// What every placement of a run shares, built once: the fleet index, the previous
+/// decisions, and each plugin's own data. 100k clusters × 1k placements must not redo
+/// per-fleet work per placement.
+pub struct Scheduler<'a> {
+    pub fleet: FleetIndex<'a>,
+    pub previous: PreviousDecisions<'a>,
+    pub taints: taint::Taints<'a>,
+    pub prioritizers: prioritizers::Data<'a>,
+}
+
+impl<'a> Scheduler<'a> {
+    pub fn new(inventory: &'a Inventory, previous: &'a [PreviousDecision]) -> Scheduler<'a> {
+        Scheduler {
+            fleet: FleetIndex::new(inventory),
+            previous: PreviousDecisions::new(previous),
+            taints: taint::Taints::new(&inventory.clusters),
+            prioritizers: prioritizers::Data::new(inventory, previous),
+        }
+    }
+}
+
+/// What the filters and prioritizers produced before grouping.
+#[derive(Default)]
+pub(super) struct Scheduled {
+    pub status: Option<Status>,
+    /// Verdicts of candidates the filters removed (recorded when traced).
+    pub filtered_out: HashMap<usize, Verdict>,
+    pub filter_results: Vec<FilterResult>,
+    pub weights: Vec<Weighted>,
+    /// Feasible clusters (inventory indices) in score order, with their totals.
+    pub ranked: Vec<usize>,
+    pub totals: Vec<i64>,
+    /// Per weighted prioritizer, scores aligned with `ranked`.
+    pub scores: Vec<Vec<Option<i64>>>,
+    pub selection: Option<Selection>,
+    pub unscheduled: i64,
+    pub requeue_at: Option<i64>,
+    pub changes_at: Option<i64>,
+    pub warnings: Vec<String>,
+}
+
+impl Scheduled {
+    pub fn stop(mut self, status: Status) -> Scheduled {
+        self.status = Some(status);
+        self
+    }
+}
+
+fn earliest(a: Option<i64>, b: Option<i64>) -> Option<i64> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+fn names(fleet: &FleetIndex, indices: &[usize]) -> Vec<String> {
+    indices
+        .iter()
+        .map(|&index| fleet.cluster(index).name.clone())
+        .collect()
+}
+
+/// Seed v1alpha1: the eligible clusterSets of one predicate that names its own, and their
+/// members (inventory indices).
+pub(super) struct Scope {
+    predicate: usize,
+    sets: Vec<String>,
+    members: ClusterBits,
+}
+
+/// Seed v1alpha1 per-predicate clusterSets: each predicate's sets ∩ the placement's
+/// eligible sets, and the union of what the predicates can pick from (the placement's
+/// eligible sets, as `explain` and the conditions see them).
+pub(super) fn predicate_scopes(
+    fleet: &FleetIndex,
+    spec: &PlacementSpec,
+    eligible: &[String],
+) -> Result<(Vec<String>, Vec<Scope>), String> {
+    let mut union = BTreeSet::new();
+    let mut scopes = Vec::new();
+    for (predicate, written) in spec.predicates.iter().enumerate() {
+        if written.cluster_sets.is_empty() {
+            union.extend(eligible.iter().cloned());
+            continue;
+        }
+        let sets = clustersets::eligible_sets(eligible, &written.cluster_sets);
+        let members = if sets.is_empty() {
+            ClusterBits::empty(fleet.len())
+        } else {
+            ClusterBits::from_ids(fleet.len(), fleet.candidates(&sets)?.iter().copied())
+        };
+        union.extend(sets.iter().cloned());
+        scopes.push(Scope {
+            predicate,
+            sets,
+            members,
+        });
+    }
+    Ok((union.into_iter().collect(), scopes))
+}
+
+/// Filters, prioritizers, sort, select.
+pub(super) fn run(
+    input: &PlacementInput,
+    candidates: &[usize],
+    candidate_sets: &[String],
+    scopes: Vec<Scope>,
+) -> Scheduled {
+    let scheduler = input.scheduler;
+    let fleet = &scheduler.fleet;
+    let spec = input.spec;
+    let mut out = Scheduled::default();
+    let own = scheduler
+        .previous
+        .own_clusters(fleet, input.namespace, input.name);
+    let in_own = |index: usize| own.as_ref().is_some_and(|own| own.contains(index));
+
+    // Upstream's filters return early on an empty cluster list, before validating.
+    let mut predicates = None;
+    let passed = if spec.predicates.is_empty() || candidates.is_empty() {
+        candidates.to_vec()
+    } else {
+        let mut compiled =
+            match Predicates::compile(&spec.predicates, fleet, &fleet.inventory.addon_scores) {
+                Ok(compiled) => compiled,
+                Err(message) => {
+                    return out.stop(Status::Misconfigured {
+                        plugin: predicate::NAME.to_string(),
+                        message,
+                    })
+                }
+            };
+        let scoped = !scopes.is_empty();
+        for scope in scopes {
+            compiled.restrict(scope.predicate, scope.sets, &scope.members);
+        }
+        let rejected = input.trace.then_some(&mut out.filtered_out);
+        let passed = compiled.filter(fleet, candidates, candidate_sets, scoped, rejected);
+        // fleetplan stops where OCM's controller would leave the cluster unselected and
+        // log it: a plan that silently drops clusters would mislead (docs/reliability.md).
+        if let Some(message) = compiled.cel_limit_exceeded() {
+            return out.stop(Status::Error { message });
+        }
+        predicates = Some(compiled);
+        passed
+    };
+    if input.trace {
+        out.filter_results.push(FilterResult {
+            name: predicate::NAME.to_string(),
+            filtered_clusters: names(fleet, &passed),
+        });
+    }
+
+    let tolerated = scheduler.taints.filter(
+        &passed,
+        &spec.tolerations,
+        own.as_ref(),
+        input.now,
+        input.trace.then_some(&mut out.filtered_out),
+    );
+    let (feasible, until) = match tolerated {
+        Ok(tolerated) => tolerated,
+        Err(message) => {
+            return out.stop(Status::Misconfigured {
+                plugin: taint::NAME.to_string(),
+                message,
+            })
+        }
+    };
+    let pipeline_name = format!("{},{}", predicate::NAME, taint::NAME);
+
+    out.weights = match prioritizers::weights(&spec.prioritizer_policy) {
+        Ok(weights) => weights,
+        Err(message) => {
+            if input.trace {
+                out.filter_results.push(FilterResult {
+                    name: pipeline_name,
+                    filtered_clusters: names(fleet, &feasible),
+                });
+            }
+            return out.stop(Status::Misconfigured {
+                plugin: String::new(),
+                message,
+            });
+        }
+    };
+
+    let context = Context {
+        scheduler,
+        namespace: input.namespace,
+        name: input.name,
+        now: input.now,
+        own: own.as_ref(),
+    };
+    let mut totals = vec![0i64; feasible.len()];
+    let mut scores = Vec::with_capacity(out.weights.len());
+    for weighted in &out.weights {
+        let Scores {
+            scores: prioritized,
+            warning,
+        } = weighted.prioritizer.score(&context, &feasible);
+        if let Some(message) = warning {
+            out.warnings.push(message.clone());
+            out.status = Some(Status::Warning {
+                plugin: weighted.name.clone(),
+                message,
+            });
+        }
+        for (total, score) in totals.iter_mut().zip(&prioritized) {
+            *total = total.saturating_add(
+                score
+                    .unwrap_or(0)
+                    .saturating_mul(i64::from(weighted.weight)),
+            );
+        }
+        scores.push(prioritized);
+    }
+
+    // Names are ranked uniquely, so an unstable sort gives the one score order.
+    let mut keys: Vec<(std::cmp::Reverse<i64>, usize, usize)> = (0..feasible.len())
+        .map(|position| {
+            (
+                std::cmp::Reverse(totals[position]),
+                fleet.name_rank(feasible[position]),
+                position,
+            )
+        })
+        .collect();
+    // Plain v1beta1 selection only needs the head of the order; a trace records every
+    // feasible cluster's place, so it keeps the whole order.
+    let plain = spec.spread_policy.spread_constraints.is_empty()
+        && spec.anti_affinity.is_empty()
+        && !spec.per_predicate();
+    if let Some(head) = spec
+        .number_of_clusters
+        .filter(|_| plain && !input.trace)
+        .and_then(|wanted| usize::try_from(wanted).ok())
+        .filter(|&head| head < keys.len())
+    {
+        keys.select_nth_unstable(head);
+        keys.truncate(head);
+    }
+    keys.sort_unstable();
+    let order: Vec<usize> = keys.iter().map(|&(_, _, position)| position).collect();
+    out.ranked = order.iter().map(|&position| feasible[position]).collect();
+    out.totals = order.iter().map(|&position| totals[position]).collect();
+    out.scores = scores
+        .into_iter()
+        .map(|prioritized| {
+            order
+                .iter()
+                .map(|&position| prioritized[position])
+                .collect()
+        })
+        .collect();
+    if input.trace {
+        out.filter_results.push(FilterResult {
+            name: pipeline_name,
+            filtered_clusters: names(fleet, &out.ranked),
+        });
+    }
+
+    let ranked: Vec<&Cluster> = out
+        .ranked
+        .iter()
+        .map(|&index| fleet.cluster(index))
+        .collect();
+    let selection = if spec.per_predicate() {
+        let counts: Vec<Option<i32>> = spec
+            .predicates
+            .iter()
+            .map(|predicate| predicate.number_of_clusters)
+            .collect();
+        let (selection, unscheduled) = select::per_predicate(
+            &ranked,
+            &counts,
+            |predicate, position| {
+                predicates.as_ref().is_some_and(|compiled| {
+                    compiled.predicate_matches(predicate, out.ranked[position], ranked[position])
+                })
+            },
+            |position| out.ranked.get(position).is_some_and(|&index| in_own(index)),
+            spec,
+        );
+        out.unscheduled = unscheduled;
+        selection
+    } else {
+        let limit = spec
+            .number_of_clusters
+            .map_or(ranked.len(), |wanted| usize::try_from(wanted).unwrap_or(0));
+        let selection = select::select(&ranked, limit, SpreadRules::new(spec, &ranked));
+        if let Some(wanted) = spec.number_of_clusters {
+            out.unscheduled = i64::from(wanted) - selection.selected.len() as i64;
+        }
+        selection
+    };
+
+    // Upstream TaintToleration.RequeueAfter: over the clusters of the previous decisions.
+    if let Some(own) = &own {
+        for index in own.indices() {
+            if let Tolerance::Tolerated { until: expiry } =
+                taint::check(fleet.cluster(index), &spec.tolerations, true, input.now)
+            {
+                out.requeue_at = earliest(out.requeue_at, expiry);
+            }
+        }
+    }
+    out.changes_at = selection
+        .selected
+        .iter()
+        .filter_map(|&position| until.get(&out.ranked[position]).copied())
+        .fold(out.requeue_at, |seen, expiry| earliest(seen, Some(expiry)));
+    out.selection = Some(selection);
+    out
+}
