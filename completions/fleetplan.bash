@@ -95,7 +95,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__check)
-            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --enforce-spread-policy --manifests-only --output --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --enforce-spread-policy --manifests-only --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -114,6 +114,10 @@ _fleetplan() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -190,7 +194,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__diff)
-            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --offline --capacity --label --now --enforce-spread-policy --manifests-only --output --previous --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --offline --capacity --label --now --enforce-spread-policy --manifests-only --output --previous --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -209,6 +213,10 @@ _fleetplan() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -260,7 +268,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__explain)
-            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --enforce-spread-policy --cluster --output --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --enforce-spread-policy --cluster --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -279,6 +287,10 @@ _fleetplan() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -499,7 +511,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__migrate)
-            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --output --out --set --verify --manifests-only --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --output --out --set --verify --manifests-only --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -518,6 +530,10 @@ _fleetplan() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -557,7 +573,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__plan)
-            opts="-f -n -v -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --enforce-spread-policy --output --out --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --enforce-spread-policy --output --out --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -576,6 +592,10 @@ _fleetplan() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -631,7 +651,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__select)
-            opts="-f -n -v -l -o -h --filename --namespace --verbose --max-input-bytes --max-alias-expansion --selector --annotation --label-selector --claim-selector --output --color --help"
+            opts="-f -n -v -l -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --selector --annotation --label-selector --claim-selector --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -650,6 +670,10 @@ _fleetplan() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -40,6 +40,7 @@ complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "man" -d 'Print 
 complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l exclude -d 'Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative to the directory walked: \'vendor/\', \'*.tmpl.yaml\'). Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l previous -d 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas' -r -F
@@ -57,11 +58,13 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l out -d 'Wri
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s v -l verbose -d 'Also list the documents that were read but not used'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s v -l verbose -d 'Also list the documents that were read but not used, and what walking skipped'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l hidden -d 'Walking a directory or glob: also read hidden files and directories (.github/, .x.yaml)'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l enforce-spread-policy -d 'Enforce Placements\' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l exclude -d 'Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative to the directory walked: \'vendor/\', \'*.tmpl.yaml\'). Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l previous -d 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas' -r -F
@@ -75,11 +78,13 @@ json\t'The same as JSON; placements also carry upstream\'s debug shape'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s v -l verbose -d 'Also list the documents that were read but not used'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s v -l verbose -d 'Also list the documents that were read but not used, and what walking skipped'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l hidden -d 'Walking a directory or glob: also read hidden files and directories (.github/, .x.yaml)'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l enforce-spread-policy -d 'Enforce Placements\' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l exclude -d 'Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative to the directory walked: \'vendor/\', \'*.tmpl.yaml\'). Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s l -l selector -d 'Label selector in Kubernetes syntax (like kubectl -l); ANDed with SELECTOR' -r
@@ -93,10 +98,12 @@ yaml\t''"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s v -l verbose -d 'Also list the documents that were read but not used'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s v -l verbose -d 'Also list the documents that were read but not used, and what walking skipped'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l hidden -d 'Walking a directory or glob: also read hidden files and directories (.github/, .x.yaml)'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l exclude -d 'Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative to the directory walked: \'vendor/\', \'*.tmpl.yaml\'). Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l offline -d 'Treat CLUSTER as offline. Repeatable' -r
@@ -109,12 +116,14 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l previous -d
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s v -l verbose -d 'Also list the documents that were read but not used'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s v -l verbose -d 'Also list the documents that were read but not used, and what walking skipped'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l hidden -d 'Walking a directory or glob: also read hidden files and directories (.github/, .x.yaml)'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l enforce-spread-policy -d 'Enforce Placements\' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l manifests-only -d 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l exclude -d 'Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative to the directory walked: \'vendor/\', \'*.tmpl.yaml\'). Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l previous -d 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas' -r -F
@@ -128,12 +137,14 @@ github\t'GitHub Actions annotations (`::error file=…,line=…::…`), then the
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s v -l verbose -d 'Also list the documents that were read but not used'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s v -l verbose -d 'Also list the documents that were read but not used, and what walking skipped'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l hidden -d 'Walking a directory or glob: also read hidden files and directories (.github/, .x.yaml)'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l enforce-spread-policy -d 'Enforce Placements\' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l manifests-only -d 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l exclude -d 'Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative to the directory walked: \'vendor/\', \'*.tmpl.yaml\'). Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s o -l output -d 'Output format' -r -f -a "yaml\t'The objects as one YAML stream'
@@ -143,7 +154,8 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l set -d '
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s v -l verbose -d 'Also list the documents that were read but not used'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s v -l verbose -d 'Also list the documents that were read but not used, and what walking skipped'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l hidden -d 'Walking a directory or glob: also read hidden files and directories (.github/, .x.yaml)'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l verify -d 'Plan the old and the migrated objects against the inventory in the inputs and compare them per object; exit 2 when any differs'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l manifests-only -d 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s h -l help -d 'Print help (see more with \'--help\')'

@@ -38,6 +38,7 @@ fn a_clean_report_in_json() {
   "result": "clean",
   "items": 10,
   "placementsEvaluated": true,
+  "skippedDocuments": 0,
   "errors": [],
   "unsatisfied": []
 }
@@ -129,6 +130,7 @@ fn a_missing_file_is_an_error_without_a_document() {
   "result": "errors",
   "items": 0,
   "placementsEvaluated": false,
+  "skippedDocuments": 0,
   "errors": [
     {
       "file": "testdata/ci/missing.yaml",

@@ -72,6 +72,7 @@ fn check_manifests_only_says_placements_were_not_evaluated() {
   "result": "clean",
   "items": 10,
   "placementsEvaluated": false,
+  "skippedDocuments": 0,
   "errors": [],
   "unsatisfied": []
 }

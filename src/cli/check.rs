@@ -50,7 +50,7 @@ pub fn run(args: CheckArgs, io: &mut Io<'_>) -> ExitCode {
     // Like kubeconform, every file's problems are reported and what did load is checked.
     let (mut model, load_errors) = args.inputs.load_partial(io);
     let scope = Scope::new(args.verdict.manifests_only);
-    let check = CheckReport::new(&load_errors);
+    let check = CheckReport::new(&model, &load_errors);
     let check = match verdict::require(&model, scope) {
         // The inputs' errors already fail the run; without them, a verdict about nothing
         // is refused.

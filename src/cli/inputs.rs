@@ -24,9 +24,18 @@ pub struct InputArgs {
     #[arg(short = 'n', long, value_name = "NAMESPACE", default_value = load::DEFAULT_NAMESPACE)]
     pub namespace: String,
 
-    /// Also list the documents that were read but not used.
+    /// Also list the documents that were read but not used, and what walking skipped.
     #[arg(short = 'v', long)]
     pub verbose: bool,
+
+    /// Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative
+    /// to the directory walked: 'vendor/', '*.tmpl.yaml'). Repeatable.
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+
+    /// Walking a directory or glob: also read hidden files and directories (.github/, .x.yaml).
+    #[arg(long)]
+    pub hidden: bool,
 
     #[command(flatten)]
     pub limits: LimitArgs,
@@ -51,6 +60,10 @@ impl InputArgs {
             max_input_bytes: self.limits.max_input_bytes,
             max_alias_expansion: self.limits.max_alias_expansion,
             namespace: self.namespace.clone(),
+            walk: load::WalkOptions {
+                hidden: self.hidden,
+                exclude: self.exclude.clone(),
+            },
         }
     }
 
@@ -90,6 +103,15 @@ impl InputArgs {
         if self.verbose {
             for (source, what) in &model.skipped {
                 report(io, &format!("skipped {source}: {what}"));
+            }
+            for source in &model.not_objects {
+                report(
+                    io,
+                    &format!("skipped {source}: not a Kubernetes object (no apiVersion or kind)"),
+                );
+            }
+            for (path, what) in &model.skipped_files {
+                report(io, &format!("skipped {path}: {what}"));
             }
         }
     }

@@ -8,9 +8,30 @@ use super::object::{join, Object, TypeMeta};
 use super::LoadError;
 use crate::model::Source;
 
-/// Reads one document into the model. Empty documents are skipped.
-pub fn load_document(content: Content<'_>, source: &Source, builder: &mut ModelBuilder) {
+/// Reads one document into the model. Empty documents are skipped; so are documents found
+/// by walking (`walked`) that have neither `apiVersion` nor `kind`: a CI workflow, a JSON
+/// template or a test mapping beside the manifests is not a Kubernetes object. One of the two
+/// without the other is a broken manifest, and a file named explicitly is read strictly.
+pub fn load_document(
+    content: Content<'_>,
+    source: &Source,
+    walked: bool,
+    builder: &mut ModelBuilder,
+) {
+    if walked && !has_type_meta(content) {
+        return builder.not_an_object(source.clone());
+    }
     load_value(content, source, "", builder);
+}
+
+/// Whether a document has `apiVersion` or `kind` (an empty document counts as having them:
+/// it is skipped as empty, not as foreign).
+pub fn has_type_meta(content: Content<'_>) -> bool {
+    match content.shape() {
+        Shape::Null => true,
+        Shape::Mapping => content.get("apiVersion").is_some() || content.get("kind").is_some(),
+        _ => false,
+    }
 }
 
 fn load_value(content: Content<'_>, source: &Source, prefix: &str, builder: &mut ModelBuilder) {

@@ -368,6 +368,7 @@ mod tests {
             name: name.to_string(),
             bytes: bytes.to_vec(),
             syntax,
+            walked: false,
         };
         parse_documents(&input, &LoadOptions::default())
     }

@@ -1,13 +1,22 @@
 //! Turning `-f` arguments into the bytes of each input: a file, a directory (recursively,
 //! `*.yaml|*.yml|*.json`, sorted), a glob matched while walking (so `envs/**/*.yaml` works
 //! without the shell's globstar), or `-` for stdin.
+//!
+//! Directories and globs are walked with ripgrep's walker (the `ignore` crate), by its rules:
+//! hidden files and directories are left out unless asked for, `.gitignore` (and `.ignore`,
+//! `.git/info/exclude`) files are honoured, and `--exclude` globs prune paths. What walking
+//! finds that is not a regular file (a FIFO, a socket, a device) is skipped without being
+//! opened: opening a FIFO blocks until something writes to it. A file named explicitly is
+//! read whatever it is (`-f <(kubectl get …)` is a pipe).
 
-use std::collections::BTreeSet;
+use std::collections::HashSet;
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Component, Path, PathBuf};
 
 use globset::GlobBuilder;
+use ignore::overrides::{Override, OverrideBuilder};
+use ignore::WalkBuilder;
 
 use super::LoadError;
 
@@ -30,6 +39,28 @@ pub struct Input {
     pub name: String,
     pub bytes: Vec<u8>,
     pub syntax: Syntax,
+    /// Found by walking a directory or a glob rather than named: its documents without
+    /// `apiVersion` and `kind` are skipped as not Kubernetes objects (a CI file, a template).
+    pub walked: bool,
+}
+
+/// How directories and globs are walked.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WalkOptions {
+    /// Also walk hidden files and directories (`--hidden`).
+    pub hidden: bool,
+    /// gitignore-style globs of paths to leave out (`--exclude`), relative to each walked
+    /// directory (a glob's fixed leading directories).
+    pub exclude: Vec<String>,
+}
+
+/// Everything `-f` arguments named.
+#[derive(Debug, Default)]
+pub struct ReadInputs {
+    pub inputs: Vec<Input>,
+    pub errors: Vec<LoadError>,
+    /// What walking found that is not a regular file: (path, what it is). Never opened.
+    pub skipped: Vec<(String, String)>,
 }
 
 /// Reads every input named by `paths`, in argument order; directories and globs expand to
@@ -39,23 +70,29 @@ pub fn read_inputs(
     paths: &[String],
     stdin: &mut dyn Read,
     max_bytes: u64,
-) -> (Vec<Input>, Vec<LoadError>) {
+    walk: &WalkOptions,
+) -> ReadInputs {
     let mut reader = Reader {
         max_bytes,
-        inputs: Vec::new(),
-        errors: Vec::new(),
+        walk: walk.clone(),
+        read: ReadInputs::default(),
         stdin_read: false,
     };
+    // A bad --exclude would otherwise be reported once per walked directory.
+    if let Err(error) = reader.excludes(Path::new(".")) {
+        reader.read.errors.push(error);
+        return reader.read;
+    }
     for path in paths {
         reader.argument(path, stdin);
     }
-    (reader.inputs, reader.errors)
+    reader.read
 }
 
 struct Reader {
     max_bytes: u64,
-    inputs: Vec<Input>,
-    errors: Vec<LoadError>,
+    walk: WalkOptions,
+    read: ReadInputs,
     stdin_read: bool,
 }
 
@@ -68,21 +105,22 @@ impl Reader {
         let path = Path::new(argument);
         match fs::metadata(path) {
             Ok(metadata) if metadata.is_dir() => {
-                let errors_before = self.errors.len();
+                let errors_before = self.read.errors.len();
                 let files = self.walk(path, &has_manifest_extension);
-                if files.is_empty() && self.errors.len() == errors_before {
-                    self.errors.push(LoadError::input(
+                if files.is_empty() && self.read.errors.len() == errors_before {
+                    self.read.errors.push(LoadError::input(
                         argument,
                         "directory has no .yaml, .yml or .json files",
                     ));
                 }
                 self.read_files(files);
             }
-            Ok(_) => self.read_file(path),
+            Ok(_) => self.read_file(path, false),
             Err(error) if error.kind() == io::ErrorKind::NotFound && is_glob(argument) => {
                 self.glob(argument);
             }
             Err(error) => self
+                .read
                 .errors
                 .push(LoadError::input(argument, describe(&error))),
         }
@@ -90,7 +128,7 @@ impl Reader {
 
     fn stdin(&mut self, stdin: &mut dyn Read) {
         if self.stdin_read {
-            self.errors.push(LoadError::input(
+            self.read.errors.push(LoadError::input(
                 STDIN_NAME,
                 "standard input (-) given more than once",
             ));
@@ -98,10 +136,11 @@ impl Reader {
         }
         self.stdin_read = true;
         if let Some(bytes) = self.read_limited(STDIN_NAME, stdin) {
-            self.inputs.push(Input {
+            self.read.inputs.push(Input {
                 name: STDIN_NAME.to_string(),
                 bytes,
                 syntax: Syntax::Sniff,
+                walked: false,
             });
         }
     }
@@ -111,113 +150,159 @@ impl Reader {
             Ok(glob) => glob.compile_matcher(),
             Err(error) => {
                 let message = format!("invalid glob: {}", error.kind());
-                self.errors.push(LoadError::input(pattern, message));
+                self.read.errors.push(LoadError::input(pattern, message));
                 return;
             }
         };
         let base = glob_base(pattern);
         if !base.is_dir() {
-            self.errors
+            self.read
+                .errors
                 .push(LoadError::input(pattern, "no files match"));
             return;
         }
-        let errors_before = self.errors.len();
+        let errors_before = self.read.errors.len();
         let files = self.walk(&base, &|file| matcher.is_match(file));
-        if files.is_empty() && self.errors.len() == errors_before {
-            self.errors
+        if files.is_empty() && self.read.errors.len() == errors_before {
+            self.read
+                .errors
                 .push(LoadError::input(pattern, "no files match"));
         }
         self.read_files(files);
     }
 
-    /// Every file under `root` that `wanted` accepts, sorted by path. Symbolic links are
-    /// followed; a link back to a directory being walked is reported as a loop.
+    /// Every regular file under `root` that `wanted` accepts and the walk's rules keep,
+    /// sorted by path. Symbolic links are followed; a link back to a directory being walked
+    /// is reported as a loop, and a file reached twice is read once.
     fn walk(&mut self, root: &Path, wanted: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
+        let excludes = match self.excludes(root) {
+            Ok(excludes) => excludes,
+            Err(error) => {
+                self.read.errors.push(error);
+                return Vec::new();
+            }
+        };
+        let walker = WalkBuilder::new(root)
+            .hidden(!self.walk.hidden)
+            .follow_links(true)
+            // The same files are read on a laptop and in CI: no user-wide ignore file, and
+            // a checkout's .gitignore counts even where `.git` is absent (an exported tree).
+            .git_global(false)
+            .require_git(false)
+            .overrides(excludes)
+            .build();
         let mut files = Vec::new();
-        let mut ancestors = Vec::new();
-        let mut visited = BTreeSet::new();
-        self.walk_dir(root, wanted, &mut ancestors, &mut visited, &mut files);
+        for entry in walker {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(error) => {
+                    self.walk_error(&error, wanted);
+                    continue;
+                }
+            };
+            let path = strip_current_dir(entry.path());
+            match entry.file_type() {
+                Some(kind) if kind.is_dir() => {}
+                _ if !wanted(&path) => {}
+                Some(kind) if kind.is_file() => files.push(path),
+                kind => self
+                    .read
+                    .skipped
+                    .push((display(&path), not_regular(kind).to_string())),
+            }
+        }
         files.sort();
+        let mut seen = HashSet::new();
+        files.retain(|file| seen.insert(fs::canonicalize(file).unwrap_or_else(|_| file.clone())));
         files
     }
 
-    fn walk_dir(
-        &mut self,
-        dir: &Path,
-        wanted: &dyn Fn(&Path) -> bool,
-        ancestors: &mut Vec<PathBuf>,
-        visited: &mut BTreeSet<PathBuf>,
-        files: &mut Vec<PathBuf>,
-    ) {
-        let name = display(dir);
-        let canonical = match fs::canonicalize(dir) {
-            Ok(canonical) => canonical,
-            Err(error) => return self.errors.push(LoadError::input(&name, describe(&error))),
-        };
-        if ancestors.contains(&canonical) {
-            let message = format!("symbolic link loop: leads back to {}", canonical.display());
-            return self.errors.push(LoadError::input(&name, message));
+    /// The `--exclude` globs, as ignore rules of the directory `root`; `.git` (a checkout's
+    /// own database, walked with `--hidden`) is always left out.
+    fn excludes(&self, root: &Path) -> Result<Override, LoadError> {
+        let mut builder = OverrideBuilder::new(root);
+        for glob in [".git/"]
+            .into_iter()
+            .chain(self.walk.exclude.iter().map(String::as_str))
+        {
+            builder.add(&format!("!{glob}")).map_err(|error| {
+                let message = match error {
+                    ignore::Error::Glob { err, .. } => format!("invalid glob: {err}"),
+                    other => other.to_string(),
+                };
+                LoadError::input(&format!("--exclude {glob}"), message)
+            })?;
         }
-        // Two links to the same directory would only read the same files twice.
-        if !visited.insert(canonical.clone()) {
-            return;
-        }
-        let entries = match fs::read_dir(dir) {
-            Ok(entries) => entries,
-            Err(error) => return self.errors.push(LoadError::input(&name, describe(&error))),
-        };
-        let mut children = Vec::new();
-        for entry in entries {
-            match entry {
-                Ok(entry) => children.push(entry.path()),
-                Err(error) => self.errors.push(LoadError::input(&name, describe(&error))),
+        builder
+            .build()
+            .map_err(|error| LoadError::input("--exclude", error.to_string()))
+    }
+
+    fn walk_error(&mut self, error: &ignore::Error, wanted: &dyn Fn(&Path) -> bool) {
+        // The walker wraps the cause in where (path) and how deep it happened.
+        let (mut path, mut cause) = (None, error);
+        loop {
+            match cause {
+                ignore::Error::WithPath { path: at, err } => {
+                    path = Some(strip_current_dir(at));
+                    cause = err;
+                }
+                ignore::Error::WithDepth { err, .. }
+                | ignore::Error::WithLineNumber { err, .. } => {
+                    cause = err;
+                }
+                _ => break,
             }
         }
-        children.sort();
-        ancestors.push(canonical);
-        for child in children {
-            let child = strip_current_dir(&child);
-            match fs::metadata(&child) {
-                Ok(metadata) if metadata.is_dir() => {
-                    self.walk_dir(&child, wanted, ancestors, visited, files);
-                }
-                Ok(_) if wanted(&child) => files.push(child),
-                Ok(_) => {}
-                Err(error) => {
-                    // A dangling link only matters when it looks like an input.
-                    if wanted(&child) {
-                        self.errors
-                            .push(LoadError::input(&display(&child), describe(&error)));
-                    }
-                }
+        let (path, message) = match (cause, path) {
+            (ignore::Error::Loop { ancestor, child }, _) => {
+                let ancestor = fs::canonicalize(ancestor).unwrap_or_else(|_| ancestor.clone());
+                let message = format!("symbolic link loop: leads back to {}", ancestor.display());
+                (strip_current_dir(child), message)
             }
-        }
-        ancestors.pop();
+            // A dangling link only matters when it looks like an input.
+            (ignore::Error::Io(io), Some(path))
+                if io.kind() == io::ErrorKind::NotFound && !wanted(&path) =>
+            {
+                return;
+            }
+            (ignore::Error::Io(io), Some(path)) => (path, describe(io)),
+            (other, path) => (path.unwrap_or_default(), other.to_string()),
+        };
+        self.read
+            .errors
+            .push(LoadError::input(&display(&path), message));
     }
 
     fn read_files(&mut self, files: Vec<PathBuf>) {
         for file in files {
-            self.read_file(&file);
+            self.read_file(&file, true);
         }
     }
 
-    fn read_file(&mut self, path: &Path) {
+    fn read_file(&mut self, path: &Path, walked: bool) {
         let name = display(path);
         let mut file = match fs::File::open(path) {
             Ok(file) => file,
-            Err(error) => return self.errors.push(LoadError::input(&name, describe(&error))),
+            Err(error) => {
+                return self
+                    .read
+                    .errors
+                    .push(LoadError::input(&name, describe(&error)))
+            }
         };
         // A regular file's size is known up front: refuse it before reading a byte.
         if let Ok(metadata) = file.metadata() {
             if metadata.is_file() && metadata.len() > self.max_bytes {
-                return self.errors.push(self.too_large(&name));
+                return self.read.errors.push(self.too_large(&name));
             }
         }
         if let Some(bytes) = self.read_limited(&name, &mut file) {
-            self.inputs.push(Input {
+            self.read.inputs.push(Input {
                 syntax: syntax_of(path),
                 name,
                 bytes,
+                walked,
             });
         }
     }
@@ -229,12 +314,14 @@ impl Reader {
             .read_to_end(&mut bytes)
         {
             Ok(read) if u64::try_from(read).map_or(true, |read| read > self.max_bytes) => {
-                self.errors.push(self.too_large(name));
+                self.read.errors.push(self.too_large(name));
                 None
             }
             Ok(_) => Some(bytes),
             Err(error) => {
-                self.errors.push(LoadError::input(name, describe(&error)));
+                self.read
+                    .errors
+                    .push(LoadError::input(name, describe(&error)));
                 None
             }
         }
@@ -254,6 +341,25 @@ fn has_manifest_extension(path: &Path) -> bool {
         path.extension().and_then(|extension| extension.to_str()),
         Some("yaml" | "yml" | "json")
     )
+}
+
+/// What a walked path that is neither a file nor a directory is, for `--verbose`.
+#[cfg_attr(not(unix), allow(unused_variables))]
+fn not_regular(kind: Option<fs::FileType>) -> &'static str {
+    #[cfg(unix)]
+    if let Some(kind) = kind {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO, not a regular file: not opened";
+        }
+        if kind.is_socket() {
+            return "a socket, not a regular file: not opened";
+        }
+        if kind.is_block_device() || kind.is_char_device() {
+            return "a device, not a regular file: not opened";
+        }
+    }
+    "not a regular file: not opened"
 }
 
 fn syntax_of(path: &Path) -> Syntax {
@@ -336,7 +442,12 @@ mod tests {
     }
 
     fn read(paths: &[String]) -> (Vec<Input>, Vec<LoadError>) {
-        read_inputs(paths, &mut io::empty(), 1 << 20)
+        read_walking(paths, &WalkOptions::default())
+    }
+
+    fn read_walking(paths: &[String], walk: &WalkOptions) -> (Vec<Input>, Vec<LoadError>) {
+        let read = read_inputs(paths, &mut io::empty(), 1 << 20, walk);
+        (read.inputs, read.errors)
     }
 
     fn tempdir() -> tempfile::TempDir {
@@ -419,7 +530,13 @@ mod tests {
     #[test]
     fn stdin_is_read_for_a_dash() {
         let mut stdin: &[u8] = b"kind: List\n";
-        let (inputs, errors) = read_inputs(&["-".to_string()], &mut stdin, 1 << 20);
+        let read = read_inputs(
+            &["-".to_string()],
+            &mut stdin,
+            1 << 20,
+            &WalkOptions::default(),
+        );
+        let (inputs, errors) = (read.inputs, read.errors);
         assert_eq!(errors, []);
         assert_eq!(
             inputs,
@@ -427,6 +544,7 @@ mod tests {
                 name: STDIN_NAME.to_string(),
                 bytes: b"kind: List\n".to_vec(),
                 syntax: Syntax::Sniff,
+                walked: false,
             }]
         );
     }
@@ -446,7 +564,8 @@ mod tests {
     #[test]
     fn inputs_over_the_size_limit_are_errors() {
         let mut stdin: &[u8] = b"0123456789";
-        let (inputs, errors) = read_inputs(&["-".to_string()], &mut stdin, 4);
+        let read = read_inputs(&["-".to_string()], &mut stdin, 4, &WalkOptions::default());
+        let (inputs, errors) = (read.inputs, read.errors);
         assert_eq!(inputs, []);
         assert_eq!(
             errors,

@@ -19,7 +19,7 @@ use std::io::Read;
 
 pub(crate) use documents::Document;
 pub use error::{LoadError, LoadErrors};
-pub use inputs::STDIN_NAME;
+pub use inputs::{WalkOptions, STDIN_NAME};
 pub(crate) use kinds::CLUSTER_SELECTOR_ANNOTATION;
 pub use previous::{previous_plan, previous_plan_limited, PreviousKind};
 
@@ -37,6 +37,8 @@ pub struct LoadOptions {
     pub max_alias_expansion: usize,
     /// The namespace of namespaced objects that have none (kubectl's `-n`; `default`).
     pub namespace: String,
+    /// How directories and globs are walked (`--hidden`, `--exclude`).
+    pub walk: WalkOptions,
 }
 
 /// 256 MiB: a 100k-cluster fleet exported as ManagedClusters is ~64 MB even without
@@ -53,6 +55,7 @@ impl Default for LoadOptions {
             max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
             max_alias_expansion: DEFAULT_MAX_ALIAS_EXPANSION,
             namespace: DEFAULT_NAMESPACE.to_string(),
+            walk: WalkOptions::default(),
         }
     }
 }
@@ -100,9 +103,11 @@ fn read(
     options: &LoadOptions,
     keep_documents: bool,
 ) -> (Model, Vec<Document>, Vec<LoadError>) {
-    let (inputs, read_errors) = inputs::read_inputs(paths, stdin, options.max_input_bytes);
+    let read = inputs::read_inputs(paths, stdin, options.max_input_bytes, &options.walk);
     let mut builder = ModelBuilder::new(&options.namespace);
-    builder.errors(read_errors);
+    builder.errors(read.errors);
+    builder.skip_files(read.skipped);
+    let inputs = read.inputs;
     let mut found_documents = false;
     let mut empty_inputs = Vec::new();
     let mut kept = Vec::new();
@@ -115,9 +120,13 @@ fn read(
                     documents
                         .iter()
                         .map(|document| (Content::Tree(&document.value), &document.source)),
+                    input.walked,
                     &mut builder,
                 );
-                kept.extend(documents);
+                // What walking skipped as not a Kubernetes object is not migrated either.
+                kept.extend(documents.into_iter().filter(|document| {
+                    !input.walked || dispatch::has_type_meta(Content::Tree(&document.value))
+                }));
                 found
             })
         } else {
@@ -126,6 +135,7 @@ fn read(
                     documents
                         .iter()
                         .map(|document| (document.content(), document.source())),
+                    input.walked,
                     &mut builder,
                 )
             })
@@ -150,12 +160,13 @@ fn read(
 /// Reads documents into the model; whether any of them had content.
 fn read_all<'a>(
     documents: impl Iterator<Item = (Content<'a>, &'a Source)>,
+    walked: bool,
     builder: &mut ModelBuilder,
 ) -> bool {
     let mut found = false;
     for (content, source) in documents {
         found |= content.shape() != Shape::Null;
-        dispatch::load_document(content, source, builder);
+        dispatch::load_document(content, source, walked, builder);
     }
     found
 }
@@ -170,6 +181,7 @@ pub(crate) fn load_documents(documents: &[Document], namespace: &str) -> Result<
         documents
             .iter()
             .map(|document| (Content::Tree(&document.value), &document.source)),
+        false,
         &mut builder,
     );
     builder.finish()

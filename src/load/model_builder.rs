@@ -55,6 +55,16 @@ impl ModelBuilder {
         self.model.warnings.push(warning);
     }
 
+    /// A document found by walking that is not a Kubernetes object.
+    pub fn not_an_object(&mut self, source: Source) {
+        self.model.not_objects.push(source);
+    }
+
+    /// Paths walking found that are not regular files.
+    pub fn skip_files(&mut self, files: Vec<(String, String)>) {
+        self.model.skipped_files.extend(files);
+    }
+
     pub fn skip(&mut self, source: Source, what: String) {
         self.model.skipped.push((source, what));
     }

@@ -32,10 +32,16 @@ pub fn previous_plan_limited(
     stdin: &mut dyn Read,
     options: &LoadOptions,
 ) -> Result<(Plan, PreviousKind), LoadErrors> {
-    let (inputs, errors) = read_inputs(&[path.to_string()], stdin, options.max_input_bytes);
-    if !errors.is_empty() {
-        return Err(LoadErrors(errors));
+    let read = read_inputs(
+        &[path.to_string()],
+        stdin,
+        options.max_input_bytes,
+        &options.walk,
+    );
+    if !read.errors.is_empty() {
+        return Err(LoadErrors(read.errors));
     }
+    let inputs = read.inputs;
     let mut documents = Vec::new();
     for input in &inputs {
         documents.extend(parse_documents(input, options).map_err(|error| LoadErrors(vec![error]))?);

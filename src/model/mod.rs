@@ -45,6 +45,12 @@ pub struct Model {
     /// Karmada clusters, policies and previous
     /// bindings: a fleet of its own, scheduled by `crate::karmada`.
     pub karmada: karmada::KarmadaObjects,
+    /// Documents found by walking a directory or glob with neither apiVersion nor kind: not
+    /// Kubernetes objects (CI files, templates). Counted by `check`, named with `--verbose`.
+    pub not_objects: Vec<Source>,
+    /// Paths walking found that are not regular files (FIFOs, sockets, devices), with what
+    /// each is; never opened. Named with `--verbose`.
+    pub skipped_files: Vec<(String, String)>,
     /// Input problems that do not stop a run (e.g. an inventory label value Kubernetes would
     /// reject). Shown on stderr.
     pub warnings: Vec<String>,

@@ -19,6 +19,9 @@ pub struct CheckReport {
     pub items: usize,
     /// False when no placement was evaluated: `--manifests-only`, or nothing could be read.
     pub placements_evaluated: bool,
+    /// Documents found by walking that are not Kubernetes objects (neither apiVersion nor
+    /// kind), left out; `--verbose` names them.
+    pub skipped_documents: usize,
     /// Input and item errors, in input order.
     pub errors: Vec<Finding>,
     /// One entry per condition in its bad state, of items without errors, in plan order.
@@ -100,8 +103,9 @@ impl fmt::Display for Finding {
 impl CheckReport {
     /// A report that starts with the inputs' errors (each file's, in input order); the
     /// objects that did load are checked next.
-    pub fn new(load_errors: &[LoadError]) -> CheckReport {
+    pub fn new(model: &Model, load_errors: &[LoadError]) -> CheckReport {
         let mut report = CheckReport {
+            skipped_documents: model.not_objects.len(),
             errors: load_errors.iter().map(load_finding).collect(),
             ..CheckReport::default()
         };
@@ -207,7 +211,19 @@ pub fn text(report: &CheckReport) -> String {
     out
 }
 
+/// The verdict line; then, when walking left documents out, how many.
 fn summary(report: &CheckReport) -> String {
+    let mut line = verdict(report);
+    match report.skipped_documents {
+        0 => {}
+        1 => line.push_str("; 1 document skipped (not a Kubernetes object)"),
+        n => line.push_str(&format!("; {n} documents skipped (not Kubernetes objects)")),
+    }
+    line.push('\n');
+    line
+}
+
+fn verdict(report: &CheckReport) -> String {
     let count = |n: usize, what: &str| {
         if n == 1 {
             format!("1 {what}")
@@ -218,11 +234,11 @@ fn summary(report: &CheckReport) -> String {
     let items = count(report.items, "item");
     match report.result {
         CheckResult::Clean if !report.placements_evaluated => {
-            format!("{items} validated, {NOT_EVALUATED}\n")
+            format!("{items} validated, {NOT_EVALUATED}")
         }
-        CheckResult::Clean => format!("{items} checked, all satisfied\n"),
+        CheckResult::Clean => format!("{items} checked, all satisfied"),
         CheckResult::Errors if report.items == 0 => format!(
-            "{}: the inputs could not be read, nothing was checked\n",
+            "{}: the inputs could not be read, nothing was checked",
             count(report.errors.len(), "error")
         ),
         CheckResult::Errors | CheckResult::Unsatisfied => {
@@ -238,7 +254,7 @@ fn summary(report: &CheckReport) -> String {
             } else {
                 "validated"
             };
-            format!("{items} {verb}: {}\n", parts.join(", "))
+            format!("{items} {verb}: {}", parts.join(", "))
         }
     }
 }
@@ -292,6 +308,7 @@ mod tests {
             result: CheckResult::Unsatisfied,
             items: 1,
             placements_evaluated: true,
+            skipped_documents: 0,
             errors: Vec::new(),
             unsatisfied: vec![Finding {
                 object: Some("Placement/ns/p".to_string()),
@@ -326,7 +343,7 @@ mod tests {
     #[test]
     fn an_unreadable_path_has_no_document() {
         let errors = [LoadError::input("gone.yaml", "no such file or directory")];
-        let report = CheckReport::new(&errors);
+        let report = CheckReport::new(&Model::default(), &errors);
         assert_eq!(
             text(&report),
             "error: gone.yaml: no such file or directory\n\
@@ -349,7 +366,7 @@ mod tests {
                 line: None,
             },
         }];
-        let report = CheckReport::new(&errors);
+        let report = CheckReport::new(&Model::default(), &errors);
         assert_eq!(
             report.errors.first().map(ToString::to_string).as_deref(),
             Some("b.yaml#3: cluster east: duplicate, first defined at a.yaml#1")
