@@ -78,6 +78,21 @@ where
     results
 }
 
+/// `f` of contiguous chunks of `items`, one per core and each of at least `min_chunk` items
+/// (fewer items stay on one thread), in order: for work that keeps state across the items of
+/// a chunk (a loading thread's own interner).
+pub fn chunks_in_order<'a, T, R, F>(items: &'a [T], min_chunk: usize, f: F) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&'a [T]) -> R + Sync,
+{
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let size = items.len().div_ceil(threads).max(min_chunk).max(1);
+    let chunks: Vec<&[T]> = items.chunks(size).collect();
+    map_in_order(&chunks, |chunk| f(chunk))
+}
+
 /// Blocks each thread takes on average, and the largest block (items).
 const BLOCKS_PER_THREAD: usize = 32;
 const MAX_BLOCK: usize = 256;
@@ -92,6 +107,15 @@ mod tests {
         let doubled = map_in_order(&items, |n| n * 2);
         assert_eq!(doubled, items.iter().map(|n| n * 2).collect::<Vec<_>>());
         assert!(map_in_order(&[] as &[u32], |n| *n).is_empty());
+    }
+
+    #[test]
+    fn chunks_cover_every_item_in_order() {
+        let items: Vec<u32> = (0..1001).collect();
+        let chunks = chunks_in_order(&items, 1, <[u32]>::to_vec);
+        assert_eq!(chunks.concat(), items);
+        assert_eq!(chunks_in_order(&items, 2000, <[u32]>::len), vec![1001]);
+        assert!(chunks_in_order(&[] as &[u32], 1, <[u32]>::len).is_empty());
     }
 
     #[test]

@@ -6,11 +6,13 @@ use std::collections::BTreeMap;
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
 
+use super::content::Content;
 use super::decode::{null_as_default, optional_time, FieldError};
 use super::model_builder::ModelBuilder;
 use super::object::Object;
 use super::LoadError;
-use crate::model::{Cluster, Quantity, Taint, TaintEffect, CLUSTERSET_LABEL};
+use crate::model::{Cluster, Interner, Quantity, Source, Taint, TaintEffect, CLUSTERSET_LABEL};
+use crate::parallel;
 use crate::selector::{is_valid_label, Operator, Requirement};
 
 /// OCM's availability condition; not True means the cluster is offline.
@@ -113,13 +115,55 @@ struct InventoryClusterDoc {
 }
 
 /// Reads a `ClusterInventory`: every entry becomes a cluster located at the document.
+/// Entries are decoded and converted on every core (100k of them are most of a large
+/// fleet's loading), each thread interning into its own clone of the model's interner, then
+/// added in order, so errors, warnings and clusters come out as one thread would give them.
 pub fn inventory(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
-    let doc: InventoryDoc = object.decode()?;
-    for (index, entry) in doc.clusters.into_iter().enumerate() {
-        match inventory_cluster(entry, index, builder) {
-            Ok(mut cluster) => {
-                cluster.source = object.source.clone();
-                warn_about_invalid_labels(&cluster, builder);
+    let entries: Vec<(usize, Content)> = object
+        .content
+        .list_at("clusters")
+        .unwrap_or_default()
+        .into_iter()
+        .enumerate()
+        .collect();
+    let seed = builder.interner().clone();
+    let chunks = parallel::chunks_in_order(&entries, ENTRIES_PER_THREAD, |chunk| {
+        let mut interner = seed.clone();
+        let converted: Option<Vec<Converted>> = chunk
+            .iter()
+            .map(|&(index, entry)| {
+                let entry = entry.decode().ok()?;
+                Some(convert(entry, index, &object.source, &mut interner))
+            })
+            .collect();
+        (interner, converted)
+    });
+    let mut all = Vec::with_capacity(entries.len());
+    let mut whole = entries.is_empty();
+    for (interner, converted) in chunks {
+        builder.interner().absorb(interner);
+        match converted {
+            Some(converted) => all.extend(converted),
+            None => whole = true,
+        }
+    }
+    // No list of entries that each decode: the whole document decides, and its error names
+    // the entry and field.
+    if whole {
+        let doc: InventoryDoc = object.decode()?;
+        all = doc
+            .clusters
+            .into_iter()
+            .enumerate()
+            .map(|(index, entry)| convert(entry, index, &object.source, builder.interner()))
+            .collect();
+    }
+    for converted in all {
+        match converted {
+            Ok((cluster, warnings)) => {
+                for warning in warnings {
+                    builder.warn(warning);
+                }
                 builder.cluster(cluster);
             }
             Err(error) => builder.error(object.invalid(error)),
@@ -128,26 +172,47 @@ pub fn inventory(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), 
     Ok(())
 }
 
+/// Below this many entries per thread, a thread costs more than it saves (and a small
+/// fleet's labels stay one copy each).
+const ENTRIES_PER_THREAD: usize = 1024;
+
+/// One inventory entry as a cluster located at `source`, with its warnings.
+type Converted = Result<(Cluster, Vec<String>), FieldError>;
+
+fn convert(
+    entry: InventoryClusterDoc,
+    index: usize,
+    source: &Source,
+    interner: &mut Interner,
+) -> Converted {
+    let mut cluster = inventory_cluster(entry, index, interner)?;
+    cluster.source = source.clone();
+    let warnings = invalid_label_warnings(&cluster);
+    Ok((cluster, warnings))
+}
+
 /// Matching never validates the cluster side, so a label Kubernetes would reject still
 /// works here; it is worth a warning because the real cluster could not carry it.
-fn warn_about_invalid_labels(cluster: &Cluster, builder: &mut ModelBuilder) {
+fn invalid_label_warnings(cluster: &Cluster) -> Vec<String> {
+    let mut warnings = Vec::new();
     for (key, value) in &cluster.labels {
         if is_valid_label(key, value) {
             continue;
         }
         if let Err(error) = Requirement::new(key, Operator::Equals, vec![value.to_string()]) {
-            builder.warn(format!(
+            warnings.push(format!(
                 "{}: cluster {}: label {key}={value:?} would be rejected by Kubernetes: {error}",
                 cluster.source, cluster.name
             ));
         }
     }
+    warnings
 }
 
 fn inventory_cluster(
     entry: InventoryClusterDoc,
     index: usize,
-    builder: &mut ModelBuilder,
+    interner: &mut Interner,
 ) -> Result<Cluster, FieldError> {
     // Formatted only when an entry is wrong: most of a 100k-cluster inventory is not.
     let path = || format!("clusters[{index}]");
@@ -211,8 +276,8 @@ fn inventory_cluster(
         .or_insert_with(|| if online { "True" } else { "False" }.to_string());
     Ok(Cluster {
         name: entry.name,
-        labels: builder.labels(&labels),
-        claims: builder.labels(&entry.claims),
+        labels: interner.labels(&labels),
+        claims: interner.labels(&entry.claims),
         taints: entry.taints.into_iter().map(Taint::from).collect(),
         allocatable: entry.allocatable,
         resource_capacity: entry.resource_capacity,

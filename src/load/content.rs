@@ -121,12 +121,54 @@ impl<'a> Content<'a> {
         }
     }
 
+    /// The elements of the list at `key`, when this is a mapping whose `key` is a list. JSON
+    /// text is read once (a 100k-cluster inventory's `clusters` is most of its document).
+    pub fn list_at(self, key: &str) -> Option<Vec<Content<'a>>> {
+        match self {
+            Content::Tree(_) => self.get(key)?.elements(),
+            Content::Json(text) => {
+                let mut json = serde_json::Deserializer::from_str(text);
+                let items = de::Deserializer::deserialize_map(&mut json, ListAt(key)).ok()??;
+                Some(
+                    items
+                        .into_iter()
+                        .map(|raw| Content::Json(raw.get()))
+                        .collect(),
+                )
+            }
+        }
+    }
+
     /// The value as JSON (what the placement model decodes).
     pub fn to_json(self) -> Result<serde_json::Value, String> {
         match self {
             Content::Tree(value) => serde_json::to_value(value).map_err(|error| error.to_string()),
             Content::Json(text) => serde_json::from_str(text).map_err(|error| error.to_string()),
         }
+    }
+}
+
+/// The raw elements of one field's list, the other fields skipped; `None` when the field is
+/// missing or null (an error when it is not a list).
+struct ListAt<'k>(&'k str);
+
+impl<'de> Visitor<'de> for ListAt<'_> {
+    type Value = Option<Vec<&'de RawValue>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a mapping")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut found = None;
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            if key == self.0 {
+                found = map.next_value()?;
+            } else {
+                map.next_value::<de::IgnoredAny>()?;
+            }
+        }
+        Ok(found)
     }
 }
 

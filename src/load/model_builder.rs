@@ -98,6 +98,12 @@ impl ModelBuilder {
         self.interner.labels(pairs)
     }
 
+    /// The model's interner, for a reader that interns on several threads: each thread takes
+    /// a clone, and the clones are absorbed back (`Interner::absorb`).
+    pub fn interner(&mut self) -> &mut Interner {
+        &mut self.interner
+    }
+
     /// Adds a cluster unless another cluster kind already defined that name.
     pub fn cluster(&mut self, cluster: Cluster) {
         let clusters = &mut self.model.inventory.clusters;

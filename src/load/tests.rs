@@ -695,3 +695,85 @@ fn example_fleet_as_managed_clusters_matches_the_inventory() {
     };
     assert_eq!(view(&managed.clusters), view(&inventory.clusters));
 }
+
+/// An inventory of `count` entries as JSON (read without a tree) and as YAML (a tree), each
+/// entry `{name: c-NNNNN, labels: {region: rN}}` unless `entry` says otherwise.
+fn large_inventory(count: usize, entry: impl Fn(usize) -> Option<String>) -> [String; 2] {
+    let entries: Vec<String> = (0..count)
+        .map(|n| {
+            entry(n).unwrap_or_else(|| {
+                format!(
+                    r#"{{"name": "c-{n:05}", "labels": {{"region": "r{}"}}}}"#,
+                    n % 3
+                )
+            })
+        })
+        .collect();
+    let json = format!(
+        r#"{{"apiVersion": "fleetplan.io/v1alpha1", "kind": "ClusterInventory", "metadata": {{"name": "fleet"}}, "clusters": [{}]}}"#,
+        entries.join(",\n")
+    );
+    let value: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+    let yaml = serde_yaml::to_string(&value).expect("YAML");
+    [json, yaml]
+}
+
+/// Large inventories are read on every core: the clusters, their order, warnings and the
+/// sharing of label strings (one copy per loading thread at most) are as one thread gives.
+#[test]
+fn a_large_inventory_reads_on_every_core_as_on_one() {
+    let bad_label = |n| {
+        (n == 2500)
+            .then(|| r#"{"name": "c-02500", "labels": {"tier": "web frontend"}}"#.to_string())
+    };
+    for text in large_inventory(3000, bad_label) {
+        let model = model(&text);
+        let names: Vec<String> = (0..3000).map(|n| format!("c-{n:05}")).collect();
+        assert_eq!(cluster_names(&model), names);
+        let clusters = &model.inventory.clusters;
+        assert_eq!(
+            clusters[7].labels.get("region").map(Interned::as_str),
+            Some("r1")
+        );
+        assert_eq!(model.warnings.len(), 1);
+        assert!(
+            model.warnings[0]
+                .starts_with("<stdin>#1: cluster c-02500: label tier=\"web frontend\""),
+            "{}",
+            model.warnings[0]
+        );
+        let copies: std::collections::HashSet<*const u8> = clusters
+            .iter()
+            .filter_map(|cluster| cluster.labels.keys().next())
+            .map(|key| key.as_ptr())
+            .collect();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert!(copies.len() <= threads + 1, "{} copies", copies.len());
+    }
+}
+
+/// An entry that does not decode makes the whole document decide, so the error is the one
+/// a single thread reports; entries that decode but are wrong are each an error, in order.
+#[test]
+fn a_large_inventory_reports_errors_as_one_thread_does() {
+    let unnamed = |n| matches!(n, 2100 | 2900).then(|| r#"{"name": ""}"#.to_string());
+    for text in large_inventory(3000, unnamed) {
+        assert_eq!(
+            errors(&text),
+            [
+                "<stdin>#1: ClusterInventory/fleet: clusters[2100].name: expected a cluster name, found an empty string",
+                "<stdin>#1: ClusterInventory/fleet: clusters[2900].name: expected a cluster name, found an empty string",
+            ]
+        );
+    }
+    let undecodable = |n| (n == 2200).then(|| r#"{"name": "x", "labels": "x"}"#.to_string());
+    for text in large_inventory(3000, undecodable) {
+        let errors = errors(&text);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].starts_with("<stdin>#1: ClusterInventory/fleet: clusters[2200].labels: "),
+            "{}",
+            errors[0]
+        );
+    }
+}

@@ -87,7 +87,10 @@ pub fn labels_from<K: Into<Interned>, V: Into<Interned>>(
 
 /// The distinct strings of one model. Owned by whoever builds the model, never global, so
 /// a model's strings are freed with it.
-#[derive(Debug, Default)]
+///
+/// A reader that interns on several threads gives each a clone and absorbs the clones back:
+/// a string first seen by two threads at once then has one copy per thread.
+#[derive(Clone, Debug, Default)]
 pub struct Interner {
     strings: HashSet<Arc<str>>,
 }
@@ -101,6 +104,11 @@ impl Interner {
         let shared: Arc<str> = Arc::from(text);
         self.strings.insert(Arc::clone(&shared));
         Interned(shared)
+    }
+
+    /// Takes in the strings `other` has and this one lacks (those it has stay as they are).
+    pub fn absorb(&mut self, other: Interner) {
+        self.strings.extend(other.strings);
     }
 
     /// The `(key, value)` pairs as labels, every key and value interned.
@@ -146,6 +154,18 @@ mod tests {
         let (key_b, value_b) = b.iter().next().expect("one label");
         assert!(Arc::ptr_eq(&key_a.0, &key_b.0));
         assert!(Arc::ptr_eq(&value_a.0, &value_b.0));
+    }
+
+    #[test]
+    fn absorbing_a_clone_keeps_the_first_copy_and_adds_the_new_strings() {
+        let mut interner = Interner::default();
+        let eu = interner.intern("eu");
+        let mut clone = interner.clone();
+        let us = clone.intern("us");
+        assert!(Arc::ptr_eq(&clone.intern("eu").0, &eu.0));
+        interner.absorb(clone);
+        assert!(Arc::ptr_eq(&interner.intern("us").0, &us.0));
+        assert!(Arc::ptr_eq(&interner.intern("eu").0, &eu.0));
     }
 
     #[test]
