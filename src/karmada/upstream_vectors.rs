@@ -1,6 +1,6 @@
 //! The division-only vectors of testdata/upstream/karmada.yaml (`division_vectors`): Webster
 //! allocations with initial seats that no manifest can reach. The manifest cases run through
-//! the CLI (tests/cli_karmada_vectors.rs).
+//! the CLI (tests/cli/karmada_vectors.rs).
 
 use std::collections::BTreeMap;
 

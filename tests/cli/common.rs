@@ -6,7 +6,6 @@
 //! ```
 //!
 //! The working directory is the crate root, so `testdata/...` paths work as written.
-#![allow(dead_code)]
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

@@ -3,12 +3,10 @@
 //! both`) and as ManagedClusters (`--clusters-as managedcluster`) plans identically, so the
 //! benchmarks measure inputs the loaders agree on.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::Test;
+use crate::common::Test;
 
 /// `cargo test` builds the examples beside the test binaries: `target/<profile>/examples/`.
 fn genfleet() -> PathBuf {

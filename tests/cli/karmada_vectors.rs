@@ -3,13 +3,11 @@
 //! Deployment and previous ResourceBinding as one YAML stream, then `fleetplan plan -o json`.
 //! The division-only vectors run in the library (src/karmada/upstream_vectors.rs).
 
-mod common;
-
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use common::Test;
+use crate::common::Test;
 
 fn cases() -> Vec<serde_yaml::Value> {
     let text =

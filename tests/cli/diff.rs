@@ -1,8 +1,6 @@
 //! `fleetplan diff` end to end: every output and exit code (0 no change, 2 changes, 1 error).
 
-mod common;
-
-use common::Test;
+use crate::common::Test;
 
 /// The committed plan's time: the example fleet plans the same at any time, but runs pin it.
 const NOW: [&str; 2] = ["--now", "2026-03-01T00:00:00Z"];

@@ -1,12 +1,10 @@
 //! The OCM placement seed's user stories, planned through the real binary against
 //! testdata/stories/fleet.yaml and compared with golden plans in testdata/stories/expected/.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::Test;
+use crate::common::Test;
 
 const NOW: &str = "2026-06-01T00:30:00Z";
 

@@ -4,9 +4,7 @@
 //! `--manifests-only` asks for the manifests alone and the output says placements were not
 //! evaluated.
 
-mod common;
-
-use common::Test;
+use crate::common::Test;
 
 const NOW: [&str; 2] = ["--now", "2026-03-01T00:00:00Z"];
 

@@ -1,12 +1,10 @@
 //! `fleetplan plan` end to end, through the real binary: the seed's scenarios as golden plans,
 //! every replica workload kind, the what-if flags, item errors and atomic output.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::Test;
+use crate::common::Test;
 
 /// The expected file's leading `#` lines explain the scenario; the rest is the exact output.
 fn golden(path: &Path) -> String {

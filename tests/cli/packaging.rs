@@ -2,15 +2,13 @@
 //! CLI, the README's example commands print what the README shows, `--version` names the commit,
 //! and usage lines read naturally when fleetplan runs as a kubectl plugin.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::PathBuf;
 use std::process::Command;
 
+use crate::common::Test;
 use clap::{Arg, Command as ClapCommand};
-use common::Test;
 use fleetplan::cli::{command, completions, man};
 
 /// The one command that brings `completions/` and `man/` back in line with the CLI.
@@ -335,7 +333,7 @@ fn readme_examples_print_what_the_readme_shows() {
     }
     assert!(
         failures.is_empty(),
-        "{}\n(FLEETPLAN_BLESS=1 cargo test --test cli_packaging rewrites the README's outputs)",
+        "{}\n(FLEETPLAN_BLESS=1 cargo test --test cli packaging:: rewrites the README's outputs)",
         failures.join("\n")
     );
 }

@@ -1,9 +1,7 @@
 //! `fleetplan migrate`: golden output, the loss report on stderr, `--verify` verdicts and exit
 //! codes, `-o json`, `--set`, `--out`, per-object errors, and the round trip through `plan`.
 
-mod common;
-
-use common::Test;
+use crate::common::Test;
 
 const FLEET: [&str; 4] = [
     "-f",

@@ -1,8 +1,6 @@
 //! `fleetplan check` end to end: every output and exit code (0 clean, 1 errors, 3 unsatisfied).
 
-mod common;
-
-use common::Test;
+use crate::common::Test;
 
 const NOW: [&str; 2] = ["--now", "2026-03-01T00:00:00Z"];
 

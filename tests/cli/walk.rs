@@ -2,13 +2,11 @@
 //! directory so the test can add what git would not keep): walking reads exactly the
 //! manifests, by ripgrep's rules, and never opens what is not a regular file.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use common::Test;
+use crate::common::Test;
 
 /// Every run here must end by itself; a FIFO opened for reading would block forever.
 const BOUND_SECONDS: u64 = 60;

@@ -1,8 +1,6 @@
 //! `fleetplan select` end to end, through the real binary.
 
-mod common;
-
-use common::Test;
+use crate::common::Test;
 
 const EUROPE: &str = "aws-eu-west-prod-1
 aws-eu-west-prod-2

@@ -3,14 +3,12 @@
 //! symbolic link loop, an unreadable file) are made in a temporary directory at test time.
 //!
 //! After an intended message change, rewrite the snapshots with
-//! `FLEETPLAN_BLESS=1 cargo test --test cli_bad_input` and review the diff.
-
-mod common;
+//! `FLEETPLAN_BLESS=1 cargo test --test cli bad_input::` and review the diff.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::Test;
+use crate::common::Test;
 
 const CORPUS: &str = "testdata/bad";
 

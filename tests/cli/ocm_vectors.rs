@@ -2,14 +2,12 @@
 //! from YAML manifests: each case's clusters, sets, bindings, previous decisions, add-on scores
 //! and placement are written as the Kubernetes objects a hub holds, then `fleetplan plan`.
 
-mod common;
-
 use std::fmt::Write as _;
 use std::fs;
 
 use serde_json::{json, Value};
 
-use common::Test;
+use crate::common::Test;
 
 /// Upstream's fake clock in these tests.
 const NOW: &str = "2022-01-01T00:00:00Z";

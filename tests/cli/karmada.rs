@@ -1,14 +1,12 @@
 //! Karmada through the real binary: the bundled example (testdata/karmada) planned, explained,
 //! diffed, checked and written as ResourceBindings, and the behaviours around it (previous
 //! bindings, failover, quirks said as warnings, refused policies). Golden files live in
-//! testdata/karmada/expected; `FLEETPLAN_BLESS=1 cargo test --test cli_karmada` rewrites them.
-
-mod common;
+//! testdata/karmada/expected; `FLEETPLAN_BLESS=1 cargo test --test cli karmada::` rewrites them.
 
 use std::fs;
 use std::path::Path;
 
-use common::Test;
+use crate::common::Test;
 
 const EXAMPLE: &str = "testdata/karmada/example";
 const EXPECTED: &str = "testdata/karmada/expected";

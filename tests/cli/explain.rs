@@ -1,8 +1,6 @@
 //! `fleetplan explain`: per-cluster verdicts of one item, from the same run as the plan.
 
-mod common;
-
-use common::Test;
+use crate::common::Test;
 
 const NOW: &str = "2024-06-01T00:30:00Z";
 

@@ -1,0 +1,25 @@
+//! The one integration test binary: `fleetplan` end to end, through the real executable, with a
+//! module per subcommand or concern. One binary links once, and `cargo test --test cli FILTER`
+//! runs any part of it (`cargo test --test cli check::` for one module).
+//!
+//! Shared harness: `common` (`Test`, the fluent runner). Golden files: insta snapshots under
+//! `snapshots/`, and the golden files under `testdata/` that the modules compare against.
+
+mod common;
+
+mod bad_input;
+mod check;
+mod diff;
+mod explain;
+mod generated_fleet;
+mod karmada;
+mod karmada_vectors;
+mod migrate;
+mod ocm_vectors;
+mod packaging;
+mod plan;
+mod properties;
+mod select;
+mod stories;
+mod verdict;
+mod walk;
