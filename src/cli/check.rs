@@ -6,10 +6,12 @@
 
 use clap::{Args, ValueEnum};
 
-use super::inputs::{InputArgs, VerdictArgs, WhatIfArgs};
-use super::{report, write, Io};
+use super::args::{InputArgs, VerdictArgs, WhatIfArgs};
+use super::context::{load_partial, Diagnostics, RunContext, Scenario};
+use super::error::Error;
+use super::io::{write, Io};
 use crate::exit_code::ExitCode;
-use crate::plan::{self, PlanOptions, Trace};
+use crate::plan::Trace;
 use crate::render::check::{self as render, CheckReport, CheckResult};
 use crate::verdict::{self, Scope};
 
@@ -39,45 +41,23 @@ pub enum CheckFormat {
     Github,
 }
 
-pub fn run(args: CheckArgs, io: &mut Io<'_>) -> ExitCode {
-    let scenario = match args.what_if.scenario(&args.inputs, io) {
-        Ok(scenario) => scenario,
-        Err(message) => {
-            report(io, &format!("error: {message}"));
-            return ExitCode::Error;
-        }
-    };
+pub fn run(args: CheckArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
+    let scenario = Scenario::new(&args.what_if, &args.inputs, io)?;
     // Like kubeconform, every file's problems are reported and what did load is checked.
-    let (mut model, load_errors) = args.inputs.load_partial(io);
+    let (model, load_errors) = load_partial(&args.inputs, io);
     let scope = Scope::new(args.verdict.manifests_only);
     let check = CheckReport::new(&model, &load_errors);
     let check = match verdict::require(&model, scope) {
         // The inputs' errors already fail the run; without them, a verdict about nothing
         // is refused.
-        Err(nothing) if load_errors.is_empty() => {
-            report(io, &format!("error: {nothing}"));
-            return ExitCode::Error;
-        }
+        Err(nothing) if load_errors.is_empty() => return Err(nothing.into()),
         Err(_) => check,
         Ok(()) if scope == Scope::ManifestsOnly => check.validated(&model),
         Ok(()) => {
-            if let Err(message) = scenario.what_if.apply(&mut model) {
-                report(io, &format!("error: {message}"));
-                return ExitCode::Error;
-            }
-            let outcome = plan::build(
-                &model,
-                &PlanOptions {
-                    previous: scenario.previous.as_ref(),
-                    now: scenario.now,
-                    trace: Trace::Plan,
-                    enforce_spread: scenario.enforce_spread,
-                },
-            );
-            for warning in &outcome.warnings {
-                report(io, &format!("warning: {warning}"));
-            }
-            check.planned(&model, &outcome)
+            let context = RunContext::new(model, scenario, Trace::Plan)?;
+            // Item errors are findings of the report, not diagnostics.
+            let outcome = context.plan(Diagnostics::Warnings, io);
+            check.planned(&context.model, &outcome)
         }
     };
     let text = match args.output {
@@ -85,11 +65,10 @@ pub fn run(args: CheckArgs, io: &mut Io<'_>) -> ExitCode {
         CheckFormat::Json => render::json(&check),
         CheckFormat::Github => render::github(&check),
     };
-    let status = write(io.stdout, &text);
-    match check.result {
+    write(io.stdout, &text)?;
+    Ok(match check.result {
         CheckResult::Errors => ExitCode::Error,
-        _ if status == ExitCode::Error => ExitCode::Error,
         CheckResult::Unsatisfied => ExitCode::Unsatisfied,
         CheckResult::Clean => ExitCode::Success,
-    }
+    })
 }

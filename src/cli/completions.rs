@@ -13,9 +13,9 @@ use std::path::PathBuf;
 use clap::{Args, Command, ValueEnum, ValueHint};
 use clap_complete::{Generator, Shell};
 
-use super::{report, write, Io};
+use super::error::Error;
+use super::io::{write, write_into, Io};
 use crate::exit_code::ExitCode;
-use crate::output::write_atomic;
 
 /// The command the scripts complete, as typed by the user.
 const BIN_NAME: &str = "fleetplan";
@@ -90,25 +90,15 @@ pub fn scripts(cmd: &Command) -> Vec<(String, String)> {
     scripts
 }
 
-pub fn run(args: CompletionsArgs, io: &mut Io<'_>) -> ExitCode {
+pub fn run(args: CompletionsArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let cmd = super::command();
     match (args.shell, args.dir) {
-        (Some(shell), None) => write(io.stdout, &script(shell, &cmd)),
-        (_, Some(dir)) => {
-            for (name, text) in scripts(&cmd) {
-                let path = dir.join(name);
-                let written = std::fs::create_dir_all(&dir)
-                    .and_then(|()| write_atomic(&path, text.as_bytes()));
-                if let Err(error) = written {
-                    report(io, &format!("error: {}: {error}", path.display()));
-                    return ExitCode::Error;
-                }
-            }
-            ExitCode::Success
-        }
+        (_, Some(dir)) => write_into(&dir, scripts(&cmd))?,
+        (Some(shell), None) => write(io.stdout, &script(shell, &cmd))?,
         // clap requires SHELL or --dir.
-        (None, None) => ExitCode::Error,
+        (None, None) => return Ok(ExitCode::Error),
     }
+    Ok(ExitCode::Success)
 }
 
 #[cfg(test)]

@@ -5,9 +5,10 @@
 
 use clap::{Args, ValueEnum};
 
-use super::inputs::{InputArgs, VerdictArgs, WhatIfArgs};
-use super::plan::plan_inputs;
-use super::{report, write, Io};
+use super::args::{InputArgs, VerdictArgs, WhatIfArgs};
+use super::context::{Diagnostics, RunContext};
+use super::error::Error;
+use super::io::{write, Io};
 use crate::diff::{self, PlanDiff};
 use crate::exit_code::ExitCode;
 use crate::load::PreviousKind;
@@ -39,23 +40,20 @@ pub enum DiffFormat {
     Json,
 }
 
-pub fn run(args: DiffArgs, color: bool, io: &mut Io<'_>) -> ExitCode {
-    let Some((model, run)) = plan_inputs(&args.inputs, &args.what_if, Trace::Plan, io) else {
-        return ExitCode::Error;
+pub fn run(args: DiffArgs, color: bool, io: &mut Io<'_>) -> Result<ExitCode, Error> {
+    let context = RunContext::load(&args.inputs, &args.what_if, Trace::Plan, io)?;
+    let Some((previous, previous_kind)) = context.previous() else {
+        return Err(Error::MissingFlag("--previous"));
     };
-    let Some(previous) = &run.previous else {
-        report(io, "error: --previous is required");
-        return ExitCode::Error;
-    };
+    let model = &context.model;
     let scope = Scope::new(args.verdict.manifests_only);
-    let nothing = match verdict::require(&model, scope) {
+    let nothing = match verdict::require(model, scope) {
         // Items only in the previous plan were all removed: that is a comparison.
         Err(Nothing::NoItems) if scope == Scope::Placements && !previous.items.is_empty() => None,
         result => result.err(),
     };
     if let Some(nothing) = nothing {
-        report(io, &format!("error: {nothing}"));
-        return ExitCode::Error;
+        return Err(nothing.into());
     }
     if scope == Scope::ManifestsOnly {
         let items = model.workloads.len();
@@ -63,11 +61,12 @@ pub fn run(args: DiffArgs, color: bool, io: &mut Io<'_>) -> ExitCode {
             "{NOT_EVALUATED}: {items} item{} and the previous plan read, nothing was compared\n",
             if items == 1 { "" } else { "s" }
         );
-        return write(io.stdout, &text);
+        write(io.stdout, &text)?;
+        return Ok(ExitCode::Success);
     }
-    let outcome = run.build(&model, io);
+    let outcome = context.plan(Diagnostics::All, io);
     // PlacementDecisions say only which clusters each Placement chose: compare just that.
-    let (previous, current) = match run.previous_kind {
+    let (previous, current) = match previous_kind {
         PreviousKind::Plan => (previous.clone(), outcome.plan.clone()),
         PreviousKind::Decisions => diff::decisions_view(previous, &outcome.plan),
     };
@@ -76,14 +75,14 @@ pub fn run(args: DiffArgs, color: bool, io: &mut Io<'_>) -> ExitCode {
         DiffFormat::Text => text(&changes, &previous, &current, color),
         DiffFormat::Json => json(&changes),
     };
-    let status = write(io.stdout, &text);
-    if outcome.has_errors() || status == ExitCode::Error {
+    write(io.stdout, &text)?;
+    Ok(if outcome.has_errors() {
         ExitCode::Error
     } else if changes.is_empty() {
         ExitCode::Success
     } else {
         ExitCode::Changes
-    }
+    })
 }
 
 /// The summary, then (when something changed) the unified diff of the two plans' YAML.

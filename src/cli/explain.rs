@@ -3,11 +3,12 @@
 
 use clap::{Args, ValueEnum};
 
-use super::inputs::{InputArgs, WhatIfArgs};
-use super::plan::plan_inputs;
-use super::{report, write, Io};
+use super::args::{InputArgs, WhatIfArgs};
+use super::context::RunContext;
+use super::error::Error;
+use super::io::{report, write, Io};
 use crate::exit_code::ExitCode;
-use crate::plan::{self, ItemSource, PlanOptions, Trace};
+use crate::plan::{ItemSource, Trace};
 use crate::render::explain;
 
 #[derive(Debug, Args)]
@@ -40,34 +41,18 @@ pub enum ExplainFormat {
     Json,
 }
 
-pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> ExitCode {
-    let Some((model, run)) = plan_inputs(&args.inputs, &args.what_if, Trace::Full, io) else {
-        return ExitCode::Error;
-    };
+pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
+    let context = RunContext::load(&args.inputs, &args.what_if, Trace::Full, io)?;
+    let model = &context.model;
     let sources: Vec<ItemSource> = model
         .workloads
         .iter()
         .map(|workload| ItemSource::from(&workload.object))
         .collect();
-    let index = match explain::find_item(&sources, &args.item) {
-        Ok(index) => index,
-        Err(message) => {
-            report(io, &format!("error: {message}"));
-            return ExitCode::Error;
-        }
-    };
+    let index = explain::find_item(&sources, &args.item).map_err(Error::Input)?;
     // The item as `plan` plans it, alone: a full trace of every item of a large fleet would
     // not fit in memory.
-    let outcome = plan::build_item(
-        &model,
-        &PlanOptions {
-            previous: run.previous.as_ref(),
-            now: run.now,
-            trace: run.trace,
-            enforce_spread: run.enforce_spread,
-        },
-        index,
-    );
+    let outcome = context.plan_item(index);
     let clusters = &model.inventory.clusters;
     if let Some(cluster) = &args.cluster {
         let known = model
@@ -75,17 +60,14 @@ pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> ExitCode {
             .get(index)
             .map(|workload| model.fleet_names(workload))
             .unwrap_or_default();
-        if let Err(message) = explain::find_cluster(&known, cluster) {
-            report(io, &format!("error: {message}"));
-            return ExitCode::Error;
-        }
+        explain::find_cluster(&known, cluster).map_err(Error::Input)?;
     }
     let (Some(item), Some(trace), Some(workload)) = (
         outcome.plan.items.first(),
         outcome.traces.first(),
         model.workloads.get(index),
     ) else {
-        return ExitCode::Error;
+        return Ok(ExitCode::Error);
     };
     let prefix = format!("{}: {}: ", workload.source, workload.object);
     for warning in outcome.warnings.iter().filter(|w| w.starts_with(&prefix)) {
@@ -103,10 +85,10 @@ pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> ExitCode {
         ExplainFormat::Table => explain::text(&explanation, io.width),
         ExplainFormat::Json => explain::json(&explanation),
     };
-    let status = write(io.stdout, &text);
-    if item.errors.is_empty() {
-        status
+    write(io.stdout, &text)?;
+    Ok(if item.errors.is_empty() {
+        ExitCode::Success
     } else {
         ExitCode::Error
-    }
+    })
 }

@@ -7,9 +7,9 @@ use clap::{Args, Command, ValueHint};
 use clap_mangen::roff::{bold, roman, Roff};
 use clap_mangen::Man;
 
-use super::{report, write, Io};
+use super::error::Error;
+use super::io::{write, write_into, Io};
 use crate::exit_code::ExitCode;
-use crate::output::write_atomic;
 
 #[derive(Debug, Args)]
 pub struct ManArgs {
@@ -87,22 +87,16 @@ fn exit_status_and_see_also(root: &Command) -> Roff {
     roff
 }
 
-pub fn run(args: ManArgs, io: &mut Io<'_>) -> ExitCode {
+pub fn run(args: ManArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let pages = pages(&super::command());
-    let Some(dir) = args.dir else {
-        let root = pages.first().map_or("", |(_, text)| text.as_str());
-        return write(io.stdout, root);
-    };
-    for (name, text) in pages {
-        let path = dir.join(name);
-        let written =
-            std::fs::create_dir_all(&dir).and_then(|()| write_atomic(&path, text.as_bytes()));
-        if let Err(error) = written {
-            report(io, &format!("error: {}: {error}", path.display()));
-            return ExitCode::Error;
-        }
+    match args.dir {
+        Some(dir) => write_into(&dir, pages)?,
+        None => write(
+            io.stdout,
+            pages.first().map_or("", |(_, text)| text.as_str()),
+        )?,
     }
-    ExitCode::Success
+    Ok(ExitCode::Success)
 }
 
 #[cfg(test)]

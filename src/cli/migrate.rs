@@ -5,15 +5,17 @@
 //! go to stderr. Exit codes: 0 ok, 1 an input or object could not be migrated, 2 `--verify`
 //! found an object that plans differently after migration.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::inputs::{InputArgs, VerdictArgs};
-use super::{report, write, Io};
+use super::args::{InputArgs, VerdictArgs};
+use super::context::Scenario;
+use super::error::Error;
+use super::io::{report, write, write_into, Io};
 use crate::exit_code::ExitCode;
-use crate::migrate::{self, verify, MigrateError, MigrateOptions, Migration};
-use crate::output::write_atomic;
+use crate::migrate::{self, verify, MigrateOptions};
+use crate::plan::Trace;
 use crate::verdict::NOT_EVALUATED;
 
 #[derive(Debug, Args)]
@@ -52,37 +54,25 @@ pub enum MigrateFormat {
     Json,
 }
 
-pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> ExitCode {
+pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     // `--verify --manifests-only` migrates and says the proof was not attempted.
     let verify = args.verify && !args.verdict.manifests_only;
     if args.verify && !verify {
         report(io, &format!("verify: {NOT_EVALUATED}"));
     }
+    // Migrated Placements carry no tolerationSeconds and the legacy schedulers had no clock,
+    // so the verification judges the objects as they are now, with no previous plan.
+    let scenario = Scenario::current();
     let options = MigrateOptions {
         set: args.set.clone(),
-        verify,
-        // Migrated Placements carry no tolerationSeconds and the legacy schedulers had no
-        // clock, so the verification does not depend on the time.
-        now: 0,
+        verify: verify.then(|| scenario.plan_options(Trace::Plan)),
     };
-    let migration = match migrate::run(
+    let migration = migrate::run(
         &args.inputs.filenames,
         io.stdin,
         &args.inputs.options(),
         &options,
-    ) {
-        Ok(migration) => migration,
-        Err(MigrateError::Load(errors)) => {
-            for error in &errors.0 {
-                report(io, &format!("error: {error}"));
-            }
-            return ExitCode::Error;
-        }
-        Err(error) => {
-            report(io, &format!("error: {error}"));
-            return ExitCode::Error;
-        }
-    };
+    )?;
     let report_text = migration.report.to_string();
     if !report_text.is_empty() {
         report(io, &report_text);
@@ -94,31 +84,16 @@ pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> ExitCode {
         }
     }
     let json = args.output == MigrateFormat::Json;
-    let status = match &args.out {
-        Some(dir) => write_files(dir, &migration, json, io),
-        None if json => write(io.stdout, &migration.to_json()),
-        None => write(io.stdout, &migration.to_yaml()),
-    };
-    if status != ExitCode::Success || migration.has_errors() {
+    match &args.out {
+        Some(dir) => write_into(dir, migration.files(json))?,
+        None if json => write(io.stdout, &migration.to_json())?,
+        None => write(io.stdout, &migration.to_yaml())?,
+    }
+    Ok(if migration.has_errors() {
         ExitCode::Error
     } else if migration.differs() {
         ExitCode::Changes
     } else {
         ExitCode::Success
-    }
-}
-
-fn write_files(dir: &Path, migration: &Migration, json: bool, io: &mut Io<'_>) -> ExitCode {
-    if let Err(error) = std::fs::create_dir_all(dir) {
-        report(io, &format!("error: {}: {error}", dir.display()));
-        return ExitCode::Error;
-    }
-    for (name, text) in migration.files(json) {
-        let path = dir.join(name);
-        if let Err(error) = write_atomic(&path, text.as_bytes()) {
-            report(io, &format!("error: {}: {error}", path.display()));
-            return ExitCode::Error;
-        }
-    }
-    ExitCode::Success
+    })
 }

@@ -1,23 +1,27 @@
 //! Command-line parsing and dispatch. Holds no logic: parse, call the library, render.
 
+mod args;
 mod check;
 mod color;
 pub mod completions;
+mod context;
 mod diff;
+mod error;
 mod explain;
-mod inputs;
+mod io;
 pub mod man;
 mod migrate;
 mod plan;
 mod select;
 
 use std::ffi::OsString;
-use std::io::{Read, Write};
 
 use clap::{Command as ClapCommand, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::exit_code::ExitCode;
 use crate::render::table::terminal_width;
+pub use io::Io;
+use io::{report, write};
 
 /// `fleetplan --version`: the crate version and the commit it was built from (see build.rs).
 const VERSION: &str = concat!(
@@ -78,15 +82,6 @@ fn bin_name(program: Option<&OsString>) -> Option<String> {
     Some(format!("kubectl {plugin}"))
 }
 
-/// The process's streams, injectable so tests and the binary share one entry point.
-pub struct Io<'a> {
-    pub stdin: &'a mut dyn Read,
-    pub stdout: &'a mut dyn Write,
-    pub stderr: &'a mut dyn Write,
-    /// The terminal width tables are fitted to; `None` when stdout is not a terminal.
-    pub width: Option<u16>,
-}
-
 pub fn main() -> std::process::ExitCode {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -114,19 +109,18 @@ pub fn run(args: impl IntoIterator<Item = OsString>, io: &mut Io<'_>) -> ExitCod
         Ok(cli) => cli,
         Err(error) => {
             let text = error.render().to_string();
-            return if error.use_stderr() {
+            if error.use_stderr() {
                 report(io, &text);
-                ExitCode::Error
-            } else {
-                write(io.stdout, &text)
-            };
+                return ExitCode::Error;
+            }
+            return error::finish(write(io.stdout, &text).map(|()| ExitCode::Success), io);
         }
     };
     // Io::width is set exactly when stdout is a terminal.
     let color = cli
         .color
         .enabled(io.width.is_some(), std::env::var_os("NO_COLOR").as_deref());
-    match cli.command {
+    let result = match cli.command {
         Command::Plan(args) => plan::run(args, io),
         Command::Explain(args) => explain::run(args, io),
         Command::Select(args) => select::run(args, io),
@@ -135,22 +129,6 @@ pub fn run(args: impl IntoIterator<Item = OsString>, io: &mut Io<'_>) -> ExitCod
         Command::Migrate(args) => migrate::run(args, io),
         Command::Completions(args) => completions::run(args, io),
         Command::Man(args) => man::run(args, io),
-    }
-}
-
-/// Writes command output; a closed pipe (`fleetplan select … | head`) is not an error.
-fn write(out: &mut dyn Write, text: &str) -> ExitCode {
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => ExitCode::Success,
-        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::Success,
-        Err(_) => ExitCode::Error,
-    }
-}
-
-/// Writes a diagnostic to stderr; there is nowhere left to report a failure to do so.
-fn report(io: &mut Io<'_>, text: &str) {
-    let _ = io.stderr.write_all(text.as_bytes());
-    if !text.ends_with('\n') {
-        let _ = io.stderr.write_all(b"\n");
-    }
+    };
+    error::finish(result, io)
 }

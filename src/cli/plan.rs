@@ -4,11 +4,13 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::inputs::{InputArgs, WhatIfArgs};
-use super::{report, write, Io};
+use super::args::{InputArgs, WhatIfArgs};
+use super::context::{Diagnostics, RunContext};
+use super::error::Error;
+use super::io::{write, Io};
 use crate::exit_code::ExitCode;
 use crate::output::write_atomic;
-use crate::plan::{self, PlanOptions, PlanOutcome, Trace};
+use crate::plan::Trace;
 use crate::render;
 
 #[derive(Debug, Args)]
@@ -44,78 +46,14 @@ pub enum PlanFormat {
     Name,
 }
 
-/// Loads the inputs, applies the what-if flags and plans: what plan, explain, diff and check
-/// share. `None` means an error was reported and the run stops with exit code 1.
-pub fn plan_inputs(
-    inputs: &InputArgs,
-    what_if: &WhatIfArgs,
-    trace: Trace,
-    io: &mut Io<'_>,
-) -> Option<(crate::model::Model, PlanRun)> {
-    let scenario = match what_if.scenario(inputs, io) {
-        Ok(scenario) => scenario,
-        Err(message) => {
-            report(io, &format!("error: {message}"));
-            return None;
-        }
-    };
-    let mut model = inputs.load(io)?;
-    if let Err(message) = scenario.what_if.apply(&mut model) {
-        report(io, &format!("error: {message}"));
-        return None;
-    }
-    Some((
-        model,
-        PlanRun {
-            previous: scenario.previous,
-            previous_kind: scenario.previous_kind,
-            now: scenario.now,
-            trace,
-            enforce_spread: scenario.enforce_spread,
-        },
-    ))
-}
-
-/// Everything besides the model that a plan run takes.
-pub struct PlanRun {
-    pub previous: Option<plan::Plan>,
-    pub previous_kind: crate::load::PreviousKind,
-    pub now: i64,
-    pub trace: Trace,
-    pub enforce_spread: bool,
-}
-
-impl PlanRun {
-    pub fn build<'m>(&self, model: &'m crate::model::Model, io: &mut Io<'_>) -> PlanOutcome<'m> {
-        let outcome = plan::build(
-            model,
-            &PlanOptions {
-                previous: self.previous.as_ref(),
-                now: self.now,
-                trace: self.trace,
-                enforce_spread: self.enforce_spread,
-            },
-        );
-        for warning in &outcome.warnings {
-            report(io, &format!("warning: {warning}"));
-        }
-        for error in &outcome.errors {
-            report(io, &format!("error: {error}"));
-        }
-        outcome
-    }
-}
-
-pub fn run(args: PlanArgs, io: &mut Io<'_>) -> ExitCode {
+pub fn run(args: PlanArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let trace = if args.output == PlanFormat::Table {
         Trace::Table
     } else {
         Trace::Plan
     };
-    let Some((model, run)) = plan_inputs(&args.inputs, &args.what_if, trace, io) else {
-        return ExitCode::Error;
-    };
-    let outcome = run.build(&model, io);
+    let context = RunContext::load(&args.inputs, &args.what_if, trace, io)?;
+    let outcome = context.plan(Diagnostics::All, io);
     let text = match args.output {
         PlanFormat::Table => render::plan::table(&outcome, io.width),
         PlanFormat::Yaml => render::plan::yaml(&outcome.plan),
@@ -127,35 +65,23 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> ExitCode {
     // One bad manifest never hides the rest: the whole plan is printed, and the exit code
     // says some item failed. A file is another matter: a failed run leaves the last good
     // plan in place, so a pipeline never picks up a partial one.
-    let status = match &args.out {
-        Some(path) if outcome.has_errors() => {
-            report(
-                io,
-                &format!(
-                    "error: {}: not written, the plan has errors",
-                    path.display()
-                ),
-            );
-            ExitCode::Error
-        }
-        Some(path) => match write_atomic(path, text.as_bytes()) {
-            Ok(()) => ExitCode::Success,
-            Err(error) => {
-                report(io, &format!("error: {}: {error}", path.display()));
-                return ExitCode::Error;
-            }
-        },
-        None => write(io.stdout, &text),
-    };
+    match &args.out {
+        Some(path) if outcome.has_errors() => return Err(Error::NotWritten(path.clone())),
+        Some(path) => write_atomic(path, text.as_bytes()).map_err(|source| Error::File {
+            path: path.clone(),
+            source,
+        })?,
+        None => write(io.stdout, &text)?,
+    }
     let code = if outcome.has_errors() {
         ExitCode::Error
     } else {
-        status
+        ExitCode::Success
     };
     // The process ends right after this: handing a large fleet's millions of small
     // allocations back to the allocator one by one would only add to the run's wall time
     // (about a tenth of it at 100k clusters).
     std::mem::forget(outcome);
-    std::mem::forget(model);
-    code
+    std::mem::forget(context);
+    Ok(code)
 }

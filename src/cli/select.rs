@@ -6,8 +6,10 @@ use std::collections::BTreeMap;
 use clap::{Args, ValueEnum};
 use serde::Deserialize;
 
-use super::inputs::InputArgs;
-use super::{report, write, Io};
+use super::args::InputArgs;
+use super::context::load_model;
+use super::error::Error;
+use super::io::{write, Io};
 use crate::exit_code::ExitCode;
 use crate::model::{Cluster, Inventory, LabelSelectorRequirementSpec, LabelSelectorSpec};
 use crate::render::selection::{self, Selection, SelectionFormat};
@@ -78,33 +80,33 @@ struct ClaimSelectorFlag {
 }
 
 impl SelectArgs {
-    fn config(&self) -> Result<SelectConfig, String> {
+    fn config(&self) -> Result<SelectConfig, Error> {
         let mut labels = Selector::everything();
         for text in [&self.selector, &self.label].into_iter().flatten() {
-            labels = labels.and(Selector::parse(text).map_err(|error| error.to_string())?);
+            labels =
+                labels.and(Selector::parse(text).map_err(|error| Error::Input(error.to_string()))?);
         }
         if let Some(text) = &self.annotation {
-            let annotation = Selector::from_annotation(text)
-                .map_err(|error| format!("--annotation: {error}"))?;
+            let annotation = Selector::from_annotation(text).map_err(invalid("--annotation"))?;
             labels = labels.and(annotation);
         }
         if let Some(text) = &self.label_selector {
             let flag: LabelSelectorFlag =
-                serde_yaml::from_str(text).map_err(|error| format!("--label-selector: {error}"))?;
+                serde_yaml::from_str(text).map_err(invalid("--label-selector"))?;
             let spec = LabelSelectorSpec {
                 match_labels: flag.match_labels,
                 match_expressions: flag.match_expressions,
             };
-            let selector = Selector::from_label_selector(Some(&spec))
-                .map_err(|error| format!("--label-selector: {error}"))?;
+            let selector =
+                Selector::from_label_selector(Some(&spec)).map_err(invalid("--label-selector"))?;
             labels = labels.and(selector);
         }
         let claims = match &self.claim_selector {
             Some(text) => {
-                let flag: ClaimSelectorFlag = serde_yaml::from_str(text)
-                    .map_err(|error| format!("--claim-selector: {error}"))?;
+                let flag: ClaimSelectorFlag =
+                    serde_yaml::from_str(text).map_err(invalid("--claim-selector"))?;
                 Selector::from_claim_selector(&flag.match_expressions)
-                    .map_err(|error| format!("--claim-selector: {error}"))?
+                    .map_err(invalid("--claim-selector"))?
             }
             None => Selector::everything(),
         };
@@ -118,6 +120,14 @@ impl SelectArgs {
                 Output::Yaml => SelectionFormat::Yaml,
             },
         })
+    }
+}
+
+/// How a flag's value that does not parse is reported.
+fn invalid<E: std::fmt::Display>(flag: &'static str) -> impl FnOnce(E) -> Error {
+    move |error| Error::Flag {
+        flag,
+        message: error.to_string(),
     }
 }
 
@@ -147,22 +157,11 @@ fn keys(selector: &Selector) -> Vec<String> {
     keys
 }
 
-pub fn run(args: SelectArgs, io: &mut Io<'_>) -> ExitCode {
-    let config = match args.config() {
-        Ok(config) => config,
-        Err(message) => {
-            report(io, &format!("error: {message}"));
-            return ExitCode::Error;
-        }
-    };
-    let Some(model) = args.inputs.load(io) else {
-        return ExitCode::Error;
-    };
+pub fn run(args: SelectArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
+    let config = args.config()?;
+    let model = load_model(&args.inputs, io)?;
     // An empty selection from an empty inventory would say "nothing matches" of nothing.
-    if let Err(nothing) = verdict::clusters(&model, false) {
-        report(io, &format!("error: {nothing}"));
-        return ExitCode::Error;
-    }
+    verdict::clusters(&model, false)?;
     let selection = Selection {
         label_selector: config.labels.to_string(),
         claim_selector: config.claims.to_string(),
@@ -170,13 +169,9 @@ pub fn run(args: SelectArgs, io: &mut Io<'_>) -> ExitCode {
         claim_keys: keys(&config.claims),
         clusters: select_clusters(&model.inventory, &config.labels, &config.claims),
     };
-    match selection::render(&selection, config.format, io.width) {
-        Ok(text) => write(io.stdout, &text),
-        Err(message) => {
-            report(io, &format!("error: {message}"));
-            ExitCode::Error
-        }
-    }
+    let text = selection::render(&selection, config.format, io.width).map_err(Error::Input)?;
+    write(io.stdout, &text)?;
+    Ok(ExitCode::Success)
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::{run, verify, MigrateOptions, Migration};
 use crate::load::{self, LoadOptions};
+use crate::plan::{PlanOptions, Trace};
 
 fn testdata(relative: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -21,7 +22,12 @@ const FLEET: &[&str] = &["fleet/inventory.yaml", "fleet/clustersets.yaml"];
 fn migrate(inputs: &[&str]) -> Migration {
     let paths: Vec<String> = inputs.iter().map(|input| testdata(input)).collect();
     let options = MigrateOptions {
-        verify: true,
+        verify: Some(PlanOptions {
+            previous: None,
+            now: 0,
+            trace: Trace::Plan,
+            enforce_spread: false,
+        }),
         ..MigrateOptions::default()
     };
     match run(

@@ -36,7 +36,7 @@ use serde_yaml::Value;
 pub(crate) use crate::load::CLUSTER_SELECTOR_ANNOTATION;
 use crate::load::{self, Document, LoadErrors, LoadOptions};
 use crate::model::{Model, ObjectRef, WorkloadKind};
-use crate::plan::ItemSource;
+use crate::plan::{ItemSource, PlanOptions};
 pub(crate) use crate::replicas::REPLICA_SET_PREFERENCES_ANNOTATION;
 use crate::verdict::{self, Nothing};
 
@@ -49,22 +49,19 @@ pub use verify::Verification;
 pub const API_VERSION: &str = "fleetplan.io/v1alpha1";
 pub const KIND: &str = "Migration";
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MigrateOptions {
+#[derive(Clone, Debug)]
+pub struct MigrateOptions<'a> {
     /// The ManagedClusterSet migrated Placements use (`global` by default).
     pub set: String,
-    /// Plan the old and the migrated objects and compare them.
-    pub verify: bool,
-    /// Unix seconds, for toleration expiry when verifying.
-    pub now: i64,
+    /// Plan the old and the migrated objects with these options and compare them.
+    pub verify: Option<PlanOptions<'a>>,
 }
 
-impl Default for MigrateOptions {
+impl Default for MigrateOptions<'_> {
     fn default() -> Self {
         MigrateOptions {
             set: GLOBAL.to_string(),
-            verify: false,
-            now: 0,
+            verify: None,
         }
     }
 }
@@ -188,9 +185,9 @@ pub fn run(
         load::load_with_documents(paths, stdin, load_options).map_err(MigrateError::Load)?;
     let namespace = &load_options.namespace;
     let mut migration = migrate(&model, &documents, namespace, options);
-    if options.verify {
+    if let Some(plan_options) = &options.verify {
         verdict::clusters(&model, true).map_err(MigrateError::Nothing)?;
-        let verified = verify::verify(&model, &documents, &migration, namespace, options.now)
+        let verified = verify::verify(&model, &documents, &migration, namespace, plan_options)
             .map_err(MigrateError::RoundTrip)?;
         if verified.items.is_empty() {
             return Err(MigrateError::Nothing(Nothing::NothingMigrated));

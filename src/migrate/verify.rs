@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::load::{self, Document, LoadErrors};
 use crate::model::{Model, WorkloadKind};
-use crate::plan::{self, ItemSource, PlanItem, PlanOptions, Trace};
+use crate::plan::{self, ItemSource, PlanItem, PlanOptions};
 
 use super::objects;
 use super::report::{Aspect, Comparison};
@@ -103,7 +103,7 @@ pub(crate) fn verify(
     documents: &[Document],
     migration: &Migration,
     namespace: &str,
-    now: i64,
+    options: &PlanOptions,
 ) -> Result<Verified, LoadErrors> {
     let mut new_documents = objects::replace(documents, &migration.replaced);
     new_documents.extend(
@@ -140,15 +140,9 @@ pub(crate) fn verify(
             *replica_set_preferences = None;
         }
     }
-    let options = PlanOptions {
-        previous: None,
-        now,
-        trace: Trace::Plan,
-        enforce_spread: false,
-    };
-    let before = plan::build(model, &options);
-    let selection = plan::build(&selection_model, &options);
-    let after = plan::build(&new_model, &options);
+    let before = plan::build(model, options);
+    let selection = plan::build(&selection_model, options);
+    let after = plan::build(&new_model, options);
     let index = |items: &[PlanItem]| -> HashMap<ItemSource, PlanItem> {
         items
             .iter()

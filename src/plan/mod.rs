@@ -21,7 +21,7 @@ use crate::parallel;
 use crate::placement::Scheduler;
 
 /// What a plan run may take besides the model.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct PlanOptions<'a> {
     /// A previous plan: current replicas for `rebalance: false`, previous decisions for OCM.
     pub previous: Option<&'a Plan>,

@@ -1,0 +1,147 @@
+//! The flags every planning subcommand shares, as clap parses them: the inputs, their limits,
+//! the what-if flags and the verdict flags. [`super::context`] turns them into a validated run.
+
+use clap::{Args, ValueHint};
+
+use super::error::Error;
+use crate::load::{self, LoadOptions};
+use crate::plan::WhatIf;
+
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// A file, a directory (recursive), a glob ('envs/**/*.yaml') or - for stdin. Repeatable.
+    #[arg(
+        short = 'f',
+        long = "filename",
+        value_name = "PATH",
+        value_hint = ValueHint::AnyPath,
+        required = true
+    )]
+    pub filenames: Vec<String>,
+
+    /// The namespace of namespaced objects that have none, as `kubectl apply -n` gives it.
+    #[arg(short = 'n', long, value_name = "NAMESPACE", default_value = load::DEFAULT_NAMESPACE)]
+    pub namespace: String,
+
+    /// Also list the documents that were read but not used, and what walking skipped.
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
+
+    /// Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative
+    /// to the directory walked: 'vendor/', '*.tmpl.yaml'). Repeatable.
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+
+    /// Walking a directory or glob: also read hidden files and directories (.github/, .x.yaml).
+    #[arg(long)]
+    pub hidden: bool,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Limits on what one input may cost, shared by every subcommand that reads manifests.
+#[derive(Debug, Args)]
+pub struct LimitArgs {
+    /// The largest file (or stdin) read, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = load::DEFAULT_MAX_INPUT_BYTES)]
+    pub max_input_bytes: u64,
+
+    /// How many values YAML aliases may add to one input (a guard against alias bombs).
+    #[arg(long, value_name = "N", default_value_t = load::DEFAULT_MAX_ALIAS_EXPANSION)]
+    pub max_alias_expansion: usize,
+}
+
+impl InputArgs {
+    /// How every input (and `--previous`) is read: the limits and the namespace.
+    pub fn options(&self) -> LoadOptions {
+        LoadOptions {
+            max_input_bytes: self.limits.max_input_bytes,
+            max_alias_expansion: self.limits.max_alias_expansion,
+            namespace: self.namespace.clone(),
+            walk: load::WalkOptions {
+                hidden: self.hidden,
+                exclude: self.exclude.clone(),
+            },
+        }
+    }
+}
+
+/// The rule of every success verdict (`check`, `diff`, `migrate --verify`): something must
+/// have been compared, see [`crate::verdict`].
+#[derive(Debug, Args)]
+pub struct VerdictArgs {
+    /// Validate the manifests without an inventory: placements are not evaluated, and the
+    /// output says so. Without it, inputs with no clusters are an error.
+    #[arg(long)]
+    pub manifests_only: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct WhatIfArgs {
+    /// A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or
+    /// directory, as a live hub exports them): previous decisions and current replicas.
+    #[arg(long, value_name = "PLAN", value_hint = ValueHint::AnyPath)]
+    pub previous: Option<String>,
+
+    /// Treat CLUSTER as offline. Repeatable.
+    #[arg(long, value_name = "CLUSTER")]
+    pub offline: Vec<String>,
+
+    /// Set how many replicas CLUSTER can hold. Repeatable.
+    #[arg(long, value_name = "CLUSTER=N")]
+    pub capacity: Vec<String>,
+
+    /// Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable.
+    #[arg(long, value_name = "CLUSTER:KEY=VALUE")]
+    pub label: Vec<String>,
+
+    /// The time taint tolerations are judged at (RFC 3339); default: now.
+    #[arg(long, value_name = "RFC3339")]
+    pub now: Option<String>,
+
+    /// Enforce Placements' spec.spreadPolicy, a fleetplan extension: the OCM scheduler
+    /// accepts it but does not enforce it, so by default plans select as the hub does.
+    #[arg(long)]
+    pub enforce_spread_policy: bool,
+}
+
+impl WhatIfArgs {
+    /// The cluster edits of `--offline`, `--capacity` and `--label`, validated.
+    pub fn what_if(&self) -> Result<WhatIf, Error> {
+        let mut what_if = WhatIf {
+            offline: self.offline.clone(),
+            ..WhatIf::default()
+        };
+        for text in &self.capacity {
+            let (cluster, count) = text.split_once('=').ok_or_else(|| Error::Flag {
+                flag: "--capacity",
+                message: format!("expected CLUSTER=N, found {text:?}"),
+            })?;
+            let count: i64 = count
+                .parse()
+                .ok()
+                .filter(|n| *n >= 0)
+                .ok_or_else(|| Error::Flag {
+                    flag: "--capacity",
+                    message: format!("expected a non-negative whole number, found {count:?}"),
+                })?;
+            what_if.capacity.push((cluster.to_string(), count));
+        }
+        for text in &self.label {
+            let parsed = text
+                .split_once(':')
+                .and_then(|(cluster, rest)| Some((cluster, rest.split_once('=')?)));
+            let Some((cluster, (key, value))) = parsed else {
+                return Err(Error::Flag {
+                    flag: "--label",
+                    message: format!("expected CLUSTER:KEY=VALUE, found {text:?}"),
+                });
+            };
+            what_if
+                .labels
+                .push((cluster.to_string(), key.to_string(), value.to_string()));
+        }
+        Ok(what_if)
+    }
+}

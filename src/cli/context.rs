@@ -1,0 +1,197 @@
+//! The validated run every planning subcommand shares. As ripgrep turns its raw flags into one
+//! validated configuration, the shared flags ([`super::args`]) become a [`Scenario`] (the
+//! what-if flags, the previous plan, the time) and, with the loaded model, a [`RunContext`]
+//! that plans. This is the one place the clock is read, the one place [`PlanOptions`] is
+//! built, and the one place load → what-if → plan → warnings is written.
+
+use super::args::{InputArgs, WhatIfArgs};
+use super::error::Error;
+use super::io::{report, Io};
+use crate::load::{self, LoadError, PreviousKind};
+use crate::model::time::parse_rfc3339;
+use crate::model::Model;
+use crate::plan::{self, Plan, PlanOptions, PlanOutcome, Trace, WhatIf};
+
+/// The what-if flags, validated, with the previous plan they name.
+pub struct Scenario {
+    previous: Option<Plan>,
+    /// What `--previous` held (a Plan when there is none).
+    previous_kind: PreviousKind,
+    what_if: WhatIf,
+    /// Unix seconds the run is judged at: `--now`, else the clock.
+    now: i64,
+    enforce_spread: bool,
+}
+
+impl Scenario {
+    /// The what-if flags, validated; `--previous` is read under the inputs' limits.
+    pub fn new(flags: &WhatIfArgs, inputs: &InputArgs, io: &mut Io<'_>) -> Result<Self, Error> {
+        let now = match &flags.now {
+            Some(text) => parse_rfc3339(text).map_err(|error| Error::Flag {
+                flag: "--now",
+                message: error.to_string(),
+            })?,
+            None => current_time(),
+        };
+        let previous_error = |message: String| Error::Flag {
+            flag: "--previous",
+            message,
+        };
+        let (previous, previous_kind) = match &flags.previous {
+            // Standard input can be read once, as with `-f - -f -`.
+            Some(path) if path == "-" && inputs.filenames.iter().any(|name| name == "-") => {
+                return Err(previous_error(format!(
+                    "{}: standard input (-) given more than once (-f - reads it)",
+                    load::STDIN_NAME
+                )));
+            }
+            Some(path) => {
+                let (plan, kind) = load::previous_plan_limited(path, io.stdin, &inputs.options())
+                    .map_err(|errors| previous_error(errors.to_string()))?;
+                (Some(plan), kind)
+            }
+            None => (None, PreviousKind::Plan),
+        };
+        Ok(Scenario {
+            previous,
+            previous_kind,
+            what_if: flags.what_if()?,
+            now,
+            enforce_spread: flags.enforce_spread_policy,
+        })
+    }
+
+    /// The scenario of a subcommand without what-if flags: no previous plan, judged now.
+    pub fn current() -> Self {
+        Scenario {
+            previous: None,
+            previous_kind: PreviousKind::Plan,
+            what_if: WhatIf::default(),
+            now: current_time(),
+            enforce_spread: false,
+        }
+    }
+
+    /// How the engines plan this scenario, recording `trace`.
+    pub fn plan_options(&self, trace: Trace) -> PlanOptions<'_> {
+        PlanOptions {
+            previous: self.previous.as_ref(),
+            now: self.now,
+            trace,
+            enforce_spread: self.enforce_spread,
+        }
+    }
+}
+
+/// The model with the scenario applied, ready to plan.
+pub struct RunContext {
+    pub model: Model,
+    scenario: Scenario,
+    trace: Trace,
+}
+
+/// Which of a plan's diagnostics go to stderr.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Diagnostics {
+    /// Warnings and item errors.
+    All,
+    /// Warnings only: the caller reports item errors itself (`check`, as findings).
+    Warnings,
+}
+
+impl RunContext {
+    /// Validates the what-if flags, loads the inputs and applies the flags to them.
+    pub fn load(
+        inputs: &InputArgs,
+        what_if: &WhatIfArgs,
+        trace: Trace,
+        io: &mut Io<'_>,
+    ) -> Result<Self, Error> {
+        let scenario = Scenario::new(what_if, inputs, io)?;
+        let model = load_model(inputs, io)?;
+        RunContext::new(model, scenario, trace)
+    }
+
+    /// Applies the scenario's what-if flags to a loaded model.
+    pub fn new(mut model: Model, scenario: Scenario, trace: Trace) -> Result<Self, Error> {
+        scenario.what_if.apply(&mut model).map_err(Error::Input)?;
+        Ok(RunContext {
+            model,
+            scenario,
+            trace,
+        })
+    }
+
+    /// The previous plan `--previous` named, and what the file held.
+    pub fn previous(&self) -> Option<(&Plan, PreviousKind)> {
+        let scenario = &self.scenario;
+        scenario
+            .previous
+            .as_ref()
+            .map(|plan| (plan, scenario.previous_kind))
+    }
+
+    /// Plans every workload, reporting its `diagnostics` on stderr.
+    pub fn plan(&self, diagnostics: Diagnostics, io: &mut Io<'_>) -> PlanOutcome<'_> {
+        let outcome = plan::build(&self.model, &self.scenario.plan_options(self.trace));
+        for warning in &outcome.warnings {
+            report(io, &format!("warning: {warning}"));
+        }
+        if diagnostics == Diagnostics::All {
+            for error in &outcome.errors {
+                report(io, &format!("error: {error}"));
+            }
+        }
+        outcome
+    }
+
+    /// Plans the workload at `index` alone, as [`RunContext::plan`] plans it; the caller
+    /// reports what concerns it.
+    pub fn plan_item(&self, index: usize) -> PlanOutcome<'_> {
+        plan::build_item(&self.model, &self.scenario.plan_options(self.trace), index)
+    }
+}
+
+/// Loads the model, reporting warnings (and skipped documents with --verbose) on stderr.
+pub fn load_model(inputs: &InputArgs, io: &mut Io<'_>) -> Result<Model, Error> {
+    let model = load::load(&inputs.filenames, io.stdin, &inputs.options())?;
+    notes(inputs, &model, io);
+    Ok(model)
+}
+
+/// Every object that loaded, and every error for the caller to report (`check` reports them
+/// as findings); warnings and skipped documents as [`load_model`] does.
+pub fn load_partial(inputs: &InputArgs, io: &mut Io<'_>) -> (Model, Vec<LoadError>) {
+    let (model, errors) = load::load_partial(&inputs.filenames, io.stdin, &inputs.options());
+    notes(inputs, &model, io);
+    (model, errors)
+}
+
+fn notes(inputs: &InputArgs, model: &Model, io: &mut Io<'_>) {
+    for warning in &model.warnings {
+        report(io, &format!("warning: {warning}"));
+    }
+    if inputs.verbose {
+        for (source, what) in &model.skipped {
+            report(io, &format!("skipped {source}: {what}"));
+        }
+        for source in &model.not_objects {
+            report(
+                io,
+                &format!("skipped {source}: not a Kubernetes object (no apiVersion or kind)"),
+            );
+        }
+        for (path, what) in &model.skipped_files {
+            report(io, &format!("skipped {path}: {what}"));
+        }
+    }
+}
+
+/// The clock is read here, at the edge: engines take time as an input.
+fn current_time() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| {
+            i64::try_from(elapsed.as_secs()).unwrap_or(i64::MAX)
+        })
+}

@@ -1,0 +1,84 @@
+//! The one error type of the command line, and the one place errors become diagnostics and
+//! exit codes. Subcommands return it; [`finish`] reports it and exits 1. Outcomes that are not
+//! errors (changes found, unsatisfied items, a plan printed with failed items) are exit codes
+//! the subcommands return themselves.
+
+use std::path::PathBuf;
+
+use super::io::{report, Io};
+use crate::exit_code::ExitCode;
+use crate::load::LoadErrors;
+use crate::migrate::MigrateError;
+use crate::verdict::Nothing;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Inputs that did not load: one diagnostic per broken document.
+    #[error("{0}")]
+    Load(LoadErrors),
+    /// A flag whose value does not validate.
+    #[error("{flag}: {message}")]
+    Flag { flag: &'static str, message: String },
+    /// A flag the subcommand cannot run without.
+    #[error("{0} is required")]
+    MissingFlag(&'static str),
+    /// A request the inputs cannot answer; the message names what and where.
+    #[error("{0}")]
+    Input(String),
+    /// A verdict that would be about nothing (see [`crate::verdict`]).
+    #[error("{0}")]
+    Nothing(Nothing),
+    #[error("{0}")]
+    Migrate(MigrateError),
+    /// A file or directory that could not be written.
+    #[error("{}: {source}", path.display())]
+    File {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// `--out FILE` is left as it was: a failed run never replaces the last good plan.
+    #[error("{}: not written, the plan has errors", .0.display())]
+    NotWritten(PathBuf),
+    /// Standard output could not be written (a closed pipe is not an error).
+    #[error("standard output: {0}")]
+    Stdout(std::io::Error),
+}
+
+impl Error {
+    /// Writes the error to stderr, one `error:` line per problem.
+    fn report(&self, io: &mut Io<'_>) {
+        let errors = match self {
+            Error::Load(errors) | Error::Migrate(MigrateError::Load(errors)) => &errors.0,
+            _ => return report(io, &format!("error: {self}")),
+        };
+        for error in errors {
+            report(io, &format!("error: {error}"));
+        }
+    }
+}
+
+impl From<LoadErrors> for Error {
+    fn from(errors: LoadErrors) -> Self {
+        Error::Load(errors)
+    }
+}
+
+impl From<Nothing> for Error {
+    fn from(nothing: Nothing) -> Self {
+        Error::Nothing(nothing)
+    }
+}
+
+impl From<MigrateError> for Error {
+    fn from(error: MigrateError) -> Self {
+        Error::Migrate(error)
+    }
+}
+
+/// A subcommand's result as the process's exit code: every error is reported and exits 1.
+pub fn finish(result: Result<ExitCode, Error>, io: &mut Io<'_>) -> ExitCode {
+    result.unwrap_or_else(|error| {
+        error.report(io);
+        ExitCode::Error
+    })
+}

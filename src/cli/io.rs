@@ -1,0 +1,95 @@
+//! The process's streams, and the two ways a subcommand uses them: its output on stdout, its
+//! diagnostics on stderr. The binary and the tests share one entry point by injecting them.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use super::error::Error;
+use crate::output::write_atomic;
+
+/// The process's streams, injectable so tests and the binary share one entry point.
+pub struct Io<'a> {
+    pub stdin: &'a mut dyn Read,
+    pub stdout: &'a mut dyn Write,
+    pub stderr: &'a mut dyn Write,
+    /// The terminal width tables are fitted to; `None` when stdout is not a terminal.
+    pub width: Option<u16>,
+}
+
+/// Writes command output; a closed pipe (`fleetplan select … | head`) is not an error.
+pub fn write(out: &mut dyn Write, text: &str) -> Result<(), Error> {
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(error) => Err(Error::Stdout(error)),
+    }
+}
+
+/// Writes a diagnostic to stderr; there is nowhere left to report a failure to do so.
+pub fn report(io: &mut Io<'_>, text: &str) {
+    let _ = io.stderr.write_all(text.as_bytes());
+    if !text.ends_with('\n') {
+        let _ = io.stderr.write_all(b"\n");
+    }
+}
+
+/// Writes each `(name, text)` into `dir` (created when missing), each file atomically.
+pub fn write_into(
+    dir: &Path,
+    files: impl IntoIterator<Item = (String, String)>,
+) -> Result<(), Error> {
+    let failed = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| Error::File { path, source }
+    };
+    std::fs::create_dir_all(dir).map_err(failed(dir))?;
+    for (name, text) in files {
+        let path = dir.join(name);
+        write_atomic(&path, text.as_bytes()).map_err(failed(&path))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stdout that fails every write with `kind`.
+    struct Failing(std::io::ErrorKind);
+
+    impl Write for Failing {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(self.0.into())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closed_pipe_is_not_an_error() {
+        let mut out = Failing(std::io::ErrorKind::BrokenPipe);
+        assert!(write(&mut out, "text").is_ok());
+    }
+
+    #[test]
+    fn a_failed_stdout_is_reported_and_exits_1() {
+        let mut out = Failing(std::io::ErrorKind::StorageFull);
+        let mut err = Vec::new();
+        let mut io = Io {
+            stdin: &mut std::io::empty(),
+            stdout: &mut out,
+            stderr: &mut err,
+            width: None,
+        };
+        let code = crate::cli::run(
+            ["fleetplan", "completions", "bash"].map(Into::into),
+            &mut io,
+        );
+        assert_eq!(code, crate::exit_code::ExitCode::Error);
+        assert_eq!(
+            String::from_utf8_lossy(&err),
+            "error: standard output: no storage space\n"
+        );
+    }
+}
