@@ -114,7 +114,7 @@ impl RunContext {
 
     /// Applies the scenario's what-if flags to a loaded model.
     pub fn new(mut model: Model, scenario: Scenario, trace: Trace) -> Result<Self, Error> {
-        scenario.what_if.apply(&mut model).map_err(Error::Input)?;
+        scenario.what_if.apply(&mut model)?;
         Ok(RunContext {
             model,
             scenario,

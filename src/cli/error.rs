@@ -9,27 +9,39 @@ use super::io::{report, Io};
 use crate::exit_code::ExitCode;
 use crate::load::LoadErrors;
 use crate::migrate::MigrateError;
+use crate::plan::WhatIfError;
+use crate::render::explain::LookupError;
+use crate::render::selection::SelectionError;
+use crate::selector::SelectorError;
 use crate::verdict::Nothing;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Inputs that did not load: one diagnostic per broken document.
-    #[error("{0}")]
-    Load(LoadErrors),
+    #[error(transparent)]
+    Load(#[from] LoadErrors),
     /// A flag whose value does not validate.
     #[error("{flag}: {message}")]
     Flag { flag: &'static str, message: String },
     /// A flag the subcommand cannot run without.
     #[error("{0} is required")]
     MissingFlag(&'static str),
-    /// A request the inputs cannot answer; the message names what and where.
-    #[error("{0}")]
-    Input(String),
+    /// A what-if flag naming a cluster or label the inventory cannot take.
+    #[error(transparent)]
+    WhatIf(#[from] WhatIfError),
+    /// An item or cluster `explain` was asked about that the inputs do not hold.
+    #[error(transparent)]
+    Lookup(#[from] LookupError),
+    /// A label selector given on the command line that does not parse.
+    #[error(transparent)]
+    Selector(#[from] SelectorError),
+    #[error(transparent)]
+    Selection(#[from] SelectionError),
     /// A verdict that would be about nothing (see [`crate::verdict`]).
-    #[error("{0}")]
-    Nothing(Nothing),
-    #[error("{0}")]
-    Migrate(MigrateError),
+    #[error(transparent)]
+    Nothing(#[from] Nothing),
+    #[error(transparent)]
+    Migrate(#[from] MigrateError),
     /// A file or directory that could not be written.
     #[error("{}: {source}", path.display())]
     File {
@@ -54,24 +66,6 @@ impl Error {
         for error in errors {
             report(io, &format!("error: {error}"));
         }
-    }
-}
-
-impl From<LoadErrors> for Error {
-    fn from(errors: LoadErrors) -> Self {
-        Error::Load(errors)
-    }
-}
-
-impl From<Nothing> for Error {
-    fn from(nothing: Nothing) -> Self {
-        Error::Nothing(nothing)
-    }
-}
-
-impl From<MigrateError> for Error {
-    fn from(error: MigrateError) -> Self {
-        Error::Migrate(error)
     }
 }
 

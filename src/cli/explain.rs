@@ -49,7 +49,7 @@ pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
         .iter()
         .map(|workload| ItemSource::from(&workload.object))
         .collect();
-    let index = explain::find_item(&sources, &args.item).map_err(Error::Input)?;
+    let index = explain::find_item(&sources, &args.item)?;
     // The item as `plan` plans it, alone: a full trace of every item of a large fleet would
     // not fit in memory.
     let outcome = context.plan_item(index);
@@ -60,7 +60,7 @@ pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
             .get(index)
             .map(|workload| model.fleet_names(workload))
             .unwrap_or_default();
-        explain::find_cluster(&known, cluster).map_err(Error::Input)?;
+        explain::find_cluster(&known, cluster)?;
     }
     let (Some(item), Some(trace), Some(workload)) = (
         outcome.plan.items.first(),

@@ -83,8 +83,7 @@ impl SelectArgs {
     fn config(&self) -> Result<SelectConfig, Error> {
         let mut labels = Selector::everything();
         for text in [&self.selector, &self.label].into_iter().flatten() {
-            labels =
-                labels.and(Selector::parse(text).map_err(|error| Error::Input(error.to_string()))?);
+            labels = labels.and(Selector::parse(text)?);
         }
         if let Some(text) = &self.annotation {
             let annotation = Selector::from_annotation(text).map_err(invalid("--annotation"))?;
@@ -169,7 +168,7 @@ pub fn run(args: SelectArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
         claim_keys: keys(&config.claims),
         clusters: select_clusters(&model.inventory, &config.labels, &config.claims),
     };
-    let text = selection::render(&selection, config.format, io.width).map_err(Error::Input)?;
+    let text = selection::render(&selection, config.format, io.width)?;
     write(io.stdout, &text)?;
     Ok(ExitCode::Success)
 }

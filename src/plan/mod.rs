@@ -14,7 +14,7 @@ pub use crate::model::{
 pub use fleet::Fleet;
 pub use items::karmada::{BindingTrace, KarmadaTrace};
 pub use trace::{Engine, ItemTrace, SelectionRule, SelectionTrace};
-pub use whatif::{close_matches, WhatIf};
+pub use whatif::{close_matches, WhatIf, WhatIfError};
 
 use crate::model::{Model, Workload};
 use crate::parallel;

@@ -2,7 +2,7 @@
 //! before planning so every engine sees the same altered fleet.
 
 use crate::model::Model;
-use crate::selector::Requirement;
+use crate::selector::{Requirement, SelectorError};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct WhatIf {
@@ -12,9 +12,29 @@ pub struct WhatIf {
     pub labels: Vec<(String, String, String)>,
 }
 
+/// A what-if change the inventory cannot take.
+#[derive(Debug, thiserror::Error)]
+pub enum WhatIfError {
+    /// `suggestion` is ", did you mean …?" or empty.
+    #[error("{flag}: no cluster named {name:?} in the inventory{suggestion}")]
+    UnknownCluster {
+        flag: &'static str,
+        name: String,
+        suggestion: String,
+    },
+    /// A label no real cluster could carry.
+    #[error("--label {cluster}:{key}={value}: {source}")]
+    InvalidLabel {
+        cluster: String,
+        key: String,
+        value: String,
+        source: SelectorError,
+    },
+}
+
 impl WhatIf {
     /// Applies every change; naming a cluster the inventory lacks is an error.
-    pub fn apply(&self, model: &mut Model) -> Result<(), String> {
+    pub fn apply(&self, model: &mut Model) -> Result<(), WhatIfError> {
         for name in &self.offline {
             cluster(model, "--offline", name)?.online = false;
         }
@@ -24,8 +44,14 @@ impl WhatIf {
         for (name, key, value) in &self.labels {
             // Validate like Kubernetes would, so a what-if never holds a label a real cluster
             // could not carry.
-            Requirement::new(key, crate::selector::Operator::Equals, vec![value.clone()])
-                .map_err(|error| format!("--label {name}:{key}={value}: {error}"))?;
+            Requirement::new(key, crate::selector::Operator::Equals, vec![value.clone()]).map_err(
+                |source| WhatIfError::InvalidLabel {
+                    cluster: name.clone(),
+                    key: key.clone(),
+                    value: value.clone(),
+                    source,
+                },
+            )?;
             cluster(model, "--label", name)?
                 .labels
                 .insert(key.as_str().into(), value.as_str().into());
@@ -36,9 +62,9 @@ impl WhatIf {
 
 fn cluster<'m>(
     model: &'m mut Model,
-    flag: &str,
+    flag: &'static str,
     name: &str,
-) -> Result<&'m mut crate::model::Cluster, String> {
+) -> Result<&'m mut crate::model::Cluster, WhatIfError> {
     let known: Vec<&str> = model
         .inventory
         .clusters
@@ -51,7 +77,11 @@ fn cluster<'m>(
         .clusters
         .iter_mut()
         .find(|cluster| cluster.name == name)
-        .ok_or_else(|| format!("{flag}: no cluster named {name:?} in the inventory{suggestion}"))
+        .ok_or_else(|| WhatIfError::UnknownCluster {
+            flag,
+            name: name.to_string(),
+            suggestion,
+        })
 }
 
 /// ", did you mean A or B?" for names within a small edit distance, else "".

@@ -46,12 +46,21 @@ struct ClusterDocument<'a> {
     claims: &'a Labels,
 }
 
+/// A selection document the serializer refused.
+#[derive(Debug, thiserror::Error)]
+pub enum SelectionError {
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    #[error("{0}")]
+    Yaml(#[from] serde_yaml::Error),
+}
+
 /// Renders the selection; `width` fits the table to a terminal.
 pub fn render(
     selection: &Selection<'_>,
     format: SelectionFormat,
     width: Option<u16>,
-) -> Result<String, String> {
+) -> Result<String, SelectionError> {
     match format {
         SelectionFormat::Name => Ok(selection
             .clusters
@@ -61,10 +70,8 @@ pub fn render(
         SelectionFormat::Table => Ok(render_table(selection, width)),
         SelectionFormat::Json => serde_json::to_string_pretty(&document(selection))
             .map(|text| text + "\n")
-            .map_err(|error| error.to_string()),
-        SelectionFormat::Yaml => {
-            serde_yaml::to_string(&document(selection)).map_err(|error| error.to_string())
-        }
+            .map_err(SelectionError::from),
+        SelectionFormat::Yaml => Ok(serde_yaml::to_string(&document(selection))?),
     }
 }
 
@@ -150,15 +157,15 @@ mod tests {
     #[test]
     fn names_are_printed_one_per_line() {
         let text = with(|s| render(s, SelectionFormat::Name, None));
-        assert_eq!(text.as_deref(), Ok("a\nb\n"));
+        assert_eq!(text.ok().as_deref(), Some("a\nb\n"));
     }
 
     #[test]
     fn table_shows_the_keys_the_selectors_used() {
         let text = with(|s| render(s, SelectionFormat::Table, None));
         assert_eq!(
-            text.as_deref(),
-            Ok("NAME   region   claim:platform   ONLINE\na      eu       AWS              true\nb      us       AWS              false\n")
+            text.ok().as_deref(),
+            Some("NAME   region   claim:platform   ONLINE\na      eu       AWS              true\nb      us       AWS              false\n")
         );
     }
 

@@ -42,8 +42,23 @@ fn plural(kind: &str) -> String {
     }
 }
 
+/// An item or cluster `explain` was asked about that the inputs do not hold. Each
+/// `suggestion` is ", did you mean …?" or empty.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LookupError {
+    #[error("expected [KIND/][NAMESPACE/]NAME, found {query:?}")]
+    Malformed { query: String },
+    #[error("no item {query:?} in the inputs{suggestion}")]
+    NoItem { query: String, suggestion: String },
+    /// `items` are the items the query names, in input order.
+    #[error("{query:?} is ambiguous: it names {}; add the kind or namespace", items.join(", "))]
+    Ambiguous { query: String, items: Vec<String> },
+    #[error("--cluster: no cluster named {name:?} in the inventory{suggestion}")]
+    NoCluster { name: String, suggestion: String },
+}
+
 /// The index of the one item `query` names.
-pub fn find_item(sources: &[ItemSource], query: &str) -> Result<usize, String> {
+pub fn find_item(sources: &[ItemSource], query: &str) -> Result<usize, LookupError> {
     let parts: Vec<&str> = query.split('/').collect();
     let matches = |source: &ItemSource| -> bool {
         let namespace = source.namespace.as_deref().unwrap_or("");
@@ -67,7 +82,9 @@ pub fn find_item(sources: &[ItemSource], query: &str) -> Result<usize, String> {
     match found.as_slice() {
         [index] => Ok(*index),
         [] if parts.len() > 3 || parts.iter().any(|part| part.is_empty()) => {
-            Err(format!("expected [KIND/][NAMESPACE/]NAME, found {query:?}"))
+            Err(LookupError::Malformed {
+                query: query.to_string(),
+            })
         }
         [] => {
             // Suggest in the query's own shape, lower-case like the query is compared
@@ -91,34 +108,34 @@ pub fn find_item(sources: &[ItemSource], query: &str) -> Result<usize, String> {
                 }
             }
             let known: Vec<&str> = known.iter().map(String::as_str).collect();
-            Err(format!(
-                "no item {query:?} in the inputs{}",
-                close_matches(&query.to_ascii_lowercase(), &known)
-            ))
+            Err(LookupError::NoItem {
+                query: query.to_string(),
+                suggestion: close_matches(&query.to_ascii_lowercase(), &known),
+            })
         }
         several => {
-            let names: Vec<String> = several
+            let items = several
                 .iter()
                 .filter_map(|&index| sources.get(index))
                 .map(ToString::to_string)
                 .collect();
-            Err(format!(
-                "{query:?} is ambiguous: it names {}; add the kind or namespace",
-                names.join(", ")
-            ))
+            Err(LookupError::Ambiguous {
+                query: query.to_string(),
+                items,
+            })
         }
     }
 }
 
 /// Checks that the inventory has `name`.
-pub fn find_cluster(known: &[&str], name: &str) -> Result<(), String> {
+pub fn find_cluster(known: &[&str], name: &str) -> Result<(), LookupError> {
     if known.contains(&name) {
         return Ok(());
     }
-    Err(format!(
-        "--cluster: no cluster named {name:?} in the inventory{}",
-        close_matches(name, known)
-    ))
+    Err(LookupError::NoCluster {
+        name: name.to_string(),
+        suggestion: close_matches(name, known),
+    })
 }
 
 #[cfg(test)]
@@ -173,7 +190,7 @@ mod tests {
     #[test]
     fn ambiguous_names_list_every_match() {
         assert_eq!(
-            find_item(&fleet(), "shop/catalog"),
+            find_item(&fleet(), "shop/catalog").map_err(|error| error.to_string()),
             Err(
                 "\"shop/catalog\" is ambiguous: it names Deployment/shop/catalog, \
                  FederatedDeployment/shop/catalog, ReplicaSchedulingPreference/shop/catalog; \
@@ -186,11 +203,11 @@ mod tests {
     #[test]
     fn unknown_names_suggest_close_matches() {
         assert_eq!(
-            find_item(&fleet(), "storefrnt"),
+            find_item(&fleet(), "storefrnt").map_err(|error| error.to_string()),
             Err("no item \"storefrnt\" in the inputs, did you mean storefront?".to_string())
         );
         assert_eq!(
-            find_item(&fleet(), "Placement/shop/storefrnt"),
+            find_item(&fleet(), "Placement/shop/storefrnt").map_err(|error| error.to_string()),
             Err(
                 "no item \"Placement/shop/storefrnt\" in the inputs, did you mean placement/shop/storefront?"
                     .to_string()
@@ -203,7 +220,7 @@ mod tests {
         let clusters = ["aws-eu-west-prod-1"];
         assert_eq!(find_cluster(&clusters, "aws-eu-west-prod-1"), Ok(()));
         assert_eq!(
-            find_cluster(&clusters, "aws-eu-west-prod1"),
+            find_cluster(&clusters, "aws-eu-west-prod1").map_err(|error| error.to_string()),
             Err("--cluster: no cluster named \"aws-eu-west-prod1\" in the inventory, did you mean aws-eu-west-prod-1?".to_string())
         );
     }
