@@ -150,11 +150,11 @@ _fleetplan() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json github junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json github junit sarif" -- "${cur}"))
                     return 0
                     ;;
                 --color)

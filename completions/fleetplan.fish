@@ -133,7 +133,9 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l label -d '
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l now -d 'The time taint tolerations are judged at (RFC 3339); default: now' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s o -l output -d 'Output format' -r -f -a "text\t'One line per error and unsatisfied condition, then a summary'
 json\t'The report as JSON: result, items, errors, unsatisfied'
-github\t'GitHub Actions annotations (`::error file=…,line=…::…`), then the summary'"
+github\t'GitHub Actions annotations (`::error file=…,line=…::…`), then the summary'
+junit\t'JUnit XML, one test case per item (GitLab, Jenkins, Azure Pipelines test reports)'
+sarif\t'SARIF 2.1.0, one result per finding (GitHub code scanning)'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"

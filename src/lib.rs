@@ -6,6 +6,7 @@
 pub mod cli;
 pub mod diff;
 pub mod exit_code;
+pub mod findings;
 pub mod karmada;
 pub mod load;
 pub mod migrate;

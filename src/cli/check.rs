@@ -1,4 +1,4 @@
-//! `fleetplan check -f PATH... [-o text|json|github] [what-if flags]`: the CI gate.
+//! `fleetplan check -f PATH... [-o text|json|github|junit|sarif] [what-if flags]`: the CI gate.
 //!
 //! Exit codes: 0 clean, 1 an input or item error, 3 everything valid but some item
 //! unsatisfied. The report goes to stdout (GitHub reads workflow commands there); only
@@ -11,8 +11,11 @@ use super::context::{load_partial, Diagnostics, RunContext, Scenario};
 use super::error::Error;
 use super::io::{write, Io};
 use crate::exit_code::ExitCode;
+use crate::findings::{CheckReport, CheckResult};
 use crate::plan::Trace;
-use crate::render::check::{self as render, CheckReport, CheckResult};
+use crate::render::check as render;
+use crate::render::junit::junit;
+use crate::render::sarif::sarif;
 use crate::verdict::{self, Scope};
 
 #[derive(Debug, Args)]
@@ -39,6 +42,10 @@ pub enum CheckFormat {
     Json,
     /// GitHub Actions annotations (`::error file=…,line=…::…`), then the summary.
     Github,
+    /// JUnit XML, one test case per item (GitLab, Jenkins, Azure Pipelines test reports).
+    Junit,
+    /// SARIF 2.1.0, one result per finding (GitHub code scanning).
+    Sarif,
 }
 
 pub fn run(args: CheckArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
@@ -64,6 +71,8 @@ pub fn run(args: CheckArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
         CheckFormat::Text => render::text(&check),
         CheckFormat::Json => render::json(&check),
         CheckFormat::Github => render::github(&check),
+        CheckFormat::Junit => junit(&check),
+        CheckFormat::Sarif => sarif(&check),
     };
     write(io.stdout, &text)?;
     Ok(match check.result {

@@ -1,9 +1,12 @@
-//! Turning plans, traces and selections into tables, YAML and JSON.
+//! Turning plans, traces, selections and check reports into tables, YAML, JSON and the
+//! formats CI reads (JUnit, SARIF, GitHub workflow commands).
 
 pub mod bindings;
 pub mod check;
 pub mod decisions;
 pub mod explain;
+pub mod junit;
 pub mod plan;
+pub mod sarif;
 pub mod selection;
 pub mod table;

@@ -174,3 +174,174 @@ fn broken_files_are_all_reported_and_the_rest_is_still_checked() {
         .status(1)
         .run();
 }
+
+/// Every kind of finding at once: an item error, unsatisfied items, a field of the wrong
+/// type and a syntax error with its line.
+fn every_finding() -> Test {
+    check("unsatisfied")
+        .args(["-f", "testdata/ci/item-error", "-f", "testdata/ci/broken"])
+        .status(1)
+}
+
+/// Fails (never skips) when xmllint is missing: `.ci/run` installs it.
+fn assert_valid_junit(xml: &str) {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut xmllint = Command::new("xmllint")
+        .args(["--noout", "--schema", "testdata/schemas/junit-10.xsd", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("xmllint validates JUnit output: apt-get install libxml2-utils");
+    if let Some(mut stdin) = xmllint.stdin.take() {
+        stdin
+            .write_all(xml.as_bytes())
+            .expect("xmllint reads the report");
+    }
+    let result = xmllint.wait_with_output().expect("xmllint ran");
+    assert!(
+        result.status.success(),
+        "not valid against junit-10.xsd:\n{}\n{xml}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+}
+
+fn assert_valid_sarif(text: &str) -> serde_json::Value {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string("testdata/schemas/sarif-schema-2.1.0.json")
+            .expect("the SARIF schema is in testdata"),
+    )
+    .expect("the SARIF schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("the SARIF schema compiles");
+    let log: serde_json::Value = serde_json::from_str(text).expect("SARIF output is JSON");
+    let errors: Vec<String> = validator
+        .iter_errors(&log)
+        .map(|error| format!("{}: {error}", error.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "not valid SARIF 2.1.0: {errors:#?}\n{text}"
+    );
+    log
+}
+
+#[test]
+fn every_finding_in_junit_is_valid_against_the_jenkins_junit_schema() {
+    let output = every_finding().args(["-o", "junit"]).run();
+    let xml = stdout(&output);
+    assert_valid_junit(&xml);
+    insta::assert_snapshot!(xml);
+}
+
+#[test]
+fn a_clean_run_in_junit_has_one_passing_case_per_item() {
+    let output = Test::new()
+        .args(["check", "-f", "testdata/fleet", "-o", "junit"])
+        .args(NOW)
+        .run();
+    let xml = stdout(&output);
+    assert_valid_junit(&xml);
+    assert_eq!(xml.matches("<testcase ").count(), 10);
+    assert!(
+        xml.contains("tests=\"10\" failures=\"0\" errors=\"0\""),
+        "{xml}"
+    );
+    assert!(
+        !xml.contains("<failure") && !xml.contains("<error"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<system-out>10 items checked, all satisfied</system-out>"),
+        "{xml}"
+    );
+}
+
+#[test]
+fn unsatisfied_items_in_junit_are_failures_and_exit_3() {
+    let output = check("unsatisfied").args(["-o", "junit"]).status(3).run();
+    let xml = stdout(&output);
+    assert_valid_junit(&xml);
+    assert!(xml.contains("failures=\"2\" errors=\"0\""), "{xml}");
+    assert!(
+        xml.contains(
+            "<failure type=\"unsatisfied\" message=\"Placement/shop/eu-everywhere: \
+             NotAllDecisionsScheduled: 2 cluster decisions unscheduled\">"
+        ),
+        "{xml}"
+    );
+}
+
+#[test]
+fn manifests_only_in_junit_says_placements_were_not_evaluated() {
+    let output = Test::new()
+        .args([
+            "check",
+            "-f",
+            "testdata/fleet/workloads",
+            "--manifests-only",
+            "-o",
+            "junit",
+        ])
+        .run();
+    let xml = stdout(&output);
+    assert_valid_junit(&xml);
+    assert!(
+        xml.contains("<system-out>10 items validated, placements were not evaluated"),
+        "{xml}"
+    );
+}
+
+#[test]
+fn every_finding_in_sarif_is_valid_sarif_2_1_0_with_its_location() {
+    let output = every_finding().args(["-o", "sarif"]).run();
+    let text = stdout(&output);
+    let log = assert_valid_sarif(&text);
+    let results = log["runs"][0]["results"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(results.len(), 5, "{text}");
+    for result in &results {
+        let uri = &result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
+        assert!(
+            uri.as_str()
+                .is_some_and(|uri| uri.starts_with("testdata/ci/")),
+            "{result}"
+        );
+    }
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn a_syntax_error_in_sarif_has_its_line_and_column() {
+    let output = check("broken").args(["-o", "sarif"]).status(1).run();
+    let log = assert_valid_sarif(&stdout(&output));
+    let syntax = log["runs"][0]["results"]
+        .as_array()
+        .and_then(|results| results.iter().find(|r| r["ruleId"] == "syntax-error"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        syntax["locations"][0]["physicalLocation"],
+        serde_json::json!({
+            "artifactLocation": {"uri": "testdata/ci/broken/unclosed.yaml"},
+            "region": {"startLine": 13, "startColumn": 5}
+        })
+    );
+    assert_eq!(syntax["level"], "error");
+}
+
+#[test]
+fn a_clean_run_in_sarif_has_no_results_and_says_what_was_checked() {
+    let output = Test::new()
+        .args(["check", "-f", "testdata/fleet", "-o", "sarif"])
+        .args(NOW)
+        .run();
+    let log = assert_valid_sarif(&stdout(&output));
+    assert_eq!(log["runs"][0]["results"], serde_json::json!([]));
+    assert_eq!(
+        log["runs"][0]["properties"],
+        serde_json::json!({"items": 10, "placementsEvaluated": true, "skippedDocuments": 0})
+    );
+}

@@ -1,0 +1,347 @@
+//! What `check` found, decided once for every output format: each input error, item error
+//! and unsatisfied condition becomes a [`Finding`] with where it is (file, document, line when
+//! known), the object it is about and the [`Rule`] it breaks; every item checked is listed so
+//! formats with one entry per item (JUnit) have them. The renderers in `render/` only format.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::load::LoadError;
+use crate::model::{Model, Source};
+use crate::plan::PlanOutcome;
+
+/// What `check` found; `-o json` serializes it as is.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckReport {
+    pub result: CheckResult,
+    /// Items planned (or, with `--manifests-only`, validated); 0 when none could be read.
+    pub items: usize,
+    /// False when no placement was evaluated: `--manifests-only`, or nothing could be read.
+    pub placements_evaluated: bool,
+    /// Documents found by walking that are not Kubernetes objects (neither apiVersion nor
+    /// kind), left out; `--verbose` names them.
+    pub skipped_documents: usize,
+    /// Input and item errors, in input order.
+    pub errors: Vec<Finding>,
+    /// One entry per condition in its bad state, of items without errors, in plan order.
+    pub unsatisfied: Vec<Finding>,
+    /// Every item checked (or validated), in plan order; `-o json` gives only their count.
+    #[serde(skip)]
+    pub checked: Vec<Checked>,
+}
+
+/// An item that was checked: the object and where it was read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checked {
+    /// `Kind/namespace/name`.
+    pub object: String,
+    pub source: Source,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum CheckResult {
+    /// Everything valid and satisfied.
+    #[default]
+    Clean,
+    /// Some input or item has an error.
+    Errors,
+    /// Everything is valid, but some item is unsatisfied.
+    Unsatisfied,
+}
+
+/// The kinds of problem `check` reports: SARIF's rules, JUnit's failure types.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Rule {
+    /// A path that cannot be read: missing, too large, not UTF-8.
+    #[default]
+    UnreadableInput,
+    /// A document that is not well-formed YAML or JSON.
+    SyntaxError,
+    /// An object whose fields do not hold what its API allows.
+    InvalidObject,
+    /// An object defined twice.
+    DuplicateObject,
+    /// An item that cannot be planned (a selector that does not parse, a broken reference).
+    ItemError,
+    /// A valid item the fleet cannot satisfy (a condition in its bad state).
+    Unsatisfied,
+}
+
+impl Rule {
+    /// Every rule, in the order SARIF lists them.
+    pub const ALL: [Rule; 6] = [
+        Rule::UnreadableInput,
+        Rule::SyntaxError,
+        Rule::InvalidObject,
+        Rule::DuplicateObject,
+        Rule::ItemError,
+        Rule::Unsatisfied,
+    ];
+
+    /// A stable identifier, kebab-case.
+    pub fn id(self) -> &'static str {
+        match self {
+            Rule::UnreadableInput => "unreadable-input",
+            Rule::SyntaxError => "syntax-error",
+            Rule::InvalidObject => "invalid-object",
+            Rule::DuplicateObject => "duplicate-object",
+            Rule::ItemError => "item-error",
+            Rule::Unsatisfied => "unsatisfied",
+        }
+    }
+
+    /// One sentence saying what breaks the rule.
+    pub fn description(self) -> &'static str {
+        match self {
+            Rule::UnreadableInput => {
+                "An input path cannot be read (missing, too large, not UTF-8)."
+            }
+            Rule::SyntaxError => "A document is not well-formed YAML or JSON.",
+            Rule::InvalidObject => "An object's fields do not hold what its API allows.",
+            Rule::DuplicateObject => "An object is defined more than once.",
+            Rule::ItemError => "A workload or placement cannot be planned.",
+            Rule::Unsatisfied => "A valid placement the fleet cannot satisfy.",
+        }
+    }
+
+    /// Errors fail the gate with exit 1; unsatisfied items with exit 3.
+    pub fn is_error(self) -> bool {
+        self != Rule::Unsatisfied
+    }
+}
+
+/// One problem, with where it is as far as it is known.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    /// What kind of problem this is; `-o json` tells errors from unsatisfied by their list.
+    #[serde(skip)]
+    pub rule: Rule,
+    pub file: String,
+    /// The document within the file, from 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub document: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    /// `Kind/namespace/name`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub object: Option<String>,
+    /// The field path (`spec.taints[0].effect`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// The unsatisfied condition's type (`PlacementSatisfied`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    /// The unsatisfied condition's reason (`NotAllDecisionsScheduled`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    pub message: String,
+}
+
+impl Finding {
+    fn at(source: &Source) -> Finding {
+        Finding {
+            file: source.file.clone(),
+            document: Some(source.document),
+            line: source.line,
+            ..Finding::default()
+        }
+    }
+
+    /// What is wrong, without where: `object: path: reason: message`, each part when known.
+    pub fn description(&self) -> String {
+        let mut text = String::new();
+        for part in [&self.object, &self.path, &self.reason]
+            .into_iter()
+            .flatten()
+        {
+            text.push_str(part);
+            text.push_str(": ");
+        }
+        text.push_str(&self.message);
+        text
+    }
+}
+
+/// `file#document: line L column C: object: path: reason: message`, each part when known.
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.file)?;
+        if let Some(document) = self.document {
+            write!(f, "#{document}")?;
+        }
+        match (self.line, self.column) {
+            (Some(line), Some(column)) => write!(f, ": line {line} column {column}")?,
+            (Some(line), None) => write!(f, ": line {line}")?,
+            _ => {}
+        }
+        write!(f, ": {}", self.description())
+    }
+}
+
+impl CheckReport {
+    /// A report that starts with the inputs' errors (each file's, in input order); the
+    /// objects that did load are checked next.
+    pub fn new(model: &Model, load_errors: &[LoadError]) -> CheckReport {
+        let mut report = CheckReport {
+            skipped_documents: model.not_objects.len(),
+            errors: load_errors.iter().map(load_finding).collect(),
+            ..CheckReport::default()
+        };
+        report.conclude();
+        report
+    }
+
+    /// Adds a plan of `model`: its item errors, else its unsatisfied conditions.
+    pub fn planned(mut self, model: &Model, outcome: &PlanOutcome) -> CheckReport {
+        self.items = outcome.plan.items.len();
+        self.placements_evaluated = true;
+        // plan::build keeps the model's workload order: item i plans workload i.
+        self.checked = checked(model);
+        for (workload, item) in model.workloads.iter().zip(&outcome.plan.items) {
+            let finding = || Finding {
+                object: Some(workload.object.to_string()),
+                ..Finding::at(&workload.source)
+            };
+            if !item.errors.is_empty() {
+                self.errors.extend(item.errors.iter().map(|error| Finding {
+                    rule: Rule::ItemError,
+                    message: error.clone(),
+                    ..finding()
+                }));
+                continue;
+            }
+            self.unsatisfied
+                .extend(item.problems().map(|condition| Finding {
+                    rule: Rule::Unsatisfied,
+                    condition: Some(condition.type_.clone()),
+                    reason: Some(condition.reason.clone()),
+                    message: condition.message.clone(),
+                    ..finding()
+                }));
+        }
+        self.conclude();
+        self
+    }
+
+    /// `--manifests-only`: `model`'s workloads were read and validated, not planned.
+    pub fn validated(mut self, model: &Model) -> CheckReport {
+        self.items = model.workloads.len();
+        self.checked = checked(model);
+        self.placements_evaluated = false;
+        self.conclude();
+        self
+    }
+
+    fn conclude(&mut self) {
+        self.result = if !self.errors.is_empty() {
+            CheckResult::Errors
+        } else if !self.unsatisfied.is_empty() {
+            CheckResult::Unsatisfied
+        } else {
+            CheckResult::Clean
+        };
+    }
+}
+
+fn checked(model: &Model) -> Vec<Checked> {
+    model
+        .workloads
+        .iter()
+        .map(|workload| Checked {
+            object: workload.object.to_string(),
+            source: workload.source.clone(),
+        })
+        .collect()
+}
+
+fn load_finding(error: &LoadError) -> Finding {
+    match error {
+        LoadError::Input { path, message } => Finding {
+            rule: Rule::UnreadableInput,
+            file: path.clone(),
+            message: message.clone(),
+            ..Finding::default()
+        },
+        LoadError::Syntax {
+            at,
+            line,
+            column,
+            message,
+        } => Finding {
+            rule: Rule::SyntaxError,
+            line: *line,
+            column: *column,
+            message: message.clone(),
+            ..Finding::at(at)
+        },
+        LoadError::Invalid {
+            at,
+            object,
+            path,
+            message,
+        } => Finding {
+            rule: Rule::InvalidObject,
+            object: object.clone(),
+            path: (!path.is_empty()).then(|| path.clone()),
+            message: message.clone(),
+            ..Finding::at(at)
+        },
+        LoadError::Duplicate { at, object, first } => Finding {
+            rule: Rule::DuplicateObject,
+            object: Some(object.clone()),
+            message: format!("duplicate, first defined at {first}"),
+            ..Finding::at(at)
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_finding_names_every_known_part_in_order() {
+        let finding = Finding {
+            line: Some(7),
+            column: Some(3),
+            object: Some("Placement/ns/p".to_string()),
+            path: Some("spec.numberOfClusters".to_string()),
+            message: "expected a number".to_string(),
+            file: "a.yaml".to_string(),
+            document: Some(2),
+            ..Finding::default()
+        };
+        assert_eq!(
+            finding.to_string(),
+            "a.yaml#2: line 7 column 3: Placement/ns/p: spec.numberOfClusters: expected a number"
+        );
+    }
+
+    #[test]
+    fn a_duplicate_names_where_it_was_first_defined() {
+        let errors = [LoadError::Duplicate {
+            at: Source {
+                file: "b.yaml".to_string(),
+                document: 3,
+                line: None,
+            },
+            object: "cluster east".to_string(),
+            first: Source {
+                file: "a.yaml".to_string(),
+                document: 1,
+                line: None,
+            },
+        }];
+        let report = CheckReport::new(&Model::default(), &errors);
+        assert_eq!(
+            report.errors.first().map(ToString::to_string).as_deref(),
+            Some("b.yaml#3: cluster east: duplicate, first defined at a.yaml#1")
+        );
+    }
+}
