@@ -19,6 +19,7 @@ mod ocm_vectors;
 mod packaging;
 mod plan;
 mod properties;
+mod schemas;
 mod select;
 mod stories;
 mod verdict;

@@ -2,6 +2,7 @@
 //! codes, `-o json`, `--set`, `--out`, per-object errors, and the round trip through `plan`.
 
 use crate::common::Test;
+use crate::schemas::{Namespace, Schemas};
 
 const FLEET: [&str; 4] = [
     "-f",
@@ -257,6 +258,9 @@ fn namespace_less_inputs_migrate_into_namespace_less_objects_and_verify_with_n()
         .stderr_contains("added ManagedClusterSetBinding/policies/global:")
         .run();
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    // Every object is one the API server admits, with no namespace for `-n` to contradict.
+    let schemas = Schemas::load();
+    schemas.assert_admitted(&stdout, &Namespace::Absent, "migrate policies -n policies");
     let written = namespaces_as_written(&stdout);
     assert_eq!(
         written,

@@ -1,0 +1,612 @@
+//! Every object `plan -o decisions` and `migrate` write, run through the real binary, checked
+//! as an API server would admit it under kubectl's strict field validation: against the
+//! `openAPIV3Schema` of its upstream CRD (testdata/crds, sources in its README) with no
+//! undeclared fields, an apiVersion the CRD serves, a valid `metadata.name`, labels the API
+//! server accepts, and a namespace exactly where the namespace rule puts it.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::common::Test;
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+/// One served version of a CRD, its schema compiled with strict field validation.
+struct Served {
+    namespaced: bool,
+    validator: jsonschema::Validator,
+}
+
+/// The CRDs of testdata/crds, by `group/version` and kind.
+pub struct Schemas {
+    served: BTreeMap<(String, String), Served>,
+}
+
+/// Kinds of Kubernetes itself that migrate passes through (the workload a kubefed
+/// ReplicaSchedulingPreference targets), with the apiVersion current Kubernetes serves them
+/// as. Their schemas are not in testdata/crds: they are the user's objects, not fleetplan's.
+const BUILT_IN: &[(&str, &str)] = &[
+    ("apps/v1", "Deployment"),
+    ("apps/v1", "ReplicaSet"),
+    ("apps/v1", "StatefulSet"),
+];
+
+fn crate_path(relative: &str) -> String {
+    format!("{}/{relative}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn yaml_documents(text: &str) -> Vec<Value> {
+    serde_yaml::Deserializer::from_str(text)
+        .map(|document| {
+            Value::deserialize(document).unwrap_or_else(|error| panic!("{error}\n{text}"))
+        })
+        .filter(|document| !document.is_null())
+        .collect()
+}
+
+/// The API server's structural schema made into a JSON Schema that refuses what it would:
+/// an object schema that declares `properties` and does not preserve unknown fields admits
+/// no others (kubectl's strict field validation turns their pruning into an error),
+/// `nullable` is the only way to admit null, and a `set` list has unique items.
+fn strict(schema: &mut Value) {
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    let preserves = object.get("x-kubernetes-preserve-unknown-fields") == Some(&json!(true));
+    if object.contains_key("properties")
+        && !preserves
+        && !object.contains_key("additionalProperties")
+    {
+        object.insert("additionalProperties".into(), json!(false));
+    }
+    if object.remove("nullable") == Some(json!(true)) {
+        if let Some(Value::String(kind)) = object.get("type").cloned() {
+            object.insert("type".into(), json!([kind, "null"]));
+        }
+    }
+    if object.get("x-kubernetes-list-type") == Some(&json!("set")) {
+        object.insert("uniqueItems".into(), json!(true));
+    }
+    for key in ["items", "additionalProperties", "not"] {
+        if let Some(child) = object.get_mut(key) {
+            strict(child);
+        }
+    }
+    for key in ["allOf", "anyOf", "oneOf"] {
+        if let Some(Value::Array(children)) = object.get_mut(key) {
+            children.iter_mut().for_each(strict);
+        }
+    }
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        properties.values_mut().for_each(strict);
+    }
+}
+
+impl Schemas {
+    pub fn load() -> Schemas {
+        let mut served = BTreeMap::new();
+        let dir = crate_path("testdata/crds");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|error| panic!("{dir}: {error}"))
+            .filter_map(|entry| Some(entry.ok()?.path()))
+            .filter(|path| {
+                path.extension()
+                    .is_some_and(|extension| extension == "yaml")
+            })
+            .collect();
+        files.sort();
+        for path in files {
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+            for crd in yaml_documents(&text) {
+                assert_eq!(
+                    crd["kind"],
+                    "CustomResourceDefinition",
+                    "{}",
+                    path.display()
+                );
+                let group = crd["spec"]["group"].as_str().unwrap_or_default();
+                let kind = crd["spec"]["names"]["kind"].as_str().unwrap_or_default();
+                let namespaced = crd["spec"]["scope"] == "Namespaced";
+                for version in crd["spec"]["versions"].as_array().into_iter().flatten() {
+                    if version["served"] != json!(true) {
+                        continue;
+                    }
+                    let mut schema = version["schema"]["openAPIV3Schema"].clone();
+                    assert!(schema.is_object(), "{}: no openAPIV3Schema", path.display());
+                    strict(&mut schema);
+                    let validator = jsonschema::draft4::options()
+                        .should_validate_formats(true)
+                        .build(&schema)
+                        .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+                    let api_version =
+                        format!("{group}/{}", version["name"].as_str().unwrap_or_default());
+                    served.insert(
+                        (api_version, kind.to_string()),
+                        Served {
+                            namespaced,
+                            validator,
+                        },
+                    );
+                }
+            }
+        }
+        Schemas { served }
+    }
+
+    fn served_kinds(&self) -> Vec<String> {
+        self.served
+            .keys()
+            .map(|(api, kind)| format!("{api} {kind}"))
+            .collect()
+    }
+
+    /// Every reason the API server would refuse `object`, each naming it.
+    fn problems(&self, object: &Value, namespace: &Namespace) -> Vec<String> {
+        let api_version = object["apiVersion"].as_str().unwrap_or_default();
+        let kind = object["kind"].as_str().unwrap_or_default();
+        let name = object["metadata"]["name"].as_str().unwrap_or_default();
+        let written = object["metadata"]["namespace"].as_str();
+        let id = format!("{kind}/{}/{name}", written.unwrap_or(""));
+        let mut problems = Vec::new();
+        let namespaced = match self
+            .served
+            .get(&(api_version.to_string(), kind.to_string()))
+        {
+            Some(served) => {
+                problems.extend(
+                    served
+                        .validator
+                        .iter_errors(object)
+                        .map(|error| format!("{id}: {}: {error}", error.instance_path())),
+                );
+                served.namespaced
+            }
+            None if BUILT_IN.contains(&(api_version, kind)) => true,
+            None => {
+                problems.push(format!(
+                    "{id}: apiVersion {api_version:?} kind {kind:?} is not served by any CRD in testdata/crds ({:?})",
+                    self.served_kinds()
+                ));
+                return problems;
+            }
+        };
+        problems.extend(
+            metadata_problems(&object["metadata"])
+                .into_iter()
+                .map(|p| format!("{id}: {p}")),
+        );
+        match (namespaced, written) {
+            (false, Some(found)) => {
+                problems.push(format!(
+                    "{id}: cluster-scoped, but metadata.namespace is {found:?}"
+                ));
+            }
+            (true, found) if !namespace.admits(found) => problems.push(format!(
+                "{id}: metadata.namespace is {found:?}, expected {namespace:?}"
+            )),
+            _ => {}
+        }
+        if kind == "ManifestWorkReplicaSet" {
+            let manifests = &object["spec"]["manifestWorkTemplate"]["workload"]["manifests"];
+            for (index, manifest) in manifests.as_array().into_iter().flatten().enumerate() {
+                problems.extend(embedded_problems(manifest).into_iter().map(|p| {
+                    format!("{id}: spec.manifestWorkTemplate.workload.manifests[{index}]: {p}")
+                }));
+            }
+        }
+        problems
+    }
+
+    /// Checks every object of a YAML stream; returns how many there were.
+    pub fn assert_admitted(&self, stream: &str, namespace: &Namespace, context: &str) -> usize {
+        let objects = yaml_documents(stream);
+        let problems: Vec<String> = objects
+            .iter()
+            .flat_map(|object| self.problems(object, namespace))
+            .collect();
+        assert!(
+            problems.is_empty(),
+            "{context}: the API server would refuse:\n{}\n--- output:\n{stream}",
+            problems.join("\n")
+        );
+        objects.len()
+    }
+}
+
+/// Where the namespace rule puts namespaced objects of one run.
+#[derive(Debug)]
+pub enum Namespace {
+    /// The inputs had none: `kubectl apply -n NS` gives it, so the output has none either.
+    Absent,
+    /// The inputs' own namespaces (or the `-n` a plan resolved them into).
+    OneOf(&'static [&'static str]),
+}
+
+impl Namespace {
+    fn admits(&self, found: Option<&str>) -> bool {
+        match (self, found) {
+            (Namespace::Absent, None) => true,
+            (Namespace::OneOf(allowed), Some(found)) => allowed.contains(&found),
+            _ => false,
+        }
+    }
+}
+
+/// Kubernetes' DNS-1123 subdomain: a custom resource's name.
+fn is_dns_subdomain(name: &str) -> bool {
+    !name.is_empty() && name.len() <= 253 && name.split('.').all(is_dns_label_part)
+}
+
+fn is_dns_label_part(part: &str) -> bool {
+    let bytes = part.as_bytes();
+    !bytes.is_empty()
+        && bytes
+            .iter()
+            .all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || *byte == b'-')
+        && bytes[0] != b'-'
+        && bytes[bytes.len() - 1] != b'-'
+}
+
+/// A namespace's name: a DNS-1123 label.
+fn is_dns_label(name: &str) -> bool {
+    name.len() <= 63 && is_dns_label_part(name)
+}
+
+/// A label or annotation key: an optional DNS subdomain prefix and a name of at most 63
+/// alphanumerics, '-', '_' or '.', starting and ending alphanumeric.
+fn is_qualified_name(key: &str) -> bool {
+    let (prefix, name) = match key.split_once('/') {
+        Some((prefix, name)) => (Some(prefix), name),
+        None => (None, key),
+    };
+    prefix.is_none_or(is_dns_subdomain) && !name.is_empty() && is_label_value(name)
+}
+
+/// A label value: empty, or at most 63 alphanumerics, '-', '_' or '.' starting and ending
+/// alphanumeric.
+fn is_label_value(value: &str) -> bool {
+    let bytes = value.as_bytes();
+    bytes.is_empty()
+        || (bytes.len() <= 63
+            && bytes
+                .iter()
+                .all(|byte| byte.is_ascii_alphanumeric() || b"-_.".contains(byte))
+            && bytes[0].is_ascii_alphanumeric()
+            && bytes[bytes.len() - 1].is_ascii_alphanumeric())
+}
+
+/// What ObjectMeta validation refuses in what fleetplan writes: a missing or invalid name, an
+/// invalid namespace, invalid label keys and values or annotation keys.
+fn metadata_problems(metadata: &Value) -> Vec<String> {
+    let mut problems = Vec::new();
+    match metadata["name"].as_str() {
+        Some(name) if is_dns_subdomain(name) => {}
+        found => problems.push(format!(
+            "metadata.name {found:?} is not a DNS-1123 subdomain"
+        )),
+    }
+    if let Some(namespace) = metadata.get("namespace") {
+        if !namespace.as_str().is_some_and(is_dns_label) {
+            problems.push(format!(
+                "metadata.namespace {namespace} is not a DNS-1123 label"
+            ));
+        }
+    }
+    let empty = Map::new();
+    for (key, value) in metadata["labels"].as_object().unwrap_or(&empty) {
+        if !is_qualified_name(key) {
+            problems.push(format!(
+                "metadata.labels key {key:?} is not a qualified name"
+            ));
+        }
+        if !value.as_str().is_some_and(is_label_value) {
+            problems.push(format!(
+                "metadata.labels[{key}] {value} is not a label value"
+            ));
+        }
+    }
+    for (key, value) in metadata["annotations"].as_object().unwrap_or(&empty) {
+        if !is_qualified_name(key) || !value.is_string() {
+            problems.push(format!(
+                "metadata.annotations[{key}] {value} is not admitted"
+            ));
+        }
+    }
+    problems
+}
+
+/// An `x-kubernetes-embedded-resource`: the API server requires apiVersion and kind and
+/// validates its metadata.
+fn embedded_problems(manifest: &Value) -> Vec<String> {
+    let mut problems = Vec::new();
+    for field in ["apiVersion", "kind"] {
+        if manifest[field].as_str().is_none_or(str::is_empty) {
+            problems.push(format!("{field} is missing"));
+        }
+    }
+    problems.extend(metadata_problems(&manifest["metadata"]));
+    problems
+}
+
+fn stdout_of(test: Test) -> String {
+    let output = test.stderr_contains("").run();
+    String::from_utf8(output.stdout).unwrap_or_else(|error| panic!("{error}"))
+}
+
+const FLEET: [&str; 4] = [
+    "-f",
+    "testdata/fleet/inventory.yaml",
+    "-f",
+    "testdata/fleet/clustersets.yaml",
+];
+
+/// A migrate run: its inputs and extra arguments, where its namespaced objects belong, and
+/// its exit status (2 when `--verify` finds a difference).
+struct MigrateCase {
+    args: &'static [&'static str],
+    namespace: Namespace,
+    status: i32,
+}
+
+const MIGRATE_CASES: &[MigrateCase] = &[
+    MigrateCase {
+        // PlacementRules, a Subscription and a PlacementBinding, in two namespaces.
+        args: &["-f", "testdata/migrate/placementrules.yaml"],
+        namespace: Namespace::OneOf(&["shop", "ci"]),
+        status: 0,
+    },
+    MigrateCase {
+        args: &[
+            "-f",
+            "testdata/migrate/placementrules.yaml",
+            "--set",
+            "prod",
+        ],
+        namespace: Namespace::OneOf(&["shop", "ci"]),
+        status: 0,
+    },
+    MigrateCase {
+        // Federation cluster-selector annotations: Placements and ManifestWorkReplicaSets.
+        args: &["-f", "testdata/migrate/cluster-selectors.yaml"],
+        namespace: Namespace::OneOf(&["shop"]),
+        status: 0,
+    },
+    MigrateCase {
+        // Federation replica-set-preferences: kubefed ReplicaSchedulingPreferences.
+        args: &["-f", "testdata/migrate/replica-set-preferences.yaml"],
+        namespace: Namespace::OneOf(&["shop"]),
+        status: 0,
+    },
+    MigrateCase {
+        // Every placement API of the example fleet, with --verify.
+        args: &[
+            "-f",
+            "testdata/fleet/workloads",
+            "--verify",
+            "-n",
+            "elsewhere",
+        ],
+        namespace: Namespace::OneOf(&["shop", "ci"]),
+        status: 2,
+    },
+    MigrateCase {
+        // Namespace-less PlacementRules, PlacementBindings, a Subscription, a federation
+        // annotation and a replica-set-preferences annotation, applied with `-n`.
+        args: &[
+            "-f",
+            "testdata/migrate/policies",
+            "-f",
+            "testdata/migrate/federated-deployment.yaml",
+            "-f",
+            "testdata/migrate/namespace-less.yaml",
+            "-n",
+            "policies",
+        ],
+        namespace: Namespace::Absent,
+        status: 0,
+    },
+];
+
+#[test]
+fn every_crd_is_loaded_with_its_served_versions() {
+    let schemas = Schemas::load();
+    assert_eq!(
+        schemas.served_kinds(),
+        [
+            "apps.open-cluster-management.io/v1 PlacementRule",
+            "apps.open-cluster-management.io/v1 Subscription",
+            "cluster.open-cluster-management.io/v1 ManagedCluster",
+            "cluster.open-cluster-management.io/v1alpha1 AddOnPlacementScore",
+            "cluster.open-cluster-management.io/v1beta1 Placement",
+            "cluster.open-cluster-management.io/v1beta1 PlacementDecision",
+            "cluster.open-cluster-management.io/v1beta2 ManagedClusterSet",
+            "cluster.open-cluster-management.io/v1beta2 ManagedClusterSetBinding",
+            "policy.open-cluster-management.io/v1 PlacementBinding",
+            "scheduling.kubefed.io/v1alpha1 ReplicaSchedulingPreference",
+            "work.open-cluster-management.io/v1alpha1 ManifestWorkReplicaSet",
+        ]
+    );
+}
+
+/// The checker itself refuses what the API server would, so a pass means something.
+#[test]
+fn the_checker_refuses_what_the_api_server_would() {
+    let schemas = Schemas::load();
+    let refused = |yaml: &str, namespace: Namespace| -> Vec<String> {
+        yaml_documents(yaml)
+            .iter()
+            .flat_map(|object| schemas.problems(object, &namespace))
+            .collect()
+    };
+    let placement = "apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\n";
+    assert_eq!(
+        refused(
+            &format!("{placement}metadata: {{name: p}}\nspec: {{}}\n"),
+            Namespace::Absent
+        ),
+        Vec::<String>::new()
+    );
+    for (yaml, namespace, expected) in [
+        (format!("{placement}metadata: {{name: p}}\nspec: {{clusterSet: [a]}}\n"), Namespace::Absent, "Additional properties"),
+        (format!("{placement}metadata: {{name: p}}\nspec: {{numberOfClusters: x}}\n"), Namespace::Absent, "/spec/numberOfClusters"),
+        (format!("{placement}metadata: {{name: p}}\nspec: {{sortBy: Sideways}}\n"), Namespace::Absent, "/spec/sortBy"),
+        (format!("{placement}metadata: {{name: P_1}}\nspec: {{}}\n"), Namespace::Absent, "not a DNS-1123 subdomain"),
+        (format!("{placement}metadata: {{}}\nspec: {{}}\n"), Namespace::Absent, "metadata.name None"),
+        (format!("{placement}metadata: {{name: p, namespace: shop}}\nspec: {{}}\n"), Namespace::Absent, "expected Absent"),
+        (format!("{placement}metadata: {{name: p}}\nspec: {{}}\n"), Namespace::OneOf(&["shop"]), "expected OneOf"),
+        (format!("{placement}metadata: {{name: p, labels: {{a: -x}}}}\nspec: {{}}\n"), Namespace::Absent, "not a label value"),
+        ("apiVersion: cluster.open-cluster-management.io/v1alpha1\nkind: Placement\nmetadata: {name: p}\n".to_string(), Namespace::Absent, "not served"),
+        ("apiVersion: cluster.open-cluster-management.io/v1beta2\nkind: ManagedClusterSet\nmetadata: {name: s, namespace: shop}\n".to_string(), Namespace::Absent, "cluster-scoped"),
+        ("apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: PlacementDecision\nmetadata: {name: d}\nstatus: {decisions: [{clusterName: c}]}\n".to_string(), Namespace::Absent, "reason"),
+        ("apiVersion: work.open-cluster-management.io/v1alpha1\nkind: ManifestWorkReplicaSet\nmetadata: {name: w}\nspec: {placementRefs: [{name: p}], manifestWorkTemplate: {workload: {manifests: [{metadata: {name: x}}]}}}\n".to_string(), Namespace::Absent, "apiVersion is missing"),
+    ] {
+        let problems = refused(&yaml, namespace);
+        assert!(
+            problems.iter().any(|problem| problem.contains(expected)),
+            "{yaml}: expected a problem containing {expected:?}, got {problems:?}"
+        );
+    }
+}
+
+#[test]
+fn every_migrated_object_is_admitted_by_its_crd() {
+    let schemas = Schemas::load();
+    for case in MIGRATE_CASES {
+        let stdout = stdout_of(
+            Test::new()
+                .arg("migrate")
+                .args(FLEET)
+                .args(case.args.iter().copied())
+                .status(case.status),
+        );
+        let context = format!("migrate {}", case.args.join(" "));
+        let count = schemas.assert_admitted(&stdout, &case.namespace, &context);
+        assert!(count > 0, "{context}: wrote nothing");
+    }
+}
+
+/// `--out` writes the same objects, one file each, that `kubectl apply -n NS -f DIR` takes.
+#[test]
+fn every_file_migrate_out_writes_is_admitted_by_its_crd() {
+    let schemas = Schemas::load();
+    for case in MIGRATE_CASES {
+        let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+        let out = dir.path().join("out");
+        Test::new()
+            .arg("migrate")
+            .args(FLEET)
+            .args(case.args.iter().copied())
+            .args(["--out", &out.to_string_lossy()])
+            .stderr_contains("")
+            .status(case.status)
+            .run();
+        let mut files: Vec<_> = std::fs::read_dir(&out)
+            .unwrap_or_else(|error| panic!("{}: {error}", out.display()))
+            .filter_map(|entry| Some(entry.ok()?.path()))
+            .collect();
+        files.sort();
+        assert!(!files.is_empty(), "{}: no files", out.display());
+        for file in files {
+            let text = std::fs::read_to_string(&file)
+                .unwrap_or_else(|error| panic!("{}: {error}", file.display()));
+            let context = format!("migrate {} --out: {}", case.args.join(" "), file.display());
+            assert_eq!(
+                schemas.assert_admitted(&text, &case.namespace, &context),
+                1,
+                "{context}"
+            );
+        }
+    }
+}
+
+/// PlacementDecisions as `plan -o decisions` writes them: in the Placement's namespace as the
+/// plan resolved it (the input's, else `-n`), as the hub writes them.
+#[test]
+fn every_placement_decision_is_admitted_by_its_crd() {
+    let schemas = Schemas::load();
+    let mut runs: Vec<(Vec<String>, Namespace)> = vec![
+        (
+            [
+                &FLEET[..],
+                &[
+                    "-f",
+                    "testdata/fleet/addonscores.yaml",
+                    "-f",
+                    "testdata/fleet/workloads",
+                ],
+            ]
+            .concat()
+            .iter()
+            .map(|arg| arg.to_string())
+            .collect(),
+            Namespace::OneOf(&["shop", "ci"]),
+        ),
+        (
+            [
+                &FLEET[..],
+                &["-f", "testdata/namespace/placement.yaml", "-n", "team"],
+            ]
+            .concat()
+            .iter()
+            .map(|arg| arg.to_string())
+            .collect(),
+            Namespace::OneOf(&["team"]),
+        ),
+    ];
+    let stories = crate_path("testdata/stories/placements");
+    let mut story_files: Vec<_> = std::fs::read_dir(&stories)
+        .unwrap_or_else(|error| panic!("{stories}: {error}"))
+        .filter_map(|entry| Some(entry.ok()?.file_name().to_string_lossy().into_owned()))
+        .collect();
+    story_files.sort();
+    for story in story_files {
+        runs.push((
+            vec![
+                "-f".into(),
+                "testdata/stories/fleet.yaml".into(),
+                "-f".into(),
+                format!("testdata/stories/placements/{story}"),
+            ],
+            Namespace::OneOf(&["ns1", "ns2", "ns3"]),
+        ));
+    }
+    for (args, namespace) in runs {
+        let stdout = stdout_of(
+            Test::new()
+                .arg("plan")
+                .args(args.iter().cloned())
+                .args(["-o", "decisions"]),
+        );
+        let context = format!("plan {} -o decisions", args.join(" "));
+        let count = schemas.assert_admitted(&stdout, &namespace, &context);
+        assert!(count > 0, "{context}: wrote nothing");
+        assert!(
+            yaml_documents(&stdout)
+                .iter()
+                .all(|object| object["kind"] == "PlacementDecision"),
+            "{context}"
+        );
+    }
+}
+
+#[test]
+fn crd_sources_are_named_for_every_file() {
+    let readme = std::fs::read_to_string(crate_path("testdata/crds/README.md"))
+        .unwrap_or_else(|error| panic!("{error}"));
+    for entry in std::fs::read_dir(Path::new(&crate_path("testdata/crds")))
+        .unwrap_or_else(|error| panic!("{error}"))
+    {
+        let name = entry
+            .unwrap_or_else(|error| panic!("{error}"))
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        if name != "README.md" {
+            assert!(
+                readme.contains(&format!("| `{name}` |")),
+                "{name} has no source line"
+            );
+        }
+    }
+}
