@@ -511,7 +511,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__migrate)
-            opts="-f -n -v -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --output --out --set --verify --manifests-only --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --to --output --out --set --verify --manifests-only --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -543,6 +543,10 @@ _fleetplan() {
                     ;;
                 --max-alias-expansion)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --to)
+                    COMPREPLY=($(compgen -W "ocm karmada" -- "${cur}"))
                     return 0
                     ;;
                 --output)

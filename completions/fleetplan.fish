@@ -149,10 +149,12 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s n -l nam
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l exclude -d 'Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative to the directory walked: \'vendor/\', \'*.tmpl.yaml\'). Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l to -d 'What to migrate to. `ocm`: PlacementRules and federation annotations become OCM Placements. `karmada`: kubefed Federated* objects with their ReplicaSchedulingPreferences, and federation annotations, become resource templates with Karmada PropagationPolicies (and OverridePolicies for per-cluster overrides)' -r -f -a "ocm\t'Open Cluster Management Placements'
+karmada\t'Karmada PropagationPolicies'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s o -l output -d 'Output format' -r -f -a "yaml\t'The objects as one YAML stream'
 json\t'A Migration document: the objects, the loss report and the verification'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l out -d 'Write one file per object into DIR (created when missing) instead of stdout' -r -F
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l set -d 'The ManagedClusterSet the Placements choose from, bound in their namespaces. `global` (added when the inputs lack it) holds every cluster, as the legacy schedulers saw them; another set narrows the candidates' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l set -d 'The ManagedClusterSet the Placements choose from, bound in their namespaces. `global` (added when the inputs lack it) holds every cluster, as the legacy schedulers saw them; another set narrows the candidates. `--to ocm` only; `global` when not given' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"

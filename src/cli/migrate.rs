@@ -1,4 +1,4 @@
-//! `fleetplan migrate -f PATH... [-o yaml|json] [--out DIR] [--set global|NAME] [--verify]`
+//! `fleetplan migrate -f PATH... [--to ocm|karmada] [-o yaml|json] [--out DIR] [--set global|NAME] [--verify]`
 //!
 //! stdout holds only the migrated objects (apply-ready YAML, or the JSON `Migration`
 //! document with the report and verification as data); the loss report and the verification
@@ -14,7 +14,7 @@ use super::context::Scenario;
 use super::error::Error;
 use super::io::{report, write, write_into, Io};
 use crate::exit_code::ExitCode;
-use crate::migrate::{self, verify, MigrateOptions};
+use crate::migrate::{self, verify, MigrateOptions, Target, GLOBAL};
 use crate::plan::Trace;
 use crate::verdict::NOT_EVALUATED;
 
@@ -22,6 +22,13 @@ use crate::verdict::NOT_EVALUATED;
 pub struct MigrateArgs {
     #[command(flatten)]
     inputs: InputArgs,
+
+    /// What to migrate to. `ocm`: PlacementRules and federation annotations become OCM
+    /// Placements. `karmada`: kubefed Federated* objects with their
+    /// ReplicaSchedulingPreferences, and federation annotations, become resource templates
+    /// with Karmada PropagationPolicies (and OverridePolicies for per-cluster overrides).
+    #[arg(long, value_enum, default_value_t = MigrateTarget::Ocm)]
+    to: MigrateTarget,
 
     /// Output format.
     #[arg(short = 'o', long, value_enum, default_value_t = MigrateFormat::Yaml)]
@@ -33,9 +40,9 @@ pub struct MigrateArgs {
 
     /// The ManagedClusterSet the Placements choose from, bound in their namespaces.
     /// `global` (added when the inputs lack it) holds every cluster, as the legacy schedulers
-    /// saw them; another set narrows the candidates.
-    #[arg(long, value_name = "global|NAME", default_value = "global")]
-    set: String,
+    /// saw them; another set narrows the candidates. `--to ocm` only; `global` when not given.
+    #[arg(long, value_name = "global|NAME")]
+    set: Option<String>,
 
     /// Plan the old and the migrated objects against the inventory in the inputs and compare
     /// them per object; exit 2 when any differs.
@@ -44,6 +51,14 @@ pub struct MigrateArgs {
 
     #[command(flatten)]
     verdict: VerdictArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MigrateTarget {
+    /// Open Cluster Management Placements.
+    Ocm,
+    /// Karmada PropagationPolicies.
+    Karmada,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -60,11 +75,23 @@ pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     if args.verify && !verify {
         report(io, &format!("verify: {NOT_EVALUATED}"));
     }
+    let target = match args.to {
+        MigrateTarget::Ocm => Target::Ocm,
+        MigrateTarget::Karmada => Target::Karmada,
+    };
+    if target == Target::Karmada && args.set.is_some() {
+        report(
+            io,
+            "error: --set names the OCM ManagedClusterSet of migrated Placements; Karmada policies have none (drop --set or use --to ocm)",
+        );
+        return Ok(ExitCode::Error);
+    }
     // Migrated Placements carry no tolerationSeconds and the legacy schedulers had no clock,
     // so the verification judges the objects as they are now, with no previous plan.
     let scenario = Scenario::current();
     let options = MigrateOptions {
-        set: args.set.clone(),
+        target,
+        set: args.set.clone().unwrap_or_else(|| GLOBAL.to_string()),
         verify: verify.then(|| scenario.plan_options(Trace::Plan)),
     };
     let migration = migrate::run(

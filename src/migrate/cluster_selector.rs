@@ -15,7 +15,7 @@
 //!   object (selector ∩ online) equals the Placement's decisions.
 
 use crate::model::{LabelSelectorRequirementSpec, LabelSelectorSpec, ObjectRef};
-use crate::selector::{Operator, Selector};
+use crate::selector::{Operator, Requirement, Selector};
 
 use super::cel;
 use super::manifest::{self, Metadata, PlacementSpec, Toleration};
@@ -33,6 +33,36 @@ pub fn placement_ref(object: &ObjectRef) -> ObjectRef {
     }
 }
 
+/// A requirement as a labelSelector states it: `In`/`in`, `NotIn`/`notin`, `Exists`/`exists`,
+/// `DoesNotExist`/`!` keep their operator, `=`/`==` become `In` and `!=` `NotIn` with the one
+/// value (same truth table, the absent key included). `None` for `Gt`/`Lt`: a labelSelector
+/// cannot compare.
+pub fn match_expression(requirement: &Requirement) -> Option<LabelSelectorRequirementSpec> {
+    let values = requirement.values().to_vec();
+    let (operator, values) = match requirement.operator() {
+        Operator::In | Operator::Equals | Operator::DoubleEquals => ("In", values),
+        Operator::NotIn | Operator::NotEquals => ("NotIn", values),
+        Operator::Exists => ("Exists", Vec::new()),
+        Operator::DoesNotExist => ("DoesNotExist", Vec::new()),
+        Operator::GreaterThan | Operator::LessThan => return None,
+    };
+    Some(LabelSelectorRequirementSpec {
+        key: requirement.key().to_string(),
+        operator: operator.to_string(),
+        values,
+    })
+}
+
+/// `key Operator [a,b]`, how the loss report names a match expression.
+pub fn describe(expression: &LabelSelectorRequirementSpec) -> String {
+    format!(
+        "{} {} [{}]",
+        expression.key,
+        expression.operator,
+        expression.values.join(",")
+    )
+}
+
 pub fn convert(
     object: &ObjectRef,
     annotation: &str,
@@ -45,41 +75,34 @@ pub fn convert(
     let mut match_expressions = Vec::new();
     for requirement in selector.requirements() {
         let field = format!("metadata.annotations[{CLUSTER_SELECTOR_ANNOTATION}] {requirement}");
-        let values = requirement.values().to_vec();
-        let (operator, values) = match requirement.operator() {
-            Operator::In | Operator::Equals | Operator::DoubleEquals => ("In", values),
-            Operator::NotIn | Operator::NotEquals => ("NotIn", values),
-            Operator::Exists => ("Exists", Vec::new()),
-            Operator::DoesNotExist => ("DoesNotExist", Vec::new()),
-            compare @ (Operator::GreaterThan | Operator::LessThan) => {
-                // Validation made the bound an integer; `values()[0]` is its text.
-                let bound = values.first().and_then(|value| value.parse::<i64>().ok());
-                let expression = bound
-                    .and_then(|bound| cel::label_compare(requirement.key(), compare, bound))
-                    .ok_or_else(|| format!("{field}: expected an integer bound"))?;
-                fields.push(
-                    FieldReport::exact(field, format!("celSelector {expression}")).because(
-                        "a labelSelector cannot compare; CEL reads the label as a base-10 integer as the selector did",
-                    ),
-                );
-                expressions.push(expression);
-                continue;
-            }
+        let Some(expression) = match_expression(requirement) else {
+            // Validation made the bound an integer; `values()[0]` is its text.
+            let bound = requirement
+                .values()
+                .first()
+                .and_then(|value| value.parse::<i64>().ok());
+            let expression = bound
+                .and_then(|bound| {
+                    cel::label_compare(requirement.key(), requirement.operator(), bound)
+                })
+                .ok_or_else(|| format!("{field}: expected an integer bound"))?;
+            fields.push(
+                FieldReport::exact(field, format!("celSelector {expression}")).because(
+                    "a labelSelector cannot compare; CEL reads the label as a base-10 integer as the selector did",
+                ),
+            );
+            expressions.push(expression);
+            continue;
         };
         let index = match_expressions.len();
         fields.push(FieldReport::exact(
             field,
             format!(
-                "labelSelector.matchExpressions[{index}] {} {operator} [{}]",
-                requirement.key(),
-                values.join(",")
+                "labelSelector.matchExpressions[{index}] {}",
+                describe(&expression)
             ),
         ));
-        match_expressions.push(LabelSelectorRequirementSpec {
-            key: requirement.key().to_string(),
-            operator: operator.to_string(),
-            values,
-        });
+        match_expressions.push(expression);
     }
     expressions.push(cel::available());
     fields.push(

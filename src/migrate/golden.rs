@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{run, verify, MigrateOptions, Migration};
+use super::{run, verify, MigrateOptions, Migration, Target};
 use crate::load::{self, LoadOptions};
 use crate::plan::{PlanOptions, Trace};
 
@@ -19,9 +19,10 @@ fn testdata(relative: &str) -> String {
 
 const FLEET: &[&str] = &["fleet/inventory.yaml", "fleet/clustersets.yaml"];
 
-fn migrate(inputs: &[&str]) -> Migration {
+fn migrate(inputs: &[&str], target: Target) -> Migration {
     let paths: Vec<String> = inputs.iter().map(|input| testdata(input)).collect();
     let options = MigrateOptions {
+        target,
         verify: Some(PlanOptions {
             previous: None,
             now: 0,
@@ -64,7 +65,11 @@ fn compare(case: &str, extension: &str, actual: &str) {
 }
 
 fn check_case(case: &str, inputs: &[&str]) -> Migration {
-    let migration = migrate(inputs);
+    check_target_case(case, inputs, Target::Ocm)
+}
+
+fn check_target_case(case: &str, inputs: &[&str], target: Target) -> Migration {
+    let migration = migrate(inputs, target);
     assert!(!migration.has_errors(), "{}", migration.report);
     compare(case, "yaml", &migration.to_yaml());
     compare(case, "report.txt", &migration.report.to_string());
@@ -135,4 +140,51 @@ fn comparisons_on_integer_labels_match_their_golden_files() {
         &["migrate/tiers.yaml", "migrate/cluster-selectors.yaml"],
     );
     assert_exact_ones_are_identical(&migration);
+}
+
+/// A `--to karmada` case with the example fleet (which has no Karmada Clusters: the
+/// verification plans the policies on stand-ins): golden files, exact means identical, and a
+/// round trip.
+fn check_karmada_case(case: &str, input: &'static str) -> Migration {
+    let migration = check_target_case(case, &with_fleet(&[input]), Target::Karmada);
+    assert_exact_ones_are_identical(&migration);
+    assert_round_trip(&migration);
+    migration
+}
+
+#[test]
+fn kubefed_objects_karmada_carries_exactly_verify_identical() {
+    let migration = check_karmada_case("karmada-kubefed", "migrate/karmada/kubefed.yaml");
+    let verification = migration.verification.unwrap_or_default();
+    assert_eq!(verification.len(), 3);
+    assert!(verification.iter().all(|verified| verified.identical));
+}
+
+#[test]
+fn kubefed_minimums_maximums_and_capacity_are_lost_and_verify_shows_the_cost() {
+    let migration = check_karmada_case("karmada-fleet-kubefed", "fleet/workloads/kubefed.yaml");
+    assert!(migration.differs());
+}
+
+#[test]
+fn federation_annotations_migrate_to_karmada_policies() {
+    check_karmada_case(
+        "karmada-replica-set-preferences",
+        "migrate/replica-set-preferences.yaml",
+    );
+    check_karmada_case(
+        "karmada-cluster-selectors",
+        "migrate/cluster-selectors.yaml",
+    );
+}
+
+#[test]
+fn comparisons_become_in_over_the_inventory_values_for_karmada() {
+    let migration = check_target_case(
+        "karmada-tiers",
+        &["migrate/tiers.yaml", "migrate/cluster-selectors.yaml"],
+        Target::Karmada,
+    );
+    assert_exact_ones_are_identical(&migration);
+    assert!(!migration.differs(), "{:?}", migration.verification);
 }

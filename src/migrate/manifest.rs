@@ -67,7 +67,12 @@ impl Emitted {
     }
 }
 
-fn emit<S: Serialize>(api_version: &str, kind: &str, metadata: Metadata, spec: S) -> Emitted {
+pub(super) fn emit<S: Serialize>(
+    api_version: &str,
+    kind: &str,
+    metadata: Metadata,
+    spec: S,
+) -> Emitted {
     let object = ObjectRef {
         api_version: api_version.to_string(),
         kind: kind.to_string(),

@@ -13,12 +13,14 @@
 //! the Placements need, then per converted object (in plan item order) what it became, then
 //! the rewritten consumers in input order.
 
+mod assembly;
 mod cel;
 mod cluster_selector;
 mod consumers;
 mod delivery;
 #[cfg(test)]
 mod golden;
+mod karmada;
 mod manifest;
 mod objects;
 mod placement_rule;
@@ -27,7 +29,7 @@ pub mod report;
 mod scope;
 pub mod verify;
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 
 use serde::Serialize;
@@ -40,17 +42,30 @@ use crate::plan::{ItemSource, PlanOptions};
 pub(crate) use crate::replicas::REPLICA_SET_PREFERENCES_ANNOTATION;
 use crate::verdict::{self, Nothing};
 
+use assembly::{Assembly, Recorded};
 use manifest::Emitted;
 use objects::{Location, RawObject};
 use report::{Added, Aspect, Comparison, Conversion, FieldReport, Report};
-use scope::{ClusterScope, GLOBAL};
+use scope::ClusterScope;
+pub use scope::GLOBAL;
 pub use verify::Verification;
 
 pub const API_VERSION: &str = "fleetplan.io/v1alpha1";
 pub const KIND: &str = "Migration";
 
+/// The API the legacy objects are migrated to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Target {
+    /// OCM Placements (and ManifestWorkReplicaSets, kubefed ReplicaSchedulingPreferences).
+    #[default]
+    Ocm,
+    /// Karmada PropagationPolicies (and OverridePolicies) over plain resource templates.
+    Karmada,
+}
+
 #[derive(Clone, Debug)]
 pub struct MigrateOptions<'a> {
+    pub target: Target,
     /// The ManagedClusterSet migrated Placements use (`global` by default).
     pub set: String,
     /// Plan the old and the migrated objects with these options and compare them.
@@ -60,6 +75,7 @@ pub struct MigrateOptions<'a> {
 impl Default for MigrateOptions<'_> {
     fn default() -> Self {
         MigrateOptions {
+            target: Target::default(),
             set: GLOBAL.to_string(),
             verify: None,
         }
@@ -94,6 +110,9 @@ pub struct Migration {
     replaced: Vec<(Location, Option<Value>)>,
     /// Objects the migration creates.
     created: Vec<Value>,
+    /// Objects `--verify` loads with the migrated ones without writing them: the Karmada
+    /// Clusters standing in for an inventory that has none.
+    stand_ins: Vec<Value>,
 }
 
 #[derive(Serialize)]
@@ -184,13 +203,22 @@ pub fn run(
     let (model, documents) =
         load::load_with_documents(paths, stdin, load_options).map_err(MigrateError::Load)?;
     let namespace = &load_options.namespace;
-    let mut migration = migrate(&model, &documents, namespace, options);
+    let mut migration = match options.target {
+        Target::Ocm => migrate(&model, &documents, namespace, options),
+        Target::Karmada => karmada::migrate(&model, &documents, namespace),
+    };
     if let Some(plan_options) = &options.verify {
         verdict::clusters(&model, true).map_err(MigrateError::Nothing)?;
         let verified = verify::verify(&model, &documents, &migration, namespace, plan_options)
             .map_err(MigrateError::RoundTrip)?;
         if verified.items.is_empty() {
             return Err(MigrateError::Nothing(Nothing::NothingMigrated));
+        }
+        if !migration.stand_ins.is_empty() {
+            migration.report.warnings.push(format!(
+                "verify: the inputs have no Karmada Clusters; the policies are planned on {} made from the inventory (names and labels, offline ones tainted cluster.karmada.io/not-ready:NoSchedule, every migrated API enabled)",
+                migration.stand_ins.len()
+            ));
         }
         migration.report.warnings.extend(verified.warnings);
         migration.verification = Some(verified.items);
@@ -200,18 +228,6 @@ pub fn run(
 
 fn source_of(object: &ObjectRef) -> ItemSource {
     ItemSource::from(object)
-}
-
-/// The identity duplicates are judged by (the loader's rule: group, kind, namespace, name).
-type Key = (String, String, Option<String>, String);
-
-fn key(object: &ObjectRef) -> Key {
-    (
-        object.group().to_string(),
-        object.kind.clone(),
-        object.namespace.clone(),
-        object.name.clone(),
-    )
 }
 
 /// The pure migration of a loaded model and its documents; `namespace` is the one the model
@@ -228,11 +244,7 @@ pub(crate) fn migrate(
 ) -> Migration {
     let raws = objects::raw_objects(documents);
     let scope = ClusterScope::new(&options.set, &model.inventory);
-    let mut taken: HashSet<Key> = model.workloads.iter().map(|w| key(&w.object)).collect();
-    let mut report = Report::default();
-    let mut converted_objects: Vec<Emitted> = Vec::new();
-    let mut replaced = Vec::new();
-    let mut created = Vec::new();
+    let mut assembly = Assembly::new(model);
     // Each namespace Placements are made in, and whether any input there named it.
     let mut namespaces: BTreeMap<String, bool> = BTreeMap::new();
     let mut rules = BTreeSet::new();
@@ -244,9 +256,8 @@ pub(crate) fn migrate(
                 .find(|raw| raw.location.source == workload.source && raw.is(object, namespace))
         };
         let result = match &workload.kind {
-            WorkloadKind::PlacementRule(spec) => raw()
-                .ok_or_else(|| "the object is missing from its document".to_string())
-                .and_then(|raw| {
+            WorkloadKind::PlacementRule(spec) => {
+                raw().ok_or_else(|| MISSING.to_string()).and_then(|raw| {
                     let namespace = namespace_of(object)?;
                     let decisions = model
                         .decisions
@@ -267,58 +278,35 @@ pub(crate) fn migrate(
                         .collect::<Vec<_>>();
                     rules.insert((namespace.to_string(), object.name.clone()));
                     Ok((converted, None, raw.location.clone(), placement, Vec::new()))
-                }),
+                })
+            }
             WorkloadKind::Annotated {
                 replica_set_preferences,
                 replicas,
-            } => raw()
-                .ok_or_else(|| "the object is missing from its document".to_string())
-                .and_then(|raw| {
-                    namespace_of(object)?;
-                    annotated(
-                        raw,
-                        object,
-                        workload.cluster_selector.as_deref(),
-                        replica_set_preferences.as_deref(),
-                        *replicas,
-                        &scope,
-                    )
-                }),
+            } => raw().ok_or_else(|| MISSING.to_string()).and_then(|raw| {
+                namespace_of(object)?;
+                annotated(
+                    raw,
+                    object,
+                    workload.cluster_selector.as_deref(),
+                    replica_set_preferences.as_deref(),
+                    *replicas,
+                    &scope,
+                )
+            }),
             _ => continue,
         };
-        let (mut converted, stripped, location, placements, rsps) = match result {
+        let (converted, stripped, location, placements, rsps) = match result {
             Ok(parts) => parts,
             Err(message) => {
-                report
+                assembly
+                    .report
                     .errors
                     .push(format!("{}: {object}: {message}", workload.source));
                 continue;
             }
         };
-        let collision = converted
-            .outputs
-            .iter()
-            .map(|emitted| &emitted.object)
-            .find(|made| taken.contains(&key(made)));
-        if let Some(made) = collision {
-            report.errors.push(format!(
-                "{}: {object}: {made} already exists in the inputs or another migration",
-                workload.source
-            ));
-            continue;
-        }
         let written = raw().and_then(|raw| raw.namespace).is_some();
-        if !written {
-            for emitted in &mut converted.outputs {
-                emitted.drop_namespace();
-            }
-        }
-        let mut outputs: Vec<ItemSource> = Vec::new();
-        for emitted in &converted.outputs {
-            taken.insert(key(&emitted.object));
-            outputs.push(source_of(&emitted.object));
-            created.push(emitted.value.clone());
-        }
         let mut comparisons: Vec<Comparison> = placements
             .iter()
             .map(|placement| Comparison {
@@ -332,29 +320,24 @@ pub(crate) fn migrate(
             old: source_of(object),
             new: source_of(rsp),
         }));
+        let recorded = Recorded {
+            converted,
+            stripped,
+            location,
+            written,
+            comparisons,
+            carried_by: Vec::new(),
+        };
+        if !assembly.record(workload, recorded) {
+            continue;
+        }
         if !placements.is_empty() {
             if let Some(namespace) = &object.namespace {
                 *namespaces.entry(namespace.clone()).or_default() |= written;
             }
         }
-        converted_objects.extend(converted.outputs);
-        if let Some(stripped) = &stripped {
-            outputs.push(source_of(object));
-            converted_objects.push(Emitted {
-                object: object.clone(),
-                value: stripped.clone(),
-            });
-        }
-        replaced.push((location, stripped));
-        report.conversions.push(Conversion::new(
-            source_of(object),
-            outputs,
-            converted.fields,
-            comparisons,
-        ));
     }
 
-    let mut consumer_objects = Vec::new();
     for raw in &raws {
         let Some((value, field)) = consumers::rewrite(raw, namespace, &rules) else {
             continue;
@@ -365,29 +348,21 @@ pub(crate) fn migrate(
             namespace: Some(raw.namespace.unwrap_or(namespace).to_string()),
             name: raw.name.to_string(),
         };
-        report.conversions.push(Conversion::new(
+        let conversion = Conversion::new(
             source_of(&object),
             vec![source_of(&object)],
             vec![field],
             Vec::new(),
-        ));
-        replaced.push((raw.location.clone(), Some(value.clone())));
-        consumer_objects.push(Emitted { object, value });
+        );
+        assembly.rewrite(Emitted { object, value }, raw.location.clone(), conversion);
     }
 
-    let support = support_objects(model, &scope, &namespaces, &mut report);
-    created.extend(support.iter().map(|emitted| emitted.value.clone()));
-    let mut objects = support;
-    objects.extend(converted_objects);
-    objects.extend(consumer_objects);
-    Migration {
-        objects,
-        report,
-        verification: None,
-        replaced,
-        created,
-    }
+    let support = support_objects(model, &scope, &namespaces, &mut assembly.report);
+    assembly.finish(support)
 }
+
+/// Why an object the model has cannot be converted: its document does not hold it.
+const MISSING: &str = "the object is missing from its document";
 
 type Parts = (
     Converted,

@@ -24,7 +24,7 @@ use super::report::FieldReport;
 use super::{Converted, REPLICA_SET_PREFERENCES_ANNOTATION};
 
 /// Kinds kubefed's ReplicaSchedulingPreference controller schedules.
-const RSP_TARGETS: &[&str] = &["Deployment", "ReplicaSet"];
+pub(super) const RSP_TARGETS: &[&str] = &["Deployment", "ReplicaSet"];
 
 pub fn rsp_ref(object: &ObjectRef) -> ObjectRef {
     ObjectRef {

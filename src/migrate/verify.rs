@@ -8,7 +8,8 @@
 //!   same `namespace/name` and so the same hash order.
 //! - The new side is the inputs with every migrated object replaced or removed, plus the
 //!   created objects, loaded through the loader like any input: a migrated object the loader
-//!   rejects fails the run, one it warns about is reported.
+//!   rejects fails the run, one it warns about is reported. Stand-ins (Karmada Clusters made
+//!   from an inventory without them) are loaded with them.
 //! - Nothing is hidden: item errors on either side are differences too.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -110,6 +111,7 @@ pub(crate) fn verify(
         migration
             .created
             .iter()
+            .chain(&migration.stand_ins)
             .enumerate()
             .map(|(index, value)| Document {
                 source: crate::model::Source {

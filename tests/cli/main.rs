@@ -15,6 +15,7 @@ mod generated_fleet;
 mod karmada;
 mod karmada_vectors;
 mod migrate;
+mod migrate_karmada;
 mod ocm_vectors;
 mod packaging;
 mod plan;

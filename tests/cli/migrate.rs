@@ -4,14 +4,14 @@
 use crate::common::Test;
 use crate::schemas::{Namespace, Schemas};
 
-const FLEET: [&str; 4] = [
+pub(crate) const FLEET: [&str; 4] = [
     "-f",
     "testdata/fleet/inventory.yaml",
     "-f",
     "testdata/fleet/clustersets.yaml",
 ];
 
-fn golden(name: &str) -> String {
+pub(crate) fn golden(name: &str) -> String {
     let path = format!(
         "{}/testdata/migrate/golden/{name}",
         env!("CARGO_MANIFEST_DIR")

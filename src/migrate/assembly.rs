@@ -1,0 +1,144 @@
+//! What a migration has made so far. Both targets record each converted input object
+//! through [`Assembly::record`], so identity collisions, namespaces left out as the input left
+//! them out, and what `--verify` replaces are handled in one place.
+
+use std::collections::HashSet;
+
+use serde_yaml::Value;
+
+use crate::model::{Model, ObjectRef, Workload};
+use crate::plan::ItemSource;
+
+use super::manifest::Emitted;
+use super::objects::Location;
+use super::report::{Comparison, Conversion, Report};
+use super::{Converted, Migration};
+
+/// The identity duplicates are judged by (the loader's rule: group, kind, namespace, name).
+type Key = (String, String, Option<String>, String);
+
+fn key(object: &ObjectRef) -> Key {
+    (
+        object.group().to_string(),
+        object.kind.clone(),
+        object.namespace.clone(),
+        object.name.clone(),
+    )
+}
+
+/// One input object's conversion, ready to record.
+pub struct Recorded {
+    pub converted: Converted,
+    /// The input object re-emitted (an annotation removed), or `None` when the migration
+    /// deletes it.
+    pub stripped: Option<Value>,
+    pub location: Location,
+    /// `metadata.namespace` was written on the input: the outputs keep theirs only then.
+    pub written: bool,
+    pub comparisons: Vec<Comparison>,
+    /// Objects another conversion writes that carry this one too (the policy a
+    /// ReplicaSchedulingPreference's weights go into).
+    pub carried_by: Vec<ObjectRef>,
+}
+
+pub struct Assembly {
+    taken: HashSet<Key>,
+    pub report: Report,
+    objects: Vec<Emitted>,
+    /// Input objects replaced (`Some`) or deleted (`None`) by the migration.
+    replaced: Vec<(Location, Option<Value>)>,
+    /// Objects the migration creates.
+    created: Vec<Value>,
+}
+
+impl Assembly {
+    /// Every workload of the inputs is taken: nothing made may reuse its identity.
+    pub fn new(model: &Model) -> Assembly {
+        Assembly {
+            taken: model.workloads.iter().map(|w| key(&w.object)).collect(),
+            report: Report::default(),
+            objects: Vec::new(),
+            replaced: Vec::new(),
+            created: Vec::new(),
+        }
+    }
+
+    /// Records `recorded` as what `workload` became; `false` (with an error in the report)
+    /// when an object it would make already exists.
+    pub fn record(&mut self, workload: &Workload, recorded: Recorded) -> bool {
+        let object = &workload.object;
+        let Recorded {
+            mut converted,
+            stripped,
+            location,
+            written,
+            comparisons,
+            carried_by,
+        } = recorded;
+        let collision = converted
+            .outputs
+            .iter()
+            .map(|emitted| &emitted.object)
+            .find(|made| self.taken.contains(&key(made)));
+        if let Some(made) = collision {
+            self.report.errors.push(format!(
+                "{}: {object}: {made} already exists in the inputs or another migration",
+                workload.source
+            ));
+            return false;
+        }
+        if !written {
+            for emitted in &mut converted.outputs {
+                emitted.drop_namespace();
+            }
+        }
+        let mut outputs: Vec<ItemSource> = Vec::new();
+        for emitted in &converted.outputs {
+            self.taken.insert(key(&emitted.object));
+            outputs.push(ItemSource::from(&emitted.object));
+            self.created.push(emitted.value.clone());
+        }
+        self.objects.extend(converted.outputs);
+        if let Some(stripped) = &stripped {
+            outputs.push(ItemSource::from(object));
+            self.objects.push(Emitted {
+                object: object.clone(),
+                value: stripped.clone(),
+            });
+        }
+        outputs.extend(carried_by.iter().map(ItemSource::from));
+        self.replaced.push((location, stripped));
+        self.report.conversions.push(Conversion::new(
+            ItemSource::from(object),
+            outputs,
+            converted.fields,
+            comparisons,
+        ));
+        true
+    }
+
+    /// An input object rewritten in place (a consumer's reference), kept in input order
+    /// after the conversions.
+    pub fn rewrite(&mut self, emitted: Emitted, location: Location, conversion: Conversion) {
+        self.replaced.push((location, Some(emitted.value.clone())));
+        self.report.conversions.push(conversion);
+        self.objects.push(emitted);
+    }
+
+    /// The migration: `first` (objects the others need, such as cluster sets) before the
+    /// recorded ones.
+    pub fn finish(self, first: Vec<Emitted>) -> Migration {
+        let mut created = self.created;
+        created.extend(first.iter().map(|emitted| emitted.value.clone()));
+        let mut objects = first;
+        objects.extend(self.objects);
+        Migration {
+            objects,
+            report: self.report,
+            verification: None,
+            replaced: self.replaced,
+            created,
+            stand_ins: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,556 @@
+//! `migrate --to karmada`: kubefed `Federated*` objects with their ReplicaSchedulingPreferences,
+//! and objects with federation v1 annotations, to Karmada resource templates with a
+//! PropagationPolicy each (and an OverridePolicy for a federated object's overrides).
+//!
+//! - A `Federated<Kind>` becomes its plain `<Kind>` (`federated`), propagated by a
+//!   PropagationPolicy whose `clusterAffinity` is the federated placement: `clusters` as
+//!   `clusterNames`, `clusterSelector` as `labelSelector`. Without a ReplicaSchedulingPreference
+//!   the policy is Duplicated: kubefed sent the same object to every cluster.
+//! - A ReplicaSchedulingPreference becomes the `Divided`/`Weighted` static weights of its
+//!   target's policy (`weights`) and its `totalReplicas` the template's `spec.replicas`; its
+//!   clusters are its target's placement with `intersectWithClusterSelector`, else every
+//!   cluster.
+//! - A federation v1 object is written back without its annotations; its cluster-selector
+//!   becomes the policy's `labelSelector`, its replica-set-preferences static weights.
+//! - A placement that selects no cluster gets no policy: Karmada propagates a template no
+//!   policy claims nowhere.
+//! - Unready clusters: kubefed and federation left them out; Karmada has no readiness filter,
+//!   but its cluster controller taints them `NoSchedule`, and the policies tolerate nothing.
+//!
+//! `--verify` plans the old objects with the kubefed/federation engines against the
+//! inventory, and the new ones with the Karmada engine against the inputs' Karmada Clusters,
+//! or stand-ins made from the inventory when there are none (`stand_in`).
+
+mod federated;
+mod policy;
+mod stand_in;
+mod weights;
+
+use std::collections::HashMap;
+
+use serde_yaml::Value;
+
+use crate::load::Document;
+use crate::model::preferences::RspSpec;
+use crate::model::{FederatedPlacement, Inventory, LabelSelectorSpec, Model, ObjectRef, Workload};
+use crate::model::{LabelSelectorRequirementSpec, WorkloadKind};
+use crate::plan::ItemSource;
+use crate::replicas::parse_replica_set_preferences;
+use crate::selector::{Requirement, Selector};
+
+use super::assembly::{Assembly, Recorded};
+use super::cluster_selector::{describe, match_expression};
+use super::delivery::removed_api;
+use super::objects::{self, RawObject};
+use super::replica_preferences::RSP_TARGETS;
+use super::report::{Aspect, Comparison, FieldReport};
+use super::{
+    Converted, Migration, CLUSTER_SELECTOR_ANNOTATION, REPLICA_SET_PREFERENCES_ANNOTATION,
+};
+use policy::{ClusterAffinity, Placement};
+
+/// The pure migration to Karmada of a loaded model and its documents; `namespace` is the one
+/// the model gave objects written without one.
+pub(crate) fn migrate(model: &Model, documents: &[Document], namespace: &str) -> Migration {
+    let raws = objects::raw_objects(documents);
+    let mut assembly = Assembly::new(model);
+    let bounded = model
+        .inventory
+        .clusters
+        .iter()
+        .any(|cluster| cluster.replica_capacity.is_some());
+    // kubefed's RSP controller finds its target by kind, namespace and name.
+    let mut divisions: HashMap<Identity<'_>, &RspSpec> = HashMap::new();
+    let mut federated_objects: HashMap<Identity<'_>, &Workload> = HashMap::new();
+    for workload in &model.workloads {
+        match &workload.kind {
+            WorkloadKind::ReplicaSchedulingPreference(spec)
+                if RSP_TARGETS.contains(&spec.target_kind.trim_start_matches("Federated")) =>
+            {
+                divisions.insert(identity(&spec.target_kind, &workload.object), spec);
+            }
+            WorkloadKind::Federated(_) => {
+                federated_objects
+                    .insert(identity(&workload.object.kind, &workload.object), workload);
+            }
+            _ => {}
+        }
+    }
+    let mut templates = Vec::new();
+
+    for workload in &model.workloads {
+        let object = &workload.object;
+        let raw = raws
+            .iter()
+            .find(|raw| raw.location.source == workload.source && raw.is(object, namespace));
+        let made = match (&workload.kind, raw) {
+            (
+                WorkloadKind::Federated(_)
+                | WorkloadKind::ReplicaSchedulingPreference(_)
+                | WorkloadKind::Annotated { .. },
+                None,
+            ) => Err(super::MISSING.to_string()),
+            (WorkloadKind::Federated(placement), Some(raw)) => {
+                let division = divisions.get(&identity(&object.kind, object)).copied();
+                federated_object(raw, object, placement, division)
+            }
+            (WorkloadKind::ReplicaSchedulingPreference(spec), Some(raw)) => {
+                let target = federated_objects.get(&identity(&spec.target_kind, object));
+                replica_scheduling_preference(raw, object, spec, target, bounded)
+            }
+            (
+                WorkloadKind::Annotated {
+                    replica_set_preferences,
+                    replicas,
+                },
+                Some(raw),
+            ) => annotated(
+                raw,
+                object,
+                workload.cluster_selector.as_deref(),
+                replica_set_preferences.as_deref(),
+                *replicas,
+                &model.inventory,
+                bounded,
+            ),
+            (WorkloadKind::PlacementRule(_), _) => {
+                assembly.report.warnings.push(format!(
+                    "{}: {object}: not migrated: --to karmada migrates kubefed and federation objects; a PlacementRule migrates with --to ocm",
+                    workload.source
+                ));
+                continue;
+            }
+            _ => continue,
+        };
+        match made {
+            Ok((recorded, template)) => {
+                if assembly.record(workload, recorded) {
+                    templates.extend(template);
+                }
+            }
+            Err(message) => assembly
+                .report
+                .errors
+                .push(format!("{}: {object}: {message}", workload.source)),
+        }
+    }
+    let mut migration = assembly.finish(Vec::new());
+    if model.karmada.clusters.is_empty() {
+        migration.stand_ins = stand_in::clusters(&model.inventory.clusters, &templates);
+    }
+    migration
+}
+
+/// Kind, namespace and name: how kubefed pairs a ReplicaSchedulingPreference with its target.
+type Identity<'a> = (&'a str, Option<&'a str>, &'a str);
+
+fn identity<'a>(kind: &'a str, object: &'a ObjectRef) -> Identity<'a> {
+    (kind, object.namespace.as_deref(), object.name.as_str())
+}
+
+/// A conversion and the resource template it writes (or leaves in place), if any.
+type Made = (Recorded, Option<ObjectRef>);
+
+/// kubefed placed on ready clusters only; the not-ready taint does that in Karmada.
+fn readiness() -> FieldReport {
+    FieldReport::exact("(ready clusters only)", "no clusterTolerations").because(
+        "Karmada's cluster controller taints an unready cluster cluster.karmada.io/not-ready:NoSchedule (or unreachable), which keeps it out; a NoSchedule taint of your own keeps a cluster out too",
+    )
+}
+
+/// The policy's placement for the federated `spec.placement`; `None` selects no cluster.
+fn federated_affinity(placement: &FederatedPlacement) -> Option<(ClusterAffinity, String)> {
+    match placement {
+        FederatedPlacement::Clusters(names) if !names.is_empty() => Some((
+            ClusterAffinity {
+                cluster_names: names.clone(),
+                ..ClusterAffinity::default()
+            },
+            format!("clusterAffinity.clusterNames [{}]", names.join(",")),
+        )),
+        FederatedPlacement::Selector(Some(selector)) => Some((
+            ClusterAffinity {
+                label_selector: Some(selector.clone()),
+                ..ClusterAffinity::default()
+            },
+            "clusterAffinity.labelSelector (the same selector)".to_string(),
+        )),
+        FederatedPlacement::Clusters(_) | FederatedPlacement::Selector(None) => None,
+    }
+}
+
+fn no_cluster(field: &str) -> FieldReport {
+    FieldReport::exact(field, "no PropagationPolicy")
+        .because("it selects no cluster; Karmada propagates a template no policy claims nowhere")
+}
+
+/// A `Federated<Kind>`: its template, the policy (weighted when `division` is its RSP's),
+/// and an OverridePolicy for its overrides.
+fn federated_object(
+    raw: &RawObject<'_>,
+    object: &ObjectRef,
+    placement: &FederatedPlacement,
+    division: Option<&RspSpec>,
+) -> Result<Made, String> {
+    let target = federated::target(object)?;
+    let mut template = federated::template(raw.value, &target, raw.namespace)?;
+    let mut fields = vec![FieldReport::exact(
+        "spec.template",
+        format!(
+            "{} {} (the resource template)",
+            target.api_version,
+            ItemSource::from(&target)
+        ),
+    )];
+    let affinity = match division {
+        Some(rsp) if !rsp.intersect_with_cluster_selector => {
+            fields.push(
+                FieldReport::exact("spec.placement", "not carried").because(
+                    "its ReplicaSchedulingPreference chose among every cluster (no intersectWithClusterSelector) and rewrote the placement",
+                ),
+            );
+            Some(None)
+        }
+        _ => {
+            let affinity = federated_affinity(placement);
+            match &affinity {
+                Some((_, became)) => {
+                    fields.push(FieldReport::exact("spec.placement", became.clone()))
+                }
+                None => fields.push(no_cluster("spec.placement")),
+            }
+            affinity.map(|(affinity, _)| Some(affinity))
+        }
+    };
+    let mut outputs = Vec::new();
+    let mut comparisons = Vec::new();
+    if let Some(cluster_affinity) = affinity {
+        let replica_scheduling = division.map(|rsp| {
+            set_replicas(&mut template, rsp.total_replicas);
+            weights::convert(&rsp.preferences, &|_| String::new(), false).0
+        });
+        if division.is_none() {
+            fields.push(FieldReport::exact(
+                "(the same object on every selected cluster)",
+                "replicaScheduling absent (Duplicated)",
+            ));
+            comparisons.push(Comparison {
+                aspect: Aspect::Clusters,
+                old: ItemSource::from(object),
+                new: ItemSource::from(&target),
+            });
+        }
+        fields.push(readiness());
+        outputs.push(policy::propagation_policy(
+            &target,
+            Placement {
+                cluster_affinity,
+                replica_scheduling,
+            },
+        ));
+    }
+    let (rules, override_fields) = federated::overrides(raw.value, division.is_some())?;
+    fields.extend(override_fields);
+    outputs.insert(
+        0,
+        super::manifest::Emitted {
+            object: target.clone(),
+            value: template,
+        },
+    );
+    if !rules.is_empty() {
+        outputs.push(policy::override_policy(&target, rules));
+    }
+    let recorded = Recorded {
+        converted: Converted { outputs, fields },
+        stripped: None,
+        location: raw.location.clone(),
+        written: raw.namespace.is_some(),
+        comparisons,
+        carried_by: Vec::new(),
+    };
+    Ok((recorded, Some(target)))
+}
+
+/// Sets `spec.replicas`, creating `spec` when the template has none.
+fn set_replicas(template: &mut Value, replicas: i64) {
+    if let Value::Mapping(object) = template {
+        let spec = object
+            .entry("spec".into())
+            .or_insert_with(|| Value::Mapping(Default::default()));
+        if let Value::Mapping(spec) = spec {
+            spec.insert("replicas".into(), replicas.into());
+        }
+    }
+}
+
+/// A ReplicaSchedulingPreference: carried by its target's policy, so it writes nothing
+/// itself; its conversion says what each preference became and compares the layouts.
+fn replica_scheduling_preference(
+    raw: &RawObject<'_>,
+    object: &ObjectRef,
+    spec: &RspSpec,
+    target: Option<&&Workload>,
+    bounded: bool,
+) -> Result<Made, String> {
+    let kind = spec.target_kind.trim_start_matches("Federated");
+    let recorded = |fields, comparisons, carried_by| Recorded {
+        converted: Converted {
+            outputs: Vec::new(),
+            fields,
+        },
+        stripped: None,
+        location: raw.location.clone(),
+        written: raw.namespace.is_some(),
+        comparisons,
+        carried_by,
+    };
+    if !RSP_TARGETS.contains(&kind) {
+        let fields = vec![FieldReport::lost(
+            format!("spec.targetKind {}", spec.target_kind),
+            format!("kubefed's ReplicaSchedulingPreference controller only schedules FederatedDeployment and FederatedReplicaSet; it never acted on {}", spec.target_kind),
+        )];
+        return Ok((recorded(fields, Vec::new(), Vec::new()), None));
+    }
+    let Some(target) = target else {
+        return Err(format!(
+            "its target {}/{}/{} is not in the inputs: there is no resource template to divide",
+            spec.target_kind,
+            object.namespace.as_deref().unwrap_or(""),
+            object.name
+        ));
+    };
+    let template = federated::target(&target.object)?;
+    let field = |name: &str| format!("spec.{name}");
+    let (_, mut fields) = weights::convert(&spec.preferences, &field, bounded);
+    fields.insert(
+        0,
+        FieldReport::exact(
+            format!("spec.totalReplicas {}", spec.total_replicas),
+            format!(
+                "{} spec.replicas {}",
+                ItemSource::from(&template),
+                spec.total_replicas
+            ),
+        ),
+    );
+    let selects = match &target.kind {
+        WorkloadKind::Federated(placement) => {
+            !spec.intersect_with_cluster_selector || federated_affinity(placement).is_some()
+        }
+        _ => false,
+    };
+    let mut comparisons = Vec::new();
+    let mut carried_by = Vec::new();
+    if selects {
+        let policy = policy::policy_ref("PropagationPolicy", &template);
+        fields.insert(
+            1,
+            FieldReport::exact(
+                "spec (the division)",
+                format!(
+                    "{} spec.placement.replicaScheduling",
+                    ItemSource::from(&policy)
+                ),
+            ),
+        );
+        comparisons.push(Comparison {
+            aspect: Aspect::Replicas,
+            old: ItemSource::from(object),
+            new: ItemSource::from(&template),
+        });
+        carried_by.push(policy);
+    } else {
+        fields.insert(1, no_cluster("spec.intersectWithClusterSelector true"));
+    }
+    Ok((recorded(fields, comparisons, carried_by), None))
+}
+
+/// An object with federation v1 annotations: written back without them, propagated by a
+/// policy of its cluster-selector (Duplicated) or replica-set-preferences (static weights).
+fn annotated(
+    raw: &RawObject<'_>,
+    object: &ObjectRef,
+    selector: Option<&str>,
+    preferences: Option<&str>,
+    replicas: i64,
+    inventory: &Inventory,
+    bounded: bool,
+) -> Result<Made, String> {
+    if object.namespace.is_none() {
+        return Err(
+            "a cluster-scoped object needs a ClusterPropagationPolicy, which this migration does not write"
+                .to_string(),
+        );
+    }
+    let mut stripped = objects::without_annotations(
+        raw.value,
+        &[
+            CLUSTER_SELECTOR_ANNOTATION,
+            REPLICA_SET_PREFERENCES_ANNOTATION,
+        ],
+    );
+    let mut fields = Vec::new();
+    let cluster_affinity = match selector {
+        Some(selector) => Some(selector_affinity(selector, inventory, &mut fields)?),
+        None => None,
+    };
+    // A comparison no cluster satisfies selects nothing today: no policy, like kubefed's
+    // empty placement.
+    let selects = cluster_affinity.as_ref().is_none_or(Option::is_some);
+    for annotation in selector
+        .map(|_| CLUSTER_SELECTOR_ANNOTATION)
+        .into_iter()
+        .chain(preferences.map(|_| REPLICA_SET_PREFERENCES_ANNOTATION))
+    {
+        fields.push(FieldReport::exact(
+            format!("metadata.annotations[{annotation}]"),
+            "removed from the object",
+        ));
+    }
+    if let Some(removal) = removed_api(object) {
+        fields.push(FieldReport::lost(
+            format!("apiVersion {}", object.api_version),
+            removal,
+        ));
+    }
+    let replica_scheduling = match preferences {
+        Some(preferences) => {
+            let preferences =
+                parse_replica_set_preferences(preferences).map_err(|error| error.to_string())?;
+            let field = |name: &str| {
+                format!("metadata.annotations[{REPLICA_SET_PREFERENCES_ANNOTATION}] {name}")
+            };
+            let (scheduling, weight_fields) = weights::convert(&preferences, &field, bounded);
+            if stripped
+                .get("spec")
+                .and_then(|spec| spec.get("replicas"))
+                .is_none()
+            {
+                set_replicas(&mut stripped, replicas);
+                fields.push(
+                    FieldReport::exact(
+                        format!("spec.replicas (absent: {replicas})"),
+                        format!("spec.replicas {replicas}"),
+                    )
+                    .because("written out: Karmada reads an absent spec.replicas as 0"),
+                );
+            }
+            fields.extend(weight_fields);
+            Some(scheduling)
+        }
+        None => {
+            if selects {
+                fields.push(FieldReport::exact(
+                    "(the same object on every selected cluster)",
+                    "replicaScheduling absent (Duplicated)",
+                ));
+            }
+            None
+        }
+    };
+    let mut comparisons = Vec::new();
+    let mut outputs = Vec::new();
+    if selects {
+        fields.push(readiness());
+        comparisons.push(Comparison {
+            aspect: if replica_scheduling.is_some() {
+                Aspect::Replicas
+            } else {
+                Aspect::Clusters
+            },
+            old: ItemSource::from(object),
+            new: ItemSource::from(object),
+        });
+        outputs.push(policy::propagation_policy(
+            object,
+            Placement {
+                cluster_affinity: cluster_affinity.flatten(),
+                replica_scheduling,
+            },
+        ));
+    }
+    let recorded = Recorded {
+        converted: Converted { outputs, fields },
+        stripped: Some(stripped),
+        location: raw.location.clone(),
+        written: raw.namespace.is_some(),
+        comparisons,
+        carried_by: Vec::new(),
+    };
+    Ok((recorded, Some(object.clone())))
+}
+
+/// The cluster-selector annotation as a `labelSelector`. `Gt`/`Lt` cannot be stated; they
+/// become `In` over the label values of the inventory's clusters that satisfy them, which
+/// holds until a cluster with another value joins. `None` when no cluster satisfies one.
+fn selector_affinity(
+    annotation: &str,
+    inventory: &Inventory,
+    fields: &mut Vec<FieldReport>,
+) -> Result<Option<ClusterAffinity>, String> {
+    let selector = Selector::from_annotation(annotation)
+        .map_err(|error| format!("annotation {CLUSTER_SELECTOR_ANNOTATION}: {error}"))?;
+    let mut expressions = Vec::new();
+    for requirement in selector.requirements() {
+        let field = format!("metadata.annotations[{CLUSTER_SELECTOR_ANNOTATION}] {requirement}");
+        let index = expressions.len();
+        match match_expression(requirement) {
+            Some(expression) => {
+                fields.push(FieldReport::exact(
+                    field,
+                    format!(
+                        "clusterAffinity.labelSelector.matchExpressions[{index}] {}",
+                        describe(&expression)
+                    ),
+                ));
+                expressions.push(expression);
+            }
+            None => {
+                let Some(expression) = compared(requirement, inventory) else {
+                    fields.push(FieldReport::approximate(
+                        field,
+                        "no PropagationPolicy",
+                        "a labelSelector cannot compare, and no cluster of the inventory satisfies it: Karmada propagates a template no policy claims nowhere, until a cluster that would satisfy it joins",
+                    ));
+                    return Ok(None);
+                };
+                fields.push(FieldReport::approximate(
+                    field,
+                    format!("clusterAffinity.labelSelector.matchExpressions[{index}] {}", describe(&expression)),
+                    "a labelSelector cannot compare: the values are the ones the inventory's clusters carry; a cluster joining with another value is not matched",
+                ));
+                expressions.push(expression);
+            }
+        }
+    }
+    Ok(Some(ClusterAffinity {
+        label_selector: Some(LabelSelectorSpec {
+            match_labels: None,
+            match_expressions: (!expressions.is_empty()).then_some(expressions),
+        }),
+        ..ClusterAffinity::default()
+    }))
+}
+
+/// `key In [values]` over the values of the clusters that satisfy a comparison; `None`
+/// when no cluster does (`In` needs a value).
+fn compared(
+    requirement: &Requirement,
+    inventory: &Inventory,
+) -> Option<LabelSelectorRequirementSpec> {
+    let mut values: Vec<String> = inventory
+        .clusters
+        .iter()
+        .filter(|cluster| requirement.matches(&cluster.labels))
+        .filter_map(|cluster| cluster.labels.get(requirement.key()))
+        .map(|value| value.to_string())
+        .collect();
+    values.sort();
+    values.dedup();
+    (!values.is_empty()).then(|| LabelSelectorRequirementSpec {
+        key: requirement.key().to_string(),
+        operator: "In".to_string(),
+        values,
+    })
+}

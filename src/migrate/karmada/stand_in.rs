@@ -1,0 +1,170 @@
+//! Karmada Clusters for `--verify` when the inputs have none: one per inventory cluster, as
+//! `karmadactl join` and Karmada's cluster controller would show it. Never written out:
+//! clusters are joined, not applied.
+//!
+//! - Name and labels as in the inventory.
+//! - An offline cluster is `Ready=False` and carries the `cluster.karmada.io/not-ready`
+//!   `NoSchedule` taint the cluster controller adds: Karmada has no readiness filter, the
+//!   taint is what keeps it out, as kubefed and federation left unready clusters out.
+//! - Every API the migrated templates use is enabled, as kubefed assumed of every member
+//!   (it federated a type only where the type was installed).
+//! - No `resourceSummary` and no other taints: kubefed and federation read neither, and
+//!   static weights and Duplicated do not estimate.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Serialize;
+use serde_yaml::Value;
+
+use crate::model::{Cluster, ObjectRef};
+
+const CLUSTER_API_VERSION: &str = "cluster.karmada.io/v1alpha1";
+/// `clusterv1alpha1.TaintClusterNotReady`.
+const NOT_READY_TAINT: &str = "cluster.karmada.io/not-ready";
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ClusterDoc<'a> {
+    api_version: &'static str,
+    kind: &'static str,
+    metadata: Metadata<'a>,
+    spec: Spec,
+    status: Status<'a>,
+}
+
+#[derive(Serialize)]
+struct Metadata<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    labels: BTreeMap<&'a str, &'a str>,
+}
+
+#[derive(Serialize)]
+struct Spec {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    taints: Vec<Taint>,
+}
+
+#[derive(Serialize)]
+struct Taint {
+    key: &'static str,
+    effect: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Status<'a> {
+    conditions: Vec<Condition>,
+    api_enablements: Vec<ApiEnablement<'a>>,
+}
+
+#[derive(Serialize)]
+struct Condition {
+    #[serde(rename = "type")]
+    condition_type: &'static str,
+    status: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ApiEnablement<'a> {
+    group_version: &'a str,
+    resources: Vec<Resource<'a>>,
+}
+
+#[derive(Serialize)]
+struct Resource<'a> {
+    kind: &'a str,
+}
+
+/// The stand-ins for `clusters`, serving every API of `templates`.
+pub fn clusters(clusters: &[Cluster], templates: &[ObjectRef]) -> Vec<Value> {
+    let mut apis: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for template in templates {
+        apis.entry(&template.api_version)
+            .or_default()
+            .insert(&template.kind);
+    }
+    let api_enablements: Vec<ApiEnablement<'_>> = apis
+        .iter()
+        .map(|(group_version, kinds)| ApiEnablement {
+            group_version,
+            resources: kinds.iter().map(|kind| Resource { kind }).collect(),
+        })
+        .collect();
+    clusters
+        .iter()
+        .map(|cluster| {
+            let document = ClusterDoc {
+                api_version: CLUSTER_API_VERSION,
+                kind: "Cluster",
+                metadata: Metadata {
+                    name: &cluster.name,
+                    labels: cluster
+                        .labels
+                        .iter()
+                        .map(|(key, value)| (key.as_str(), value.as_str()))
+                        .collect(),
+                },
+                spec: Spec {
+                    taints: if cluster.online {
+                        Vec::new()
+                    } else {
+                        vec![Taint {
+                            key: NOT_READY_TAINT,
+                            effect: "NoSchedule",
+                        }]
+                    },
+                },
+                status: Status {
+                    conditions: vec![Condition {
+                        condition_type: "Ready",
+                        status: if cluster.online { "True" } else { "False" },
+                    }],
+                    api_enablements: api_enablements
+                        .iter()
+                        .map(|enablement| ApiEnablement {
+                            group_version: enablement.group_version,
+                            resources: enablement
+                                .resources
+                                .iter()
+                                .map(|resource| Resource {
+                                    kind: resource.kind,
+                                })
+                                .collect(),
+                        })
+                        .collect(),
+                },
+            };
+            // Strings, lists and string maps always convert.
+            serde_yaml::to_value(&document).unwrap_or(Value::Null)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::labels_from;
+
+    #[test]
+    fn an_offline_cluster_carries_the_not_ready_taint() {
+        let cluster = Cluster {
+            name: "a".into(),
+            labels: labels_from([("env", "prod")]),
+            online: false,
+            ..Cluster::default()
+        };
+        let template = ObjectRef {
+            api_version: "apps/v1".into(),
+            kind: "Deployment".into(),
+            namespace: None,
+            name: "web".into(),
+        };
+        let made = clusters(&[cluster], &[template]);
+        assert_eq!(
+            serde_yaml::to_string(&made[0]).unwrap_or_default(),
+            "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: a\n  labels:\n    env: prod\nspec:\n  taints:\n  - key: cluster.karmada.io/not-ready\n    effect: NoSchedule\nstatus:\n  conditions:\n  - type: Ready\n    status: 'False'\n  apiEnablements:\n  - groupVersion: apps/v1\n    resources:\n    - kind: Deployment\n"
+        );
+    }
+}

@@ -1,0 +1,146 @@
+//! `fleetplan migrate --to karmada`: kubefed Federated* objects with their
+//! ReplicaSchedulingPreferences, and federation annotations, as resource templates with
+//! Karmada PropagationPolicies; the loss report, `--verify` verdicts and exit codes.
+
+use crate::common::Test;
+use crate::migrate::{golden, FLEET};
+
+fn migrate(input: &str) -> Test {
+    Test::new()
+        .args(["migrate", "--to", "karmada"])
+        .args(FLEET)
+        .args(["-f", input])
+}
+
+#[test]
+fn kubefed_objects_karmada_carries_exactly_verify_identical_and_exit_0() {
+    migrate("testdata/migrate/karmada/kubefed.yaml")
+        .arg("--verify")
+        .stdout(golden("karmada-kubefed.yaml"))
+        .stderr(golden("karmada-kubefed.report.txt") + &golden("karmada-kubefed.verify.txt"))
+        .run();
+}
+
+#[test]
+fn the_verification_names_what_a_lost_minimum_and_capacity_cost_and_exits_2() {
+    migrate("testdata/fleet/workloads/kubefed.yaml")
+        .arg("--verify")
+        .stdout(golden("karmada-fleet-kubefed.yaml"))
+        .stderr(
+            golden("karmada-fleet-kubefed.report.txt")
+                + &golden("karmada-fleet-kubefed.verify.txt"),
+        )
+        .status(2)
+        .run();
+}
+
+#[test]
+fn lost_fields_are_named_in_the_report() {
+    migrate("testdata/fleet/workloads/kubefed.yaml")
+        .stdout(golden("karmada-fleet-kubefed.yaml"))
+        .stderr_contains("  lost: spec.clusters[\"gcp-eu-central-prod-1\"].minReplicas -> not carried (Karmada static weights have no per-cluster minimum")
+        .stderr_contains("  lost: spec.clusters[\"azure-ap-south-prod-1\"].maxReplicas 2 -> not carried")
+        .run();
+}
+
+#[test]
+fn federation_annotations_become_policies_over_the_stripped_objects() {
+    migrate("testdata/migrate/cluster-selectors.yaml")
+        .arg("--verify")
+        .stdout(golden("karmada-cluster-selectors.yaml"))
+        .stderr(
+            golden("karmada-cluster-selectors.report.txt")
+                + &golden("karmada-cluster-selectors.verify.txt"),
+        )
+        .run();
+}
+
+#[test]
+fn verify_plans_on_stand_in_clusters_and_says_so() {
+    migrate("testdata/migrate/karmada/kubefed.yaml")
+        .arg("--verify")
+        .stderr_contains("warning: verify: the inputs have no Karmada Clusters; the policies are planned on 14 made from the inventory")
+        .run();
+}
+
+/// The migrated objects plan with the Karmada engine on real Karmada Clusters: the
+/// template is claimed by its policy and divided by its static weights.
+#[test]
+fn migrated_objects_plan_as_karmada_workloads() {
+    let output = migrate("testdata/migrate/karmada/kubefed.yaml")
+        .stderr_contains("")
+        .run();
+    let migrated = String::from_utf8_lossy(&output.stdout).into_owned();
+    let clusters = "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: gcp-eu-central-prod-1, labels: {env: prod, cloud: gcp}}\nstatus: {apiEnablements: [{groupVersion: apps/v1, resources: [{kind: Deployment}]}]}\n---\napiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: gcp-us-east-prod-1, labels: {env: prod, cloud: gcp}}\nstatus: {apiEnablements: [{groupVersion: apps/v1, resources: [{kind: Deployment}]}]}\n---\n";
+    let planned = Test::new()
+        .args(["plan", "-f", "-"])
+        .stdin(format!("{clusters}{migrated}"))
+        .stderr_contains("")
+        .run();
+    let text = String::from_utf8_lossy(&planned.stdout);
+    assert!(
+        text.contains("Deployment/shop/storefront (apps/v1): 2 clusters\n  CLUSTER                 REPLICAS   POLICY\n  gcp-eu-central-prod-1   5          PropagationPolicy/shop/storefront-deployment\n  gcp-us-east-prod-1      3          PropagationPolicy/shop/storefront-deployment\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn placement_rules_are_left_for_the_ocm_migration_with_a_warning() {
+    Test::new()
+        .args(["migrate", "--to", "karmada"])
+        .args(FLEET)
+        .args(["-f", "testdata/migrate/placementrules.yaml", "-f", "testdata/migrate/karmada/kubefed.yaml"])
+        .stderr_contains("not migrated: --to karmada migrates kubefed and federation objects; a PlacementRule migrates with --to ocm")
+        .run();
+}
+
+#[test]
+fn set_is_refused_with_karmada() {
+    migrate("testdata/migrate/karmada/kubefed.yaml")
+        .args(["--set", "prod"])
+        .stdout("")
+        .stderr("error: --set names the OCM ManagedClusterSet of migrated Placements; Karmada policies have none (drop --set or use --to ocm)\n")
+        .status(1)
+        .run();
+}
+
+#[test]
+fn json_holds_the_policies_report_and_verification() {
+    let output = migrate("testdata/migrate/karmada/kubefed.yaml")
+        .args(["--verify", "-o", "json"])
+        .stderr_contains("")
+        .run();
+    let document: serde_json::Value =
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|error| panic!("{error}"));
+    let kinds: Vec<&str> = document["items"]
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|item| item["kind"].as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(
+        kinds,
+        vec![
+            "ConfigMap",
+            "PropagationPolicy",
+            "Deployment",
+            "PropagationPolicy",
+            "Service",
+            "PropagationPolicy",
+            "OverridePolicy"
+        ]
+    );
+    let verdicts: Vec<bool> = document["verification"]
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|item| item["identical"].as_bool())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(verdicts, vec![true, true, true]);
+}
