@@ -111,7 +111,9 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l capacity -d
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l label -d 'Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l now -d 'The time taint tolerations are judged at (RFC 3339); default: now' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "text\t'What changed per item, then a unified diff of the two plans\' YAML'
-json\t'The change set as JSON (`{}` when nothing changed)'"
+json\t'The change set as JSON (`{}` when nothing changed)'
+markdown\t'A pull-request comment: the summary and a table, then each item\'s changes (long ones folded in <details>)'
+github\t'GitHub Actions annotations (`::notice file=…::…`) on each item\'s file, then the summary'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l previous -d 'A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or directory, as a live hub exports them): previous decisions and current replicas' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always colour, even piped or with NO_COLOR set'

@@ -1,4 +1,4 @@
-//! `fleetplan diff -f PATH... --previous PLAN [-o text|json] [what-if flags]`
+//! `fleetplan diff -f PATH... --previous PLAN [-o text|json|markdown|github] [what-if flags]`
 //!
 //! Exit codes follow terraform's `-detailed-exitcode`: 0 no change, 2 changes, 1 error. An
 //! item error is an error even when the diff is printed.
@@ -9,11 +9,12 @@ use super::args::{InputArgs, VerdictArgs, WhatIfArgs};
 use super::context::{Diagnostics, RunContext};
 use super::error::Error;
 use super::io::{write, Io};
-use crate::diff::{self, PlanDiff};
+use crate::diff;
 use crate::exit_code::ExitCode;
 use crate::load::PreviousKind;
-use crate::plan::{Plan, Trace};
-use crate::render;
+use crate::model::Model;
+use crate::plan::Trace;
+use crate::render::diff as render;
 use crate::verdict::{self, Nothing, Scope, NOT_EVALUATED};
 
 #[derive(Debug, Args)]
@@ -38,6 +39,11 @@ pub enum DiffFormat {
     Text,
     /// The change set as JSON (`{}` when nothing changed).
     Json,
+    /// A pull-request comment: the summary and a table, then each item's changes (long ones
+    /// folded in <details>).
+    Markdown,
+    /// GitHub Actions annotations (`::notice file=…::…`) on each item's file, then the summary.
+    Github,
 }
 
 pub fn run(args: DiffArgs, color: bool, io: &mut Io<'_>) -> Result<ExitCode, Error> {
@@ -72,8 +78,10 @@ pub fn run(args: DiffArgs, color: bool, io: &mut Io<'_>) -> Result<ExitCode, Err
     };
     let changes = diff::compare(&previous, &current);
     let text = match args.output {
-        DiffFormat::Text => text(&changes, &previous, &current, color),
-        DiffFormat::Json => json(&changes),
+        DiffFormat::Text => render::text(&changes, &previous, &current, color),
+        DiffFormat::Json => render::json(&changes),
+        DiffFormat::Markdown => render::markdown(&changes),
+        DiffFormat::Github => render::github(&changes, &sources(model)),
     };
     write(io.stdout, &text)?;
     Ok(if outcome.has_errors() {
@@ -85,26 +93,11 @@ pub fn run(args: DiffArgs, color: bool, io: &mut Io<'_>) -> Result<ExitCode, Err
     })
 }
 
-/// The summary, then (when something changed) the unified diff of the two plans' YAML.
-fn text(changes: &PlanDiff, previous: &Plan, current: &Plan, color: bool) -> String {
-    let mut text = diff::render_text(changes, color);
-    if !changes.is_empty() {
-        let unified = diff::unified_yaml_diff(
-            &render::plan::yaml(previous),
-            &render::plan::yaml(current),
-            color,
-        );
-        if !unified.is_empty() {
-            text.push('\n');
-            text.push_str(&unified);
-        }
-    }
-    text
-}
-
-fn json(changes: &PlanDiff) -> String {
-    // Plain structs of strings, integers and maps always serialize.
-    let mut text = serde_json::to_string_pretty(changes).unwrap_or_default();
-    text.push('\n');
-    text
+/// Where each workload was read, for annotations.
+fn sources(model: &Model) -> render::Sources {
+    model
+        .workloads
+        .iter()
+        .map(|workload| (workload.object.to_string(), workload.source.clone()))
+        .collect()
 }

@@ -2,7 +2,7 @@
 
 use crate::plan::{Condition, Group, ItemSource, Plan, PlanItem};
 
-pub(super) fn source(
+pub(crate) fn source(
     api_version: &str,
     kind: &str,
     namespace: Option<&str>,
@@ -17,7 +17,7 @@ pub(super) fn source(
 }
 
 /// A `ReplicaSet` in `default` selecting `clusters`.
-pub(super) fn replica_set(name: &str, clusters: &[&str]) -> PlanItem {
+pub(crate) fn replica_set(name: &str, clusters: &[&str]) -> PlanItem {
     PlanItem {
         source: source("apps/v1", "ReplicaSet", Some("default"), name),
         clusters: clusters.iter().map(|cluster| cluster.to_string()).collect(),
@@ -25,7 +25,7 @@ pub(super) fn replica_set(name: &str, clusters: &[&str]) -> PlanItem {
     }
 }
 
-pub(super) fn with_replicas(mut item: PlanItem, replicas: &[(&str, i64)]) -> PlanItem {
+pub(crate) fn with_replicas(mut item: PlanItem, replicas: &[(&str, i64)]) -> PlanItem {
     item.replicas = replicas
         .iter()
         .map(|(cluster, count)| (cluster.to_string(), *count))
@@ -33,7 +33,7 @@ pub(super) fn with_replicas(mut item: PlanItem, replicas: &[(&str, i64)]) -> Pla
     item
 }
 
-pub(super) fn group(index: usize, name: &str, clusters: &[&str]) -> Group {
+pub(crate) fn group(index: usize, name: &str, clusters: &[&str]) -> Group {
     Group {
         name: name.to_string(),
         index,
@@ -41,7 +41,7 @@ pub(super) fn group(index: usize, name: &str, clusters: &[&str]) -> Group {
     }
 }
 
-pub(super) fn with_condition(
+pub(crate) fn with_condition(
     mut item: PlanItem,
     type_: &str,
     status: &str,
@@ -57,7 +57,7 @@ pub(super) fn with_condition(
     item
 }
 
-pub(super) fn plan(items: Vec<PlanItem>) -> Plan {
+pub(crate) fn plan(items: Vec<PlanItem>) -> Plan {
     Plan {
         items,
         ..Plan::default()
@@ -65,7 +65,7 @@ pub(super) fn plan(items: Vec<PlanItem>) -> Plan {
 }
 
 /// (previous, current) of an item whose `PlacementSatisfied` message alone changed.
-pub(super) fn condition_message_moved() -> (PlanItem, PlanItem) {
+pub(crate) fn condition_message_moved() -> (PlanItem, PlanItem) {
     let with_message = |message| {
         with_condition(
             replica_set("p", &["A"]),

@@ -1,16 +1,14 @@
 //! Plan-to-plan change sets (`fleetplan diff`) and unified diffs of the rendered plans.
 //!
-//! This module compares two `Plan` values; it never recomputes a plan.
+//! This module compares two `Plan` values; it never recomputes a plan. Rendering a change
+//! set is `render::diff`.
 
 mod change_set;
 mod compare;
 mod decisions;
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;
 mod merge;
-mod paint;
-mod text;
-mod unified;
 
 pub use change_set::{
     ChangesAtChange, ConditionChange, ConditionState, CountChange, GroupChange, ItemChange,
@@ -18,5 +16,3 @@ pub use change_set::{
 };
 pub use compare::compare;
 pub use decisions::decisions_view;
-pub use text::render_text;
-pub use unified::unified_yaml_diff;

@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use super::workflow::{self, At};
 use crate::findings::{CheckReport, CheckResult};
 use crate::verdict::NOT_EVALUATED;
 
@@ -80,31 +81,16 @@ pub fn github(report: &CheckReport) -> String {
     let mut out = String::new();
     for (command, findings) in [("error", &report.errors), ("warning", &report.unsatisfied)] {
         for finding in findings {
-            let mut properties = format!("file={}", escape_property(&finding.file));
-            if let Some(line) = finding.line {
-                let _ = write!(properties, ",line={line}");
-                if let Some(column) = finding.column {
-                    let _ = write!(properties, ",col={column}");
-                }
-            }
-            let message = escape_data(&finding.to_string());
-            let _ = writeln!(out, "::{command} {properties}::{message}");
+            let at = At {
+                file: Some(&finding.file),
+                line: finding.line,
+                column: finding.column,
+            };
+            out.push_str(&workflow::command(command, at, &finding.to_string()));
         }
     }
     out.push_str(&summary(report));
     out
-}
-
-/// The escaping of actions/toolkit's `command.ts`: data escapes `%`, CR and LF.
-fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
-}
-
-/// Property values also escape the `:` and `,` that delimit properties.
-fn escape_property(text: &str) -> String {
-    escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
 #[cfg(test)]

@@ -4,9 +4,11 @@
 pub mod bindings;
 pub mod check;
 pub mod decisions;
+pub mod diff;
 pub mod explain;
 pub mod junit;
 pub mod plan;
 pub mod sarif;
 pub mod selection;
 pub mod table;
+pub mod workflow;

@@ -241,3 +241,110 @@ fn a_toleration_that_expired_removes_its_cluster_and_changes_at() {
         .run();
     insta::assert_snapshot!(stdout(&output));
 }
+
+#[test]
+fn markdown_gives_the_summary_and_table_first_then_each_items_changes() {
+    diff()
+        .args(["--previous", "testdata/ci/plan.yaml", "-o", "markdown"])
+        .args(["--offline", "aws-us-east-staging"])
+        .status(2)
+        .stdout(
+            "### fleetplan diff: 1 item changed\n\
+             \n\
+             | Item | Change | Clusters | Replica moves | Groups | Conditions |\n\
+             | --- | --- | --- | --- | --- | --- |\n\
+             | `Placement/ci/canary-rollout` | changed | +0 −1 | 0 | 1 | 0 |\n\
+             \n\
+             **`Placement/ci/canary-rollout`** changed\n\
+             \n\
+             - `- cluster aws-us-east-staging`\n\
+             - `group 0 canary: - aws-us-east-staging`\n",
+        )
+        .run();
+}
+
+#[test]
+fn markdown_with_no_changes_says_so_and_exits_0() {
+    diff()
+        .args(["--previous", "testdata/ci/plan.yaml", "-o", "markdown"])
+        .stdout("### fleetplan diff: no changes\n")
+        .run();
+}
+
+#[test]
+fn markdown_folds_an_item_with_many_lines_in_details() {
+    let output = diff()
+        .args([
+            "-f",
+            "testdata/ci/wide",
+            "--previous",
+            "testdata/ci/plan.yaml",
+        ])
+        .args(["-o", "markdown"])
+        .status(2)
+        .run();
+    insta::assert_snapshot!(stdout(&output));
+}
+
+#[test]
+fn markdown_lists_removed_items_with_the_clusters_they_were_on() {
+    let output = diff()
+        .args(["--previous", "testdata/ci/hub-export", "-o", "markdown"])
+        .status(2)
+        .run();
+    insta::assert_snapshot!(stdout(&output));
+}
+
+#[test]
+fn github_annotates_each_changed_item_on_its_file() {
+    diff()
+        .args(["--previous", "testdata/ci/plan.yaml", "-o", "github"])
+        .args(["--offline", "aws-us-east-staging"])
+        .status(2)
+        .stdout(
+            "::notice file=testdata/fleet/workloads/placements.yaml::\
+             Placement/ci/canary-rollout changed%0A- cluster aws-us-east-staging%0A\
+             group 0 canary: - aws-us-east-staging\n\
+             1 item changed\n",
+        )
+        .run();
+}
+
+#[test]
+fn github_annotates_a_removed_item_without_a_file() {
+    diff()
+        .args(["--previous", "testdata/ci/hub-export", "-o", "github"])
+        .status(2)
+        .stdout(
+            "::notice file=testdata/fleet/workloads/placements.yaml::\
+             Placement/shop/storefront changed%0A+ cluster gcp-eu-central-prod-1%0A\
+             - cluster gcp-us-east-prod-1\n\
+             ::notice::Placement/shop/retired (item removed): was on 1 cluster (gcp-us-east-prod-1)\n\
+             1 item changed, 1 removed\n",
+        )
+        .run();
+}
+
+#[test]
+fn github_makes_a_new_item_with_errors_an_error_and_exits_1() {
+    let output = diff()
+        .args([
+            "-f",
+            "testdata/ci/item-error",
+            "--previous",
+            "testdata/ci/plan.yaml",
+        ])
+        .args(["-o", "github"])
+        .status(1)
+        .stderr_contains("error: testdata/ci/item-error/configmap.yaml#1")
+        .run();
+    let text = stdout(&output);
+    assert!(
+        text.contains(
+            "::error file=testdata/ci/item-error/configmap.yaml::\
+             ConfigMap/shop/feature-flags (new item): no clusters%0Aerror: annotation"
+        ),
+        "{text}"
+    );
+    assert!(text.ends_with("2 items added\n"), "{text}");
+}

@@ -1,8 +1,8 @@
 //! The human summary of a change set: one block per changed item, one line per added or
 //! removed item.
 
-use super::change_set::{ConditionChange, ConditionState, CountChange, ItemChange, PlanDiff};
 use super::paint::{paint, Colour};
+use crate::diff::{ConditionChange, ConditionState, CountChange, ItemChange, PlanDiff};
 use crate::plan::Group;
 
 const INDENT: &str = "    ";
@@ -11,115 +11,91 @@ pub fn render_text(diff: &PlanDiff, color: bool) -> String {
     if diff.is_empty() {
         return "no changes\n".to_string();
     }
-    let mut out = Text {
-        out: String::new(),
-        color,
+    let mut out = String::new();
+    let mut line = |indent: &str, text: &str, colour: Option<Colour>| {
+        out.push_str(indent);
+        paint(&mut out, text, colour, color);
+        out.push('\n');
     };
     for change in &diff.items_changed {
-        out.line("", &format!("~ {}", change.source), Some(Colour::Changed));
-        out.item_change(change);
+        line("", &format!("~ {}", change.source), Some(Colour::Changed));
+        for (text, colour) in change_lines(change) {
+            line(INDENT, &text, colour);
+        }
     }
     for item in &diff.items_added {
         let text = format!("+ {} (new item)", item.source);
-        out.line("", &text, Some(Colour::Added));
+        line("", &text, Some(Colour::Added));
     }
     for item in &diff.items_removed {
         let text = format!("- {} (item removed)", item.source);
-        out.line("", &text, Some(Colour::Removed));
+        line("", &text, Some(Colour::Removed));
     }
-    out.out
+    out
 }
 
-struct Text {
-    out: String,
-    color: bool,
-}
-
-impl Text {
-    fn line(&mut self, indent: &str, text: &str, colour: Option<Colour>) {
-        self.out.push_str(indent);
-        paint(&mut self.out, text, colour, self.color);
-        self.out.push('\n');
+/// What changed in one item, a line each (`+ cluster east`, `replicas: east 1 → 2`), with the
+/// colour a terminal shows it in: the wording every diff format shares.
+pub(super) fn change_lines(change: &ItemChange) -> Vec<(String, Option<Colour>)> {
+    let mut lines = Vec::new();
+    let mut line = |text: String, colour: Option<Colour>| lines.push((text, colour));
+    for cluster in &change.clusters_added {
+        line(format!("+ cluster {cluster}"), Some(Colour::Added));
     }
-
-    fn item_change(&mut self, change: &ItemChange) {
-        for cluster in &change.clusters_added {
-            self.line(INDENT, &format!("+ cluster {cluster}"), Some(Colour::Added));
-        }
-        for cluster in &change.clusters_removed {
-            self.line(
-                INDENT,
-                &format!("- cluster {cluster}"),
-                Some(Colour::Removed),
-            );
-        }
-        if !change.replicas.is_empty() {
-            self.line(
-                INDENT,
-                &format!("replicas: {}", counts(&change.replicas)),
-                None,
-            );
-        }
-        if !change.overflow.is_empty() {
-            self.line(
-                INDENT,
-                &format!("overflow: {}", counts(&change.overflow)),
-                None,
-            );
-        }
-        for group in &change.groups_added {
-            self.line(
-                INDENT,
-                &format!("+ {}", group_line(group)),
-                Some(Colour::Added),
-            );
-        }
-        for group in &change.groups_removed {
-            self.line(
-                INDENT,
-                &format!("- {}", group_line(group)),
-                Some(Colour::Removed),
-            );
-        }
-        for group in &change.groups_changed {
-            let mut text = group_label(group.index, &group.name);
-            if let Some(previous) = &group.previous_name {
-                text.push_str(&format!(" (was {previous})"));
-            }
-            let moves: Vec<String> = group
-                .clusters_added
-                .iter()
-                .map(|cluster| format!("+ {cluster}"))
-                .chain(
-                    group
-                        .clusters_removed
-                        .iter()
-                        .map(|cluster| format!("- {cluster}")),
-                )
-                .collect();
-            if !moves.is_empty() {
-                text.push_str(&format!(": {}", moves.join(", ")));
-            }
-            self.line(INDENT, &text, None);
-        }
-        for condition in &change.conditions {
-            self.line(INDENT, &condition_line(condition), None);
-        }
-        if let Some(changes_at) = &change.changes_at {
-            let text = format!(
-                "changesAt: {} → {}",
-                changes_at.before.as_deref().unwrap_or(NONE),
-                changes_at.after.as_deref().unwrap_or(NONE)
-            );
-            self.line(INDENT, &text, None);
-        }
-        for error in &change.errors_added {
-            self.line(INDENT, &format!("+ error: {error}"), Some(Colour::Added));
-        }
-        for error in &change.errors_removed {
-            self.line(INDENT, &format!("- error: {error}"), Some(Colour::Removed));
-        }
+    for cluster in &change.clusters_removed {
+        line(format!("- cluster {cluster}"), Some(Colour::Removed));
     }
+    if !change.replicas.is_empty() {
+        line(format!("replicas: {}", counts(&change.replicas)), None);
+    }
+    if !change.overflow.is_empty() {
+        line(format!("overflow: {}", counts(&change.overflow)), None);
+    }
+    for group in &change.groups_added {
+        line(format!("+ {}", group_line(group)), Some(Colour::Added));
+    }
+    for group in &change.groups_removed {
+        line(format!("- {}", group_line(group)), Some(Colour::Removed));
+    }
+    for group in &change.groups_changed {
+        let mut text = group_label(group.index, &group.name);
+        if let Some(previous) = &group.previous_name {
+            text.push_str(&format!(" (was {previous})"));
+        }
+        let moves: Vec<String> = group
+            .clusters_added
+            .iter()
+            .map(|cluster| format!("+ {cluster}"))
+            .chain(
+                group
+                    .clusters_removed
+                    .iter()
+                    .map(|cluster| format!("- {cluster}")),
+            )
+            .collect();
+        if !moves.is_empty() {
+            text.push_str(&format!(": {}", moves.join(", ")));
+        }
+        line(text, None);
+    }
+    for condition in &change.conditions {
+        line(condition_line(condition), None);
+    }
+    if let Some(changes_at) = &change.changes_at {
+        let text = format!(
+            "changesAt: {} → {}",
+            changes_at.before.as_deref().unwrap_or(NONE),
+            changes_at.after.as_deref().unwrap_or(NONE)
+        );
+        line(text, None);
+    }
+    for error in &change.errors_added {
+        line(format!("+ error: {error}"), Some(Colour::Added));
+    }
+    for error in &change.errors_removed {
+        line(format!("- error: {error}"), Some(Colour::Removed));
+    }
+    lines
 }
 
 const NONE: &str = "(none)";
@@ -167,11 +143,11 @@ fn condition_line(change: &ConditionChange) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::compare::compare;
-    use super::super::fixtures::{
+    use super::*;
+    use crate::diff::compare;
+    use crate::diff::fixtures::{
         condition_message_moved, group, plan, replica_set, source, with_condition, with_replicas,
     };
-    use super::*;
     use crate::plan::PlanItem;
 
     fn frontend_diff() -> PlanDiff {

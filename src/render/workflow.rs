@@ -1,0 +1,66 @@
+//! GitHub Actions workflow commands (`::error file=F,line=L,col=C::message`), the annotations
+//! `check -o github` and `diff -o github` print.
+
+/// Where an annotation points; each part only when known.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct At<'a> {
+    pub file: Option<&'a str>,
+    pub line: Option<usize>,
+    pub column: Option<usize>,
+}
+
+/// One command line, `command` being `error`, `warning` or `notice`. A column is given only
+/// with a line, as GitHub reads it.
+pub fn command(command: &str, at: At<'_>, message: &str) -> String {
+    let mut properties = Vec::new();
+    if let Some(file) = at.file {
+        properties.push(format!("file={}", escape_property(file)));
+        if let Some(line) = at.line {
+            properties.push(format!("line={line}"));
+            if let Some(column) = at.column {
+                properties.push(format!("col={column}"));
+            }
+        }
+    }
+    let separator = if properties.is_empty() { "" } else { " " };
+    format!(
+        "::{command}{separator}{}::{}\n",
+        properties.join(","),
+        escape_data(message)
+    )
+}
+
+/// The escaping of actions/toolkit's `command.ts`: data escapes `%`, CR and LF.
+fn escape_data(text: &str) -> String {
+    text.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// Property values also escape the `:` and `,` that delimit properties.
+fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn without_a_file_there_are_no_properties() {
+        assert_eq!(
+            command("notice", At::default(), "a\nb"),
+            "::notice::a%0Ab\n"
+        );
+    }
+
+    #[test]
+    fn a_column_needs_a_line() {
+        let at = At {
+            file: Some("a.yaml"),
+            line: None,
+            column: Some(3),
+        };
+        assert_eq!(command("error", at, "m"), "::error file=a.yaml::m\n");
+    }
+}
