@@ -26,6 +26,9 @@ pub struct Schemas {
 /// ReplicaSchedulingPreference targets), with the apiVersion current Kubernetes serves them
 /// as. Their schemas are not in testdata/crds: they are the user's objects, not fleetplan's.
 const BUILT_IN: &[(&str, &str)] = &[
+    ("v1", "ConfigMap"),
+    ("v1", "Secret"),
+    ("v1", "Service"),
     ("apps/v1", "Deployment"),
     ("apps/v1", "ReplicaSet"),
     ("apps/v1", "StatefulSet"),
@@ -406,6 +409,34 @@ const MIGRATE_CASES: &[MigrateCase] = &[
         namespace: Namespace::Absent,
         status: 0,
     },
+    MigrateCase {
+        // kubefed Federated* objects and an RSP to Karmada: templates, PropagationPolicies
+        // (Duplicated and static weights) and an OverridePolicy.
+        args: &[
+            "--to",
+            "karmada",
+            "-f",
+            "testdata/migrate/karmada/kubefed.yaml",
+            "-f",
+            "testdata/fleet/workloads/kubefed.yaml",
+            "--verify",
+        ],
+        namespace: Namespace::OneOf(&["shop"]),
+        status: 2,
+    },
+    MigrateCase {
+        // Federation annotations to Karmada: policies over the stripped objects.
+        args: &[
+            "--to",
+            "karmada",
+            "-f",
+            "testdata/migrate/cluster-selectors.yaml",
+            "-f",
+            "testdata/migrate/replica-set-preferences.yaml",
+        ],
+        namespace: Namespace::OneOf(&["shop"]),
+        status: 0,
+    },
 ];
 
 #[test]
@@ -422,6 +453,8 @@ fn every_crd_is_loaded_with_its_served_versions() {
             "cluster.open-cluster-management.io/v1beta1 PlacementDecision",
             "cluster.open-cluster-management.io/v1beta2 ManagedClusterSet",
             "cluster.open-cluster-management.io/v1beta2 ManagedClusterSetBinding",
+            "policy.karmada.io/v1alpha1 OverridePolicy",
+            "policy.karmada.io/v1alpha1 PropagationPolicy",
             "policy.open-cluster-management.io/v1 PlacementBinding",
             "scheduling.kubefed.io/v1alpha1 ReplicaSchedulingPreference",
             "work.open-cluster-management.io/v1alpha1 ManifestWorkReplicaSet",
