@@ -1,23 +1,23 @@
-//! Writing output files so that nothing is ever half-written: the content goes to a temporary
-//! file in the destination's directory, is flushed to disk, then renamed over the destination.
-//! A run that fails before the rename leaves the previous file byte-identical.
+//! Writing output files so that nothing is ever half-written: the content is staged next to
+//! the destination (same directory, so same filesystem), flushed to disk, then renamed into
+//! place. A run that fails before the rename leaves the previous output byte-identical.
+//!
+//! Staged paths are named `.fleetplan-tmp-<pid>-<target>`, so a run killed before its rename
+//! (SIGKILL, power loss) leaves something recognisable; the next write to the same target
+//! removes those whose process no longer runs.
 
+use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+const TEMP_PREFIX: &str = ".fleetplan-tmp-";
+
+/// Replaces the file at `path` with `contents`, or leaves it as it was.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let file_name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file path"))?;
-    let mut temp_name = std::ffi::OsString::from(".");
-    temp_name.push(file_name);
-    temp_name.push(format!(".{}.tmp", std::process::id()));
-    let temp = dir.join(temp_name);
+    let (dir, target) = split(path)?;
+    remove_stale(&dir, &target);
+    let temp = dir.join(temp_name(&target));
     let result = (|| {
         let mut file = fs::File::create(&temp)?;
         file.write_all(contents)?;
@@ -31,9 +31,199 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
     result
 }
 
+/// Writes every `(file name, contents)` into `dir` (created when missing), or none of them:
+/// all are staged in a directory next to `dir` first. A missing `dir` is the staged directory
+/// renamed; into an existing one the files are moved one by one, and a move that fails puts
+/// back every file already moved or replaced.
+pub fn write_dir_atomic(dir: &Path, files: &[(String, String)]) -> io::Result<()> {
+    let (parent, target) = split(dir)?;
+    fs::create_dir_all(&parent)?;
+    remove_stale(&parent, &target);
+    let staging = parent.join(temp_name(&target));
+    let result = stage(&staging, files).and_then(|()| match fs::symlink_metadata(dir) {
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            fs::rename(&staging, dir)?;
+            sync_dir(&parent)
+        }
+        _ => move_into(&staging, dir, files),
+    });
+    // Gone after a successful rename; otherwise holds what was staged (and any backups,
+    // already restored).
+    let _ = fs::remove_dir_all(&staging);
+    result
+}
+
+fn stage(staging: &Path, files: &[(String, String)]) -> io::Result<()> {
+    let mut seen = std::collections::HashSet::new();
+    if let Some((name, _)) = files.iter().find(|(name, _)| !seen.insert(name)) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("two outputs are named {name}"),
+        ));
+    }
+    fs::create_dir(staging)?;
+    for (name, contents) in files {
+        let mut file = fs::File::create(staging.join(checked_file_name(name)?))?;
+        file.write_all(contents.as_bytes())?;
+        file.sync_all()?;
+    }
+    sync_dir(staging)
+}
+
+/// Moves the staged files into the existing `dir`, keeping each file it replaces in
+/// `staging/.replaced` until every move succeeded.
+fn move_into(staging: &Path, dir: &Path, files: &[(String, String)]) -> io::Result<()> {
+    let replaced = staging.join(".replaced");
+    fs::create_dir(&replaced)?;
+    let mut done: Vec<(&str, bool)> = Vec::new();
+    let result = files.iter().try_for_each(|(name, _)| {
+        let destination = dir.join(name);
+        let existed = match fs::symlink_metadata(&destination) {
+            Ok(metadata) if metadata.is_file() => true,
+            Ok(_) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::AlreadyExists,
+                    format!(
+                        "{}: exists and is not a regular file",
+                        destination.display()
+                    ),
+                ))
+            }
+            Err(_) => false,
+        };
+        if existed {
+            fs::rename(&destination, replaced.join(name))?;
+        }
+        if let Err(error) = fs::rename(staging.join(name), &destination) {
+            if existed {
+                let _ = fs::rename(replaced.join(name), &destination);
+            }
+            return Err(error);
+        }
+        done.push((name, existed));
+        Ok(())
+    });
+    if result.is_err() {
+        for (name, existed) in done.into_iter().rev() {
+            let destination = dir.join(name);
+            let _ = fs::remove_file(&destination);
+            if existed {
+                let _ = fs::rename(replaced.join(name), &destination);
+            }
+        }
+        return result;
+    }
+    sync_dir(dir)
+}
+
+/// A name that stays inside its directory: one component, not hidden (so never one of our
+/// staged names, `.` or `..`).
+fn checked_file_name(name: &str) -> io::Result<&str> {
+    let single = Path::new(name).file_name() == Some(OsStr::new(name));
+    if single && !name.starts_with('.') {
+        Ok(name)
+    } else {
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{:?} is not a plain file name", crate::model::echo(name)),
+        ))
+    }
+}
+
+/// A renamed directory entry survives a crash only once its directory is flushed.
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    fs::File::open(dir)?.sync_all()
+}
+
+/// The directory an output goes in and its name there. `--out .` and the like have no name of
+/// their own, so they are resolved first.
+fn split(path: &Path) -> io::Result<(PathBuf, OsString)> {
+    let resolved;
+    let path = if path.file_name().is_none() {
+        resolved = fs::canonicalize(path)?;
+        resolved.as_path()
+    } else {
+        path
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file path"))?;
+    let dir = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Ok((dir, name.to_os_string()))
+}
+
+fn temp_name(target: &OsStr) -> OsString {
+    let mut name = OsString::from(format!("{TEMP_PREFIX}{}-", std::process::id()));
+    name.push(target);
+    name
+}
+
+/// Removes what earlier runs of this tool staged for `target` in `dir` and left behind
+/// because they were killed: entries named for `target` whose process no longer runs. Best
+/// effort: what cannot be removed is left for the next run.
+fn remove_stale(dir: &Path, target: &OsStr) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = staged_by(&name, target) else {
+            continue;
+        };
+        if pid == std::process::id() || is_running(pid) {
+            continue;
+        }
+        let path = entry.path();
+        let _ = match fs::symlink_metadata(&path) {
+            Ok(metadata) if metadata.is_dir() => fs::remove_dir_all(&path),
+            Ok(_) => fs::remove_file(&path),
+            Err(error) => Err(error),
+        };
+    }
+}
+
+/// The process that staged `name` for `target`, when `name` is one of our staged names.
+fn staged_by(name: &OsStr, target: &OsStr) -> Option<u32> {
+    let rest = name.to_str()?.strip_prefix(TEMP_PREFIX)?;
+    let (pid, staged_for) = rest.split_once('-')?;
+    (OsStr::new(staged_for) == target)
+        .then(|| pid.parse().ok())
+        .flatten()
+}
+
+/// Whether a process with this id exists (signal 0 checks without sending anything; a
+/// process we may not signal still exists).
+fn is_running(pid: u32) -> bool {
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
+        return false;
+    };
+    match rustix::process::test_kill_process(pid) {
+        Ok(()) => true,
+        Err(error) => error != rustix::io::Errno::SRCH,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// A process id that cannot be running: above Linux's largest (2^22).
+    const DEAD_PID: u32 = 99_999_999;
 
     #[test]
     fn replaces_the_destination_and_leaves_no_temporary_file() {
@@ -59,5 +249,78 @@ mod tests {
         assert!(write_atomic(&blocked, b"new").is_err());
         assert_eq!(fs::read_to_string(&existing).unwrap(), "old");
         assert_eq!(fs::read_to_string(blocked.join("x")).unwrap(), "keep");
+        assert_eq!(names(dir.path()), ["blocked", "plan.yaml"]);
+    }
+
+    #[test]
+    fn stale_staging_of_the_same_target_is_removed_and_others_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let stale = format!("{TEMP_PREFIX}{DEAD_PID}-plan.yaml");
+        let other_target = format!("{TEMP_PREFIX}{DEAD_PID}-other.yaml");
+        let running = format!("{TEMP_PREFIX}1-plan.yaml");
+        for name in [&stale, &other_target, &running] {
+            fs::write(dir.path().join(name), "partial").unwrap();
+        }
+        write_atomic(&dir.path().join("plan.yaml"), b"new").unwrap();
+        assert_eq!(
+            names(dir.path()),
+            [running.as_str(), other_target.as_str(), "plan.yaml"]
+        );
+    }
+
+    #[test]
+    fn a_directory_is_written_whole_when_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let files = [
+            ("a.yaml".to_string(), "a".to_string()),
+            ("b.yaml".to_string(), "b".to_string()),
+        ];
+        write_dir_atomic(&out, &files).unwrap();
+        assert_eq!(names(&out), ["a.yaml", "b.yaml"]);
+        assert_eq!(names(dir.path()), ["out"]);
+    }
+
+    #[test]
+    fn a_failed_move_into_an_existing_directory_puts_everything_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        fs::create_dir(&out).unwrap();
+        fs::write(out.join("a.yaml"), "old a").unwrap();
+        // A directory where the last file goes: it is never replaced.
+        fs::create_dir(out.join("c.yaml")).unwrap();
+        fs::write(out.join("c.yaml").join("x"), "keep").unwrap();
+        let files = [
+            ("a.yaml".to_string(), "new a".to_string()),
+            ("b.yaml".to_string(), "new b".to_string()),
+            ("c.yaml".to_string(), "new c".to_string()),
+        ];
+        assert!(write_dir_atomic(&out, &files).is_err());
+        assert_eq!(names(&out), ["a.yaml", "c.yaml"]);
+        assert_eq!(fs::read_to_string(out.join("a.yaml")).unwrap(), "old a");
+        assert_eq!(fs::read_to_string(out.join("c.yaml/x")).unwrap(), "keep");
+        assert_eq!(names(dir.path()), ["out"]);
+    }
+
+    #[test]
+    fn two_files_of_one_name_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = [
+            ("a.yaml".to_string(), "1".to_string()),
+            ("a.yaml".to_string(), "2".to_string()),
+        ];
+        assert!(write_dir_atomic(&dir.path().join("out"), &files).is_err());
+        assert_eq!(names(dir.path()), Vec::<String>::new());
+    }
+
+    #[test]
+    fn file_names_that_leave_the_directory_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        for name in ["../escape.yaml", "a/b.yaml", "..", ".hidden", ""] {
+            let files = [(name.to_string(), "x".to_string())];
+            assert!(write_dir_atomic(&out, &files).is_err(), "{name}");
+        }
+        assert_eq!(names(dir.path()), Vec::<String>::new());
     }
 }

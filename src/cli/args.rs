@@ -20,7 +20,13 @@ pub struct InputArgs {
     pub filenames: Vec<String>,
 
     /// The namespace of namespaced objects that have none, as `kubectl apply -n` gives it.
-    #[arg(short = 'n', long, value_name = "NAMESPACE", default_value = load::DEFAULT_NAMESPACE)]
+    #[arg(
+        short = 'n',
+        long,
+        value_name = "NAMESPACE",
+        default_value = load::DEFAULT_NAMESPACE,
+        value_parser = load::parse_namespace
+    )]
     pub namespace: String,
 
     /// Also list the documents that were read but not used, and what walking skipped.

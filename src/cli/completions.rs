@@ -93,7 +93,7 @@ pub fn scripts(cmd: &Command) -> Vec<(String, String)> {
 pub fn run(args: CompletionsArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let cmd = super::command();
     match (args.shell, args.dir) {
-        (_, Some(dir)) => write_into(&dir, scripts(&cmd))?,
+        (_, Some(dir)) => write_into(&dir, &scripts(&cmd))?,
         (Some(shell), None) => write(io.stdout, &script(shell, &cmd))?,
         // clap requires SHELL or --dir.
         (None, None) => return Ok(ExitCode::Error),

@@ -51,6 +51,9 @@ pub enum Error {
     /// `--out FILE` is left as it was: a failed run never replaces the last good plan.
     #[error("{}: not written, the plan has errors", .0.display())]
     NotWritten(PathBuf),
+    /// `migrate --out DIR` is left as it was when an object could not be migrated.
+    #[error("{}: not written, some objects could not be migrated", .0.display())]
+    NotMigrated(PathBuf),
     /// Standard output could not be written (a closed pipe is not an error).
     #[error("standard output: {0}")]
     Stdout(std::io::Error),

@@ -5,7 +5,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use super::error::Error;
-use crate::output::write_atomic;
+use crate::output::write_dir_atomic;
 
 /// The process's streams, injectable so tests and the binary share one entry point.
 pub struct Io<'a> {
@@ -33,21 +33,12 @@ pub fn report(io: &mut Io<'_>, text: &str) {
     }
 }
 
-/// Writes each `(name, text)` into `dir` (created when missing), each file atomically.
-pub fn write_into(
-    dir: &Path,
-    files: impl IntoIterator<Item = (String, String)>,
-) -> Result<(), Error> {
-    let failed = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| Error::File { path, source }
-    };
-    std::fs::create_dir_all(dir).map_err(failed(dir))?;
-    for (name, text) in files {
-        let path = dir.join(name);
-        write_atomic(&path, text.as_bytes()).map_err(failed(&path))?;
-    }
-    Ok(())
+/// Writes each `(name, text)` into `dir` (created when missing), all of them or none.
+pub fn write_into(dir: &Path, files: &[(String, String)]) -> Result<(), Error> {
+    write_dir_atomic(dir, files).map_err(|source| Error::File {
+        path: dir.to_path_buf(),
+        source,
+    })
 }
 
 #[cfg(test)]

@@ -90,7 +90,7 @@ fn exit_status_and_see_also(root: &Command) -> Roff {
 pub fn run(args: ManArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let pages = pages(&super::command());
     match args.dir {
-        Some(dir) => write_into(&dir, pages)?,
+        Some(dir) => write_into(&dir, &pages)?,
         None => write(
             io.stdout,
             pages.first().map_or("", |(_, text)| text.as_str()),

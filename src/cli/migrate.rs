@@ -41,7 +41,7 @@ pub struct MigrateArgs {
     /// The ManagedClusterSet the Placements choose from, bound in their namespaces.
     /// `global` (added when the inputs lack it) holds every cluster, as the legacy schedulers
     /// saw them; another set narrows the candidates. `--to ocm` only; `global` when not given.
-    #[arg(long, value_name = "global|NAME")]
+    #[arg(long, value_name = "global|NAME", value_parser = crate::load::parse_cluster_set)]
     set: Option<String>,
 
     /// Plan the old and the migrated objects against the inventory in the inputs and compare
@@ -112,7 +112,9 @@ pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     }
     let json = args.output == MigrateFormat::Json;
     match &args.out {
-        Some(dir) => write_into(dir, migration.files(json))?,
+        // All or nothing, as `plan --out`: an object that failed leaves the directory as it was.
+        Some(dir) if migration.has_errors() => return Err(Error::NotMigrated(dir.clone())),
+        Some(dir) => write_into(dir, &migration.files(json)?)?,
         None if json => write(io.stdout, &migration.to_json())?,
         None => write(io.stdout, &migration.to_yaml())?,
     }

@@ -10,6 +10,7 @@ mod error;
 mod inputs;
 mod kinds;
 mod model_builder;
+mod names;
 mod object;
 mod previous;
 mod strict;
@@ -21,6 +22,7 @@ pub(crate) use documents::Document;
 pub use error::{LoadError, LoadErrors};
 pub use inputs::{WalkOptions, STDIN_NAME};
 pub(crate) use kinds::CLUSTER_SELECTOR_ANNOTATION;
+pub use names::{parse_cluster_set, parse_namespace, refused_identity};
 pub use previous::{previous_plan, previous_plan_limited, PreviousKind};
 
 use crate::model::{Model, Source};

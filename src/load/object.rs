@@ -8,6 +8,7 @@ use serde_yaml::Value;
 
 use super::content::Content;
 use super::decode::{null_as_default, FieldError};
+use super::names::{invalid_value, kind_errors, names_of, namespace_errors};
 use super::LoadError;
 use crate::model::{ObjectRef, Source};
 
@@ -50,6 +51,10 @@ impl TypeMeta {
                 "kind",
                 "must not be empty (kubectl: Object 'Kind' is missing)".to_string(),
             ));
+        }
+        let errors = kind_errors(&self.kind);
+        if !errors.is_empty() {
+            return Some(("kind", invalid_value(&self.kind, &errors)));
         }
         None
     }
@@ -169,14 +174,30 @@ impl<'a> Object<'a> {
                 )))
             }
         };
+        let errors = names_of(type_meta.group(), &type_meta.kind).errors(&name);
+        if !errors.is_empty() {
+            return Err(invalid(FieldError::new(
+                "metadata.name",
+                invalid_value(&name, &errors),
+            )));
+        }
+        // The namespace of a cluster-scoped object is dropped unread, as the API server does;
+        // `default_namespace` was checked where it was given (`-n`).
         let namespace = match scope_of(type_meta.group(), &type_meta.kind) {
             Scope::Cluster => None,
-            Scope::Namespaced => Some(
-                meta.namespace
-                    .clone()
-                    .filter(|namespace| !namespace.is_empty())
-                    .unwrap_or_else(|| default_namespace.to_string()),
-            ),
+            Scope::Namespaced => Some(match meta.namespace.as_deref() {
+                Some(namespace) if !namespace.is_empty() => {
+                    let errors = namespace_errors(namespace);
+                    if !errors.is_empty() {
+                        return Err(invalid(FieldError::new(
+                            "metadata.namespace",
+                            invalid_value(namespace, &errors),
+                        )));
+                    }
+                    namespace.to_string()
+                }
+                _ => default_namespace.to_string(),
+            }),
         };
         let object = ObjectRef {
             api_version: type_meta.api_version.clone(),
@@ -266,6 +287,65 @@ mod tests {
         assert_eq!(
             error.as_deref(),
             Some("#0: metadata.name: expected the name of the ConfigMap, found none")
+        );
+    }
+
+    #[test]
+    fn namespaces_are_dns_labels() {
+        let error = object(
+            "{apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: a/../../esc}}",
+        )
+        .err()
+        .map(|e| e.to_string());
+        assert_eq!(
+            error.as_deref(),
+            Some("#0: metadata.namespace: Invalid value: \"a/../../esc\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')")
+        );
+    }
+
+    #[test]
+    fn names_follow_their_kind() {
+        let name = |text: &str| object(text).err().map(|e| e.to_string());
+        assert!(name("{apiVersion: v1, kind: ConfigMap, metadata: {name: a.b}}").is_none());
+        assert!(
+            name("{apiVersion: v1, kind: ConfigMap, metadata: {name: ../x}}")
+                .is_some_and(|e| e.contains(
+                    "metadata.name: Invalid value: \"../x\": a lowercase RFC 1123 subdomain"
+                ))
+        );
+        assert!(
+            name("{apiVersion: v1, kind: Service, metadata: {name: 1web}}")
+                .is_some_and(|e| e.contains("a DNS-1035 label"))
+        );
+        assert!(name("{apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, metadata: {name: 'system:x'}}").is_none());
+        assert!(name("{apiVersion: cluster.open-cluster-management.io/v1, kind: ManagedCluster, metadata: {name: a.b}}")
+            .is_some_and(|e| e.contains("must not contain dots")));
+    }
+
+    #[test]
+    fn a_namespace_on_a_cluster_scoped_object_is_not_read() {
+        let object = object(
+            "{apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, metadata: {name: r, namespace: a/b}}",
+        );
+        assert_eq!(object.ok().map(|o| o.namespace), Some(None));
+    }
+
+    #[test]
+    fn kinds_are_dns1035_labels_in_lower_case() {
+        let kind = |kind: &str| {
+            TypeMeta {
+                api_version: "v1".to_string(),
+                kind: kind.to_string(),
+            }
+            .invalid()
+        };
+        assert!(kind("ConfigMap").is_none());
+        assert!(kind("Federated2Deployment").is_none());
+        let (field, message) = kind("../Esc").unwrap_or_default();
+        assert_eq!(field, "kind");
+        assert!(
+            message.starts_with("Invalid value: \"../Esc\": expected a kind"),
+            "{message}"
         );
     }
 

@@ -92,6 +92,14 @@ pub enum MigrateError {
     /// `--verify` would call identical what it did not compare.
     #[error("{0}")]
     Nothing(Nothing),
+    /// A migrated object whose kind, name or namespace the API server would refuse, so it
+    /// cannot name a file either.
+    #[error("{object}: {field}: {message}")]
+    Unnameable {
+        object: String,
+        field: &'static str,
+        message: String,
+    },
 }
 
 /// What one conversion made.
@@ -166,23 +174,35 @@ impl Migration {
 
     /// One file per object for `--out DIR`: `<kind>_<namespace>_<name>.yaml` (lower-case kind;
     /// no namespace part for objects written without one), or `.json` with each object as JSON.
-    pub fn files(&self, json: bool) -> Vec<(String, String)> {
+    /// A file name is made only of a kind, namespace and name that pass the API server's
+    /// rules (no `/`, never `..`); an object whose do not is an error naming it.
+    pub fn files(&self, json: bool) -> Result<Vec<(String, String)>, MigrateError> {
         self.objects
             .iter()
             .map(|emitted| {
                 let object = &emitted.object;
+                let namespace = emitted.written_namespace();
+                if let Some((field, message)) =
+                    load::refused_identity(object.group(), &object.kind, namespace, &object.name)
+                {
+                    return Err(MigrateError::Unnameable {
+                        object: object.to_string(),
+                        field,
+                        message,
+                    });
+                }
                 let kind = object.kind.to_ascii_lowercase();
-                let stem = match emitted.written_namespace() {
+                let stem = match namespace {
                     Some(namespace) => format!("{kind}_{namespace}_{}", object.name),
                     None => format!("{kind}_{}", object.name),
                 };
-                if json {
+                Ok(if json {
                     let mut text = serde_json::to_string_pretty(&emitted.value).unwrap_or_default();
                     text.push('\n');
                     (format!("{stem}.json"), text)
                 } else {
                     (format!("{stem}.yaml"), yaml(&emitted.value))
-                }
+                })
             })
             .collect()
     }

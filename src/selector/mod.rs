@@ -19,7 +19,10 @@ mod requirement;
 #[cfg(test)]
 mod upstream_vectors;
 mod validation;
-pub(crate) use validation::is_qualified_key;
+pub(crate) use validation::{
+    dns1035_label_errors, dns1123_label_errors, dns1123_subdomain_errors, is_qualified_key,
+    path_segment_errors,
+};
 
 pub use bits::ClusterBits;
 pub use conjunction::Selector;

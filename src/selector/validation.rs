@@ -1,9 +1,13 @@
-//! Kubernetes label key and value rules (apimachinery `api/validate/content`: `IsLabelKey`,
-//! `IsLabelValue`, `IsDNS1123Subdomain`), with Kubernetes' exact messages.
+//! Kubernetes label key and value rules and object name rules (apimachinery
+//! `api/validate/content`: `IsLabelKey`, `IsLabelValue`, `IsDNS1123Subdomain`,
+//! `IsDNS1123Label`, `IsDNS1035Label`; `api/validation/path`: `IsValidPathSegmentName`), with
+//! Kubernetes' exact messages.
 
 const LABEL_NAME_MAX_BYTES: usize = 63;
 const LABEL_VALUE_MAX_BYTES: usize = 63;
 const DNS1123_SUBDOMAIN_MAX_BYTES: usize = 253;
+const DNS1123_LABEL_MAX_BYTES: usize = 63;
+const DNS1035_LABEL_MAX_BYTES: usize = 63;
 
 const LABEL_NAME_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 const LABEL_NAME_MSG: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
@@ -12,6 +16,10 @@ const LABEL_VALUE_MSG: &str = "a valid label must be an empty string or consist 
 const DNS1123_SUBDOMAIN_FMT: &str =
     "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
 const DNS1123_SUBDOMAIN_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const DNS1123_LABEL_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+const DNS1123_LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const DNS1035_LABEL_FMT: &str = "[a-z]([-a-z0-9]*[a-z0-9])?";
+const DNS1035_LABEL_MSG: &str = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
 
 /// `content.MaxLenError`. Kubernetes said "characters" until 2025 and "bytes" since; the
 /// limit always counted bytes.
@@ -82,7 +90,8 @@ pub(crate) fn is_qualified_key(key: &str) -> bool {
     prefix.is_none_or(|prefix| prefix.split('.').all(is_dns1123_label)) && is_label_name(name)
 }
 
-fn dns1123_subdomain_errors(value: &str) -> Vec<String> {
+/// `content.IsDNS1123Subdomain`: namespaced and cluster-scoped object names of most kinds.
+pub(crate) fn dns1123_subdomain_errors(value: &str) -> Vec<String> {
     let mut errors = Vec::new();
     if value.len() > DNS1123_SUBDOMAIN_MAX_BYTES {
         errors.push(max_len_error(DNS1123_SUBDOMAIN_MAX_BYTES));
@@ -95,6 +104,58 @@ fn dns1123_subdomain_errors(value: &str) -> Vec<String> {
         ));
     }
     errors
+}
+
+/// `content.IsDNS1123Label`: namespace names (and the names of kinds that become one).
+pub(crate) fn dns1123_label_errors(value: &str) -> Vec<String> {
+    let mut errors = Vec::new();
+    if value.len() > DNS1123_LABEL_MAX_BYTES {
+        errors.push(max_len_error(DNS1123_LABEL_MAX_BYTES));
+    }
+    if !is_dns1123_label(value) {
+        // A valid subdomain that is not a label can only be one with dots (its length is
+        // reported above).
+        if dns1123_subdomain_errors(value).is_empty() {
+            errors.push("must not contain dots".to_string());
+        } else {
+            errors.push(regex_error(
+                DNS1123_LABEL_MSG,
+                DNS1123_LABEL_FMT,
+                &["my-name", "123-abc"],
+            ));
+        }
+    }
+    errors
+}
+
+/// `content.IsDNS1035Label`: Service names, and a CRD's kind in lower case.
+pub(crate) fn dns1035_label_errors(value: &str) -> Vec<String> {
+    let mut errors = Vec::new();
+    if value.len() > DNS1035_LABEL_MAX_BYTES {
+        errors.push(max_len_error(DNS1035_LABEL_MAX_BYTES));
+    }
+    let starts_with_letter = value.bytes().next().is_some_and(|b| b.is_ascii_lowercase());
+    if !(starts_with_letter && is_dns1123_label(value)) {
+        errors.push(regex_error(
+            DNS1035_LABEL_MSG,
+            DNS1035_LABEL_FMT,
+            &["my-name", "abc-123"],
+        ));
+    }
+    errors
+}
+
+/// `path.IsValidPathSegmentName`: RBAC names, which may be almost anything that is one
+/// segment of a URL path.
+pub(crate) fn path_segment_errors(value: &str) -> Vec<String> {
+    if let Some(whole) = [".", ".."].into_iter().find(|whole| value == *whole) {
+        return vec![format!("may not be '{whole}'")];
+    }
+    ["/", "%"]
+        .into_iter()
+        .filter(|part| value.contains(part))
+        .map(|part| format!("may not contain '{part}'"))
+        .collect()
 }
 
 /// `content.IsLabelKey`: every reason `key` is not a valid label key (empty when valid).
@@ -152,6 +213,37 @@ pub(crate) fn label_value_errors(value: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn namespace_names_are_dns1123_labels_with_kubernetes_messages() {
+        assert!(dns1123_label_errors("shop-1").is_empty());
+        assert_eq!(
+            dns1123_label_errors("a/../../esc"),
+            vec!["a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')".to_string()]
+        );
+        assert_eq!(dns1123_label_errors("a.b"), vec!["must not contain dots"]);
+        assert_eq!(
+            dns1123_label_errors(&"a".repeat(64)),
+            vec!["must be no more than 63 bytes"]
+        );
+    }
+
+    #[test]
+    fn dns1035_labels_start_with_a_letter() {
+        assert!(dns1035_label_errors("web-1").is_empty());
+        assert_eq!(dns1035_label_errors("1web").len(), 1);
+        assert!(dns1035_label_errors("1web")[0].starts_with("a DNS-1035 label must consist"));
+    }
+
+    #[test]
+    fn path_segment_names_refuse_dots_slashes_and_percent() {
+        assert!(path_segment_errors("system:controller:x").is_empty());
+        assert_eq!(path_segment_errors(".."), vec!["may not be '..'"]);
+        assert_eq!(
+            path_segment_errors("a/%"),
+            vec!["may not contain '/'", "may not contain '%'"]
+        );
+    }
 
     #[test]
     fn prefixed_key_with_uppercase_prefix_is_rejected() {

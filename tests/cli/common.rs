@@ -179,3 +179,16 @@ fn wait(child: &mut Child, within: Option<Duration>, args: &[String]) -> ExitSta
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// The names in `dir`, sorted: what a run left behind.
+pub fn entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|error| panic!("{}: {error}", dir.display()))
+        .map(|entry| {
+            let entry = entry.unwrap_or_else(|error| panic!("{error}"));
+            entry.file_name().to_string_lossy().into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}

@@ -1,7 +1,7 @@
 //! `fleetplan migrate`: golden output, the loss report on stderr, `--verify` verdicts and exit
 //! codes, `-o json`, `--set`, `--out`, per-object errors, and the round trip through `plan`.
 
-use crate::common::Test;
+use crate::common::{entries, Test};
 use crate::schemas::{Namespace, Schemas};
 
 pub(crate) const FLEET: [&str; 4] = [
@@ -197,6 +197,151 @@ metadata:
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("name: configmap-fine\n"), "{stdout}");
     assert!(!stdout.contains("broken"), "{stdout}");
+}
+
+const FINE_THEN_BROKEN: &str = r#"
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: fine
+  namespace: shop
+  annotations:
+    federation.alpha.kubernetes.io/cluster-selector: '[{"key": "env", "operator": "in", "values": ["prod"]}]'
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: broken
+  namespace: shop
+  annotations:
+    federation.alpha.kubernetes.io/cluster-selector: '[{"key": "env", "operator": "Equals", "values": ["prod"]}]'
+"#;
+
+#[test]
+fn out_writes_nothing_when_a_later_object_cannot_be_migrated() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let out = dir.path().join("migrated");
+    Test::new()
+        .args(["migrate", "-f", "testdata/fleet/inventory.yaml", "-f", "-"])
+        .args(["--out", &out.to_string_lossy()])
+        .stdin(FINE_THEN_BROKEN)
+        .stderr_contains("error: <stdin>#2: ConfigMap/shop/broken: annotation federation.alpha.kubernetes.io/cluster-selector:")
+        .stderr_contains(format!(
+            "error: {}: not written, some objects could not be migrated\n",
+            out.display()
+        ))
+        .stdout("")
+        .status(1)
+        .run();
+    assert_eq!(entries(dir.path()), Vec::<String>::new());
+}
+
+/// A file of the same name as an output that is not a regular file (here a directory) is
+/// never replaced; the outputs moved in before it are taken back out, and the files they
+/// replaced restored.
+#[test]
+fn out_into_an_existing_directory_is_all_or_nothing() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let out = dir.path().join("migrated");
+    let first = out.join("managedclusterset_global.yaml");
+    let blocked = out.join("subscription_shop_shop-app.yaml");
+    std::fs::create_dir_all(blocked.join("inside")).unwrap_or_else(|error| panic!("{error}"));
+    std::fs::write(&first, "previous").unwrap_or_else(|error| panic!("{error}"));
+    migrate("testdata/migrate/placementrules.yaml")
+        .args(["--out", &out.to_string_lossy()])
+        .stderr_contains("subscription_shop_shop-app.yaml: exists and is not a regular file\n")
+        .stdout("")
+        .status(1)
+        .run();
+    assert_eq!(
+        entries(&out),
+        [
+            "managedclusterset_global.yaml",
+            "subscription_shop_shop-app.yaml"
+        ]
+    );
+    assert_eq!(
+        std::fs::read_to_string(&first).unwrap_or_default(),
+        "previous"
+    );
+    assert_eq!(entries(dir.path()), ["migrated"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn out_into_a_read_only_directory_writes_nothing() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let out = dir.path().join("migrated");
+    std::fs::create_dir(&out).unwrap_or_else(|error| panic!("{error}"));
+    std::fs::write(out.join("placement_shop_prod-by-selector.yaml"), "previous")
+        .unwrap_or_else(|error| panic!("{error}"));
+    let read_only = std::fs::Permissions::from_mode(0o555);
+    std::fs::set_permissions(&out, read_only).unwrap_or_else(|error| panic!("{error}"));
+    // root (CI containers) writes into a read-only directory anyway: nothing to refuse then.
+    if std::fs::write(out.join("probe"), "").is_ok() {
+        return;
+    }
+    migrate("testdata/migrate/placementrules.yaml")
+        .args(["--out", &out.to_string_lossy()])
+        .stderr_contains("Permission denied")
+        .stdout("")
+        .status(1)
+        .run();
+    assert_eq!(entries(&out), ["placement_shop_prod-by-selector.yaml"]);
+    assert_eq!(entries(dir.path()), ["migrated"]);
+}
+
+/// What a `migrate --out` killed by SIGKILL leaves behind: its staging directory, named for
+/// the process (one that no longer runs) and the target.
+#[test]
+fn out_removes_what_a_killed_run_staged_for_the_same_target() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let stale = dir.path().join(".fleetplan-tmp-99999999-migrated");
+    std::fs::create_dir(&stale).unwrap_or_else(|error| panic!("{error}"));
+    std::fs::write(stale.join("placement_shop_x.yaml"), "partial")
+        .unwrap_or_else(|error| panic!("{error}"));
+    migrate("testdata/migrate/placementrules.yaml")
+        .args(["--out", &dir.path().join("migrated").to_string_lossy()])
+        .stderr_contains("")
+        .stdout("")
+        .run();
+    assert_eq!(entries(dir.path()), ["migrated"]);
+}
+
+/// A namespace that is a path is refused at load (as the API server refuses it), so no
+/// output path is ever built from it.
+#[test]
+fn a_namespace_that_is_a_path_never_reaches_an_output_path() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let out = dir.path().join("a").join("b").join("migrated");
+    let input = std::fs::read_to_string("testdata/migrate/placementrules.yaml")
+        .unwrap_or_default()
+        .replace("namespace: shop", "namespace: a/../../esc");
+    Test::new()
+        .arg("migrate")
+        .args(FLEET)
+        .args(["-f", "-", "--out", &out.to_string_lossy()])
+        .stdin(input)
+        .stderr_contains("metadata.namespace: Invalid value: \"a/../../esc\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'")
+        .stdout("")
+        .status(1)
+        .run();
+    assert_eq!(entries(dir.path()), Vec::<String>::new());
+}
+
+#[test]
+fn namespace_and_set_flags_are_validated_as_names() {
+    Test::new()
+        .args(["migrate", "-f", "testdata/migrate/placementrules.yaml", "-n", "a/../b"])
+        .stderr_contains("error: invalid value 'a/../b' for '--namespace <NAMESPACE>': a lowercase RFC 1123 label must consist of")
+        .status(1)
+        .run();
+    Test::new()
+        .args(["migrate", "-f", "testdata/migrate/placementrules.yaml", "--set", "../x"])
+        .stderr_contains("error: invalid value '../x' for '--set <global|NAME>': a lowercase RFC 1123 subdomain must consist of")
+        .status(1)
+        .run();
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::common::Test;
+use crate::common::{entries, Test};
 
 /// The expected file's leading `#` lines explain the scenario; the rest is the exact output.
 fn golden(path: &Path) -> String {
@@ -225,6 +225,32 @@ fn out_file_is_written_and_a_failed_run_leaves_it_untouched() {
         .status(1)
         .run();
     assert_eq!(fs::read(&out).expect("still there"), written);
+}
+
+/// What a `plan --out` killed by SIGKILL leaves behind: its staged file, named for the process
+/// (one that no longer runs: above Linux's largest process id) and the target.
+#[test]
+fn out_removes_what_a_killed_run_staged_for_the_same_target() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let stale = dir.path().join(".fleetplan-tmp-99999999-plan.yaml");
+    let other_target = dir.path().join(".fleetplan-tmp-99999999-other.yaml");
+    let not_ours = dir.path().join(".plan.yaml.99999999.tmp");
+    for path in [&stale, &other_target, &not_ours] {
+        fs::write(path, "partial plan").expect("written");
+    }
+    Test::new()
+        .args(["plan", "-o", "yaml", "--out"])
+        .arg(dir.path().join("plan.yaml").display().to_string())
+        .args(["-f", "testdata/scenarios/1a-even"])
+        .run();
+    assert_eq!(
+        entries(dir.path()),
+        [
+            ".fleetplan-tmp-99999999-other.yaml",
+            ".plan.yaml.99999999.tmp",
+            "plan.yaml"
+        ]
+    );
 }
 
 #[test]

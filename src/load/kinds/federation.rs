@@ -8,6 +8,7 @@ use crate::load::clusters::federation_cluster;
 use crate::load::content::Content;
 use crate::load::decode::null_as_default;
 use crate::load::model_builder::ModelBuilder;
+use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
 use crate::model::preferences::check_non_negative;
@@ -23,6 +24,7 @@ pub const API: Api = Api {
         kind: "Cluster",
         versions: &["v1beta1"],
         scope: Scope::Cluster,
+        names: Names::Subdomain,
         read: federation_cluster,
     }],
     claims: Some(claims),

@@ -2,6 +2,7 @@
 
 use super::{Api, KnownKind};
 use crate::load::clusters::inventory;
+use crate::load::names::Names;
 use crate::load::object::Scope;
 
 pub const API: Api = Api {
@@ -10,6 +11,7 @@ pub const API: Api = Api {
         kind: "ClusterInventory",
         versions: &["v1alpha1"],
         scope: Scope::Cluster,
+        names: Names::Subdomain,
         read: inventory,
     }],
     claims: None,

@@ -14,6 +14,7 @@ use super::{Api, KnownKind, Reader};
 use crate::load::content::{Content, Shape};
 use crate::load::decode::{null_as_default, optional_time, FieldError};
 use crate::load::model_builder::ModelBuilder;
+use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
 use crate::model::karmada::{
@@ -36,6 +37,7 @@ pub const API: Api = Api {
             kind: "Cluster",
             versions: &["v1alpha1"],
             scope: Scope::Cluster,
+            names: Names::KarmadaCluster,
             read: karmada_cluster,
         },
         KnownKind {
@@ -43,6 +45,7 @@ pub const API: Api = Api {
             kind: "PropagationPolicy",
             versions: &["v1alpha1"],
             scope: Scope::Namespaced,
+            names: Names::Subdomain,
             read: propagation_policy,
         },
         KnownKind {
@@ -50,6 +53,7 @@ pub const API: Api = Api {
             kind: "ClusterPropagationPolicy",
             versions: &["v1alpha1"],
             scope: Scope::Cluster,
+            names: Names::Subdomain,
             read: propagation_policy,
         },
         KnownKind {
@@ -57,6 +61,7 @@ pub const API: Api = Api {
             kind: "ResourceBinding",
             versions: &["v1alpha2"],
             scope: Scope::Namespaced,
+            names: Names::Subdomain,
             read: resource_binding,
         },
         KnownKind {
@@ -64,6 +69,7 @@ pub const API: Api = Api {
             kind: "ClusterResourceBinding",
             versions: &["v1alpha2"],
             scope: Scope::Cluster,
+            names: Names::Subdomain,
             read: resource_binding,
         },
     ],

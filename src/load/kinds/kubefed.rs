@@ -6,6 +6,7 @@ use super::{add, Api, KnownKind};
 use crate::load::clusters::federation_cluster;
 use crate::load::decode::null_as_default;
 use crate::load::model_builder::ModelBuilder;
+use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
 use crate::model::preferences::RspSpec;
@@ -18,6 +19,7 @@ pub const API: Api = Api {
             kind: "KubeFedCluster",
             versions: &["v1beta1"],
             scope: Scope::Namespaced,
+            names: Names::Subdomain,
             read: federation_cluster,
         },
         KnownKind {
@@ -25,6 +27,7 @@ pub const API: Api = Api {
             kind: "ReplicaSchedulingPreference",
             versions: &["v1alpha1"],
             scope: Scope::Namespaced,
+            names: Names::Subdomain,
             read: replica_scheduling_preference,
         },
         KnownKind {
@@ -32,6 +35,7 @@ pub const API: Api = Api {
             kind: "Federated*",
             versions: &["v1beta1"],
             scope: Scope::Namespaced,
+            names: Names::Subdomain,
             read: federated,
         },
     ],

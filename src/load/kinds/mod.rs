@@ -14,6 +14,7 @@ use serde_json::Value;
 use super::content::Content;
 use super::decode::FieldError;
 use super::model_builder::ModelBuilder;
+use super::names::Names;
 use super::object::{Object, Scope, TypeMeta};
 use super::LoadError;
 use crate::model::placement::SpecError;
@@ -50,6 +51,8 @@ pub struct KnownKind {
     pub kind: &'static str,
     pub versions: &'static [&'static str],
     pub scope: Scope,
+    /// How its `metadata.name` is validated.
+    pub names: Names,
     pub read: Reader,
 }
 
@@ -96,6 +99,11 @@ pub fn route(type_meta: &TypeMeta, content: Content<'_>) -> Route {
 /// The scope of a kind an API defines; `None` for any other kind.
 pub fn scope(group: &str, kind: &str) -> Option<Scope> {
     known(group, kind).map(|known| known.scope)
+}
+
+/// The name rule of a kind an API defines; `None` for any other kind.
+pub fn names(group: &str, kind: &str) -> Option<Names> {
+    known(group, kind).map(|known| known.names)
 }
 
 /// Adds the workload; false when it duplicates an earlier object (already reported).

@@ -3,6 +3,7 @@
 
 use super::{add, spec_error, subtree, Api, KnownKind};
 use crate::load::model_builder::ModelBuilder;
+use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
 use crate::model::placement::{decode_placement_rule_decisions, decode_placement_rule_spec};
@@ -14,6 +15,7 @@ pub const API: Api = Api {
         kind: "PlacementRule",
         versions: &["v1"],
         scope: Scope::Namespaced,
+        names: Names::Subdomain,
         read: placement_rule,
     }],
     claims: None,

@@ -9,6 +9,7 @@ mod scores;
 use super::{add, spec_error, subtree, Api, KnownKind};
 use crate::load::clusters::managed_cluster;
 use crate::load::model_builder::ModelBuilder;
+use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
 use crate::model::placement::decode_placement_spec;
@@ -26,6 +27,7 @@ pub const API: Api = Api {
             kind: "ManagedCluster",
             versions: &["v1"],
             scope: Scope::Cluster,
+            names: Names::Label,
             read: managed_cluster,
         },
         KnownKind {
@@ -33,6 +35,7 @@ pub const API: Api = Api {
             kind: "ManagedClusterSet",
             versions: &["v1beta1", "v1beta2"],
             scope: Scope::Cluster,
+            names: Names::Subdomain,
             read: cluster_sets::cluster_set,
         },
         KnownKind {
@@ -40,6 +43,7 @@ pub const API: Api = Api {
             kind: "ManagedClusterSetBinding",
             versions: &["v1beta1", "v1beta2"],
             scope: Scope::Namespaced,
+            names: Names::Subdomain,
             read: cluster_sets::binding,
         },
         KnownKind {
@@ -47,6 +51,7 @@ pub const API: Api = Api {
             kind: "AddOnPlacementScore",
             versions: &["v1alpha1"],
             scope: Scope::Namespaced,
+            names: Names::Subdomain,
             read: scores::addon_score,
         },
         KnownKind {
@@ -54,6 +59,7 @@ pub const API: Api = Api {
             kind: DECISION_KIND,
             versions: &["v1alpha1", "v1beta1"],
             scope: Scope::Namespaced,
+            names: Names::Subdomain,
             read: decisions::placement_decision,
         },
         KnownKind {
@@ -61,6 +67,7 @@ pub const API: Api = Api {
             kind: "Placement",
             versions: &["v1alpha1", "v1beta1"],
             scope: Scope::Namespaced,
+            names: Names::Subdomain,
             read: placement,
         },
     ],
