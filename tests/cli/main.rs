@@ -18,6 +18,7 @@ mod migrate;
 mod migrate_karmada;
 mod ocm_vectors;
 mod packaging;
+mod placement_fields;
 mod plan;
 mod properties;
 mod schemas;

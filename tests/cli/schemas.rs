@@ -34,11 +34,11 @@ const BUILT_IN: &[(&str, &str)] = &[
     ("apps/v1", "StatefulSet"),
 ];
 
-fn crate_path(relative: &str) -> String {
+pub fn crate_path(relative: &str) -> String {
     format!("{}/{relative}", env!("CARGO_MANIFEST_DIR"))
 }
 
-fn yaml_documents(text: &str) -> Vec<Value> {
+pub fn yaml_documents(text: &str) -> Vec<Value> {
     serde_yaml::Deserializer::from_str(text)
         .map(|document| {
             Value::deserialize(document).unwrap_or_else(|error| panic!("{error}\n{text}"))
