@@ -158,11 +158,25 @@ fn additive() -> String {
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PrioritizerConfig {
-    /// Required by the CRD; a missing one is Misconfigured at scheduling time upstream.
-    #[serde(default)]
-    pub score_coordinate: Option<ScoreCoordinate>,
-    #[serde(default = "one")]
+    /// Required by the CRD, so the API server refuses a configuration without one.
+    pub score_coordinate: ScoreCoordinate,
+    #[serde(default = "one", deserialize_with = "weight")]
     pub weight: i32,
+}
+
+/// The CRD's bounds of a prioritizer's `weight`.
+const WEIGHT_RANGE: std::ops::RangeInclusive<i32> = -10..=10;
+
+fn weight<'de, D: Deserializer<'de>>(deserializer: D) -> Result<i32, D::Error> {
+    let weight = i32::deserialize(deserializer)?;
+    if !WEIGHT_RANGE.contains(&weight) {
+        return Err(de::Error::custom(format!(
+            "expected at least {} and at most {}, found {weight}",
+            WEIGHT_RANGE.start(),
+            WEIGHT_RANGE.end()
+        )));
+    }
+    Ok(weight)
 }
 
 fn one() -> i32 {
@@ -235,7 +249,7 @@ fn spread_constraints<'de, D: Deserializer<'de>>(
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SpreadConstraint {
-    #[serde(deserialize_with = "topology_key")]
+    #[serde(deserialize_with = "qualified_key")]
     pub topology_key: String,
     pub topology_key_type: TopologyKeyType,
     #[serde(default = "one", deserialize_with = "max_skew")]
@@ -250,25 +264,31 @@ pub enum TopologyKeyType {
     Claim,
 }
 
-/// The CRD's `maxLength` of a spread constraint's `topologyKey`.
-const MAX_TOPOLOGY_KEY_BYTES: usize = 316;
+/// The CRD's `maxLength` of a spread constraint's `topologyKey` and a toleration's `key`.
+const MAX_QUALIFIED_KEY_BYTES: usize = 316;
 
-/// `topologyKey`: at most 316 bytes matching the CRD's pattern (a label key without the
-/// per-part length limits).
-fn topology_key<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+/// A spread constraint's `topologyKey` or a toleration's `key`: at most 316 bytes matching
+/// the CRD's pattern (a label key without the per-part length limits).
+fn qualified_key<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
     let key = String::deserialize(deserializer)?;
-    if key.len() > MAX_TOPOLOGY_KEY_BYTES {
-        return Err(de::Error::custom(format!(
-            "expected at most {MAX_TOPOLOGY_KEY_BYTES} bytes, found {}",
-            key.len()
-        )));
-    }
+    at_most_characters::<D>(&key, MAX_QUALIFIED_KEY_BYTES)?;
     if !crate::selector::is_qualified_key(&key) {
         return Err(de::Error::custom(format!(
             "expected an optional DNS subdomain prefix and '/', then alphanumeric characters, '-', '_' or '.' starting and ending with an alphanumeric character, found {key:?}"
         )));
     }
     Ok(key)
+}
+
+/// A string's `maxLength` in the CRD, which counts characters as JSON Schema does.
+fn at_most_characters<'de, D: Deserializer<'de>>(text: &str, max: usize) -> Result<(), D::Error> {
+    let length = text.chars().count();
+    if length > max {
+        return Err(de::Error::custom(format!(
+            "expected at most {max} characters, found {length}"
+        )));
+    }
+    Ok(())
 }
 
 /// `maxSkew`: the CRD's minimum is 1.
@@ -301,17 +321,26 @@ pub struct AffinityTerm {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Toleration {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "qualified_key")]
     pub key: String,
     #[serde(default)]
     pub operator: TolerationOperator,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "toleration_value")]
     pub value: String,
     /// `None` matches every effect.
     #[serde(default, deserialize_with = "taint_effect")]
     pub effect: Option<TaintEffect>,
     #[serde(default)]
     pub toleration_seconds: Option<i64>,
+}
+
+/// The CRD's `maxLength` of a toleration's `value`.
+const MAX_TOLERATION_VALUE: usize = 1024;
+
+fn toleration_value<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    let value = String::deserialize(deserializer)?;
+    at_most_characters::<D>(&value, MAX_TOLERATION_VALUE)?;
+    Ok(value)
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -369,7 +398,10 @@ pub struct DecisionStrategy {
 pub struct GroupStrategy {
     #[serde(default)]
     pub decision_groups: Vec<DecisionGroup>,
-    #[serde(default = "all_clusters")]
+    #[serde(
+        default = "all_clusters",
+        deserialize_with = "clusters_per_decision_group"
+    )]
     pub clusters_per_decision_group: IntOrString,
 }
 
@@ -386,6 +418,29 @@ fn all_clusters() -> IntOrString {
     IntOrString::String("100%".to_string())
 }
 
+/// `clustersPerDecisionGroup`: a string must match the CRD's pattern
+/// `^((100|[1-9][0-9]{0,1})%|[1-9][0-9]*)$` (1% to 100%, or a positive count written as a
+/// string, which upstream's scheduler then finds Misconfigured as not a percentage).
+fn clusters_per_decision_group<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<IntOrString, D::Error> {
+    let value = IntOrString::deserialize(deserializer)?;
+    if let IntOrString::String(text) = &value {
+        let digits = text.strip_suffix('%').unwrap_or(text);
+        let positive = !digits.is_empty()
+            && !digits.starts_with('0')
+            && digits.bytes().all(|b| b.is_ascii_digit());
+        let percent_ok = digits.len() <= 2 || digits == "100";
+        if !positive || (text.ends_with('%') && !percent_ok) {
+            return Err(de::Error::custom(format!(
+                "expected a percentage from 1% to 100% or a positive count, found {:?}",
+                super::echo(text)
+            )));
+        }
+    }
+    Ok(value)
+}
+
 /// `intstr.IntOrString`. A string that is not `N%` is Misconfigured at scheduling time,
 /// as upstream does.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -398,10 +453,29 @@ pub enum IntOrString {
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DecisionGroup {
-    #[serde(default)]
+    /// Required, 2 to 63 characters matching `^[a-zA-Z0-9][-A-Za-z0-9_.]{0,61}[a-zA-Z0-9]$`.
+    #[serde(deserialize_with = "group_name")]
     pub group_name: String,
-    #[serde(default)]
+    /// Required by the CRD, even when empty.
     pub group_cluster_selector: GroupClusterSelector,
+}
+
+fn group_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    let name = String::deserialize(deserializer)?;
+    let bytes = name.as_bytes();
+    let valid = (2..=63).contains(&bytes.len())
+        && bytes[0].is_ascii_alphanumeric()
+        && bytes[bytes.len() - 1].is_ascii_alphanumeric()
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(b));
+    if !valid {
+        return Err(de::Error::custom(format!(
+            "expected 2 to 63 alphanumeric characters, '-', '_' or '.', starting and ending with an alphanumeric character, found {:?}",
+            super::echo(&name)
+        )));
+    }
+    Ok(name)
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
@@ -755,7 +829,7 @@ mod tests {
         .unwrap();
         let config = &spec.prioritizer_policy.configurations[0];
         assert_eq!(config.weight, 1);
-        let coordinate = config.score_coordinate.as_ref().unwrap();
+        let coordinate = &config.score_coordinate;
         assert_eq!(coordinate.kind, ScoreCoordinateType::BuiltIn);
         assert_eq!(coordinate.built_in, "Steady");
     }

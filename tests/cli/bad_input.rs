@@ -573,7 +573,7 @@ fn a_toleration_beyond_year_9999_changes_at_its_end() {
             "{name: east, labels: {cluster.open-cluster-management.io/clusterset: default}, taints: [{key: k, effect: NoSelect, timeAdded: \"2026-01-01T00:00:00Z\"}]}",
         )
         .replace(
-            "  decisionStrategy:\n    groupStrategy:\n      clustersPerDecisionGroup: \"abc%\"\n",
+            "  decisionStrategy:\n    groupStrategy:\n      clustersPerDecisionGroup: \"5\"\n",
             "  tolerations: [{key: k, operator: Exists, tolerationSeconds: 9223372036854775000}]\n",
         );
     let output = Test::new()

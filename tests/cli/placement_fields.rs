@@ -298,3 +298,146 @@ fn every_field_of_the_upstream_placement_api_is_accepted() {
         named.join("\n")
     );
 }
+
+/// Values the CRD refuses for the field at `at`, each with what the error must name: one
+/// outside each enum, minimum, maximum, pattern, length and item count the schema declares,
+/// and the object without each of its required fields that has no default.
+fn violations(schema: &Value, at: &str) -> Vec<(Value, String)> {
+    let mut out = Vec::new();
+    if schema["enum"].is_array() {
+        out.push((json!("NotAnEnumValue"), at.to_string()));
+    }
+    if let Some(minimum) = schema["minimum"].as_i64() {
+        out.push((json!(minimum - 1), at.to_string()));
+    }
+    if let Some(maximum) = schema["maximum"].as_i64() {
+        out.push((json!(maximum + 1), at.to_string()));
+    }
+    if schema["pattern"].is_string() {
+        out.push((json!("not valid!"), at.to_string()));
+    }
+    if let Some(length) = schema["maxLength"].as_u64() {
+        out.push((json!("a".repeat(length as usize + 1)), at.to_string()));
+    }
+    if let Some(count) = schema["maxItems"].as_u64() {
+        let item = values(&schema["items"], &format!("{at}[]"))[0].clone();
+        let items: Vec<Value> = (0..=count)
+            .map(|index| match &item {
+                // Items that differ, so only the count is wrong.
+                Value::Object(object) if object.contains_key("topologyKey") => {
+                    let mut object = object.clone();
+                    object.insert("topologyKey".into(), json!(format!("k{index}")));
+                    Value::Object(object)
+                }
+                other => other.clone(),
+            })
+            .collect();
+        out.push((json!(items), at.to_string()));
+    }
+    if schema["type"] == "object" {
+        for required in schema["required"].as_array().into_iter().flatten() {
+            let name = required.as_str().unwrap_or_default();
+            // The API server fills in a missing field that has a default.
+            if schema["properties"][name].get("default").is_some() {
+                continue;
+            }
+            if let Value::Object(mut object) = smallest(schema, at) {
+                object.remove(name);
+                out.push((Value::Object(object), name.to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// `spec.a[].b` as an error names it: the one item of each list is `[0]`.
+fn indexed(path: &str) -> String {
+    path.replace("[]", "[0]").replace("{}", ".a")
+}
+
+/// What the API server refuses for a field the Placement CRD constrains, fleetplan refuses
+/// too, with an error naming the Placement and the field.
+#[test]
+fn every_constraint_of_the_upstream_placement_crd_is_enforced() {
+    let text = std::fs::read_to_string(crate_path(CRD)).unwrap_or_else(|error| panic!("{error}"));
+    let crd = yaml_documents(&text).remove(0);
+    let schemas = Schemas::load();
+    let mut stream = String::new();
+    let mut expected: Vec<(String, String, String)> = Vec::new();
+    for version in crd["spec"]["versions"].as_array().into_iter().flatten() {
+        if version["served"] != json!(true) {
+            continue;
+        }
+        let api_version = format!(
+            "cluster.open-cluster-management.io/{}",
+            version["name"].as_str().unwrap_or_default()
+        );
+        let spec = &version["schema"]["openAPIV3Schema"]["properties"]["spec"];
+        let mut paths = Vec::new();
+        fields(spec, &mut Vec::new(), &mut paths);
+        for path in paths {
+            let at = render(&path);
+            let mut schema = spec;
+            for step in &path {
+                schema = match step {
+                    Step::Field(name) => &schema["properties"][name.as_str()],
+                    Step::Item => &schema["items"],
+                    Step::Entry => &schema["additionalProperties"],
+                };
+            }
+            for (value, names) in violations(schema, &at) {
+                let placement = json!({
+                    "apiVersion": api_version,
+                    "kind": "Placement",
+                    "metadata": {"name": format!("refused-{}", expected.len()), "namespace": "shop"},
+                    "spec": build(spec, &path, "spec", &value),
+                });
+                let yaml =
+                    serde_yaml::to_string(&placement).unwrap_or_else(|error| panic!("{error}"));
+                // The API server refuses it.
+                let problems = schemas.problems(&placement, &Namespace::OneOf(&["shop"]));
+                assert!(
+                    !problems.is_empty(),
+                    "the CRD admits {at} = {value}:\n{yaml}"
+                );
+                let field = indexed(&at);
+                let named = if names == at { field.clone() } else { names };
+                let parent = field
+                    .rsplit_once('.')
+                    .map_or(field.clone(), |(parent, _)| parent.to_string());
+                stream.push_str("---\n");
+                stream.push_str(&yaml);
+                expected.push((
+                    format!("Placement/shop/refused-{}: {parent}", expected.len()),
+                    named,
+                    format!("{at} = {value}"),
+                ));
+            }
+        }
+    }
+    let output = Test::new()
+        .args(["plan", "-f", "testdata/fleet/inventory.yaml", "-f", "-"])
+        .stdin(stream)
+        .stderr_contains("")
+        .status(1)
+        .run();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let missed: Vec<&String> = expected
+        .iter()
+        .filter(|(prefix, named, _)| {
+            !stderr
+                .lines()
+                .any(|line| line.contains(prefix.as_str()) && line.contains(named.as_str()))
+        })
+        .map(|(_, _, case)| case)
+        .collect();
+    assert!(
+        missed.is_empty(),
+        "not refused naming the field:\n{missed:#?}\n{stderr}"
+    );
+    assert!(
+        expected.len() > 20,
+        "only {} constraints found",
+        expected.len()
+    );
+}

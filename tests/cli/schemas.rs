@@ -50,7 +50,8 @@ pub fn yaml_documents(text: &str) -> Vec<Value> {
 /// The API server's structural schema made into a JSON Schema that refuses what it would:
 /// an object schema that declares `properties` and does not preserve unknown fields admits
 /// no others (kubectl's strict field validation turns their pruning into an error),
-/// `nullable` is the only way to admit null, and a `set` list has unique items.
+/// `nullable` is the only way to admit null, a required field with a default is filled in,
+/// and a `set` list has unique items.
 fn strict(schema: &mut Value) {
     let Some(object) = schema.as_object_mut() else {
         return;
@@ -65,6 +66,26 @@ fn strict(schema: &mut Value) {
     if object.remove("nullable") == Some(json!(true)) {
         if let Some(Value::String(kind)) = object.get("type").cloned() {
             object.insert("type".into(), json!([kind, "null"]));
+        }
+    }
+    // The API server applies defaults before it validates: a required field with a default
+    // is never missing.
+    if let (Some(Value::Array(required)), Some(Value::Object(properties))) =
+        (object.get("required"), object.get("properties"))
+    {
+        let kept: Vec<Value> = required
+            .iter()
+            .filter(|name| {
+                let property = name.as_str().and_then(|name| properties.get(name));
+                property.is_none_or(|property| property.get("default").is_none())
+            })
+            .cloned()
+            .collect();
+        // Draft 4 wants a `required` list to be non-empty.
+        if kept.is_empty() {
+            object.remove("required");
+        } else {
+            object.insert("required".into(), Value::Array(kept));
         }
     }
     if object.get("x-kubernetes-list-type") == Some(&json!("set")) {
@@ -145,7 +166,7 @@ impl Schemas {
     }
 
     /// Every reason the API server would refuse `object`, each naming it.
-    fn problems(&self, object: &Value, namespace: &Namespace) -> Vec<String> {
+    pub fn problems(&self, object: &Value, namespace: &Namespace) -> Vec<String> {
         let api_version = object["apiVersion"].as_str().unwrap_or_default();
         let kind = object["kind"].as_str().unwrap_or_default();
         let name = object["metadata"]["name"].as_str().unwrap_or_default();

@@ -123,9 +123,7 @@ pub fn weights(policy: &PrioritizerPolicy) -> Result<Vec<Weighted>, String> {
         other => return Err(format!("incorrect prioritizer policy mode: {other}")),
     };
     for config in &policy.configurations {
-        let Some(coordinate) = &config.score_coordinate else {
-            return Err("scoreCoordinate field is required".to_string());
-        };
+        let coordinate = &config.score_coordinate;
         let key = match coordinate.kind {
             ScoreCoordinateType::BuiltIn => Coordinate::BuiltIn(coordinate.built_in.clone()),
             ScoreCoordinateType::AddOn => Coordinate::AddOn(coordinate.add_on.clone()),
@@ -167,11 +165,11 @@ mod tests {
 
     fn builtin(name: &str, weight: i32) -> PrioritizerConfig {
         PrioritizerConfig {
-            score_coordinate: Some(ScoreCoordinate {
+            score_coordinate: ScoreCoordinate {
                 kind: ScoreCoordinateType::BuiltIn,
                 built_in: name.into(),
                 add_on: None,
-            }),
+            },
             weight,
         }
     }
