@@ -200,14 +200,23 @@ fn build(schema: &Value, path: &[Step], at: &str, leaf: &Value) -> Value {
     }
 }
 
-#[test]
-fn every_field_of_the_upstream_placement_api_is_accepted() {
+/// One field of a served version of the Placement CRD.
+struct Field {
+    api_version: String,
+    /// The version's `spec` schema.
+    spec: Value,
+    path: Vec<Step>,
+    /// The path as written: `spec.tolerations[].key`.
+    at: String,
+    /// The field's own schema.
+    schema: Value,
+}
+
+/// Every field of every served version of the Placement CRD.
+fn upstream_fields() -> Vec<Field> {
     let text = std::fs::read_to_string(crate_path(CRD)).unwrap_or_else(|error| panic!("{error}"));
     let crd = yaml_documents(&text).remove(0);
-    let schemas = Schemas::load();
-    let mut stream = String::new();
-    let mut named = Vec::new();
-    let mut listed = Vec::new();
+    let mut out = Vec::new();
     for version in crd["spec"]["versions"].as_array().into_iter().flatten() {
         if version["served"] != json!(true) {
             continue;
@@ -220,7 +229,6 @@ fn every_field_of_the_upstream_placement_api_is_accepted() {
         let mut paths = Vec::new();
         fields(spec, &mut Vec::new(), &mut paths);
         for path in paths {
-            let at = render(&path);
             let mut schema = spec;
             for step in &path {
                 schema = match step {
@@ -229,31 +237,55 @@ fn every_field_of_the_upstream_placement_api_is_accepted() {
                     Step::Entry => &schema["additionalProperties"],
                 };
             }
-            listed.push(at.clone());
-            for value in values(schema, &at) {
-                // Named after its field, so a refusal names the field it is about.
-                let field = at
-                    .trim_start_matches("spec.")
-                    .replace(['[', ']', '{', '}'], "");
-                let name = format!("{}-{}", field.to_lowercase(), named.len());
-                let placement = json!({
-                    "apiVersion": api_version,
-                    "kind": "Placement",
-                    "metadata": {"name": name, "namespace": "shop"},
-                    "spec": build(spec, &path, "spec", &complete(&at, value.clone())),
-                });
-                // The Placement is one the API server admits, so a refusal is fleetplan's.
-                let yaml =
-                    serde_yaml::to_string(&placement).unwrap_or_else(|error| panic!("{error}"));
-                schemas.assert_admitted(
-                    &yaml,
-                    &Namespace::OneOf(&["shop"]),
-                    &format!("{at} = {value}"),
-                );
-                stream.push_str("---\n");
-                stream.push_str(&yaml);
-                named.push(format!("{name}: {at} = {value}"));
-            }
+            out.push(Field {
+                api_version: api_version.clone(),
+                spec: spec.clone(),
+                at: render(&path),
+                path,
+                schema: schema.clone(),
+            });
+        }
+    }
+    out
+}
+
+#[test]
+fn every_field_of_the_upstream_placement_api_is_accepted() {
+    let schemas = Schemas::load();
+    let mut stream = String::new();
+    let mut named = Vec::new();
+    let mut listed = Vec::new();
+    for upstream in upstream_fields() {
+        let Field {
+            api_version,
+            spec,
+            path,
+            at,
+            schema,
+        } = &upstream;
+        listed.push(at.clone());
+        for value in values(schema, at) {
+            // Named after its field, so a refusal names the field it is about.
+            let field = at
+                .trim_start_matches("spec.")
+                .replace(['[', ']', '{', '}'], "");
+            let name = format!("{}-{}", field.to_lowercase(), named.len());
+            let placement = json!({
+                "apiVersion": api_version,
+                "kind": "Placement",
+                "metadata": {"name": name, "namespace": "shop"},
+                "spec": build(spec, path, "spec", &complete(at, value.clone())),
+            });
+            // The Placement is one the API server admits, so a refusal is fleetplan's.
+            let yaml = serde_yaml::to_string(&placement).unwrap_or_else(|error| panic!("{error}"));
+            schemas.assert_admitted(
+                &yaml,
+                &Namespace::OneOf(&["shop"]),
+                &format!("{at} = {value}"),
+            );
+            stream.push_str("---\n");
+            stream.push_str(&yaml);
+            named.push(format!("{name}: {at} = {value}"));
         }
     }
     // The walk found the API, the newest fields included.
@@ -359,60 +391,43 @@ fn indexed(path: &str) -> String {
 /// too, with an error naming the Placement and the field.
 #[test]
 fn every_constraint_of_the_upstream_placement_crd_is_enforced() {
-    let text = std::fs::read_to_string(crate_path(CRD)).unwrap_or_else(|error| panic!("{error}"));
-    let crd = yaml_documents(&text).remove(0);
     let schemas = Schemas::load();
     let mut stream = String::new();
     let mut expected: Vec<(String, String, String)> = Vec::new();
-    for version in crd["spec"]["versions"].as_array().into_iter().flatten() {
-        if version["served"] != json!(true) {
-            continue;
-        }
-        let api_version = format!(
-            "cluster.open-cluster-management.io/{}",
-            version["name"].as_str().unwrap_or_default()
-        );
-        let spec = &version["schema"]["openAPIV3Schema"]["properties"]["spec"];
-        let mut paths = Vec::new();
-        fields(spec, &mut Vec::new(), &mut paths);
-        for path in paths {
-            let at = render(&path);
-            let mut schema = spec;
-            for step in &path {
-                schema = match step {
-                    Step::Field(name) => &schema["properties"][name.as_str()],
-                    Step::Item => &schema["items"],
-                    Step::Entry => &schema["additionalProperties"],
-                };
-            }
-            for (value, names) in violations(schema, &at) {
-                let placement = json!({
-                    "apiVersion": api_version,
-                    "kind": "Placement",
-                    "metadata": {"name": format!("refused-{}", expected.len()), "namespace": "shop"},
-                    "spec": build(spec, &path, "spec", &value),
-                });
-                let yaml =
-                    serde_yaml::to_string(&placement).unwrap_or_else(|error| panic!("{error}"));
-                // The API server refuses it.
-                let problems = schemas.problems(&placement, &Namespace::OneOf(&["shop"]));
-                assert!(
-                    !problems.is_empty(),
-                    "the CRD admits {at} = {value}:\n{yaml}"
-                );
-                let field = indexed(&at);
-                let named = if names == at { field.clone() } else { names };
-                let parent = field
-                    .rsplit_once('.')
-                    .map_or(field.clone(), |(parent, _)| parent.to_string());
-                stream.push_str("---\n");
-                stream.push_str(&yaml);
-                expected.push((
-                    format!("Placement/shop/refused-{}: {parent}", expected.len()),
-                    named,
-                    format!("{at} = {value}"),
-                ));
-            }
+    for upstream in upstream_fields() {
+        let Field {
+            api_version,
+            spec,
+            path,
+            at,
+            schema,
+        } = &upstream;
+        for (value, names) in violations(schema, at) {
+            let placement = json!({
+                "apiVersion": api_version,
+                "kind": "Placement",
+                "metadata": {"name": format!("refused-{}", expected.len()), "namespace": "shop"},
+                "spec": build(spec, path, "spec", &value),
+            });
+            let yaml = serde_yaml::to_string(&placement).unwrap_or_else(|error| panic!("{error}"));
+            // The API server refuses it.
+            let problems = schemas.problems(&placement, &Namespace::OneOf(&["shop"]));
+            assert!(
+                !problems.is_empty(),
+                "the CRD admits {at} = {value}:\n{yaml}"
+            );
+            let field = indexed(at);
+            let named = if names == *at { field.clone() } else { names };
+            let parent = field
+                .rsplit_once('.')
+                .map_or(field.clone(), |(parent, _)| parent.to_string());
+            stream.push_str("---\n");
+            stream.push_str(&yaml);
+            expected.push((
+                format!("Placement/shop/refused-{}: {parent}", expected.len()),
+                named,
+                format!("{at} = {value}"),
+            ));
         }
     }
     let output = Test::new()
