@@ -95,7 +95,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__check)
-            opts="-f -n -v -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --enforce-spread-policy --manifests-only --output --color --help"
+            opts="-f -n -v -l -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --enforce-spread-policy --manifests-only --selector --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -146,6 +146,14 @@ _fleetplan() {
                     return 0
                     ;;
                 --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -577,7 +585,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__plan)
-            opts="-f -n -v -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --enforce-spread-policy --output --out --color --help"
+            opts="-f -n -v -l -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --enforce-spread-policy --selector --output --out --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -628,6 +636,14 @@ _fleetplan() {
                     return 0
                     ;;
                 --now)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --selector)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -l)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

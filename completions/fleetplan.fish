@@ -48,6 +48,7 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l offline -d 
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l capacity -d 'Set how many replicas CLUSTER can hold. Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l label -d 'Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l now -d 'The time taint tolerations are judged at (RFC 3339); default: now' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s l -l selector -d 'Only the workloads whose labels match SELECTOR, as `kubectl get -l` (\'tier=web,env!=dev\', \'app in (shop,cart)\', \'!legacy\')' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s o -l output -d 'Output format' -r -f -a "table\t'Per item: its clusters, replicas, scores and what is unsatisfied'
 yaml\t'The Plan document (fleetplan.io/v1alpha1) as YAML'
 json\t'The Plan document as JSON'
@@ -133,6 +134,7 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l offline -d
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l capacity -d 'Set how many replicas CLUSTER can hold. Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l label -d 'Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l now -d 'The time taint tolerations are judged at (RFC 3339); default: now' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s l -l selector -d 'Only the workloads whose labels match SELECTOR, as `kubectl get -l` (\'tier=web,env!=dev\', \'app in (shop,cart)\', \'!legacy\')' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s o -l output -d 'Output format' -r -f -a "text\t'One line per error and unsatisfied condition, then a summary'
 json\t'The report as JSON: result, items, errors, unsatisfied'
 github\t'GitHub Actions annotations (`::error file=…,line=…::…`), then the summary'

@@ -8,7 +8,7 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::load::LoadError;
-use crate::model::{Model, Source};
+use crate::model::{Model, Source, Workload};
 use crate::plan::PlanOutcome;
 
 /// What `check` found; `-o json` serializes it as is.
@@ -197,13 +197,13 @@ impl CheckReport {
         report
     }
 
-    /// Adds a plan of `model`: its item errors, else its unsatisfied conditions.
-    pub fn planned(mut self, model: &Model, outcome: &PlanOutcome) -> CheckReport {
+    /// Adds the plan of `workloads`: its item errors, else its unsatisfied conditions.
+    pub fn planned(mut self, workloads: &[&Workload], outcome: &PlanOutcome) -> CheckReport {
         self.items = outcome.plan.items.len();
         self.placements_evaluated = true;
-        // plan::build keeps the model's workload order: item i plans workload i.
-        self.checked = checked(model);
-        for (workload, item) in model.workloads.iter().zip(&outcome.plan.items) {
+        // plan::build keeps the workloads' order: item i plans workload i.
+        self.checked = checked(workloads);
+        for (workload, item) in workloads.iter().zip(&outcome.plan.items) {
             let finding = || Finding {
                 object: Some(workload.object.to_string()),
                 ..Finding::at(&workload.source)
@@ -229,10 +229,10 @@ impl CheckReport {
         self
     }
 
-    /// `--manifests-only`: `model`'s workloads were read and validated, not planned.
-    pub fn validated(mut self, model: &Model) -> CheckReport {
-        self.items = model.workloads.len();
-        self.checked = checked(model);
+    /// `--manifests-only`: `workloads` were read and validated, not planned.
+    pub fn validated(mut self, workloads: &[&Workload]) -> CheckReport {
+        self.items = workloads.len();
+        self.checked = checked(workloads);
         self.placements_evaluated = false;
         self.conclude();
         self
@@ -249,9 +249,8 @@ impl CheckReport {
     }
 }
 
-fn checked(model: &Model) -> Vec<Checked> {
-    model
-        .workloads
+fn checked(workloads: &[&Workload]) -> Vec<Checked> {
+    workloads
         .iter()
         .map(|workload| Checked {
             object: workload.object.to_string(),

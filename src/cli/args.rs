@@ -5,7 +5,64 @@ use clap::{Args, ValueHint};
 
 use super::error::Error;
 use crate::load::{self, LoadOptions};
-use crate::plan::WhatIf;
+use crate::model::Model;
+use crate::plan::{self, ItemSource, WhatIf};
+use crate::selector::Selector;
+
+/// Which workloads `plan` and `check` judge, as `kubectl get` names them: item arguments or a
+/// label selector, not both (kubectl refuses names with a selector too).
+#[derive(Debug, Args)]
+pub struct ItemArgs {
+    /// Only these items: [KIND/][NAMESPACE/]NAME as `explain` takes it (kind
+    /// case-insensitive; plural and short forms like deploy, rs, cm, rsp work).
+    #[arg(value_name = "ITEM")]
+    pub items: Vec<String>,
+
+    /// Only the workloads whose labels match SELECTOR, as `kubectl get -l`
+    /// ('tier=web,env!=dev', 'app in (shop,cart)', '!legacy').
+    #[arg(short = 'l', long, value_name = "SELECTOR", conflicts_with = "items")]
+    pub selector: Option<String>,
+}
+
+impl ItemArgs {
+    /// The indices of the workloads asked for, in plan order; `None` for all of them. An
+    /// argument that names no item, or a selector no workload matches, is an error.
+    pub fn select(&self, model: &Model) -> Result<Option<Vec<usize>>, Error> {
+        let mut indices = if let Some(text) = &self.selector {
+            let selector = Selector::parse(text).map_err(|error| Error::Flag {
+                flag: "-l",
+                message: error.to_string(),
+            })?;
+            let matching: Vec<usize> = (0..model.workloads.len())
+                .filter(|&index| {
+                    model
+                        .workloads
+                        .get(index)
+                        .is_some_and(|workload| selector.matches(&workload.labels))
+                })
+                .collect();
+            if matching.is_empty() {
+                return Err(Error::NoneSelected(text.clone()));
+            }
+            matching
+        } else if self.items.is_empty() {
+            return Ok(None);
+        } else {
+            let sources: Vec<ItemSource> = model
+                .workloads
+                .iter()
+                .map(|workload| ItemSource::from(&workload.object))
+                .collect();
+            self.items
+                .iter()
+                .map(|item| plan::find_item(&sources, item))
+                .collect::<Result<_, _>>()?
+        };
+        indices.sort_unstable();
+        indices.dedup();
+        Ok(Some(indices))
+    }
+}
 
 #[derive(Debug, Args)]
 pub struct InputArgs {

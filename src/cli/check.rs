@@ -1,4 +1,5 @@
-//! `fleetplan check -f PATH... [-o text|json|github|junit|sarif] [what-if flags]`: the CI gate.
+//! `fleetplan check -f PATH... [ITEM...|-l SELECTOR] [-o text|json|github|junit|sarif]
+//! [what-if flags]`: the CI gate.
 //!
 //! Exit codes: 0 clean, 1 an input or item error, 3 everything valid but some item
 //! unsatisfied. The report goes to stdout (GitHub reads workflow commands there); only
@@ -6,8 +7,8 @@
 
 use clap::{Args, ValueEnum};
 
-use super::args::{InputArgs, VerdictArgs, WhatIfArgs};
-use super::context::{load_partial, Diagnostics, RunContext, Scenario};
+use super::args::{InputArgs, ItemArgs, VerdictArgs, WhatIfArgs};
+use super::context::{load_partial, selected, Diagnostics, RunContext, Scenario};
 use super::error::Error;
 use super::io::{write, Io};
 use crate::exit_code::ExitCode;
@@ -28,6 +29,9 @@ pub struct CheckArgs {
 
     #[command(flatten)]
     verdict: VerdictArgs,
+
+    #[command(flatten)]
+    items: ItemArgs,
 
     /// Output format.
     #[arg(short = 'o', long, value_enum, default_value_t = CheckFormat::Text)]
@@ -52,6 +56,7 @@ pub fn run(args: CheckArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let scenario = Scenario::new(&args.what_if, &args.inputs, io)?;
     // Like kubeconform, every file's problems are reported and what did load is checked.
     let (model, load_errors) = load_partial(&args.inputs, io);
+    let selection = args.items.select(&model)?;
     let scope = Scope::new(args.verdict.manifests_only);
     let check = CheckReport::new(&model, &load_errors);
     let check = match verdict::require(&model, scope) {
@@ -59,12 +64,14 @@ pub fn run(args: CheckArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
         // is refused.
         Err(nothing) if load_errors.is_empty() => return Err(nothing.into()),
         Err(_) => check,
-        Ok(()) if scope == Scope::ManifestsOnly => check.validated(&model),
+        Ok(()) if scope == Scope::ManifestsOnly => {
+            check.validated(&selected(&model, selection.as_deref()))
+        }
         Ok(()) => {
-            let context = RunContext::new(model, scenario, Trace::Plan)?;
+            let context = RunContext::new(model, scenario, Trace::Plan)?.select(selection);
             // Item errors are findings of the report, not diagnostics.
             let outcome = context.plan(Diagnostics::Warnings, io);
-            check.planned(&context.model, &outcome)
+            check.planned(&context.workloads(), &outcome)
         }
     };
     let text = match args.output {

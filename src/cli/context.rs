@@ -9,7 +9,7 @@ use super::error::Error;
 use super::io::{report, Io};
 use crate::load::{self, LoadError, PreviousKind};
 use crate::model::time::parse_rfc3339;
-use crate::model::Model;
+use crate::model::{Model, Workload};
 use crate::plan::{self, Plan, PlanOptions, PlanOutcome, Trace, WhatIf};
 
 /// The what-if flags, validated, with the previous plan they name.
@@ -88,6 +88,8 @@ pub struct RunContext {
     pub model: Model,
     scenario: Scenario,
     trace: Trace,
+    /// The workloads to plan, by index; `None` for all (see [`super::args::ItemArgs`]).
+    selection: Option<Vec<usize>>,
 }
 
 /// Which of a plan's diagnostics go to stderr.
@@ -119,6 +121,7 @@ impl RunContext {
             model,
             scenario,
             trace,
+            selection: None,
         })
     }
 
@@ -131,9 +134,24 @@ impl RunContext {
             .map(|plan| (plan, scenario.previous_kind))
     }
 
-    /// Plans every workload, reporting its `diagnostics` on stderr.
+    /// Plans only the workloads at `selection` (`None`: all of them).
+    pub fn select(mut self, selection: Option<Vec<usize>>) -> Self {
+        self.selection = selection;
+        self
+    }
+
+    /// The workloads [`RunContext::plan`] plans, in plan order.
+    pub fn workloads(&self) -> Vec<&Workload> {
+        selected(&self.model, self.selection.as_deref())
+    }
+
+    /// Plans every selected workload, reporting its `diagnostics` on stderr.
     pub fn plan(&self, diagnostics: Diagnostics, io: &mut Io<'_>) -> PlanOutcome<'_> {
-        let outcome = plan::build(&self.model, &self.scenario.plan_options(self.trace));
+        let options = self.scenario.plan_options(self.trace);
+        let outcome = match &self.selection {
+            Some(indices) => plan::build_items(&self.model, &options, indices),
+            None => plan::build(&self.model, &options),
+        };
         for warning in &outcome.warnings {
             report(io, &format!("warning: {warning}"));
         }
@@ -149,6 +167,17 @@ impl RunContext {
     /// reports what concerns it.
     pub fn plan_item(&self, index: usize) -> PlanOutcome<'_> {
         plan::build_item(&self.model, &self.scenario.plan_options(self.trace), index)
+    }
+}
+
+/// The workloads of `model` at `selection` (`None`: all), in plan order.
+pub fn selected<'m>(model: &'m Model, selection: Option<&[usize]>) -> Vec<&'m Workload> {
+    match selection {
+        Some(indices) => indices
+            .iter()
+            .filter_map(|&index| model.workloads.get(index))
+            .collect(),
+        None => model.workloads.iter().collect(),
     }
 }
 

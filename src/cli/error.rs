@@ -9,8 +9,7 @@ use super::io::{report, Io};
 use crate::exit_code::ExitCode;
 use crate::load::LoadErrors;
 use crate::migrate::MigrateError;
-use crate::plan::WhatIfError;
-use crate::render::explain::LookupError;
+use crate::plan::{LookupError, WhatIfError};
 use crate::render::selection::SelectionError;
 use crate::selector::SelectorError;
 use crate::verdict::Nothing;
@@ -29,9 +28,12 @@ pub enum Error {
     /// A what-if flag naming a cluster or label the inventory cannot take.
     #[error(transparent)]
     WhatIf(#[from] WhatIfError),
-    /// An item or cluster `explain` was asked about that the inputs do not hold.
+    /// An item or cluster named on the command line that the inputs do not hold.
     #[error(transparent)]
     Lookup(#[from] LookupError),
+    /// `-l SELECTOR` that no workload's labels match.
+    #[error("-l {0:?}: no workload in the inputs has matching labels")]
+    NoneSelected(String),
     /// A label selector given on the command line that does not parse.
     #[error(transparent)]
     Selector(#[from] SelectorError),

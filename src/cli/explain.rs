@@ -8,7 +8,7 @@ use super::context::RunContext;
 use super::error::Error;
 use super::io::{report, write, Io};
 use crate::exit_code::ExitCode;
-use crate::plan::{ItemSource, Trace};
+use crate::plan::{self, ItemSource, Trace};
 use crate::render::explain;
 
 #[derive(Debug, Args)]
@@ -49,7 +49,7 @@ pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
         .iter()
         .map(|workload| ItemSource::from(&workload.object))
         .collect();
-    let index = explain::find_item(&sources, &args.item)?;
+    let index = plan::find_item(&sources, &args.item)?;
     // The item as `plan` plans it, alone: a full trace of every item of a large fleet would
     // not fit in memory.
     let outcome = context.plan_item(index);
@@ -60,7 +60,7 @@ pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
             .get(index)
             .map(|workload| model.fleet_names(workload))
             .unwrap_or_default();
-        explain::find_cluster(&known, cluster)?;
+        plan::find_cluster(&known, cluster)?;
     }
     let (Some(item), Some(trace), Some(workload)) = (
         outcome.plan.items.first(),

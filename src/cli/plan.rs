@@ -1,10 +1,11 @@
-//! `fleetplan plan -f PATH... [-o table|yaml|json|decisions] [--out FILE] [what-if flags]`
+//! `fleetplan plan -f PATH... [ITEM...|-l SELECTOR] [-o table|yaml|json|decisions|bindings|name]
+//! [--out FILE] [what-if flags]`
 
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::args::{InputArgs, WhatIfArgs};
+use super::args::{InputArgs, ItemArgs, WhatIfArgs};
 use super::context::{Diagnostics, RunContext};
 use super::error::Error;
 use super::io::{write, Io};
@@ -20,6 +21,9 @@ pub struct PlanArgs {
 
     #[command(flatten)]
     what_if: WhatIfArgs,
+
+    #[command(flatten)]
+    items: ItemArgs,
 
     /// Output format.
     #[arg(short = 'o', long, value_enum, default_value_t = PlanFormat::Table)]
@@ -53,6 +57,8 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
         Trace::Plan
     };
     let context = RunContext::load(&args.inputs, &args.what_if, trace, io)?;
+    let selection = args.items.select(&context.model)?;
+    let context = context.select(selection);
     let outcome = context.plan(Diagnostics::All, io);
     let text = match args.output {
         PlanFormat::Table => render::plan::table(&outcome, io.width),

@@ -203,6 +203,7 @@ impl ModelBuilder {
                 object,
                 source: template.source.clone(),
                 cluster_selector: None,
+                labels: template.labels.clone(),
                 kind: WorkloadKind::Karmada(Box::new(template)),
             });
         }

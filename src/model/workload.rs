@@ -1,3 +1,5 @@
+use std::collections::BTreeMap;
+
 use super::karmada::ResourceTemplate;
 use super::placement::{PlacementRuleSpec, PlacementSpec};
 use super::preferences::RspSpec;
@@ -11,6 +13,8 @@ pub struct Workload {
     /// Raw `federation.alpha.kubernetes.io/cluster-selector` annotation. Parsed by the selector
     /// engine at plan time so a malformed value becomes an item error, not a load error.
     pub cluster_selector: Option<String>,
+    /// `metadata.labels`, which `plan -l` and `check -l` select workloads by.
+    pub labels: BTreeMap<String, String>,
     pub kind: WorkloadKind,
 }
 

@@ -2,6 +2,7 @@
 
 mod fleet;
 mod items;
+mod lookup;
 mod trace;
 mod whatif;
 
@@ -13,6 +14,7 @@ pub use crate::model::{
 };
 pub use fleet::Fleet;
 pub use items::karmada::{BindingTrace, KarmadaTrace};
+pub use lookup::{find_cluster, find_item, LookupError};
 pub use trace::{Engine, ItemTrace, SelectionRule, SelectionTrace};
 pub use whatif::{close_matches, WhatIf, WhatIfError};
 
@@ -105,20 +107,34 @@ impl<'a> Planned<'a> {
 /// Plans every workload of the model. Items keep the model's workload order, which the
 /// loader sorted by (apiVersion group, kind, namespace, name).
 pub fn build<'a>(model: &'a Model, options: &PlanOptions) -> PlanOutcome<'a> {
-    build_workloads(model, options, &model.workloads)
+    let workloads: Vec<&Workload> = model.workloads.iter().collect();
+    build_workloads(model, options, &workloads)
 }
 
-/// Plans the workload at `index` alone, as [`build`] would: items are independent given the
-/// run's indexes, so `explain` traces one item without tracing the whole fleet.
+/// Plans the workload at `index` alone (see [`build_items`]).
 pub fn build_item<'a>(model: &'a Model, options: &PlanOptions, index: usize) -> PlanOutcome<'a> {
-    let workloads = model.workloads.get(index..=index).unwrap_or_default();
-    build_workloads(model, options, workloads)
+    build_items(model, options, &[index])
+}
+
+/// Plans the workloads at `indices` (in that order) as [`build`] would: items are
+/// independent given the run's indexes, which are built from the whole model, so `explain`
+/// traces one item and `plan ITEM…` plans a few without tracing or planning the whole fleet.
+pub fn build_items<'a>(
+    model: &'a Model,
+    options: &PlanOptions,
+    indices: &[usize],
+) -> PlanOutcome<'a> {
+    let workloads: Vec<&Workload> = indices
+        .iter()
+        .filter_map(|&index| model.workloads.get(index))
+        .collect();
+    build_workloads(model, options, &workloads)
 }
 
 fn build_workloads<'a>(
     model: &'a Model,
     options: &PlanOptions,
-    workloads: &'a [Workload],
+    workloads: &[&'a Workload],
 ) -> PlanOutcome<'a> {
     let decisions = items::placement::previous_decisions(&model.decisions, options.previous);
     let placements = Scheduler::new(&model.inventory, &decisions);

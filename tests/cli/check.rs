@@ -345,3 +345,61 @@ fn a_clean_run_in_sarif_has_no_results_and_says_what_was_checked() {
         serde_json::json!({"items": 10, "placementsEvaluated": true, "skippedDocuments": 0})
     );
 }
+
+fn labelled() -> Test {
+    check("labelled")
+}
+
+#[test]
+fn check_judges_only_the_items_named() {
+    labelled()
+        .args(["placement/shop/data", "shop/web-eu"])
+        .stdout("2 items checked, all satisfied\n")
+        .run();
+}
+
+#[test]
+fn check_with_a_selector_judges_only_matching_workloads() {
+    labelled()
+        .args(["-l", "team=web"])
+        .status(3)
+        .stdout(
+            "unsatisfied: testdata/ci/labelled/placements.yaml#2: Placement/shop/web-everywhere: \
+             NotAllDecisionsScheduled: 40 cluster decisions unscheduled\n\
+             2 items checked: 1 unsatisfied\n",
+        )
+        .run();
+    labelled()
+        .args(["-l", "team=data"])
+        .stdout("1 item checked, all satisfied\n")
+        .run();
+}
+
+#[test]
+fn check_of_an_item_that_is_not_there_is_an_error_not_a_pass() {
+    labelled()
+        .args(["placement/shop/gone"])
+        .status(1)
+        .stderr_contains("error: no item \"placement/shop/gone\" in the inputs")
+        .run();
+    labelled()
+        .args(["-l", "team=ops"])
+        .status(1)
+        .stderr("error: -l \"team=ops\": no workload in the inputs has matching labels\n")
+        .run();
+}
+
+#[test]
+fn manifests_only_validates_just_the_selected_items() {
+    Test::new()
+        .args([
+            "check",
+            "-f",
+            "testdata/ci/labelled",
+            "--manifests-only",
+            "-l",
+            "team=web",
+        ])
+        .stdout("2 items validated, placements were not evaluated (--manifests-only)\n")
+        .run();
+}

@@ -438,3 +438,76 @@ fn n_names_the_namespace_of_objects_without_one_in_every_subcommand() {
     assert!(text.contains("+ cluster gcp-eu-central-prod-1"), "{text}");
     assert!(!text.contains("+ cluster aws-eu-west-prod-1"), "{text}");
 }
+
+/// The example fleet's clusters with the labelled Placements of testdata/ci/labelled.
+fn labelled(args: &[&str]) -> Test {
+    Test::new()
+        .args(["plan", "-f", "testdata/fleet/inventory.yaml"])
+        .args([
+            "-f",
+            "testdata/fleet/clustersets.yaml",
+            "-f",
+            "testdata/ci/labelled",
+        ])
+        .args(["--now", "2026-03-01T00:00:00Z", "-o", "name"])
+        .args(args.iter().copied())
+}
+
+#[test]
+fn item_arguments_plan_only_those_items_in_plan_order() {
+    labelled(&[
+        "placement/shop/web-eu",
+        "shop/data",
+        "placements/shop/web-eu",
+    ])
+    .stdout("Placement/shop/data\nPlacement/shop/web-eu\n")
+    .run();
+}
+
+#[test]
+fn an_item_argument_that_names_nothing_is_an_error() {
+    labelled(&["placement/shop/web"])
+        .status(1)
+        .stderr(
+            "error: no item \"placement/shop/web\" in the inputs, did you mean \
+             placement/shop/web-eu?\n",
+        )
+        .run();
+}
+
+#[test]
+fn selector_plans_the_workloads_whose_labels_match() {
+    labelled(&["-l", "team=web"])
+        .stdout("Placement/shop/web-eu\nPlacement/shop/web-everywhere\n")
+        .run();
+    labelled(&["--selector", "tier in (frontend),team!=data"])
+        .stdout("Placement/shop/web-eu\n")
+        .run();
+    labelled(&["-l", "!tier"])
+        .stdout("Placement/shop/data\n")
+        .run();
+}
+
+#[test]
+fn a_selector_that_matches_nothing_is_an_error() {
+    labelled(&["-l", "team=ops"])
+        .status(1)
+        .stderr("error: -l \"team=ops\": no workload in the inputs has matching labels\n")
+        .run();
+}
+
+#[test]
+fn a_selector_that_does_not_parse_names_the_flag() {
+    labelled(&["-l", "team in ("])
+        .status(1)
+        .stderr_contains("error: -l: unable to parse requirement")
+        .run();
+}
+
+#[test]
+fn item_arguments_and_a_selector_together_are_refused() {
+    labelled(&["data", "-l", "team=web"])
+        .status(1)
+        .stderr_contains("cannot be used with")
+        .run();
+}

@@ -118,6 +118,7 @@ fn add(object: &Object<'_>, kind: WorkloadKind, builder: &mut ModelBuilder) -> b
                 .annotations
                 .get(CLUSTER_SELECTOR_ANNOTATION)
                 .cloned(),
+            labels: object.meta.labels.clone(),
             kind,
         });
     }

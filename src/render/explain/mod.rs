@@ -4,7 +4,6 @@
 #[cfg(test)]
 mod agreement;
 mod karmada;
-mod lookup;
 mod placement;
 mod placement_rule;
 mod replicas;
@@ -18,7 +17,6 @@ use crate::placement::trace::{DebugResult, FilterResult, Score};
 pub use crate::plan::Engine;
 use crate::plan::{ItemSource, ItemTrace, PlanItem};
 
-pub use lookup::{find_cluster, find_item, LookupError};
 pub use text::text;
 
 /// Everything `explain` says about one item, in a stable serializable shape (`-o json`).

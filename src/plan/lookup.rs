@@ -1,9 +1,10 @@
-//! Finding what `explain` was asked about: an item by `[KIND/][NAMESPACE/]NAME`, a cluster by
-//! name. Unknown names get close matches, ambiguous ones the full list.
+//! Finding what the command line names: an item by `[KIND/][NAMESPACE/]NAME` (`explain`'s
+//! item, `plan` and `check`'s item arguments), a cluster by name. Unknown names get close
+//! matches, ambiguous ones the full list.
 
 use std::collections::BTreeSet;
 
-use crate::plan::{close_matches, ItemSource};
+use super::{close_matches, ItemSource};
 
 /// kubectl's short names for the kinds fleetplan reads.
 const SHORT_NAMES: &[(&str, &str)] = &[
@@ -42,7 +43,7 @@ fn plural(kind: &str) -> String {
     }
 }
 
-/// An item or cluster `explain` was asked about that the inputs do not hold. Each
+/// An item or cluster the command line names that the inputs do not hold. Each
 /// `suggestion` is ", did you mean …?" or empty.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LookupError {
