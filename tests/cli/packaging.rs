@@ -441,3 +441,88 @@ fn bash_completes_explain_items_from_the_inputs() {
 fn bash_still_completes_subcommands_statically() {
     assert!(bash_completes(&["fleetplan", "ex"]).contains(&"explain".to_string()));
 }
+
+#[test]
+fn pre_commit_hooks_run_fleetplan_check_over_the_repository() {
+    let text = fs::read_to_string(root().join(".pre-commit-hooks.yaml")).unwrap();
+    let hooks: Vec<serde_yaml::Value> = serde_yaml::from_str(&text).unwrap();
+    let ids: Vec<&str> = hooks
+        .iter()
+        .filter_map(|hook| hook["id"].as_str())
+        .collect();
+    assert_eq!(ids, ["fleetplan-check", "fleetplan-check-system"]);
+    let languages: Vec<&str> = hooks
+        .iter()
+        .filter_map(|hook| hook["language"].as_str())
+        .collect();
+    assert_eq!(languages, ["rust", "system"]);
+    for hook in &hooks {
+        assert_eq!(hook["pass_filenames"].as_bool(), Some(false), "{hook:?}");
+        let entry = hook["entry"].as_str().unwrap_or_default();
+        let mut words = entry.split_whitespace();
+        assert_eq!(words.next(), Some("fleetplan"), "{hook:?}");
+        let args = hook["args"].as_sequence().cloned().unwrap_or_default();
+        // What pre-commit runs, from the root of a repository holding the example fleet.
+        Test::new()
+            .current_dir(root().join("testdata/fleet"))
+            .args(words)
+            .args(args.iter().filter_map(|arg| arg.as_str()))
+            .stdout("10 items checked, all satisfied\n")
+            .run();
+    }
+}
+
+/// The `fleetplan …` command lines of the README's CI section, as far as the shell passes
+/// them (up to a redirection or `||`), and its `cargo install` lines.
+fn readme_ci_commands() -> (Vec<Vec<String>>, Vec<String>) {
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find("\n## CI\n").expect("README has a CI section");
+    let section = readme.get(start + 1..).unwrap_or_default();
+    let section = section
+        .get(
+            ..section
+                .get(1..)
+                .and_then(|rest| rest.find("\n## "))
+                .unwrap_or(section.len()),
+        )
+        .unwrap_or_default();
+    let mut commands = Vec::new();
+    let mut installs = Vec::new();
+    for block in section.split("```yaml\n").skip(1) {
+        let block = block.split("```").next().unwrap_or_default();
+        serde_yaml::from_str::<serde_yaml::Value>(block)
+            .unwrap_or_else(|error| panic!("README CI block is not YAML: {error}\n{block}"));
+        // Comments (whole lines, or after ` #`) are prose about the commands.
+        let lines = block
+            .lines()
+            .filter(|line| !line.trim_start().starts_with('#'));
+        for line in lines.map(|line| line.split(" #").next().unwrap_or_default()) {
+            if let Some(at) = line.find("cargo install") {
+                installs.push(line.get(at..).unwrap_or_default().to_string());
+            } else if let Some(at) = line.find("fleetplan ") {
+                let command = line.get(at..).unwrap_or_default();
+                let command = command.split(['>', '|']).next().unwrap_or_default();
+                let words = command
+                    .split_whitespace()
+                    .map(|word| word.trim_matches('\'').to_string());
+                commands.push(words.collect());
+            }
+        }
+    }
+    (commands, installs)
+}
+
+#[test]
+fn readme_ci_jobs_install_with_locked_and_use_flags_fleetplan_accepts() {
+    let (commands, installs) = readme_ci_commands();
+    assert!(commands.len() >= 4, "{commands:?}");
+    for words in &commands {
+        if let Err(error) = command().try_get_matches_from(words) {
+            panic!("README CI command {words:?} does not parse:\n{error}");
+        }
+    }
+    assert!(!installs.is_empty());
+    for install in &installs {
+        assert!(install.contains("--locked"), "{install}");
+    }
+}
