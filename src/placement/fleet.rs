@@ -2,7 +2,7 @@
 //! order, clusterset members, and the label and claim indexes. What a filter or prioritizer
 //! reads besides lives with that plugin.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use crate::model::{Cluster, ClusterSetSelector, Inventory, CLUSTERSET_LABEL};
@@ -18,6 +18,8 @@ pub struct FleetIndex<'a> {
     by_name: HashMap<&'a str, usize>,
     /// Position of each cluster (by inventory index) in name order.
     name_rank: Vec<usize>,
+    /// Inventory indices in name order: `order[name_rank[index]] == index`.
+    order: Vec<usize>,
     set_members: HashMap<&'a str, Members>,
     candidates: Memo<Vec<String>, Members>,
     /// The same candidates as bitsets, for untraced runs that filter by bitset algebra.
@@ -49,6 +51,7 @@ impl<'a> FleetIndex<'a> {
             inventory,
             by_name,
             name_rank,
+            order: Vec::new(),
             set_members: HashMap::new(),
             candidates: Memo::default(),
             candidate_bits: Memo::default(),
@@ -56,6 +59,7 @@ impl<'a> FleetIndex<'a> {
             claims: OnceLock::new(),
         };
         index.set_members = index.members_of_sets(&order);
+        index.order = order;
         index
     }
 
@@ -165,20 +169,25 @@ impl<'a> FleetIndex<'a> {
         })
     }
 
+    /// One bitset over name ranks per set list: marking members and reading the bits back
+    /// gives the union in name order without comparing names or keeping a tree of them.
     fn union(&self, sets: &[String]) -> Members {
-        let mut seen = BTreeSet::new();
+        let mut by_rank = ClusterBits::empty(self.len());
         for set in sets {
             match self.set_members.get(set.as_str()) {
-                Some(Ok(members)) => seen.extend(
-                    members
-                        .iter()
-                        .filter(|&&index| !self.inventory.clusters[index].deleting)
-                        .map(|&index| (self.name_rank(index), index)),
-                ),
+                Some(Ok(members)) => {
+                    for &index in members.iter() {
+                        if !self.inventory.clusters[index].deleting {
+                            by_rank.insert(self.name_rank(index));
+                        }
+                    }
+                }
                 Some(Err(err)) => return Err(err.clone()),
                 None => {}
             }
         }
-        Ok(Arc::new(seen.into_iter().map(|(_, index)| index).collect()))
+        Ok(Arc::new(
+            by_rank.iter_ones().map(|rank| self.order[rank]).collect(),
+        ))
     }
 }

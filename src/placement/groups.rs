@@ -2,7 +2,7 @@
 //! `generateDecision`): named groups take their matching clusters first, the rest form
 //! groups named ""; each group becomes PlacementDecisions of at most 100 clusters.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
 
@@ -98,16 +98,15 @@ pub fn group_length(per_group: &IntOrString, total: usize) -> Result<usize, Stri
     })
 }
 
-/// Groups `selected` (score order) by the strategy. Errors are Misconfigured messages.
+/// Groups `selected` (in name order) by the strategy: named groups take their matching
+/// clusters first, the rest form groups named "". Each group lists its clusters in name
+/// order. Errors are Misconfigured messages.
 pub fn decision_groups(
     strategy: &GroupStrategy,
     selected: &[&Cluster],
 ) -> Result<Vec<(String, Vec<String>)>, String> {
     let length = group_length(&strategy.clusters_per_decision_group, selected.len())?;
-    let mut ungrouped: BTreeSet<&str> = selected
-        .iter()
-        .map(|cluster| cluster.name.as_str())
-        .collect();
+    let mut grouped = vec![false; selected.len()];
     let mut groups = Vec::new();
     for group in &strategy.decision_groups {
         let selector = &group.group_cluster_selector;
@@ -116,18 +115,21 @@ pub fn decision_groups(
         let claims = Selector::from_claim_selector(&selector.claim_selector)
             .map_err(|err| err.to_string())?;
         let mut matched = Vec::new();
-        for cluster in selected {
-            if labels.matches(&cluster.labels)
-                && claims.matches(&cluster.claims)
-                && ungrouped.remove(cluster.name.as_str())
-            {
-                matched.push(cluster.name.clone());
+        for (cluster, grouped) in selected.iter().zip(&mut grouped) {
+            if !*grouped && labels.matches(&cluster.labels) && claims.matches(&cluster.claims) {
+                *grouped = true;
+                matched.push(*cluster);
             }
         }
-        divide(&group.group_name, matched, length, &mut groups);
+        divide(&group.group_name, &matched, length, &mut groups);
     }
-    let rest = ungrouped.into_iter().map(str::to_string).collect();
-    divide("", rest, length, &mut groups);
+    let rest: Vec<&Cluster> = selected
+        .iter()
+        .zip(&grouped)
+        .filter(|(_, grouped)| !**grouped)
+        .map(|(cluster, _)| *cluster)
+        .collect();
+    divide("", &rest, length, &mut groups);
     if groups.is_empty() {
         groups.push((String::new(), Vec::new()));
     }
@@ -136,13 +138,13 @@ pub fn decision_groups(
 
 fn divide(
     name: &str,
-    mut clusters: Vec<String>,
+    clusters: &[&Cluster],
     length: usize,
     groups: &mut Vec<(String, Vec<String>)>,
 ) {
-    clusters.sort();
     for chunk in clusters.chunks(length.max(1)) {
-        groups.push((name.to_string(), chunk.to_vec()));
+        let names = chunk.iter().map(|cluster| cluster.name.clone()).collect();
+        groups.push((name.to_string(), names));
     }
 }
 

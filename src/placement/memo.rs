@@ -15,21 +15,24 @@ impl<K, V> Default for Memo<K, V> {
 }
 
 impl<K: Hash + Eq, V: Clone> Memo<K, V> {
-    /// The value for `key`, made (under the lock, so once) when missing.
+    /// The value for `key`, made when missing. It is made outside the lock, so threads
+    /// asking for other keys do not wait on it; two threads that miss the same key at once
+    /// both make it and the first stored is kept (a value depends only on its key).
     pub fn get_or_insert_with<Q>(&self, key: &Q, make: impl FnOnce() -> V) -> V
     where
         K: Borrow<Q>,
         Q: Hash + Eq + ToOwned<Owned = K> + ?Sized,
     {
-        let mut map = self
-            .0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(found) = map.get(key) {
+        if let Some(found) = self.lock().get(key) {
             return found.clone();
         }
         let made = make();
-        map.insert(key.to_owned(), made.clone());
-        made
+        self.lock().entry(key.to_owned()).or_insert(made).clone()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<K, V>> {
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }

@@ -196,16 +196,22 @@ fn schedule_spec(input: &PlacementInput) -> PlacementResult {
         ),
     };
 
-    let ranked_clusters: Vec<&Cluster> = scheduled
-        .ranked
-        .iter()
-        .map(|&index| fleet.cluster(index))
-        .collect();
-    let selected_clusters: Vec<&Cluster> = scheduled
+    // The selected clusters as (name rank, score order position): sorted by rank they are
+    // in name order, which is how groups, decisions and the plan list them, without
+    // comparing a name.
+    let mut chosen: Vec<(usize, usize)> = scheduled
         .selection
         .iter()
         .flat_map(|selection| selection.selected.iter())
-        .map(|&position| ranked_clusters[position])
+        .filter_map(|&position| {
+            let index = *scheduled.ranked.get(position)?;
+            Some((fleet.name_rank(index), position))
+        })
+        .collect();
+    chosen.sort_unstable();
+    let selected_clusters: Vec<&Cluster> = chosen
+        .iter()
+        .map(|&(_, position)| fleet.cluster(scheduled.ranked[position]))
         .collect();
     let mut status = scheduled.status.clone().unwrap_or(Status::Success);
     let grouped = if matches!(status, Status::Error { .. }) {
@@ -227,21 +233,17 @@ fn schedule_spec(input: &PlacementInput) -> PlacementResult {
             (Vec::new(), Vec::new())
         }
     };
-    let mut chosen: Vec<(&str, Ranked)> = scheduled
-        .selection
+    let selected: Vec<String> = selected_clusters
         .iter()
-        .flat_map(|selection| selection.selected.iter())
-        .filter_map(|&position| {
-            let cluster = ranked_clusters.get(position)?;
-            let total = scheduled.totals.get(position).copied().unwrap_or(0);
-            let rank = position + 1;
-            Some((cluster.name.as_str(), Ranked { rank, total }))
+        .map(|cluster| cluster.name.clone())
+        .collect();
+    let scores = chosen
+        .iter()
+        .map(|&(_, position)| Ranked {
+            rank: position + 1,
+            total: scheduled.totals.get(position).copied().unwrap_or(0),
         })
         .collect();
-    // Names are unique in the inventory.
-    chosen.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    let selected: Vec<String> = chosen.iter().map(|(name, _)| name.to_string()).collect();
-    let scores = chosen.iter().map(|&(_, ranked)| ranked).collect();
 
     let satisfied = conditions::satisfied(
         &Counts {

@@ -503,7 +503,10 @@ impl<'c> Checker<'c> {
             own: own.as_ref(),
         };
         let prioritizer = prioritizers::by_name(plugin).expect("a prioritizer upstream names");
-        let scores = prioritizer.score(&context, &every).scores;
+        let scores = prioritizer
+            .score(&context, &every)
+            .scores
+            .to_vec(every.len());
         let got: BTreeMap<String, i64> = clusters
             .iter()
             .zip(scores)
@@ -524,7 +527,8 @@ impl<'c> Checker<'c> {
             .iter()
             .map(cluster)
             .collect();
-        let selected: Vec<&Cluster> = clusters.iter().collect();
+        let mut selected: Vec<&Cluster> = clusters.iter().collect();
+        selected.sort_by(|a, b| a.name.cmp(&b.name));
         let grouped = groups::decision_groups(&spec.decision_strategy.group_strategy, &selected)
             .expect("groups");
         let (statuses, objects) =

@@ -4,7 +4,7 @@
 //! key → value → clusters, and key → clusters that have the key. `in` is an OR of value sets,
 //! `notin` the complement of that (a missing key matches), `exists`/`!` use the key set, and
 //! `gt`/`lt` take a range of the key's distinct integer values, parsed once at build time.
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::bits::ClusterBits;
 use super::conjunction::Selector;
@@ -27,6 +27,14 @@ impl Postings {
         } else {
             Postings::Sparse(ids)
         }
+    }
+
+    /// [`Postings::new`] of ids in any order: only a sparse list needs sorting.
+    fn unsorted(mut ids: Vec<usize>, universe: usize) -> Postings {
+        if ids.len().saturating_mul(64) < universe {
+            ids.sort_unstable();
+        }
+        Postings::new(ids, universe)
     }
 
     fn or_into(&self, bits: &mut ClusterBits) {
@@ -66,7 +74,9 @@ pub struct LabelIndex {
 
 impl LabelIndex {
     pub fn new<'a, L: LabelSource + 'a>(maps: impl IntoIterator<Item = &'a L>) -> LabelIndex {
-        let mut raw: BTreeMap<&str, BTreeMap<&str, Vec<usize>>> = BTreeMap::new();
+        // Hashed while collecting (100k clusters × their labels, a few hundred distinct
+        // strings), sorted once per distinct key and value afterwards.
+        let mut raw: HashMap<&str, HashMap<&str, Vec<usize>>> = HashMap::new();
         let mut universe = 0;
         for (id, labels) in maps.into_iter().enumerate() {
             universe = id + 1;
@@ -81,8 +91,10 @@ impl LabelIndex {
         let keys = raw
             .into_iter()
             .map(|(key, values)| {
-                let mut present: Vec<usize> = values.values().flatten().copied().collect();
-                present.sort_unstable();
+                let present =
+                    Postings::unsorted(values.values().flatten().copied().collect(), universe);
+                let mut values: Vec<(&str, Vec<usize>)> = values.into_iter().collect();
+                values.sort_unstable_by(|a, b| a.0.cmp(b.0));
                 let values: Vec<(String, Postings)> = values
                     .into_iter()
                     .map(|(value, ids)| (value.to_string(), Postings::new(ids, universe)))
@@ -94,7 +106,7 @@ impl LabelIndex {
                     .collect();
                 integers.sort_unstable();
                 let index = KeyIndex {
-                    present: Postings::new(present, universe),
+                    present,
                     values,
                     integers,
                 };

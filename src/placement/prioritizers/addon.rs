@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use crate::model::placement::AddOnScore;
 use crate::model::{AddOnPlacementScore, Inventory};
 
-use super::{Context, Prioritizer, Scores};
+use super::{Context, PerCluster, Prioritizer, Scores};
 
 const PREFIX: &str = "AddOn/";
 
@@ -75,7 +75,10 @@ impl Prioritizer for AddOn {
             .collect();
         let warning =
             (!expired.is_empty()).then(|| format!("AddOnPlacementScores{expired} expired"));
-        Scores { scores, warning }
+        Scores {
+            scores: PerCluster::Each(scores),
+            warning,
+        }
     }
 }
 

@@ -76,7 +76,7 @@ impl Prioritizer for Balance {
         let max = counts.max_outside(own);
         // No other placement decided anything (a first plan): every cluster scores 100.
         if max <= 0 {
-            return vec![Some(MAX_SCORE); clusters.len()].into();
+            return Scores::same(Some(MAX_SCORE));
         }
         clusters
             .iter()
@@ -114,7 +114,7 @@ mod tests {
             own: own.as_ref(),
         };
         let every: Vec<usize> = (0..clusters.len()).collect();
-        Balance.score(&context, &every).scores
+        Balance.score(&context, &every).scores.to_vec(every.len())
     }
 
     #[test]

@@ -30,20 +30,76 @@ pub struct Context<'r> {
     pub own: Option<&'r OwnClusters>,
 }
 
-/// One prioritizer's scores, aligned with the clusters it was given (`None`: no score, adds
-/// 0), and upstream's warning when it has one.
-#[derive(Debug, Default, PartialEq, Eq)]
+/// One prioritizer's scores of the clusters it was given, and upstream's warning when it
+/// has one.
+#[derive(Debug, PartialEq, Eq)]
 pub struct Scores {
-    pub scores: Vec<Option<i64>>,
+    pub scores: PerCluster,
     pub warning: Option<String>,
 }
 
-impl From<Vec<Option<i64>>> for Scores {
-    fn from(scores: Vec<Option<i64>>) -> Scores {
+/// A score per cluster (`None`: no score, adds 0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PerCluster {
+    /// Every cluster scores the same (Balance on a first plan, Steady without previous
+    /// decisions): said once instead of written out for 15k feasible clusters per placement.
+    Same(Option<i64>),
+    /// Aligned with the clusters given.
+    Each(Vec<Option<i64>>),
+}
+
+impl PerCluster {
+    /// The score of the cluster at `position` among those given.
+    pub fn get(&self, position: usize) -> Option<i64> {
+        match self {
+            PerCluster::Same(score) => *score,
+            PerCluster::Each(scores) => scores.get(position).copied().flatten(),
+        }
+    }
+
+    /// The scores of the `len` clusters given, one each.
+    pub fn to_vec(&self, len: usize) -> Vec<Option<i64>> {
+        (0..len).map(|position| self.get(position)).collect()
+    }
+
+    /// Adds score × `weight` to each cluster's total (upstream's Σ score × weight, saturating).
+    pub fn add_weighted(&self, weight: i32, totals: &mut [i64]) {
+        let weighted = |score: Option<i64>| score.unwrap_or(0).saturating_mul(i64::from(weight));
+        match self {
+            PerCluster::Same(score) => {
+                let add = weighted(*score);
+                totals
+                    .iter_mut()
+                    .for_each(|total| *total = total.saturating_add(add));
+            }
+            PerCluster::Each(scores) => {
+                for (total, &score) in totals.iter_mut().zip(scores) {
+                    *total = total.saturating_add(weighted(score));
+                }
+            }
+        }
+    }
+}
+
+impl Scores {
+    /// Every cluster scores `score`.
+    pub fn same(score: Option<i64>) -> Scores {
+        PerCluster::Same(score).into()
+    }
+}
+
+impl From<PerCluster> for Scores {
+    fn from(scores: PerCluster) -> Scores {
         Scores {
             scores,
             warning: None,
         }
+    }
+}
+
+impl From<Vec<Option<i64>>> for Scores {
+    fn from(scores: Vec<Option<i64>>) -> Scores {
+        PerCluster::Each(scores).into()
     }
 }
 

@@ -11,7 +11,7 @@ pub struct Steady;
 impl Prioritizer for Steady {
     fn score(&self, context: &Context, clusters: &[usize]) -> Scores {
         let Some(own) = context.own else {
-            return vec![Some(0); clusters.len()].into();
+            return Scores::same(Some(0));
         };
         clusters
             .iter()
