@@ -165,6 +165,7 @@ never\t'Never colour'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s v -l verbose -d 'Also list the documents that were read but not used, and what walking skipped'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l hidden -d 'Walking a directory or glob: also read hidden files and directories (.github/, .x.yaml)'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l verify -d 'Plan the old and the migrated objects against the inventory in the inputs and compare them per object; exit 2 when any differs'
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l no-manifest-work -d 'Write an object with the federation cluster-selector annotation back without it instead of inside a ManifestWorkReplicaSet, for workloads delivered another way. The loss report says what then delivers it: applied to the hub as is, it runs there. `--to ocm` only'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l manifests-only -d 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand completions" -l dir -d 'Write the scripts of every shell into DIR instead (as committed in completions/)' -r -f -a "(__fish_complete_directories)"

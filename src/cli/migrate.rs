@@ -49,6 +49,13 @@ pub struct MigrateArgs {
     #[arg(long)]
     verify: bool,
 
+    /// Write an object with the federation cluster-selector annotation back without it
+    /// instead of inside a ManifestWorkReplicaSet, for workloads delivered another way. The
+    /// loss report says what then delivers it: applied to the hub as is, it runs there.
+    /// `--to ocm` only.
+    #[arg(long)]
+    no_manifest_work: bool,
+
     #[command(flatten)]
     verdict: VerdictArgs,
 }
@@ -79,6 +86,13 @@ pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
         MigrateTarget::Ocm => Target::Ocm,
         MigrateTarget::Karmada => Target::Karmada,
     };
+    if target == Target::Karmada && args.no_manifest_work {
+        report(
+            io,
+            "error: --no-manifest-work leaves out the OCM ManifestWorkReplicaSet; Karmada resource templates are delivered by their PropagationPolicies (drop it or use --to ocm)",
+        );
+        return Ok(ExitCode::Error);
+    }
     if target == Target::Karmada && args.set.is_some() {
         report(
             io,
@@ -93,6 +107,7 @@ pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
         target,
         set: args.set.clone().unwrap_or_else(|| GLOBAL.to_string()),
         verify: verify.then(|| scenario.plan_options(Trace::Plan)),
+        deliver: !args.no_manifest_work,
     };
     let migration = migrate::run(
         &args.inputs.filenames,

@@ -115,6 +115,18 @@ pub fn convert(
     }
 }
 
+/// The loss when delivery is turned off (`migrate --no-manifest-work`): the object is
+/// written back bare, and on a hub it runs there, tied to no Placement.
+pub fn not_delivered(placement: &ObjectRef) -> FieldReport {
+    FieldReport::lost(
+        "(delivery to the selected clusters)",
+        format!(
+            "--no-manifest-work: the object is written back without the annotation and, applied to the hub, runs there; deliver it to the clusters Placement/{} selects yourself (a ManifestWorkReplicaSet with spec.placementRefs naming it, a Subscription, or a GitOps tool reading its PlacementDecisions), and do not apply it to the hub",
+            placement.name
+        ),
+    )
+}
+
 /// API versions removed from Kubernetes (the deprecated API migration guide,
 /// kubernetes.io/docs/reference/using-api/deprecation-guide/): (group/version, kinds, the
 /// release that stopped serving them, what replaces them). An empty kind list is every kind.

@@ -70,6 +70,10 @@ pub struct MigrateOptions<'a> {
     pub set: String,
     /// Plan the old and the migrated objects with these options and compare them.
     pub verify: Option<PlanOptions<'a>>,
+    /// An object with the federation cluster-selector annotation is delivered by a
+    /// ManifestWorkReplicaSet; without, it is written back bare and its delivery reported
+    /// lost (for users who deliver workloads another way).
+    pub deliver: bool,
 }
 
 impl Default for MigrateOptions<'_> {
@@ -78,6 +82,7 @@ impl Default for MigrateOptions<'_> {
             target: Target::default(),
             set: GLOBAL.to_string(),
             verify: None,
+            deliver: true,
         }
     }
 }
@@ -312,6 +317,7 @@ pub(crate) fn migrate(
                     replica_set_preferences.as_deref(),
                     *replicas,
                     &scope,
+                    options.deliver,
                 )
             }),
             _ => continue,
@@ -394,8 +400,8 @@ type Parts = (
 
 /// An object with the federation annotations: a Placement for the cluster-selector and a
 /// ManifestWorkReplicaSet delivering the object (without either annotation) to its clusters,
-/// an RSP for the replica-set-preferences. Without a cluster-selector the object itself is
-/// written back without the annotations.
+/// an RSP for the replica-set-preferences. Without a cluster-selector, or without `deliver`,
+/// the object itself is written back without the annotations.
 fn annotated(
     raw: &RawObject<'_>,
     object: &ObjectRef,
@@ -403,6 +409,7 @@ fn annotated(
     preferences: Option<&str>,
     replicas: i64,
     scope: &ClusterScope,
+    deliver: bool,
 ) -> Result<Parts, String> {
     let mut converted = Converted {
         outputs: Vec::new(),
@@ -423,7 +430,9 @@ fn annotated(
         converted.outputs.extend(made.outputs);
         converted.fields.extend(made.fields);
         let placement = cluster_selector::placement_ref(object);
-        if let Some(workload) = stripped.take() {
+        if !deliver {
+            converted.fields.push(delivery::not_delivered(&placement));
+        } else if let Some(workload) = stripped.take() {
             let delivered = delivery::convert(
                 object,
                 &placement,
@@ -434,7 +443,9 @@ fn annotated(
             converted.outputs.extend(delivered.outputs);
             converted.fields.extend(delivered.fields);
         }
-    } else if let Some(removal) = delivery::removed_api(object) {
+    }
+    // Written back bare, the object itself must still be served by the clusters.
+    if let Some(removal) = stripped.as_ref().and(delivery::removed_api(object)) {
         converted.fields.push(report::FieldReport::lost(
             format!("apiVersion {}", object.api_version),
             removal,

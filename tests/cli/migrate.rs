@@ -528,3 +528,47 @@ fn annotated_workloads_are_delivered_by_a_manifest_work_replica_set() {
     assert_eq!(manifest["metadata"]["namespace"], "demo");
     assert!(manifest["metadata"]["annotations"].is_null(), "{stdout}");
 }
+
+/// `--no-manifest-work` writes the annotated object back bare instead of inside a
+/// ManifestWorkReplicaSet, and the loss report says it is not delivered and what to do;
+/// the removed apiVersion is still flagged, and the selection still verifies identical.
+#[test]
+fn no_manifest_work_writes_the_workload_back_and_reports_its_delivery_lost() {
+    let output = Test::new()
+        .args(["migrate", "-f", "testdata/fleet/inventory.yaml"])
+        .args(["-f", "testdata/migrate/federated-deployment.yaml", "-n", "demo"])
+        .args(["--verify", "--no-manifest-work"])
+        .stderr_contains("Deployment/demo/hello -> Placement/demo/deployment-hello, Deployment/demo/hello: lossy\n")
+        .stderr_contains("  lost: (delivery to the selected clusters) -> not carried (--no-manifest-work: the object is written back without the annotation and, applied to the hub, runs there; deliver it to the clusters Placement/deployment-hello selects yourself")
+        .stderr_contains("  lost: apiVersion extensions/v1beta1 -> not carried (extensions/v1beta1 Deployment is not served since Kubernetes 1.16")
+        .stderr_contains("Deployment/demo/hello: identical\n")
+        .run();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let written = namespaces_as_written(&stdout);
+    assert_eq!(
+        written
+            .iter()
+            .map(|(object, _)| object.as_str())
+            .collect::<Vec<_>>(),
+        [
+            "ManagedClusterSetBinding/global",
+            "Placement/deployment-hello",
+            "Deployment/hello"
+        ]
+    );
+    assert!(!stdout.contains("ManifestWorkReplicaSet"), "{stdout}");
+    assert!(
+        !stdout.contains("federation.alpha.kubernetes.io"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn no_manifest_work_is_refused_with_karmada() {
+    Test::new()
+        .args(["migrate", "-f", "testdata/migrate/federated-deployment.yaml"])
+        .args(["--to", "karmada", "--no-manifest-work"])
+        .stderr("error: --no-manifest-work leaves out the OCM ManifestWorkReplicaSet; Karmada resource templates are delivered by their PropagationPolicies (drop it or use --to ocm)\n")
+        .status(1)
+        .run();
+}

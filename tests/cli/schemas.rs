@@ -23,7 +23,7 @@ pub struct Schemas {
 }
 
 /// Kinds of Kubernetes itself that migrate passes through (the workload a kubefed
-/// ReplicaSchedulingPreference targets), with the apiVersion current Kubernetes serves them
+/// ReplicaSchedulingPreference targets, an annotated object under `--no-manifest-work`), with the apiVersion current Kubernetes serves them
 /// as. Their schemas are not in testdata/crds: they are the user's objects, not fleetplan's.
 const BUILT_IN: &[(&str, &str)] = &[
     ("v1", "ConfigMap"),
@@ -32,6 +32,8 @@ const BUILT_IN: &[(&str, &str)] = &[
     ("apps/v1", "Deployment"),
     ("apps/v1", "ReplicaSet"),
     ("apps/v1", "StatefulSet"),
+    ("v1", "ConfigMap"),
+    ("v1", "Secret"),
 ];
 
 pub fn crate_path(relative: &str) -> String {
@@ -393,6 +395,16 @@ const MIGRATE_CASES: &[MigrateCase] = &[
     MigrateCase {
         // Federation cluster-selector annotations: Placements and ManifestWorkReplicaSets.
         args: &["-f", "testdata/migrate/cluster-selectors.yaml"],
+        namespace: Namespace::OneOf(&["shop"]),
+        status: 0,
+    },
+    MigrateCase {
+        // The same written back bare, for users who deliver workloads another way.
+        args: &[
+            "-f",
+            "testdata/migrate/cluster-selectors.yaml",
+            "--no-manifest-work",
+        ],
         namespace: Namespace::OneOf(&["shop"]),
         status: 0,
     },
