@@ -36,6 +36,9 @@ pub enum Nothing {
     NoClusters { manifests_only: bool },
     /// No workload in the inputs (nor, for `diff`, in the previous plan).
     NoItems,
+    /// `migrate` found nothing it converts to its target (named: what it looks for), so its
+    /// output would be empty or only the inputs' own objects.
+    NothingToMigrate { looked_for: &'static str },
     /// `migrate --verify` converted no object, so there is no pair to compare.
     NothingMigrated,
 }
@@ -59,6 +62,9 @@ impl fmt::Display for Nothing {
                  ReplicaSchedulingPreference, Federated object, object with a placement \
                  annotation or object of a kind a Karmada policy selects was found)",
             ),
+            Nothing::NothingToMigrate { looked_for } => {
+                write!(f, "nothing to migrate: the inputs have no {looked_for}")
+            }
             Nothing::NothingMigrated => f.write_str(
                 "nothing to verify: the inputs have no PlacementRule and no object with a \
                  federation placement annotation to migrate",
@@ -86,6 +92,20 @@ pub fn require(model: &Model, scope: Scope) -> Result<(), Nothing> {
 pub fn clusters(model: &Model, manifests_only: bool) -> Result<(), Nothing> {
     if model.inventory.clusters.is_empty() && model.karmada.clusters.is_empty() {
         Err(Nothing::NoClusters { manifests_only })
+    } else {
+        Ok(())
+    }
+}
+
+/// A migration converted something: `conversions` made, or `errors` reported for objects
+/// that could not be (their own verdict); else there is nothing to call migrated.
+pub fn migrated(
+    conversions: usize,
+    errors: usize,
+    looked_for: &'static str,
+) -> Result<(), Nothing> {
+    if conversions == 0 && errors == 0 {
+        Err(Nothing::NothingToMigrate { looked_for })
     } else {
         Ok(())
     }

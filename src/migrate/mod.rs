@@ -63,6 +63,24 @@ pub enum Target {
     Karmada,
 }
 
+impl Target {
+    /// The inputs a migration to this target converts, as an error names them.
+    pub fn inputs(self) -> &'static str {
+        match self {
+            Target::Ocm => {
+                "PlacementRule and no object with a federation placement annotation \
+                 (federation.alpha.kubernetes.io/cluster-selector, \
+                 federation.kubernetes.io/replica-set-preferences)"
+            }
+            Target::Karmada => {
+                "kubefed Federated object and no object with a federation placement annotation \
+                 (federation.alpha.kubernetes.io/cluster-selector, \
+                 federation.kubernetes.io/replica-set-preferences)"
+            }
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct MigrateOptions<'a> {
     pub target: Target,
@@ -232,6 +250,12 @@ pub fn run(
         Target::Ocm => migrate(&model, &documents, namespace, options),
         Target::Karmada => karmada::migrate(&model, &documents, namespace),
     };
+    verdict::migrated(
+        migration.report.conversions.len(),
+        migration.report.errors.len(),
+        options.target.inputs(),
+    )
+    .map_err(MigrateError::Nothing)?;
     if let Some(plan_options) = &options.verify {
         verdict::clusters(&model, true).map_err(MigrateError::Nothing)?;
         let verified = verify::verify(&model, &documents, &migration, namespace, plan_options)

@@ -192,12 +192,52 @@ fn migrate_verify_manifests_only_migrates_and_says_nothing_was_verified() {
     assert_eq!(migration.get("verification"), None);
 }
 
+const NOTHING_TO_MIGRATE: &str = "error: nothing to migrate: the inputs have no PlacementRule \
+     and no object with a federation placement annotation \
+     (federation.alpha.kubernetes.io/cluster-selector, \
+     federation.kubernetes.io/replica-set-preferences)\n";
+
+/// Inputs with nothing to convert are an error, with or without `--verify`, `--out` or
+/// `--manifests-only`: an empty output is not a migration.
 #[test]
-fn migrate_verify_of_nothing_migrated_is_an_error() {
+fn migrate_of_nothing_is_an_error_not_an_empty_success() {
+    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let out = dir.path().join("out");
+    let out = out.to_string_lossy();
+    for extra in [
+        &[][..],
+        &["--verify"],
+        &["--manifests-only"],
+        &["-o", "json"],
+        &["--out", &out],
+    ] {
+        let mut args = vec!["migrate", "-f", "testdata/fleet/inventory.yaml"];
+        args.extend_from_slice(extra);
+        refused(&args, NOTHING_TO_MIGRATE);
+    }
+    // Already OCM: a Placement is not something to migrate.
     refused(
-        &["migrate", "-f", "testdata/fleet/inventory.yaml", "--verify"],
-        "error: nothing to verify: the inputs have no PlacementRule and no object with a \
-         federation placement annotation to migrate\n",
+        &[
+            "migrate",
+            "-f",
+            "testdata/fleet/inventory.yaml",
+            "-f",
+            "testdata/fleet/workloads/placements.yaml",
+        ],
+        NOTHING_TO_MIGRATE,
+    );
+    assert!(!dir.path().join("out").exists(), "--out made its directory");
+    refused(
+        &[
+            "migrate",
+            "-f",
+            "testdata/fleet/inventory.yaml",
+            "--to",
+            "karmada",
+        ],
+        "error: nothing to migrate: the inputs have no kubefed Federated object and no object \
+         with a federation placement annotation (federation.alpha.kubernetes.io/cluster-selector, \
+         federation.kubernetes.io/replica-set-preferences)\n",
     );
 }
 
