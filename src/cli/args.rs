@@ -5,7 +5,7 @@ use clap::{Args, ValueHint};
 
 use super::error::Error;
 use crate::load::{self, LoadOptions};
-use crate::model::Model;
+use crate::model::{echo, Model};
 use crate::plan::{self, ItemSource, WhatIf};
 use crate::selector::Selector;
 
@@ -179,7 +179,7 @@ impl WhatIfArgs {
         for text in &self.capacity {
             let (cluster, count) = text.split_once('=').ok_or_else(|| Error::Flag {
                 flag: "--capacity",
-                message: format!("expected CLUSTER=N, found {text:?}"),
+                message: format!("expected CLUSTER=N, found {:?}", echo(text)),
             })?;
             let count: i64 = count
                 .parse()
@@ -187,7 +187,10 @@ impl WhatIfArgs {
                 .filter(|n| *n >= 0)
                 .ok_or_else(|| Error::Flag {
                     flag: "--capacity",
-                    message: format!("expected a non-negative whole number, found {count:?}"),
+                    message: format!(
+                        "expected a non-negative whole number, found {:?}",
+                        echo(count)
+                    ),
                 })?;
             what_if.capacity.push((cluster.to_string(), count));
         }
@@ -198,7 +201,7 @@ impl WhatIfArgs {
             let Some((cluster, (key, value))) = parsed else {
                 return Err(Error::Flag {
                     flag: "--label",
-                    message: format!("expected CLUSTER:KEY=VALUE, found {text:?}"),
+                    message: format!("expected CLUSTER:KEY=VALUE, found {:?}", echo(text)),
                 });
             };
             what_if

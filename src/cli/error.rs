@@ -32,7 +32,7 @@ pub enum Error {
     #[error(transparent)]
     Lookup(#[from] LookupError),
     /// `-l SELECTOR` that no workload's labels match.
-    #[error("-l {0:?}: no workload in the inputs has matching labels")]
+    #[error("-l {:?}: no workload in the inputs has matching labels", crate::model::echo(.0))]
     NoneSelected(String),
     /// A label selector given on the command line that does not parse.
     #[error(transparent)]

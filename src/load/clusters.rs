@@ -11,7 +11,9 @@ use super::decode::{null_as_default, optional_time, FieldError};
 use super::model_builder::ModelBuilder;
 use super::object::Object;
 use super::LoadError;
-use crate::model::{Cluster, Interner, Quantity, Source, Taint, TaintEffect, CLUSTERSET_LABEL};
+use crate::model::{
+    echo, Cluster, Interner, Quantity, Source, Taint, TaintEffect, CLUSTERSET_LABEL,
+};
 use crate::parallel;
 use crate::selector::{is_valid_label, Operator, Requirement};
 
@@ -201,8 +203,11 @@ fn invalid_label_warnings(cluster: &Cluster) -> Vec<String> {
         }
         if let Err(error) = Requirement::new(key, Operator::Equals, vec![value.to_string()]) {
             warnings.push(format!(
-                "{}: cluster {}: label {key}={value:?} would be rejected by Kubernetes: {error}",
-                cluster.source, cluster.name
+                "{}: cluster {}: label {}={:?} would be rejected by Kubernetes: {error}",
+                cluster.source,
+                echo(&cluster.name),
+                echo(key),
+                echo(value)
             ));
         }
     }

@@ -4,7 +4,7 @@ use serde::de::{DeserializeOwned, Deserializer};
 use serde::Deserialize;
 use serde_yaml::Value;
 
-use crate::model::time;
+use crate::model::{echo, time};
 
 /// A decoding failure: where in the document, and what was expected and found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,7 +31,14 @@ pub fn decode<T: DeserializeOwned>(value: &Value) -> Result<T, FieldError> {
         return Ok(decoded);
     }
     serde_path_to_error::deserialize(value).map_err(|error| {
-        let path = error.path().to_string();
+        // A path names the keys it went through, and a key is input of any size.
+        let path = error
+            .path()
+            .to_string()
+            .split('.')
+            .map(|segment| echo(segment).to_string())
+            .collect::<Vec<_>>()
+            .join(".");
         FieldError {
             path: if path == "." { String::new() } else { path },
             message: crate::model::plain_decode_message(error.into_inner()),

@@ -18,6 +18,8 @@ pub fn plain_decode_message(error: impl Display) -> String {
         rest = &after[name_end..];
     }
     out.push_str(rest);
+    // serde quotes the value or field name it found, whatever its size.
+    let out = super::shorten_quoted(&out);
     // A unit-variant enum (a taint effect, a topology key type) is a string in a manifest.
     out.replace("expected a Value::Tagged enum", "expected a string")
         .replace("expected string or map", "expected a string")

@@ -13,6 +13,51 @@ pub fn echo(value: &str) -> Echo<'_> {
     Echo(value)
 }
 
+/// The longest source line a parser's error repeats (above the caret marking the column).
+pub const MAX_LINE_CHARS: usize = 200;
+
+/// `message` with every quoted span (`"..."` with its escapes, or `` `...` ``) longer than
+/// [`MAX_ECHO_CHARS`] cut as [`echo`] cuts a value: for messages written by code that quotes
+/// the value itself (serde's `unknown field `…``, `invalid type: string "…"`).
+pub fn shorten_quoted(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(4096));
+    let mut rest = message;
+    while let Some(open) = rest.find(['"', '`']) {
+        let (before, quoted) = rest.split_at(open);
+        out.push_str(before);
+        let quote = quoted.as_bytes()[0];
+        let body = &quoted[1..];
+        let mut escaped = false;
+        let close = body.char_indices().find_map(|(at, c)| {
+            let found = !escaped && c == quote as char;
+            escaped = quote == b'"' && !escaped && c == '\\';
+            found.then_some(at)
+        });
+        let Some(close) = close else {
+            out.push_str(quoted);
+            return out;
+        };
+        let inner = &body[..close];
+        match echo(inner).prefix() {
+            Some(prefix) => {
+                let quote = quote as char;
+                out.push_str(&format!(
+                    "{quote}{prefix}{quote}... ({} bytes)",
+                    inner.len()
+                ));
+            }
+            None => {
+                out.push(quote as char);
+                out.push_str(inner);
+                out.push(quote as char);
+            }
+        }
+        rest = &body[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 #[derive(Clone, Copy)]
 pub struct Echo<'a>(&'a str);
 
@@ -51,6 +96,20 @@ mod tests {
         assert_eq!(format!("{:?}", echo("a\"b")), r#""a\"b""#);
         let limit = "x".repeat(MAX_ECHO_CHARS);
         assert_eq!(echo(&limit).to_string(), limit);
+    }
+
+    #[test]
+    fn long_quoted_spans_are_cut_and_short_ones_kept() {
+        let long = "v".repeat(1000);
+        let message =
+            format!("unknown field `{long}`, expected `spec`; found \"{long}\\\"\" and \"ok\"");
+        let prefix = "v".repeat(MAX_ECHO_CHARS);
+        assert_eq!(
+            shorten_quoted(&message),
+            format!("unknown field `{prefix}`... (1000 bytes), expected `spec`; found \"{prefix}\"... (1002 bytes) and \"ok\"")
+        );
+        assert_eq!(shorten_quoted("no quotes"), "no quotes");
+        assert_eq!(shorten_quoted("open \"quote"), "open \"quote");
     }
 
     #[test]

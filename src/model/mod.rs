@@ -23,7 +23,7 @@ pub use cluster::{
 pub use condition::Condition;
 pub use decision::PreviousDecision;
 pub use decode_message::plain_decode_message;
-pub use echo::{echo, Echo, MAX_ECHO_CHARS};
+pub use echo::{echo, shorten_quoted, Echo, MAX_ECHO_CHARS, MAX_LINE_CHARS};
 pub use label_selector::{LabelSelectorRequirementSpec, LabelSelectorSpec};
 pub use labels::{labels_from, Interned, Interner, Labels};
 pub use object::{write_object_name, ObjectRef, Source};

@@ -74,7 +74,8 @@ impl<'de> Deserialize<'de> for SortBy {
             "ClusterName" => Ok(SortBy::ClusterName),
             "Score" => Ok(SortBy::Score),
             other => Err(de::Error::custom(format!(
-                "expected ClusterName or Score, found {other:?}"
+                "expected ClusterName or Score, found {:?}",
+                super::echo(other)
             ))),
         }
     }
@@ -90,7 +91,8 @@ fn score_rate_limit<'de, D: Deserializer<'de>>(
     let digits = text.strip_suffix(['h', 'm', 's']).unwrap_or("");
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(de::Error::custom(format!(
-            "expected a duration matching '^[0-9]+[hms]$' (e.g. 1m), found {text:?}"
+            "expected a duration matching '^[0-9]+[hms]$' (e.g. 1m), found {:?}",
+            super::echo(&text)
         )));
     }
     Ok(Some(text))
@@ -209,7 +211,8 @@ impl<'de> Deserialize<'de> for ScoreCoordinateType {
             "" | "BuiltIn" => Ok(ScoreCoordinateType::BuiltIn),
             "AddOn" => Ok(ScoreCoordinateType::AddOn),
             other => Err(de::Error::custom(format!(
-                "expected BuiltIn or AddOn, found {other:?}"
+                "expected BuiltIn or AddOn, found {:?}",
+                super::echo(other)
             ))),
         }
     }
@@ -274,7 +277,8 @@ fn qualified_key<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D
     at_most_characters::<D>(&key, MAX_QUALIFIED_KEY_BYTES)?;
     if !crate::selector::is_qualified_key(&key) {
         return Err(de::Error::custom(format!(
-            "expected an optional DNS subdomain prefix and '/', then alphanumeric characters, '-', '_' or '.' starting and ending with an alphanumeric character, found {key:?}"
+            "expected an optional DNS subdomain prefix and '/', then alphanumeric characters, '-', '_' or '.' starting and ending with an alphanumeric character, found {:?}",
+            super::echo(&key)
         )));
     }
     Ok(key)

@@ -20,11 +20,11 @@ pub struct Quantity {
 /// Why a quantity was rejected; the texts are apimachinery's.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum QuantityError {
-    #[error("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$', found {0:?}")]
+    #[error("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$', found {:?}", super::echo(.0))]
     Format(String),
-    #[error("unable to parse numeric part of quantity {0:?}")]
+    #[error("unable to parse numeric part of quantity {:?}", super::echo(.0))]
     Numeric(String),
-    #[error("unable to parse quantity's suffix in {0:?}")]
+    #[error("unable to parse quantity's suffix in {:?}", super::echo(.0))]
     Suffix(String),
 }
 

@@ -8,9 +8,9 @@
 /// Why a timestamp was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TimeError {
-    #[error("expected an RFC 3339 time like \"2006-01-02T15:04:05Z\", found {0:?}")]
+    #[error("expected an RFC 3339 time like \"2006-01-02T15:04:05Z\", found {:?}", super::echo(.0))]
     Format(String),
-    #[error("{field} out of range in {text:?}")]
+    #[error("{field} out of range in {:?}", super::echo(text))]
     Range { field: &'static str, text: String },
 }
 

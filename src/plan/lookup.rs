@@ -47,14 +47,20 @@ fn plural(kind: &str) -> String {
 /// `suggestion` is ", did you mean …?" or empty.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LookupError {
-    #[error("expected [KIND/][NAMESPACE/]NAME, found {query:?}")]
+    #[error(
+        "expected [KIND/][NAMESPACE/]NAME, found {:?}",
+        crate::model::echo(query)
+    )]
     Malformed { query: String },
-    #[error("no item {query:?} in the inputs{suggestion}")]
+    #[error("no item {:?} in the inputs{suggestion}", crate::model::echo(query))]
     NoItem { query: String, suggestion: String },
     /// `items` are the items the query names, in input order.
-    #[error("{query:?} is ambiguous: it names {}; add the kind or namespace", items.join(", "))]
+    #[error("{:?} is ambiguous: it names {}; add the kind or namespace", crate::model::echo(query), items.join(", "))]
     Ambiguous { query: String, items: Vec<String> },
-    #[error("--cluster: no cluster named {name:?} in the inventory{suggestion}")]
+    #[error(
+        "--cluster: no cluster named {:?} in the inventory{suggestion}",
+        crate::model::echo(name)
+    )]
     NoCluster { name: String, suggestion: String },
 }
 

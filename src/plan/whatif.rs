@@ -16,14 +16,22 @@ pub struct WhatIf {
 #[derive(Debug, thiserror::Error)]
 pub enum WhatIfError {
     /// `suggestion` is ", did you mean …?" or empty.
-    #[error("{flag}: no cluster named {name:?} in the inventory{suggestion}")]
+    #[error(
+        "{flag}: no cluster named {:?} in the inventory{suggestion}",
+        crate::model::echo(name)
+    )]
     UnknownCluster {
         flag: &'static str,
         name: String,
         suggestion: String,
     },
     /// A label no real cluster could carry.
-    #[error("--label {cluster}:{key}={value}: {source}")]
+    #[error(
+        "--label {}:{}={}: {source}",
+        crate::model::echo(cluster),
+        crate::model::echo(key),
+        crate::model::echo(value)
+    )]
     InvalidLabel {
         cluster: String,
         key: String,

@@ -51,7 +51,7 @@ impl FieldError {
         FieldError {
             field,
             error_type: ErrorType::Invalid,
-            bad_value: Some(go_quote(value)),
+            bad_value: Some(crate::model::shorten_quoted(&go_quote(value))),
             detail: detail.into(),
         }
     }
@@ -61,7 +61,7 @@ impl FieldError {
         FieldError {
             field,
             error_type: ErrorType::Invalid,
-            bad_value: Some(go_json_list(values)),
+            bad_value: Some(crate::model::shorten_quoted(&go_json_list(values))),
             detail: detail.to_string(),
         }
     }
@@ -72,7 +72,7 @@ impl FieldError {
         FieldError {
             field,
             error_type: ErrorType::NotSupported,
-            bad_value: Some(go_json_string(value)),
+            bad_value: Some(crate::model::shorten_quoted(&go_json_string(value))),
             detail: format!("supported values: {}", quoted.join(", ")),
         }
     }

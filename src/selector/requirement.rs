@@ -5,6 +5,7 @@ use std::fmt;
 use super::error::{child, go_quote, FieldError, SelectorError};
 use super::label_source::LabelSource;
 use super::validation::{label_key_errors, label_value_errors};
+use crate::model::echo;
 
 /// `selection.Operator` as far as label selectors use it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -247,11 +248,12 @@ impl Requirement {
         if self.matches(labels) {
             return None;
         }
-        let key = &self.key;
-        let Some(value) = labels.label(key) else {
-            return Some(format!("{key}: key missing"));
+        let Some(value) = labels.label(&self.key) else {
+            return Some(format!("{}: key missing", echo(&self.key)));
         };
-        let got = go_quote(value);
+        let key = echo(&self.key);
+        // A cluster's label values are not validated, so they can be of any size.
+        let got = crate::model::shorten_quoted(&go_quote(value));
         Some(match self.operator {
             Operator::DoesNotExist => format!("{key}: got {got}, wanted the key absent"),
             Operator::GreaterThan | Operator::LessThan if self.compares(value).is_none() => {

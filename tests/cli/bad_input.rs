@@ -606,3 +606,127 @@ fn stdin_for_both_inputs_and_previous_is_refused() {
         .status(1)
         .run();
 }
+
+/// Two million bytes: a value no message may repeat whole.
+const HUGE: usize = 2_000_000;
+
+/// Asserts a run's diagnostics are small whatever the input's values, and that each huge
+/// value is named by its length.
+fn assert_echoed_short(text: &[u8], lengths: usize) {
+    let text = String::from_utf8_lossy(text);
+    assert!(
+        text.len() < 8 * 1024,
+        "{} bytes: {}",
+        text.len(),
+        &text[..2048.min(text.len())]
+    );
+    assert_eq!(
+        text.matches(&format!("... ({HUGE} bytes)")).count(),
+        lengths,
+        "{text}"
+    );
+}
+
+#[test]
+fn huge_field_names_enum_values_and_names_are_echoed_short() {
+    let huge = "x".repeat(HUGE);
+    let input = format!(
+        "apiVersion: fleetplan.io/v1alpha1
+kind: ClusterInventory
+metadata: {{name: fleet}}
+clusters:
+  - name: west
+    ? {huge}
+    : 1
+---
+apiVersion: cluster.open-cluster-management.io/v1beta1
+kind: Placement
+metadata: {{name: p, namespace: shop}}
+spec:
+  tolerations: [{{key: a, operator: \"{huge}\"}}]
+---
+apiVersion: cluster.open-cluster-management.io/v1
+kind: ManagedCluster
+metadata: {{name: \"{huge}\"}}
+"
+    );
+    let output = Test::new()
+        .args(["plan", "-f", "-"])
+        .stdin(input)
+        .stderr_contains("clusters[0].xxxx")
+        .stderr_contains("unknown field `xxxx")
+        .stderr_contains("spec.tolerations[0].operator: expected Equal or Exists, found \"xxxx")
+        .stderr_contains("metadata.name: Invalid value: \"xxxx")
+        .status(1)
+        .within(BOUND_SECONDS)
+        .run();
+    // The unknown field: in the path and in serde's message; the operator; the name.
+    assert_echoed_short(&output.stderr, 4);
+}
+
+/// A cluster's label value (a warning), a selector's value and a CEL expression that does not
+/// parse far into its line (the cel crate's own rendering of that error panicked past column
+/// 65,535) are planned, explained and checked with short messages.
+#[test]
+fn huge_label_values_selectors_and_cel_errors_are_echoed_short() {
+    let huge = "x".repeat(HUGE);
+    let far = "y".repeat(90_000);
+    let input = format!(
+        "apiVersion: fleetplan.io/v1alpha1
+kind: ClusterInventory
+metadata: {{name: fleet}}
+clusters:
+  - {{name: east, labels: {{env: prod, bad: \"{}-\"}}}}
+---
+apiVersion: cluster.open-cluster-management.io/v1beta2
+kind: ManagedClusterSet
+metadata: {{name: global}}
+spec: {{clusterSelector: {{selectorType: LabelSelector, labelSelector: {{}}}}}}
+---
+apiVersion: cluster.open-cluster-management.io/v1beta2
+kind: ManagedClusterSetBinding
+metadata: {{name: global, namespace: shop}}
+spec: {{clusterSet: global}}
+---
+apiVersion: cluster.open-cluster-management.io/v1beta1
+kind: Placement
+metadata: {{name: by-label, namespace: shop}}
+spec:
+  predicates:
+    - requiredClusterSelector:
+        labelSelector: {{matchLabels: {{env: \"{huge}\"}}}}
+---
+apiVersion: cluster.open-cluster-management.io/v1beta1
+kind: Placement
+metadata: {{name: by-cel, namespace: shop}}
+spec:
+  predicates:
+    - requiredClusterSelector:
+        celSelector: {{celExpressions: [\"managedCluster.metadata.name == '{far}' &&\"]}}
+",
+        &huge[1..]
+    );
+    let output = Test::new()
+        .args(["plan", "-f", "-"])
+        .stdin(input.clone())
+        .stderr_contains("label bad=\"xxxx")
+        .stderr_contains("compilation failed: ERROR: <input>:1:90038: Syntax error")
+        .status(1)
+        .within(BOUND_SECONDS)
+        .run();
+    // The label warning names the value twice; the selector's error once, and the table
+    // twice (the item's error and its condition).
+    assert_echoed_short(&output.stderr, 3);
+    assert_echoed_short(&output.stdout, 2);
+    for placement in ["Placement/shop/by-label", "Placement/shop/by-cel"] {
+        let output = Test::new()
+            .args(["explain", "-f", "-", placement])
+            .stdin(input.clone())
+            .stderr_contains("")
+            .status(1)
+            .within(BOUND_SECONDS)
+            .run();
+        assert!(output.stdout.len() < 8 * 1024, "{placement}");
+        assert!(output.stderr.len() < 8 * 1024, "{placement}");
+    }
+}

@@ -779,7 +779,10 @@ fn resource_binding(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(
         if !seen.insert(cluster.name.as_str()) {
             return Err(object.invalid(FieldError::new(
                 format!("spec.clusters[{index}].name"),
-                format!("expected each cluster once, found {:?} again", cluster.name),
+                format!(
+                    "expected each cluster once, found {:?} again",
+                    crate::model::echo(&cluster.name)
+                ),
             )));
         }
     }

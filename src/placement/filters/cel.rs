@@ -14,10 +14,10 @@ use std::sync::{Arc, OnceLock};
 use cel::common::ast::{EntryExpr, Expr};
 use cel::extractors::This;
 use cel::objects::{KeyRef, Map};
-use cel::{Context, ExecutionError, IdedExpr, Program, ResolveResult, Value};
+use cel::{Context, ExecutionError, IdedExpr, ParseErrors, Program, ResolveResult, Value};
 
 use super::cel_limits::{self, CLUSTER_BUDGET, PER_CALL_LIMIT};
-use crate::model::{AddOnPlacementScore, Cluster};
+use crate::model::{echo, shorten_quoted, AddOnPlacementScore, Cluster, MAX_LINE_CHARS};
 
 const VARIABLE: &str = "managedCluster";
 
@@ -48,6 +48,35 @@ pub struct CelSelector {
     exceeded: OnceLock<String>,
 }
 
+/// cel-go's parse error text: `ERROR: <input>:LINE:COLUMN: MESSAGE`, then the source line and
+/// a caret under the column. Rendered here rather than by the cel crate, whose rendering
+/// panics for a column past 65,535 (a formatting width) and repeats the line whatever its
+/// size: a line longer than a message may quote is left out.
+fn parse_errors(errors: &ParseErrors) -> String {
+    let rendered: Vec<String> = errors
+        .errors
+        .iter()
+        .map(|error| {
+            let (line, column) = error.pos;
+            let mut text = format!(
+                "ERROR: <input>:{line}:{column}: {}",
+                shorten_quoted(&error.msg)
+            );
+            let snippet = error
+                .source_info
+                .as_ref()
+                .and_then(|info| info.snippet(line - 1))
+                .filter(|snippet| snippet.chars().count() <= MAX_LINE_CHARS);
+            if let Some(snippet) = snippet {
+                let dots = usize::try_from(column).unwrap_or(0).saturating_sub(1);
+                text.push_str(&format!("\n| {snippet}\n| {}^", ".".repeat(dots)));
+            }
+            text
+        })
+        .collect();
+    rendered.join("\n")
+}
+
 impl CelSelector {
     /// Upstream's Misconfigured text for an expression that does not parse or is over
     /// cel-go's parser limits.
@@ -58,10 +87,12 @@ impl CelSelector {
                 cel_limits::check_source(expression)
                     .map_err(|err| format!("compilation failed: {err}"))?;
                 let program = Program::compile(expression)
-                    .map_err(|err| format!("compilation failed: {err}"))?;
+                    .map_err(|errors| format!("compilation failed: {}", parse_errors(&errors)))?;
                 match undeclared(program.expression(), &mut Vec::new()) {
                     Some(name) => Err(format!(
-                        "compilation failed: undeclared reference to '{name}' in {expression:?}; only '{VARIABLE}' is declared"
+                        "compilation failed: undeclared reference to '{}' in {:?}; only '{VARIABLE}' is declared",
+                        echo(name),
+                        echo(expression)
                     )),
                     None => Ok(cel_limits::instrument(program.expression())),
                 }
