@@ -9,6 +9,7 @@ use clap_mangen::Man;
 
 use super::error::Error;
 use super::io::{write, write_into, Io};
+use super::man_usage::{usage, Example};
 use crate::exit_code::ExitCode;
 
 #[derive(Debug, Args)]
@@ -26,12 +27,49 @@ pub fn pages(cmd: &Command) -> Vec<(String, String)> {
         .version(env!("CARGO_PKG_VERSION"))
         .disable_help_subcommand(true);
     root.build();
-    let mut pages = vec![page(&root, exit_status_and_see_also(&root))];
+    let mut pages = vec![page(&root, root_sections(&root))];
     for subcommand in root.get_subcommands().filter(|sub| !sub.is_hide_set()) {
-        let see_also = section("SEE ALSO", vec![bold(root.get_name()), roman("(1)")]);
-        pages.push(page(subcommand, see_also));
+        let mut extra = Roff::default();
+        if let Some(usage) = usage(subcommand.get_name()) {
+            examples(&mut extra, usage.examples.iter());
+            exit_status(&mut extra, usage.exit);
+        }
+        extra.control("SH", ["SEE ALSO"]);
+        extra.text([bold(root.get_name()), roman("(1)")]);
+        pages.push(page(subcommand, extra));
     }
     pages
+}
+
+/// `.SH EXAMPLES`: each command in bold, then what it does.
+fn examples<'a>(roff: &mut Roff, examples: impl Iterator<Item = &'a Example>) {
+    roff.control("SH", ["EXAMPLES"]);
+    for example in examples {
+        let words: Vec<String> = example
+            .args
+            .iter()
+            .map(|arg| {
+                if arg.contains(' ') {
+                    format!("\"{arg}\"")
+                } else {
+                    (*arg).to_string()
+                }
+            })
+            .collect();
+        roff.control("TP", []);
+        roff.text([bold(format!("fleetplan {}", words.join(" ")))]);
+        roff.text([roman(example.what)]);
+    }
+}
+
+/// `.SH EXIT STATUS`: each code in bold, then its meaning.
+fn exit_status(roff: &mut Roff, codes: &[(ExitCode, &str)]) {
+    roff.control("SH", ["EXIT STATUS"]);
+    for (code, meaning) in codes {
+        roff.control("TP", []);
+        roff.text([bold(code.code().to_string())]);
+        roff.text([roman(*meaning)]);
+    }
 }
 
 /// `cmd`'s page followed by `extra` sections (whose text has no apostrophes, so the page's
@@ -46,29 +84,31 @@ fn page(cmd: &Command, extra: Roff) -> (String, String) {
     (man.get_filename(), text)
 }
 
-fn section(title: &str, text: Vec<clap_mangen::roff::Inline>) -> Roff {
+/// The root page: a few examples of the main subcommands, every exit status, every page.
+fn root_sections(root: &Command) -> Roff {
     let mut roff = Roff::default();
-    roff.control("SH", [title]);
-    roff.text(text);
-    roff
-}
-
-fn exit_status_and_see_also(root: &Command) -> Roff {
-    let mut roff = Roff::default();
-    roff.control("SH", ["EXIT STATUS"]);
-    for (code, meaning) in [
-        ("0", "success"),
-        ("1", "bad input, or an item that could not be planned"),
-        ("2", "diff: the new plan differs from the previous one"),
-        (
-            "3",
-            "check: every input is valid but some item is unsatisfied",
-        ),
-    ] {
-        roff.control("TP", []);
-        roff.text([bold(code)]);
-        roff.text([roman(meaning)]);
-    }
+    let first_examples = ["plan", "check", "diff", "explain"]
+        .into_iter()
+        .filter_map(|name| usage(name)?.examples.first());
+    examples(&mut roff, first_examples);
+    exit_status(
+        &mut roff,
+        &[
+            (ExitCode::Success, "success"),
+            (
+                ExitCode::Error,
+                "bad input, or an item that could not be planned",
+            ),
+            (
+                ExitCode::Changes,
+                "diff: the new plan differs from the previous one",
+            ),
+            (
+                ExitCode::Unsatisfied,
+                "check: every input is valid but some item is unsatisfied",
+            ),
+        ],
+    );
     roff.control("SH", ["SEE ALSO"]);
     let names: Vec<String> = root
         .get_subcommands()
@@ -126,6 +166,14 @@ mod tests {
             "{root}"
         );
         assert!(!root.contains(env!("FLEETPLAN_COMMIT")), "{root}");
+    }
+
+    #[test]
+    fn every_subcommand_page_has_examples_and_exit_status() {
+        for (name, text) in pages(&crate::cli::command()) {
+            assert!(text.contains(".SH EXAMPLES"), "{name}");
+            assert!(text.contains(".SH \"EXIT STATUS\""), "{name}");
+        }
     }
 
     #[test]

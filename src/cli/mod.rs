@@ -10,6 +10,7 @@ mod error;
 mod explain;
 mod io;
 pub mod man;
+pub mod man_usage;
 mod migrate;
 mod plan;
 mod select;

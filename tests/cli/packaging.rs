@@ -526,3 +526,40 @@ fn readme_ci_jobs_install_with_locked_and_use_flags_fleetplan_accepts() {
         assert!(install.contains("--locked"), "{install}");
     }
 }
+
+#[test]
+fn every_manual_page_example_runs_and_ends_with_its_documented_status() {
+    let mut count = 0;
+    for subcommand in command().get_subcommands() {
+        let name = subcommand.get_name();
+        if name == "help" {
+            continue;
+        }
+        let usage = fleetplan::cli::man_usage::usage(name)
+            .unwrap_or_else(|| panic!("fleetplan-{name}.1 has no examples"));
+        assert!(!usage.examples.is_empty(), "{name}");
+        for example in usage.examples {
+            assert_eq!(example.args.first(), Some(&name), "{}", example.what);
+            let output = Command::new(env!("CARGO_BIN_EXE_fleetplan"))
+                .args(example.args)
+                .current_dir(root())
+                .output()
+                .unwrap();
+            assert_eq!(
+                output.status.code(),
+                Some(i32::from(example.status.code())),
+                "fleetplan {:?}\n{}",
+                example.args,
+                String::from_utf8_lossy(&output.stderr)
+            );
+            let documented = usage.exit.iter().any(|(code, _)| *code == example.status);
+            assert!(
+                documented,
+                "{name}: status of {:?} not in EXIT STATUS",
+                example.args
+            );
+            count += 1;
+        }
+    }
+    assert!(count >= 15, "{count}");
+}
