@@ -10,7 +10,7 @@ use crate::exit_code::ExitCode;
 use crate::load::LoadErrors;
 use crate::migrate::MigrateError;
 use crate::plan::{LookupError, WhatIfError};
-use crate::render::selection::SelectionError;
+use crate::render::select::SelectionError;
 use crate::selector::SelectorError;
 use crate::verdict::Nothing;
 

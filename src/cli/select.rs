@@ -12,7 +12,7 @@ use super::error::Error;
 use super::io::{write, Io};
 use crate::exit_code::ExitCode;
 use crate::model::{Cluster, Inventory, LabelSelectorRequirementSpec, LabelSelectorSpec};
-use crate::render::selection::{self, Selection, SelectionFormat};
+use crate::render::select::{self as render, Selection, SelectionFormat};
 use crate::selector::Selector;
 use crate::verdict;
 
@@ -168,7 +168,7 @@ pub fn run(args: SelectArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
         claim_keys: keys(&config.claims),
         clusters: select_clusters(&model.inventory, &config.labels, &config.claims),
     };
-    let text = selection::render(&selection, config.format, io.width)?;
+    let text = render::render(&selection, config.format, io.width)?;
     write(io.stdout, &text)?;
     Ok(ExitCode::Success)
 }

@@ -21,7 +21,7 @@ pub struct ModelBuilder {
     objects: HashMap<ObjectKey, Source>,
     /// Cluster name → its position in the inventory (whose `source` says where it was).
     clusters: HashMap<String, usize>,
-    /// The model's distinct label and claim strings (issue 9).
+    /// The model's distinct label and claim strings, stored once however many clusters share them.
     interner: Interner,
     /// The namespace of namespaced objects written without one.
     namespace: String,

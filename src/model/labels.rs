@@ -1,6 +1,5 @@
 //! Cluster labels and claims with every distinct key and value stored once per model: a
-//! 100k-cluster fleet carries ~1.6M label strings but only a few hundred distinct ones
-//! (issue 9).
+//! 100k-cluster fleet carries ~1.6M label strings but only a few hundred distinct ones.
 
 use std::borrow::Borrow;
 use std::collections::{BTreeMap, HashSet};

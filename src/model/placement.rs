@@ -1,5 +1,4 @@
 //! OCM `Placement` and `PlacementRule` specs, with the CRD defaults applied on load.
-// Owned by the placement engine work (issue 4).
 //
 // Unknown fields are rejected (what `kubectl apply --validate=strict` does), so a typo such as
 // `claimSelector.matchLabels` is an error instead of a silently empty selector.

@@ -1,6 +1,5 @@
 //! Replica scheduling preferences: the `federation.kubernetes.io/replica-set-preferences`
 //! annotation and kubefed `ReplicaSchedulingPreference` share this shape.
-// Owned by the replica planner work (issue 3).
 
 use std::collections::BTreeMap;
 

@@ -3,7 +3,6 @@
 //! Parsing follows apimachinery `resource.ParseQuantity` (the fast scanner
 //! `parseQuantityString` and the suffix table), and `value` is what
 //! `Quantity.AsApproximateFloat64` would return for the parsed amount.
-// Owned by the loader work (issue 2).
 
 use std::fmt;
 

@@ -3,7 +3,6 @@
 //! Parsing accepts what Go's `time.Parse(time.RFC3339, s)` accepts (what `metav1.Time`
 //! unmarshals with): `YYYY-MM-DDTHH:MM:SS`, an optional fraction, then `Z` or `±HH:MM`.
 //! The fraction is dropped, as metav1.Time serialises whole seconds.
-// Owned by the loader work (issue 2).
 
 /// Why a timestamp was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -1,6 +1,6 @@
 //! The Plan document (versioned, stable) and the per-workload combination of the engines.
 
-mod fleet;
+mod federated_fleet;
 mod items;
 mod lookup;
 mod trace;
@@ -12,7 +12,7 @@ pub use crate::model::Condition;
 pub use crate::model::{
     Group, ItemSource, Plan, PlanItem, PLAN_API_VERSION as API_VERSION, PLAN_KIND as KIND,
 };
-pub use fleet::Fleet;
+pub use federated_fleet::FederatedFleet;
 pub use items::karmada::{BindingTrace, KarmadaTrace};
 pub use lookup::{find_cluster, find_item, LookupError};
 pub use trace::{Engine, ItemTrace, SelectionRule, SelectionTrace};
@@ -85,7 +85,11 @@ impl<'a> Planned<'a> {
         }
     }
 
-    fn selection(workload: &Workload, fleet: &Fleet, selection: SelectionTrace) -> Planned<'a> {
+    fn selection(
+        workload: &Workload,
+        fleet: &FederatedFleet,
+        selection: SelectionTrace,
+    ) -> Planned<'a> {
         let mut clusters: Vec<String> = fleet
             .names(&selection.selected)
             .into_iter()
@@ -138,7 +142,7 @@ fn build_workloads<'a>(
 ) -> PlanOutcome<'a> {
     let decisions = items::placement::previous_decisions(&model.decisions, options.previous);
     let placements = Scheduler::new(&model.inventory, &decisions);
-    let fleet = Fleet::new(&model.inventory.clusters, &placements.fleet);
+    let fleet = FederatedFleet::new(&model.inventory.clusters, &placements.fleet);
     let previous: HashMap<&ItemSource, &PlanItem> = options
         .previous
         .map(|plan| plan.items.iter().map(|item| (&item.source, item)).collect())
@@ -193,7 +197,7 @@ fn build_workloads<'a>(
 struct Run<'r, 'a> {
     model: &'a Model,
     options: &'r PlanOptions<'r>,
-    fleet: &'r Fleet<'a, 'r>,
+    fleet: &'r FederatedFleet<'a, 'r>,
     placements: &'r Scheduler<'r>,
     previous: &'r HashMap<&'r ItemSource, &'r PlanItem>,
     targets: &'r HashMap<(&'a str, Option<&'a str>, &'a str), &'a Workload>,

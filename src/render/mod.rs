@@ -9,6 +9,6 @@ pub mod explain;
 pub mod junit;
 pub mod plan;
 pub mod sarif;
-pub mod selection;
+pub mod select;
 pub mod table;
 pub mod workflow;

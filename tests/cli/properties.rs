@@ -369,7 +369,7 @@ fn item() -> impl Strategy<Value = PlanItem> {
     (
         (tricky(), tricky(), prop::option::of(tricky()), tricky()),
         vec(tricky(), 0..4),
-        // Counts a plan can hold: a negative one is refused by --previous (issue 14).
+        // Counts a plan can hold: a negative one is refused by --previous.
         btree_map(tricky(), 0..=i64::MAX, 0..4),
         btree_map(tricky(), 0..=i64::MAX, 0..3),
         vec((tricky(), any::<usize>(), vec(tricky(), 0..3)), 0..3),

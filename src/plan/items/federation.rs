@@ -6,7 +6,7 @@ use crate::replicas::parse_replica_set_preferences;
 use crate::selector::Selector;
 
 use super::replicas;
-use crate::plan::fleet::Fleet;
+use crate::plan::federated_fleet::FederatedFleet;
 use crate::plan::trace::{SelectionRule, SelectionTrace};
 use crate::plan::{Planned, Run};
 
@@ -33,7 +33,7 @@ pub fn plan<'a>(
 }
 
 pub(super) fn selection(
-    fleet: &Fleet<'_, '_>,
+    fleet: &FederatedFleet<'_, '_>,
     workload: &Workload,
 ) -> Result<SelectionTrace, String> {
     let Some(annotation) = &workload.cluster_selector else {

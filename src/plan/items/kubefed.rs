@@ -6,7 +6,7 @@ use crate::model::{FederatedPlacement, Workload, WorkloadKind};
 use crate::selector::{ClusterBits, Selector};
 
 use super::{federation, replicas};
-use crate::plan::fleet::Fleet;
+use crate::plan::federated_fleet::FederatedFleet;
 use crate::plan::trace::{SelectionRule, SelectionTrace};
 use crate::plan::{Planned, Run};
 
@@ -77,7 +77,10 @@ pub fn replica_scheduling_preference<'a>(
     replicas::plan(run, workload, selection, preferences, total)
 }
 
-fn selection(fleet: &Fleet, placement: &FederatedPlacement) -> Result<SelectionTrace, String> {
+fn selection(
+    fleet: &FederatedFleet,
+    placement: &FederatedPlacement,
+) -> Result<SelectionTrace, String> {
     Ok(match placement {
         FederatedPlacement::Clusters(names) => {
             let ids = names.iter().filter_map(|name| fleet.id(name));

@@ -4,10 +4,10 @@
 #[cfg(test)]
 mod agreement;
 mod karmada;
+mod label_selection;
 mod placement;
 mod placement_rule;
 mod replicas;
-mod selection;
 mod text;
 
 use serde::Serialize;
@@ -141,10 +141,10 @@ pub fn explain(item: &PlanItem, trace: &ItemTrace, clusters: &[Cluster]) -> Expl
     };
     match trace {
         ItemTrace::Selection(selection) => {
-            selection::explain(&mut explanation, selection, clusters)
+            label_selection::explain(&mut explanation, selection, clusters)
         }
         ItemTrace::Replicas { selection, planner } => {
-            selection::explain(&mut explanation, selection, clusters);
+            label_selection::explain(&mut explanation, selection, clusters);
             replicas::explain(&mut explanation, item, planner);
         }
         ItemTrace::Placement(result) => placement::explain(&mut explanation, result, clusters),

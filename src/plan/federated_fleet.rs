@@ -10,7 +10,7 @@ use crate::selector::{ClusterBits, Selector};
 
 /// `'a` borrows the model (names in replica traces outlive the run's indexes); `'i` the run's
 /// `FleetIndex`.
-pub struct Fleet<'a, 'i> {
+pub struct FederatedFleet<'a, 'i> {
     pub clusters: &'a [Cluster],
     index: &'i FleetIndex<'i>,
     online: ClusterBits,
@@ -19,9 +19,9 @@ pub struct Fleet<'a, 'i> {
     capacity: BTreeMap<String, i64>,
 }
 
-impl<'a, 'i> Fleet<'a, 'i> {
+impl<'a, 'i> FederatedFleet<'a, 'i> {
     /// `index` must index these `clusters` (the same inventory, in the same order).
-    pub fn new(clusters: &'a [Cluster], index: &'i FleetIndex<'i>) -> Fleet<'a, 'i> {
+    pub fn new(clusters: &'a [Cluster], index: &'i FleetIndex<'i>) -> FederatedFleet<'a, 'i> {
         let online = ClusterBits::from_ids(
             clusters.len(),
             clusters
@@ -34,7 +34,7 @@ impl<'a, 'i> Fleet<'a, 'i> {
             .iter()
             .filter_map(|cluster| Some((cluster.name.clone(), cluster.replica_capacity?)))
             .collect();
-        Fleet {
+        FederatedFleet {
             clusters,
             index,
             capacity,
