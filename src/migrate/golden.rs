@@ -1,7 +1,7 @@
 //! Golden tests: each case migrates files of `testdata/migrate` (with the example fleet) and
 //! compares the YAML stream, the loss report and the verification with
 //! `testdata/migrate/golden/<case>.{yaml,report.txt,verify.txt}`.
-//! `FLEETPLAN_UPDATE_GOLDEN=1 cargo test --lib migrate::golden` rewrites them.
+//! `FLEETPLAN_BLESS=1 cargo test --lib migrate::golden` rewrites them.
 
 use std::path::{Path, PathBuf};
 
@@ -48,19 +48,15 @@ fn golden_path(case: &str, extension: &str) -> PathBuf {
 
 fn compare(case: &str, extension: &str, actual: &str) {
     let path = golden_path(case, extension);
-    if std::env::var_os("FLEETPLAN_UPDATE_GOLDEN").is_some() {
+    if std::env::var_os("FLEETPLAN_BLESS").is_some() {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("{e}"));
         }
         std::fs::write(&path, actual).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         return;
     }
-    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (FLEETPLAN_UPDATE_GOLDEN=1 writes it)",
-            path.display()
-        )
-    });
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (FLEETPLAN_BLESS=1 writes it)", path.display()));
     assert_eq!(actual, expected, "{}", path.display());
 }
 

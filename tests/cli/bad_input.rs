@@ -8,7 +8,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::common::Test;
+use crate::common::{self, Test};
 
 const CORPUS: &str = "testdata/bad";
 
@@ -61,7 +61,7 @@ clusters:
 
 #[test]
 fn every_bad_input_fails_with_its_snapshot_message() {
-    let bless = std::env::var_os("FLEETPLAN_BLESS").is_some();
+    let bless = common::blessing();
     let mut mismatches = Vec::new();
     let cases = cases();
     assert!(cases.len() >= 20, "the corpus is missing: {cases:?}");

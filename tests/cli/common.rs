@@ -192,3 +192,26 @@ pub fn entries(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// Whether this run rewrites golden files instead of comparing with them: `FLEETPLAN_BLESS=1`,
+/// the one switch for every golden file (`just bless` also sets insta's `INSTA_UPDATE`).
+pub fn blessing() -> bool {
+    std::env::var_os("FLEETPLAN_BLESS").is_some()
+}
+
+/// Compares `actual` with the golden file at `path`, or rewrites it when [`blessing`].
+pub fn golden(path: &Path, actual: &str) {
+    if blessing() {
+        std::fs::write(path, actual).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+        return;
+    }
+    let expected = std::fs::read_to_string(path).unwrap_or_else(|error| {
+        panic!("{}: {error} (FLEETPLAN_BLESS=1 writes it)", path.display())
+    });
+    assert_eq!(
+        actual,
+        expected,
+        "{} (FLEETPLAN_BLESS=1 rewrites it; review the diff)",
+        path.display()
+    );
+}

@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::common::Test;
+use crate::common::{self, Test};
 
 const EXAMPLE: &str = "testdata/karmada/example";
 const EXPECTED: &str = "testdata/karmada/expected";
@@ -18,14 +18,10 @@ warning: testdata/karmada/example/workloads.yaml#3: Deployment/shop/worker: Prop
 
 /// Compares `output` with the golden file (or rewrites it under FLEETPLAN_BLESS).
 fn golden(name: &str, output: &[u8]) {
-    let path = Path::new(EXPECTED).join(name);
-    let output = String::from_utf8_lossy(output);
-    if std::env::var_os("FLEETPLAN_BLESS").is_some() {
-        fs::write(&path, output.as_bytes()).expect("golden file is writable");
-        return;
-    }
-    let expected = fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    assert_eq!(output, expected, "{}", path.display());
+    common::golden(
+        &Path::new(EXPECTED).join(name),
+        &String::from_utf8_lossy(output),
+    );
 }
 
 #[test]

@@ -7,6 +7,7 @@
 
 mod common;
 
+mod architecture;
 mod bad_input;
 mod check;
 mod diff;

@@ -7,7 +7,7 @@ use std::fs;
 use std::path::PathBuf;
 use std::process::Command;
 
-use crate::common::Test;
+use crate::common::{self, Test};
 use clap::{Arg, Command as ClapCommand};
 use fleetplan::cli::{command, completions, man};
 
@@ -306,7 +306,7 @@ fn readme_examples_print_what_the_readme_shows() {
     let readme = fs::read_to_string(&path).unwrap();
     let examples = parse_examples(&readme);
     assert!(!examples.is_empty(), "README.md has no examples");
-    let bless = std::env::var_os("FLEETPLAN_BLESS").is_some();
+    let bless = common::blessing();
     let mut blessed = readme.clone();
     let mut failures = Vec::new();
     for example in examples.iter().rev() {

@@ -1,10 +1,11 @@
 //! The OCM placement seed's user stories, planned through the real binary against
-//! testdata/stories/fleet.yaml and compared with golden plans in testdata/stories/expected/.
+//! testdata/stories/fleet.yaml and compared with golden plans in testdata/stories/expected/;
+//! `FLEETPLAN_BLESS=1 cargo test --test cli stories::` rewrites them.
 
 use std::fs;
 use std::path::Path;
 
-use crate::common::Test;
+use crate::common::{self, Test};
 
 const NOW: &str = "2026-06-01T00:30:00Z";
 
@@ -15,9 +16,13 @@ fn plan(story: &str, now: &str) -> Test {
         .args(["-f", &format!("testdata/stories/placements/{story}")])
 }
 
-fn expected(name: &str) -> String {
-    fs::read_to_string(Path::new("testdata/stories/expected").join(name))
-        .unwrap_or_else(|error| panic!("expected/{name}: {error}"))
+/// Plans `story` at `now` and compares the plan with the golden file `expected`.
+fn assert_plans_as(story: &str, now: &str, expected: &str) {
+    let output = plan(story, now).run();
+    common::golden(
+        &Path::new("testdata/stories/expected").join(expected),
+        &String::from_utf8_lossy(&output.stdout),
+    );
 }
 
 #[test]
@@ -35,15 +40,17 @@ fn every_story_plans_as_its_golden_file() {
     stories.sort();
     assert!(stories.len() >= 8, "{stories:?}");
     for story in stories {
-        plan(&story, NOW).stdout(expected(&story)).run();
+        assert_plans_as(&story, NOW, &story);
     }
 }
 
 #[test]
 fn an_expired_toleration_no_longer_selects_the_tainted_cluster() {
-    plan("9-toleration-with-expiry.yaml", "2026-06-01T01:30:00Z")
-        .stdout(expected("9-toleration-with-expiry-after-expiry.yaml"))
-        .run();
+    assert_plans_as(
+        "9-toleration-with-expiry.yaml",
+        "2026-06-01T01:30:00Z",
+        "9-toleration-with-expiry-after-expiry.yaml",
+    );
 }
 
 #[test]

@@ -1,0 +1,28 @@
+# Every recipe is a plain cargo/bash command; `just --list` shows them. Without `just`, run the
+# command under a recipe's name as written.
+
+# Run every test (unit, property, upstream vectors, the CLI binary).
+test *args:
+    cargo test --locked {{args}}
+
+# What CI runs: fmt --check, clippy -D warnings, the tests.
+ci:
+    bash .ci/run
+
+# Rewrite every golden file from what the code prints: insta snapshots, testdata/**/expected,
+# the migrate goldens, the bad-input corpus and README examples. Review the diff afterwards.
+bless *args:
+    FLEETPLAN_BLESS=1 INSTA_UPDATE=always cargo test --locked {{args}}
+
+# Regenerate the shell completions and the manual pages from the CLI definition.
+gen:
+    cargo run -q --locked -- completions --dir completions
+    cargo run -q --locked -- man --dir man
+
+# Scale benchmarks (figures go to docs/performance.md); e.g. `just bench --only placement`.
+bench *args:
+    cargo bench --locked --bench scale -- {{args}}
+
+# Fuzz one target (load, plan, selector_parse, annotations) for SECONDS; see docs/reliability.md.
+fuzz target seconds="180":
+    cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run {{target}} -- -max_total_time={{seconds}} -rss_limit_mb=2048 -max_len=65536
