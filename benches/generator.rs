@@ -12,9 +12,11 @@ pub struct Shape {
     pub clusters: usize,
     pub placements: usize,
     pub replica_workloads: usize,
+    /// Karmada Deployments, claimed by PropagationPolicies (one per ten) of every strategy.
+    pub karmada_workloads: usize,
     pub seed: u64,
-    /// How the clusters are written: one `ClusterInventory`, or one OCM `ManagedCluster`
-    /// each (what `kubectl get managedclusters -o json` exports).
+    /// How the clusters are written: one `ClusterInventory`, one OCM `ManagedCluster` each
+    /// (what `kubectl get managedclusters -o json` exports), or one Karmada `Cluster` each.
     pub clusters_as: ClusterKind,
 }
 
@@ -22,6 +24,7 @@ pub struct Shape {
 pub enum ClusterKind {
     Inventory,
     ManagedCluster,
+    Karmada,
 }
 
 /// The fleet (one ClusterInventory, the cluster sets and their bindings) and the workloads
@@ -37,12 +40,16 @@ pub fn generate(shape: &Shape) -> (Vec<Value>, Vec<Value>) {
             "clusters": entries,
         })],
         ClusterKind::ManagedCluster => entries.iter().map(managed_cluster).collect(),
+        ClusterKind::Karmada => entries.iter().map(karmada_cluster).collect(),
     };
     fleet.extend(cluster_sets());
     let mut workloads: Vec<Value> = (0..shape.placements)
         .map(|i| placement(i, &mut rng))
         .collect();
     workloads.extend((0..shape.replica_workloads).map(|i| replica_workload(i, &mut rng)));
+    let policies = shape.karmada_workloads.div_ceil(KARMADA_GROUP);
+    workloads.extend((0..policies).map(|i| propagation_policy(i, &mut rng)));
+    workloads.extend((0..shape.karmada_workloads).map(|i| karmada_deployment(i, &mut rng)));
     (fleet, workloads)
 }
 
@@ -333,4 +340,123 @@ fn replica_workload(i: usize, rng: &mut Rng) -> Value {
             }},
         }),
     }
+}
+
+/// Karmada Deployments per PropagationPolicy (the policy selects them by a `group` label).
+const KARMADA_GROUP: usize = 10;
+
+/// An inventory entry as the Karmada `Cluster` the control plane would hold: labels,
+/// provider/region/zone, the not-ready taint when offline (and a user `NoSchedule` taint
+/// where the inventory has one), Deployments enabled, and a resource summary.
+fn karmada_cluster(entry: &Value) -> Value {
+    let labels = &entry["labels"];
+    let mut taints = Vec::new();
+    if entry["online"] == json!(false) {
+        taints.push(json!({"key": "cluster.karmada.io/not-ready", "effect": "NoSchedule"}));
+    }
+    if entry.get("taints").is_some() {
+        taints.push(json!({"key": "maintenance", "value": "true", "effect": "NoSchedule"}));
+    }
+    let cpu = entry["allocatable"]["cpu"].clone();
+    json!({
+        "apiVersion": "cluster.karmada.io/v1alpha1",
+        "kind": "Cluster",
+        "metadata": {"name": entry["name"], "labels": labels},
+        "spec": {
+            "provider": labels["provider"],
+            "region": labels["region"],
+            "zones": [labels["zone"]],
+            "taints": taints,
+        },
+        "status": {
+            "conditions": [{"type": "Ready", "status": if entry["online"] == json!(false) { "False" } else { "True" }}],
+            "apiEnablements": [{"groupVersion": "apps/v1", "resources": [{"name": "deployments", "kind": "Deployment"}]}],
+            "resourceSummary": {
+                "allocatable": {"cpu": cpu, "memory": entry["allocatable"]["memory"], "pods": "110"},
+                "allocated": {"cpu": "2", "memory": "8Gi", "pods": "20"},
+            },
+        },
+    })
+}
+
+/// A PropagationPolicy for one group of Deployments, cycling through the strategies:
+/// Duplicated over a label selector, static weights, dynamic weights, Aggregated, and
+/// dynamic weights with a cluster spread constraint.
+fn propagation_policy(i: usize, rng: &mut Rng) -> Value {
+    let namespace = format!("team-{:02}", i % NAMESPACES);
+    let affinity = json!({"labelSelector": {"matchExpressions": [
+        {"key": "env", "operator": "In", "values": [rng.pick(&ENVS)]},
+        {"key": "region", "operator": "NotIn", "values": [rng.pick(&REGIONS)]},
+    ]}});
+    let mut placement = json!({"clusterAffinity": affinity});
+    match i % 5 {
+        0 => {}
+        1 => {
+            placement["replicaScheduling"] = json!({
+                "replicaSchedulingType": "Divided",
+                "replicaDivisionPreference": "Weighted",
+                "weightPreference": {"staticWeightList": [
+                    {"targetCluster": {"labelSelector": {"matchLabels": {"provider": "aws"}}}, "weight": 2},
+                    {"targetCluster": {"labelSelector": {"matchLabels": {"provider": "gcp"}}}, "weight": 1},
+                ]},
+            })
+        }
+        2 => {
+            placement["replicaScheduling"] = json!({
+                "replicaSchedulingType": "Divided",
+                "replicaDivisionPreference": "Weighted",
+                "weightPreference": {"dynamicWeight": "AvailableReplicas"},
+            })
+        }
+        3 => {
+            placement["replicaScheduling"] = json!({
+                "replicaSchedulingType": "Divided",
+                "replicaDivisionPreference": "Aggregated",
+            })
+        }
+        _ => {
+            placement["replicaScheduling"] = json!({
+                "replicaSchedulingType": "Divided",
+                "replicaDivisionPreference": "Weighted",
+                "weightPreference": {"dynamicWeight": "AvailableReplicas"},
+            });
+            placement["spreadConstraints"] =
+                json!([{"spreadByField": "cluster", "minGroups": 2, "maxGroups": 5}]);
+        }
+    }
+    json!({
+        "apiVersion": "policy.karmada.io/v1alpha1",
+        "kind": "PropagationPolicy",
+        "metadata": {"name": format!("group-{i:05}"), "namespace": namespace},
+        "spec": {
+            "resourceSelectors": [{"apiVersion": "apps/v1", "kind": "Deployment",
+                "labelSelector": {"matchLabels": {"group": format!("group-{i:05}")}}}],
+            "placement": placement,
+        },
+    })
+}
+
+/// A Deployment with requests, in its group's namespace.
+fn karmada_deployment(i: usize, rng: &mut Rng) -> Value {
+    let group = i / KARMADA_GROUP;
+    json!({
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": {
+            "name": format!("svc-{i:05}"),
+            "namespace": format!("team-{:02}", group % NAMESPACES),
+            "labels": {"group": format!("group-{group:05}")},
+        },
+        "spec": {
+            "replicas": 1 + rng.below(20),
+            "template": {"spec": {"containers": [{
+                "name": "app",
+                "image": "registry.example.com/app:1",
+                "resources": {"requests": {
+                    "cpu": format!("{}m", 100 * (1 + rng.below(10))),
+                    "memory": format!("{}Mi", 128 * (1 + rng.below(8))),
+                }},
+            }]}},
+        },
+    })
 }

@@ -1,8 +1,12 @@
 //! Generates a realistic fleet and workload mix for benchmarks and scale tests.
 //!
 //! `cargo run --release --example genfleet -- --clusters N --placements P
-//!  [--replica-workloads W] [--seed S] [--format json|yaml|both]
-//!  [--clusters-as inventory|managedcluster] --out DIR`
+//!  [--replica-workloads W] [--karmada-workloads K] [--seed S] [--format json|yaml|both]
+//!  [--clusters-as inventory|managedcluster|karmada] --out DIR`
+//!
+//! The Karmada mix: `--clusters-as karmada --placements 0 --replica-workloads 0
+//! --karmada-workloads K` is a Karmada control plane's Clusters, K Deployments and a
+//! PropagationPolicy per ten of them.
 //!
 //! Writes `DIR/fleet.{json,yaml}` and `DIR/workloads.{json,yaml}`; `--format both` writes
 //! `DIR/json/…` and `DIR/yaml/…` so that each directory is one complete input for
@@ -22,6 +26,7 @@ struct Args {
     clusters: usize,
     placements: usize,
     replica_workloads: usize,
+    karmada_workloads: usize,
     seed: u64,
     json: bool,
     yaml: bool,
@@ -34,6 +39,7 @@ fn parse_args() -> Result<Args, String> {
         clusters: 1000,
         placements: 100,
         replica_workloads: 100,
+        karmada_workloads: 0,
         seed: 1,
         json: true,
         yaml: true,
@@ -47,6 +53,7 @@ fn parse_args() -> Result<Args, String> {
             "--clusters" => args.clusters = number(&value()?)?,
             "--placements" => args.placements = number(&value()?)?,
             "--replica-workloads" => args.replica_workloads = number(&value()?)?,
+            "--karmada-workloads" => args.karmada_workloads = number(&value()?)?,
             "--seed" => args.seed = number(&value()?)? as u64,
             "--format" => match value()?.as_str() {
                 "json" => (args.json, args.yaml) = (true, false),
@@ -62,10 +69,11 @@ fn parse_args() -> Result<Args, String> {
                 args.clusters_as = match value()?.as_str() {
                     "inventory" => ClusterKind::Inventory,
                     "managedcluster" => ClusterKind::ManagedCluster,
+                    "karmada" => ClusterKind::Karmada,
                     other => {
                         return Err(format!(
-                            "--clusters-as: expected inventory or managedcluster, found {other:?}"
-                        ))
+                    "--clusters-as: expected inventory, managedcluster or karmada, found {other:?}"
+                ))
                     }
                 }
             }
@@ -90,6 +98,7 @@ fn run() -> Result<(), String> {
         clusters: args.clusters,
         placements: args.placements,
         replica_workloads: args.replica_workloads,
+        karmada_workloads: args.karmada_workloads,
         seed: args.seed,
         clusters_as: args.clusters_as,
     });

@@ -2,7 +2,9 @@
 //! a shared two-core machine). Prints one line per measurement with its median.
 //!
 //! `cargo bench --bench scale -- [--clusters 1000,10000] [--placements 100,1000]
-//!  [--only selector,placement,replicas,load,plan] [--runs 3]`
+//!  [--only selector,placement,replicas,load,plan,karmada] [--runs 3]`
+//!
+//! `karmada` plans genfleet's Karmada mix: as many Deployments as `--placements` names.
 //!
 //! Inputs come from the same generator as `genfleet`, written once per size to a temporary
 //! directory and read back through `fleetplan::load`, as `fleetplan plan -f DIR` reads them.
@@ -206,11 +208,31 @@ fn inputs(clusters: usize, placements: usize) -> Result<PathBuf, String> {
             // Placements only, as in the end-to-end target: a `*` RSP over 100k clusters
             // lists every cluster in the plan, which measures the JSON writer.
             replica_workloads: 0,
+            karmada_workloads: 0,
             seed: 1,
             clusters_as,
         });
         generator::write_dir(&dir.join(name), format, &fleet, &workloads)?;
     }
+    Ok(dir)
+}
+
+/// The Karmada mix: Karmada Clusters, `workloads` Deployments and a PropagationPolicy per
+/// ten of them, as JSON.
+fn karmada_inputs(clusters: usize, workloads: usize) -> Result<PathBuf, String> {
+    let dir = std::env::temp_dir()
+        .join("fleetplan-bench")
+        .join(format!("{clusters}x{workloads}"))
+        .join("karmada-json");
+    let (fleet, workloads) = generator::generate(&Shape {
+        clusters,
+        placements: 0,
+        replica_workloads: 0,
+        karmada_workloads: workloads,
+        seed: 1,
+        clusters_as: ClusterKind::Karmada,
+    });
+    generator::write_dir(&dir, "json", &fleet, &workloads)?;
     Ok(dir)
 }
 
@@ -343,7 +365,7 @@ fn replicas_bench() -> Result<(), String> {
 
 /// What `fleetplan plan -o json` does, on every core: wall time is the figure the targets
 /// name, and the process's CPU time (all threads) shows how much of it the machine lent.
-fn plan_bench(dir: &Path, size: &str, count: usize) -> Result<(), String> {
+fn plan_bench(group: &str, dir: &Path, size: &str, count: usize) -> Result<(), String> {
     let mut walls = Vec::new();
     let mut cpus = Vec::new();
     for _ in 0..count {
@@ -368,9 +390,9 @@ fn plan_bench(dir: &Path, size: &str, count: usize) -> Result<(), String> {
         drop(model);
     }
     let what = "load json + plan + render json";
-    report("plan", size, &format!("{what} (wall)"), ms(median(walls)));
+    report(group, size, &format!("{what} (wall)"), ms(median(walls)));
     if !cpus.is_empty() {
-        report("plan", size, &format!("{what} (cpu)"), ms(median(cpus)));
+        report(group, size, &format!("{what} (cpu)"), ms(median(cpus)));
     }
     Ok(())
 }
@@ -399,7 +421,11 @@ fn run() -> Result<(), String> {
                 }
             }
             if args.wants("plan") {
-                plan_bench(&dir.join("json"), &size, args.runs)?;
+                plan_bench("plan", &dir.join("json"), &size, args.runs)?;
+            }
+            if args.wants("karmada") {
+                let dir = karmada_inputs(clusters, placements)?;
+                plan_bench("karmada", &dir, &size, args.runs)?;
             }
         }
     }

@@ -93,6 +93,51 @@ fn genfleet_refuses_an_unknown_cluster_kind() {
     assert!(!output.status.success());
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
-        "genfleet: --clusters-as: expected inventory or managedcluster, found \"fleet\"\n"
+        "genfleet: --clusters-as: expected inventory, managedcluster or karmada, found \"fleet\"\n"
     );
+}
+
+/// The Karmada mix: every generated Deployment is claimed by its group's policy and checks.
+#[test]
+fn the_karmada_mix_plans_every_deployment_with_its_policy() {
+    let root = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let status = Command::new(genfleet())
+        .args([
+            "--clusters",
+            "300",
+            "--placements",
+            "0",
+            "--replica-workloads",
+            "0",
+            "--karmada-workloads",
+            "50",
+            "--clusters-as",
+            "karmada",
+            "--format",
+            "json",
+            "--out",
+        ])
+        .arg(root.path())
+        .status()
+        .unwrap_or_else(|error| panic!("genfleet: {error}"));
+    assert!(status.success());
+    let dir = root.path().display().to_string();
+    Test::new()
+        .args(["check", "-f", &dir])
+        .stdout("50 items checked, all satisfied\n")
+        .stderr_contains("")
+        .run();
+    let output = Test::new()
+        .args(["plan", "-f", &dir, "-o", "json"])
+        .stderr_contains("")
+        .run();
+    let text = String::from_utf8_lossy(&output.stdout);
+    for group in 0..5 {
+        assert!(
+            text.contains(&format!(
+                "PropagationPolicy/team-{group:02}/group-{group:05}"
+            )),
+            "group {group} is not claimed"
+        );
+    }
 }

@@ -2,7 +2,7 @@
 //! `karmada-scheduler` writes into its ResourceBinding: `spec.clusters` and the `Scheduled`
 //! condition. Upstream quirks that matter to a user become warnings.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use crate::karmada::filter::{self, FilterContext, TermAffinity, Verdict};
 use crate::karmada::scheduler::{Outcome, Reason};
@@ -205,7 +205,9 @@ fn quirks(
     outcome: &Outcome,
 ) -> Vec<String> {
     let mut quirks = Vec::new();
-    let placed: Vec<&str> = outcome.clusters.iter().map(|c| c.name.as_str()).collect();
+    // A set: a Duplicated workload is placed on thousands of clusters, and each of the
+    // fleet's clusters is looked up in it.
+    let placed: HashSet<&str> = outcome.clusters.iter().map(|c| c.name.as_str()).collect();
     // Clusters already in the binding skip the taint and API filters.
     let fresh = Binding {
         clusters: &[],
