@@ -333,7 +333,7 @@ fn readme_examples_print_what_the_readme_shows() {
     }
     assert!(
         failures.is_empty(),
-        "{}\n(FLEETPLAN_BLESS=1 cargo test --test cli packaging:: rewrites the README's outputs)",
+        "{}\n(FLEETPLAN_BLESS=1 cargo test --test cli packaging::readme rewrites the README's outputs)",
         failures.join("\n")
     );
 }
