@@ -177,18 +177,22 @@ fn tree(text: &str) -> Result<Value, FieldError> {
     serde_json::from_str(text).map_err(|error| FieldError::new("", error.to_string()))
 }
 
-/// The texts of the values of a JSON stream, when each is as the tree parser would take it:
-/// valid, and no mapping with a key twice (values that pass can be decoded without building a
-/// tree). `None` when any is not; the stream is read once.
-pub fn json_documents(text: &str) -> Option<Vec<&str>> {
+/// What JSON skips between values.
+pub const JSON_WHITESPACE: [char; 4] = [' ', '\t', '\n', '\r'];
+
+/// The texts of the values of a JSON stream, each with the byte offset it starts at, when each
+/// is as the tree parser would take it: valid, and no mapping with a key twice (values that
+/// pass can be decoded without building a tree). `None` when any is not; the stream is read
+/// once.
+pub fn json_documents(text: &str) -> Option<Vec<(usize, &str)>> {
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Checked>();
     let mut documents = Vec::new();
     let mut start = 0;
     while let Some(checked) = stream.next() {
         checked.ok()?;
         let end = stream.byte_offset();
-        let document = text.get(start..end)?;
-        documents.push(document.trim_start_matches([' ', '\t', '\n', '\r']));
+        let document = text.get(start..end)?.trim_start_matches(JSON_WHITESPACE);
+        documents.push((end - document.len(), document));
         start = end;
     }
     Some(documents)
@@ -363,7 +367,7 @@ mod tests {
     fn a_stream_splits_into_its_documents() {
         assert_eq!(
             json_documents("{\"a\": 1}\n {\"b\": [2]}  null\n"),
-            Some(vec!["{\"a\": 1}", "{\"b\": [2]}", "null"])
+            Some(vec![(0, "{\"a\": 1}"), (10, "{\"b\": [2]}"), (22, "null")])
         );
         assert_eq!(json_documents(" \n"), Some(vec![]));
     }

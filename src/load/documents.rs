@@ -8,7 +8,7 @@ use std::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_yaml::{Mapping, Value};
 
-use super::content::{json_documents, Content};
+use super::content::{json_documents, Content, JSON_WHITESPACE};
 use super::inputs::{Input, Syntax};
 use super::yaml_scan::{self, Refusal};
 use super::{LoadError, LoadOptions};
@@ -58,12 +58,13 @@ pub fn read_documents<'t>(
     let (text, json) = text_of(input)?;
     let documents = json.then(|| json_documents(text)).flatten();
     if let Some(documents) = documents.filter(|documents| !documents.is_empty()) {
+        let mut lines = Lines::new(text);
         return Ok(documents
             .into_iter()
             .enumerate()
-            .map(|(index, text)| Parsed::Json {
-                source: source(&input.name, index.saturating_add(1)),
-                text,
+            .map(|(index, (start, document))| Parsed::Json {
+                source: source(&input.name, index.saturating_add(1), lines.at(start)),
+                text: document,
             })
             .collect());
     }
@@ -104,18 +105,44 @@ fn text_of(input: &Input) -> Result<(&str, bool), LoadError> {
     Ok((text, json))
 }
 
-fn source(file: &str, document: usize) -> Source {
+fn source(file: &str, document: usize, line: Option<usize>) -> Source {
     Source {
         file: file.to_string(),
         document,
-        line: None,
+        line,
+    }
+}
+
+/// Line numbers of byte offsets into one text, for offsets given in increasing order: each
+/// call counts only the newlines since the last one, so a stream is counted once in all (and
+/// a one-document JSON file, a large inventory, only up to its first value).
+struct Lines<'t> {
+    text: &'t str,
+    offset: usize,
+    line: usize,
+}
+
+impl<'t> Lines<'t> {
+    fn new(text: &'t str) -> Lines<'t> {
+        Lines {
+            text,
+            offset: 0,
+            line: 1,
+        }
+    }
+
+    fn at(&mut self, offset: usize) -> Option<usize> {
+        let skipped = self.text.get(self.offset..offset)?;
+        self.line += skipped.bytes().filter(|byte| *byte == b'\n').count();
+        self.offset = offset;
+        Some(self.line)
     }
 }
 
 fn parse_yaml(name: &str, text: &str, allowance: usize) -> Result<Vec<Document>, LoadError> {
     let text = yaml_scan::without_later_boms(text);
     let refused = |refusal: Refusal| LoadError::Syntax {
-        at: source(name, refusal.document),
+        at: source(name, refusal.document, None),
         line: Some(refusal.line),
         column: Some(refusal.column),
         message: refusal.message,
@@ -123,7 +150,7 @@ fn parse_yaml(name: &str, text: &str, allowance: usize) -> Result<Vec<Document>,
     if let Some(refusal) = yaml_scan::disallowed_character(&text) {
         return Err(refused(refusal));
     }
-    yaml_scan::scan(&text).map_err(refused)?;
+    let lines = yaml_scan::scan(&text).map_err(refused)?;
     let budget = Cell::new(
         text.len()
             .saturating_mul(BUDGET_PER_BYTE)
@@ -136,7 +163,8 @@ fn parse_yaml(name: &str, text: &str, allowance: usize) -> Result<Vec<Document>,
     };
     let mut documents = Vec::new();
     for (index, deserializer) in serde_yaml::Deserializer::from_str(&text).enumerate() {
-        let at = source(name, index.saturating_add(1));
+        let line = lines.get(index).copied().flatten();
+        let at = source(name, index.saturating_add(1), line);
         let mut value = seed.deserialize(deserializer).map_err(|error| {
             let mut error = yaml_syntax_error(&at, &error);
             if let Some(key) = duplicate.take() {
@@ -208,17 +236,23 @@ fn yaml_syntax_error(at: &Source, error: &serde_yaml::Error) -> LoadError {
 
 fn parse_json(name: &str, text: &str) -> Result<Vec<Document>, LoadError> {
     let mut documents = Vec::new();
-    let stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
-    for (index, value) in stream.enumerate() {
-        let at = source(name, index.saturating_add(1));
+    let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    let mut lines = Lines::new(text);
+    let mut end = 0;
+    while let Some(value) = stream.next() {
+        let document = documents.len().saturating_add(1);
         let value = value.map_err(|error| LoadError::Syntax {
-            at,
+            at: source(name, document, None),
             line: Some(error.line()),
             column: Some(error.column()),
             message: without_location(error.to_string()),
         })?;
+        let start = text.get(end..).map_or(end, |rest| {
+            end + rest.len() - rest.trim_start_matches(JSON_WHITESPACE).len()
+        });
+        end = stream.byte_offset();
         documents.push(Document {
-            source: source(name, index.saturating_add(1)),
+            source: source(name, document, lines.at(start)),
             value,
         });
     }
@@ -405,6 +439,37 @@ mod tests {
         let documents = yaml("a: 1\n---\nb: 2\n").unwrap_or_default();
         let numbers: Vec<usize> = documents.iter().map(|d| d.source.document).collect();
         assert_eq!(numbers, [1, 2]);
+    }
+
+    fn lines(result: Result<Vec<Document>, LoadError>) -> Vec<Option<usize>> {
+        match result {
+            Ok(documents) => documents.iter().map(|d| d.source.line).collect(),
+            Err(error) => panic!("{error}"),
+        }
+    }
+
+    #[test]
+    fn yaml_documents_carry_the_line_of_their_first_content() {
+        let text = "# fleet\napiVersion: v1\n---\n\n# the second\nkind: B\n---\n---\nc: 3\n";
+        assert_eq!(lines(yaml(text)), [Some(2), Some(6), None, Some(9)]);
+    }
+
+    #[test]
+    fn json_documents_carry_the_line_of_their_first_value() {
+        let text = b"\n\n{\"a\": 1,\n \"b\": 2}\n{\"c\": 3} {\"d\":\n4}\n\n[5]";
+        assert_eq!(
+            lines(parse_input("f.json", text, Syntax::Json)),
+            [Some(3), Some(5), Some(5), Some(8)]
+        );
+        let input = Input {
+            name: "f.json".to_string(),
+            bytes: text.to_vec(),
+            syntax: Syntax::Json,
+            walked: false,
+        };
+        let read = read_documents(&input, &LoadOptions::default()).unwrap_or_default();
+        let read: Vec<Option<usize>> = read.iter().map(|d| d.source().line).collect();
+        assert_eq!(read, [Some(3), Some(5), Some(5), Some(8)]);
     }
 
     #[test]

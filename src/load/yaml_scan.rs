@@ -12,7 +12,9 @@
 //!
 //! The pass knows enough YAML to not be fooled by brackets in quoted scalars, comments, block
 //! scalars and block-context plain scalars (`a: x[1]` is a string), and counts documents as
-//! serde_yaml does.
+//! serde_yaml does. Since it counts lines and documents anyway, it also records the line each
+//! document's content starts on, which serde_yaml does not give: every finding about an
+//! object can then point at its line without a second pass over the input.
 
 use std::borrow::Cow;
 
@@ -53,8 +55,11 @@ enum Mode {
     },
 }
 
-/// Refuses flow nesting deeper than [`MAX_DEPTH`] and characters YAML does not allow.
-pub fn scan(text: &str) -> Result<(), Refusal> {
+/// Refuses flow nesting deeper than [`MAX_DEPTH`] and characters YAML does not allow; else
+/// the line (from 1) each document's content starts on, after its `---` and comments, by
+/// document number from 1 (`None` for a document without content; documents after the last
+/// one with content are left out).
+pub fn scan(text: &str) -> Result<Vec<Option<usize>>, Refusal> {
     let bytes = text.as_bytes();
     let mut documents = Documents::default();
     let mut mode = Mode::Normal;
@@ -88,9 +93,15 @@ pub fn scan(text: &str) -> Result<(), Refusal> {
             if mode == Mode::Normal && depth == 0 {
                 line_indent = indent;
                 node_start = true;
-                if let Some(marker) = document_marker(bytes.get(at..).unwrap_or_default()) {
+                let rest = bytes.get(at..).unwrap_or_default();
+                if let Some(marker) = document_marker(rest) {
                     documents.marker(marker);
                     at += 3;
+                    continue;
+                }
+                // A directive (`%YAML 1.2`) before a document's `---` is not its content.
+                if rest.first() == Some(&b'%') && !documents.started {
+                    at = end_of_line(bytes, at);
                     continue;
                 }
             }
@@ -118,7 +129,7 @@ pub fn scan(text: &str) -> Result<(), Refusal> {
                 at = end_of_line(bytes, at);
             }
             (Mode::Normal, _) => {
-                documents.content();
+                documents.content(line);
                 if depth > 0 || node_start {
                     match byte {
                         b'[' | b'{' => {
@@ -167,7 +178,7 @@ pub fn scan(text: &str) -> Result<(), Refusal> {
             }
         }
     }
-    Ok(())
+    Ok(documents.lines)
 }
 
 /// The first character YAML does not allow (libyaml's printable set), with where it is.
@@ -176,10 +187,12 @@ pub fn disallowed_character(text: &str) -> Option<Refusal> {
     let before = text.get(..offset).unwrap_or_default();
     let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
     let mut documents = Documents::default();
-    for line in before.split_inclusive('\n') {
+    for (number, line) in before.split_inclusive('\n').enumerate() {
         match document_marker(line.as_bytes()) {
             Some(marker) => documents.marker(marker),
-            None if !line.trim().is_empty() && !line.starts_with('#') => documents.content(),
+            None if !line.trim().is_empty() && !line.starts_with('#') => {
+                documents.content(number + 1);
+            }
             None => {}
         }
     }
@@ -213,6 +226,8 @@ struct Documents {
     number: usize,
     started: bool,
     ended: bool,
+    /// The line of each document's first content, by number from 1.
+    lines: Vec<Option<usize>>,
 }
 
 impl Default for Documents {
@@ -221,6 +236,7 @@ impl Default for Documents {
             number: 1,
             started: false,
             ended: false,
+            lines: Vec::new(),
         }
     }
 }
@@ -242,12 +258,17 @@ impl Documents {
         }
     }
 
-    fn content(&mut self) {
+    /// Content on `line`; the first of its document gives the document's line.
+    fn content(&mut self, line: usize) {
         if self.ended {
             self.number += 1;
             self.ended = false;
         }
         self.started = true;
+        if self.lines.len() < self.number {
+            self.lines.resize(self.number - 1, None);
+            self.lines.push(Some(line));
+        }
     }
 }
 
@@ -374,6 +395,26 @@ mod tests {
         assert_eq!(
             refusal(&format!("a: 1\n---\nb: |\n  ---\n  x\n---\n{deep}")).map(|r| r.0),
             Some(3)
+        );
+    }
+
+    #[test]
+    fn each_document_starts_on_the_line_of_its_first_content() {
+        let text = "# header\n\napiVersion: v1\nkind: A\n---\n# about b\n\n  kind: B\n...\n%YAML 1.2\n--- |\n  ---\n---\n---\n- c\n";
+        assert_eq!(
+            scan(text),
+            Ok(vec![Some(3), Some(8), Some(11), None, Some(15)])
+        );
+        assert_eq!(scan("a: 1\n---\n---\n"), Ok(vec![Some(1)]));
+        assert_eq!(scan(""), Ok(vec![]));
+    }
+
+    #[test]
+    fn a_directive_is_not_a_document_of_its_own() {
+        let deep = "[".repeat(200);
+        assert_eq!(
+            refusal(&format!("%YAML 1.2\n---\n{deep}")).map(|r| r.0),
+            Some(1)
         );
     }
 

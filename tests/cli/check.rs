@@ -161,13 +161,13 @@ fn broken_files_are_all_reported_and_the_rest_is_still_checked() {
         .args(["-f", "testdata/ci/unsatisfied"])
         .args(NOW)
         .stdout(
-            "error: testdata/ci/broken/placement.yaml#1: Placement/shop/typo: \
+            "error: testdata/ci/broken/placement.yaml#1: line 2: Placement/shop/typo: \
              spec.numberOfClusters: invalid type: string \"three\", expected i32\n\
              error: testdata/ci/broken/unclosed.yaml#2: line 13 column 5: did not find expected \
              ',' or ']', while parsing a flow sequence started at line 12 column 11\n\
-             unsatisfied: testdata/ci/unsatisfied/workloads.yaml#2: ReplicaSet/ci/load-test: \
+             unsatisfied: testdata/ci/unsatisfied/workloads.yaml#2: line 17: ReplicaSet/ci/load-test: \
              ReplicasUnassigned: 6 of 10 replicas left unassigned\n\
-             unsatisfied: testdata/ci/unsatisfied/workloads.yaml#1: Placement/shop/eu-everywhere: \
+             unsatisfied: testdata/ci/unsatisfied/workloads.yaml#1: line 2: Placement/shop/eu-everywhere: \
              NotAllDecisionsScheduled: 2 cluster decisions unscheduled\n\
              13 items checked: 2 errors, 2 unsatisfied\n",
         )
@@ -346,6 +346,108 @@ fn a_clean_run_in_sarif_has_no_results_and_says_what_was_checked() {
     );
 }
 
+/// testdata/ci/lines: YAML documents after comments and blank lines, a List, and a JSON
+/// stream. Each finding points at its document's first line of content (a List's items at the
+/// List's), in every format.
+fn lines() -> Test {
+    check("lines").status(1)
+}
+
+#[test]
+fn findings_carry_the_line_of_their_document_in_text_and_github() {
+    lines()
+        .stdout(
+            "error: testdata/ci/lines/placements.json#2: line 8: Placement/shop/json-typo: \
+             spec.numberOfClusters: invalid type: string \"three\", expected i32\n\
+             error: testdata/ci/lines/placements.yaml#3: line 30: Placement/shop/typo: \
+             spec.numberOfClusters: invalid type: string \"three\", expected i32\n\
+             error: testdata/ci/lines/placements.yaml#4: line 39: Placement/shop/listed: \
+             items[0].spec.numberOfClusters: invalid type: string \"many\", expected i32\n\
+             unsatisfied: testdata/ci/lines/placements.yaml#2: line 14: \
+             Placement/shop/six-in-europe: NotAllDecisionsScheduled: 2 cluster decisions \
+             unscheduled\n\
+             3 items checked: 3 errors, 1 unsatisfied\n",
+        )
+        .run();
+    let output = lines().args(["-o", "github"]).run();
+    let annotations: Vec<&str> = std::str::from_utf8(&output.stdout)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| line.split("::").nth(1))
+        .collect();
+    assert_eq!(
+        annotations,
+        [
+            "error file=testdata/ci/lines/placements.json,line=8",
+            "error file=testdata/ci/lines/placements.yaml,line=30",
+            "error file=testdata/ci/lines/placements.yaml,line=39",
+            "warning file=testdata/ci/lines/placements.yaml,line=14",
+        ]
+    );
+}
+
+#[test]
+fn findings_carry_the_line_of_their_document_in_json_sarif_and_junit() {
+    let expected = [
+        ("placements.json", 2, 8),
+        ("placements.yaml", 3, 30),
+        ("placements.yaml", 4, 39),
+        ("placements.yaml", 2, 14),
+    ];
+    let output = lines().args(["-o", "json"]).run();
+    let report: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("-o json is JSON");
+    let findings: Vec<(String, u64, u64)> = ["errors", "unsatisfied"]
+        .iter()
+        .flat_map(|list| report[list].as_array().cloned().unwrap_or_default())
+        .map(|finding| {
+            let file = finding["file"].as_str().unwrap_or_default();
+            (
+                file.trim_start_matches("testdata/ci/lines/").to_string(),
+                finding["document"].as_u64().unwrap_or_default(),
+                finding["line"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect();
+    let expected_owned: Vec<(String, u64, u64)> = expected
+        .iter()
+        .map(|(file, document, line)| (file.to_string(), *document, *line))
+        .collect();
+    assert_eq!(findings, expected_owned);
+
+    let output = lines().args(["-o", "sarif"]).run();
+    let log = assert_valid_sarif(&stdout(&output));
+    let regions: Vec<(String, u64)> = log["runs"][0]["results"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|result| {
+            let location = &result["locations"][0]["physicalLocation"];
+            let uri = location["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap_or_default();
+            (
+                uri.trim_start_matches("testdata/ci/lines/").to_string(),
+                location["region"]["startLine"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect();
+    let expected_regions: Vec<(String, u64)> = expected
+        .iter()
+        .map(|(file, _, line)| (file.to_string(), *line))
+        .collect();
+    assert_eq!(regions, expected_regions);
+
+    let output = lines().args(["-o", "junit"]).run();
+    let xml = stdout(&output);
+    assert_valid_junit(&xml);
+    for (file, document, line) in expected {
+        let location = format!("testdata/ci/lines/{file}#{document}: line {line}: ");
+        assert!(xml.contains(&location), "{location} not in\n{xml}");
+    }
+}
+
 fn labelled() -> Test {
     check("labelled")
 }
@@ -364,7 +466,7 @@ fn check_with_a_selector_judges_only_matching_workloads() {
         .args(["-l", "team=web"])
         .status(3)
         .stdout(
-            "unsatisfied: testdata/ci/labelled/placements.yaml#2: Placement/shop/web-everywhere: \
+            "unsatisfied: testdata/ci/labelled/placements.yaml#2: line 11: Placement/shop/web-everywhere: \
              NotAllDecisionsScheduled: 40 cluster decisions unscheduled\n\
              2 items checked: 1 unsatisfied\n",
         )

@@ -302,7 +302,7 @@ fn github_annotates_each_changed_item_on_its_file() {
         .args(["--offline", "aws-us-east-staging"])
         .status(2)
         .stdout(
-            "::notice file=testdata/fleet/workloads/placements.yaml::\
+            "::notice file=testdata/fleet/workloads/placements.yaml,line=40::\
              Placement/ci/canary-rollout changed%0A- cluster aws-us-east-staging%0A\
              group 0 canary: - aws-us-east-staging\n\
              1 item changed\n",
@@ -316,7 +316,7 @@ fn github_annotates_a_removed_item_without_a_file() {
         .args(["--previous", "testdata/ci/hub-export", "-o", "github"])
         .status(2)
         .stdout(
-            "::notice file=testdata/fleet/workloads/placements.yaml::\
+            "::notice file=testdata/fleet/workloads/placements.yaml,line=2::\
              Placement/shop/storefront changed%0A+ cluster gcp-eu-central-prod-1%0A\
              - cluster gcp-us-east-prod-1\n\
              ::notice::Placement/shop/retired (item removed): was on 1 cluster (gcp-us-east-prod-1)\n\
@@ -341,7 +341,7 @@ fn github_makes_a_new_item_with_errors_an_error_and_exits_1() {
     let text = stdout(&output);
     assert!(
         text.contains(
-            "::error file=testdata/ci/item-error/configmap.yaml::\
+            "::error file=testdata/ci/item-error/configmap.yaml,line=2::\
              ConfigMap/shop/feature-flags (new item): no clusters%0Aerror: annotation"
         ),
         "{text}"

@@ -73,7 +73,7 @@ fn without_the_exclude_the_vendored_manifest_is_read_and_reported() {
     let repo = checkout();
     check(repo.path(), &[])
         .stdout(
-            "error: vendor/upstream/broken.yaml#1: Placement/shop/vendored: \
+            "error: vendor/upstream/broken.yaml#1: line 1: Placement/shop/vendored: \
              spec.numberOfClusters: invalid type: string \"many\", expected i32\n\
              1 item checked: 1 error; 3 documents skipped (not Kubernetes objects)\n",
         )
@@ -141,7 +141,7 @@ fn a_document_with_kind_but_no_api_version_found_by_walking_is_an_error() {
     .unwrap();
     check(repo.path(), &["--exclude", "vendor/"])
         .stdout(
-            "error: apps/shop/half.yaml#1: missing field `apiVersion`\n\
+            "error: apps/shop/half.yaml#1: line 1: missing field `apiVersion`\n\
              1 item checked: 1 error; 3 documents skipped (not Kubernetes objects)\n",
         )
         .status(1)
@@ -155,7 +155,7 @@ fn a_file_named_explicitly_keeps_the_strict_rules() {
         .current_dir(repo.path())
         .args(["check", "-f", "clusters", "-f", "kustomization.yaml"])
         .stdout(
-            "error: kustomization.yaml#1: missing field `apiVersion`\n\
+            "error: kustomization.yaml#1: line 1: missing field `apiVersion`\n\
              1 error: the inputs could not be read, nothing was checked\n",
         )
         .status(1)
