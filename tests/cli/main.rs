@@ -22,6 +22,7 @@ mod packaging;
 mod placement_fields;
 mod plan;
 mod properties;
+mod schema_extensions;
 mod schemas;
 mod select;
 mod stories;

@@ -1,13 +1,16 @@
 //! Every object `plan -o decisions` and `migrate` write, run through the real binary, checked
 //! as an API server would admit it under kubectl's strict field validation: against the
 //! `openAPIV3Schema` of its upstream CRD (testdata/crds, sources in its README) with no
-//! undeclared fields, an apiVersion the CRD serves, a valid `metadata.name`, labels the API
-//! server accepts, and a namespace exactly where the namespace rule puts it.
+//! undeclared fields, the API server's own schema extensions (`set` and `map` lists unique,
+//! the CEL rules of `x-kubernetes-validations`: `schema_extensions.rs`), an apiVersion the
+//! CRD serves, a valid `metadata.name`, labels the API server accepts, and a namespace
+//! exactly where the namespace rule puts it.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::common::Test;
+use crate::schema_extensions;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
@@ -15,6 +18,8 @@ use serde_json::{json, Map, Value};
 struct Served {
     namespaced: bool,
     validator: jsonschema::Validator,
+    /// The schema as the CRD declares it, for its Kubernetes extensions.
+    schema: Value,
 }
 
 /// The CRDs of testdata/crds, by `group/version` and kind.
@@ -138,12 +143,13 @@ impl Schemas {
                     if version["served"] != json!(true) {
                         continue;
                     }
-                    let mut schema = version["schema"]["openAPIV3Schema"].clone();
+                    let schema = version["schema"]["openAPIV3Schema"].clone();
                     assert!(schema.is_object(), "{}: no openAPIV3Schema", path.display());
-                    strict(&mut schema);
+                    let mut strict_schema = schema.clone();
+                    strict(&mut strict_schema);
                     let validator = jsonschema::draft4::options()
                         .should_validate_formats(true)
-                        .build(&schema)
+                        .build(&strict_schema)
                         .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
                     let api_version =
                         format!("{group}/{}", version["name"].as_str().unwrap_or_default());
@@ -152,6 +158,7 @@ impl Schemas {
                         Served {
                             namespaced,
                             validator,
+                            schema,
                         },
                     );
                 }
@@ -185,6 +192,11 @@ impl Schemas {
                         .validator
                         .iter_errors(object)
                         .map(|error| format!("{id}: {}: {error}", error.instance_path())),
+                );
+                problems.extend(
+                    schema_extensions::problems(&served.schema, object, "")
+                        .into_iter()
+                        .map(|problem| format!("{id}: {problem}")),
                 );
                 served.namespaced
             }
@@ -506,13 +518,15 @@ fn the_checker_refuses_what_the_api_server_would() {
             .collect()
     };
     let placement = "apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\n";
-    assert_eq!(
-        refused(
-            &format!("{placement}metadata: {{name: p}}\nspec: {{}}\n"),
-            Namespace::Absent
-        ),
-        Vec::<String>::new()
-    );
+    for admitted in [
+        format!("{placement}metadata: {{name: p}}\nspec: {{}}\n"),
+        manifest_work(&[
+            "{condition: Complete, type: WellKnownConditions}",
+            "{condition: Ready, type: CEL, celExpressions: [x]}",
+        ]),
+    ] {
+        assert_eq!(refused(&admitted, Namespace::Absent), Vec::<String>::new());
+    }
     for (yaml, namespace, expected) in [
         (format!("{placement}metadata: {{name: p}}\nspec: {{clusterSet: [a]}}\n"), Namespace::Absent, "Additional properties"),
         (format!("{placement}metadata: {{name: p}}\nspec: {{numberOfClusters: x}}\n"), Namespace::Absent, "/spec/numberOfClusters"),
@@ -526,11 +540,63 @@ fn the_checker_refuses_what_the_api_server_would() {
         ("apiVersion: cluster.open-cluster-management.io/v1beta2\nkind: ManagedClusterSet\nmetadata: {name: s, namespace: shop}\n".to_string(), Namespace::Absent, "cluster-scoped"),
         ("apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: PlacementDecision\nmetadata: {name: d}\nstatus: {decisions: [{clusterName: c}]}\n".to_string(), Namespace::Absent, "reason"),
         ("apiVersion: work.open-cluster-management.io/v1alpha1\nkind: ManifestWorkReplicaSet\nmetadata: {name: w}\nspec: {placementRefs: [{name: p}], manifestWorkTemplate: {workload: {manifests: [{metadata: {name: x}}]}}}\n".to_string(), Namespace::Absent, "apiVersion is missing"),
+        // x-kubernetes-list-type: map, keyed by condition.
+        (manifest_work(&["{condition: Complete, type: WellKnownConditions}", "{condition: Complete, type: CEL, celExpressions: [x]}"]), Namespace::Absent, "conditionRules[1]: duplicate entry of a map list (condition=\"Complete\")"),
+        // The CRD's CEL rule, `self.type != 'CEL' || self.condition != ""`.
+        (manifest_work(&["{condition: '', type: CEL, celExpressions: [x]}"]), Namespace::Absent, "conditionRules[0]: Condition is required for CEL rules"),
     ] {
         let problems = refused(&yaml, namespace);
         assert!(
             problems.iter().any(|problem| problem.contains(expected)),
             "{yaml}: expected a problem containing {expected:?}, got {problems:?}"
+        );
+    }
+}
+
+/// A ManifestWorkReplicaSet whose one manifest has these `conditionRules`.
+fn manifest_work(rules: &[&str]) -> String {
+    format!(
+        "apiVersion: work.open-cluster-management.io/v1alpha1\nkind: ManifestWorkReplicaSet\n\
+         metadata: {{name: w}}\nspec:\n  placementRefs: [{{name: p}}]\n  manifestWorkTemplate:\n    \
+         workload: {{manifests: [{{apiVersion: v1, kind: ConfigMap, metadata: {{name: c}}}}]}}\n    \
+         manifestConfigs:\n    - resourceIdentifier: {{resource: configmaps, name: c}}\n      \
+         conditionRules: [{}]\n",
+        rules.join(", ")
+    )
+}
+
+/// The CRDs' own rules are all ones the check evaluates: each compiles and none is a
+/// transition rule, so an output that reaches a rule is judged by it.
+#[test]
+fn every_cel_rule_of_the_crds_can_be_evaluated() {
+    fn rules<'v>(schema: &'v Value, found: &mut Vec<&'v str>) {
+        match schema {
+            Value::Object(fields) => {
+                for rule in fields
+                    .get("x-kubernetes-validations")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    found.push(rule["rule"].as_str().unwrap_or_default());
+                }
+                fields.values().for_each(|child| rules(child, found));
+            }
+            Value::Array(children) => children.iter().for_each(|child| rules(child, found)),
+            _ => {}
+        }
+    }
+    let schemas = Schemas::load();
+    let mut found = Vec::new();
+    for served in schemas.served.values() {
+        rules(&served.schema, &mut found);
+    }
+    assert_eq!(found, [r#"self.type != 'CEL' || self.condition != """#]);
+    for rule in found {
+        assert!(!rule.contains("oldSelf"), "{rule}");
+        assert!(
+            cel::Program::compile(rule).is_ok(),
+            "{rule} does not compile"
         );
     }
 }
