@@ -439,6 +439,32 @@ fn n_names_the_namespace_of_objects_without_one_in_every_subcommand() {
     assert!(!text.contains("+ cluster aws-eu-west-prod-1"), "{text}");
 }
 
+/// PlacementDecisions always name the namespace they were planned for (docs/formats.md,
+/// "Namespaces of written objects"): a namespace-less Placement's are in `default`, or in the
+/// `-n` namespace, never left without one like migrate's output.
+#[test]
+fn decisions_of_a_namespace_less_placement_are_in_the_namespace_it_was_planned_in() {
+    for (flags, expected) in [(&[][..], "default"), (&["-n", "team"][..], "team")] {
+        let output = Test::new()
+            .args([
+                "plan",
+                "-o",
+                "decisions",
+                "-f",
+                "testdata/fleet/inventory.yaml",
+            ])
+            .args(["-f", "testdata/namespace/placement.yaml"])
+            .args(flags.iter().copied())
+            .run();
+        let text = String::from_utf8_lossy(&output.stdout);
+        let namespaces: Vec<&str> = text
+            .lines()
+            .filter_map(|line| line.strip_prefix("  namespace: "))
+            .collect();
+        assert_eq!(namespaces, [expected], "{text}");
+    }
+}
+
 /// The example fleet's clusters with the labelled Placements of testdata/ci/labelled.
 fn labelled(args: &[&str]) -> Test {
     Test::new()
