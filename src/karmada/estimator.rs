@@ -10,6 +10,8 @@ pub const UNBOUNDED: i64 = i32::MAX as i64;
 
 /// `calAvailableReplicas` for one cluster: MaxInt32 for a workload of 0 replicas (nothing is
 /// estimated), else the general estimate (an estimate left at MaxInt32 becomes `replicas`).
+/// A `--capacity` on the cluster is the estimate instead of its `resourceSummary`'s, capped
+/// at MaxInt32 as every estimator's answer is.
 pub fn available_replicas(
     cluster: &KarmadaCluster,
     replicas: i64,
@@ -18,7 +20,10 @@ pub fn available_replicas(
     if replicas == 0 {
         return UNBOUNDED;
     }
-    let estimate = max_available_replicas(cluster.resource_summary.as_ref(), requirements);
+    let estimate = match cluster.replica_capacity {
+        Some(capacity) => capacity.min(UNBOUNDED),
+        None => max_available_replicas(cluster.resource_summary.as_ref(), requirements),
+    };
     if estimate == UNBOUNDED {
         replicas
     } else {
@@ -140,6 +145,20 @@ mod tests {
             max_available_replicas(Some(&summary), Some(&requirements)),
             0
         );
+    }
+
+    #[test]
+    fn a_capacity_replaces_the_resource_summary_estimate() {
+        let mut cluster = KarmadaCluster {
+            resource_summary: Some(summary(&[("pods", 110), ("cpu", 4)])),
+            ..KarmadaCluster::default()
+        };
+        let requirements = requests(&[("cpu", 1000)]);
+        assert_eq!(available_replicas(&cluster, 9, Some(&requirements)), 4);
+        cluster.replica_capacity = Some(7);
+        assert_eq!(available_replicas(&cluster, 9, Some(&requirements)), 7);
+        cluster.replica_capacity = Some(i64::MAX);
+        assert_eq!(available_replicas(&cluster, 9, Some(&requirements)), 9);
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! upstream concern; every function here is pure (no I/O, no clock: time is an input).
 
 pub mod assignment;
+pub mod cluster_controller;
 pub mod cluster_locality;
 pub mod cluster_matches;
 pub mod detector;

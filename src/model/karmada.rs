@@ -36,6 +36,14 @@ pub struct KarmadaCluster {
     pub ready: Option<String>,
     /// `metadata.deletionTimestamp` is set.
     pub deleting: bool,
+    /// `spec.syncMode` (`Push` or `Pull`): decides which controller reports an unreachable
+    /// member, and so which taint it gets (`crate::karmada::cluster_controller`).
+    pub sync_mode: String,
+    /// `--capacity`: the estimate the general estimator gives for every workload, instead of
+    /// the one `status.resourceSummary` gives.
+    pub replica_capacity: Option<i64>,
+    /// The what-if flags that changed this cluster, as `explain` says them.
+    pub edits: Vec<String>,
     pub source: Source,
 }
 

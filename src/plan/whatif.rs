@@ -1,6 +1,9 @@
 //! What-if changes to the fleet (`--offline`, `--capacity`, `--label`), applied to the model
-//! before planning so every engine sees the same altered fleet.
+//! before planning so every engine sees the same altered fleet: the inventory's clusters and
+//! Karmada's `Cluster`s alike, each with its own API's meaning (docs/semantics.md).
 
+use crate::karmada::cluster_controller;
+use crate::model::karmada::KarmadaCluster;
 use crate::model::Model;
 use crate::selector::{Requirement, SelectorError};
 
@@ -41,13 +44,33 @@ pub enum WhatIfError {
 }
 
 impl WhatIf {
-    /// Applies every change; naming a cluster the inventory lacks is an error.
+    /// Applies every change to the clusters of that name, in the inventory and among the
+    /// Karmada `Cluster`s; naming a cluster neither has is an error.
     pub fn apply(&self, model: &mut Model) -> Result<(), WhatIfError> {
         for name in &self.offline {
-            cluster(model, "--offline", name)?.online = false;
+            let found = clusters(model, "--offline", name)?;
+            if let Some(cluster) = found.inventory {
+                cluster.online = false;
+            }
+            if let Some(cluster) = found.karmada {
+                let change = cluster_controller::mark_unreachable(cluster);
+                cluster.edits.push(format!(
+                    "--offline ({} member): Ready={} ({}), tainted {}:NoSchedule",
+                    change.sync_mode, change.status, change.reason, change.taint
+                ));
+            }
         }
         for (name, count) in &self.capacity {
-            cluster(model, "--capacity", name)?.replica_capacity = Some(*count);
+            let found = clusters(model, "--capacity", name)?;
+            if let Some(cluster) = found.inventory {
+                cluster.replica_capacity = Some(*count);
+            }
+            if let Some(cluster) = found.karmada {
+                cluster.replica_capacity = Some(*count);
+                cluster.edits.push(format!(
+                    "--capacity {count}: the estimate for every workload, instead of status.resourceSummary's"
+                ));
+            }
         }
         for (name, key, value) in &self.labels {
             // Validate like Kubernetes would, so a what-if never holds a label a real cluster
@@ -60,36 +83,66 @@ impl WhatIf {
                     source,
                 },
             )?;
-            cluster(model, "--label", name)?
-                .labels
-                .insert(key.as_str().into(), value.as_str().into());
+            let found = clusters(model, "--label", name)?;
+            if let Some(cluster) = found.inventory {
+                cluster
+                    .labels
+                    .insert(key.as_str().into(), value.as_str().into());
+            }
+            if let Some(cluster) = found.karmada {
+                cluster.labels.insert(key.clone(), value.clone());
+                cluster.edits.push(format!("--label {key}={value}"));
+            }
         }
         Ok(())
     }
 }
 
-fn cluster<'m>(
+/// The clusters a flag names: one of each fleet at most (names are unique in each).
+struct Found<'m> {
+    inventory: Option<&'m mut crate::model::Cluster>,
+    karmada: Option<&'m mut KarmadaCluster>,
+}
+
+fn clusters<'m>(
     model: &'m mut Model,
     flag: &'static str,
     name: &str,
-) -> Result<&'m mut crate::model::Cluster, WhatIfError> {
+) -> Result<Found<'m>, WhatIfError> {
+    let inventory = model
+        .inventory
+        .clusters
+        .iter()
+        .position(|cluster| cluster.name == name);
+    let karmada = model
+        .karmada
+        .clusters
+        .iter()
+        .position(|cluster| cluster.name == name);
+    if inventory.is_some() || karmada.is_some() {
+        return Ok(Found {
+            inventory: inventory.map(|index| &mut model.inventory.clusters[index]),
+            karmada: karmada.map(|index| &mut model.karmada.clusters[index]),
+        });
+    }
     let known: Vec<&str> = model
         .inventory
         .clusters
         .iter()
         .map(|cluster| cluster.name.as_str())
+        .chain(
+            model
+                .karmada
+                .clusters
+                .iter()
+                .map(|cluster| cluster.name.as_str()),
+        )
         .collect();
-    let suggestion = close_matches(name, &known);
-    model
-        .inventory
-        .clusters
-        .iter_mut()
-        .find(|cluster| cluster.name == name)
-        .ok_or_else(|| WhatIfError::UnknownCluster {
-            flag,
-            name: name.to_string(),
-            suggestion,
-        })
+    Err(WhatIfError::UnknownCluster {
+        flag,
+        name: name.to_string(),
+        suggestion: close_matches(name, &known),
+    })
 }
 
 /// ", did you mean A or B?" for names within a small edit distance, else "".

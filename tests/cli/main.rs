@@ -15,6 +15,7 @@ mod explain;
 mod generated_fleet;
 mod karmada;
 mod karmada_vectors;
+mod karmada_what_if;
 mod migrate;
 mod migrate_karmada;
 mod ocm_vectors;

@@ -113,6 +113,8 @@ struct ClusterDoc {
 #[serde(rename_all = "camelCase")]
 struct ClusterSpecDoc {
     #[serde(default, deserialize_with = "null_as_default")]
+    sync_mode: String,
+    #[serde(default, deserialize_with = "null_as_default")]
     provider: String,
     #[serde(default, deserialize_with = "null_as_default")]
     region: String,
@@ -242,6 +244,9 @@ fn karmada_cluster(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<()
         resource_summary,
         ready,
         deleting: object.meta.deletion_timestamp.is_some(),
+        sync_mode: doc.spec.sync_mode,
+        replica_capacity: None,
+        edits: Vec::new(),
         source: object.source.clone(),
     });
     Ok(())

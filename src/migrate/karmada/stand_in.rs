@@ -16,11 +16,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Serialize;
 use serde_yaml::Value;
 
+use crate::karmada::cluster_controller::NOT_READY_TAINT;
 use crate::model::{Cluster, ObjectRef};
 
 const CLUSTER_API_VERSION: &str = "cluster.karmada.io/v1alpha1";
-/// `clusterv1alpha1.TaintClusterNotReady`.
-const NOT_READY_TAINT: &str = "cluster.karmada.io/not-ready";
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]

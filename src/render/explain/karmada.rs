@@ -17,6 +17,16 @@ use super::{clusters_text, list, ClusterVerdict, Explanation};
 const ROUNDS_SHOWN: usize = 50;
 
 pub fn explain(explanation: &mut Explanation, trace: &KarmadaTrace) {
+    verdicts(explanation, trace);
+    // What-if flags: said on the cluster they changed, whatever its verdict.
+    for (verdict, cluster) in explanation.clusters.iter_mut().zip(trace.clusters) {
+        if !cluster.edits.is_empty() {
+            verdict.reason = format!("{}; what-if {}", verdict.reason, cluster.edits.join(", "));
+        }
+    }
+}
+
+fn verdicts(explanation: &mut Explanation, trace: &KarmadaTrace) {
     let total = trace.clusters.len();
     claim_notes(explanation, trace);
     let Some(outcome) = &trace.outcome else {

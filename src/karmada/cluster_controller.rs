@@ -1,0 +1,143 @@
+//! What Karmada's control plane writes on a member cluster that stops answering: the Ready
+//! condition (`pkg/controllers/status/cluster_status_controller.go generateReadyCondition`,
+//! `pkg/controllers/cluster/cluster_controller.go monitorClusterHealth`) and the scheduling
+//! taint that follows from it (`cluster_controller.go taintClusterByCondition`,
+//! `pkg/util/helper/taint.go SetCurrentClusterTaints`). The scheduler has no readiness filter:
+//! this taint is the only thing that keeps new workloads off the cluster.
+
+use crate::model::karmada::{ClusterTaint, KarmadaCluster};
+
+/// `clusterv1alpha1.TaintClusterNotReady`: added while Ready is False (or missing).
+pub const NOT_READY_TAINT: &str = "cluster.karmada.io/not-ready";
+/// `clusterv1alpha1.TaintClusterUnreachable`: added while Ready is Unknown.
+pub const UNREACHABLE_TAINT: &str = "cluster.karmada.io/unreachable";
+/// Both taints are `NoSchedule` (`*TaintTemplateForSched`): nothing is evicted by them.
+const EFFECT: &str = "NoSchedule";
+
+/// The Ready condition an unreachable member ends up with, by sync mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unreachable {
+    /// The sync mode the answer followed (`Push` for a Cluster without one).
+    pub sync_mode: &'static str,
+    pub status: &'static str,
+    pub reason: &'static str,
+    /// The taint `taintClusterByCondition` adds for that status.
+    pub taint: &'static str,
+    /// The taint it removes at the same time.
+    pub replaces: &'static str,
+}
+
+/// A `Push` member is probed by karmada-controller-manager's cluster status controller: a
+/// failed health check is `online = false`, written as `Ready=False` (`ClusterNotReachable`).
+/// A `Pull` member reports through its karmada-agent; when the agent's status and lease stop,
+/// the cluster controller sets `Ready=Unknown` (`ClusterStatusUnknown`) after the grace
+/// period (`monitorClusterHealth` returns early for Push only, so a Cluster without a valid
+/// sync mode, which the API server would not store, is treated as Push, the mode
+/// `karmadactl join` registers).
+pub fn unreachable(cluster: &KarmadaCluster) -> Unreachable {
+    if cluster.sync_mode == "Pull" {
+        Unreachable {
+            sync_mode: "Pull",
+            status: "Unknown",
+            reason: "ClusterStatusUnknown",
+            taint: UNREACHABLE_TAINT,
+            replaces: NOT_READY_TAINT,
+        }
+    } else {
+        Unreachable {
+            sync_mode: "Push",
+            status: "False",
+            reason: "ClusterNotReachable",
+            taint: NOT_READY_TAINT,
+            replaces: UNREACHABLE_TAINT,
+        }
+    }
+}
+
+/// The member as the control plane leaves it once it is unreachable: its Ready condition
+/// set, the other scheduling taint removed and this one appended unless a taint with the same
+/// key and effect is already there (`Taint.MatchTaint` compares key and effect only).
+pub fn mark_unreachable(cluster: &mut KarmadaCluster) -> Unreachable {
+    let change = unreachable(cluster);
+    cluster.ready = Some(change.status.to_string());
+    let same = |taint: &ClusterTaint, key: &str| taint.key == key && taint.effect == EFFECT;
+    cluster.taints.retain(|taint| !same(taint, change.replaces));
+    if !cluster.taints.iter().any(|taint| same(taint, change.taint)) {
+        cluster.taints.push(ClusterTaint {
+            key: change.taint.to_string(),
+            value: String::new(),
+            effect: EFFECT.to_string(),
+        });
+    }
+    change
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cluster(sync_mode: &str, taints: &[(&str, &str)]) -> KarmadaCluster {
+        KarmadaCluster {
+            name: "member".to_string(),
+            sync_mode: sync_mode.to_string(),
+            ready: Some("True".to_string()),
+            taints: taints
+                .iter()
+                .map(|(key, effect)| ClusterTaint {
+                    key: key.to_string(),
+                    value: String::new(),
+                    effect: effect.to_string(),
+                })
+                .collect(),
+            ..KarmadaCluster::default()
+        }
+    }
+
+    fn keys(cluster: &KarmadaCluster) -> Vec<String> {
+        cluster
+            .taints
+            .iter()
+            .map(|taint| format!("{}:{}", taint.key, taint.effect))
+            .collect()
+    }
+
+    #[test]
+    fn an_unreachable_push_member_is_not_ready() {
+        let mut member = cluster("Push", &[("user", "NoSchedule")]);
+        let change = mark_unreachable(&mut member);
+        assert_eq!(change.reason, "ClusterNotReachable");
+        assert_eq!(member.ready.as_deref(), Some("False"));
+        assert_eq!(
+            keys(&member),
+            ["user:NoSchedule", "cluster.karmada.io/not-ready:NoSchedule"]
+        );
+    }
+
+    #[test]
+    fn an_unreachable_pull_member_is_unknown_and_loses_the_not_ready_taint() {
+        let mut member = cluster("Pull", &[(NOT_READY_TAINT, "NoSchedule")]);
+        mark_unreachable(&mut member);
+        assert_eq!(member.ready.as_deref(), Some("Unknown"));
+        assert_eq!(keys(&member), ["cluster.karmada.io/unreachable:NoSchedule"]);
+    }
+
+    #[test]
+    fn a_taint_already_there_is_not_added_twice() {
+        let mut member = cluster("Push", &[(NOT_READY_TAINT, "NoSchedule")]);
+        mark_unreachable(&mut member);
+        assert_eq!(keys(&member), ["cluster.karmada.io/not-ready:NoSchedule"]);
+    }
+
+    #[test]
+    fn a_not_ready_taint_of_another_effect_stays_beside_the_scheduling_one() {
+        let mut member = cluster("Push", &[(NOT_READY_TAINT, "NoExecute")]);
+        mark_unreachable(&mut member);
+        assert_eq!(
+            keys(&member),
+            [
+                "cluster.karmada.io/not-ready:NoExecute",
+                "cluster.karmada.io/not-ready:NoSchedule"
+            ]
+        );
+    }
+}
