@@ -371,15 +371,7 @@ fn plan_bench(group: &str, dir: &Path, size: &str, count: usize) -> Result<(), S
     for _ in 0..count {
         let (wall, cpu) = (Instant::now(), cpu_time(PROCESS_CPU));
         let model = load_dir(dir)?;
-        let outcome = build(
-            &model,
-            &PlanOptions {
-                previous: None,
-                now: NOW,
-                trace: Trace::Plan,
-                enforce_spread: false,
-            },
-        );
+        let outcome = build(&model, &PlanOptions::at(NOW, Trace::Plan));
         black_box(fleetplan::render::plan::json(&outcome.plan));
         walls.push(wall.elapsed());
         if let (Some(start), Some(end)) = (cpu, cpu_time(PROCESS_CPU)) {

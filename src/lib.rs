@@ -19,3 +19,6 @@ pub mod render;
 pub mod replicas;
 pub mod selector;
 pub mod verdict;
+
+#[cfg(test)]
+mod testing;

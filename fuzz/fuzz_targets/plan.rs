@@ -20,15 +20,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(model) = load(&["-".to_string()], &mut stdin, &LoadOptions::default()) else {
         return;
     };
-    let outcome = build(
-        &model,
-        &PlanOptions {
-            previous: None,
-            now: 1_767_225_600,
-            trace: Trace::Full,
-            enforce_spread: false,
-        },
-    );
+    let outcome = build(&model, &PlanOptions::at(1_767_225_600, Trace::Full));
     // Rendering is part of `plan`: every output format must cope with any outcome.
     let _ = fleetplan::render::plan::yaml(&outcome.plan);
     let _ = fleetplan::render::plan::json(&outcome.plan);

@@ -176,16 +176,7 @@ pub fn run(args: SelectArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::labels_from;
-
-    fn cluster(name: &str, env: &str, platform: &str) -> Cluster {
-        Cluster {
-            name: name.to_string(),
-            labels: labels_from([("env", env)]),
-            claims: labels_from([("platform", platform)]),
-            ..Cluster::default()
-        }
-    }
+    use crate::testing::cluster;
 
     fn names(clusters: &[&Cluster]) -> Vec<String> {
         clusters
@@ -202,10 +193,22 @@ mod tests {
     fn labels_and_claims_must_both_match_and_results_are_sorted() {
         let inventory = Inventory {
             clusters: vec![
-                cluster("c", "prod", "AWS"),
-                cluster("a", "prod", "AWS"),
-                cluster("b", "prod", "GCP"),
-                cluster("d", "dev", "AWS"),
+                cluster("c")
+                    .label("env", "prod")
+                    .claim("platform", "AWS")
+                    .build(),
+                cluster("a")
+                    .label("env", "prod")
+                    .claim("platform", "AWS")
+                    .build(),
+                cluster("b")
+                    .label("env", "prod")
+                    .claim("platform", "GCP")
+                    .build(),
+                cluster("d")
+                    .label("env", "dev")
+                    .claim("platform", "AWS")
+                    .build(),
             ],
             ..Inventory::default()
         };

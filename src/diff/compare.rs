@@ -188,10 +188,10 @@ impl From<&Condition> for ConditionState {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::{
+    use super::*;
+    use crate::testing::{
         condition_message_moved, group, plan, replica_set, source, with_condition, with_replicas,
     };
-    use super::*;
 
     /// The one changed item of a diff between two single-item plans.
     fn item_change(previous: PlanItem, current: PlanItem) -> ItemChange {

@@ -56,8 +56,8 @@ fn clusters_only(source: &ItemSource, clusters: &[String]) -> PlanItem {
 #[cfg(test)]
 mod tests {
     use super::super::compare::compare;
-    use super::super::fixtures::{plan, replica_set, source, with_condition, with_replicas};
     use super::*;
+    use crate::testing::{plan, replica_set, source, with_condition, with_replicas};
 
     const V1BETA1: &str = "cluster.open-cluster-management.io/v1beta1";
 

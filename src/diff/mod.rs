@@ -6,8 +6,6 @@
 mod change_set;
 mod compare;
 mod decisions;
-#[cfg(test)]
-pub(crate) mod fixtures;
 mod merge;
 
 pub use change_set::{

@@ -140,10 +140,10 @@ impl<'a> Content<'a> {
     }
 
     /// The value as JSON (what the placement model decodes).
-    pub fn to_json(self) -> Result<serde_json::Value, String> {
+    pub fn to_json(self) -> Result<serde_json::Value, serde_json::Error> {
         match self {
-            Content::Tree(value) => serde_json::to_value(value).map_err(|error| error.to_string()),
-            Content::Json(text) => serde_json::from_str(text).map_err(|error| error.to_string()),
+            Content::Tree(value) => serde_json::to_value(value),
+            Content::Json(text) => serde_json::from_str(text),
         }
     }
 }

@@ -129,21 +129,27 @@ pub fn refused_identity(
     None
 }
 
+/// A name given on the command line that the API server would refuse: its validation
+/// messages, as the API server lists them.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", .0.join(", "))]
+pub struct InvalidName(pub Vec<String>);
+
 /// `-n/--namespace`, checked as the API server checks `metadata.namespace` (clap names the
 /// flag and the value).
-pub fn parse_namespace(namespace: &str) -> Result<String, String> {
+pub fn parse_namespace(namespace: &str) -> Result<String, InvalidName> {
     match namespace_errors(namespace) {
         errors if errors.is_empty() => Ok(namespace.to_string()),
-        errors => Err(errors.join(", ")),
+        errors => Err(InvalidName(errors)),
     }
 }
 
 /// `migrate --set NAME`: the ManagedClusterSet's name, checked as its kind's names are (it
 /// names the set's output file too).
-pub fn parse_cluster_set(name: &str) -> Result<String, String> {
+pub fn parse_cluster_set(name: &str) -> Result<String, InvalidName> {
     match names_of("cluster.open-cluster-management.io", "ManagedClusterSet").errors(name) {
         errors if errors.is_empty() => Ok(name.to_string()),
-        errors => Err(errors.join(", ")),
+        errors => Err(InvalidName(errors)),
     }
 }
 
@@ -196,6 +202,7 @@ mod tests {
         assert_eq!(parse_namespace("shop").as_deref(), Ok("shop"));
         assert!(parse_namespace("a/../../esc")
             .unwrap_err()
+            .to_string()
             .starts_with("a lowercase RFC 1123 label"));
     }
 }

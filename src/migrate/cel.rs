@@ -54,27 +54,10 @@ pub fn available() -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
-
     use super::*;
-    use crate::model::{labels_from, Cluster};
+    use crate::model::Cluster;
     use crate::placement::filters::cel::{CelEnv, CelSelector};
-
-    fn cluster(name: &str, labels: &[(&str, &str)], conditions: &[(&str, &str)]) -> Cluster {
-        let map = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
-            pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect()
-        };
-        Cluster {
-            name: name.into(),
-            labels: labels_from(map(labels)),
-            conditions: map(conditions),
-            online: true,
-            ..Cluster::default()
-        }
-    }
+    use crate::testing::cluster;
 
     fn matches(expression: &str, cluster: &Cluster) -> bool {
         match CelSelector::compile(&[expression.to_string()]) {
@@ -87,30 +70,39 @@ mod tests {
     fn name_in_matches_listed_names_only() {
         let expression = name_in(&["a".into(), "b".into()]);
         assert_eq!(expression, r#"managedCluster.metadata.name in ["a", "b"]"#);
-        assert!(matches(&expression, &cluster("b", &[], &[])));
-        assert!(!matches(&expression, &cluster("c", &[], &[])));
+        assert!(matches(&expression, &cluster("b").build()));
+        assert!(!matches(&expression, &cluster("c").build()));
     }
 
     #[test]
     fn label_compare_parses_the_value_like_the_label_selector() {
         let expression = label_compare("v", Operator::GreaterThan, 6).unwrap_or_default();
-        assert!(matches(&expression, &cluster("a", &[("v", "+007")], &[])));
-        assert!(!matches(&expression, &cluster("a", &[("v", "6")], &[])));
-        assert!(!matches(&expression, &cluster("a", &[("v", "x")], &[])));
-        assert!(!matches(&expression, &cluster("a", &[], &[])));
+        assert!(matches(
+            &expression,
+            &cluster("a").labels(&[("v", "+007")]).build()
+        ));
+        assert!(!matches(
+            &expression,
+            &cluster("a").labels(&[("v", "6")]).build()
+        ));
+        assert!(!matches(
+            &expression,
+            &cluster("a").labels(&[("v", "x")]).build()
+        ));
+        assert!(!matches(&expression, &cluster("a").build()));
     }
 
     #[test]
     fn condition_filter_keeps_clusters_without_the_condition() {
         let expression = condition_filter("Ready", "True");
-        assert!(matches(&expression, &cluster("a", &[], &[])));
+        assert!(matches(&expression, &cluster("a").build()));
         assert!(matches(
             &expression,
-            &cluster("a", &[], &[("Ready", "True")])
+            &cluster("a").conditions(&[("Ready", "True")]).build()
         ));
         assert!(!matches(
             &expression,
-            &cluster("a", &[], &[("Ready", "Unknown")])
+            &cluster("a").conditions(&[("Ready", "Unknown")]).build()
         ));
     }
 
@@ -118,12 +110,12 @@ mod tests {
     fn available_needs_the_available_condition_true() {
         assert!(matches(
             &available(),
-            &cluster("a", &[], &[(AVAILABLE, "True")])
+            &cluster("a").conditions(&[(AVAILABLE, "True")]).build()
         ));
         assert!(!matches(
             &available(),
-            &cluster("a", &[], &[(AVAILABLE, "False")])
+            &cluster("a").conditions(&[(AVAILABLE, "False")]).build()
         ));
-        assert!(!matches(&available(), &cluster("a", &[], &[])));
+        assert!(!matches(&available(), &cluster("a").build()));
     }
 }

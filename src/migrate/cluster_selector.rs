@@ -19,6 +19,7 @@ use crate::selector::{Operator, Requirement, Selector};
 
 use super::cel;
 use super::manifest::{self, Metadata, PlacementSpec, Toleration};
+use super::object_error::ObjectError;
 use super::report::FieldReport;
 use super::scope::{self, ClusterScope};
 use super::{Converted, CLUSTER_SELECTOR_ANNOTATION};
@@ -67,9 +68,9 @@ pub fn convert(
     object: &ObjectRef,
     annotation: &str,
     scope: &ClusterScope,
-) -> Result<Converted, String> {
+) -> Result<Converted, ObjectError> {
     let selector = Selector::from_annotation(annotation)
-        .map_err(|error| format!("annotation {CLUSTER_SELECTOR_ANNOTATION}: {error}"))?;
+        .map_err(|error| ObjectError::ClusterSelector { error })?;
     let mut fields = vec![scope::candidates_field(scope, "every cluster")];
     let mut expressions = Vec::new();
     let mut match_expressions = Vec::new();
@@ -85,7 +86,9 @@ pub fn convert(
                 .and_then(|bound| {
                     cel::label_compare(requirement.key(), requirement.operator(), bound)
                 })
-                .ok_or_else(|| format!("{field}: expected an integer bound"))?;
+                .ok_or_else(|| ObjectError::IntegerBound {
+                    field: field.clone(),
+                })?;
             fields.push(
                 FieldReport::exact(field, format!("celSelector {expression}")).because(
                     "a labelSelector cannot compare; CEL reads the label as a base-10 integer as the selector did",
@@ -213,6 +216,7 @@ mod tests {
             &scope(),
         )
         .err()
+        .map(|error| error.to_string())
         .unwrap_or_default();
         assert!(
             error.starts_with("annotation federation.alpha.kubernetes.io/cluster-selector: "),

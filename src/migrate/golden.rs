@@ -23,12 +23,7 @@ fn migrate(inputs: &[&str], target: Target) -> Migration {
     let paths: Vec<String> = inputs.iter().map(|input| testdata(input)).collect();
     let options = MigrateOptions {
         target,
-        verify: Some(PlanOptions {
-            previous: None,
-            now: 0,
-            trace: Trace::Plan,
-            enforce_spread: false,
-        }),
+        verify: Some(PlanOptions::at(0, Trace::Plan)),
         ..MigrateOptions::default()
     };
     match run(

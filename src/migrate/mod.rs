@@ -22,6 +22,7 @@ mod delivery;
 mod golden;
 mod karmada;
 mod manifest;
+mod object_error;
 mod objects;
 mod placement_rule;
 mod replica_preferences;
@@ -44,6 +45,7 @@ use crate::verdict::{self, Nothing};
 
 use assembly::{Assembly, Recorded};
 use manifest::Emitted;
+use object_error::ObjectError;
 use objects::{Location, RawObject};
 use report::{Added, Aspect, Comparison, Conversion, FieldReport, Report};
 use scope::ClusterScope;
@@ -306,7 +308,7 @@ pub(crate) fn migrate(
         };
         let result = match &workload.kind {
             WorkloadKind::PlacementRule(spec) => {
-                raw().ok_or_else(|| MISSING.to_string()).and_then(|raw| {
+                raw().ok_or(ObjectError::Missing).and_then(|raw| {
                     let namespace = namespace_of(object)?;
                     let decisions = model
                         .decisions
@@ -332,7 +334,7 @@ pub(crate) fn migrate(
             WorkloadKind::Annotated {
                 replica_set_preferences,
                 replicas,
-            } => raw().ok_or_else(|| MISSING.to_string()).and_then(|raw| {
+            } => raw().ok_or(ObjectError::Missing).and_then(|raw| {
                 namespace_of(object)?;
                 annotated(
                     raw,
@@ -348,11 +350,11 @@ pub(crate) fn migrate(
         };
         let (converted, stripped, location, placements, rsps) = match result {
             Ok(parts) => parts,
-            Err(message) => {
+            Err(error) => {
                 assembly
                     .report
                     .errors
-                    .push(format!("{}: {object}: {message}", workload.source));
+                    .push(format!("{}: {object}: {error}", workload.source));
                 continue;
             }
         };
@@ -411,9 +413,6 @@ pub(crate) fn migrate(
     assembly.finish(support)
 }
 
-/// Why an object the model has cannot be converted: its document does not hold it.
-const MISSING: &str = "the object is missing from its document";
-
 type Parts = (
     Converted,
     Option<Value>,
@@ -434,7 +433,7 @@ fn annotated(
     replicas: i64,
     scope: &ClusterScope,
     deliver: bool,
-) -> Result<Parts, String> {
+) -> Result<Parts, ObjectError> {
     let mut converted = Converted {
         outputs: Vec::new(),
         fields: Vec::new(),
@@ -484,10 +483,11 @@ fn annotated(
     Ok((converted, stripped, raw.location.clone(), placements, rsps))
 }
 
-fn namespace_of(object: &ObjectRef) -> Result<&str, String> {
-    object.namespace.as_deref().ok_or_else(|| {
-        "a cluster-scoped object cannot be migrated: Placements and ReplicaSchedulingPreferences are namespaced".to_string()
-    })
+fn namespace_of(object: &ObjectRef) -> Result<&str, ObjectError> {
+    object
+        .namespace
+        .as_deref()
+        .ok_or(ObjectError::ClusterScoped)
 }
 
 /// The cluster set and the bindings the migrated Placements need, unless the inputs have them.

@@ -20,6 +20,7 @@ use crate::model::ObjectRef;
 use crate::replicas::parse_replica_set_preferences;
 
 use super::manifest::{self, Metadata, RspClusterPreferences, RspSpec};
+use super::object_error::ObjectError;
 use super::report::FieldReport;
 use super::{Converted, REPLICA_SET_PREFERENCES_ANNOTATION};
 
@@ -40,9 +41,8 @@ pub fn convert(
     annotation: &str,
     replicas: i64,
     with_selector: bool,
-) -> Result<Converted, String> {
-    let preferences =
-        parse_replica_set_preferences(annotation).map_err(|error| error.to_string())?;
+) -> Result<Converted, ObjectError> {
+    let preferences = parse_replica_set_preferences(annotation)?;
     let field =
         |name: &str| format!("metadata.annotations[{REPLICA_SET_PREFERENCES_ANNOTATION}] {name}");
     let mut fields = Vec::new();

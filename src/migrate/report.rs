@@ -196,20 +196,12 @@ impl fmt::Display for Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn source(kind: &str, name: &str) -> ItemSource {
-        ItemSource {
-            api_version: "v1".into(),
-            kind: kind.into(),
-            namespace: Some("shop".into()),
-            name: name.into(),
-        }
-    }
+    use crate::testing::source;
 
     #[test]
     fn a_conversion_is_exact_only_when_every_field_is() {
         let exact = Conversion::new(
-            source("PlacementRule", "a"),
+            source("v1", "PlacementRule", Some("shop"), "a"),
             vec![],
             vec![FieldReport::exact(
                 "spec.clusterReplicas",
@@ -218,7 +210,7 @@ mod tests {
             vec![],
         );
         let lossy = Conversion::new(
-            source("PlacementRule", "a"),
+            source("v1", "PlacementRule", Some("shop"), "a"),
             vec![],
             vec![
                 FieldReport::exact("spec.clusterReplicas", "spec.numberOfClusters"),
@@ -234,8 +226,8 @@ mod tests {
     fn text_names_each_field_with_its_fidelity_and_reason() {
         let report = Report {
             conversions: vec![Conversion::new(
-                source("PlacementRule", "a"),
-                vec![source("Placement", "a")],
+                source("v1", "PlacementRule", Some("shop"), "a"),
+                vec![source("v1", "Placement", Some("shop"), "a")],
                 vec![FieldReport::lost("spec.schedulerName", "no such field")],
                 vec![],
             )],

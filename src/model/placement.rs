@@ -377,15 +377,18 @@ fn taint_effect<'de, D: Deserializer<'de>>(
     }
 }
 
+/// A taint effect OCM does not define (the text found).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("expected NoSelect, PreferNoSelect or NoSelectIfNew, found {0:?}")]
+pub struct UnknownTaintEffect(pub String);
+
 /// Reads a taint effect as OCM spells it.
-pub fn parse_taint_effect(text: &str) -> Result<TaintEffect, String> {
+pub fn parse_taint_effect(text: &str) -> Result<TaintEffect, UnknownTaintEffect> {
     match text {
         "NoSelect" => Ok(TaintEffect::NoSelect),
         "PreferNoSelect" => Ok(TaintEffect::PreferNoSelect),
         "NoSelectIfNew" => Ok(TaintEffect::NoSelectIfNew),
-        other => Err(format!(
-            "expected NoSelect, PreferNoSelect or NoSelectIfNew, found {other:?}"
-        )),
+        other => Err(UnknownTaintEffect(other.to_string())),
     }
 }
 

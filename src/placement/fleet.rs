@@ -6,12 +6,23 @@ use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use crate::model::{Cluster, ClusterSetSelector, Inventory, CLUSTERSET_LABEL};
-use crate::selector::{ClusterBits, LabelIndex, Selector};
+use crate::selector::{ClusterBits, LabelIndex, Selector, SelectorError};
 
 use super::memo::Memo;
 
 /// A clusterset's members, or why they cannot be listed.
-type Members = Result<Arc<Vec<usize>>, String>;
+type Members = Result<Arc<Vec<usize>>, ClusterSetError>;
+
+/// Why a clusterset's members cannot be listed: the placement's sync fails upstream.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ClusterSetError {
+    #[error("clusterset {set}: {error}")]
+    Selector { set: String, error: SelectorError },
+    #[error(
+        "clusterset {set}: selectorType {kind:?} is not ExclusiveClusterSetLabel or LabelSelector"
+    )]
+    UnknownSelectorType { set: String, kind: String },
+}
 
 pub struct FleetIndex<'a> {
     pub inventory: &'a Inventory,
@@ -23,7 +34,7 @@ pub struct FleetIndex<'a> {
     set_members: HashMap<&'a str, Members>,
     candidates: Memo<Vec<String>, Members>,
     /// The same candidates as bitsets, for untraced runs that filter by bitset algebra.
-    candidate_bits: Memo<Vec<String>, Result<Arc<ClusterBits>, String>>,
+    candidate_bits: Memo<Vec<String>, Result<Arc<ClusterBits>, ClusterSetError>>,
     /// Built on first use: a fleet whose placements have no predicates never needs them.
     labels: OnceLock<LabelIndex>,
     claims: OnceLock<LabelIndex>,
@@ -88,12 +99,15 @@ impl<'a> FleetIndex<'a> {
                                     .collect(),
                             )
                         })
-                        .map_err(|err| format!("clusterset {}: {err}", set.name))
+                        .map_err(|error| ClusterSetError::Selector {
+                            set: set.name.clone(),
+                            error,
+                        })
                 }
-                ClusterSetSelector::Unknown(kind) => Err(format!(
-                    "clusterset {}: selectorType {kind:?} is not ExclusiveClusterSetLabel or LabelSelector",
-                    set.name
-                )),
+                ClusterSetSelector::Unknown(kind) => Err(ClusterSetError::UnknownSelectorType {
+                    set: set.name.clone(),
+                    kind: kind.clone(),
+                }),
             };
             members.entry(set.name.as_str()).or_insert(listed);
         }
@@ -159,7 +173,7 @@ impl<'a> FleetIndex<'a> {
     }
 
     /// [`FleetIndex::candidates`] as a bitset over inventory indices, cached the same way.
-    pub fn candidate_bits(&self, sets: &[String]) -> Result<Arc<ClusterBits>, String> {
+    pub fn candidate_bits(&self, sets: &[String]) -> Result<Arc<ClusterBits>, ClusterSetError> {
         self.candidate_bits.get_or_insert_with(sets, || {
             let members = self.candidates(sets)?;
             Ok(Arc::new(ClusterBits::from_ids(

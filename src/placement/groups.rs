@@ -11,7 +11,7 @@ use crate::model::placement::{
     PLACEMENT_LABEL,
 };
 use crate::model::Cluster;
-use crate::selector::Selector;
+use crate::selector::{Selector, SelectorError};
 
 pub const MAX_DECISIONS_PER_OBJECT: usize = 100;
 
@@ -75,20 +75,28 @@ pub fn placed(decisions: &[DecisionObject]) -> HashMap<&str, Placed<'_>> {
     placed
 }
 
+/// A decision strategy upstream refuses (Misconfigured), with upstream's message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GroupsError {
+    #[error(
+        "spec.decisionStrategy.groupStrategy.clustersPerDecisionGroup: {:?} invalid type: string is not a percentage",
+        crate::model::echo(.0)
+    )]
+    NotAPercentage(String),
+    /// A decision group's `groupClusterSelector` that cannot be built.
+    #[error(transparent)]
+    Selector(#[from] SelectorError),
+}
+
 /// Upstream `calculateLength`: an int, or `ceil(p% × total)`; ≤ 0 or > total is total.
-pub fn group_length(per_group: &IntOrString, total: usize) -> Result<usize, String> {
+pub fn group_length(per_group: &IntOrString, total: usize) -> Result<usize, GroupsError> {
     let length = match per_group {
         IntOrString::Int(count) => *count,
         IntOrString::String(text) => {
             let percent = text
                 .strip_suffix('%')
                 .and_then(|number| number.parse::<f64>().ok())
-                .ok_or_else(|| {
-                    format!(
-                        "spec.decisionStrategy.groupStrategy.clustersPerDecisionGroup: {:?} invalid type: string is not a percentage",
-                        crate::model::echo(text)
-                    )
-                })?;
+                .ok_or_else(|| GroupsError::NotAPercentage(text.clone()))?;
             (percent / 100.0 * total as f64).ceil() as i64
         }
     };
@@ -100,20 +108,18 @@ pub fn group_length(per_group: &IntOrString, total: usize) -> Result<usize, Stri
 
 /// Groups `selected` (in name order) by the strategy: named groups take their matching
 /// clusters first, the rest form groups named "". Each group lists its clusters in name
-/// order. Errors are Misconfigured messages.
+/// order.
 pub fn decision_groups(
     strategy: &GroupStrategy,
     selected: &[&Cluster],
-) -> Result<Vec<(String, Vec<String>)>, String> {
+) -> Result<Vec<(String, Vec<String>)>, GroupsError> {
     let length = group_length(&strategy.clusters_per_decision_group, selected.len())?;
     let mut grouped = vec![false; selected.len()];
     let mut groups = Vec::new();
     for group in &strategy.decision_groups {
         let selector = &group.group_cluster_selector;
-        let labels = Selector::from_label_selector(Some(&selector.label_selector))
-            .map_err(|err| err.to_string())?;
-        let claims = Selector::from_claim_selector(&selector.claim_selector)
-            .map_err(|err| err.to_string())?;
+        let labels = Selector::from_label_selector(Some(&selector.label_selector))?;
+        let claims = Selector::from_claim_selector(&selector.claim_selector)?;
         let mut matched = Vec::new();
         for (cluster, grouped) in selected.iter().zip(&mut grouped) {
             if !*grouped && labels.matches(&cluster.labels) && claims.matches(&cluster.claims) {
@@ -209,9 +215,11 @@ mod tests {
 
     #[test]
     fn string_without_percent_is_misconfigured() {
+        let err = group_length(&IntOrString::String("5".into()), 3).unwrap_err();
+        assert_eq!(err, GroupsError::NotAPercentage("5".into()));
         assert_eq!(
-            group_length(&IntOrString::String("5".into()), 3),
-            Err("spec.decisionStrategy.groupStrategy.clustersPerDecisionGroup: \"5\" invalid type: string is not a percentage".to_string())
+            err.to_string(),
+            "spec.decisionStrategy.groupStrategy.clustersPerDecisionGroup: \"5\" invalid type: string is not a percentage"
         );
     }
 

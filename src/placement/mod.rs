@@ -190,9 +190,11 @@ fn schedule_spec(input: &PlacementInput) -> PlacementResult {
             let scheduled = scheduler::run(input, &candidates, &eligible_sets, scopes);
             (candidates, scheduled)
         }
-        Err(message) => (
+        Err(error) => (
             Default::default(),
-            Scheduled::default().stop(Status::Error { message }),
+            Scheduled::default().stop(Status::Error {
+                message: error.to_string(),
+            }),
         ),
     };
 
@@ -225,10 +227,10 @@ fn schedule_spec(input: &PlacementInput) -> PlacementResult {
     let (groups, decisions) = match grouped {
         Ok(Some(grouped)) => groups::decision_objects(input.namespace, input.name, grouped),
         Ok(None) => (Vec::new(), Vec::new()),
-        Err(message) => {
+        Err(error) => {
             status = Status::Misconfigured {
                 plugin: String::new(),
-                message,
+                message: error.to_string(),
             };
             (Vec::new(), Vec::new())
         }
@@ -410,20 +412,16 @@ fn build_trace(
 pub(crate) mod tests {
     use crate::model::placement::decode_placement_spec;
     use crate::model::{
-        labels_from, AddOnPlacementScore, Binding, ClusterSet, ClusterSetSelector, Inventory,
-        ObjectRef, PreviousDecision, Taint, TaintEffect, CLUSTERSET_LABEL,
+        AddOnPlacementScore, Binding, ClusterSet, ClusterSetSelector, Inventory, ObjectRef,
+        PreviousDecision, Taint, TaintEffect, CLUSTERSET_LABEL,
     };
 
     use super::*;
+    use crate::testing::cluster;
 
     /// An online cluster of the clusterset `set`.
     pub fn member(name: &str) -> Cluster {
-        Cluster {
-            name: name.into(),
-            labels: labels_from([(CLUSTERSET_LABEL, "set")]),
-            online: true,
-            ..Cluster::default()
-        }
+        cluster(name).label(CLUSTERSET_LABEL, "set").build()
     }
 
     /// The clusters, with the clusterset `set` bound to the namespace `ns`.
@@ -537,11 +535,7 @@ pub(crate) mod tests {
             effect: TaintEffect::NoSelect,
             time_added: None,
         });
-        let outsider = Cluster {
-            name: "outsider".into(),
-            online: true,
-            ..Cluster::default()
-        };
+        let outsider = cluster("outsider").build();
         let inventory = fleet(vec![member("a"), member("b"), deleting, tainted, outsider]);
         let result = run(&inventory, &[], serde_json::json!({"numberOfClusters": 1}));
         let verdicts = result.trace.unwrap().verdicts;

@@ -210,33 +210,30 @@ pub fn evaluate(input: &RuleInput) -> RuleResult {
 #[cfg(test)]
 mod tests {
     use crate::model::placement::{ClusterConditionFilter, HintResource, ResourceHint};
-    use crate::model::{labels_from, Inventory, LabelSelectorSpec, Quantity};
+    use crate::model::{Inventory, LabelSelectorSpec};
 
     use super::*;
-
-    fn cluster(name: &str, cpu: f64) -> Cluster {
-        Cluster {
-            name: name.into(),
-            labels: labels_from([("env", if cpu > 2.0 { "prod" } else { "dev" })]),
-            allocatable: BTreeMap::from([(
-                "cpu".to_string(),
-                Quantity {
-                    text: cpu.to_string(),
-                    value: cpu,
-                },
-            )]),
-            online: true,
-            ..Cluster::default()
-        }
-    }
+    use crate::testing::cluster;
 
     fn inventory() -> Inventory {
         Inventory {
             clusters: vec![
-                cluster("c", 4.0),
-                cluster("a", 2.0),
-                cluster("b", 4.0),
-                cluster("d", 1.0),
+                cluster("c")
+                    .label("env", "prod")
+                    .allocatable("cpu", 4.0)
+                    .build(),
+                cluster("a")
+                    .label("env", "dev")
+                    .allocatable("cpu", 2.0)
+                    .build(),
+                cluster("b")
+                    .label("env", "prod")
+                    .allocatable("cpu", 4.0)
+                    .build(),
+                cluster("d")
+                    .label("env", "dev")
+                    .allocatable("cpu", 1.0)
+                    .build(),
             ],
             ..Inventory::default()
         }

@@ -16,7 +16,7 @@ use super::clustersets;
 use super::conditions::Status;
 use super::filters::predicate::{self, Predicates};
 use super::filters::taint::{self, Tolerance};
-use super::fleet::FleetIndex;
+use super::fleet::{ClusterSetError, FleetIndex};
 use super::previous::PreviousDecisions;
 use super::prioritizers::{self, Context, Scores, Weighted};
 use super::select::{self, Selection};
@@ -135,7 +135,7 @@ pub(super) fn predicate_scopes(
     fleet: &FleetIndex,
     spec: &PlacementSpec,
     eligible: &[String],
-) -> Result<(Vec<String>, Vec<Scope>), String> {
+) -> Result<(Vec<String>, Vec<Scope>), ClusterSetError> {
     let mut union = BTreeSet::new();
     let mut scopes = Vec::new();
     for (predicate, written) in spec.predicates.iter().enumerate() {
@@ -183,10 +183,10 @@ pub(super) fn run(
         let mut compiled =
             match Predicates::compile(&spec.predicates, fleet, &fleet.inventory.addon_scores) {
                 Ok(compiled) => compiled,
-                Err(message) => {
+                Err(error) => {
                     return out.stop(Status::Misconfigured {
                         plugin: predicate::NAME.to_string(),
-                        message,
+                        message: error.to_string(),
                     })
                 }
             };
@@ -220,10 +220,10 @@ pub(super) fn run(
     );
     let (feasible, until) = match tolerated {
         Ok(tolerated) => tolerated,
-        Err(message) => {
+        Err(error) => {
             return out.stop(Status::Misconfigured {
                 plugin: taint::NAME.to_string(),
-                message,
+                message: error.to_string(),
             })
         }
     };
@@ -231,7 +231,7 @@ pub(super) fn run(
 
     out.weights = match prioritizers::weights(&spec.prioritizer_policy) {
         Ok(weights) => weights,
-        Err(message) => {
+        Err(error) => {
             if input.trace {
                 out.filter_results.push(FilterResult {
                     name: pipeline_name,
@@ -240,7 +240,7 @@ pub(super) fn run(
             }
             return out.stop(Status::Misconfigured {
                 plugin: String::new(),
-                message,
+                message: error.to_string(),
             });
         }
     };

@@ -139,22 +139,13 @@ pub fn per_predicate<'s>(
 
 #[cfg(test)]
 mod tests {
-    use crate::model::labels_from;
 
     use crate::model::placement::{
         AffinityTerm, PlacementSpec, SpreadConstraint, TopologyKeyType, WhenUnsatisfiable,
     };
 
     use super::*;
-
-    fn cluster(name: &str, zone: Option<&str>) -> Cluster {
-        Cluster {
-            name: name.into(),
-            labels: labels_from(zone.map(|zone| ("zone", zone))),
-            online: true,
-            ..Cluster::default()
-        }
-    }
+    use crate::testing::cluster;
 
     fn spread_spec(when: WhenUnsatisfiable) -> PlacementSpec {
         let mut spec = PlacementSpec::default();
@@ -169,10 +160,10 @@ mod tests {
 
     fn three_in_a_one_in_b() -> [Cluster; 4] {
         [
-            cluster("a1", Some("a")),
-            cluster("a2", Some("a")),
-            cluster("a3", Some("a")),
-            cluster("b1", Some("b")),
+            cluster("a1").label("zone", "a").build(),
+            cluster("a2").label("zone", "a").build(),
+            cluster("a3").label("zone", "a").build(),
+            cluster("b1").label("zone", "b").build(),
         ]
     }
 
@@ -186,7 +177,11 @@ mod tests {
 
     #[test]
     fn without_rules_takes_the_first_limit() {
-        let clusters = [cluster("a", None), cluster("b", None), cluster("c", None)];
+        let clusters = [
+            cluster("a").build(),
+            cluster("b").build(),
+            cluster("c").build(),
+        ];
         let ranked: Vec<&Cluster> = clusters.iter().collect();
         let spec = PlacementSpec::default();
         let selection = select(&ranked, 2, SpreadRules::new(&spec, &ranked));
@@ -210,11 +205,11 @@ mod tests {
         // a2 is refused while only `a` has a cluster; once b1 and c1 lift the minimum, the
         // next `a` cluster taken must be a2 (rank 2), not a3 (rank 5).
         let clusters = [
-            cluster("a1", Some("a")),
-            cluster("a2", Some("a")),
-            cluster("b1", Some("b")),
-            cluster("c1", Some("c")),
-            cluster("a3", Some("a")),
+            cluster("a1").label("zone", "a").build(),
+            cluster("a2").label("zone", "a").build(),
+            cluster("b1").label("zone", "b").build(),
+            cluster("c1").label("zone", "c").build(),
+            cluster("a3").label("zone", "a").build(),
         ];
         let ranked: Vec<&Cluster> = clusters.iter().collect();
         let spec = spread_spec(WhenUnsatisfiable::DoNotSchedule);
@@ -228,11 +223,11 @@ mod tests {
         // a2, a3 are refused until b1 and c1 lift the minimum; a2 then fills the last slot
         // and a3 stays refused (3 in `a` against 1 elsewhere), still by spread.
         let clusters = [
-            cluster("a1", Some("a")),
-            cluster("a2", Some("a")),
-            cluster("a3", Some("a")),
-            cluster("b1", Some("b")),
-            cluster("c1", Some("c")),
+            cluster("a1").label("zone", "a").build(),
+            cluster("a2").label("zone", "a").build(),
+            cluster("a3").label("zone", "a").build(),
+            cluster("b1").label("zone", "b").build(),
+            cluster("c1").label("zone", "c").build(),
         ];
         let ranked: Vec<&Cluster> = clusters.iter().collect();
         let spec = spread_spec(WhenUnsatisfiable::ScheduleAnyway);
@@ -254,7 +249,10 @@ mod tests {
 
     #[test]
     fn do_not_schedule_skips_clusters_without_the_key() {
-        let clusters = [cluster("x", None), cluster("a1", Some("a"))];
+        let clusters = [
+            cluster("x").build(),
+            cluster("a1").label("zone", "a").build(),
+        ];
         let ranked: Vec<&Cluster> = clusters.iter().collect();
         let spec = spread_spec(WhenUnsatisfiable::DoNotSchedule);
         let selection = select(&ranked, 2, SpreadRules::new(&spec, &ranked));
@@ -265,9 +263,9 @@ mod tests {
     #[test]
     fn anti_affinity_takes_one_cluster_per_domain() {
         let clusters = [
-            cluster("a1", Some("a")),
-            cluster("a2", Some("a")),
-            cluster("b1", Some("b")),
+            cluster("a1").label("zone", "a").build(),
+            cluster("a2").label("zone", "a").build(),
+            cluster("b1").label("zone", "b").build(),
         ];
         let ranked: Vec<&Cluster> = clusters.iter().collect();
         let spec = PlacementSpec {

@@ -34,6 +34,20 @@ pub struct PlanOptions<'a> {
     pub enforce_spread: bool,
 }
 
+impl PlanOptions<'_> {
+    /// A first plan judged at `now` (no previous plan, spreadPolicy as the hub ignores it),
+    /// recording `trace`: how callers without a command line (tests, benchmarks, fuzzing)
+    /// plan. The CLI builds its options in `Scenario::plan_options`.
+    pub fn at(now: i64, trace: Trace) -> Self {
+        PlanOptions {
+            previous: None,
+            now,
+            trace,
+            enforce_spread: false,
+        }
+    }
+}
+
 /// How much of each engine's reasoning a run keeps besides the plan. A placement's full
 /// trace holds a verdict for every cluster of the fleet: 100k clusters × 10k placements
 /// would not fit in memory, so only `explain`, which plans one item, asks for it.

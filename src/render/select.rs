@@ -130,21 +130,18 @@ fn render_table(selection: &Selection<'_>, width: Option<u16>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::labels_from;
-
-    fn cluster(name: &str, region: &str, online: bool) -> Cluster {
-        Cluster {
-            name: name.to_string(),
-            labels: labels_from([("region", region)]),
-            claims: labels_from([("platform", "AWS")]),
-            online,
-            ..Cluster::default()
-        }
-    }
+    use crate::testing::cluster;
 
     fn with<T>(f: impl FnOnce(&Selection<'_>) -> T) -> T {
-        let a = cluster("a", "eu", true);
-        let b = cluster("b", "us", false);
+        let a = cluster("a")
+            .label("region", "eu")
+            .claim("platform", "AWS")
+            .build();
+        let b = cluster("b")
+            .label("region", "us")
+            .claim("platform", "AWS")
+            .offline()
+            .build();
         f(&Selection {
             label_selector: "region".to_string(),
             claim_selector: "platform".to_string(),

@@ -516,8 +516,10 @@ mod tests {
         );
     }
 
+    /// Upstream's test notes the ideal answer would keep A's 10 (kubernetes/kubernetes#31816);
+    /// kubefed's planner empties A, and so does fleetplan.
     #[test]
-    fn keep_current_can_empty_a_smaller_cluster_kubernetes_31816() {
+    fn without_rebalance_keeping_current_replicas_can_empty_the_smaller_cluster() {
         let result = run(&Case {
             total: 50,
             rebalance: false,
@@ -529,8 +531,9 @@ mod tests {
         assert_eq!(result.replicas, expected(&[("A", 0), ("B", 50)]));
     }
 
+    /// The case of kubernetes-retired/kubefed#319: minimums are given before any weight.
     #[test]
-    fn minimums_come_before_weights_kubefed_319() {
+    fn minimums_are_given_before_weights_share_the_rest() {
         let result = run(&Case {
             total: 10,
             key: "test-namespace/test-deployment",

@@ -146,7 +146,7 @@ impl Selector {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::selector::fixtures::labels;
+    use crate::testing::labels;
 
     #[test]
     fn null_and_empty_list_select_everything() {

@@ -93,8 +93,8 @@ impl fmt::Display for Selector {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::selector::fixtures::{labels, req};
     use crate::selector::Operator;
+    use crate::testing::{labels, req};
 
     #[test]
     fn requirements_sort_stably_by_key() {

@@ -198,7 +198,7 @@ impl LabelIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::selector::fixtures::labels;
+    use crate::testing::labels;
 
     fn fleet() -> Vec<BTreeMap<String, String>> {
         vec![

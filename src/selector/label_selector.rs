@@ -133,7 +133,7 @@ pub fn validate_label_selector(spec: &LabelSelectorSpec, path: &str) -> Vec<Fiel
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::selector::fixtures::expr;
+    use crate::testing::expr;
     use std::collections::BTreeMap;
 
     #[test]

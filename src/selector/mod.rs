@@ -6,8 +6,6 @@ mod annotation;
 mod bits;
 mod conjunction;
 mod error;
-#[cfg(test)]
-mod fixtures;
 mod index;
 mod label_selector;
 mod label_source;

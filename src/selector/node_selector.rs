@@ -104,7 +104,7 @@ impl LabelIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::selector::fixtures::{expr, labels};
+    use crate::testing::{expr, labels};
 
     fn terms(terms: Vec<Vec<LabelSelectorRequirementSpec>>) -> TermSelector {
         match TermSelector::new(&terms, "where") {

@@ -308,8 +308,8 @@ impl fmt::Display for Requirement {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::selector::fixtures::{labels, req};
     use crate::selector::ErrorType;
+    use crate::testing::{labels, req};
 
     #[test]
     fn missing_key_matches_only_notin_notequals_and_does_not_exist() {

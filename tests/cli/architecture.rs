@@ -196,6 +196,52 @@ fn engines_never_print_or_touch_files() {
     assert!(violations.is_empty(), "{}", violations.join("\n"));
 }
 
+/// The error types of the `Result`s in `code` that are a bare `String`, one line each.
+fn string_errors(code: &str) -> Vec<String> {
+    let flat = code.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut found = Vec::new();
+    for (start, _) in flat.match_indices("Result<") {
+        let arguments = &flat[start + "Result<".len()..];
+        let (mut depth, mut last_comma, mut end) = (0usize, None, None);
+        for (at, byte) in arguments.bytes().enumerate() {
+            match byte {
+                b'<' | b'(' | b'[' => depth += 1,
+                b'>' if depth == 0 => {
+                    end = Some(at);
+                    break;
+                }
+                b'>' | b')' | b']' => depth = depth.saturating_sub(1),
+                b',' if depth == 0 => last_comma = Some(at),
+                _ => {}
+            }
+        }
+        if let (Some(comma), Some(end)) = (last_comma, end) {
+            if arguments[comma + 1..end].trim() == "String" {
+                found.push(format!("Result<{}>", &arguments[..end]));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_library_returns_typed_errors() {
+    // An error is a type that carries its context and renders its message in one place
+    // (`Display`); a `String` loses the context at the first `?`.
+    let mut violations = Vec::new();
+    for (path, code) in code_of(&src()) {
+        for result in string_errors(&code) {
+            violations.push(format!("{}: {result}", relative(&path)));
+        }
+    }
+    assert!(violations.is_empty(), "{}", violations.join("\n"));
+    assert_eq!(
+        string_errors("fn f() -> Result<Vec<(u8, u8)>,\n String> {} fn g() -> Result<(), E> {}"),
+        ["Result<Vec<(u8, u8)>, String>"],
+        "the check finds a String error across lines and nested types"
+    );
+}
+
 #[test]
 fn the_checks_see_the_code_they_guard() {
     // A check over no files passes vacuously: each must find the code it is about.

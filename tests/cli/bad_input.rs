@@ -44,14 +44,6 @@ fn stderr_of(args: &[&str], status: i32) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
-fn tempdir() -> tempfile::TempDir {
-    tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"))
-}
-
-fn write(path: &Path, text: &str) {
-    fs::write(path, text).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
-}
-
 const INVENTORY: &str = "apiVersion: fleetplan.io/v1alpha1
 kind: ClusterInventory
 metadata: {name: fleet}
@@ -70,7 +62,7 @@ fn every_bad_input_fails_with_its_snapshot_message() {
         let snapshot = repo_root().join(format!("{input}.stderr"));
         let stderr = stderr_of(&["plan", "-f", &input], 1);
         if bless {
-            write(&snapshot, &stderr);
+            common::write(&snapshot, &stderr);
             continue;
         }
         let expected = fs::read_to_string(&snapshot)
@@ -114,7 +106,7 @@ fn as_json_stream(yaml: &str) -> Option<String> {
 /// two must report every wrongly typed field exactly alike.
 #[test]
 fn json_inputs_report_wrong_fields_exactly_as_yaml_does() {
-    let dir = tempdir();
+    let dir = common::tempdir();
     let mut mismatches = Vec::new();
     let mut compared = 0;
     let decode_cases = cases().into_iter().filter(|case| {
@@ -137,7 +129,7 @@ fn json_inputs_report_wrong_fields_exactly_as_yaml_does() {
         };
         compared += 1;
         let json_path = dir.path().join(format!("{case}.json"));
-        write(&json_path, &json);
+        common::write(&json_path, &json);
         let json_name = json_path.to_string_lossy().into_owned();
         let expected = fs::read_to_string(repo_root().join(format!("{yaml_path}.stderr")))
             .unwrap_or_else(|error| panic!("{yaml_path}.stderr: {error}"))
@@ -153,9 +145,9 @@ fn json_inputs_report_wrong_fields_exactly_as_yaml_does() {
 
 #[test]
 fn duplicate_keys_in_json_are_syntax_errors() {
-    let dir = tempdir();
+    let dir = common::tempdir();
     let path = dir.path().join("fleet.json");
-    write(
+    common::write(
         &path,
         r#"{"apiVersion": "fleetplan.io/v1alpha1", "kind": "ClusterInventory", "metadata": {"name": "fleet"},
  "clusters": [{"name": "east", "labels": {"env": "prod", "env": "dev"}}]}"#,
@@ -201,7 +193,7 @@ fn select_reports_load_errors_exactly_as_plan_does() {
 
 #[test]
 fn a_file_over_the_size_limit_is_refused_before_it_is_read() {
-    let dir = tempdir();
+    let dir = common::tempdir();
     // Sparse: 300 MB long, no disk used, never committed.
     let file = fs::File::create(dir.path().join("huge.yaml")).unwrap_or_else(|e| panic!("{e}"));
     file.set_len(300 * 1000 * 1000)
@@ -218,8 +210,8 @@ fn a_file_over_the_size_limit_is_refused_before_it_is_read() {
 
 #[test]
 fn max_input_bytes_sets_the_size_limit() {
-    let dir = tempdir();
-    write(&dir.path().join("fleet.yaml"), INVENTORY);
+    let dir = common::tempdir();
+    common::write(&dir.path().join("fleet.yaml"), INVENTORY);
     Test::new()
         .current_dir(dir.path())
         .args(["plan", "-f", "fleet.yaml", "--max-input-bytes", "10"])
@@ -278,14 +270,14 @@ fn max_alias_expansion_raises_the_allowance() {
 fn fleet_dir(root: &Path) -> PathBuf {
     let fleet = root.join("fleet");
     fs::create_dir(&fleet).unwrap_or_else(|e| panic!("{e}"));
-    write(&fleet.join("inventory.yaml"), INVENTORY);
+    common::write(&fleet.join("inventory.yaml"), INVENTORY);
     fleet
 }
 
 #[cfg(unix)]
 #[test]
 fn a_directory_with_a_symlink_loop_is_an_error() {
-    let dir = tempdir();
+    let dir = common::tempdir();
     let fleet = fleet_dir(dir.path());
     std::os::unix::fs::symlink(&fleet, fleet.join("again")).unwrap_or_else(|e| panic!("{e}"));
     let canonical = fs::canonicalize(&fleet).unwrap_or_else(|e| panic!("{e}"));
@@ -303,7 +295,7 @@ fn a_directory_with_a_symlink_loop_is_an_error() {
 #[cfg(unix)]
 #[test]
 fn a_dangling_symlink_in_a_directory_is_an_error() {
-    let dir = tempdir();
+    let dir = common::tempdir();
     let fleet = fleet_dir(dir.path());
     std::os::unix::fs::symlink("gone.yaml", fleet.join("moved.yaml"))
         .unwrap_or_else(|e| panic!("{e}"));
@@ -319,9 +311,9 @@ fn a_dangling_symlink_in_a_directory_is_an_error() {
 #[test]
 fn an_unreadable_file_is_an_error() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = tempdir();
+    let dir = common::tempdir();
     let path = dir.path().join("secret.yaml");
-    write(&path, INVENTORY);
+    common::write(&path, INVENTORY);
     fs::set_permissions(&path, fs::Permissions::from_mode(0o000)).unwrap_or_else(|e| panic!("{e}"));
     // root (CI containers) reads a mode-000 file anyway; there is nothing to refuse then, and
     // the dangling-symlink test covers the same error path.
@@ -356,7 +348,7 @@ spec: {{replicas: 3}}
         .stderr_contains("warning: <stdin>#2: Deployment/shop/web: ")
         .stderr_contains("minReplicas exceeds maxReplicas")
         .run();
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = common::stdout(&output);
     assert!(stdout.contains("east: 3"), "{stdout}");
 }
 
@@ -366,24 +358,12 @@ const OLD_PLAN: &str =
     "apiVersion: fleetplan.io/v1alpha1\nkind: Plan\nitems: []  # the last good plan\n";
 
 fn out_dir_with_old_plan() -> tempfile::TempDir {
-    let dir = tempdir();
-    write(&dir.path().join("plan.yaml"), OLD_PLAN);
+    let dir = common::tempdir();
+    common::write(&dir.path().join("plan.yaml"), OLD_PLAN);
     dir
 }
 
 /// The directory's entries: no temporary file may be left behind.
-fn entries(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{e}"))
-        .map(|entry| {
-            let entry = entry.unwrap_or_else(|e| panic!("{e}"));
-            entry.file_name().to_string_lossy().into_owned()
-        })
-        .collect();
-    names.sort();
-    names
-}
-
 #[test]
 fn a_run_that_fails_while_planning_keeps_the_previous_out_file() {
     let dir = out_dir_with_old_plan();
@@ -410,7 +390,7 @@ fn a_run_that_fails_while_planning_keeps_the_previous_out_file() {
         "{stderr}"
     );
     assert_eq!(fs::read(&out).unwrap_or_default(), OLD_PLAN.as_bytes());
-    assert_eq!(entries(dir.path()), ["plan.yaml"]);
+    assert_eq!(common::entries(dir.path()), ["plan.yaml"]);
 }
 
 #[test]
@@ -424,7 +404,7 @@ fn a_run_that_fails_while_loading_keeps_the_previous_out_file() {
         .status(1)
         .run();
     assert_eq!(fs::read(&out).unwrap_or_default(), OLD_PLAN.as_bytes());
-    assert_eq!(entries(dir.path()), ["plan.yaml"]);
+    assert_eq!(common::entries(dir.path()), ["plan.yaml"]);
 }
 
 #[test]
@@ -439,7 +419,7 @@ fn a_successful_run_replaces_the_out_file() {
     let written = fs::read_to_string(&out).unwrap_or_default();
     assert!(written.starts_with("apiVersion: fleetplan.io/v1alpha1\nkind: Plan\n"));
     assert_ne!(written, OLD_PLAN);
-    assert_eq!(entries(dir.path()), ["plan.yaml"]);
+    assert_eq!(common::entries(dir.path()), ["plan.yaml"]);
 }
 
 #[test]
@@ -468,7 +448,7 @@ fn explain_and_check_refuse_cel_over_the_parser_limits() {
         .status(1)
         .within(BOUND_SECONDS)
         .run();
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = common::stdout(&output);
     assert!(
         stdout.contains("expression recursion limit exceeded: 250"),
         "{stdout}"
@@ -497,7 +477,7 @@ fn cel_at_the_nesting_limit_is_evaluated() {
         .stdin(input)
         .within(BOUND_SECONDS)
         .run();
-    assert!(String::from_utf8_lossy(&output.stdout).contains("- east"));
+    assert!(common::stdout(&output).contains("- east"));
 }
 
 // ---- YAML before the parser ----
@@ -506,7 +486,7 @@ fn cel_at_the_nesting_limit_is_evaluated() {
 /// the nesting limit applies in one pass before it.
 #[test]
 fn deep_flow_nesting_is_refused_without_parsing_it() {
-    let dir = tempdir();
+    let dir = common::tempdir();
     let levels = 100_000;
     for (name, text, column) in [
         (
@@ -520,7 +500,7 @@ fn deep_flow_nesting_is_refused_without_parsing_it() {
             3 + 128 * 4,
         ),
     ] {
-        write(&dir.path().join(name), &text);
+        common::write(&dir.path().join(name), &text);
         Test::new()
             .current_dir(dir.path())
             .args(["plan", "-f", name])
@@ -588,7 +568,7 @@ fn a_toleration_beyond_year_9999_changes_at_its_end() {
         ])
         .stdin(input)
         .run();
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = common::stdout(&output);
     assert!(
         stdout.contains("changesAt: 9999-12-31T23:59:59Z\n"),
         "{stdout}"

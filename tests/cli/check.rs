@@ -1,8 +1,6 @@
 //! `fleetplan check` end to end: every output and exit code (0 clean, 1 errors, 3 unsatisfied).
 
-use crate::common::Test;
-
-const NOW: [&str; 2] = ["--now", "2026-03-01T00:00:00Z"];
+use crate::common::{self, Test, CI_NOW};
 
 /// The example fleet's clusters and sets, with `story` (a directory of testdata/ci) as workloads.
 fn check(story: &str) -> Test {
@@ -10,18 +8,14 @@ fn check(story: &str) -> Test {
         .args(["check", "-f", "testdata/fleet/inventory.yaml"])
         .args(["-f", "testdata/fleet/clustersets.yaml"])
         .args(["-f", &format!("testdata/ci/{story}")])
-        .args(NOW)
-}
-
-fn stdout(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
+        .args(CI_NOW)
 }
 
 #[test]
 fn the_example_fleet_is_clean() {
     Test::new()
         .args(["check", "-f", "testdata/fleet"])
-        .args(NOW)
+        .args(CI_NOW)
         .stdout("10 items checked, all satisfied\n")
         .run();
 }
@@ -30,7 +24,7 @@ fn the_example_fleet_is_clean() {
 fn a_clean_report_in_json() {
     Test::new()
         .args(["check", "-f", "testdata/fleet", "-o", "json"])
-        .args(NOW)
+        .args(CI_NOW)
         .stdout(
             r#"{
   "result": "clean",
@@ -49,7 +43,7 @@ fn a_clean_report_in_json() {
 fn a_clean_report_for_github_is_the_summary() {
     Test::new()
         .args(["check", "-f", "testdata/fleet", "-o", "github"])
-        .args(NOW)
+        .args(CI_NOW)
         .stdout("10 items checked, all satisfied\n")
         .run();
 }
@@ -57,19 +51,19 @@ fn a_clean_report_for_github_is_the_summary() {
 #[test]
 fn unsatisfied_items_exit_3() {
     let output = check("unsatisfied").status(3).run();
-    insta::assert_snapshot!(stdout(&output));
+    insta::assert_snapshot!(common::stdout(&output));
 }
 
 #[test]
 fn unsatisfied_items_in_json() {
     let output = check("unsatisfied").args(["-o", "json"]).status(3).run();
-    insta::assert_snapshot!(stdout(&output));
+    insta::assert_snapshot!(common::stdout(&output));
 }
 
 #[test]
 fn unsatisfied_items_are_github_warnings() {
     let output = check("unsatisfied").args(["-o", "github"]).status(3).run();
-    insta::assert_snapshot!(stdout(&output));
+    insta::assert_snapshot!(common::stdout(&output));
 }
 
 #[test]
@@ -82,47 +76,47 @@ fn what_if_flags_apply_to_check() {
             "--offline",
             "gcp-us-east-prod-1",
         ])
-        .args(NOW)
+        .args(CI_NOW)
         .status(3)
         .run();
-    insta::assert_snapshot!(stdout(&output));
+    insta::assert_snapshot!(common::stdout(&output));
 }
 
 #[test]
 fn an_item_error_exits_1_and_names_the_workload() {
     let output = check("item-error").status(1).run();
-    insta::assert_snapshot!(stdout(&output));
+    insta::assert_snapshot!(common::stdout(&output));
 }
 
 #[test]
 fn an_item_error_is_a_github_error_on_the_workload_file() {
     let output = check("item-error").args(["-o", "github"]).status(1).run();
-    insta::assert_snapshot!(stdout(&output));
+    insta::assert_snapshot!(common::stdout(&output));
 }
 
 #[test]
 fn unreadable_inputs_report_every_error_and_exit_1() {
     let output = check("broken").status(1).run();
-    insta::assert_snapshot!(stdout(&output));
+    insta::assert_snapshot!(common::stdout(&output));
 }
 
 #[test]
 fn unreadable_inputs_in_json_carry_file_document_line_and_path() {
     let output = check("broken").args(["-o", "json"]).status(1).run();
-    insta::assert_snapshot!(stdout(&output));
+    insta::assert_snapshot!(common::stdout(&output));
 }
 
 #[test]
 fn unreadable_inputs_are_github_errors_with_the_line_when_known() {
     let output = check("broken").args(["-o", "github"]).status(1).run();
-    insta::assert_snapshot!(stdout(&output));
+    insta::assert_snapshot!(common::stdout(&output));
 }
 
 #[test]
 fn a_missing_file_is_an_error_without_a_document() {
     Test::new()
         .args(["check", "-f", "testdata/ci/missing.yaml", "-o", "json"])
-        .args(NOW)
+        .args(CI_NOW)
         .stdout(
             r#"{
   "result": "errors",
@@ -159,7 +153,7 @@ fn broken_files_are_all_reported_and_the_rest_is_still_checked() {
     Test::new()
         .args(["check", "-f", "testdata/fleet", "-f", "testdata/ci/broken"])
         .args(["-f", "testdata/ci/unsatisfied"])
-        .args(NOW)
+        .args(CI_NOW)
         .stdout(
             "error: testdata/ci/broken/placement.yaml#1: line 2: Placement/shop/typo: \
              spec.numberOfClusters: invalid type: string \"three\", expected i32\n\
@@ -229,7 +223,7 @@ fn assert_valid_sarif(text: &str) -> serde_json::Value {
 #[test]
 fn every_finding_in_junit_is_valid_against_the_jenkins_junit_schema() {
     let output = every_finding().args(["-o", "junit"]).run();
-    let xml = stdout(&output);
+    let xml = common::stdout(&output);
     assert_valid_junit(&xml);
     insta::assert_snapshot!(xml);
 }
@@ -238,9 +232,9 @@ fn every_finding_in_junit_is_valid_against_the_jenkins_junit_schema() {
 fn a_clean_run_in_junit_has_one_passing_case_per_item() {
     let output = Test::new()
         .args(["check", "-f", "testdata/fleet", "-o", "junit"])
-        .args(NOW)
+        .args(CI_NOW)
         .run();
-    let xml = stdout(&output);
+    let xml = common::stdout(&output);
     assert_valid_junit(&xml);
     assert_eq!(xml.matches("<testcase ").count(), 10);
     assert!(
@@ -260,7 +254,7 @@ fn a_clean_run_in_junit_has_one_passing_case_per_item() {
 #[test]
 fn unsatisfied_items_in_junit_are_failures_and_exit_3() {
     let output = check("unsatisfied").args(["-o", "junit"]).status(3).run();
-    let xml = stdout(&output);
+    let xml = common::stdout(&output);
     assert_valid_junit(&xml);
     assert!(xml.contains("failures=\"2\" errors=\"0\""), "{xml}");
     assert!(
@@ -284,7 +278,7 @@ fn manifests_only_in_junit_says_placements_were_not_evaluated() {
             "junit",
         ])
         .run();
-    let xml = stdout(&output);
+    let xml = common::stdout(&output);
     assert_valid_junit(&xml);
     assert!(
         xml.contains("<system-out>10 items validated, placements were not evaluated"),
@@ -295,7 +289,7 @@ fn manifests_only_in_junit_says_placements_were_not_evaluated() {
 #[test]
 fn every_finding_in_sarif_is_valid_sarif_2_1_0_with_its_location() {
     let output = every_finding().args(["-o", "sarif"]).run();
-    let text = stdout(&output);
+    let text = common::stdout(&output);
     let log = assert_valid_sarif(&text);
     let results = log["runs"][0]["results"]
         .as_array()
@@ -316,7 +310,7 @@ fn every_finding_in_sarif_is_valid_sarif_2_1_0_with_its_location() {
 #[test]
 fn a_syntax_error_in_sarif_has_its_line_and_column() {
     let output = check("broken").args(["-o", "sarif"]).status(1).run();
-    let log = assert_valid_sarif(&stdout(&output));
+    let log = assert_valid_sarif(&common::stdout(&output));
     let syntax = log["runs"][0]["results"]
         .as_array()
         .and_then(|results| results.iter().find(|r| r["ruleId"] == "syntax-error"))
@@ -336,9 +330,9 @@ fn a_syntax_error_in_sarif_has_its_line_and_column() {
 fn a_clean_run_in_sarif_has_no_results_and_says_what_was_checked() {
     let output = Test::new()
         .args(["check", "-f", "testdata/fleet", "-o", "sarif"])
-        .args(NOW)
+        .args(CI_NOW)
         .run();
-    let log = assert_valid_sarif(&stdout(&output));
+    let log = assert_valid_sarif(&common::stdout(&output));
     assert_eq!(log["runs"][0]["results"], serde_json::json!([]));
     assert_eq!(
         log["runs"][0]["properties"],

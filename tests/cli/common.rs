@@ -180,6 +180,25 @@ fn wait(child: &mut Child, within: Option<Duration>, args: &[String]) -> ExitSta
     }
 }
 
+/// The `--now` of the testdata/ci stories and their committed plan: the example fleet plans
+/// the same at any time, but runs pin it.
+pub const CI_NOW: [&str; 2] = ["--now", "2026-03-01T00:00:00Z"];
+
+/// A run's stdout as text.
+pub fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// A temporary directory, removed when dropped.
+pub fn tempdir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap_or_else(|error| panic!("temporary directory: {error}"))
+}
+
+/// Writes a fixture file, failing the test with its path when it cannot.
+pub fn write(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+}
+
 /// The names in `dir`, sorted: what a run left behind.
 pub fn entries(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)

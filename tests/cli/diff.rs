@@ -1,16 +1,11 @@
 //! `fleetplan diff` end to end: every output and exit code (0 no change, 2 changes, 1 error).
 
-use crate::common::Test;
-
-/// The committed plan's time: the example fleet plans the same at any time, but runs pin it.
-const NOW: [&str; 2] = ["--now", "2026-03-01T00:00:00Z"];
+use crate::common::{self, Test, CI_NOW};
 
 fn diff() -> Test {
-    Test::new().args(["diff", "-f", "testdata/fleet"]).args(NOW)
-}
-
-fn stdout(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
+    Test::new()
+        .args(["diff", "-f", "testdata/fleet"])
+        .args(CI_NOW)
 }
 
 #[test]
@@ -36,7 +31,7 @@ fn an_offline_cluster_shows_clusters_removed_and_replicas_moved() {
         .args(["--offline", "aws-eu-west-prod-1"])
         .status(2)
         .run();
-    insta::assert_snapshot!(stdout(&output));
+    insta::assert_snapshot!(common::stdout(&output));
 }
 
 #[test]
@@ -46,7 +41,7 @@ fn json_is_the_change_set() {
         .args(["--capacity", "aws-eu-west-prod-1=3"])
         .status(2)
         .run();
-    insta::assert_snapshot!(stdout(&output));
+    insta::assert_snapshot!(common::stdout(&output));
 }
 
 #[test]
@@ -55,12 +50,12 @@ fn placement_decisions_compare_the_clusters_of_the_placements_they_name() {
         .args(["--previous", "testdata/ci/hub-export"])
         .status(2)
         .run();
-    insta::assert_snapshot!(stdout(&output));
+    insta::assert_snapshot!(common::stdout(&output));
 }
 
 #[test]
 fn placement_decisions_that_match_the_plan_have_no_changes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let decision = std::fs::read_to_string("testdata/ci/hub-export/gpu-batch.yaml").unwrap();
     std::fs::write(dir.path().join("gpu-batch.yaml"), decision).unwrap();
     diff()
@@ -77,7 +72,7 @@ fn an_item_error_exits_1_after_printing_the_diff() {
         .stderr_contains("error: testdata/ci/item-error/configmap.yaml#1: ConfigMap/shop/feature-flags: annotation federation.alpha.kubernetes.io/cluster-selector: [0].operator: Unsupported value: \"like\"")
         .status(1)
         .run();
-    assert!(stdout(&output).starts_with(
+    assert!(common::stdout(&output).starts_with(
         "+ ConfigMap/shop/banner (new item)\n+ ConfigMap/shop/feature-flags (new item)\n"
     ));
 }
@@ -174,19 +169,19 @@ fn piped_output_is_plain() {
         .args(["--offline", "aws-eu-west-prod-1"])
         .status(2)
         .run();
-    assert!(!stdout(&output).contains('\x1b'));
+    assert!(!common::stdout(&output).contains('\x1b'));
 }
 
 #[test]
 fn color_always_colours_a_pipe() {
     let output = Test::new()
         .args(["--color", "always", "diff", "-f", "testdata/fleet"])
-        .args(NOW)
+        .args(CI_NOW)
         .args(["--previous", "testdata/ci/plan.yaml"])
         .args(["--offline", "aws-eu-west-prod-1"])
         .status(2)
         .run();
-    assert!(stdout(&output).starts_with("\x1b[33m~ ConfigMap/shop/shop-settings\x1b[0m\n"));
+    assert!(common::stdout(&output).starts_with("\x1b[33m~ ConfigMap/shop/shop-settings\x1b[0m\n"));
 }
 
 #[test]
@@ -196,12 +191,12 @@ fn color_never_after_the_subcommand_is_plain() {
         .args(["--offline", "aws-eu-west-prod-1"])
         .status(2)
         .run();
-    assert!(!stdout(&output).contains('\x1b'));
+    assert!(!common::stdout(&output).contains('\x1b'));
 }
 
 /// Plans testdata/ci/toleration at `now` into a temporary file, the `--previous` of a diff.
 fn toleration_plan(now: &str) -> (tempfile::TempDir, String) {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let path = dir.path().join("plan.yaml").display().to_string();
     Test::new()
         .args(["plan", "-o", "yaml", "--out", &path, "--now", now])
@@ -239,7 +234,7 @@ fn a_toleration_that_expired_removes_its_cluster_and_changes_at() {
         .args(["--previous", &previous, "--now", "2026-01-16T06:00:00Z"])
         .status(2)
         .run();
-    insta::assert_snapshot!(stdout(&output));
+    insta::assert_snapshot!(common::stdout(&output));
 }
 
 #[test]
@@ -283,7 +278,7 @@ fn markdown_folds_an_item_with_many_lines_in_details() {
         .args(["-o", "markdown"])
         .status(2)
         .run();
-    insta::assert_snapshot!(stdout(&output));
+    insta::assert_snapshot!(common::stdout(&output));
 }
 
 #[test]
@@ -292,7 +287,7 @@ fn markdown_lists_removed_items_with_the_clusters_they_were_on() {
         .args(["--previous", "testdata/ci/hub-export", "-o", "markdown"])
         .status(2)
         .run();
-    insta::assert_snapshot!(stdout(&output));
+    insta::assert_snapshot!(common::stdout(&output));
 }
 
 #[test]
@@ -338,7 +333,7 @@ fn github_makes_a_new_item_with_errors_an_error_and_exits_1() {
         .status(1)
         .stderr_contains("error: testdata/ci/item-error/configmap.yaml#1")
         .run();
-    let text = stdout(&output);
+    let text = common::stdout(&output);
     assert!(
         text.contains(
             "::error file=testdata/ci/item-error/configmap.yaml,line=2::\

@@ -1,6 +1,6 @@
 //! `fleetplan explain`: per-cluster verdicts of one item, from the same run as the plan.
 
-use crate::common::Test;
+use crate::common::{self, Test};
 
 const NOW: &str = "2024-06-01T00:30:00Z";
 
@@ -26,14 +26,14 @@ fn fixtures(args: &[&str]) -> Test {
         .args(args.iter().copied())
 }
 
-fn stdout(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
 /// Runs `test` and returns the first line of its stdout: the `--cluster` answer.
 fn answer(test: Test) -> String {
     let output = test.run();
-    stdout(&output).lines().next().unwrap_or("").to_string()
+    common::stdout(&output)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_string()
 }
 
 #[test]
@@ -52,7 +52,7 @@ us-1      selectorMismatch   cluster-selector annotation: location: got "us", wa
 #[test]
 fn a_selector_item_lists_every_cluster() {
     let output = fleet(&["ConfigMap/shop/shop-settings"]).run();
-    let text = stdout(&output);
+    let text = common::stdout(&output);
     let mut lines = text.lines();
     assert_eq!(
         lines.next(),
@@ -146,7 +146,7 @@ fn a_placement_cluster_answers_with_rank_score_group_and_decision() {
     ])
     .run();
     assert_eq!(
-        stdout(&output).lines().next(),
+        common::stdout(&output).lines().next(),
         Some("aws-us-east-prod-1 was selected: rank 1 of 5, score 400 = Balance 100×1 + Steady 100×1 + ResourceAllocatableMemory 100×2; group 0, decision storefront-decision-1.")
     );
 }
@@ -194,7 +194,7 @@ fn fields_the_scheduler_does_not_read_are_named_and_change_nothing() {
         .args(["storefront-spread", "--now", "2026-06-01T00:00:00Z"])
         .stderr_contains("spreadPolicy is accepted by the API but not enforced by the OCM scheduler: the hub selects as if it were absent")
         .run();
-    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    let text = common::stdout(&output);
     assert!(
         text.contains("fields that do not change the selection: spec.sortBy, spec.scoreRateLimit, spec.spreadPolicy (spreadPolicy is accepted by the API but not enforced by the OCM scheduler)\n"),
         "{text}"
@@ -232,7 +232,7 @@ fn fields_the_scheduler_does_not_read_are_named_and_change_nothing() {
 #[test]
 fn a_placement_gives_one_verdict_per_candidate() {
     let output = fixtures(&["--now", "2024-06-01T02:00:00Z", "pick-one"]).run();
-    let text = stdout(&output);
+    let text = common::stdout(&output);
     let table: Vec<&str> = text
         .lines()
         .skip_while(|line| !line.starts_with("CLUSTER"))
@@ -274,7 +274,7 @@ fn a_misconfigured_placement_is_explained_and_exits_1() {
         )
         .run();
     assert_eq!(
-        stdout(&output).lines().next(),
+        common::stdout(&output).lines().next(),
         Some("eu-1 was not selected: placement misconfigured: :incorrect builtin prioritizer: Spread.")
     );
 }

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::common::Test;
+use crate::common::{self, Test};
 
 /// `cargo test` builds the examples beside the test binaries: `target/<profile>/examples/`.
 fn genfleet() -> PathBuf {
@@ -58,12 +58,12 @@ fn plan(dir: &Path) -> String {
             "2026-06-01T00:00:00Z",
         ])
         .run();
-    String::from_utf8_lossy(&output.stdout).into_owned()
+    common::stdout(&output)
 }
 
 #[test]
 fn a_generated_fleet_plans_alike_as_inventory_json_yaml_and_managed_clusters() {
-    let root = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let root = common::tempdir();
     let inventory = root.path().join("inventory");
     let managed = root.path().join("managed");
     generate(&inventory, &["--format", "both"]);
@@ -84,7 +84,7 @@ fn a_generated_fleet_plans_alike_as_inventory_json_yaml_and_managed_clusters() {
 
 #[test]
 fn genfleet_refuses_an_unknown_cluster_kind() {
-    let root = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let root = common::tempdir();
     let output = Command::new(genfleet())
         .args(["--clusters-as", "fleet", "--out"])
         .arg(root.path())
@@ -100,7 +100,7 @@ fn genfleet_refuses_an_unknown_cluster_kind() {
 /// The Karmada mix: every generated Deployment is claimed by its group's policy and checks.
 #[test]
 fn the_karmada_mix_plans_every_deployment_with_its_policy() {
-    let root = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let root = common::tempdir();
     let status = Command::new(genfleet())
         .args([
             "--clusters",
@@ -131,7 +131,7 @@ fn the_karmada_mix_plans_every_deployment_with_its_policy() {
         .args(["plan", "-f", &dir, "-o", "json"])
         .stderr_contains("")
         .run();
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = common::stdout(&output);
     for group in 0..5 {
         assert!(
             text.contains(&format!(

@@ -57,7 +57,7 @@ fn explain_says_which_affinity_term_failed_and_why() {
         .args(["explain", "-f", EXAMPLE, "deploy/shop/api"])
         .stderr_contains("")
         .run();
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = common::stdout(&output);
     assert!(text.contains("affinity term primary: failed (Unschedulable): failed to assign replicas: failed to scale up: Clusters available replicas 6 are not enough to schedule."), "{text}");
     assert!(
         text.contains("affinity term backup: scheduled to member-us-1:12"),
@@ -71,7 +71,7 @@ fn explain_says_which_policy_claimed_and_why_the_others_did_not() {
     let output = Test::new()
         .args(["explain", "-f", EXAMPLE, "cm/shop/shop-settings"])
         .run();
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = common::stdout(&output);
     assert!(
         text.contains("claimed by ClusterPropagationPolicy/config: no PropagationPolicy matches"),
         "{text}"
@@ -122,7 +122,7 @@ fn diff_against_the_same_plan_is_no_change_and_against_another_is_exit_2() {
         .stderr_contains("")
         .status(2)
         .run();
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = common::stdout(&output);
     assert!(text.contains("Deployment/shop/web"), "{text}");
 }
 
@@ -143,7 +143,7 @@ fn check_passes_the_example_and_fails_an_unschedulable_binding() {
         .stderr_contains("")
         .status(3)
         .run();
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = common::stdout(&output);
     assert!(
         text.contains("0/4 clusters are available: 1 cluster(s) had untolerated taint {cluster.karmada.io/not-ready:NoSchedule}, 3 cluster(s) did not match the placement cluster affinity constraint."),
         "{text}"
@@ -220,7 +220,7 @@ fn a_cluster_scoped_resource_gets_a_cluster_resource_binding() {
             &format!("{CASES}/cluster-scoped.yaml"),
         ])
         .run();
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = common::stdout(&output);
     assert!(
         text.contains("kind: ClusterResourceBinding\nmetadata:\n  name: shop-namespace\n"),
         "{text}"

@@ -1,7 +1,7 @@
 //! `fleetplan migrate`: golden output, the loss report on stderr, `--verify` verdicts and exit
 //! codes, `-o json`, `--set`, `--out`, per-object errors, and the round trip through `plan`.
 
-use crate::common::{entries, Test};
+use crate::common::{self, entries, Test};
 use crate::schemas::{Namespace, Schemas};
 
 pub(crate) const FLEET: [&str; 4] = [
@@ -128,7 +128,7 @@ fn set_narrows_candidates_and_verify_shows_what_moved() {
         .stderr_contains("added ManagedClusterSetBinding/ci/prod")
         .status(2)
         .run();
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = common::stdout(&output);
     // shop already binds prod; the example fleet defines the set.
     assert!(!stdout.contains("kind: ManagedClusterSet\n"), "{stdout}");
     assert!(
@@ -145,7 +145,7 @@ fn missing_global_set_is_added_with_every_cluster() {
         .stderr_contains("added ManagedClusterSet/global:")
         .stderr_contains("added ManagedClusterSetBinding/shop/global:")
         .run();
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = common::stdout(&output);
     assert!(
         stdout.starts_with("apiVersion: cluster.open-cluster-management.io/v1beta2\nkind: ManagedClusterSet\nmetadata:\n  name: global\nspec:\n  clusterSelector:\n    selectorType: LabelSelector\n    labelSelector: {}\n---\n"),
         "{stdout}"
@@ -154,7 +154,7 @@ fn missing_global_set_is_added_with_every_cluster() {
 
 #[test]
 fn out_writes_one_file_per_object() {
-    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let dir = common::tempdir();
     let out = dir.path().join("migrated");
     migrate("testdata/migrate/placementrules.yaml")
         .args(["--out", &out.to_string_lossy()])
@@ -194,7 +194,7 @@ metadata:
         .stderr_contains("error: <stdin>#1: ConfigMap/shop/broken: annotation federation.alpha.kubernetes.io/cluster-selector:")
         .status(1)
         .run();
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = common::stdout(&output);
     assert!(stdout.contains("name: configmap-fine\n"), "{stdout}");
     assert!(!stdout.contains("broken"), "{stdout}");
 }
@@ -219,7 +219,7 @@ metadata:
 
 #[test]
 fn out_writes_nothing_when_a_later_object_cannot_be_migrated() {
-    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let dir = common::tempdir();
     let out = dir.path().join("migrated");
     Test::new()
         .args(["migrate", "-f", "testdata/fleet/inventory.yaml", "-f", "-"])
@@ -241,7 +241,7 @@ fn out_writes_nothing_when_a_later_object_cannot_be_migrated() {
 /// replaced restored.
 #[test]
 fn out_into_an_existing_directory_is_all_or_nothing() {
-    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let dir = common::tempdir();
     let out = dir.path().join("migrated");
     let first = out.join("managedclusterset_global.yaml");
     let blocked = out.join("subscription_shop_shop-app.yaml");
@@ -271,7 +271,7 @@ fn out_into_an_existing_directory_is_all_or_nothing() {
 #[test]
 fn out_into_a_read_only_directory_writes_nothing() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let dir = common::tempdir();
     let out = dir.path().join("migrated");
     std::fs::create_dir(&out).unwrap_or_else(|error| panic!("{error}"));
     std::fs::write(out.join("placement_shop_prod-by-selector.yaml"), "previous")
@@ -296,7 +296,7 @@ fn out_into_a_read_only_directory_writes_nothing() {
 /// the process (one that no longer runs) and the target.
 #[test]
 fn out_removes_what_a_killed_run_staged_for_the_same_target() {
-    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let dir = common::tempdir();
     let stale = dir.path().join(".fleetplan-tmp-99999999-migrated");
     std::fs::create_dir(&stale).unwrap_or_else(|error| panic!("{error}"));
     std::fs::write(stale.join("placement_shop_x.yaml"), "partial")
@@ -313,7 +313,7 @@ fn out_removes_what_a_killed_run_staged_for_the_same_target() {
 /// output path is ever built from it.
 #[test]
 fn a_namespace_that_is_a_path_never_reaches_an_output_path() {
-    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let dir = common::tempdir();
     let out = dir.path().join("a").join("b").join("migrated");
     let input = std::fs::read_to_string("testdata/migrate/placementrules.yaml")
         .unwrap_or_default()
@@ -360,7 +360,7 @@ fn migrated_objects_plan_without_warnings() {
     let output = migrate("testdata/migrate/placementrules.yaml")
         .stderr_contains("")
         .run();
-    let migrated = String::from_utf8_lossy(&output.stdout).into_owned();
+    let migrated = common::stdout(&output);
     Test::new()
         .arg("plan")
         .args(FLEET)
@@ -402,7 +402,7 @@ fn namespace_less_inputs_migrate_into_namespace_less_objects_and_verify_with_n()
         .stderr_contains("PlacementRule/policies/placement-policy-pod: identical\n")
         .stderr_contains("added ManagedClusterSetBinding/policies/global:")
         .run();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stdout = common::stdout(&output);
     // Every object is one the API server admits, with no namespace for `-n` to contradict.
     let schemas = Schemas::load();
     schemas.assert_admitted(&stdout, &Namespace::Absent, "migrate policies -n policies");
@@ -432,7 +432,7 @@ fn namespace_less_inputs_migrate_into_namespace_less_objects_and_verify_with_n()
 /// `--out` names the files of namespace-less objects without a namespace part.
 #[test]
 fn out_file_names_follow_the_namespace_as_written() {
-    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let dir = common::tempdir();
     let out = dir.path().join("migrated");
     Test::new()
         .args(["migrate", "-f", "testdata/fleet/inventory.yaml"])
@@ -497,7 +497,7 @@ fn annotated_workloads_are_delivered_by_a_manifest_work_replica_set() {
         .stderr_contains("  approximate: (namespace demo on the clusters) -> nothing")
         .stderr_contains("Deployment/demo/hello: identical\n")
         .run();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stdout = common::stdout(&output);
     use serde::Deserialize;
     let objects: Vec<serde_yaml::Value> = serde_yaml::Deserializer::from_str(&stdout)
         .map(|document| serde_yaml::Value::deserialize(document).unwrap_or_default())
@@ -543,7 +543,7 @@ fn no_manifest_work_writes_the_workload_back_and_reports_its_delivery_lost() {
         .stderr_contains("  lost: apiVersion extensions/v1beta1 -> not carried (extensions/v1beta1 Deployment is not served since Kubernetes 1.16")
         .stderr_contains("Deployment/demo/hello: identical\n")
         .run();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stdout = common::stdout(&output);
     let written = namespaces_as_written(&stdout);
     assert_eq!(
         written

@@ -2,7 +2,7 @@
 //! ReplicaSchedulingPreferences, and federation annotations, as resource templates with
 //! Karmada PropagationPolicies; the loss report, `--verify` verdicts and exit codes.
 
-use crate::common::Test;
+use crate::common::{self, Test};
 use crate::migrate::{golden, FLEET};
 
 fn migrate(input: &str) -> Test {
@@ -70,7 +70,7 @@ fn migrated_objects_plan_as_karmada_workloads() {
     let output = migrate("testdata/migrate/karmada/kubefed.yaml")
         .stderr_contains("")
         .run();
-    let migrated = String::from_utf8_lossy(&output.stdout).into_owned();
+    let migrated = common::stdout(&output);
     let clusters = "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: gcp-eu-central-prod-1, labels: {env: prod, cloud: gcp}}\nstatus: {apiEnablements: [{groupVersion: apps/v1, resources: [{kind: Deployment}]}]}\n---\napiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: gcp-us-east-prod-1, labels: {env: prod, cloud: gcp}}\nstatus: {apiEnablements: [{groupVersion: apps/v1, resources: [{kind: Deployment}]}]}\n---\n";
     let planned = Test::new()
         .args(["plan", "-f", "-"])

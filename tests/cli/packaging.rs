@@ -114,7 +114,7 @@ fn version_names_the_crate_version_and_the_commit() {
         .output();
     if let Ok(output) = from_git {
         if output.status.success() && root().join(".git").exists() {
-            assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), commit);
+            assert_eq!(common::stdout(&output).trim(), commit);
         }
     }
 }
@@ -131,7 +131,7 @@ fn usage_lines_name_fleetplan_when_run_directly() {
 #[cfg(unix)]
 #[test]
 fn usage_lines_name_kubectl_fleetplan_when_run_as_a_kubectl_plugin() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let plugin = dir.path().join("kubectl-fleetplan");
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_fleetplan"), &plugin).unwrap();
     let help = Command::new(&plugin).arg("--help").output().unwrap();
@@ -292,10 +292,7 @@ fn run_example(example: &Example) -> (Option<i32>, String) {
         .current_dir(root())
         .output()
         .unwrap();
-    (
-        output.status.code(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-    )
+    (output.status.code(), common::stdout(&output))
 }
 
 /// Runs every README example through the real binary. With FLEETPLAN_BLESS=1 the README's
@@ -397,7 +394,7 @@ fn bash_completes(words: &[&str]) -> Vec<String> {
         .env("PATH", path)
         .output()
         .expect("bash runs");
-    String::from_utf8_lossy(&output.stdout)
+    common::stdout(&output)
         .lines()
         .filter(|line| !line.is_empty())
         .map(str::to_string)

@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::common::{entries, Test};
+use crate::common::{self, entries, Test};
 
 /// The expected file's leading `#` lines explain the scenario; the rest is the exact output.
 fn golden(path: &Path) -> String {
@@ -154,7 +154,7 @@ fn malformed_preferences_fail_the_item_but_the_plan_is_printed() {
         .stderr("error: testdata/plan/bad-preferences.yaml#1: ReplicaSet/default/broken: annotation federation.kubernetes.io/replica-set-preferences: at `clusters.*.weight`: invalid type: string \"heavy\", expected i64 at line 1 column 37\n")
         .status(1)
         .run();
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = common::stdout(&output);
     assert!(
         text.contains("    name: fine\n  clusters:\n  - A\n  - B\n"),
         "{text}"
@@ -171,7 +171,7 @@ fn decisions_output_is_placement_decision_objects() {
         .args(["plan", "-o", "decisions", "--now", "2026-06-01T00:00:00Z"])
         .args(["-f", "testdata/fleet"])
         .run();
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = common::stdout(&output);
     let documents: Vec<serde_yaml::Value> = serde_yaml::Deserializer::from_str(&text)
         .map(|document| serde::Deserialize::deserialize(document).expect("valid YAML"))
         .collect();
@@ -200,7 +200,7 @@ fn decisions_output_is_placement_decision_objects() {
 
 #[test]
 fn out_file_is_written_and_a_failed_run_leaves_it_untouched() {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = common::tempdir();
     let out = dir.path().join("plan.yaml");
     let out_arg = out.display().to_string();
     Test::new()
@@ -231,7 +231,7 @@ fn out_file_is_written_and_a_failed_run_leaves_it_untouched() {
 /// (one that no longer runs: above Linux's largest process id) and the target.
 #[test]
 fn out_removes_what_a_killed_run_staged_for_the_same_target() {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = common::tempdir();
     let stale = dir.path().join(".fleetplan-tmp-99999999-plan.yaml");
     let other_target = dir.path().join(".fleetplan-tmp-99999999-other.yaml");
     let not_ours = dir.path().join(".plan.yaml.99999999.tmp");
@@ -260,7 +260,7 @@ fn a_clusterset_of_an_unknown_selector_type_fails_the_placement_that_uses_it() {
         .stderr("error: testdata/plan/unknown-selector-type.yaml#4: Placement/ns/p: clusterset nope: selectorType \"Nope\" is not ExclusiveClusterSetLabel or LabelSelector\n")
         .status(1)
         .run();
-    let text = String::from_utf8_lossy(&output.stdout);
+    let text = common::stdout(&output);
     assert!(text.contains("  clusters: []\n"), "{text}");
     // The hub's sync fails before scheduling and writes nothing: no group, no condition.
     assert!(!text.contains("groups:"), "{text}");
@@ -278,7 +278,7 @@ fn decisions_header() -> String {
             "testdata/scenarios/1a-even",
         ])
         .run();
-    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    let text = common::stdout(&output);
     text.lines()
         .take_while(|line| line.starts_with('#'))
         .map(|line| format!("{line}\n"))
@@ -300,7 +300,7 @@ fn a_placement_whose_sync_fails_gets_no_placement_decision() {
             .stderr_contains("Placement/ns/p: clusterset ")
             .status(1)
             .run();
-        let text = String::from_utf8_lossy(&output.stdout);
+        let text = common::stdout(&output);
         assert!(text.starts_with(&decisions_header()), "{text}");
         assert!(!text.contains("namespace: ns\n"), "{text}");
         let good = "  name: p-decision-1\n  namespace: good\n";

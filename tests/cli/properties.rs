@@ -279,7 +279,7 @@ proptest! {
         placements in vec(placement(), 1..4),
     ) {
         let model = load_text(&manifests(&clusters, &placements));
-        let full = PlanOptions { previous: None, now: NOW, trace: Trace::Full, enforce_spread: false };
+        let full = PlanOptions::at(NOW, Trace::Full);
         let outcome = plan::build(&model, &full);
         prop_assert_eq!(outcome.plan.items.len(), placements.len());
         for (item, trace) in outcome.plan.items.iter().zip(&outcome.traces) {
@@ -292,7 +292,7 @@ proptest! {
         }
         // The untraced run filters by bitset algebra instead of cluster by cluster: the plan
         // must not depend on which path ran.
-        let untraced = plan::build(&model, &PlanOptions { previous: None, now: NOW, trace: Trace::Plan, enforce_spread: false });
+        let untraced = plan::build(&model, &PlanOptions::at(NOW, Trace::Plan));
         prop_assert_eq!(&untraced.plan, &outcome.plan);
         // The plan table reads the selected clusters' scores, kept in every run.
         for (traced, plain) in outcome.traces.iter().zip(&untraced.traces) {
@@ -450,15 +450,7 @@ fn the_example_fleet_plan_reads_back_as_previous_unchanged() {
     let paths = [format!("{root}/testdata/fleet")];
     let model = load::load(&paths, &mut std::io::empty(), &LoadOptions::default())
         .unwrap_or_else(|errors| panic!("{errors}"));
-    let outcome = plan::build(
-        &model,
-        &PlanOptions {
-            previous: None,
-            now: NOW,
-            trace: Trace::Plan,
-            enforce_spread: false,
-        },
-    );
+    let outcome = plan::build(&model, &PlanOptions::at(NOW, Trace::Plan));
     let replicas: BTreeMap<&str, usize> = outcome
         .plan
         .items

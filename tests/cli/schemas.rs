@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::common::Test;
+use crate::common::{self, Test};
 use crate::schema_extensions;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -623,7 +623,7 @@ fn every_migrated_object_is_admitted_by_its_crd() {
 fn every_file_migrate_out_writes_is_admitted_by_its_crd() {
     let schemas = Schemas::load();
     for case in MIGRATE_CASES {
-        let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+        let dir = common::tempdir();
         let out = dir.path().join("out");
         Test::new()
             .arg("migrate")

@@ -1,6 +1,6 @@
 //! `fleetplan select` end to end, through the real binary.
 
-use crate::common::Test;
+use crate::common::{self, Test};
 
 const EUROPE: &str = "aws-eu-west-prod-1
 aws-eu-west-prod-2
@@ -55,7 +55,7 @@ fn no_selector_matches_every_cluster() {
             "name",
         ])
         .run();
-    assert_eq!(String::from_utf8_lossy(&output.stdout).lines().count(), 14);
+    assert_eq!(common::stdout(&output).lines().count(), 14);
 }
 
 #[test]
@@ -128,7 +128,7 @@ fn json_output_lists_matching_clusters() {
 
 #[test]
 fn malformed_yaml_names_file_document_and_line() {
-    let dir = tempfile::tempdir().expect("temporary directory");
+    let dir = common::tempdir();
     let path = dir.path().join("broken.yaml");
     std::fs::write(
         &path,

@@ -21,7 +21,7 @@ fn assert_plans_as(story: &str, now: &str, expected: &str) {
     let output = plan(story, now).run();
     common::golden(
         &Path::new("testdata/stories/expected").join(expected),
-        &String::from_utf8_lossy(&output.stdout),
+        &common::stdout(&output),
     );
 }
 
@@ -60,7 +60,7 @@ fn a_placement_without_bindings_selects_nothing_and_says_why() {
         ("8-set-not-bound.yaml", "reason: NoIntersection"),
     ] {
         let output = plan(story, NOW).run();
-        let text = String::from_utf8_lossy(&output.stdout);
+        let text = common::stdout(&output);
         assert!(text.contains("  clusters: []\n"), "{story}: {text}");
         assert!(text.contains(reason), "{story}: {text}");
     }

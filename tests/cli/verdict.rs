@@ -4,9 +4,7 @@
 //! `--manifests-only` asks for the manifests alone and the output says placements were not
 //! evaluated.
 
-use crate::common::Test;
-
-const NOW: [&str; 2] = ["--now", "2026-03-01T00:00:00Z"];
+use crate::common::{self, Test, CI_NOW};
 
 const NO_CLUSTERS: &str = "error: no clusters in the inputs: placements cannot be evaluated \
      without an inventory (ClusterInventory, ManagedCluster, KubeFedCluster, federation \
@@ -29,7 +27,7 @@ fn refused(args: &[&str], stderr: &str) {
 #[test]
 fn check_without_clusters_is_an_error() {
     refused(
-        &["check", "-f", "testdata/fleet/workloads", NOW[0], NOW[1]],
+        &["check", "-f", "testdata/fleet/workloads", CI_NOW[0], CI_NOW[1]],
         NO_CLUSTERS,
     );
 }
@@ -41,8 +39,8 @@ fn check_without_workloads_is_an_error() {
             "check",
             "-f",
             "testdata/fleet/inventory.yaml",
-            NOW[0],
-            NOW[1],
+            CI_NOW[0],
+            CI_NOW[1],
         ],
         NO_WORKLOADS,
     );
@@ -134,7 +132,7 @@ fn diff_manifests_only_compares_nothing_and_says_so() {
 
 #[test]
 fn diff_of_zero_items_against_zero_items_is_an_error() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     let previous = dir.path().join("plan.yaml");
     std::fs::write(
         &previous,
@@ -159,11 +157,10 @@ fn diff_of_zero_items_against_a_previous_plan_removes_them_all() {
     let output = Test::new()
         .args(["diff", "-f", "testdata/fleet/inventory.yaml"])
         .args(["--previous", "testdata/ci/plan.yaml"])
-        .args(NOW)
+        .args(CI_NOW)
         .status(2)
         .run();
-    assert!(String::from_utf8_lossy(&output.stdout)
-        .starts_with("- ConfigMap/shop/shop-settings (item removed)\n"));
+    assert!(common::stdout(&output).starts_with("- ConfigMap/shop/shop-settings (item removed)\n"));
 }
 
 #[test]
@@ -201,7 +198,7 @@ const NOTHING_TO_MIGRATE: &str = "error: nothing to migrate: the inputs have no 
 /// `--manifests-only`: an empty output is not a migration.
 #[test]
 fn migrate_of_nothing_is_an_error_not_an_empty_success() {
-    let dir = tempfile::tempdir().unwrap_or_else(|error| panic!("{error}"));
+    let dir = common::tempdir();
     let out = dir.path().join("out");
     let out = out.to_string_lossy();
     for extra in [

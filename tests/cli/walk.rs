@@ -6,7 +6,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use crate::common::Test;
+use crate::common::{self, Test};
 
 /// Every run here must end by itself; a FIFO opened for reading would block forever.
 const BOUND_SECONDS: u64 = 60;
@@ -32,7 +32,7 @@ fn copy_dir(from: &Path, to: &Path) {
 
 /// The checkout, with a broken manifest under the git-ignored `generated/`.
 fn checkout() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = common::tempdir();
     copy_dir(Path::new("testdata/ci/repo"), dir.path());
     fs::create_dir_all(dir.path().join("generated")).unwrap();
     fs::write(

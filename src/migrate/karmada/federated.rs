@@ -18,6 +18,7 @@ use serde_yaml::{Mapping, Value};
 
 use crate::model::ObjectRef;
 
+use super::super::object_error::ObjectError;
 use super::super::report::FieldReport;
 use super::policy::{ClusterAffinity, OverrideRule, Overriders, Plaintext};
 
@@ -41,22 +42,18 @@ const TARGETS: &[(&str, &str)] = &[
 ];
 
 /// The plain object a federated one federates.
-pub fn target(federated: &ObjectRef) -> Result<ObjectRef, String> {
+pub fn target(federated: &ObjectRef) -> Result<ObjectRef, ObjectError> {
     let kind = federated.kind.strip_prefix("Federated").unwrap_or("");
     let api_version = TARGETS
         .iter()
         .find(|(known, _)| *known == kind)
         .map(|(_, api_version)| *api_version)
-        .ok_or_else(|| {
-            let known: Vec<String> = TARGETS
+        .ok_or_else(|| ObjectError::UnknownFederatedKind {
+            kind: federated.kind.clone(),
+            known: TARGETS
                 .iter()
                 .map(|(kind, _)| format!("Federated{kind}"))
-                .collect();
-            format!(
-                "kind {}: its target type is set by a FederatedTypeConfig, which fleetplan does not read; known kinds: {}",
-                federated.kind,
-                known.join(", ")
-            )
+                .collect(),
         })?;
     Ok(ObjectRef {
         api_version: api_version.to_string(),
@@ -67,16 +64,28 @@ pub fn target(federated: &ObjectRef) -> Result<ObjectRef, String> {
 }
 
 /// `spec.template` as the `target` object; `namespace` is the federated object's as written.
-pub fn template(raw: &Value, target: &ObjectRef, namespace: Option<&str>) -> Result<Value, String> {
+pub fn template(
+    raw: &Value,
+    target: &ObjectRef,
+    namespace: Option<&str>,
+) -> Result<Value, ObjectError> {
     let template = match raw.get("spec").and_then(|spec| spec.get("template")) {
         None | Some(Value::Null) => Mapping::new(),
         Some(Value::Mapping(template)) => template.clone(),
-        Some(_) => return Err("spec.template: expected a mapping".to_string()),
+        Some(_) => {
+            return Err(ObjectError::NotAMapping {
+                field: "spec.template",
+            })
+        }
     };
     let written = match template.get("metadata") {
         None | Some(Value::Null) => Mapping::new(),
         Some(Value::Mapping(metadata)) => metadata.clone(),
-        Some(_) => return Err("spec.template.metadata: expected a mapping".to_string()),
+        Some(_) => {
+            return Err(ObjectError::NotAMapping {
+                field: "spec.template.metadata",
+            })
+        }
     };
     let mut metadata = Mapping::new();
     metadata.insert("name".into(), target.name.clone().into());
@@ -122,14 +131,13 @@ struct ClusterOverrideDoc {
 pub fn overrides(
     raw: &Value,
     replicas_divided: bool,
-) -> Result<(Vec<OverrideRule>, Vec<FieldReport>), String> {
+) -> Result<(Vec<OverrideRule>, Vec<FieldReport>), ObjectError> {
     let Some(value) = raw.get("spec").and_then(|spec| spec.get("overrides")) else {
         return Ok((Vec::new(), Vec::new()));
     };
     let overrides: Vec<OverrideDoc> = match value {
         Value::Null => Vec::new(),
-        value => serde_yaml::from_value(value.clone())
-            .map_err(|error| format!("spec.overrides: {error}"))?,
+        value => serde_yaml::from_value(value.clone()).map_err(ObjectError::Overrides)?,
     };
     let mut rules = Vec::new();
     let mut fields = Vec::new();
@@ -142,9 +150,10 @@ pub fn overrides(
             );
             let operator = change.op.as_deref().unwrap_or("replace");
             if !matches!(operator, "add" | "remove" | "replace") {
-                return Err(format!(
-                    "{field}: op {operator:?}: expected add, remove or replace"
-                ));
+                return Err(ObjectError::OverrideOperator {
+                    field,
+                    op: operator.to_string(),
+                });
             }
             if replicas_divided && change.path == "/spec/replicas" {
                 fields.push(
@@ -211,6 +220,7 @@ mod tests {
     fn an_unknown_federated_kind_is_an_error_naming_it() {
         let error = target(&federated("FederatedWidget"))
             .err()
+            .map(|error| error.to_string())
             .unwrap_or_default();
         assert!(error.starts_with("kind FederatedWidget: "), "{error}");
     }
@@ -234,7 +244,10 @@ mod tests {
         let raw = value(
             "spec: {overrides: [{clusterName: a, clusterOverrides: [{op: move, path: /x}]}]}",
         );
-        let error = overrides(&raw, false).err().unwrap_or_default();
+        let error = overrides(&raw, false)
+            .err()
+            .map(|error| error.to_string())
+            .unwrap_or_default();
         assert!(
             error.ends_with("op \"move\": expected add, remove or replace"),
             "{error}"

@@ -41,6 +41,7 @@ use crate::selector::{Requirement, Selector};
 use super::assembly::{Assembly, Recorded};
 use super::cluster_selector::{describe, match_expression};
 use super::delivery::removed_api;
+use super::object_error::ObjectError;
 use super::objects::{self, RawObject};
 use super::replica_preferences::RSP_TARGETS;
 use super::report::{Aspect, Comparison, FieldReport};
@@ -89,7 +90,7 @@ pub(crate) fn migrate(model: &Model, documents: &[Document], namespace: &str) ->
                 | WorkloadKind::ReplicaSchedulingPreference(_)
                 | WorkloadKind::Annotated { .. },
                 None,
-            ) => Err(super::MISSING.to_string()),
+            ) => Err(ObjectError::Missing),
             (WorkloadKind::Federated(placement), Some(raw)) => {
                 let division = divisions.get(&identity(&object.kind, object)).copied();
                 federated_object(raw, object, placement, division)
@@ -128,10 +129,10 @@ pub(crate) fn migrate(model: &Model, documents: &[Document], namespace: &str) ->
                     templates.extend(template);
                 }
             }
-            Err(message) => assembly
+            Err(error) => assembly
                 .report
                 .errors
-                .push(format!("{}: {object}: {message}", workload.source)),
+                .push(format!("{}: {object}: {error}", workload.source)),
         }
     }
     let mut migration = assembly.finish(Vec::new());
@@ -191,7 +192,7 @@ fn federated_object(
     object: &ObjectRef,
     placement: &FederatedPlacement,
     division: Option<&RspSpec>,
-) -> Result<Made, String> {
+) -> Result<Made, ObjectError> {
     let target = federated::target(object)?;
     let mut template = federated::template(raw.value, &target, raw.namespace)?;
     let mut fields = vec![FieldReport::exact(
@@ -292,7 +293,7 @@ fn replica_scheduling_preference(
     spec: &RspSpec,
     target: Option<&&Workload>,
     bounded: bool,
-) -> Result<Made, String> {
+) -> Result<Made, ObjectError> {
     let kind = spec.target_kind.trim_start_matches("Federated");
     let recorded = |fields, comparisons, carried_by| Recorded {
         converted: Converted {
@@ -313,12 +314,11 @@ fn replica_scheduling_preference(
         return Ok((recorded(fields, Vec::new(), Vec::new()), None));
     }
     let Some(target) = target else {
-        return Err(format!(
-            "its target {}/{}/{} is not in the inputs: there is no resource template to divide",
-            spec.target_kind,
-            object.namespace.as_deref().unwrap_or(""),
-            object.name
-        ));
+        return Err(ObjectError::TargetMissing {
+            kind: spec.target_kind.clone(),
+            namespace: object.namespace.clone().unwrap_or_default(),
+            name: object.name.clone(),
+        });
     };
     let template = federated::target(&target.object)?;
     let field = |name: &str| format!("spec.{name}");
@@ -376,12 +376,9 @@ fn annotated(
     replicas: i64,
     inventory: &Inventory,
     bounded: bool,
-) -> Result<Made, String> {
+) -> Result<Made, ObjectError> {
     if object.namespace.is_none() {
-        return Err(
-            "a cluster-scoped object needs a ClusterPropagationPolicy, which this migration does not write"
-                .to_string(),
-        );
+        return Err(ObjectError::ClusterScopedForKarmada);
     }
     let mut stripped = objects::without_annotations(
         raw.value,
@@ -416,8 +413,7 @@ fn annotated(
     }
     let replica_scheduling = match preferences {
         Some(preferences) => {
-            let preferences =
-                parse_replica_set_preferences(preferences).map_err(|error| error.to_string())?;
+            let preferences = parse_replica_set_preferences(preferences)?;
             let field = |name: &str| {
                 format!("metadata.annotations[{REPLICA_SET_PREFERENCES_ANNOTATION}] {name}")
             };
@@ -488,9 +484,9 @@ fn selector_affinity(
     annotation: &str,
     inventory: &Inventory,
     fields: &mut Vec<FieldReport>,
-) -> Result<Option<ClusterAffinity>, String> {
+) -> Result<Option<ClusterAffinity>, ObjectError> {
     let selector = Selector::from_annotation(annotation)
-        .map_err(|error| format!("annotation {CLUSTER_SELECTOR_ANNOTATION}: {error}"))?;
+        .map_err(|error| ObjectError::ClusterSelector { error })?;
     let mut expressions = Vec::new();
     for requirement in selector.requirements() {
         let field = format!("metadata.annotations[{CLUSTER_SELECTOR_ANNOTATION}] {requirement}");

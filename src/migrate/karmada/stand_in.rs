@@ -144,16 +144,11 @@ pub fn clusters(clusters: &[Cluster], templates: &[ObjectRef]) -> Vec<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::labels_from;
+    use crate::testing::cluster;
 
     #[test]
     fn an_offline_cluster_carries_the_not_ready_taint() {
-        let cluster = Cluster {
-            name: "a".into(),
-            labels: labels_from([("env", "prod")]),
-            online: false,
-            ..Cluster::default()
-        };
+        let cluster = cluster("a").label("env", "prod").offline().build();
         let template = ObjectRef {
             api_version: "apps/v1".into(),
             kind: "Deployment".into(),

@@ -16,7 +16,7 @@ use cel::extractors::This;
 use cel::objects::{KeyRef, Map};
 use cel::{Context, ExecutionError, IdedExpr, ParseErrors, Program, ResolveResult, Value};
 
-use super::cel_limits::{self, CLUSTER_BUDGET, PER_CALL_LIMIT};
+use super::cel_limits::{self, SourceLimit, CLUSTER_BUDGET, PER_CALL_LIMIT};
 use crate::model::{echo, shorten_quoted, AddOnPlacementScore, Cluster, MAX_LINE_CHARS};
 
 const VARIABLE: &str = "managedCluster";
@@ -38,6 +38,23 @@ const DECLARED: [&str; 14] = [
     "type",
     "uint",
 ];
+
+/// Why a `celSelector` does not compile, as upstream's Misconfigured message says it.
+#[derive(Debug, thiserror::Error)]
+pub enum CompileError {
+    #[error("compilation failed: {0}")]
+    Limit(#[from] SourceLimit),
+    /// cel-go's rendering of the parse errors (see `parse_errors`).
+    #[error("compilation failed: {0}")]
+    Parse(String),
+    #[error(
+        "compilation failed: undeclared reference to '{}' in {:?}; only '{}' is declared",
+        echo(name),
+        echo(expression),
+        VARIABLE
+    )]
+    Undeclared { name: String, expression: String },
+}
 
 /// The compiled expressions of one predicate (ANDed), each instrumented to count its cost
 /// (see [`cel_limits`]).
@@ -80,20 +97,18 @@ fn parse_errors(errors: &ParseErrors) -> String {
 impl CelSelector {
     /// Upstream's Misconfigured text for an expression that does not parse or is over
     /// cel-go's parser limits.
-    pub fn compile(expressions: &[String]) -> Result<CelSelector, String> {
+    pub fn compile(expressions: &[String]) -> Result<CelSelector, CompileError> {
         let programs = expressions
             .iter()
             .map(|expression| {
-                cel_limits::check_source(expression)
-                    .map_err(|err| format!("compilation failed: {err}"))?;
+                cel_limits::check_source(expression)?;
                 let program = Program::compile(expression)
-                    .map_err(|errors| format!("compilation failed: {}", parse_errors(&errors)))?;
+                    .map_err(|errors| CompileError::Parse(parse_errors(&errors)))?;
                 match undeclared(program.expression(), &mut Vec::new()) {
-                    Some(name) => Err(format!(
-                        "compilation failed: undeclared reference to '{}' in {:?}; only '{VARIABLE}' is declared",
-                        echo(name),
-                        echo(expression)
-                    )),
+                    Some(name) => Err(CompileError::Undeclared {
+                        name: name.to_string(),
+                        expression: expression.clone(),
+                    }),
                     None => Ok(cel_limits::instrument(program.expression())),
                 }
             })
@@ -339,18 +354,9 @@ fn managed_cluster(cluster: &Cluster) -> Value {
 mod tests {
     use std::collections::BTreeMap;
 
-    use crate::model::labels_from;
+    use crate::testing::cluster;
 
     use super::*;
-
-    fn cluster(name: &str, labels: &[(&str, &str)]) -> Cluster {
-        Cluster {
-            name: name.into(),
-            labels: labels_from(labels.iter().copied()),
-            online: true,
-            ..Cluster::default()
-        }
-    }
 
     #[test]
     fn label_expression_matches() {
@@ -359,8 +365,14 @@ mod tests {
         ])
         .unwrap();
         let env = CelEnv::new(&[]);
-        assert!(selector.matches(&env, &cluster("a", &[("region", "us-east-1")])));
-        assert!(!selector.matches(&env, &cluster("b", &[("region", "us-west-1")])));
+        assert!(selector.matches(
+            &env,
+            &cluster("a").labels(&[("region", "us-east-1")]).build()
+        ));
+        assert!(!selector.matches(
+            &env,
+            &cluster("b").labels(&[("region", "us-west-1")]).build()
+        ));
     }
 
     #[test]
@@ -368,7 +380,7 @@ mod tests {
         let selector =
             CelSelector::compile(&[r#"managedCluster.metadata.labels["region"] == "x""#.into()])
                 .unwrap();
-        assert!(!selector.matches(&CelEnv::new(&[]), &cluster("a", &[])));
+        assert!(!selector.matches(&CelEnv::new(&[]), &cluster("a").build()));
     }
 
     #[test]
@@ -385,15 +397,16 @@ mod tests {
         ])
         .unwrap();
         let env = CelEnv::new(&[score]);
-        assert!(selector.matches(&env, &cluster("a", &[])));
-        assert!(!selector.matches(&env, &cluster("b", &[])));
+        assert!(selector.matches(&env, &cluster("a").build()));
+        assert!(!selector.matches(&env, &cluster("b").build()));
     }
 
     #[test]
     fn undeclared_variable_is_a_compilation_failure() {
         let err = CelSelector::compile(&["cluster.metadata.name == 'a'".into()])
             .err()
-            .unwrap();
+            .unwrap()
+            .to_string();
         assert!(
             err.starts_with("compilation failed: undeclared reference to 'cluster'"),
             "{err}"
@@ -416,12 +429,20 @@ mod tests {
         ])
         .err()
         .unwrap();
-        assert!(err.contains("undeclared reference to 'c'"), "{err}");
+        assert!(
+            matches!(&err, CompileError::Undeclared { name, .. } if name == "c"),
+            "{err}"
+        );
     }
 
     #[test]
     fn syntax_error_is_a_compilation_failure() {
         let err = CelSelector::compile(&["a ==".into()]).err().unwrap();
-        assert!(err.starts_with("compilation failed: "), "{err}");
+        assert!(matches!(err, CompileError::Parse(_)), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("compilation failed: ERROR: <input>:1:"),
+            "{err}"
+        );
     }
 }

@@ -39,16 +39,26 @@ const LIST_CREATE_COST: i64 = 10;
 const MAP_CREATE_COST: i64 = 30;
 const STRUCT_CREATE_COST: i64 = 40;
 
+/// An expression over one of cel-go's parser limits, with cel-go's message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SourceLimit {
+    #[error(
+        "expression code point size exceeds limit: size: {size}, limit {}",
+        MAX_CODE_POINTS
+    )]
+    TooLong { size: usize },
+    #[error("expression recursion limit exceeded: {}", MAX_DEPTH)]
+    TooDeep,
+}
+
 /// cel-go's parser errors for an expression over its size or nesting limit.
-pub fn check_source(expression: &str) -> Result<(), String> {
+pub fn check_source(expression: &str) -> Result<(), SourceLimit> {
     let size = expression.chars().count();
     if size > MAX_CODE_POINTS {
-        return Err(format!(
-            "expression code point size exceeds limit: size: {size}, limit {MAX_CODE_POINTS}"
-        ));
+        return Err(SourceLimit::TooLong { size });
     }
     if nesting(expression.as_bytes()) > MAX_DEPTH {
-        return Err(format!("expression recursion limit exceeded: {MAX_DEPTH}"));
+        return Err(SourceLimit::TooDeep);
     }
     Ok(())
 }
@@ -489,13 +499,17 @@ mod tests {
     #[test]
     fn limits_are_cel_go_errors() {
         assert!(check_source("1 + 1").is_ok());
+        let too_deep = check_source(&format!("{}1", "1 + ".repeat(300))).unwrap_err();
+        assert_eq!(too_deep, SourceLimit::TooDeep);
         assert_eq!(
-            check_source(&format!("{}1", "1 + ".repeat(300))),
-            Err("expression recursion limit exceeded: 250".to_string())
+            too_deep.to_string(),
+            "expression recursion limit exceeded: 250"
         );
+        let too_long = check_source(&"1".repeat(100_001)).unwrap_err();
+        assert_eq!(too_long, SourceLimit::TooLong { size: 100_001 });
         assert_eq!(
-            check_source(&"1".repeat(100_001)),
-            Err("expression code point size exceeds limit: size: 100001, limit 100000".to_string())
+            too_long.to_string(),
+            "expression code point size exceeds limit: size: 100001, limit 100000"
         );
     }
 }

@@ -10,9 +10,9 @@ use crate::model::placement::ClusterPredicate;
 use crate::model::{AddOnPlacementScore, Cluster};
 use crate::placement::fleet::FleetIndex;
 use crate::placement::trace::Verdict;
-use crate::selector::{ClusterBits, Selector};
+use crate::selector::{ClusterBits, Selector, SelectorError};
 
-use super::cel::{CelEnv, CelSelector};
+use super::cel::{CelEnv, CelSelector, CompileError};
 
 pub const NAME: &str = "Predicate";
 
@@ -27,6 +27,15 @@ struct Compiled {
     scope: Option<Vec<String>>,
 }
 
+/// A predicate's selector that cannot be built: upstream's Misconfigured message.
+#[derive(Debug, thiserror::Error)]
+pub enum PredicateError {
+    #[error(transparent)]
+    Selector(#[from] SelectorError),
+    #[error(transparent)]
+    Cel(#[from] CompileError),
+}
+
 pub struct Predicates {
     compiled: Vec<Compiled>,
     /// Built only when some predicate has CEL expressions.
@@ -39,15 +48,13 @@ impl Predicates {
         predicates: &[ClusterPredicate],
         fleet: &FleetIndex,
         scores: &[AddOnPlacementScore],
-    ) -> Result<Predicates, String> {
+    ) -> Result<Predicates, PredicateError> {
         let compiled: Vec<Compiled> = predicates
             .iter()
             .map(|predicate| {
                 let selector = &predicate.required_cluster_selector;
-                let labels = Selector::from_label_selector(Some(&selector.label_selector))
-                    .map_err(|err| err.to_string())?;
-                let claims = Selector::from_claim_selector(&selector.claim_selector)
-                    .map_err(|err| err.to_string())?;
+                let labels = Selector::from_label_selector(Some(&selector.label_selector))?;
+                let claims = Selector::from_claim_selector(&selector.claim_selector)?;
                 let cel = CelSelector::compile(&selector.cel_selector)?;
                 let mut admitted = fleet.select_labels(&labels);
                 if !claims.is_everything() {
@@ -61,7 +68,7 @@ impl Predicates {
                     scope: None,
                 })
             })
-            .collect::<Result<_, String>>()?;
+            .collect::<Result<_, PredicateError>>()?;
         let env = compiled
             .iter()
             .any(|predicate| !predicate.cel.is_empty())

@@ -22,14 +22,23 @@ const AVAILABLE_CONDITION: &str = "ManagedClusterConditionAvailable";
 /// `timeAdded` was added then, so any `tolerationSeconds` has long expired.
 pub const ZERO_TIME: i64 = -62_135_596_800;
 
+/// A toleration upstream's filter refuses (Misconfigured), with upstream's message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TolerationError {
+    #[error("If the key is empty, operator must be Exists.")]
+    EmptyKeyWithoutExists,
+    #[error("If the operator is Exists, the value should be empty.")]
+    ExistsWithValue,
+}
+
 /// The placement's tolerations are checked before any cluster, with upstream's messages.
-pub fn validate(tolerations: &[Toleration]) -> Result<(), String> {
+pub fn validate(tolerations: &[Toleration]) -> Result<(), TolerationError> {
     for toleration in tolerations {
         if toleration.key.is_empty() && toleration.operator != TolerationOperator::Exists {
-            return Err("If the key is empty, operator must be Exists.".to_string());
+            return Err(TolerationError::EmptyKeyWithoutExists);
         }
         if toleration.operator == TolerationOperator::Exists && !toleration.value.is_empty() {
-            return Err("If the operator is Exists, the value should be empty.".to_string());
+            return Err(TolerationError::ExistsWithValue);
         }
     }
     Ok(())
@@ -157,7 +166,7 @@ impl<'a> Taints<'a> {
         own: Option<&OwnClusters>,
         now: i64,
         mut rejected: Option<&mut HashMap<usize, PlacementVerdict>>,
-    ) -> Result<Tolerated, String> {
+    ) -> Result<Tolerated, TolerationError> {
         let mut feasible = Vec::with_capacity(clusters.len());
         let mut until = HashMap::new();
         if clusters.is_empty() {
@@ -300,19 +309,12 @@ pub fn describe(taint: &Taint) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::cluster;
 
     fn tainted(effect: TaintEffect, time_added: Option<i64>) -> Cluster {
-        Cluster {
-            name: "c".into(),
-            online: true,
-            taints: vec![Taint {
-                key: "key1".into(),
-                value: "value1".into(),
-                effect,
-                time_added,
-            }],
-            ..Cluster::default()
-        }
+        let mut tainted = cluster("c").taint("key1", "value1", effect).build();
+        tainted.taints[0].time_added = time_added;
+        tainted
     }
 
     fn exists(key: &str, seconds: Option<i64>) -> Toleration {
@@ -357,11 +359,7 @@ mod tests {
 
     #[test]
     fn offline_cluster_is_unreachable_without_available_condition() {
-        let cluster = Cluster {
-            name: "c".into(),
-            online: false,
-            ..Cluster::default()
-        };
+        let cluster = cluster("c").offline().build();
         let taints: Vec<_> = effective_taints(&cluster).collect();
         assert_eq!(taints.len(), 1);
         assert_eq!(taints[0].key, UNREACHABLE_TAINT);
@@ -370,14 +368,10 @@ mod tests {
 
     #[test]
     fn offline_cluster_with_available_false_is_unavailable() {
-        let mut cluster = Cluster {
-            name: "c".into(),
-            online: false,
-            ..Cluster::default()
-        };
-        cluster
-            .conditions
-            .insert(AVAILABLE_CONDITION.into(), "False".into());
+        let cluster = cluster("c")
+            .offline()
+            .condition(AVAILABLE_CONDITION, "False")
+            .build();
         let first = effective_taints(&cluster)
             .next()
             .map(|taint| taint.key.clone());
@@ -386,11 +380,7 @@ mod tests {
 
     #[test]
     fn offline_taint_is_tolerated_by_exists() {
-        let cluster = Cluster {
-            name: "c".into(),
-            online: false,
-            ..Cluster::default()
-        };
+        let cluster = cluster("c").offline().build();
         let verdict = check(&cluster, &[exists(UNREACHABLE_TAINT, None)], false, 0);
         assert_eq!(verdict, Tolerance::Tolerated { until: None });
     }

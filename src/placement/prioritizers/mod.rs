@@ -167,16 +167,27 @@ enum Coordinate {
     AddOn(Option<AddOnScore>),
 }
 
+/// A prioritizer policy upstream refuses (Misconfigured), with upstream's message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PolicyError {
+    #[error("incorrect prioritizer policy mode: {0}")]
+    Mode(String),
+    #[error("incorrect builtin prioritizer: {0}")]
+    UnknownBuiltIn(String),
+    #[error("addOn should not be empty")]
+    EmptyAddOn,
+}
+
 /// The enabled prioritizers in a stable order: the defaults (Additive mode) first, then
-/// the configurations in the order written. Errors are upstream's Misconfigured messages.
-pub fn weights(policy: &PrioritizerPolicy) -> Result<Vec<Weighted>, String> {
+/// the configurations in the order written.
+pub fn weights(policy: &PrioritizerPolicy) -> Result<Vec<Weighted>, PolicyError> {
     let mut merged: Vec<(Coordinate, i32)> = match policy.mode.as_str() {
         "Exact" => Vec::new(),
         "Additive" | "" => vec![
             (Coordinate::BuiltIn(balance::NAME.to_string()), 1),
             (Coordinate::BuiltIn(steady::NAME.to_string()), 1),
         ],
-        other => return Err(format!("incorrect prioritizer policy mode: {other}")),
+        other => return Err(PolicyError::Mode(other.to_string())),
     };
     for config in &policy.configurations {
         let coordinate = &config.score_coordinate;
@@ -196,13 +207,13 @@ pub fn weights(policy: &PrioritizerPolicy) -> Result<Vec<Weighted>, String> {
             let (name, prioritizer): (String, Box<dyn Prioritizer>) = match coordinate {
                 Coordinate::BuiltIn(name) => match built_in(&name) {
                     Some(prioritizer) => (name, prioritizer),
-                    None => return Err(format!("incorrect builtin prioritizer: {name}")),
+                    None => return Err(PolicyError::UnknownBuiltIn(name)),
                 },
                 Coordinate::AddOn(Some(addon)) => {
                     let addon = addon::AddOn(addon);
                     (addon.name(), Box::new(addon))
                 }
-                Coordinate::AddOn(None) => return Err("addOn should not be empty".to_string()),
+                Coordinate::AddOn(None) => return Err(PolicyError::EmptyAddOn),
             };
             Ok(Weighted {
                 name,
@@ -269,12 +280,16 @@ mod tests {
     #[test]
     fn spread_is_not_a_builtin_prioritizer() {
         let err = weights(&policy("Additive", vec![builtin("Spread", 1)])).unwrap_err();
-        assert_eq!(err, "incorrect builtin prioritizer: Spread");
+        assert_eq!(err, PolicyError::UnknownBuiltIn("Spread".into()));
+        assert_eq!(err.to_string(), "incorrect builtin prioritizer: Spread");
     }
 
     #[test]
     fn unknown_mode_is_misconfigured() {
         let err = weights(&policy("Sometimes", vec![])).unwrap_err();
-        assert_eq!(err, "incorrect prioritizer policy mode: Sometimes");
+        assert_eq!(
+            err.to_string(),
+            "incorrect prioritizer policy mode: Sometimes"
+        );
     }
 }

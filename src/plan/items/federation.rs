@@ -5,7 +5,7 @@ use crate::model::Workload;
 use crate::replicas::parse_replica_set_preferences;
 use crate::selector::Selector;
 
-use super::replicas;
+use super::{replicas, SelectionError};
 use crate::plan::federated_fleet::FederatedFleet;
 use crate::plan::trace::{SelectionRule, SelectionTrace};
 use crate::plan::{Planned, Run};
@@ -21,7 +21,7 @@ pub fn plan<'a>(
     let fleet = run.fleet;
     let selection = match selection(fleet, workload) {
         Ok(selection) => selection,
-        Err(message) => return Planned::failed(workload, message),
+        Err(error) => return Planned::failed(workload, error.to_string()),
     };
     let Some(preferences) = preferences else {
         return Planned::selection(workload, fleet, selection);
@@ -35,7 +35,7 @@ pub fn plan<'a>(
 pub(super) fn selection(
     fleet: &FederatedFleet<'_, '_>,
     workload: &Workload,
-) -> Result<SelectionTrace, String> {
+) -> Result<SelectionTrace, SelectionError> {
     let Some(annotation) = &workload.cluster_selector else {
         return Ok(SelectionTrace {
             rule: SelectionRule::Everything,
@@ -43,8 +43,9 @@ pub(super) fn selection(
         });
     };
     // Fail closed: the federation controllers placed an object with a bad annotation nowhere.
-    let selector = Selector::from_annotation(annotation).map_err(|error| {
-        format!("annotation federation.alpha.kubernetes.io/cluster-selector: {error}")
+    let selector = Selector::from_annotation(annotation).map_err(|error| SelectionError {
+        field: "annotation federation.alpha.kubernetes.io/cluster-selector",
+        error,
     })?;
     Ok(SelectionTrace {
         selected: fleet.online_matching(&selector),

@@ -5,7 +5,7 @@ use crate::model::preferences::RspSpec;
 use crate::model::{FederatedPlacement, Workload, WorkloadKind};
 use crate::selector::{ClusterBits, Selector};
 
-use super::{federation, replicas};
+use super::{federation, replicas, SelectionError};
 use crate::plan::federated_fleet::FederatedFleet;
 use crate::plan::trace::{SelectionRule, SelectionTrace};
 use crate::plan::{Planned, Run};
@@ -18,7 +18,7 @@ pub fn federated<'a>(
 ) -> Planned<'a> {
     match selection(run.fleet, placement) {
         Ok(selection) => Planned::selection(workload, run.fleet, selection),
-        Err(message) => Planned::failed(workload, message),
+        Err(error) => Planned::failed(workload, error.to_string()),
     }
 }
 
@@ -63,8 +63,8 @@ pub fn replica_scheduling_preference<'a>(
                 },
                 selected: chosen.selected,
             },
-            Err(message) => {
-                return Planned::failed(workload, format!("target {}: {message}", target.object))
+            Err(error) => {
+                return Planned::failed(workload, format!("target {}: {error}", target.object))
             }
         }
     } else {
@@ -80,7 +80,7 @@ pub fn replica_scheduling_preference<'a>(
 fn selection(
     fleet: &FederatedFleet,
     placement: &FederatedPlacement,
-) -> Result<SelectionTrace, String> {
+) -> Result<SelectionTrace, SelectionError> {
     Ok(match placement {
         FederatedPlacement::Clusters(names) => {
             let ids = names.iter().filter_map(|name| fleet.id(name));
@@ -96,8 +96,11 @@ fn selection(
             selected: ClusterBits::empty(fleet.clusters.len()),
         },
         FederatedPlacement::Selector(Some(spec)) => {
-            let selector = Selector::from_label_selector(Some(spec))
-                .map_err(|error| format!("spec.placement.clusterSelector: {error}"))?;
+            let selector =
+                Selector::from_label_selector(Some(spec)).map_err(|error| SelectionError {
+                    field: "spec.placement.clusterSelector",
+                    error,
+                })?;
             SelectionTrace {
                 selected: fleet.online_matching(&selector),
                 rule: SelectionRule::LabelSelector(selector),

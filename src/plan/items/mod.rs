@@ -9,8 +9,18 @@ mod placement_rule;
 mod replicas;
 
 use crate::model::{Workload, WorkloadKind};
+use crate::selector::SelectorError;
 
 use super::{Planned, Run};
+
+/// A selector a workload's clusters cannot be chosen by, named by the field it was read
+/// from: the item fails closed, as the federation controllers placed it nowhere.
+#[derive(Debug, thiserror::Error)]
+#[error("{field}: {error}")]
+struct SelectionError {
+    field: &'static str,
+    error: SelectorError,
+}
 
 /// Plans one workload with its API's engine.
 pub fn plan<'a>(run: &Run<'_, 'a>, workload: &'a Workload) -> Planned<'a> {

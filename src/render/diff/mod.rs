@@ -74,8 +74,8 @@ fn summary(changes: &PlanDiff) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diff::fixtures::replica_set;
     use crate::diff::ItemChange;
+    use crate::testing::replica_set;
 
     #[test]
     fn the_summary_names_items_once_and_leaves_out_zero_counts() {

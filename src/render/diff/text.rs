@@ -145,10 +145,10 @@ fn condition_line(change: &ConditionChange) -> String {
 mod tests {
     use super::*;
     use crate::diff::compare;
-    use crate::diff::fixtures::{
+    use crate::plan::PlanItem;
+    use crate::testing::{
         condition_message_moved, group, plan, replica_set, source, with_condition, with_replicas,
     };
-    use crate::plan::PlanItem;
 
     fn frontend_diff() -> PlanDiff {
         let previous = with_condition(

@@ -32,9 +32,7 @@ fn assert_agreement(paths: &[String], previous: Option<&str>, now: &str) {
         &model,
         &PlanOptions {
             previous: previous.as_ref(),
-            now: parse_rfc3339(now).unwrap(),
-            trace: Trace::Full,
-            enforce_spread: false,
+            ..PlanOptions::at(parse_rfc3339(now).unwrap(), Trace::Full)
         },
     );
     let clusters = &model.inventory.clusters;

@@ -127,19 +127,10 @@ fn rejection(rule: &SelectionRule, cluster: &Cluster) -> Option<(&'static str, S
 
 #[cfg(test)]
 mod tests {
-    use crate::model::labels_from;
 
     use super::*;
     use crate::selector::{ClusterBits, Selector};
-
-    fn cluster(name: &str, location: Option<&str>, online: bool) -> Cluster {
-        Cluster {
-            name: name.to_string(),
-            labels: labels_from(location.map(|value| ("location", value))),
-            online,
-            ..Cluster::default()
-        }
-    }
+    use crate::testing::cluster;
 
     fn explained(rule: SelectionRule, clusters: &[Cluster], selected: &[usize]) -> Explanation {
         let mut explanation = crate::render::explain::tests::empty();
@@ -154,7 +145,10 @@ mod tests {
     #[test]
     fn a_selector_mismatch_names_the_requirement_and_the_actual_value() {
         let selector = Selector::parse("location in (europe)").unwrap();
-        let clusters = [cluster("a", Some("us"), true), cluster("b", None, true)];
+        let clusters = [
+            cluster("a").label("location", "us").build(),
+            cluster("b").build(),
+        ];
         let explanation = explained(SelectionRule::Annotation(selector), &clusters, &[]);
         let reasons: Vec<&str> = explanation
             .clusters
@@ -172,7 +166,7 @@ mod tests {
 
     #[test]
     fn offline_clusters_are_never_selected_and_say_so() {
-        let clusters = [cluster("a", None, false), cluster("b", None, true)];
+        let clusters = [cluster("a").offline().build(), cluster("b").build()];
         let explanation = explained(SelectionRule::Everything, &clusters, &[1]);
         let verdicts: Vec<(&str, bool)> = explanation
             .clusters
@@ -188,7 +182,7 @@ mod tests {
 
     #[test]
     fn clusters_missing_from_a_name_list_are_not_named() {
-        let clusters = [cluster("a", None, true), cluster("b", None, true)];
+        let clusters = [cluster("a").build(), cluster("b").build()];
         let rule = SelectionRule::ClusterNames(vec!["b".to_string()]);
         let explanation = explained(rule, &clusters, &[1]);
         assert_eq!(explanation.clusters[0].verdict, "notNamed");
@@ -200,7 +194,7 @@ mod tests {
 
     #[test]
     fn an_intersected_target_names_the_target_in_the_reason() {
-        let clusters = [cluster("a", Some("us"), true)];
+        let clusters = [cluster("a").label("location", "us").build()];
         let rule = SelectionRule::Target {
             target: "FederatedDeployment/shop/web".to_string(),
             rule: Box::new(SelectionRule::LabelSelector(

@@ -1,0 +1,50 @@
+//! Why one object cannot be migrated. The migration goes on without it: the message joins
+//! the report's errors as `source: object: message`.
+
+use crate::replicas::PreferencesError;
+use crate::selector::SelectorError;
+
+use super::CLUSTER_SELECTOR_ANNOTATION;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ObjectError {
+    /// The model has the object but its document does not: a loader bug, never silent.
+    #[error("the object is missing from its document")]
+    Missing,
+    #[error(
+        "a cluster-scoped object cannot be migrated: Placements and ReplicaSchedulingPreferences are namespaced"
+    )]
+    ClusterScoped,
+    #[error(
+        "a cluster-scoped object needs a ClusterPropagationPolicy, which this migration does not write"
+    )]
+    ClusterScopedForKarmada,
+    #[error("annotation {}: {error}", CLUSTER_SELECTOR_ANNOTATION)]
+    ClusterSelector { error: SelectorError },
+    #[error(transparent)]
+    Preferences(#[from] PreferencesError),
+    /// A `Gt`/`Lt` requirement whose bound is not an integer (`field` names it).
+    #[error("{field}: expected an integer bound")]
+    IntegerBound { field: String },
+    /// A `Federated<Kind>` whose target type only a FederatedTypeConfig would say.
+    #[error(
+        "kind {kind}: its target type is set by a FederatedTypeConfig, which fleetplan does not read; known kinds: {}",
+        .known.join(", ")
+    )]
+    UnknownFederatedKind { kind: String, known: Vec<String> },
+    #[error("{field}: expected a mapping")]
+    NotAMapping { field: &'static str },
+    #[error("spec.overrides: {0}")]
+    Overrides(serde_yaml::Error),
+    #[error("{field}: op {op:?}: expected add, remove or replace")]
+    OverrideOperator { field: String, op: String },
+    /// A ReplicaSchedulingPreference whose `Federated<Kind>` is not among the inputs.
+    #[error(
+        "its target {kind}/{namespace}/{name} is not in the inputs: there is no resource template to divide"
+    )]
+    TargetMissing {
+        kind: String,
+        namespace: String,
+        name: String,
+    },
+}

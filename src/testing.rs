@@ -1,0 +1,177 @@
+//! Fixture builders shared by the unit tests: a test names what matters to it and nothing
+//! else (`cluster("a").label("env", "prod").offline().build()`). Clusters first, then
+//! selectors, then plans. The CLI tests have theirs in `tests/cli/common.rs`.
+
+use std::collections::BTreeMap;
+
+use crate::model::{Cluster, LabelSelectorRequirementSpec, Quantity, Taint, TaintEffect};
+use crate::plan::{Condition, Group, ItemSource, Plan, PlanItem};
+use crate::selector::{Operator, Requirement};
+
+/// An online cluster named `name`, with no labels, claims, taints or resources.
+pub fn cluster(name: &str) -> ClusterBuilder {
+    ClusterBuilder(Cluster {
+        name: name.to_string(),
+        online: true,
+        ..Cluster::default()
+    })
+}
+
+pub struct ClusterBuilder(Cluster);
+
+impl ClusterBuilder {
+    pub fn label(mut self, key: &str, value: &str) -> ClusterBuilder {
+        self.0.labels.insert(key.into(), value.into());
+        self
+    }
+
+    pub fn labels<'a>(self, pairs: impl IntoIterator<Item = &'a (&'a str, &'a str)>) -> Self {
+        pairs
+            .into_iter()
+            .fold(self, |built, (key, value)| built.label(key, value))
+    }
+
+    /// A ClusterClaim (`status.clusterClaims[]`).
+    pub fn claim(mut self, name: &str, value: &str) -> ClusterBuilder {
+        self.0.claims.insert(name.into(), value.into());
+        self
+    }
+
+    /// A status condition: `kind` (`Ready`, `ManagedClusterConditionAvailable`) → `status`.
+    pub fn condition(mut self, kind: &str, status: &str) -> ClusterBuilder {
+        self.0.conditions.insert(kind.into(), status.into());
+        self
+    }
+
+    pub fn conditions<'a>(self, pairs: impl IntoIterator<Item = &'a (&'a str, &'a str)>) -> Self {
+        pairs
+            .into_iter()
+            .fold(self, |built, (kind, status)| built.condition(kind, status))
+    }
+
+    pub fn offline(mut self) -> ClusterBuilder {
+        self.0.online = false;
+        self
+    }
+
+    pub fn taint(mut self, key: &str, value: &str, effect: TaintEffect) -> ClusterBuilder {
+        self.0.taints.push(Taint {
+            key: key.into(),
+            value: value.into(),
+            effect,
+            time_added: None,
+        });
+        self
+    }
+
+    /// `status.allocatable[resource]`, a whole or fractional amount (`2.5` cpu).
+    pub fn allocatable(mut self, resource: &str, amount: f64) -> ClusterBuilder {
+        let quantity = Quantity {
+            text: amount.to_string(),
+            value: amount,
+        };
+        self.0.allocatable.insert(resource.into(), quantity);
+        self
+    }
+
+    pub fn build(self) -> Cluster {
+        self.0
+    }
+}
+
+/// A plain label map (workload metadata, selector tests).
+pub fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+/// A requirement the test knows to be valid.
+pub fn req(key: &str, op: Operator, values: &[&str]) -> Requirement {
+    match Requirement::new(key, op, values.iter().map(|v| v.to_string()).collect()) {
+        Ok(r) => r,
+        Err(e) => panic!("requirement {key} {op} {values:?}: {e}"),
+    }
+}
+
+/// A `matchExpressions` entry as a manifest spells it.
+pub fn expr(key: &str, operator: &str, values: &[&str]) -> LabelSelectorRequirementSpec {
+    LabelSelectorRequirementSpec {
+        key: key.to_string(),
+        operator: operator.to_string(),
+        values: values.iter().map(|v| v.to_string()).collect(),
+    }
+}
+
+/// A plan item's identity.
+pub fn source(api_version: &str, kind: &str, namespace: Option<&str>, name: &str) -> ItemSource {
+    ItemSource {
+        api_version: api_version.to_string(),
+        kind: kind.to_string(),
+        namespace: namespace.map(str::to_string),
+        name: name.to_string(),
+    }
+}
+
+/// A `ReplicaSet` in `default` selecting `clusters`.
+pub fn replica_set(name: &str, clusters: &[&str]) -> PlanItem {
+    PlanItem {
+        source: source("apps/v1", "ReplicaSet", Some("default"), name),
+        clusters: clusters.iter().map(|cluster| cluster.to_string()).collect(),
+        ..PlanItem::default()
+    }
+}
+
+pub fn with_replicas(mut item: PlanItem, replicas: &[(&str, i64)]) -> PlanItem {
+    item.replicas = replicas
+        .iter()
+        .map(|(cluster, count)| (cluster.to_string(), *count))
+        .collect();
+    item
+}
+
+pub fn group(index: usize, name: &str, clusters: &[&str]) -> Group {
+    Group {
+        name: name.to_string(),
+        index,
+        clusters: clusters.iter().map(|cluster| cluster.to_string()).collect(),
+    }
+}
+
+pub fn with_condition(
+    mut item: PlanItem,
+    type_: &str,
+    status: &str,
+    reason: &str,
+    message: &str,
+) -> PlanItem {
+    item.conditions.push(Condition {
+        type_: type_.to_string(),
+        status: status.to_string(),
+        reason: reason.to_string(),
+        message: message.to_string(),
+    });
+    item
+}
+
+pub fn plan(items: Vec<PlanItem>) -> Plan {
+    Plan {
+        items,
+        ..Plan::default()
+    }
+}
+
+/// (previous, current) of an item whose `PlacementSatisfied` message alone changed.
+pub fn condition_message_moved() -> (PlanItem, PlanItem) {
+    let with_message = |message| {
+        with_condition(
+            replica_set("p", &["A"]),
+            "PlacementSatisfied",
+            "True",
+            "R",
+            message,
+        )
+    };
+    (with_message("2 clusters"), with_message("3 clusters"))
+}
