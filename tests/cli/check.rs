@@ -410,7 +410,7 @@ fn findings_carry_the_line_of_their_document_in_json_sarif_and_junit() {
     assert_eq!(findings, expected_owned);
 
     let output = lines().args(["-o", "sarif"]).run();
-    let log = assert_valid_sarif(&stdout(&output));
+    let log = assert_valid_sarif(&common::stdout(&output));
     let regions: Vec<(String, u64)> = log["runs"][0]["results"]
         .as_array()
         .cloned()
@@ -434,7 +434,7 @@ fn findings_carry_the_line_of_their_document_in_json_sarif_and_junit() {
     assert_eq!(regions, expected_regions);
 
     let output = lines().args(["-o", "junit"]).run();
-    let xml = stdout(&output);
+    let xml = common::stdout(&output);
     assert_valid_junit(&xml);
     for (file, document, line) in expected {
         let location = format!("testdata/ci/lines/{file}#{document}: line {line}: ");

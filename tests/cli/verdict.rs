@@ -27,7 +27,13 @@ fn refused(args: &[&str], stderr: &str) {
 #[test]
 fn check_without_clusters_is_an_error() {
     refused(
-        &["check", "-f", "testdata/fleet/workloads", CI_NOW[0], CI_NOW[1]],
+        &[
+            "check",
+            "-f",
+            "testdata/fleet/workloads",
+            CI_NOW[0],
+            CI_NOW[1],
+        ],
         NO_CLUSTERS,
     );
 }
