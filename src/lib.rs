@@ -19,6 +19,7 @@ pub mod render;
 pub mod replicas;
 pub mod selector;
 pub mod verdict;
+pub mod yaml11;
 
 #[cfg(test)]
 mod testing;

@@ -5,6 +5,7 @@ use super::content::{Content, Shape};
 use super::kinds::{route, Route};
 use super::model_builder::ModelBuilder;
 use super::object::{join, Object, TypeMeta};
+use super::plain_scalars::{self, Misread};
 use super::LoadError;
 use crate::model::Source;
 
@@ -15,13 +16,14 @@ use crate::model::Source;
 pub fn load_document(
     content: Content<'_>,
     source: &Source,
+    misread: &[Misread],
     walked: bool,
     builder: &mut ModelBuilder,
 ) {
     if walked && !has_type_meta(content) {
         return builder.not_an_object(source.clone());
     }
-    load_value(content, source, "", builder);
+    load_value(content, source, misread, "", builder);
 }
 
 /// Whether a document has `apiVersion` or `kind` (an empty document counts as having them:
@@ -34,12 +36,21 @@ pub fn has_type_meta(content: Content<'_>) -> bool {
     }
 }
 
-fn load_value(content: Content<'_>, source: &Source, prefix: &str, builder: &mut ModelBuilder) {
-    let invalid = |path: &str, message: String| LoadError::Invalid {
-        at: source.clone(),
-        object: None,
-        path: join(prefix, path),
-        message,
+fn load_value(
+    content: Content<'_>,
+    source: &Source,
+    misread: &[Misread],
+    prefix: &str,
+    builder: &mut ModelBuilder,
+) {
+    let invalid = |path: &str, message: String| {
+        let error = LoadError::Invalid {
+            at: source.clone(),
+            object: None,
+            path: join(prefix, path),
+            message,
+        };
+        plain_scalars::explained(error, prefix, misread)
     };
     match content.shape() {
         Shape::Null => return,
@@ -61,7 +72,7 @@ fn load_value(content: Content<'_>, source: &Source, prefix: &str, builder: &mut
     }
     if type_meta.kind.ends_with("List") {
         if let Some(items) = content.get("items") {
-            return load_list(items, source, prefix, builder);
+            return load_list(items, source, misread, prefix, builder);
         }
     }
     let read = match route(&type_meta, content) {
@@ -85,25 +96,56 @@ fn load_value(content: Content<'_>, source: &Source, prefix: &str, builder: &mut
         }
     };
     let namespace = builder.namespace().to_string();
-    let read = Object::new(
-        type_meta,
-        content,
-        source.clone(),
-        prefix.to_string(),
-        &namespace,
-    )
-    .and_then(|object| read(&object, builder));
+    let object = |type_meta: TypeMeta| {
+        Object::new(
+            type_meta,
+            content,
+            source.clone(),
+            prefix.to_string(),
+            &namespace,
+        )
+    };
+    if !misread.is_empty() {
+        let identity = object(type_meta.clone())
+            .ok()
+            .map(|object| object.object.to_string());
+        if plain_scalars::fleetplan_only(&type_meta.api_version) {
+            for (field, message) in plain_scalars::warnings(misread) {
+                let object = identity.as_deref().unwrap_or(&type_meta.kind);
+                let field = join(prefix, &field);
+                builder.warn(format!("{source}: {object}: {field}: {message}"));
+            }
+        } else if misread.iter().any(Misread::refused) {
+            for found in misread.iter().filter(|found| found.refused()) {
+                builder.error(LoadError::Invalid {
+                    at: source.clone(),
+                    object: identity.clone(),
+                    path: join(prefix, &found.field()),
+                    message: found.refusal(),
+                });
+            }
+            return;
+        }
+    }
+    let read = object(type_meta).and_then(|object| read(&object, builder));
     if let Err(error) = read {
-        builder.error(error);
+        builder.error(plain_scalars::explained(error, prefix, misread));
     }
 }
 
-fn load_list(items: Content<'_>, source: &Source, prefix: &str, builder: &mut ModelBuilder) {
+fn load_list(
+    items: Content<'_>,
+    source: &Source,
+    misread: &[Misread],
+    prefix: &str,
+    builder: &mut ModelBuilder,
+) {
     match items.shape() {
         Shape::List => {
             for (index, item) in items.elements().unwrap_or_default().into_iter().enumerate() {
                 let prefix = format!("{prefix}items[{index}].");
-                load_value(item, source, &prefix, builder);
+                let misread = plain_scalars::within_item(misread, index);
+                load_value(item, source, &misread, &prefix, builder);
             }
         }
         Shape::Null => {}

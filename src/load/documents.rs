@@ -10,15 +10,20 @@ use serde_yaml::{Mapping, Value};
 
 use super::content::{json_documents, Content, JSON_WHITESPACE};
 use super::inputs::{Input, Syntax};
+use super::plain_scalars::{self, Misread, Segment, StepRef};
 use super::yaml_scan::{self, Refusal};
 use super::{LoadError, LoadOptions};
 use crate::model::Source;
+use crate::yaml11;
 
 /// One document of an input, parsed but not yet interpreted.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Document {
     pub source: Source,
     pub value: Value,
+    /// Plain scalars kubectl reads as another type (`yes`, `017`); in Kubernetes objects the
+    /// value already holds kubectl's reading of those not refused ([`plain_scalars::settle`]).
+    pub misread: Vec<Misread>,
 }
 
 /// Expanded values allowed per input byte, on top of `LoadOptions::max_alias_expansion`.
@@ -44,6 +49,14 @@ impl Parsed<'_> {
         match self {
             Parsed::Tree(document) => Content::Tree(&document.value),
             Parsed::Json { text, .. } => Content::Json(text),
+        }
+    }
+
+    /// JSON has one reading: nothing is misread.
+    pub fn misread(&self) -> &[Misread] {
+        match self {
+            Parsed::Tree(document) => &document.misread,
+            Parsed::Json { .. } => &[],
         }
     }
 }
@@ -157,9 +170,14 @@ fn parse_yaml(name: &str, text: &str, allowance: usize) -> Result<Vec<Document>,
             .saturating_add(allowance),
     );
     let duplicate = RefCell::new(None);
+    let misread = RefCell::new(Vec::new());
     let seed = BudgetedValue {
         budget: &budget,
         duplicate: &duplicate,
+        text: &text,
+        misread: &misread,
+        path: None,
+        key: false,
     };
     let mut documents = Vec::new();
     for (index, deserializer) in serde_yaml::Deserializer::from_str(&text).enumerate() {
@@ -176,7 +194,13 @@ fn parse_yaml(name: &str, text: &str, allowance: usize) -> Result<Vec<Document>,
         value
             .apply_merge()
             .map_err(|error| yaml_syntax_error(&at, &error))?;
-        documents.push(Document { source: at, value });
+        let misread = misread.take();
+        plain_scalars::settle(&mut value, &misread);
+        documents.push(Document {
+            source: at,
+            value,
+            misread,
+        });
     }
     Ok(documents)
 }
@@ -254,6 +278,7 @@ fn parse_json(name: &str, text: &str) -> Result<Vec<Document>, LoadError> {
         documents.push(Document {
             source: source(name, document, lines.at(start)),
             value,
+            misread: Vec::new(),
         });
     }
     Ok(documents)
@@ -268,15 +293,41 @@ fn without_location(message: String) -> String {
 }
 
 /// Builds a `serde_yaml::Value`, counting every value it visits (alias expansions
-/// included) against a shared budget.
+/// included) against a shared budget, and noting the plain scalars kubectl reads as another
+/// type, with their paths.
 #[derive(Clone, Copy)]
 struct BudgetedValue<'a> {
     budget: &'a Cell<usize>,
     /// The key of a duplicate-key error, for [`at_duplicate`].
     duplicate: &'a RefCell<Option<String>>,
+    /// The input, which plain scalars are borrowed from.
+    text: &'a str,
+    misread: &'a RefCell<Vec<Misread>>,
+    /// Where the value being built is.
+    path: Option<&'a Segment<'a>>,
+    /// Whether it is a mapping's key.
+    key: bool,
 }
 
-impl BudgetedValue<'_> {
+impl<'a> BudgetedValue<'a> {
+    fn at<'b>(self, segment: &'b Segment<'b>, key: bool) -> BudgetedValue<'b>
+    where
+        'a: 'b,
+    {
+        BudgetedValue {
+            budget: self.budget,
+            duplicate: self.duplicate,
+            text: self.text,
+            misread: self.misread,
+            path: Some(segment),
+            key,
+        }
+    }
+
+    fn key(self) -> BudgetedValue<'a> {
+        BudgetedValue { key: true, ..self }
+    }
+
     fn spend<E: de::Error>(self) -> Result<(), E> {
         match self.budget.get().checked_sub(1) {
             Some(left) => {
@@ -342,6 +393,18 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
         Ok(Value::String(value.to_string()))
     }
 
+    // serde_yaml lends out the input's own text for a plain scalar on one line, the only kind
+    // YAML 1.1 resolves to another type.
+    fn visit_borrowed_str<E: de::Error>(self, value: &'de str) -> Result<Value, E> {
+        if let Some(reading) = yaml11::reading(value) {
+            if yaml11::plain_offset(self.text, value).is_some() {
+                let found = Misread::new(self.path, self.key, value, reading);
+                self.misread.borrow_mut().push(found);
+            }
+        }
+        self.visit_str(value)
+    }
+
     fn visit_string<E: de::Error>(self, value: String) -> Result<Value, E> {
         self.spend()?;
         Ok(Value::String(value))
@@ -363,7 +426,14 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         self.spend()?;
         let mut items = Vec::new();
-        while let Some(item) = seq.next_element_seed(self)? {
+        loop {
+            let segment = Segment {
+                parent: self.path,
+                step: StepRef::Index(items.len()),
+            };
+            let Some(item) = seq.next_element_seed(self.at(&segment, false))? else {
+                break;
+            };
             items.push(item);
         }
         Ok(Value::Sequence(items))
@@ -372,14 +442,18 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         self.spend()?;
         let mut mapping = Mapping::new();
-        while let Some(key) = map.next_key_seed(self)? {
+        while let Some(key) = map.next_key_seed(self.key())? {
             if mapping.contains_key(&key) {
                 let shown = serde_yaml::to_string(&key).unwrap_or_default();
                 let shown = shown.trim_end();
                 *self.duplicate.borrow_mut() = Some(shown.to_string());
                 return Err(de::Error::custom(format_args!("duplicate key {shown}")));
             }
-            let value = map.next_value_seed(self)?;
+            let segment = Segment {
+                parent: self.path,
+                step: StepRef::Key(&key),
+            };
+            let value = map.next_value_seed(self.at(&segment, false))?;
             mapping.insert(key, value);
         }
         Ok(Value::Mapping(mapping))

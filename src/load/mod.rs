@@ -12,6 +12,7 @@ mod kinds;
 mod model_builder;
 mod names;
 mod object;
+mod plain_scalars;
 mod previous;
 mod strict;
 mod yaml_scan;
@@ -28,6 +29,7 @@ pub use previous::{previous_plan, previous_plan_limited, PreviousKind};
 use crate::model::{Model, Source};
 use content::{Content, Shape};
 use model_builder::ModelBuilder;
+use plain_scalars::Misread;
 
 /// Limits against hostile or accidental huge input, so memory stays bounded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,9 +121,13 @@ fn read(
         let read = if keep_documents {
             documents::parse_documents(&input, options).map(|documents| {
                 let found = read_all(
-                    documents
-                        .iter()
-                        .map(|document| (Content::Tree(&document.value), &document.source)),
+                    documents.iter().map(|document| {
+                        (
+                            Content::Tree(&document.value),
+                            &document.source,
+                            document.misread.as_slice(),
+                        )
+                    }),
                     input.walked,
                     &mut builder,
                 );
@@ -134,9 +140,9 @@ fn read(
         } else {
             documents::read_documents(&input, options).map(|documents| {
                 read_all(
-                    documents
-                        .iter()
-                        .map(|document| (document.content(), document.source())),
+                    documents.iter().map(|document| {
+                        (document.content(), document.source(), document.misread())
+                    }),
                     input.walked,
                     &mut builder,
                 )
@@ -161,14 +167,14 @@ fn read(
 
 /// Reads documents into the model; whether any of them had content.
 fn read_all<'a>(
-    documents: impl Iterator<Item = (Content<'a>, &'a Source)>,
+    documents: impl Iterator<Item = (Content<'a>, &'a Source, &'a [Misread])>,
     walked: bool,
     builder: &mut ModelBuilder,
 ) -> bool {
     let mut found = false;
-    for (content, source) in documents {
+    for (content, source, misread) in documents {
         found |= content.shape() != Shape::Null;
-        dispatch::load_document(content, source, walked, builder);
+        dispatch::load_document(content, source, misread, walked, builder);
     }
     found
 }
@@ -180,9 +186,13 @@ fn read_all<'a>(
 pub(crate) fn load_documents(documents: &[Document], namespace: &str) -> Result<Model, LoadErrors> {
     let mut builder = ModelBuilder::new(namespace);
     read_all(
-        documents
-            .iter()
-            .map(|document| (Content::Tree(&document.value), &document.source)),
+        documents.iter().map(|document| {
+            (
+                Content::Tree(&document.value),
+                &document.source,
+                document.misread.as_slice(),
+            )
+        }),
         false,
         &mut builder,
     );

@@ -481,17 +481,17 @@ fn workloads_are_sorted_by_group_kind_namespace_and_name() {
     };
     let text = [
         annotated("apps/v1", "ReplicaSet", "b", "x"),
-        annotated("v1", "Secret", "a", "y"),
+        annotated("v1", "Secret", "a", "w"),
         annotated("apps/v1", "Deployment", "z", "x"),
         annotated("apps/v1", "ReplicaSet", "a", "z"),
-        annotated("v1", "ConfigMap", "a", "y"),
+        annotated("v1", "ConfigMap", "a", "w"),
     ]
     .concat();
     assert_eq!(
         workload_names(&model(&text)),
         [
-            "ConfigMap/a/y",
-            "Secret/a/y",
+            "ConfigMap/a/w",
+            "Secret/a/w",
             "Deployment/z/x",
             "ReplicaSet/a/z",
             "ReplicaSet/b/x"

@@ -235,7 +235,7 @@ impl Migration {
 
 fn yaml(value: &Value) -> String {
     // A `serde_yaml::Value` always serializes.
-    serde_yaml::to_string(value).unwrap_or_default()
+    crate::yaml11::to_string(value).unwrap_or_default()
 }
 
 /// Loads the inputs, migrates them, and verifies when `options.verify`.

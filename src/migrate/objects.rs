@@ -183,6 +183,7 @@ mod tests {
                     line: None,
                 },
                 value: serde_yaml::Value::deserialize(document).unwrap_or_default(),
+                misread: Vec::new(),
             })
             .collect()
     }

@@ -120,6 +120,7 @@ pub(crate) fn verify(
                     line: None,
                 },
                 value: value.clone(),
+                misread: Vec::new(),
             }),
     );
     // The namespace the inputs were read with: a migrated object written into another

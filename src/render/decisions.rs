@@ -78,7 +78,7 @@ pub fn yaml(outcome: &PlanOutcome) -> String {
             };
             out.push_str("---\n");
             // Plain strings and maps always serialize.
-            out.push_str(&serde_yaml::to_string(&object).unwrap_or_default());
+            out.push_str(&crate::yaml11::to_string(&object).unwrap_or_default());
         }
     }
     out

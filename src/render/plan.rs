@@ -69,7 +69,7 @@ fn item_json(item: &PlanItem) -> String {
 }
 
 pub fn yaml(plan: &Plan) -> String {
-    serde_yaml::to_string(plan).unwrap_or_default()
+    crate::yaml11::to_string(plan).unwrap_or_default()
 }
 
 /// `Kind/namespace/name` (or `Kind/name`) per item, one a line.

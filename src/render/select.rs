@@ -71,7 +71,7 @@ pub fn render(
         SelectionFormat::Json => serde_json::to_string_pretty(&document(selection))
             .map(|text| text + "\n")
             .map_err(SelectionError::from),
-        SelectionFormat::Yaml => Ok(serde_yaml::to_string(&document(selection))?),
+        SelectionFormat::Yaml => Ok(crate::yaml11::to_string(&document(selection))?),
     }
 }
 

@@ -237,7 +237,7 @@ fn max_input_bytes_applies_to_stdin() {
 /// 300 aliases of a 1,000-item list: 300,000 values, above the default allowance.
 fn many_aliases() -> String {
     let mut text = String::from(INVENTORY);
-    text.push_str("---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: big, namespace: n}\n");
+    text.push_str("---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: big, namespace: ns}\n");
     text.push_str(&format!(
         "data:\n  items: &items [{}]\n  refs:\n",
         "1,".repeat(1000)

@@ -29,3 +29,4 @@ mod select;
 mod stories;
 mod verdict;
 mod walk;
+mod yaml11;

@@ -1,0 +1,288 @@
+//! Plain scalars of an input that kubectl reads as another type than fleetplan does: `yes`,
+//! `on`, `n` (booleans), `017` (octal 15), `1_000` (1000) and the rest of YAML 1.1's forms
+//! (`crate::yaml11`). They are found while the document is parsed, then:
+//!
+//! - in a Kubernetes object, refused where the API server wants a string and kubectl would
+//!   send another type, or would rename a key: any mapping key, and `metadata.name`,
+//!   `namespace`, `generateName`, label and annotation values at every `metadata` (pod
+//!   templates' included). Elsewhere the document takes kubectl's reading, so a boolean or
+//!   integer field gets what the API server gets (`numberOfClusters: 017` is 15), a field
+//!   fleetplan reads as a string is refused by its decoding (the message is then explained
+//!   by [`explained`]), and `migrate` passes kubectl's value on;
+//! - in fleetplan's own kinds (`ClusterInventory`), read as YAML 1.2 strings, with a warning.
+
+use std::collections::BTreeMap;
+
+use serde_yaml::Value;
+
+use super::object::join;
+use super::LoadError;
+use crate::model::echo;
+use crate::yaml11::Reading;
+
+/// One step of a path from a document's root.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    Key(Value),
+    Index(usize),
+}
+
+/// A path being walked by the parser, one stack frame per level: nothing is allocated unless
+/// a misread scalar is found below it.
+pub struct Segment<'p> {
+    pub parent: Option<&'p Segment<'p>>,
+    pub step: StepRef<'p>,
+}
+
+#[derive(Clone, Copy)]
+pub enum StepRef<'p> {
+    Key(&'p Value),
+    Index(usize),
+}
+
+/// A plain scalar that YAML 1.2 reads as a string and kubectl as `reading`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Misread {
+    /// From the document's root (or, once [`within_item`] handed it to a List's item, from
+    /// the item's); for a key, the path of its value.
+    pub path: Vec<Step>,
+    pub key: bool,
+    pub text: String,
+    pub reading: Reading,
+}
+
+/// `<<` merges its mapping (or list of mappings) into the mapping that holds it.
+const MERGE_KEY: &str = "<<";
+
+impl Misread {
+    /// The misread scalar `text` at `at` (the key itself when `key`).
+    pub fn new(at: Option<&Segment<'_>>, key: bool, text: &str, reading: Reading) -> Misread {
+        let mut steps = Vec::new();
+        let mut segment = at;
+        while let Some(current) = segment {
+            steps.push(current.step);
+            segment = current.parent;
+        }
+        steps.reverse();
+        let mut path = Vec::with_capacity(steps.len() + 1);
+        let mut merged = false;
+        for step in steps {
+            match step {
+                StepRef::Key(Value::String(merge)) if merge == MERGE_KEY => merged = true,
+                StepRef::Index(_) if merged => merged = false,
+                StepRef::Key(key) => {
+                    merged = false;
+                    path.push(Step::Key(key.clone()));
+                }
+                StepRef::Index(index) => path.push(Step::Index(index)),
+            }
+        }
+        if key {
+            path.push(Step::Key(Value::String(text.to_string())));
+        }
+        Misread {
+            path,
+            key,
+            text: text.to_string(),
+            reading,
+        }
+    }
+
+    /// The path as decode errors write it: `spec.items[0].name`.
+    pub fn field(&self) -> String {
+        let mut field = String::new();
+        for step in &self.path {
+            match step {
+                Step::Key(key) => {
+                    if !field.is_empty() {
+                        field.push('.');
+                    }
+                    match key {
+                        Value::String(key) => field.push_str(&echo(key).to_string()),
+                        other => field
+                            .push_str(serde_yaml::to_string(other).unwrap_or_default().trim_end()),
+                    }
+                }
+                Step::Index(index) => field.push_str(&format!("[{index}]")),
+            }
+        }
+        field
+    }
+
+    /// Whether a Kubernetes object with this scalar is refused before it is read: a key
+    /// (kubectl would send another key), or a string field of an ObjectMeta.
+    pub fn refused(&self) -> bool {
+        self.key || self.in_object_meta()
+    }
+
+    fn in_object_meta(&self) -> bool {
+        fn key(step: &Step) -> Option<&str> {
+            match step {
+                Step::Key(Value::String(key)) => Some(key.as_str()),
+                _ => None,
+            }
+        }
+        let steps = &self.path;
+        steps.iter().enumerate().any(|(at, step)| {
+            if *step != Step::Key(Value::String("metadata".to_string())) {
+                return false;
+            }
+            let rest = steps.get(at + 1..).unwrap_or_default();
+            match rest {
+                [field] => matches!(key(field), Some("name" | "namespace" | "generateName")),
+                [map, Step::Key(_)] => matches!(key(map), Some("labels" | "annotations")),
+                _ => false,
+            }
+        })
+    }
+
+    /// Why the API server would refuse it, and what to write instead.
+    pub fn refusal(&self) -> String {
+        let what = if self.key { "key " } else { "" };
+        let text = echo(&self.text);
+        format!(
+            "unquoted {what}{text} is {} to kubectl (YAML 1.1), not a string: quote it (\"{text}\")",
+            self.reading
+        )
+    }
+}
+
+/// Settles a parsed document: in each Kubernetes object (the document, or each item of a
+/// List), every misread scalar that is not refused takes kubectl's reading. Objects of
+/// fleetplan's own kinds keep their strings.
+pub fn settle(document: &mut Value, misread: &[Misread]) {
+    for found in misread {
+        let Some((root, relative)) = object_of(document, &found.path) else {
+            continue;
+        };
+        let own = root
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .is_some_and(fleetplan_only);
+        let item = Misread {
+            path: relative.to_vec(),
+            ..found.clone()
+        };
+        if own || item.refused() {
+            continue;
+        }
+        if let Some(node) = node_mut(document, &found.path) {
+            if node.as_str() == Some(found.text.as_str()) {
+                *node = found.reading.value();
+            }
+        }
+    }
+}
+
+/// The kinds fleetplan defines (`ClusterInventory`): YAML 1.2 is their reading.
+pub fn fleetplan_only(api_version: &str) -> bool {
+    api_version.starts_with("fleetplan.io/")
+}
+
+/// The object a path is in (a List's item, or the document) and the path within it.
+fn object_of<'v, 'p>(document: &'v Value, path: &'p [Step]) -> Option<(&'v Value, &'p [Step])> {
+    let is_list = document
+        .get("kind")
+        .and_then(Value::as_str)
+        .is_some_and(|kind| kind.ends_with("List"));
+    if is_list {
+        if let [Step::Key(Value::String(items)), Step::Index(index), rest @ ..] = path {
+            if items == "items" {
+                return Some((document.get("items")?.get(*index)?, rest));
+            }
+        }
+    }
+    Some((document, path))
+}
+
+fn node_mut<'v>(value: &'v mut Value, path: &[Step]) -> Option<&'v mut Value> {
+    path.iter().try_fold(value, |node, step| match step {
+        Step::Key(key) => node.as_mapping_mut()?.get_mut(key),
+        Step::Index(index) => node.as_sequence_mut()?.get_mut(*index),
+    })
+}
+
+/// The misread scalars of a List's item `index`, with paths from the item.
+pub fn within_item(misread: &[Misread], index: usize) -> Vec<Misread> {
+    misread
+        .iter()
+        .filter_map(|found| match found.path.as_slice() {
+            [Step::Key(Value::String(items)), Step::Index(at), rest @ ..]
+                if items == "items" && *at == index =>
+            {
+                Some(Misread {
+                    path: rest.to_vec(),
+                    ..found.clone()
+                })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A decode error at a field that held a misread scalar says so: kubectl's reading is what
+/// failed to decode, and the user wrote something else.
+pub fn explained(error: LoadError, prefix: &str, misread: &[Misread]) -> LoadError {
+    let LoadError::Invalid {
+        at,
+        object,
+        path,
+        message,
+    } = error
+    else {
+        return error;
+    };
+    let found = misread
+        .iter()
+        .find(|found| !found.key && join(prefix, &found.field()) == path);
+    let message = match found {
+        Some(found) if message.contains("expected a string") => found.refusal(),
+        Some(found) => format!(
+            "{message} (kubectl reads the unquoted {} as {}: YAML 1.1)",
+            echo(&found.text),
+            found.reading
+        ),
+        None => message,
+    };
+    LoadError::Invalid {
+        at,
+        object,
+        path,
+        message,
+    }
+}
+
+/// One warning per distinct misread value of an object of fleetplan's own kinds, at its first
+/// field, with how many other fields hold it.
+pub fn warnings(misread: &[Misread]) -> Vec<(String, String)> {
+    let mut first: BTreeMap<&str, (usize, &Misread, usize)> = BTreeMap::new();
+    for (order, found) in misread.iter().enumerate() {
+        first
+            .entry(found.text.as_str())
+            .or_insert((order, found, 0))
+            .2 += 1;
+    }
+    let mut warnings: Vec<(usize, String, String)> = first
+        .into_values()
+        .map(|(order, found, count)| {
+            let text = echo(&found.text);
+            let what = if found.key { "key " } else { "" };
+            let elsewhere = match count - 1 {
+                0 => String::new(),
+                1 => " (and at 1 other field)".to_string(),
+                more => format!(" (and at {more} other fields)"),
+            };
+            let message = format!(
+                "unquoted {what}{text} is the string \"{text}\" here but {} to YAML 1.1 readers \
+                 such as kubectl: quote it (\"{text}\"){elsewhere}",
+                found.reading
+            );
+            (order, found.field(), message)
+        })
+        .collect();
+    warnings.sort_by_key(|(order, _, _)| *order);
+    warnings
+        .into_iter()
+        .map(|(_, field, message)| (field, message))
+        .collect()
+}
