@@ -42,7 +42,7 @@ impl Fleet {
     fn plan(&self) -> Placed {
         self.with_input(|input| {
             let result = plan(input);
-            let owned = |map: BTreeMap<&str, i64>| -> BTreeMap<String, i64> {
+            let owned = |map: Vec<(&str, i64)>| -> BTreeMap<String, i64> {
                 map.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
             };
             Placed {

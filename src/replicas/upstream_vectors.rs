@@ -73,7 +73,7 @@ fn run(input: &Input) -> (BTreeMap<String, i64>, BTreeMap<String, i64>) {
         current: &input.current,
         capacity: &input.capacity,
     });
-    let owned = |map: BTreeMap<&str, i64>| -> BTreeMap<String, i64> {
+    let owned = |map: Vec<(&str, i64)>| -> BTreeMap<String, i64> {
         map.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
     };
     (owned(result.replicas), owned(result.overflow))

@@ -72,11 +72,11 @@ pub(super) fn plan<'a>(
     }
 }
 
-fn owned_non_zero(counts: &BTreeMap<&str, i64>) -> BTreeMap<String, i64> {
+fn owned_non_zero(counts: &[(&str, i64)]) -> BTreeMap<String, i64> {
     counts
         .iter()
-        .filter(|(_, count)| **count != 0)
-        .map(|(name, count)| (name.to_string(), *count))
+        .filter(|&&(_, count)| count != 0)
+        .map(|&(name, count)| (name.to_string(), count))
         .collect()
 }
 
