@@ -524,6 +524,21 @@ fn readme_ci_jobs_install_with_locked_and_use_flags_fleetplan_accepts() {
     }
 }
 
+/// Outside the CI section too: an install without `--locked` resolves the newest
+/// dependencies instead of those fleetplan was tested with.
+#[test]
+fn every_cargo_install_in_the_readme_is_locked() {
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let installs: Vec<&str> = readme
+        .lines()
+        .filter(|line| line.contains("cargo install"))
+        .collect();
+    assert!(installs.len() > 1, "{installs:?}");
+    for install in installs {
+        assert!(install.contains("--locked"), "{install}");
+    }
+}
+
 #[test]
 fn every_manual_page_example_runs_and_ends_with_its_documented_status() {
     let mut count = 0;
