@@ -10,9 +10,11 @@ ci:
     bash .ci/run
 
 # Rewrite every golden file from what the code prints: insta snapshots, testdata/**/expected,
-# the migrate goldens, the bad-input corpus and README examples. Review the diff afterwards.
+# the scenarios, the committed CI plan, the migrate goldens, the bad-input corpus and README
+# examples. Review the diff afterwards. --no-fail-fast: a test that still fails (an inline
+# expectation) must not keep the next test binary from blessing its golden files.
 bless *args:
-    FLEETPLAN_BLESS=1 INSTA_UPDATE=always cargo test --locked {{args}}
+    FLEETPLAN_BLESS=1 INSTA_UPDATE=always cargo test --locked --no-fail-fast {{args}}
 
 # Regenerate the shell completions and the manual pages from the CLI definition.
 gen:

@@ -1,11 +1,24 @@
 //! `fleetplan diff` end to end: every output and exit code (0 no change, 2 changes, 1 error).
 
+use std::path::Path;
+
 use crate::common::{self, Test, CI_NOW};
 
 fn diff() -> Test {
     Test::new()
         .args(["diff", "-f", "testdata/fleet"])
         .args(CI_NOW)
+}
+
+/// The plan every `--previous testdata/ci/plan.yaml` below compares with is what `plan` prints
+/// for the example fleet, so blessing an intended plan change rewrites it too.
+#[test]
+fn the_committed_plan_is_the_example_fleets_plan() {
+    let output = Test::new()
+        .args(["plan", "-f", "testdata/fleet", "-o", "yaml"])
+        .args(CI_NOW)
+        .run();
+    common::golden(Path::new("testdata/ci/plan.yaml"), &common::stdout(&output));
 }
 
 #[test]

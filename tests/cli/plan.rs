@@ -6,15 +6,6 @@ use std::path::Path;
 
 use crate::common::{self, entries, Test};
 
-/// The expected file's leading `#` lines explain the scenario; the rest is the exact output.
-fn golden(path: &Path) -> String {
-    let text = fs::read_to_string(path).expect("expected.yaml is readable");
-    text.lines()
-        .skip_while(|line| line.starts_with('#'))
-        .map(|line| format!("{line}\n"))
-        .collect()
-}
-
 #[test]
 fn seed_scenarios_plan_as_their_golden_files() {
     let root = Path::new("testdata/scenarios");
@@ -39,10 +30,20 @@ fn seed_scenarios_plan_as_their_golden_files() {
             args.push("--previous".to_string());
             args.push(previous.display().to_string());
         }
-        Test::new()
-            .args(args)
-            .stdout(golden(&dir.join("expected.yaml")))
-            .run();
+        // The expected file's leading `#` lines explain the scenario; the rest is the exact
+        // output, and blessing keeps the explanation.
+        let expected = dir.join("expected.yaml");
+        let text = fs::read_to_string(&expected).expect("expected.yaml is readable");
+        let explanation: String = text
+            .lines()
+            .take_while(|line| line.starts_with('#'))
+            .map(|line| format!("{line}\n"))
+            .collect();
+        let output = Test::new().args(args).run();
+        common::golden(
+            &expected,
+            &format!("{explanation}{}", common::stdout(&output)),
+        );
     }
 }
 
@@ -209,9 +210,13 @@ fn out_file_is_written_and_a_failed_run_leaves_it_untouched() {
         .stdout("")
         .run();
     let written = fs::read(&out).expect("plan written");
+    let printed = Test::new()
+        .args(["plan", "-o", "yaml", "-f", "testdata/scenarios/1a-even"])
+        .run();
     assert_eq!(
         String::from_utf8_lossy(&written),
-        golden(Path::new("testdata/scenarios/1a-even/expected.yaml"))
+        common::stdout(&printed),
+        "--out writes what stdout would show"
     );
     Test::new()
         .args(["plan", "-o", "yaml", "--out", &out_arg])
