@@ -147,7 +147,7 @@ pub fn assign(
         assignment.result = Ok(selected
             .iter()
             .map(|cluster| TargetCluster {
-                name: cluster.name.clone(),
+                name: cluster.name.to_string(),
                 replicas: 0,
             })
             .collect());
@@ -229,7 +229,7 @@ impl Run<'_, '_> {
             Strategy::Duplicated => Ok(candidates
                 .iter()
                 .map(|cluster| TargetCluster {
-                    name: cluster.name.clone(),
+                    name: cluster.name.to_string(),
                     replicas,
                 })
                 .collect()),
@@ -244,7 +244,7 @@ impl Run<'_, '_> {
                 .filter(|cluster| cluster.replicas > 0)
                 .collect::<Vec<_>>()
         });
-        if let Ok(clusters) = &result {
+        if let (true, Ok(clusters)) = (self.trace, &result) {
             division.result = clusters.clone();
         }
         if self.strategy != Strategy::Duplicated {
@@ -267,9 +267,9 @@ impl Run<'_, '_> {
             .as_ref()
             .and_then(|strategy| strategy.weight_preference.as_ref())
             .map(|preference| &preference.static_weights);
-        let mut weights: Vec<(String, i64)> = match rules {
+        let mut weights: Vec<(&str, i64)> = match rules {
             // No weight preference: every candidate weighs 1.
-            None => candidates.iter().map(|c| (c.name.clone(), 1)).collect(),
+            None => candidates.iter().map(|c| (c.name, 1)).collect(),
             Some(rules) => {
                 let matchers: Vec<(AffinityMatcher, i64)> = rules
                     .iter()
@@ -284,13 +284,13 @@ impl Run<'_, '_> {
                             .filter(|(matcher, _)| matcher.matches(cluster))
                             .map(|(_, weight)| *weight)
                             .fold(0, i64::max);
-                        (weight > 0).then(|| (candidate.name.clone(), weight))
+                        (weight > 0).then_some((candidate.name, weight))
                     })
                     .collect()
             }
         };
         if weights.iter().map(|(_, weight)| weight).sum::<i64>() == 0 {
-            weights = candidates.iter().map(|c| (c.name.clone(), 1)).collect();
+            weights = candidates.iter().map(|c| (c.name, 1)).collect();
         }
         division.target = replicas;
         self.webster(replicas, weights, division)
@@ -303,7 +303,7 @@ impl Run<'_, '_> {
         replicas: i64,
         division: &mut Division,
     ) -> Result<Vec<TargetCluster>, AssignError> {
-        let names: HashSet<&str> = candidates.iter().map(|c| c.name.as_str()).collect();
+        let names: HashSet<&str> = candidates.iter().map(|c| c.name).collect();
         let mut scheduled: Vec<TargetCluster> = self
             .binding
             .clusters
@@ -312,7 +312,7 @@ impl Run<'_, '_> {
             .cloned()
             .collect();
         let assigned = sum_int32(&scheduled);
-        let (step, target, mut available): (Step, i64, Vec<(String, i64)>) =
+        let (step, target, mut available): (Step, i64, Vec<(&str, i64)>) =
             if self.binding.reschedule {
                 let current: HashMap<&str, i64> = scheduled
                     .iter()
@@ -321,25 +321,27 @@ impl Run<'_, '_> {
                 let available = candidates
                     .iter()
                     .map(|c| {
-                        let plus = current.get(c.name.as_str()).copied().unwrap_or(0);
+                        let plus = current.get(c.name).copied().unwrap_or(0);
                         let replicas = (c.allocatable as i32).wrapping_add(plus as i32);
-                        (c.name.clone(), i64::from(replicas))
+                        (c.name, i64::from(replicas))
                     })
                     .collect();
                 scheduled.clear();
                 (Step::Fresh, replicas, available)
             } else if assigned > replicas {
+                // In `spec.clusters` order; every one of them is a candidate.
                 let available = scheduled
                     .iter()
-                    .map(|cluster| (cluster.name.clone(), cluster.replicas))
+                    .filter_map(|cluster| {
+                        names
+                            .get(cluster.name.as_str())
+                            .map(|name| (*name, cluster.replicas))
+                    })
                     .collect();
                 scheduled.clear();
                 (Step::ScaleDown, replicas, available)
             } else if assigned < replicas {
-                let available = candidates
-                    .iter()
-                    .map(|c| (c.name.clone(), c.allocatable))
-                    .collect();
+                let available = candidates.iter().map(|c| (c.name, c.allocatable)).collect();
                 (Step::ScaleUp, replicas - assigned, available)
             } else {
                 division.step = Some(Step::Unchanged);
@@ -355,7 +357,9 @@ impl Run<'_, '_> {
             message: format!("failed to {}: {message}", step.as_str()),
             unschedulable: true,
         };
-        division.weights = available.clone();
+        if self.trace {
+            division.weights = owned(&available);
+        }
         let total = sum_pairs_int32(&available);
         if total < target {
             return Err(wrap(format!(
@@ -365,7 +369,9 @@ impl Run<'_, '_> {
         if self.strategy == Strategy::Aggregated {
             available = aggregate(available, &scheduled, target);
         }
-        division.kept = scheduled.clone();
+        if self.trace {
+            division.kept = scheduled.clone();
+        }
         let divided = self.webster(target, available, division);
         Ok(merge(scheduled, divided))
     }
@@ -374,20 +380,22 @@ impl Run<'_, '_> {
     fn webster(
         &self,
         replicas: i64,
-        weights: Vec<(String, i64)>,
+        weights: Vec<(&str, i64)>,
         division: &mut Division,
     ) -> Vec<TargetCluster> {
-        division.weights = weights.clone();
+        if self.trace {
+            division.weights = owned(&weights);
+        }
         if weights.iter().map(|(_, weight)| weight).sum::<i64>() == 0 {
             return Vec::new();
         }
-        let votes: BTreeMap<String, i64> = weights.into_iter().collect();
+        let votes: BTreeMap<&str, i64> = weights.into_iter().collect();
         let tie_break = TieBreak::for_uid(&self.binding.resource.uid);
         let rounds = self.trace.then_some(&mut division.rounds);
         webster::allocate(replicas, &votes, &BTreeMap::new(), tie_break, rounds)
             .into_iter()
             .map(|party| TargetCluster {
-                name: party.name,
+                name: party.name.to_string(),
                 replicas: party.seats,
             })
             .collect()
@@ -396,11 +404,11 @@ impl Run<'_, '_> {
 
 /// Aggregated: clusters already holding replicas first (keeping order), then the shortest
 /// prefix whose weights reach the target.
-fn aggregate(
-    available: Vec<(String, i64)>,
+fn aggregate<'n>(
+    available: Vec<(&'n str, i64)>,
     scheduled: &[TargetCluster],
     target: i64,
-) -> Vec<(String, i64)> {
+) -> Vec<(&'n str, i64)> {
     let prior: HashSet<&str> = scheduled
         .iter()
         .filter(|cluster| cluster.replicas > 0)
@@ -408,7 +416,7 @@ fn aggregate(
         .collect();
     let (mut ordered, rest): (Vec<_>, Vec<_>) = available
         .into_iter()
-        .partition(|(name, _)| prior.contains(name.as_str()));
+        .partition(|(name, _)| prior.contains(name));
     ordered.extend(rest);
     let mut sum: i32 = 0;
     for (index, (_, weight)) in ordered.iter().enumerate() {
@@ -454,7 +462,15 @@ fn sum_int32(clusters: &[TargetCluster]) -> i64 {
     }))
 }
 
-fn sum_pairs_int32(pairs: &[(String, i64)]) -> i64 {
+/// Weights as `explain` keeps them.
+fn owned(weights: &[(&str, i64)]) -> Vec<(String, i64)> {
+    weights
+        .iter()
+        .map(|(name, weight)| (name.to_string(), *weight))
+        .collect()
+}
+
+fn sum_pairs_int32(pairs: &[(&str, i64)]) -> i64 {
     i64::from(pairs.iter().fold(0i32, |sum, (_, replicas)| {
         sum.wrapping_add(*replicas as i32)
     }))

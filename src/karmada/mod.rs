@@ -12,6 +12,7 @@ pub mod cluster_matches;
 pub mod detector;
 pub mod estimator;
 pub mod filter;
+pub mod fleet;
 pub mod scheduler;
 pub mod spread;
 #[cfg(test)]

@@ -2,14 +2,15 @@
 //! writes (`scheduler.go scheduleResourceBinding*`, `helper.go getConditionByError`), with the
 //! `clusterAffinities` failover.
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
 
-use crate::model::karmada::{KarmadaCluster, TargetCluster};
+use crate::model::karmada::TargetCluster;
 
 use super::assignment::{self, Division, Strategy};
 use super::cluster_locality;
-use super::estimator;
 use super::filter::{self, FilterContext, TermAffinity, Verdict};
+use super::fleet::Fleet;
 use super::spread::{self, ClusterDetail, Selection};
 use super::Binding;
 
@@ -38,15 +39,15 @@ pub const SUCCESS_MESSAGE: &str = "Binding has been scheduled successfully.";
 
 /// One run of the pipeline (one affinity term, or the placement's single affinity).
 #[derive(Clone, Debug)]
-pub struct Attempt {
+pub struct Attempt<'a> {
     /// The `clusterAffinities` term tried.
     pub term: Option<String>,
     /// Every cluster's verdict (fleet order), kept only when traced.
     pub verdicts: Vec<Verdict>,
     /// The feasible clusters with scores and available replicas, sorted.
-    pub feasible: Vec<ClusterDetail>,
+    pub feasible: Vec<ClusterDetail<'a>>,
     pub selection: Option<Selection>,
-    pub selected: Vec<ClusterDetail>,
+    pub selected: Vec<ClusterDetail<'a>>,
     pub strategy: Option<Strategy>,
     pub divisions: Vec<Division>,
     pub result: Result<Vec<TargetCluster>, Failure>,
@@ -61,8 +62,8 @@ pub struct Failure {
 
 /// What the scheduler writes into the binding.
 #[derive(Clone, Debug)]
-pub struct Outcome {
-    pub attempts: Vec<Attempt>,
+pub struct Outcome<'a> {
+    pub attempts: Vec<Attempt<'a>>,
     pub reason: Reason,
     pub message: String,
     /// `spec.clusters` afterwards: the result, cleared on a FitError, else unchanged.
@@ -73,19 +74,19 @@ pub struct Outcome {
     pub observed_affinity: Option<String>,
 }
 
-impl Outcome {
+impl Outcome<'_> {
     pub fn scheduled(&self) -> bool {
         self.reason == Reason::Success
     }
 }
 
 /// Schedules `binding` over `fleet` as `scheduleResourceBinding` does.
-pub fn schedule(fleet: &[KarmadaCluster], binding: &Binding, trace: bool) -> Outcome {
+pub fn schedule<'a>(fleet: &Fleet<'a>, binding: &Binding, trace: bool) -> Outcome<'a> {
     match &binding.placement.cluster_affinities {
         Some(terms) => with_affinities(fleet, binding, terms, trace),
         None => {
-            let attempt = run(fleet, binding, None, trace);
-            let outcome = finish(binding, &attempt.result, None);
+            let mut attempt = run(fleet, binding, None, trace);
+            let outcome = finish(binding, result_of(&mut attempt, trace), None);
             Outcome {
                 attempts: vec![attempt],
                 observed_affinity: binding.observed_affinity.map(str::to_string),
@@ -98,12 +99,12 @@ pub fn schedule(fleet: &[KarmadaCluster], binding: &Binding, trace: bool) -> Out
 /// `scheduleResourceBindingWithClusterAffinities`: from the observed term (or the first on a
 /// reschedule) onwards, the first term that schedules wins; when all fail, the first error
 /// decides and the observed term stays.
-fn with_affinities(
-    fleet: &[KarmadaCluster],
+fn with_affinities<'a>(
+    fleet: &Fleet<'a>,
     binding: &Binding,
     terms: &[crate::model::karmada::ClusterAffinityTerm],
     trace: bool,
-) -> Outcome {
+) -> Outcome<'a> {
     let mut start = terms
         .iter()
         .position(|term| Some(term.name.as_str()) == binding.observed_affinity)
@@ -113,25 +114,24 @@ fn with_affinities(
     }
     let mut attempts = Vec::new();
     for term in &terms[start.min(terms.len())..] {
-        let attempt = run(fleet, binding, Some(&term.name), trace);
-        let success = attempt.result.is_ok();
-        attempts.push(attempt);
-        if success {
-            let last = attempts.last().map(|a| a.result.clone());
-            let outcome = finish(binding, &last.unwrap_or(Ok(Vec::new())), Some(&term.name));
+        let mut attempt = run(fleet, binding, Some(&term.name), trace);
+        if attempt.result.is_ok() {
+            let outcome = finish(binding, result_of(&mut attempt, trace), Some(&term.name));
+            attempts.push(attempt);
             return Outcome {
                 attempts,
                 observed_affinity: Some(term.name.clone()),
                 ..outcome
             };
         }
+        attempts.push(attempt);
     }
     let observed_affinity = binding.observed_affinity.map(str::to_string);
     match attempts.first().map(|attempt| attempt.result.clone()) {
         Some(first) => Outcome {
             attempts,
             observed_affinity,
-            ..finish(binding, &first, None)
+            ..finish(binding, first, None)
         },
         // An empty `clusterAffinities` list: nothing ran and no error came back, so upstream
         // reports success and leaves the binding as it was.
@@ -149,37 +149,40 @@ fn with_affinities(
 /// The binding after a result (`getConditionByError` and the patch that follows).
 fn finish(
     binding: &Binding,
-    result: &Result<Vec<TargetCluster>, Failure>,
+    result: Result<Vec<TargetCluster>, Failure>,
     term: Option<&str>,
-) -> Outcome {
+) -> Outcome<'static> {
+    let success = result.is_ok();
     let (reason, message, clusters) = match result {
-        Ok(clusters) => (
-            Reason::Success,
-            SUCCESS_MESSAGE.to_string(),
-            clusters.clone(),
-        ),
+        Ok(clusters) => (Reason::Success, SUCCESS_MESSAGE.to_string(), clusters),
         // No cluster fit: the result is patched in, i.e. spec.clusters is cleared.
         Err(failure) if failure.reason == Reason::NoClusterFit => {
-            (failure.reason, failure.message.clone(), Vec::new())
+            (failure.reason, failure.message, Vec::new())
         }
-        Err(failure) => (
-            failure.reason,
-            failure.message.clone(),
-            binding.clusters.to_vec(),
-        ),
+        Err(failure) => (failure.reason, failure.message, binding.clusters.to_vec()),
     };
     Outcome {
         attempts: Vec::new(),
         reason,
         message,
         clusters,
-        term: term.filter(|_| result.is_ok()).map(str::to_string),
+        term: term.filter(|_| success).map(str::to_string),
         observed_affinity: None,
     }
 }
 
+/// The attempt's result for the binding: a copy when traced (`explain` shows it with the
+/// attempt), else moved out (a Duplicated result names thousands of clusters).
+fn result_of(attempt: &mut Attempt, trace: bool) -> Result<Vec<TargetCluster>, Failure> {
+    if trace {
+        attempt.result.clone()
+    } else {
+        std::mem::replace(&mut attempt.result, Ok(Vec::new()))
+    }
+}
+
 /// `genericScheduler.Schedule` with `term` as the observed affinity.
-fn run(fleet: &[KarmadaCluster], binding: &Binding, term: Option<&str>, trace: bool) -> Attempt {
+fn run<'a>(fleet: &Fleet<'a>, binding: &Binding, term: Option<&str>, trace: bool) -> Attempt<'a> {
     let observed = term.or(binding.observed_affinity);
     let affinity = TermAffinity::new(binding.placement, observed, binding.is_workload());
     let context = FilterContext {
@@ -196,57 +199,93 @@ fn run(fleet: &[KarmadaCluster], binding: &Binding, term: Option<&str>, trace: b
         divisions: Vec::new(),
         result: Ok(Vec::new()),
     };
-    let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
-    let mut feasible = Vec::new();
-    for (index, cluster) in fleet.iter().enumerate() {
-        let verdict = filter::verdict(&context, cluster);
-        match &verdict {
-            Verdict::Fit => feasible.push(index),
-            Verdict::Unfit { reason, .. } => *reasons.entry(reason.to_string()).or_default() += 1,
-            Verdict::Deleting => {}
+    let table = fleet.filter_table(binding, observed, &affinity);
+    // The clusters the binding targets or is evicted from: their verdicts differ from the
+    // policy's table (fleet.rs), every other cluster's is the table's.
+    let mut own: Vec<usize> = binding
+        .clusters
+        .iter()
+        .map(|target| target.name.as_str())
+        .chain(binding.eviction_from.iter().map(String::as_str))
+        .filter_map(|name| fleet.position(name))
+        .collect();
+    own.sort_unstable();
+    own.dedup();
+    let verdict = |index: usize| -> Cow<'_, Verdict> {
+        if own.binary_search(&index).is_ok() {
+            Cow::Owned(filter::verdict(&context, &fleet.clusters[index]))
+        } else {
+            Cow::Borrowed(table.verdict(index))
         }
-        if trace {
-            attempt.verdicts.push(verdict);
+    };
+    let (feasible, reasons) = if own.is_empty() {
+        (
+            Cow::Borrowed(&table.feasible),
+            Cow::Borrowed(&table.reasons),
+        )
+    } else {
+        let mut feasible = Vec::new();
+        let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+        for index in 0..fleet.clusters.len() {
+            match &*verdict(index) {
+                Verdict::Fit => feasible.push(index),
+                Verdict::Unfit { reason, .. } => {
+                    *reasons.entry(reason.to_string()).or_default() += 1;
+                }
+                Verdict::Deleting => {}
+            }
         }
+        (Cow::Owned(feasible), Cow::Owned(reasons))
+    };
+    if trace {
+        attempt.verdicts = (0..fleet.clusters.len())
+            .map(|index| verdict(index).into_owned())
+            .collect();
     }
     if feasible.is_empty() {
         attempt.result = Err(Failure {
             reason: Reason::NoClusterFit,
-            message: filter::fit_error(fleet.len(), &reasons),
+            message: filter::fit_error(fleet.clusters.len(), &reasons),
         });
         return attempt;
     }
     let resource = binding.resource;
+    let requests = fleet.estimator.requests(resource.requirements.as_ref());
+    // `spec.clusters` by name, the first entry of a name winning as `TargetContains` and the
+    // estimator's lookup find it.
+    let mut previous: HashMap<&str, i64> = HashMap::new();
+    for target in binding.clusters {
+        previous
+            .entry(target.name.as_str())
+            .or_insert(target.replicas);
+    }
     let mut details: Vec<ClusterDetail> = feasible
-        .into_iter()
-        .map(|index| {
-            let cluster = &fleet[index];
-            let allocatable = estimator::available_replicas(
-                cluster,
-                resource.replicas,
-                resource.requirements.as_ref(),
-            );
-            let assigned: i64 = binding
-                .clusters
-                .iter()
-                .find(|target| target.name == cluster.name)
-                .map_or(0, |target| target.replicas);
+        .iter()
+        .map(|&index| {
+            let cluster = &fleet.clusters[index];
+            let allocatable =
+                fleet
+                    .estimator
+                    .available_replicas(index, resource.replicas, &requests);
+            let assigned = previous.get(cluster.name.as_str()).copied();
             ClusterDetail {
                 index,
-                name: cluster.name.clone(),
-                score: cluster_locality::score(binding, &cluster.name),
+                name: cluster.name.as_str(),
+                score: cluster_locality::score(assigned.is_some()),
                 overflow_order: affinity.overflow_order(cluster),
-                available: allocatable + assigned,
+                available: allocatable + assigned.unwrap_or(0),
                 allocatable,
             }
         })
         .collect();
     spread::sort_clusters(&mut details);
-    attempt.feasible = details.clone();
+    if trace {
+        attempt.feasible = details.clone();
+    }
     let selected = spread::select_best_clusters(
         binding.placement,
         details,
-        |index| fleet[index].region.clone(),
+        |index| fleet.clusters[index].region.as_str(),
         resource.replicas,
     );
     let selected = match selected {
@@ -263,9 +302,11 @@ fn run(fleet: &[KarmadaCluster], binding: &Binding, term: Option<&str>, trace: b
             return attempt;
         }
     };
-    attempt.selected = selected.clone();
     let overflow = term.is_some_and(|name| has_overflow(binding, name));
-    let assignment = assignment::assign(binding, fleet, &selected, overflow, trace);
+    let assignment = assignment::assign(binding, fleet.clusters, &selected, overflow, trace);
+    if trace {
+        attempt.selected = selected;
+    }
     attempt.strategy = assignment.strategy;
     attempt.divisions = assignment.divisions;
     attempt.result = assignment.result.map_err(|error| Failure {

@@ -43,14 +43,20 @@ fn every_division_vector_allocates_as_upstream() {
         let input = &vector.input;
         let got: BTreeMap<String, i64> = allocate(
             input.replicas,
-            &input.weights,
-            &input.initial,
+            &borrowed(&input.weights),
+            &borrowed(&input.initial),
             TieBreak::for_uid(&input.uid),
             None,
         )
         .into_iter()
-        .map(|party| (party.name, party.seats))
+        .map(|party| (party.name.to_string(), party.seats))
         .collect();
         assert_eq!(got, vector.expected, "{}", vector.id);
     }
+}
+
+fn borrowed(map: &BTreeMap<String, i64>) -> BTreeMap<&str, i64> {
+    map.iter()
+        .map(|(name, seats)| (name.as_str(), *seats))
+        .collect()
 }

@@ -38,8 +38,8 @@ pub fn fnv32a(bytes: &[u8]) -> u32 {
 
 /// One party: a cluster with its votes (weight) and seats (replicas).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Party {
-    pub name: String,
+pub struct Party<'n> {
+    pub name: &'n str,
     pub votes: i64,
     pub seats: i64,
 }
@@ -54,33 +54,33 @@ pub struct Round {
     pub seats_before: i64,
 }
 
-struct Ranked {
-    party: Party,
+struct Ranked<'n> {
+    party: Party<'n>,
     tie_break: TieBreak,
 }
 
-impl Ranked {
+impl Ranked<'_> {
     fn priority(&self) -> f64 {
         // Go: float64(Votes) / float64(2*Seats+1), with Seats an int32.
         self.party.votes as f64 / (2 * self.party.seats + 1) as f64
     }
 }
 
-impl PartialEq for Ranked {
+impl PartialEq for Ranked<'_> {
     fn eq(&self, other: &Self) -> bool {
         self.cmp(other) == Ordering::Equal
     }
 }
 
-impl Eq for Ranked {}
+impl Eq for Ranked<'_> {}
 
-impl PartialOrd for Ranked {
+impl PartialOrd for Ranked<'_> {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl Ord for Ranked {
+impl Ord for Ranked<'_> {
     /// Greater = gets the next seat first (`WebsterPriorityQueue.Less` with the tie-breaker).
     fn cmp(&self, other: &Self) -> Ordering {
         let (mine, theirs) = (self.priority(), other.priority());
@@ -91,8 +91,8 @@ impl Ord for Ranked {
             return other.party.seats.cmp(&self.party.seats);
         }
         match self.tie_break {
-            TieBreak::NameAscending => other.party.name.cmp(&self.party.name),
-            TieBreak::NameDescending => self.party.name.cmp(&other.party.name),
+            TieBreak::NameAscending => other.party.name.cmp(self.party.name),
+            TieBreak::NameDescending => self.party.name.cmp(other.party.name),
         }
     }
 }
@@ -100,19 +100,19 @@ impl Ord for Ranked {
 /// `AllocateWebsterSeats`: hands `new_seats` out over `votes`, starting from `initial`
 /// (a party only in `initial` keeps its seats with 0 votes). Parties come back sorted by name;
 /// `rounds` records each seat when asked.
-pub fn allocate(
+pub fn allocate<'n>(
     new_seats: i64,
-    votes: &BTreeMap<String, i64>,
-    initial: &BTreeMap<String, i64>,
+    votes: &BTreeMap<&'n str, i64>,
+    initial: &BTreeMap<&'n str, i64>,
     tie_break: TieBreak,
     mut rounds: Option<&mut Vec<Round>>,
-) -> Vec<Party> {
+) -> Vec<Party<'n>> {
     let mut parties: BTreeMap<&str, Party> = BTreeMap::new();
     for (name, seats) in initial {
         parties.insert(
             name,
             Party {
-                name: name.clone(),
+                name,
                 votes: 0,
                 seats: *seats,
             },
@@ -123,7 +123,7 @@ pub fn allocate(
             .entry(name)
             .and_modify(|party| party.votes = *count)
             .or_insert_with(|| Party {
-                name: name.clone(),
+                name,
                 votes: *count,
                 seats: 0,
             });
@@ -139,7 +139,7 @@ pub fn allocate(
         let Some(mut next) = heap.pop() else { break };
         if let Some(rounds) = rounds.as_deref_mut() {
             rounds.push(Round {
-                party: next.party.name.clone(),
+                party: next.party.name.to_string(),
                 priority: next.priority(),
                 seats_before: next.party.seats,
             });
@@ -148,7 +148,7 @@ pub fn allocate(
         heap.push(next);
     }
     let mut result: Vec<Party> = heap.into_iter().map(|ranked| ranked.party).collect();
-    result.sort_by(|a, b| a.name.cmp(&b.name));
+    result.sort_by(|a, b| a.name.cmp(b.name));
     result
 }
 
@@ -162,11 +162,11 @@ mod tests {
         initial: &[(&str, i64)],
         tie_break: TieBreak,
     ) -> Vec<(String, i64)> {
-        let votes = votes.iter().map(|(n, v)| (n.to_string(), *v)).collect();
-        let initial = initial.iter().map(|(n, v)| (n.to_string(), *v)).collect();
+        let votes = votes.iter().copied().collect();
+        let initial = initial.iter().copied().collect();
         allocate(replicas, &votes, &initial, tie_break, None)
             .into_iter()
-            .map(|party| (party.name, party.seats))
+            .map(|party| (party.name.to_string(), party.seats))
             .collect()
     }
 

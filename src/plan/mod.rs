@@ -18,6 +18,7 @@ pub use lookup::{find_cluster, find_item, LookupError};
 pub use trace::{Engine, ItemTrace, SelectionRule, SelectionTrace};
 pub use whatif::{close_matches, WhatIf, WhatIfError};
 
+use crate::karmada::fleet::Fleet as KarmadaFleet;
 use crate::model::{Model, Workload};
 use crate::parallel;
 use crate::placement::Scheduler;
@@ -177,10 +178,12 @@ fn build_workloads<'a>(
         })
         .collect();
 
+    let karmada = KarmadaFleet::new(&model.karmada.clusters);
     let run = Run {
         model,
         options,
         fleet: &fleet,
+        karmada: &karmada,
         placements: &placements,
         previous: &previous,
         targets: &targets,
@@ -212,6 +215,8 @@ struct Run<'r, 'a> {
     model: &'a Model,
     options: &'r PlanOptions<'r>,
     fleet: &'r FederatedFleet<'a, 'r>,
+    /// Karmada's clusters and what scheduling computes once over them.
+    karmada: &'r KarmadaFleet<'a>,
     placements: &'r Scheduler<'r>,
     previous: &'r HashMap<&'r ItemSource, &'r PlanItem>,
     targets: &'r HashMap<(&'a str, Option<&'a str>, &'a str), &'a Workload>,

@@ -23,7 +23,7 @@ pub use cluster_affinity::TermAffinity;
 use super::Binding;
 
 /// Why a cluster was (not) kept.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Verdict {
     /// Passed every filter.
     Fit,

@@ -4,11 +4,11 @@ use crate::model::karmada::SpreadConstraint;
 
 use super::{ClusterDetail, SelectError, Selection};
 
-pub fn select(
+pub fn select<'a>(
     constraint: &SpreadConstraint,
-    mut clusters: Vec<ClusterDetail>,
+    mut clusters: Vec<ClusterDetail<'a>>,
     need_replicas: Option<i64>,
-) -> Result<(Vec<ClusterDetail>, Selection), (SelectError, Selection)> {
+) -> Result<(Vec<ClusterDetail<'a>>, Selection), (SelectError, Selection)> {
     let selection = |need, swaps| Selection::ByCluster {
         min_groups: constraint.min_groups,
         max_groups: constraint.max_groups,
@@ -49,7 +49,7 @@ pub fn select(
 /// them from the last, swapping each with the untaken cluster of the largest available
 /// replicas strictly above its own.
 fn by_available_resource(
-    clusters: &mut [ClusterDetail],
+    clusters: &mut [ClusterDetail<'_>],
     need: usize,
     need_replicas: i64,
 ) -> Vec<(String, String)> {
@@ -67,14 +67,17 @@ fn by_available_resource(
             }
         }
         if let Some(best) = best {
-            swaps.push((clusters[position].name.clone(), clusters[best].name.clone()));
+            swaps.push((
+                clusters[position].name.to_string(),
+                clusters[best].name.to_string(),
+            ));
             clusters.swap(position, best);
         }
     }
     swaps
 }
 
-fn enough(clusters: &[ClusterDetail], need_replicas: i64) -> bool {
+fn enough(clusters: &[ClusterDetail<'_>], need_replicas: i64) -> bool {
     clusters
         .iter()
         .map(|cluster| cluster.available)

@@ -19,16 +19,16 @@ pub struct RegionGroup {
     pub weight: i64,
 }
 
-pub fn select(
+pub fn select<'a>(
     placement: &Placement,
     region: &SpreadConstraint,
     cluster: Option<&SpreadConstraint>,
-    feasible: Vec<ClusterDetail>,
-    region_of: impl Fn(usize) -> String,
+    feasible: Vec<ClusterDetail<'a>>,
+    region_of: impl Fn(usize) -> &'a str,
     replicas: i64,
-) -> Result<(Vec<ClusterDetail>, Selection), (SelectError, Selection)> {
+) -> Result<(Vec<ClusterDetail<'a>>, Selection), (SelectError, Selection)> {
     // Regions keep the clusters in the sorted order; clusters without a region are left out.
-    let mut regions: BTreeMap<String, Vec<ClusterDetail>> = BTreeMap::new();
+    let mut regions: BTreeMap<&str, Vec<ClusterDetail>> = BTreeMap::new();
     for detail in &feasible {
         let name = region_of(detail.index);
         if !name.is_empty() {
@@ -40,8 +40,8 @@ pub fn select(
     let described: Vec<RegionGroup> = regions
         .iter()
         .map(|(name, clusters)| RegionGroup {
-            name: name.clone(),
-            clusters: clusters.iter().map(|c| c.name.clone()).collect(),
+            name: name.to_string(),
+            clusters: clusters.iter().map(|c| c.name.to_string()).collect(),
             weight: group_score(placement, clusters, replicas, region.min_groups),
         })
         .collect();
@@ -84,7 +84,11 @@ pub fn select(
     let mut selected = Vec::new();
     let mut candidates = Vec::new();
     for name in &chosen {
-        let mut clusters = regions.get(name).cloned().unwrap_or_default().into_iter();
+        let mut clusters = regions
+            .get(name.as_str())
+            .cloned()
+            .unwrap_or_default()
+            .into_iter();
         selected.extend(clusters.next());
         candidates.extend(clusters);
     }

@@ -13,10 +13,10 @@ pub use by_region::RegionGroup;
 
 /// `spreadconstraint.ClusterDetailInfo` of a feasible cluster.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClusterDetail {
+pub struct ClusterDetail<'a> {
     /// Index into the scheduled fleet's clusters.
     pub index: usize,
-    pub name: String,
+    pub name: &'a str,
     pub score: i64,
     pub overflow_order: i64,
     /// The estimate plus the replicas the binding already has there.
@@ -27,16 +27,16 @@ pub struct ClusterDetail {
 
 /// `sortClusters` with the available-replicas comparison: overflow order ascending, score
 /// descending, available replicas descending, then name. A total order.
-pub fn sort_clusters(clusters: &mut [ClusterDetail]) {
+pub fn sort_clusters(clusters: &mut [ClusterDetail<'_>]) {
     clusters.sort_by(compare);
 }
 
-fn compare(a: &ClusterDetail, b: &ClusterDetail) -> Ordering {
+fn compare(a: &ClusterDetail<'_>, b: &ClusterDetail<'_>) -> Ordering {
     a.overflow_order
         .cmp(&b.overflow_order)
         .then(b.score.cmp(&a.score))
         .then(b.available.cmp(&a.available))
-        .then_with(|| a.name.cmp(&b.name))
+        .then_with(|| a.name.cmp(b.name))
 }
 
 /// How the spread constraints chose, for `explain`.
@@ -64,12 +64,12 @@ pub enum Selection {
 pub struct SelectError(pub String);
 
 /// `SelectBestClusters`: `feasible` must already be sorted with [`sort_clusters`].
-pub fn select_best_clusters(
+pub fn select_best_clusters<'a>(
     placement: &Placement,
-    feasible: Vec<ClusterDetail>,
-    fleet_regions: impl Fn(usize) -> String,
+    feasible: Vec<ClusterDetail<'a>>,
+    fleet_regions: impl Fn(usize) -> &'a str,
     replicas: i64,
-) -> Result<(Vec<ClusterDetail>, Selection), (SelectError, Selection)> {
+) -> Result<(Vec<ClusterDetail<'a>>, Selection), (SelectError, Selection)> {
     let constraints = &placement.spread_constraints;
     if constraints.is_empty() {
         return Ok((

@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use crate::karmada::filter::{self, FilterContext, TermAffinity, Verdict};
+use crate::karmada::fleet::Fleet as KarmadaFleet;
 use crate::karmada::scheduler::{Outcome, Reason};
 use crate::karmada::{binding_name, claim, schedule, spread, Binding, Candidate, Claim};
 use crate::model::karmada::{
@@ -25,7 +26,7 @@ pub struct KarmadaTrace<'a> {
     pub candidates: Vec<Candidate<'a>>,
     /// The binding the scheduler read (`None` when no policy claimed the resource).
     pub binding: Option<BindingTrace>,
-    pub outcome: Option<Outcome>,
+    pub outcome: Option<Outcome<'a>>,
     pub clusters: &'a [KarmadaCluster],
 }
 
@@ -79,18 +80,14 @@ pub fn plan<'a>(
         reschedule: previous.trace.reschedule,
         observed_affinity: previous.trace.observed_affinity.as_deref(),
     };
-    let outcome = schedule(
-        &karmada.clusters,
-        &binding,
-        run.options.trace == Trace::Full,
-    );
+    let outcome = schedule(run.karmada, &binding, run.options.trace == Trace::Full);
     let mut say = |message: String| {
         warnings.push(format!(
             "{}: {}: {message}",
             workload.source, workload.object
         ));
     };
-    for quirk in quirks(&karmada.clusters, &binding, policy, &outcome) {
+    for quirk in quirks(run.karmada, &binding, policy, &outcome) {
         say(quirk);
     }
     item.policy = Some(policy.reference());
@@ -199,16 +196,23 @@ fn previous_binding<'a>(
 
 /// The upstream behaviours a user would not expect, said where they shaped this result.
 fn quirks(
-    fleet: &[KarmadaCluster],
+    fleet: &KarmadaFleet,
     binding: &Binding,
     policy: &PropagationPolicy,
     outcome: &Outcome,
 ) -> Vec<String> {
     let mut quirks = Vec::new();
-    // A set: a Duplicated workload is placed on thousands of clusters, and each of the
-    // fleet's clusters is looked up in it.
-    let placed: HashSet<&str> = outcome.clusters.iter().map(|c| c.name.as_str()).collect();
+    // The placed clusters in fleet order: a Duplicated workload is placed on thousands.
+    let mut placed: Vec<usize> = outcome
+        .clusters
+        .iter()
+        .filter_map(|target| fleet.position(&target.name))
+        .collect();
+    placed.sort_unstable();
+    placed.dedup();
+    let placed: Vec<&KarmadaCluster> = placed.iter().map(|&index| &fleet.clusters[index]).collect();
     // Clusters already in the binding skip the taint and API filters.
+    let targeted: HashSet<&str> = binding.clusters.iter().map(|c| c.name.as_str()).collect();
     let fresh = Binding {
         clusters: &[],
         ..*binding
@@ -218,10 +222,7 @@ fn quirks(
         binding: &fresh,
         affinity: &affinity,
     };
-    for cluster in fleet.iter().filter(|c| placed.contains(&c.name.as_str())) {
-        if !binding.targets(&cluster.name) {
-            continue;
-        }
+    for cluster in placed.iter().filter(|c| targeted.contains(c.name.as_str())) {
         if let Verdict::Unfit { plugin, reason } = filter::verdict(&context, cluster) {
             if plugin == "APIEnablement" || plugin == "TaintToleration" {
                 quirks.push(format!(
@@ -232,7 +233,7 @@ fn quirks(
             }
         }
     }
-    for cluster in fleet.iter().filter(|c| placed.contains(&c.name.as_str())) {
+    for cluster in &placed {
         if cluster
             .ready
             .as_deref()
