@@ -81,11 +81,7 @@ pub fn github(report: &CheckReport) -> String {
     let mut out = String::new();
     for (command, findings) in [("error", &report.errors), ("warning", &report.unsatisfied)] {
         for finding in findings {
-            let at = At {
-                file: Some(&finding.file),
-                line: finding.line,
-                column: finding.column,
-            };
+            let at = At::input(&finding.file, finding.line, finding.column);
             out.push_str(&workflow::command(command, at, &finding.to_string()));
         }
     }

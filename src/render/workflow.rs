@@ -1,12 +1,29 @@
 //! GitHub Actions workflow commands (`::error file=F,line=L,col=C::message`), the annotations
 //! `check -o github` and `diff -o github` print.
 
+use crate::load::STDIN_NAME;
+
 /// Where an annotation points; each part only when known.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct At<'a> {
     pub file: Option<&'a str>,
     pub line: Option<usize>,
     pub column: Option<usize>,
+}
+
+impl<'a> At<'a> {
+    /// A place in an input. Standard input is no file of the repository, so an annotation
+    /// on it names none (its message still says `<stdin>#N`), as SARIF gives it no location.
+    pub fn input(file: &'a str, line: Option<usize>, column: Option<usize>) -> At<'a> {
+        if file == STDIN_NAME {
+            return At::default();
+        }
+        At {
+            file: Some(file),
+            line,
+            column,
+        }
+    }
 }
 
 /// One command line, `command` being `error`, `warning` or `notice`. A column is given only
@@ -52,6 +69,12 @@ mod tests {
             command("notice", At::default(), "a\nb"),
             "::notice::a%0Ab\n"
         );
+    }
+
+    #[test]
+    fn standard_input_is_not_annotated_as_a_file() {
+        let at = At::input(STDIN_NAME, Some(3), Some(1));
+        assert_eq!(command("error", at, "m"), "::error::m\n");
     }
 
     #[test]

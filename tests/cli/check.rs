@@ -380,6 +380,33 @@ fn findings_carry_the_line_of_their_document_in_text_and_github() {
     );
 }
 
+/// Standard input is no file of the repository: its annotations name no file (the message
+/// still says `<stdin>#N: line L`), as SARIF gives its results no location.
+#[test]
+fn findings_on_standard_input_annotate_no_file() {
+    let stdin = std::fs::read_to_string("testdata/ci/lines/placements.yaml").expect("readable");
+    let output = Test::new()
+        .args(["check", "-f", "testdata/fleet/inventory.yaml"])
+        .args([
+            "-f",
+            "testdata/fleet/clustersets.yaml",
+            "-f",
+            "-",
+            "-o",
+            "github",
+        ])
+        .args(CI_NOW)
+        .stdin(stdin)
+        .status(1)
+        .run();
+    let text = common::stdout(&output);
+    assert!(
+        text.starts_with("::error::<stdin>#3: line 30: Placement/shop/typo: "),
+        "{text}"
+    );
+    assert!(!text.contains("file="), "{text}");
+}
+
 #[test]
 fn findings_carry_the_line_of_their_document_in_json_sarif_and_junit() {
     let expected = [

@@ -13,10 +13,8 @@ pub fn github(changes: &PlanDiff, sources: &Sources) -> String {
     let at = |item: &ItemSource| {
         sources
             .get(&item.to_string())
-            .map_or(At::default(), |source| At {
-                file: Some(&source.file),
-                line: source.line,
-                column: None,
+            .map_or(At::default(), |source| {
+                At::input(&source.file, source.line, None)
             })
     };
     let mut out = String::new();
