@@ -8,11 +8,12 @@
 //! string; `load` refuses or warns where the two differ, and [`to_string`] quotes every such
 //! string in the YAML fleetplan writes, so a YAML 1.1 reader gets the string back.
 
+use std::borrow::Cow;
+use std::cell::RefCell;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Serialize;
-use std::cell::RefCell;
 
 /// What go-yaml v2 reads a plain scalar as, when that is not a string.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -61,8 +62,32 @@ pub fn reading(text: &str) -> Option<Reading> {
     }
 }
 
+/// go-yaml v2's reading of `scalar`, a string serde_yaml lent out of `text`, when it was
+/// written plain and is not a string to go-yaml v2. Every string of an input is asked, so the
+/// cheap questions come first: its first byte, then the quote before it.
+#[inline]
+pub fn plain_reading(text: &str, scalar: &str) -> Option<Reading> {
+    let first = *scalar.as_bytes().first()?;
+    if !matches!(
+        first,
+        b'y' | b'Y' | b'n' | b'N' | b'o' | b'O' | b'.' | b'0'..=b'9' | b'+' | b'-'
+    ) {
+        return None;
+    }
+    let offset = (scalar.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    let before = offset.checked_sub(1).and_then(|at| text.as_bytes().get(at));
+    if before.is_some_and(|byte| matches!(byte, b'\'' | b'"')) {
+        return None;
+    }
+    let reading = reading(scalar)?;
+    written_plain(text, scalar).then_some(reading)
+}
+
 /// resolve.go's map of YAML 1.1 booleans (its `true`/`false` forms are YAML 1.2's too).
 fn word(text: &str) -> Option<Reading> {
+    if text.len() > 3 {
+        return None;
+    }
     match text {
         "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" => Some(Reading::Bool(true)),
         "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" => Some(Reading::Bool(false)),
@@ -103,7 +128,11 @@ fn finite(text: &str) -> Option<Reading> {
 /// float pattern, and the `0b` fallback (which, through `ParseInt(_, 2, 64)`, takes a sign
 /// after the prefix: `0b-1` is -1).
 fn number(text: &str) -> Option<Reading> {
-    let plain: String = text.chars().filter(|c| *c != '_').collect();
+    let plain: Cow<'_, str> = if text.contains('_') {
+        Cow::Owned(text.replace('_', ""))
+    } else {
+        Cow::Borrowed(text)
+    };
     if let Some(reading) = go_int(&plain) {
         return Some(reading);
     }
@@ -189,20 +218,19 @@ fn yaml_float(text: &str) -> bool {
         })
 }
 
-/// Where `scalar`, a string serde_yaml handed out borrowed from `text`, starts in `text` when
-/// it was written plain: not quoted and without a tag (a `!!str` scalar is a string to every
-/// reader). serde_yaml borrows a plain scalar's whole text and a quoted one's text between
-/// its quotes, so the byte before tells them apart (a plain scalar never follows a quote).
-pub fn plain_offset(text: &str, scalar: &str) -> Option<usize> {
-    let offset = (scalar.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
-    if offset.checked_add(scalar.len())? > text.len() {
-        return None;
+/// Whether `scalar`, a string serde_yaml lent out of `text`, was written plain: not quoted and
+/// without a tag (a `!!str` scalar is a string to every reader). serde_yaml lends a plain
+/// scalar's whole text and a quoted one's text between its quotes, so the byte before tells
+/// them apart (a plain scalar never follows a quote).
+fn written_plain(text: &str, scalar: &str) -> bool {
+    let Some(offset) = (scalar.as_ptr() as usize).checked_sub(text.as_ptr() as usize) else {
+        return false;
+    };
+    if offset.saturating_add(scalar.len()) > text.len() {
+        return false;
     }
-    let before = text.get(..offset)?;
-    if before.ends_with(['\'', '"']) || tagged(before) {
-        return None;
-    }
-    Some(offset)
+    let before = text.get(..offset).unwrap_or_default();
+    !before.ends_with(['\'', '"']) && !tagged(before)
 }
 
 /// Whether the node properties just before a scalar, on its line, include a tag.
@@ -297,10 +325,9 @@ impl<'de> Visitor<'de> for PlainStrings<'_> {
     }
 
     fn visit_borrowed_str<E: de::Error>(self, value: &'de str) -> Result<(), E> {
-        if reading(value).is_some() {
-            if let Some(start) = plain_offset(self.text, value) {
-                self.found.borrow_mut().push((start, start + value.len()));
-            }
+        let start = (value.as_ptr() as usize).checked_sub(self.text.as_ptr() as usize);
+        if let (Some(_), Some(start)) = (plain_reading(self.text, value), start) {
+            self.found.borrow_mut().push((start, start + value.len()));
         }
         Ok(())
     }
@@ -445,7 +472,7 @@ mod tests {
         let offset = |needle: &str| {
             let at = text.find(needle).unwrap_or_default() + needle.len() - 3;
             text.get(at..at + 3)
-                .and_then(|scalar| plain_offset(text, scalar))
+                .and_then(|scalar| plain_reading(text, scalar))
         };
         assert!(offset("a: yes").is_some());
         assert!(offset("b: 'yes").is_none());
@@ -453,7 +480,8 @@ mod tests {
         assert!(offset("d: !!str yes").is_none());
         assert!(offset("e: &x yes").is_some());
         assert!(offset("f: [yes").is_some());
-        assert_eq!(plain_offset(text, "yes"), None);
+        assert_eq!(plain_reading(text, "yes"), None);
+        assert!(plain_reading("yes: 1", "yes: 1".get(..3).unwrap_or_default()).is_some());
     }
 
     #[test]

@@ -169,13 +169,14 @@ fn parse_yaml(name: &str, text: &str, allowance: usize) -> Result<Vec<Document>,
             .saturating_mul(BUDGET_PER_BYTE)
             .saturating_add(allowance),
     );
-    let duplicate = RefCell::new(None);
-    let misread = RefCell::new(Vec::new());
-    let seed = BudgetedValue {
-        budget: &budget,
-        duplicate: &duplicate,
+    let parse = Parse {
+        budget,
+        duplicate: RefCell::new(None),
         text: &text,
-        misread: &misread,
+        misread: RefCell::new(Vec::new()),
+    };
+    let seed = BudgetedValue {
+        parse: &parse,
         path: None,
         key: false,
     };
@@ -185,7 +186,7 @@ fn parse_yaml(name: &str, text: &str, allowance: usize) -> Result<Vec<Document>,
         let at = source(name, index.saturating_add(1), line);
         let mut value = seed.deserialize(deserializer).map_err(|error| {
             let mut error = yaml_syntax_error(&at, &error);
-            if let Some(key) = duplicate.take() {
+            if let Some(key) = parse.duplicate.take() {
                 at_duplicate(&mut error, &text, &key);
             }
             error
@@ -194,7 +195,7 @@ fn parse_yaml(name: &str, text: &str, allowance: usize) -> Result<Vec<Document>,
         value
             .apply_merge()
             .map_err(|error| yaml_syntax_error(&at, &error))?;
-        let misread = misread.take();
+        let misread = parse.misread.take();
         plain_scalars::settle(&mut value, &misread);
         documents.push(Document {
             source: at,
@@ -292,17 +293,23 @@ fn without_location(message: String) -> String {
     }
 }
 
+/// What every value of one input's parse shares.
+struct Parse<'t> {
+    /// Values left to build, aliases' expansions included.
+    budget: Cell<usize>,
+    /// The key of a duplicate-key error, for [`at_duplicate`].
+    duplicate: RefCell<Option<String>>,
+    /// The input, which plain scalars are borrowed from.
+    text: &'t str,
+    misread: RefCell<Vec<Misread>>,
+}
+
 /// Builds a `serde_yaml::Value`, counting every value it visits (alias expansions
 /// included) against a shared budget, and noting the plain scalars kubectl reads as another
 /// type, with their paths.
 #[derive(Clone, Copy)]
 struct BudgetedValue<'a> {
-    budget: &'a Cell<usize>,
-    /// The key of a duplicate-key error, for [`at_duplicate`].
-    duplicate: &'a RefCell<Option<String>>,
-    /// The input, which plain scalars are borrowed from.
-    text: &'a str,
-    misread: &'a RefCell<Vec<Misread>>,
+    parse: &'a Parse<'a>,
     /// Where the value being built is.
     path: Option<&'a Segment<'a>>,
     /// Whether it is a mapping's key.
@@ -310,17 +317,14 @@ struct BudgetedValue<'a> {
 }
 
 impl<'a> BudgetedValue<'a> {
-    fn at<'b>(self, segment: &'b Segment<'b>, key: bool) -> BudgetedValue<'b>
+    fn at<'b>(self, segment: &'b Segment<'b>) -> BudgetedValue<'b>
     where
         'a: 'b,
     {
         BudgetedValue {
-            budget: self.budget,
-            duplicate: self.duplicate,
-            text: self.text,
-            misread: self.misread,
+            parse: self.parse,
             path: Some(segment),
-            key,
+            key: false,
         }
     }
 
@@ -329,9 +333,9 @@ impl<'a> BudgetedValue<'a> {
     }
 
     fn spend<E: de::Error>(self) -> Result<(), E> {
-        match self.budget.get().checked_sub(1) {
+        match self.parse.budget.get().checked_sub(1) {
             Some(left) => {
-                self.budget.set(left);
+                self.parse.budget.set(left);
                 Ok(())
             }
             None => Err(E::custom(
@@ -396,11 +400,9 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
     // serde_yaml lends out the input's own text for a plain scalar on one line, the only kind
     // YAML 1.1 resolves to another type.
     fn visit_borrowed_str<E: de::Error>(self, value: &'de str) -> Result<Value, E> {
-        if let Some(reading) = yaml11::reading(value) {
-            if yaml11::plain_offset(self.text, value).is_some() {
-                let found = Misread::new(self.path, self.key, value, reading);
-                self.misread.borrow_mut().push(found);
-            }
+        if let Some(reading) = yaml11::plain_reading(self.parse.text, value) {
+            let found = Misread::new(self.path, self.key, value, reading);
+            self.parse.misread.borrow_mut().push(found);
         }
         self.visit_str(value)
     }
@@ -431,7 +433,7 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
                 parent: self.path,
                 step: StepRef::Index(items.len()),
             };
-            let Some(item) = seq.next_element_seed(self.at(&segment, false))? else {
+            let Some(item) = seq.next_element_seed(self.at(&segment))? else {
                 break;
             };
             items.push(item);
@@ -446,14 +448,14 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
             if mapping.contains_key(&key) {
                 let shown = serde_yaml::to_string(&key).unwrap_or_default();
                 let shown = shown.trim_end();
-                *self.duplicate.borrow_mut() = Some(shown.to_string());
+                *self.parse.duplicate.borrow_mut() = Some(shown.to_string());
                 return Err(de::Error::custom(format_args!("duplicate key {shown}")));
             }
             let segment = Segment {
                 parent: self.path,
                 step: StepRef::Key(&key),
             };
-            let value = map.next_value_seed(self.at(&segment, false))?;
+            let value = map.next_value_seed(self.at(&segment))?;
             mapping.insert(key, value);
         }
         Ok(Value::Mapping(mapping))
