@@ -422,6 +422,26 @@ fn a_successful_run_replaces_the_out_file() {
     assert_eq!(common::entries(dir.path()), ["plan.yaml"]);
 }
 
+/// A write that fails for every user, root included: the file's directory is a regular file
+/// (ENOTDIR). Nothing is written, and the regular file is left as it was.
+#[test]
+fn an_out_file_below_a_regular_file_writes_nothing() {
+    let dir = out_dir_with_old_plan();
+    let out = dir.path().join("plan.yaml").join("plan.yaml");
+    Test::new()
+        .args(["plan", "-f", "testdata/fleet", "-o", "yaml", "--out"])
+        .arg(out.to_string_lossy())
+        .stderr_contains("Not a directory")
+        .stdout("")
+        .status(1)
+        .run();
+    assert_eq!(
+        fs::read_to_string(dir.path().join("plan.yaml")).unwrap_or_default(),
+        OLD_PLAN
+    );
+    assert_eq!(common::entries(dir.path()), ["plan.yaml"]);
+}
+
 #[test]
 fn usage_errors_exit_with_code_one() {
     Test::new()

@@ -292,6 +292,27 @@ fn out_into_a_read_only_directory_writes_nothing() {
     assert_eq!(entries(dir.path()), ["migrated"]);
 }
 
+/// A write that fails for every user, root included (CI runs as root, who writes into a
+/// read-only directory anyway): the directory's parent is a regular file.
+#[test]
+fn out_below_a_regular_file_writes_nothing() {
+    let dir = common::tempdir();
+    let file = dir.path().join("file");
+    std::fs::write(&file, "previous").unwrap_or_else(|error| panic!("{error}"));
+    let out = file.join("migrated");
+    migrate("testdata/migrate/placementrules.yaml")
+        .args(["--out", &out.to_string_lossy()])
+        .stderr_contains(format!("error: {}: ", out.display()))
+        .stdout("")
+        .status(1)
+        .run();
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap_or_default(),
+        "previous"
+    );
+    assert_eq!(entries(dir.path()), ["file"]);
+}
+
 /// What a `migrate --out` killed by SIGKILL leaves behind: its staging directory, named for
 /// the process (one that no longer runs) and the target.
 #[test]
