@@ -106,12 +106,12 @@ pub fn group_length(per_group: &IntOrString, total: usize) -> Result<usize, Grou
     })
 }
 
-/// Groups `selected` (in name order) by the strategy: named groups take their matching
-/// clusters first, the rest form groups named "". Each group lists its clusters in name
-/// order.
+/// Groups `selected` (in name order, each cluster with its name) by the strategy: named
+/// groups take their matching clusters first, the rest form groups named "". Each group
+/// lists its clusters in name order.
 pub fn decision_groups(
     strategy: &GroupStrategy,
-    selected: &[&Cluster],
+    selected: &[(&Cluster, &str)],
 ) -> Result<Vec<(String, Vec<String>)>, GroupsError> {
     let length = group_length(&strategy.clusters_per_decision_group, selected.len())?;
     let mut grouped = vec![false; selected.len()];
@@ -121,19 +121,19 @@ pub fn decision_groups(
         let labels = Selector::from_label_selector(Some(&selector.label_selector))?;
         let claims = Selector::from_claim_selector(&selector.claim_selector)?;
         let mut matched = Vec::new();
-        for (cluster, grouped) in selected.iter().zip(&mut grouped) {
+        for (&(cluster, name), grouped) in selected.iter().zip(&mut grouped) {
             if !*grouped && labels.matches(&cluster.labels) && claims.matches(&cluster.claims) {
                 *grouped = true;
-                matched.push(*cluster);
+                matched.push(name);
             }
         }
         divide(&group.group_name, &matched, length, &mut groups);
     }
-    let rest: Vec<&Cluster> = selected
+    let rest: Vec<&str> = selected
         .iter()
         .zip(&grouped)
         .filter(|(_, grouped)| !**grouped)
-        .map(|(cluster, _)| *cluster)
+        .map(|(&(_, name), _)| name)
         .collect();
     divide("", &rest, length, &mut groups);
     if groups.is_empty() {
@@ -142,14 +142,9 @@ pub fn decision_groups(
     Ok(groups)
 }
 
-fn divide(
-    name: &str,
-    clusters: &[&Cluster],
-    length: usize,
-    groups: &mut Vec<(String, Vec<String>)>,
-) {
+fn divide(name: &str, clusters: &[&str], length: usize, groups: &mut Vec<(String, Vec<String>)>) {
     for chunk in clusters.chunks(length.max(1)) {
-        let names = chunk.iter().map(|cluster| cluster.name.clone()).collect();
+        let names = chunk.iter().map(|cluster| cluster.to_string()).collect();
         groups.push((name.to_string(), names));
     }
 }

@@ -211,9 +211,12 @@ fn schedule_spec(input: &PlacementInput) -> PlacementResult {
         })
         .collect();
     chosen.sort_unstable();
-    let selected_clusters: Vec<&Cluster> = chosen
+    let selected_clusters: Vec<(&Cluster, &str)> = chosen
         .iter()
-        .map(|&(_, position)| fleet.cluster(scheduled.ranked[position]))
+        .map(|&(_, position)| {
+            let index = scheduled.ranked[position];
+            (fleet.cluster(index), fleet.name(index))
+        })
         .collect();
     let mut status = scheduled.status.clone().unwrap_or(Status::Success);
     let grouped = if matches!(status, Status::Error { .. }) {
@@ -237,7 +240,7 @@ fn schedule_spec(input: &PlacementInput) -> PlacementResult {
     };
     let selected: Vec<String> = selected_clusters
         .iter()
-        .map(|cluster| cluster.name.clone())
+        .map(|&(_, name)| name.to_string())
         .collect();
     let scores = chosen
         .iter()

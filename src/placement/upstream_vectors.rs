@@ -527,8 +527,11 @@ impl<'c> Checker<'c> {
             .iter()
             .map(cluster)
             .collect();
-        let mut selected: Vec<&Cluster> = clusters.iter().collect();
-        selected.sort_by(|a, b| a.name.cmp(&b.name));
+        let mut selected: Vec<(&Cluster, &str)> = clusters
+            .iter()
+            .map(|cluster| (cluster, cluster.name.as_str()))
+            .collect();
+        selected.sort_by(|a, b| a.1.cmp(b.1));
         let grouped = groups::decision_groups(&spec.decision_strategy.group_strategy, &selected)
             .expect("groups");
         let (statuses, objects) =
