@@ -777,3 +777,41 @@ fn a_large_inventory_reports_errors_as_one_thread_does() {
         );
     }
 }
+
+// ---- YAML 1.1 scalars ----
+
+const PLACEMENT: &str = "apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\n";
+
+#[test]
+fn misread_scalars_in_list_items_are_refused_at_the_item_path() {
+    let text = "apiVersion: v1\nkind: List\nitems:\n- apiVersion: cluster.open-cluster-management.io/v1beta1\n  kind: Placement\n  metadata: {name: p, namespace: apps, labels: {tier: on}}\n";
+    assert_eq!(
+        errors(text),
+        ["<stdin>#1: Placement/apps/p: items[0].metadata.labels.tier: unquoted on is the boolean true to kubectl (YAML 1.1), not a string: quote it (\"on\")"]
+    );
+}
+
+#[test]
+fn merged_and_aliased_scalars_are_refused_where_they_land() {
+    let text = format!(
+        "{PLACEMENT}metadata:\n  name: p\n  namespace: apps\n  labels:\n    <<: {{tier: 'y', zone: n}}\n  annotations: {{a: &x off, b: *x}}\n"
+    );
+    assert_eq!(
+        errors(&text),
+        [
+            "<stdin>#1: Placement/apps/p: metadata.labels.zone: unquoted n is the boolean false to kubectl (YAML 1.1), not a string: quote it (\"n\")",
+            "<stdin>#1: Placement/apps/p: metadata.annotations.a: unquoted off is the boolean false to kubectl (YAML 1.1), not a string: quote it (\"off\")",
+            "<stdin>#1: Placement/apps/p: metadata.annotations.b: unquoted off is the boolean false to kubectl (YAML 1.1), not a string: quote it (\"off\")",
+        ]
+    );
+}
+
+#[test]
+fn tagged_and_block_scalars_are_strings_to_every_reader() {
+    let text = format!(
+        "{PLACEMENT}metadata:\n  name: p\n  namespace: apps\n  labels: {{a: !!str yes, b: \"no\"}}\n  annotations:\n    c: |-\n      on\n"
+    );
+    let model = model(&text);
+    let labels = &model.workloads[0].labels;
+    assert_eq!(labels.get("a").map(String::as_str), Some("yes"));
+}
