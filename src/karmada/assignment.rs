@@ -8,11 +8,9 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::model::karmada::{
-    DivisionPreference, KarmadaCluster, Placement, ReplicaScheduling, TargetCluster,
-};
+use crate::model::karmada::{DivisionPreference, Placement, ReplicaScheduling, TargetCluster};
 
-use super::cluster_matches::AffinityMatcher;
+use super::fleet::Fleet;
 use super::spread::ClusterDetail;
 use super::webster::{self, Round, TieBreak};
 use super::Binding;
@@ -123,7 +121,7 @@ pub struct Assignment {
 /// `AssignReplicas` over the selected clusters, in selection order.
 pub fn assign(
     binding: &Binding,
-    fleet: &[KarmadaCluster],
+    fleet: &Fleet,
     selected: &[ClusterDetail],
     overflow: bool,
     trace: bool,
@@ -178,7 +176,7 @@ pub fn assign(
 
 struct Run<'r, 'a> {
     binding: &'r Binding<'a>,
-    fleet: &'r [KarmadaCluster],
+    fleet: &'r Fleet<'r>,
     strategy: Strategy,
     trace: bool,
     divisions: Vec<Division>,
@@ -226,8 +224,9 @@ impl Run<'_, '_> {
             ..Division::default()
         };
         let result = match self.strategy {
-            Strategy::Duplicated => Ok(candidates
-                .iter()
+            // In name order, as the plan lists them.
+            Strategy::Duplicated => Ok(by_name(candidates)
+                .into_iter()
                 .map(|cluster| TargetCluster {
                     name: cluster.name.to_string(),
                     replicas,
@@ -271,21 +270,11 @@ impl Run<'_, '_> {
             // No weight preference: every candidate weighs 1.
             None => candidates.iter().map(|c| (c.name, 1)).collect(),
             Some(rules) => {
-                let matchers: Vec<(AffinityMatcher, i64)> = rules
-                    .iter()
-                    .map(|(affinity, weight)| (AffinityMatcher::new(affinity), *weight))
-                    .collect();
+                let weights = self.fleet.static_weights(self.binding.placement, rules);
                 candidates
                     .iter()
-                    .filter_map(|candidate| {
-                        let cluster = &self.fleet[candidate.index];
-                        let weight = matchers
-                            .iter()
-                            .filter(|(matcher, _)| matcher.matches(cluster))
-                            .map(|(_, weight)| *weight)
-                            .fold(0, i64::max);
-                        (weight > 0).then_some((candidate.name, weight))
-                    })
+                    .filter(|candidate| weights[candidate.index] > 0)
+                    .map(|candidate| (candidate.name, weights[candidate.index]))
                     .collect()
             }
         };
@@ -460,6 +449,13 @@ fn sum_int32(clusters: &[TargetCluster]) -> i64 {
     i64::from(clusters.iter().fold(0i32, |sum, cluster| {
         sum.wrapping_add(cluster.replicas as i32)
     }))
+}
+
+/// The clusters in name order.
+fn by_name<'c, 'a>(clusters: &'c [ClusterDetail<'a>]) -> Vec<&'c ClusterDetail<'a>> {
+    let mut sorted: Vec<&ClusterDetail> = clusters.iter().collect();
+    sorted.sort_unstable_by_key(|cluster| cluster.rank);
+    sorted
 }
 
 /// Weights as `explain` keeps them.

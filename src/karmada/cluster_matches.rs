@@ -47,11 +47,26 @@ impl<'a> AffinityMatcher<'a> {
     }
 
     pub fn matches(&self, cluster: &KarmadaCluster) -> bool {
+        self.matches_with(cluster, |selector| selector.matches(&cluster.labels))
+    }
+
+    /// The label selector, when the affinity has one upstream can build.
+    pub fn label_selector(&self) -> Option<&Selector> {
+        self.labels.as_ref().and_then(Option::as_ref)
+    }
+
+    /// [`AffinityMatcher::matches`] with the label selector's answer for this cluster from
+    /// `labels_match` (an index over the whole fleet answers it for every cluster at once).
+    pub fn matches_with(
+        &self,
+        cluster: &KarmadaCluster,
+        labels_match: impl FnOnce(&Selector) -> bool,
+    ) -> bool {
         if self.affinity.exclude.contains(&cluster.name) {
             return false;
         }
         match &self.labels {
-            Some(Some(selector)) if !selector.matches(&cluster.labels) => return false,
+            Some(Some(selector)) if !labels_match(selector) => return false,
             Some(None) => return false,
             _ => {}
         }

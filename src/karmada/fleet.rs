@@ -10,13 +10,16 @@
 //! kind), computed on first use and shared by every binding of that policy; a binding with
 //! targets or evictions gets the table's verdicts for every other cluster.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use crate::model::karmada::KarmadaCluster;
+use crate::model::karmada::{ClusterAffinity, KarmadaCluster, Placement};
+use crate::selector::{ClusterBits, LabelIndex};
 
+use super::cluster_matches::AffinityMatcher;
 use super::estimator::GeneralEstimator;
-use super::filter::{self, FilterContext, TermAffinity, Verdict};
+use super::filter::{self, api_enablement, cluster_affinity, FilterContext, TermAffinity, Verdict};
 use super::Binding;
 
 /// The Karmada clusters of a run and what is computed once over them.
@@ -25,7 +28,32 @@ pub struct Fleet<'a> {
     pub estimator: GeneralEstimator,
     /// Cluster name → index in `clusters`.
     index: HashMap<&'a str, usize>,
-    tables: Mutex<HashMap<TableKey, Arc<OnceLock<Arc<FilterTable>>>>>,
+    /// Per cluster, its place in name order.
+    ranks: Vec<u32>,
+    /// The clusters' labels, indexed: a selector is answered for the whole fleet at once.
+    labels: LabelIndex,
+    tables: Shared<TableKey, FilterTable>,
+    /// Per (apiVersion, kind): APIEnablement's answer for every cluster (an empty binding).
+    apis: Shared<(String, String), Vec<Option<Cow<'static, str>>>>,
+    /// Per placement (by address, as [`TableKey`]): every cluster's static weight.
+    static_weights: Shared<usize, Vec<i64>>,
+}
+
+/// Values computed once by the first of the parallel workers that asks, the others waiting
+/// for it, then shared.
+type Shared<K, V> = Mutex<HashMap<K, Arc<OnceLock<Arc<V>>>>>;
+
+/// The value at `key`, computed with `init` if no worker has.
+fn shared<K: Eq + std::hash::Hash, V>(
+    values: &Shared<K, V>,
+    key: K,
+    init: impl FnOnce() -> V,
+) -> Arc<V> {
+    let slot = {
+        let mut values = values.lock().unwrap_or_else(PoisonError::into_inner);
+        Arc::clone(values.entry(key).or_default())
+    };
+    Arc::clone(slot.get_or_init(|| Arc::new(init())))
 }
 
 /// What a filter table depends on besides the clusters.
@@ -55,7 +83,14 @@ pub struct FilterTable {
 }
 
 impl FilterTable {
-    fn new(context: &FilterContext, clusters: &[KarmadaCluster]) -> FilterTable {
+    /// The verdicts with APIEnablement's answers `apis` and each affinity matcher's label
+    /// selector answered by `labels` (`None`: the matcher has none).
+    fn new(
+        context: &FilterContext,
+        clusters: &[KarmadaCluster],
+        apis: &[Option<Cow<'static, str>>],
+        labels: &[Option<ClusterBits>],
+    ) -> FilterTable {
         let mut table = FilterTable {
             verdicts: Vec::new(),
             of_cluster: Vec::with_capacity(clusters.len()),
@@ -64,7 +99,19 @@ impl FilterTable {
         };
         let mut distinct: HashMap<Verdict, u32> = HashMap::new();
         for (index, cluster) in clusters.iter().enumerate() {
-            let verdict = filter::verdict(context, cluster);
+            let verdict = filter::verdict_with(cluster, |plugin, filter| {
+                if plugin == api_enablement::NAME {
+                    apis[index].clone()
+                } else if plugin == cluster_affinity::NAME {
+                    cluster_affinity::answer(&context.affinity.matchers, |at, matcher| {
+                        matcher.matches_with(cluster, |_| {
+                            labels[at].as_ref().is_some_and(|bits| bits.contains(index))
+                        })
+                    })
+                } else {
+                    filter(context, cluster)
+                }
+            });
             match &verdict {
                 Verdict::Fit => table.feasible.push(index),
                 Verdict::Unfit { reason, .. } => {
@@ -90,7 +137,15 @@ impl FilterTable {
 
 impl<'a> Fleet<'a> {
     pub fn new(clusters: &'a [KarmadaCluster]) -> Fleet<'a> {
+        let mut by_name: Vec<usize> = (0..clusters.len()).collect();
+        by_name.sort_by(|&a, &b| clusters[a].name.cmp(&clusters[b].name));
+        let mut ranks = vec![0; clusters.len()];
+        for (rank, index) in by_name.into_iter().enumerate() {
+            ranks[index] = rank as u32;
+        }
         Fleet {
+            ranks,
+            labels: LabelIndex::new(clusters.iter().map(|cluster| &cluster.labels)),
             clusters,
             estimator: GeneralEstimator::new(clusters),
             index: clusters
@@ -99,12 +154,48 @@ impl<'a> Fleet<'a> {
                 .map(|(index, cluster)| (cluster.name.as_str(), index))
                 .collect(),
             tables: Mutex::new(HashMap::new()),
+            apis: Mutex::new(HashMap::new()),
+            static_weights: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The place of the cluster at `index` in the fleet's name order.
+    pub fn rank(&self, index: usize) -> u32 {
+        self.ranks[index]
     }
 
     /// The index of the cluster named `name`, if the fleet has it.
     pub fn position(&self, name: &str) -> Option<usize> {
         self.index.get(name).copied()
+    }
+
+    /// Every cluster's weight under `placement`'s `staticWeightList` (`rules`): the highest
+    /// weight of the rules whose `targetCluster` matches it, 0 when none does.
+    pub fn static_weights(
+        &self,
+        placement: &Placement,
+        rules: &[(ClusterAffinity, i64)],
+    ) -> Arc<Vec<i64>> {
+        shared(
+            &self.static_weights,
+            std::ptr::from_ref(placement) as usize,
+            || {
+                let matchers: Vec<(AffinityMatcher, i64)> = rules
+                    .iter()
+                    .map(|(affinity, weight)| (AffinityMatcher::new(affinity), *weight))
+                    .collect();
+                self.clusters
+                    .iter()
+                    .map(|cluster| {
+                        matchers
+                            .iter()
+                            .filter(|(matcher, _)| matcher.matches(cluster))
+                            .map(|(_, weight)| *weight)
+                            .fold(0, i64::max)
+                    })
+                    .collect()
+            },
+        )
     }
 
     /// The verdicts of `binding`'s policy with `term` and `affinity` for an empty binding,
@@ -123,11 +214,7 @@ impl<'a> Fleet<'a> {
             api_version: object.api_version.clone(),
             kind: object.kind.clone(),
         };
-        let slot = {
-            let mut tables = self.tables.lock().unwrap_or_else(PoisonError::into_inner);
-            Arc::clone(tables.entry(key).or_default())
-        };
-        let table = slot.get_or_init(|| {
+        shared(&self.tables, key, || {
             let empty = Binding {
                 clusters: &[],
                 eviction_from: &[],
@@ -137,8 +224,26 @@ impl<'a> Fleet<'a> {
                 binding: &empty,
                 affinity,
             };
-            Arc::new(FilterTable::new(&context, self.clusters))
-        });
-        Arc::clone(table)
+            let apis = shared(
+                &self.apis,
+                (object.api_version.clone(), object.kind.clone()),
+                || {
+                    self.clusters
+                        .iter()
+                        .map(|cluster| api_enablement::filter(&context, cluster))
+                        .collect()
+                },
+            );
+            let labels: Vec<Option<ClusterBits>> = affinity
+                .matchers
+                .iter()
+                .map(|matcher| {
+                    matcher
+                        .label_selector()
+                        .map(|selector| self.labels.select(selector))
+                })
+                .collect();
+            FilterTable::new(&context, self.clusters, &apis, &labels)
+        })
     }
 }

@@ -271,6 +271,7 @@ fn run<'a>(fleet: &Fleet<'a>, binding: &Binding, term: Option<&str>, trace: bool
             ClusterDetail {
                 index,
                 name: cluster.name.as_str(),
+                rank: fleet.rank(index),
                 score: cluster_locality::score(assigned.is_some()),
                 overflow_order: affinity.overflow_order(cluster),
                 available: allocatable + assigned.unwrap_or(0),
@@ -303,7 +304,7 @@ fn run<'a>(fleet: &Fleet<'a>, binding: &Binding, term: Option<&str>, trace: bool
         }
     };
     let overflow = term.is_some_and(|name| has_overflow(binding, name));
-    let assignment = assignment::assign(binding, fleet.clusters, &selected, overflow, trace);
+    let assignment = assignment::assign(binding, fleet, &selected, overflow, trace);
     if trace {
         attempt.selected = selected;
     }

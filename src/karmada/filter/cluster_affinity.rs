@@ -70,8 +70,22 @@ fn matchers(term: &ClusterAffinityTerm, workload: bool) -> Vec<AffinityMatcher<'
 }
 
 pub fn filter(context: &FilterContext, cluster: &KarmadaCluster) -> Option<Cow<'static, str>> {
-    let matchers = &context.affinity.matchers;
-    if matchers.is_empty() || matchers.iter().any(|matcher| matcher.matches(cluster)) {
+    answer(&context.affinity.matchers, |_, matcher| {
+        matcher.matches(cluster)
+    })
+}
+
+/// The plugin's answer given whether each of `matchers` (by position) matches the cluster.
+pub fn answer(
+    matchers: &[AffinityMatcher],
+    mut matches: impl FnMut(usize, &AffinityMatcher) -> bool,
+) -> Option<Cow<'static, str>> {
+    if matchers.is_empty()
+        || matchers
+            .iter()
+            .enumerate()
+            .any(|(at, matcher)| matches(at, matcher))
+    {
         return None;
     }
     Some(Cow::Borrowed(

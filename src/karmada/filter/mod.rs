@@ -6,8 +6,8 @@
 //! cluster failing several filters always reports the same one. Which clusters pass does not
 //! depend on the order.
 
-mod api_enablement;
-mod cluster_affinity;
+pub mod api_enablement;
+pub mod cluster_affinity;
 mod cluster_eviction;
 mod spread_constraint;
 mod taint_toleration;
@@ -42,7 +42,8 @@ pub struct FilterContext<'b, 'a> {
     pub affinity: &'b TermAffinity<'a>,
 }
 
-type Filter = fn(&FilterContext, &KarmadaCluster) -> Option<Cow<'static, str>>;
+/// One plugin's `Filter`: `None` passes, else the reason.
+pub type Filter = fn(&FilterContext, &KarmadaCluster) -> Option<Cow<'static, str>>;
 
 /// The plugins in fleetplan's fixed order, by upstream name.
 const FILTERS: [(&str, Filter); 5] = [
@@ -55,11 +56,20 @@ const FILTERS: [(&str, Filter); 5] = [
 
 /// The verdict of every filter on one cluster, in order.
 pub fn verdict(context: &FilterContext, cluster: &KarmadaCluster) -> Verdict {
+    verdict_with(cluster, |_, filter| filter(context, cluster))
+}
+
+/// [`verdict`] with each plugin's answer from `answer(plugin, filter)`, which may run the
+/// filter or give what an earlier run of it found (a verdict shared by many bindings).
+pub fn verdict_with(
+    cluster: &KarmadaCluster,
+    mut answer: impl FnMut(&'static str, Filter) -> Option<Cow<'static, str>>,
+) -> Verdict {
     if cluster.deleting {
         return Verdict::Deleting;
     }
     for (plugin, filter) in FILTERS {
-        if let Some(reason) = filter(context, cluster) {
+        if let Some(reason) = answer(plugin, filter) {
             return Verdict::Unfit { plugin, reason };
         }
     }

@@ -5,7 +5,7 @@ mod by_cluster;
 mod by_region;
 mod select_groups;
 
-use std::cmp::Ordering;
+use std::cmp::Reverse;
 
 use crate::model::karmada::{DivisionPreference, Placement, SpreadField};
 
@@ -17,6 +17,8 @@ pub struct ClusterDetail<'a> {
     /// Index into the scheduled fleet's clusters.
     pub index: usize,
     pub name: &'a str,
+    /// The cluster's place in the fleet's name order: compares as `name` does.
+    pub rank: u32,
     pub score: i64,
     pub overflow_order: i64,
     /// The estimate plus the replicas the binding already has there.
@@ -26,17 +28,17 @@ pub struct ClusterDetail<'a> {
 }
 
 /// `sortClusters` with the available-replicas comparison: overflow order ascending, score
-/// descending, available replicas descending, then name. A total order.
+/// descending, available replicas descending, then name (by its rank: no string compares). A
+/// total order, so an unstable sort gives the same result.
 pub fn sort_clusters(clusters: &mut [ClusterDetail<'_>]) {
-    clusters.sort_by(compare);
-}
-
-fn compare(a: &ClusterDetail<'_>, b: &ClusterDetail<'_>) -> Ordering {
-    a.overflow_order
-        .cmp(&b.overflow_order)
-        .then(b.score.cmp(&a.score))
-        .then(b.available.cmp(&a.available))
-        .then_with(|| a.name.cmp(b.name))
+    clusters.sort_unstable_by_key(|cluster| {
+        (
+            cluster.overflow_order,
+            Reverse(cluster.score),
+            Reverse(cluster.available),
+            cluster.rank,
+        )
+    });
 }
 
 /// How the spread constraints chose, for `explain`.
