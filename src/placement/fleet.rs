@@ -10,8 +10,9 @@ use crate::selector::{ClusterBits, LabelIndex, Selector, SelectorError};
 
 use super::memo::Memo;
 
-/// A clusterset's members, or why they cannot be listed.
-type Members = Result<Arc<Vec<usize>>, ClusterSetError>;
+/// A clusterset's members, or why they cannot be listed (boxed: every placement clones a
+/// memoized `Members`, and the error is larger than the list's pointer).
+type Members = Result<Arc<Vec<usize>>, Box<ClusterSetError>>;
 
 /// Why a clusterset's members cannot be listed: the placement's sync fails upstream.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -40,7 +41,7 @@ pub struct FleetIndex<'a> {
     set_members: HashMap<&'a str, Members>,
     candidates: Memo<Vec<String>, Members>,
     /// The same candidates as bitsets, for untraced runs that filter by bitset algebra.
-    candidate_bits: Memo<Vec<String>, Result<Arc<ClusterBits>, ClusterSetError>>,
+    candidate_bits: Memo<Vec<String>, Result<Arc<ClusterBits>, Box<ClusterSetError>>>,
     /// Built on first use: a fleet whose placements have no predicates never needs them.
     labels: OnceLock<LabelIndex>,
     claims: OnceLock<LabelIndex>,
@@ -111,15 +112,19 @@ impl<'a> FleetIndex<'a> {
                                     .collect(),
                             )
                         })
-                        .map_err(|error| ClusterSetError::Selector {
-                            set: set.name.clone(),
-                            error,
+                        .map_err(|error| {
+                            Box::new(ClusterSetError::Selector {
+                                set: set.name.clone(),
+                                error,
+                            })
                         })
                 }
-                ClusterSetSelector::Unknown(kind) => Err(ClusterSetError::UnknownSelectorType {
-                    set: set.name.clone(),
-                    kind: kind.clone(),
-                }),
+                ClusterSetSelector::Unknown(kind) => {
+                    Err(Box::new(ClusterSetError::UnknownSelectorType {
+                        set: set.name.clone(),
+                        kind: kind.clone(),
+                    }))
+                }
             };
             members.entry(set.name.as_str()).or_insert(listed);
         }
@@ -194,7 +199,10 @@ impl<'a> FleetIndex<'a> {
     }
 
     /// [`FleetIndex::candidates`] as a bitset over inventory indices, cached the same way.
-    pub fn candidate_bits(&self, sets: &[String]) -> Result<Arc<ClusterBits>, ClusterSetError> {
+    pub fn candidate_bits(
+        &self,
+        sets: &[String],
+    ) -> Result<Arc<ClusterBits>, Box<ClusterSetError>> {
         self.candidate_bits.get_or_insert_with(sets, || {
             let members = self.candidates(sets)?;
             Ok(Arc::new(ClusterBits::from_ids(

@@ -83,9 +83,16 @@ pub enum GroupsError {
         crate::model::echo(.0)
     )]
     NotAPercentage(String),
-    /// A decision group's `groupClusterSelector` that cannot be built.
+    /// A decision group's `groupClusterSelector` that cannot be built (boxed: the success
+    /// path of every placement carries this `Result`).
     #[error(transparent)]
-    Selector(#[from] SelectorError),
+    Selector(Box<SelectorError>),
+}
+
+impl From<SelectorError> for GroupsError {
+    fn from(error: SelectorError) -> Self {
+        GroupsError::Selector(Box::new(error))
+    }
 }
 
 /// Upstream `calculateLength`: an int, or `ceil(p% × total)`; ≤ 0 or > total is total.

@@ -135,7 +135,7 @@ pub(super) fn predicate_scopes(
     fleet: &FleetIndex,
     spec: &PlacementSpec,
     eligible: &[String],
-) -> Result<(Vec<String>, Vec<Scope>), ClusterSetError> {
+) -> Result<(Vec<String>, Vec<Scope>), Box<ClusterSetError>> {
     let mut union = BTreeSet::new();
     let mut scopes = Vec::new();
     for (predicate, written) in spec.predicates.iter().enumerate() {

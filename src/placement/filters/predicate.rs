@@ -27,13 +27,26 @@ struct Compiled {
     scope: Option<Vec<String>>,
 }
 
-/// A predicate's selector that cannot be built: upstream's Misconfigured message.
+/// A predicate's selector that cannot be built: upstream's Misconfigured message. Boxed, so
+/// the success path of every placement moves a pointer rather than the error's fields.
 #[derive(Debug, thiserror::Error)]
 pub enum PredicateError {
     #[error(transparent)]
-    Selector(#[from] SelectorError),
+    Selector(Box<SelectorError>),
     #[error(transparent)]
-    Cel(#[from] CompileError),
+    Cel(Box<CompileError>),
+}
+
+impl From<SelectorError> for PredicateError {
+    fn from(error: SelectorError) -> Self {
+        PredicateError::Selector(Box::new(error))
+    }
+}
+
+impl From<CompileError> for PredicateError {
+    fn from(error: CompileError) -> Self {
+        PredicateError::Cel(Box::new(error))
+    }
 }
 
 pub struct Predicates {
