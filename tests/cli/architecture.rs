@@ -243,6 +243,55 @@ fn the_library_returns_typed_errors() {
 }
 
 #[test]
+fn the_code_map_lists_every_top_level_module_and_nothing_else() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md");
+    let text = fs::read_to_string(&path).unwrap_or_else(|error| panic!("{error}"));
+    let map = text
+        .split("## Code map")
+        .nth(1)
+        .and_then(|rest| rest.split("```").nth(1))
+        .expect("ARCHITECTURE.md has a code map block");
+    // The map's `src/` entries: two spaces, then the name (deeper lines are indented more).
+    let listed: Vec<&str> = map
+        .lines()
+        .filter(|line| line.starts_with("  ") && !line.starts_with("   "))
+        .filter_map(|line| line.split_whitespace().next())
+        .collect();
+    let mut problems = Vec::new();
+    let mut entries: Vec<String> = fs::read_dir(src())
+        .unwrap_or_else(|error| panic!("{error}"))
+        .map(|entry| {
+            let path = entry.expect("directory entry").path();
+            let name = path
+                .file_name()
+                .map(|name| name.to_string_lossy().into_owned());
+            let name = name.unwrap_or_default();
+            if path.is_dir() {
+                format!("{name}/")
+            } else {
+                name
+            }
+        })
+        .filter(|name| name != "lib.rs")
+        .collect();
+    entries.sort();
+    for entry in &entries {
+        if !listed.contains(&entry.as_str()) {
+            problems.push(format!("src/{entry} is not in the code map"));
+        }
+    }
+    for name in &listed {
+        if !entries.iter().any(|entry| entry == name) {
+            problems.push(format!(
+                "the code map lists src/{name}, which does not exist"
+            ));
+        }
+    }
+    assert!(entries.len() > 10, "src/ was read: {entries:?}");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
 fn the_checks_see_the_code_they_guard() {
     // A check over no files passes vacuously: each must find the code it is about.
     let cli = code_of(&src().join("cli"));

@@ -106,7 +106,7 @@ pub struct DecisionPlace {
 /// Upstream's `DebugResult` (what a live hub serves at `/debug/placements/<ns>/<name>`).
 /// Upstream's JSON key is misspelt `filteredPiplieResults`; it is kept so output diffs
 /// cleanly against a hub, and the same list is also given under the correct spelling
-/// `filteredPipelineResults` that readers (and the issue) look for.
+/// `filteredPipelineResults` that readers look for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UpstreamDebug {
