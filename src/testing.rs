@@ -1,9 +1,10 @@
 //! Fixture builders shared by the unit tests: a test names what matters to it and nothing
-//! else (`cluster("a").label("env", "prod").offline().build()`). Clusters first, then
-//! selectors, then plans. The CLI tests have theirs in `tests/cli/common.rs`.
+//! else (`cluster("a").label("env", "prod").offline().build()`). Clusters first (OCM, then
+//! Karmada members), then selectors, then plans. The CLI tests have theirs in `tests/cli/common.rs`.
 
 use std::collections::BTreeMap;
 
+use crate::model::karmada::{ClusterTaint, KarmadaCluster};
 use crate::model::{Cluster, LabelSelectorRequirementSpec, Quantity, Taint, TaintEffect};
 use crate::plan::{Condition, Group, ItemSource, Plan, PlanItem};
 use crate::selector::{Operator, Requirement};
@@ -75,6 +76,51 @@ impl ClusterBuilder {
     }
 
     pub fn build(self) -> Cluster {
+        self.0
+    }
+}
+
+/// A Karmada member cluster named `name`, Ready, with no labels, location or taints.
+pub fn karmada_cluster(name: &str) -> KarmadaClusterBuilder {
+    KarmadaClusterBuilder(KarmadaCluster {
+        name: name.to_string(),
+        ready: Some("True".to_string()),
+        ..KarmadaCluster::default()
+    })
+}
+
+pub struct KarmadaClusterBuilder(KarmadaCluster);
+
+impl KarmadaClusterBuilder {
+    pub fn label(mut self, key: &str, value: &str) -> KarmadaClusterBuilder {
+        self.0.labels.insert(key.into(), value.into());
+        self
+    }
+
+    /// `spec.provider`, `spec.region` and `spec.zones`.
+    pub fn location(mut self, provider: &str, region: &str, zones: &[&str]) -> Self {
+        self.0.provider = provider.into();
+        self.0.region = region.into();
+        self.0.zones = zones.iter().map(|zone| zone.to_string()).collect();
+        self
+    }
+
+    /// `spec.syncMode`: `Push` or `Pull`.
+    pub fn sync_mode(mut self, mode: &str) -> KarmadaClusterBuilder {
+        self.0.sync_mode = mode.into();
+        self
+    }
+
+    pub fn taint(mut self, key: &str, effect: &str) -> KarmadaClusterBuilder {
+        self.0.taints.push(ClusterTaint {
+            key: key.into(),
+            value: String::new(),
+            effect: effect.into(),
+        });
+        self
+    }
+
+    pub fn build(self) -> KarmadaCluster {
         self.0
     }
 }

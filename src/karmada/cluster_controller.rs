@@ -75,23 +75,7 @@ pub fn mark_unreachable(cluster: &mut KarmadaCluster) -> Unreachable {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn cluster(sync_mode: &str, taints: &[(&str, &str)]) -> KarmadaCluster {
-        KarmadaCluster {
-            name: "member".to_string(),
-            sync_mode: sync_mode.to_string(),
-            ready: Some("True".to_string()),
-            taints: taints
-                .iter()
-                .map(|(key, effect)| ClusterTaint {
-                    key: key.to_string(),
-                    value: String::new(),
-                    effect: effect.to_string(),
-                })
-                .collect(),
-            ..KarmadaCluster::default()
-        }
-    }
+    use crate::testing::karmada_cluster;
 
     fn keys(cluster: &KarmadaCluster) -> Vec<String> {
         cluster
@@ -103,7 +87,10 @@ mod tests {
 
     #[test]
     fn an_unreachable_push_member_is_not_ready() {
-        let mut member = cluster("Push", &[("user", "NoSchedule")]);
+        let mut member = karmada_cluster("member")
+            .sync_mode("Push")
+            .taint("user", "NoSchedule")
+            .build();
         let change = mark_unreachable(&mut member);
         assert_eq!(change.reason, "ClusterNotReachable");
         assert_eq!(member.ready.as_deref(), Some("False"));
@@ -115,7 +102,10 @@ mod tests {
 
     #[test]
     fn an_unreachable_pull_member_is_unknown_and_loses_the_not_ready_taint() {
-        let mut member = cluster("Pull", &[(NOT_READY_TAINT, "NoSchedule")]);
+        let mut member = karmada_cluster("member")
+            .sync_mode("Pull")
+            .taint(NOT_READY_TAINT, "NoSchedule")
+            .build();
         mark_unreachable(&mut member);
         assert_eq!(member.ready.as_deref(), Some("Unknown"));
         assert_eq!(keys(&member), ["cluster.karmada.io/unreachable:NoSchedule"]);
@@ -123,14 +113,20 @@ mod tests {
 
     #[test]
     fn a_taint_already_there_is_not_added_twice() {
-        let mut member = cluster("Push", &[(NOT_READY_TAINT, "NoSchedule")]);
+        let mut member = karmada_cluster("member")
+            .sync_mode("Push")
+            .taint(NOT_READY_TAINT, "NoSchedule")
+            .build();
         mark_unreachable(&mut member);
         assert_eq!(keys(&member), ["cluster.karmada.io/not-ready:NoSchedule"]);
     }
 
     #[test]
     fn a_not_ready_taint_of_another_effect_stays_beside_the_scheduling_one() {
-        let mut member = cluster("Push", &[(NOT_READY_TAINT, "NoExecute")]);
+        let mut member = karmada_cluster("member")
+            .sync_mode("Push")
+            .taint(NOT_READY_TAINT, "NoExecute")
+            .build();
         mark_unreachable(&mut member);
         assert_eq!(
             keys(&member),

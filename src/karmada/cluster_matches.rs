@@ -133,16 +133,14 @@ fn zones_match(requirement: &FieldRequirement, zones: &[String]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::karmada_cluster;
 
-    fn cluster() -> KarmadaCluster {
-        KarmadaCluster {
-            name: "cluster1".to_string(),
-            labels: [("foo".to_string(), "bar".to_string())].into(),
-            provider: "provider1".to_string(),
-            region: "region1".to_string(),
-            zones: vec!["zone1".to_string(), "zone2".to_string()],
-            ..KarmadaCluster::default()
-        }
+    /// The cluster upstream's `ClusterMatches` tests use.
+    fn upstream_cluster() -> KarmadaCluster {
+        karmada_cluster("cluster1")
+            .label("foo", "bar")
+            .location("provider1", "region1", &["zone1", "zone2"])
+            .build()
     }
 
     fn field(key: &str, operator: &str, values: &[&str]) -> FieldRequirement {
@@ -154,7 +152,7 @@ mod tests {
     }
 
     fn matches(affinity: ClusterAffinity) -> bool {
-        AffinityMatcher::new(&affinity).matches(&cluster())
+        AffinityMatcher::new(&affinity).matches(&upstream_cluster())
     }
 
     #[test]
@@ -187,10 +185,10 @@ mod tests {
             field_selector: Some(vec![field("region", "NotIn", &["region1"])]),
             ..ClusterAffinity::default()
         };
-        let mut no_region = cluster();
+        let mut no_region = upstream_cluster();
         no_region.region.clear();
         assert!(AffinityMatcher::new(&affinity).matches(&no_region));
-        assert!(!AffinityMatcher::new(&affinity).matches(&cluster()));
+        assert!(!AffinityMatcher::new(&affinity).matches(&upstream_cluster()));
     }
 
     #[test]
