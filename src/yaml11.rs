@@ -222,7 +222,7 @@ fn yaml_float(text: &str) -> bool {
 /// without a tag (a `!!str` scalar is a string to every reader). serde_yaml lends a plain
 /// scalar's whole text and a quoted one's text between its quotes, so the byte before tells
 /// them apart (a plain scalar never follows a quote).
-fn written_plain(text: &str, scalar: &str) -> bool {
+pub fn written_plain(text: &str, scalar: &str) -> bool {
     let Some(offset) = (scalar.as_ptr() as usize).checked_sub(text.as_ptr() as usize) else {
         return false;
     };
@@ -292,8 +292,11 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, serde_yaml:
 fn may_hold_misread(text: &str) -> bool {
     text.split([' ', '\n', ',', '[', ']', '{', '}'])
         .map(|word| word.strip_suffix(':').unwrap_or(word))
-        .any(|word| reading(word).is_some() && !plain_decimal(word))
+        .any(|word| word == MERGE_KEY || (reading(word).is_some() && !plain_decimal(word)))
 }
+
+/// go-yaml reads a plain `<<` key as a merge key (and a quoted one as the string).
+const MERGE_KEY: &str = "<<";
 
 /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?`: read alike by YAML 1.1 and 1.2.
 fn plain_decimal(word: &str) -> bool {
@@ -326,7 +329,9 @@ impl<'de> Visitor<'de> for PlainStrings<'_> {
 
     fn visit_borrowed_str<E: de::Error>(self, value: &'de str) -> Result<(), E> {
         let start = (value.as_ptr() as usize).checked_sub(self.text.as_ptr() as usize);
-        if let (Some(_), Some(start)) = (plain_reading(self.text, value), start) {
+        let misread = plain_reading(self.text, value).is_some()
+            || (value == MERGE_KEY && written_plain(self.text, value));
+        if let (true, Some(start)) = (misread, start) {
             self.found.borrow_mut().push((start, start + value.len()));
         }
         Ok(())
@@ -487,13 +492,13 @@ mod tests {
     #[test]
     fn written_yaml_quotes_what_yaml_1_1_misreads() {
         let value: serde_yaml::Value = serde_yaml::from_str(
-            "{a: 'on', b: 'y', 'no': 'x', c: '1_000', d: '0B1', e: 3, f: '017', g: true, h: web}",
+            "{a: 'on', b: 'y', 'no': 'x', c: '1_000', d: '0B1', e: 3, f: '017', g: true, h: web, '<<': '<<'}",
         )
         .unwrap_or_default();
         let text = to_string(&value).unwrap_or_default();
         assert_eq!(
             text,
-            "a: 'on'\nb: 'y'\n'no': x\nc: '1_000'\nd: '0B1'\ne: 3\nf: '017'\ng: true\nh: web\n"
+            "a: 'on'\nb: 'y'\n'no': x\nc: '1_000'\nd: '0B1'\ne: 3\nf: '017'\ng: true\nh: web\n'<<': '<<'\n"
         );
     }
 

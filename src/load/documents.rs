@@ -174,6 +174,7 @@ fn parse_yaml(name: &str, text: &str, allowance: usize) -> Result<Vec<Document>,
         duplicate: RefCell::new(None),
         text: &text,
         misread: RefCell::new(Vec::new()),
+        merge_key: Cell::new(false),
     };
     let seed = BudgetedValue {
         parse: &parse,
@@ -191,10 +192,6 @@ fn parse_yaml(name: &str, text: &str, allowance: usize) -> Result<Vec<Document>,
             }
             error
         })?;
-        // Kubernetes' YAML reader (go-yaml) honours `<<` merge keys.
-        value
-            .apply_merge()
-            .map_err(|error| yaml_syntax_error(&at, &error))?;
         let misread = parse.misread.take();
         plain_scalars::settle(&mut value, &misread);
         documents.push(Document {
@@ -302,6 +299,8 @@ struct Parse<'t> {
     /// The input, which plain scalars are borrowed from.
     text: &'t str,
     misread: RefCell<Vec<Misread>>,
+    /// Whether the key just built was a plain `<<`, see [`merge`].
+    merge_key: Cell<bool>,
 }
 
 /// Builds a `serde_yaml::Value`, counting every value it visits (alias expansions
@@ -400,6 +399,9 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
     // serde_yaml lends out the input's own text for a plain scalar on one line, the only kind
     // YAML 1.1 resolves to another type.
     fn visit_borrowed_str<E: de::Error>(self, value: &'de str) -> Result<Value, E> {
+        if self.key && value == MERGE_KEY && yaml11::written_plain(self.parse.text, value) {
+            self.parse.merge_key.set(true);
+        }
         if let Some(reading) = yaml11::plain_reading(self.parse.text, value) {
             let found = Misread::new(self.path, self.key, value, reading);
             self.parse.misread.borrow_mut().push(found);
@@ -444,8 +446,10 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         self.spend()?;
         let mut mapping = Mapping::new();
+        let mut merges = Vec::new();
         while let Some(key) = map.next_key_seed(self.key())? {
-            if mapping.contains_key(&key) {
+            let merge_key = self.parse.merge_key.replace(false);
+            if mapping.contains_key(&key) || (merge_key && !merges.is_empty()) {
                 let shown = serde_yaml::to_string(&key).unwrap_or_default();
                 let shown = shown.trim_end();
                 *self.parse.duplicate.borrow_mut() = Some(shown.to_string());
@@ -453,10 +457,21 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
             }
             let segment = Segment {
                 parent: self.path,
-                step: StepRef::Key(&key),
+                step: if merge_key {
+                    StepRef::Merge
+                } else {
+                    StepRef::Key(&key)
+                },
             };
             let value = map.next_value_seed(self.at(&segment))?;
-            mapping.insert(key, value);
+            if merge_key {
+                merges.push(value);
+            } else {
+                mapping.insert(key, value);
+            }
+        }
+        for merged in merges {
+            merge(&mut mapping, merged).map_err(de::Error::custom)?;
         }
         Ok(Value::Mapping(mapping))
     }
@@ -467,6 +482,39 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
             "unsupported YAML tag !{tag}"
         )))
     }
+}
+
+/// A key that merges, as go-yaml (Kubernetes' YAML reader) reads it: only when written plain,
+/// so a quoted `'<<'` is an ordinary key (and what fleetplan writes for a string `<<`).
+const MERGE_KEY: &str = "<<";
+
+/// Adds the entries of a `<<` key's value (a mapping, or a list of mappings, earlier ones
+/// first) that `mapping` does not already have; serde_yaml's messages for anything else. The
+/// merged mappings were built by the same visitor, so their own merges are already applied.
+fn merge(mapping: &mut Mapping, merged: Value) -> Result<(), &'static str> {
+    let mut add = |from: Mapping| {
+        for (key, value) in from {
+            mapping.entry(key).or_insert(value);
+        }
+    };
+    match merged {
+        Value::Mapping(from) => add(from),
+        Value::Sequence(list) => {
+            for item in list {
+                match item {
+                    Value::Mapping(from) => add(from),
+                    Value::Sequence(_) => {
+                        return Err("expected a mapping for merging, but found sequence")
+                    }
+                    Value::Tagged(_) => return Err("unexpected tagged value in merge"),
+                    _ => return Err("expected a mapping for merging, but found scalar"),
+                }
+            }
+        }
+        Value::Tagged(_) => return Err("unexpected tagged value in merge"),
+        _ => return Err("expected a mapping or list of mappings for merging, but found scalar"),
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -590,6 +638,36 @@ mod tests {
     fn merge_keys_are_applied() {
         let documents = values(yaml("base: &b {x: 1}\nderived:\n  <<: *b\n  y: 2\n"));
         assert_eq!(documents, [parse("base: {x: 1}\nderived: {x: 1, y: 2}")]);
+    }
+
+    #[test]
+    fn only_a_plain_merge_key_merges() {
+        let documents = values(yaml("base: &b {x: 1}\nquoted:\n  '<<': *b\n  y: 2\n"));
+        assert_eq!(
+            documents,
+            [parse("base: {x: 1}\nquoted: {'<<': {x: 1}, y: 2}")]
+        );
+    }
+
+    #[test]
+    fn merges_apply_within_merged_mappings_and_keep_the_keys_already_there() {
+        let text = "a: &a {x: 1, y: 1}\nb: &b {<<: *a, y: 2}\nc: {<<: [*b, {z: 3, x: 9}], x: 4}\n";
+        assert_eq!(
+            values(yaml(text)),
+            [parse(
+                "a: {x: 1, y: 1}\nb: {y: 2, x: 1}\nc: {x: 4, y: 2, z: 3}"
+            )]
+        );
+    }
+
+    #[test]
+    fn a_merge_of_a_scalar_is_refused() {
+        let error = yaml("a: {<<: 1}\n").err().map(|e| e.to_string());
+        assert!(
+            error.as_deref().is_some_and(|e| e
+                .contains("expected a mapping or list of mappings for merging, but found scalar")),
+            "{error:?}"
+        );
     }
 
     #[test]

@@ -38,6 +38,8 @@ pub struct Segment<'p> {
 pub enum StepRef<'p> {
     Key(&'p Value),
     Index(usize),
+    /// A `<<` key that merges its mapping (or list of mappings) into the mapping holding it.
+    Merge,
 }
 
 /// A plain scalar that YAML 1.2 reads as a string and kubectl as `reading`.
@@ -50,9 +52,6 @@ pub struct Misread {
     pub text: String,
     pub reading: Reading,
 }
-
-/// `<<` merges its mapping (or list of mappings) into the mapping that holds it.
-const MERGE_KEY: &str = "<<";
 
 impl Misread {
     /// The misread scalar `text` at `at` (the key itself when `key`).
@@ -68,7 +67,7 @@ impl Misread {
         let mut merged = false;
         for step in steps {
             match step {
-                StepRef::Key(Value::String(merge)) if merge == MERGE_KEY => merged = true,
+                StepRef::Merge => merged = true,
                 StepRef::Index(_) if merged => merged = false,
                 StepRef::Key(key) => {
                     merged = false;

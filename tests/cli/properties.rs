@@ -335,6 +335,7 @@ fn tricky() -> impl Strategy<Value = String> {
             "\"q\"",
             "*alias",
             "&anchor",
+            "<<",
             "!tag",
             "%",
             "@",
