@@ -56,6 +56,8 @@ pub struct Round {
 
 struct Ranked<'n> {
     party: Party<'n>,
+    /// The party's place in name order.
+    position: usize,
     tie_break: TieBreak,
 }
 
@@ -107,33 +109,37 @@ pub fn allocate<'n>(
     tie_break: TieBreak,
     mut rounds: Option<&mut Vec<Round>>,
 ) -> Vec<Party<'n>> {
-    let mut parties: BTreeMap<&str, Party> = BTreeMap::new();
-    for (name, seats) in initial {
-        parties.insert(
+    // Both maps are in name order: one merge lists every party once, in name order, and a
+    // party's place in that order puts the result back in it without comparing names.
+    let mut parties: Vec<Party> = Vec::with_capacity(votes.len() + initial.len());
+    let (mut votes, mut initial) = (votes.iter().peekable(), initial.iter().peekable());
+    loop {
+        let order = match (votes.peek(), initial.peek()) {
+            (None, None) => break,
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (Some((name, _)), Some((seated, _))) => name.cmp(seated),
+        };
+        let vote = if order.is_le() { votes.next() } else { None };
+        let seated = if order.is_ge() { initial.next() } else { None };
+        let Some(name) = vote.or(seated).map(|(name, _)| *name) else {
+            break;
+        };
+        let party = Party {
             name,
-            Party {
-                name,
-                votes: 0,
-                seats: *seats,
-            },
-        );
-    }
-    for (name, count) in votes {
-        parties
-            .entry(name)
-            .and_modify(|party| party.votes = *count)
-            .or_insert_with(|| Party {
-                name,
-                votes: *count,
-                seats: 0,
-            });
-    }
-    if parties.is_empty() {
-        return Vec::new();
+            votes: vote.map_or(0, |(_, count)| *count),
+            seats: seated.map_or(0, |(_, seats)| *seats),
+        };
+        parties.push(party);
     }
     let mut heap: BinaryHeap<Ranked> = parties
-        .into_values()
-        .map(|party| Ranked { party, tie_break })
+        .into_iter()
+        .enumerate()
+        .map(|(position, party)| Ranked {
+            party,
+            tie_break,
+            position,
+        })
         .collect();
     for _ in 0..new_seats.max(0) {
         let Some(mut next) = heap.pop() else { break };
@@ -147,9 +153,9 @@ pub fn allocate<'n>(
         next.party.seats += 1;
         heap.push(next);
     }
-    let mut result: Vec<Party> = heap.into_iter().map(|ranked| ranked.party).collect();
-    result.sort_by(|a, b| a.name.cmp(b.name));
-    result
+    let mut ranked = heap.into_vec();
+    ranked.sort_unstable_by_key(|ranked| ranked.position);
+    ranked.into_iter().map(|ranked| ranked.party).collect()
 }
 
 #[cfg(test)]
