@@ -151,9 +151,11 @@ fn run_distinct<'n>(
     } else {
         prefs.clusters.get("*")
     };
+    let own = ByName::new(&prefs.clusters);
+    let capacity = ByName::new(input.capacity);
     let mut slots = Vec::with_capacity(input.available.len());
     for &name in input.available {
-        let (source, found) = match lookup(&prefs.clusters, name) {
+        let (source, found) = match own.get(name) {
             Some(own) => (PreferenceSource::Own, Some(own)),
             None if wildcard.is_some() => (PreferenceSource::Wildcard, wildcard),
             None => (PreferenceSource::None, None),
@@ -162,7 +164,7 @@ fn run_distinct<'n>(
             name,
             source,
             prefs: found.map_or_else(ClusterPreferences::default, non_negative),
-            capacity: lookup(input.capacity, name).map(|&c| c.max(0)),
+            capacity: capacity.get(name).map(|&c| c.max(0)),
             hash: fnv1_extend(FNV_OFFSET_BASIS, name.as_bytes()),
             position: None,
             minimum: 0,
@@ -230,16 +232,37 @@ fn run_distinct<'n>(
     (plan, slots)
 }
 
-/// Small maps are scanned: an equality test rejects most keys on their length alone, where
-/// the tree's ordering compare always compares bytes.
-fn lookup<'m, V>(map: &'m BTreeMap<String, V>, name: &str) -> Option<&'m V> {
-    const SCAN_UP_TO: usize = 8;
-    if map.len() <= SCAN_UP_TO {
-        map.iter()
-            .find(|(key, _)| *key == name)
+/// A map keyed by cluster name, asked once per cluster. A small map's entries are gathered
+/// once per plan and scanned: an equality test rejects most keys on their length alone, where
+/// the tree's ordering compare always compares bytes, and walking the tree's nodes again for
+/// each cluster cost more than the scan itself.
+struct ByName<'m, V> {
+    tree: &'m BTreeMap<String, V>,
+    few: [Option<(&'m str, &'m V)>; SCAN_UP_TO],
+}
+
+const SCAN_UP_TO: usize = 8;
+
+impl<'m, V> ByName<'m, V> {
+    fn new(tree: &'m BTreeMap<String, V>) -> Self {
+        let mut few = [None; SCAN_UP_TO];
+        if tree.len() <= SCAN_UP_TO {
+            for (entry, (key, value)) in few.iter_mut().zip(tree) {
+                *entry = Some((key.as_str(), value));
+            }
+        }
+        ByName { tree, few }
+    }
+
+    fn get(&self, name: &str) -> Option<&'m V> {
+        if self.tree.len() > SCAN_UP_TO {
+            return self.tree.get(name);
+        }
+        self.few
+            .iter()
+            .map_while(|&entry| entry)
+            .find(|&(key, _)| key == name)
             .map(|(_, value)| value)
-    } else {
-        map.get(name)
     }
 }
 
@@ -273,10 +296,11 @@ fn keep_current(
     current: &BTreeMap<String, i64>,
     remaining: &mut i64,
 ) {
+    let current = ByName::new(current);
     for &i in order {
         let slot = &mut slots[i];
         let planned = slot.replicas;
-        let Some(&count) = lookup(current, slot.name) else {
+        let Some(&count) = current.get(slot.name) else {
             continue;
         };
         if count <= planned {
