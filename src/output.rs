@@ -37,6 +37,13 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
 /// back every file already moved or replaced.
 pub fn write_dir_atomic(dir: &Path, files: &[(String, String)]) -> io::Result<()> {
     let (parent, target) = split(dir)?;
+    if fs::metadata(&parent).is_ok_and(|metadata| !metadata.is_dir()) {
+        // create_dir_all would say only "File exists".
+        return Err(io::Error::new(
+            io::ErrorKind::NotADirectory,
+            format!("{}: exists and is not a directory", parent.display()),
+        ));
+    }
     fs::create_dir_all(&parent)?;
     remove_stale(&parent, &target);
     let staging = parent.join(temp_name(&target));

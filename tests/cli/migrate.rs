@@ -302,7 +302,11 @@ fn out_below_a_regular_file_writes_nothing() {
     let out = file.join("migrated");
     migrate("testdata/migrate/placementrules.yaml")
         .args(["--out", &out.to_string_lossy()])
-        .stderr_contains(format!("error: {}: ", out.display()))
+        .stderr_contains(format!(
+            "error: {}: {}: exists and is not a directory",
+            out.display(),
+            file.display()
+        ))
         .stdout("")
         .status(1)
         .run();
