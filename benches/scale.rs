@@ -22,7 +22,7 @@ use fleetplan::model::{Model, WorkloadKind};
 use fleetplan::placement::{schedule, PlacementInput, Scheduler};
 use fleetplan::plan::{build, PlanOptions, Trace};
 use fleetplan::replicas::{parse_replica_set_preferences, PlannerInput};
-use fleetplan::selector::{ClusterBits, LabelIndex, Selector};
+use fleetplan::selector::{ClusterBits, LabelIndex, LabelTable, Selector};
 use generator::{ClusterKind, Shape};
 
 /// The selector the targets name: three requirements, each a different operator.
@@ -262,11 +262,25 @@ fn selector_bench(model: &Model, size: &str) -> Result<(), String> {
                 .map(|(id, _)| id),
         )
     });
+    let table_build = runs(3, || LabelTable::new(clusters.iter().map(|c| &c.labels)));
+    let table = LabelTable::new(clusters.iter().map(|c| &c.labels));
+    let resolved = table.resolve(&selector);
+    let per_table = per_call(|| {
+        ClusterBits::from_ids(
+            clusters.len(),
+            (0..clusters.len()).filter(|&id| resolved.matches(id)),
+        )
+    });
     if index.select(&selector)
         != ClusterBits::from_ids(
             clusters.len(),
-            (0..clusters.len()).filter(|&id| selector.matches(&clusters[id].labels)),
+            (0..clusters.len()).filter(|&id| resolved.matches(id)),
         )
+        || index.select(&selector)
+            != ClusterBits::from_ids(
+                clusters.len(),
+                (0..clusters.len()).filter(|&id| selector.matches(&clusters[id].labels)),
+            )
     {
         return Err("indexed and per-cluster selection differ".to_string());
     }
@@ -276,6 +290,13 @@ fn selector_bench(model: &Model, size: &str) -> Result<(), String> {
         size,
         "3 requirements, per cluster",
         ms(per_cluster),
+    );
+    report("selector", size, "label table build", ms(table_build));
+    report(
+        "selector",
+        size,
+        "3 requirements, per cluster, label table",
+        ms(per_table),
     );
     report(
         "selector",

@@ -9,6 +9,7 @@ mod error;
 mod index;
 mod label_selector;
 mod label_source;
+mod label_table;
 mod node_selector;
 mod parse;
 #[cfg(test)]
@@ -28,6 +29,7 @@ pub use error::{ErrorType, FieldError, SelectorError};
 pub use index::LabelIndex;
 pub use label_selector::validate_label_selector;
 pub use label_source::LabelSource;
+pub use label_table::{LabelTable, TableSelector};
 pub use node_selector::TermSelector;
 pub use requirement::{Operator, Requirement};
 

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use proptest::collection::{btree_map, btree_set, vec};
 use proptest::prelude::*;
 
-use super::{LabelIndex, Operator, Requirement, Selector};
+use super::{LabelIndex, LabelTable, Operator, Requirement, Selector};
 use crate::model::{Interner, Labels};
 
 fn key() -> impl Strategy<Value = String> {
@@ -97,7 +97,7 @@ proptest! {
     }
 
     #[test]
-    fn index_selects_exactly_the_matching_clusters(
+    fn index_and_label_table_select_exactly_the_matching_clusters(
         fleet in fleet(),
         requirements in vec(fleet_requirement(), 0..4),
         nothing in proptest::bool::weighted(0.05),
@@ -115,7 +115,11 @@ proptest! {
             .filter(|(_, labels)| selector.matches(*labels))
             .map(|(id, _)| id)
             .collect();
-        prop_assert_eq!(selected, expected, "selector {}", selector);
+        prop_assert_eq!(&selected, &expected, "selector {}", selector);
+        let table = LabelTable::new(&fleet);
+        let resolved = table.resolve(&selector);
+        let by_table: Vec<usize> = (0..table.len()).filter(|&id| resolved.matches(id)).collect();
+        prop_assert_eq!(by_table, expected, "selector {}", selector);
     }
 
     #[test]
