@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use crate::model::{Cluster, ClusterSetSelector, Inventory, CLUSTERSET_LABEL};
-use crate::selector::{ClusterBits, LabelIndex, Selector, SelectorError};
+use crate::selector::{ClusterBits, LabelIndex, LabelTable, Selector, SelectorError};
 
 use super::memo::Memo;
 
@@ -45,6 +45,7 @@ pub struct FleetIndex<'a> {
     /// Built on first use: a fleet whose placements have no predicates never needs them.
     labels: OnceLock<LabelIndex>,
     claims: OnceLock<LabelIndex>,
+    label_table: OnceLock<LabelTable>,
 }
 
 impl<'a> FleetIndex<'a> {
@@ -81,6 +82,7 @@ impl<'a> FleetIndex<'a> {
             candidate_bits: Memo::default(),
             labels: OnceLock::new(),
             claims: OnceLock::new(),
+            label_table: OnceLock::new(),
         };
         index.set_members = index.members_of_sets(&order);
         index.order = order;
@@ -149,6 +151,12 @@ impl<'a> FleetIndex<'a> {
         self.labels
             .get_or_init(|| LabelIndex::new(self.inventory.clusters.iter().map(|c| &c.labels)))
             .select(selector)
+    }
+
+    /// Every cluster's labels (by inventory index) for matching cluster by cluster.
+    pub fn label_table(&self) -> &LabelTable {
+        self.label_table
+            .get_or_init(|| LabelTable::new(self.inventory.clusters.iter().map(|c| &c.labels)))
     }
 
     /// The clusters (inventory indices) whose claims match `selector`.

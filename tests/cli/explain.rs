@@ -266,6 +266,22 @@ fn a_placement_rule_gives_the_pick_order() {
 }
 
 #[test]
+fn a_placement_rule_names_each_clusters_failing_requirement() {
+    assert_eq!(
+        answer(fleet(&[
+            "legacy-reports",
+            "--cluster",
+            "azure-eu-west-prod-1"
+        ])),
+        r#"azure-eu-west-prod-1 was not selected: spec.clusterSelector: cloud: got "azure", wanted notin (azure)."#
+    );
+    assert_eq!(
+        answer(fleet(&["legacy-reports", "--cluster", "gcp-eu-west-dev"])),
+        r#"gcp-eu-west-dev was not selected: spec.clusterSelector: env: got "dev", wanted = prod."#
+    );
+}
+
+#[test]
 fn a_misconfigured_placement_is_explained_and_exits_1() {
     let output = fixtures(&["--now", NOW, "misconfigured", "--cluster", "eu-1"])
         .status(1)
