@@ -15,6 +15,8 @@ const TEMP_PREFIX: &str = ".fleetplan-tmp-";
 
 /// Replaces the file at `path` with `contents`, or leaves it as it was.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let resolved = regular_target(path)?;
+    let path = resolved.as_path();
     let (dir, target) = split(path)?;
     remove_stale(&dir, &target);
     let temp = dir.join(temp_name(&target));
@@ -29,6 +31,39 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
         let _ = fs::remove_file(&temp);
     }
     result
+}
+
+/// The file a write to `path` replaces. A rename replaces the directory entry itself, so a
+/// symbolic link is followed first (the link stays and its target gets the content, as a
+/// plain write would do), and anything that is not a regular file is refused: renaming over
+/// `/dev/full` or a FIFO would put a file where a device or a pipe was.
+fn regular_target(path: &Path) -> io::Result<PathBuf> {
+    let Ok(entry) = fs::symlink_metadata(path) else {
+        return Ok(path.to_path_buf());
+    };
+    let resolved = if entry.file_type().is_symlink() {
+        fs::canonicalize(path).map_err(|error| {
+            io::Error::new(
+                error.kind(),
+                format!("a symbolic link that does not resolve: {error}"),
+            )
+        })?
+    } else {
+        path.to_path_buf()
+    };
+    let file_type = fs::metadata(&resolved)?.file_type();
+    if file_type.is_file() {
+        return Ok(resolved);
+    }
+    let what = if file_type.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file (a device, FIFO or socket)"
+    };
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("{what}: --out replaces a regular file (without --out the output goes to standard output)"),
+    ))
 }
 
 /// Writes every `(file name, contents)` into `dir` (created when missing), or none of them:

@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+use crate::model::echo;
+
 pub use crate::model::Condition;
 
 /// The outcome of the scheduling framework: upstream's `framework.Status`.
@@ -66,7 +68,12 @@ pub fn satisfied(counts: &Counts, status: &Status) -> Condition {
             "NoIntersection",
             format!(
                 "None of ManagedClusterSets [{}] is bound to placement namespace",
-                counts.cluster_sets_in_spec.join(",")
+                counts
+                    .cluster_sets_in_spec
+                    .iter()
+                    .map(|set| echo(set).to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
             ),
         );
     }

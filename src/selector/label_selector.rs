@@ -25,7 +25,7 @@ fn expression_requirement(
     let Some(operator) = label_selector_operator(&expr.operator) else {
         return Err(SelectorError::message(format!(
             "{} is not a valid label selector operator",
-            go_quote(&expr.operator)
+            crate::model::shorten_quoted(&go_quote(&expr.operator))
         )));
     };
     Requirement::new(&expr.key, operator, expr.values.clone())

@@ -730,3 +730,42 @@ spec:
         assert!(output.stderr.len() < 8 * 1024, "{placement}");
     }
 }
+
+/// The cel crate reports a syntax error per token it cannot read; cel-go stops after 100
+/// (`errorReportingLimit`) with `More than 100 syntax errors`. 5,000 stray characters made
+/// 350 KB of message.
+#[test]
+fn cel_syntax_errors_stop_after_one_hundred_as_cel_go_does() {
+    let dir = common::tempdir();
+    let input = dir.path().join("flood.yaml");
+    common::write(
+        &input,
+        &format!(
+            "{}---
+apiVersion: cluster.open-cluster-management.io/v1beta1
+kind: Placement
+metadata: {{name: p, namespace: ns}}
+spec:
+  predicates:
+    - requiredClusterSelector:
+        celSelector:
+          celExpressions: [\"{} == 1\"]
+",
+            common::ONE_BOUND_CLUSTER,
+            "é".repeat(5000)
+        ),
+    );
+    let input = input.display().to_string();
+    let stderr = stderr_of(&["plan", "-f", &input], 1);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 101, "{}", &stderr[..stderr.len().min(2000)]);
+    assert!(
+        lines[0].ends_with("Syntax error: token recognition error at: 'é'"),
+        "{}",
+        lines[0]
+    );
+    assert_eq!(
+        lines[100],
+        "ERROR: <input>:1:101: More than 100 syntax errors"
+    );
+}

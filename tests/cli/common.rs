@@ -189,6 +189,24 @@ pub fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
+/// One cluster, `east`, in the cluster set `default`, which is bound to the namespace `ns`:
+/// a Placement in `ns` is evaluated against it.
+pub const ONE_BOUND_CLUSTER: &str = "apiVersion: fleetplan.io/v1alpha1
+kind: ClusterInventory
+metadata: {name: fleet}
+clusters:
+  - {name: east, labels: {cluster.open-cluster-management.io/clusterset: default}}
+---
+apiVersion: cluster.open-cluster-management.io/v1beta2
+kind: ManagedClusterSet
+metadata: {name: default}
+---
+apiVersion: cluster.open-cluster-management.io/v1beta2
+kind: ManagedClusterSetBinding
+metadata: {name: default, namespace: ns}
+spec: {clusterSet: default}
+";
+
 /// A temporary directory, removed when dropped.
 pub fn tempdir() -> tempfile::TempDir {
     tempfile::tempdir().unwrap_or_else(|error| panic!("temporary directory: {error}"))

@@ -232,6 +232,70 @@ fn out_file_is_written_and_a_failed_run_leaves_it_untouched() {
     assert_eq!(fs::read(&out).expect("still there"), written);
 }
 
+/// `--out` renames a staged file into place, which replaces the directory entry itself: a
+/// symbolic link is followed so it keeps pointing at the plan, and a FIFO (like a device such
+/// as /dev/full) is refused, never replaced by a regular file and never opened.
+#[cfg(unix)]
+#[test]
+fn out_writes_through_a_symbolic_link_and_refuses_what_is_not_a_regular_file() {
+    let dir = common::tempdir();
+    let fleet = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/scenarios/1a-even")
+        .display()
+        .to_string();
+    let real = dir.path().join("real.yaml");
+    common::write(&real, "old\n");
+    std::os::unix::fs::symlink("real.yaml", dir.path().join("link.yaml")).expect("symlink");
+    Test::new()
+        .current_dir(dir.path())
+        .args(["plan", "-o", "yaml", "--out", "link.yaml"])
+        .args(["-f", &fleet])
+        .stdout("")
+        .run();
+    let link = dir.path().join("link.yaml");
+    assert!(
+        fs::symlink_metadata(&link)
+            .expect("link")
+            .file_type()
+            .is_symlink(),
+        "the link stays"
+    );
+    assert!(fs::read_to_string(&real)
+        .expect("real")
+        .contains("kind: Plan"));
+
+    let fifo = dir.path().join("pipe.yaml");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success());
+    Test::new()
+        .current_dir(dir.path())
+        .args(["plan", "--out", "pipe.yaml"])
+        .args(["-f", &fleet])
+        .stderr(
+            "error: pipe.yaml: not a regular file (a device, FIFO or socket): --out replaces a \
+             regular file (without --out the output goes to standard output)\n",
+        )
+        .status(1)
+        .within(60)
+        .run();
+    use std::os::unix::fs::FileTypeExt;
+    assert!(
+        fs::symlink_metadata(&fifo)
+            .expect("fifo")
+            .file_type()
+            .is_fifo(),
+        "still a FIFO"
+    );
+    assert_eq!(
+        entries(dir.path()),
+        ["link.yaml", "pipe.yaml", "real.yaml"],
+        "nothing staged is left"
+    );
+}
+
 /// What a `plan --out` killed by SIGKILL leaves behind: its staged file, named for the process
 /// (one that no longer runs: above Linux's largest process id) and the target.
 #[test]
@@ -541,4 +605,33 @@ fn item_arguments_and_a_selector_together_are_refused() {
         .status(1)
         .stderr_contains("cannot be used with")
         .run();
+}
+
+/// A condition message quotes the Placement's cluster set names, which the CRD does not
+/// bound: each is cut as every echoed value is (a 50 MB name was printed whole).
+#[test]
+fn a_huge_cluster_set_name_is_cut_in_the_condition_message() {
+    let name = "v".repeat(100_000);
+    let input = format!(
+        "{}---
+apiVersion: cluster.open-cluster-management.io/v1beta1
+kind: Placement
+metadata: {{name: p, namespace: ns}}
+spec:
+  clusterSets: [{name}, small]
+",
+        common::ONE_BOUND_CLUSTER
+    );
+    let expected = format!(
+        "NoIntersection: None of ManagedClusterSets [{}... (100000 bytes),small] is bound to placement namespace",
+        "v".repeat(64)
+    );
+    let output = Test::new().args(["plan", "-f", "-"]).stdin(input).run();
+    let stdout = common::stdout(&output);
+    assert!(
+        stdout.contains(&expected),
+        "{}",
+        &stdout[..stdout.len().min(2000)]
+    );
+    assert!(stdout.len() < 10_000, "printed {} bytes", stdout.len());
 }

@@ -65,20 +65,31 @@ pub struct CelSelector {
     exceeded: OnceLock<String>,
 }
 
+/// cel-go's `errorReportingLimit` default (parser.NewParser), which OCM keeps.
+const SYNTAX_ERROR_LIMIT: usize = 100;
+
 /// cel-go's parse error text: `ERROR: <input>:LINE:COLUMN: MESSAGE`, then the source line and
 /// a caret under the column. Rendered here rather than by the cel crate, whose rendering
 /// panics for a column past 65,535 (a formatting width) and repeats the line whatever its
 /// size: a line longer than a message may quote is left out.
+///
+/// cel-go reports at most [`SYNTAX_ERROR_LIMIT`] syntax errors and stops at the next one,
+/// reported as `More than 100 syntax errors`; the cel crate reports one per bad token (5,000
+/// stray characters made 350 KB of message).
 fn parse_errors(errors: &ParseErrors) -> String {
     let rendered: Vec<String> = errors
         .errors
         .iter()
-        .map(|error| {
+        .take(SYNTAX_ERROR_LIMIT + 1)
+        .enumerate()
+        .map(|(index, error)| {
             let (line, column) = error.pos;
-            let mut text = format!(
-                "ERROR: <input>:{line}:{column}: {}",
+            let message = if index == SYNTAX_ERROR_LIMIT {
+                format!("More than {SYNTAX_ERROR_LIMIT} syntax errors")
+            } else {
                 shorten_quoted(&error.msg)
-            );
+            };
+            let mut text = format!("ERROR: <input>:{line}:{column}: {message}");
             let snippet = error
                 .source_info
                 .as_ref()

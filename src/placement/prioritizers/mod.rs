@@ -167,12 +167,13 @@ enum Coordinate {
     AddOn(Option<AddOnScore>),
 }
 
-/// A prioritizer policy upstream refuses (Misconfigured), with upstream's message.
+/// A prioritizer policy upstream refuses (Misconfigured), with upstream's message; the name
+/// it quotes is cut as every echoed value is.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PolicyError {
-    #[error("incorrect prioritizer policy mode: {0}")]
+    #[error("incorrect prioritizer policy mode: {}", crate::model::echo(.0))]
     Mode(String),
-    #[error("incorrect builtin prioritizer: {0}")]
+    #[error("incorrect builtin prioritizer: {}", crate::model::echo(.0))]
     UnknownBuiltIn(String),
     #[error("addOn should not be empty")]
     EmptyAddOn,
