@@ -99,7 +99,7 @@ pub struct Division {
     pub weights: Vec<(String, i64)>,
     /// Previous replicas the new ones were added to.
     pub kept: Vec<TargetCluster>,
-    pub rounds: Vec<Round>,
+    pub rounds: Vec<Round<String>>,
     pub result: Vec<TargetCluster>,
 }
 
@@ -111,6 +111,10 @@ pub struct AssignError {
     /// An `UnschedulableError` (not enough available replicas): reason `Unschedulable`.
     pub unschedulable: bool,
 }
+
+/// A cluster as a Webster party: its rank in the fleet's name order first, so parties compare
+/// as integers (ranks are unique, the name never decides), then its name.
+type Member<'n> = (u32, &'n str);
 
 pub struct Assignment {
     pub strategy: Option<Strategy>,
@@ -266,23 +270,23 @@ impl Run<'_, '_> {
             .as_ref()
             .and_then(|strategy| strategy.weight_preference.as_ref())
             .map(|preference| &preference.static_weights);
-        let mut weights: Vec<(&str, i64)> = match rules {
+        let mut weights: Vec<(Member, i64)> = match rules {
             // No weight preference: every candidate weighs 1.
-            None => candidates.iter().map(|c| (c.name, 1)).collect(),
+            None => candidates.iter().map(|c| (member(c), 1)).collect(),
             Some(rules) => {
                 let weights = self.fleet.static_weights(self.binding.placement, rules);
                 candidates
                     .iter()
                     .filter(|candidate| weights[candidate.index] > 0)
-                    .map(|candidate| (candidate.name, weights[candidate.index]))
+                    .map(|candidate| (member(candidate), weights[candidate.index]))
                     .collect()
             }
         };
         if weights.iter().map(|(_, weight)| weight).sum::<i64>() == 0 {
-            weights = candidates.iter().map(|c| (c.name, 1)).collect();
+            weights = candidates.iter().map(|c| (member(c), 1)).collect();
         }
         division.target = replicas;
-        self.webster(replicas, weights, division)
+        named(self.webster(replicas, weights, division))
     }
 
     /// `assignByDynamicStrategy` (dynamic weights and Aggregated).
@@ -292,16 +296,16 @@ impl Run<'_, '_> {
         replicas: i64,
         division: &mut Division,
     ) -> Result<Vec<TargetCluster>, AssignError> {
-        let names: HashSet<&str> = candidates.iter().map(|c| c.name).collect();
+        let names: HashMap<&str, Member> = candidates.iter().map(|c| (c.name, member(c))).collect();
         let mut scheduled: Vec<TargetCluster> = self
             .binding
             .clusters
             .iter()
-            .filter(|cluster| names.contains(cluster.name.as_str()))
+            .filter(|cluster| names.contains_key(cluster.name.as_str()))
             .cloned()
             .collect();
         let assigned = sum_int32(&scheduled);
-        let (step, target, mut available): (Step, i64, Vec<(&str, i64)>) =
+        let (step, target, mut available): (Step, i64, Vec<(Member, i64)>) =
             if self.binding.reschedule {
                 let current: HashMap<&str, i64> = scheduled
                     .iter()
@@ -312,7 +316,7 @@ impl Run<'_, '_> {
                     .map(|c| {
                         let plus = current.get(c.name).copied().unwrap_or(0);
                         let replicas = (c.allocatable as i32).wrapping_add(plus as i32);
-                        (c.name, i64::from(replicas))
+                        (member(c), i64::from(replicas))
                     })
                     .collect();
                 scheduled.clear();
@@ -324,13 +328,16 @@ impl Run<'_, '_> {
                     .filter_map(|cluster| {
                         names
                             .get(cluster.name.as_str())
-                            .map(|name| (*name, cluster.replicas))
+                            .map(|member| (*member, cluster.replicas))
                     })
                     .collect();
                 scheduled.clear();
                 (Step::ScaleDown, replicas, available)
             } else if assigned < replicas {
-                let available = candidates.iter().map(|c| (c.name, c.allocatable)).collect();
+                let available = candidates
+                    .iter()
+                    .map(|c| (member(c), c.allocatable))
+                    .collect();
                 (Step::ScaleUp, replicas - assigned, available)
             } else {
                 division.step = Some(Step::Unchanged);
@@ -366,27 +373,50 @@ impl Run<'_, '_> {
     }
 
     /// `Dispenser.AllocateByWeight` with no initial seats: all weights 0 hands out nothing.
-    fn webster(
+    /// Every party comes back, in name order, with its seats (0 included: a merge adds the
+    /// previous replicas to them in place).
+    fn webster<'n>(
         &self,
         replicas: i64,
-        weights: Vec<(&str, i64)>,
+        mut weights: Vec<(Member<'n>, i64)>,
         division: &mut Division,
-    ) -> Vec<TargetCluster> {
+    ) -> Vec<(&'n str, i64)> {
         if self.trace {
             division.weights = owned(&weights);
         }
         if weights.iter().map(|(_, weight)| weight).sum::<i64>() == 0 {
             return Vec::new();
         }
-        let votes: BTreeMap<&str, i64> = weights.into_iter().collect();
+        // Upstream's votes are a map by name: name order (by rank), the last weight of a
+        // repeated cluster counts.
+        weights.sort_by_key(|(member, _)| member.0);
+        let mut votes: Vec<(Member, i64)> = Vec::with_capacity(weights.len());
+        for (member, weight) in weights {
+            match votes.last_mut() {
+                Some(last) if last.0 == member => last.1 = weight,
+                _ => votes.push((member, weight)),
+            }
+        }
         let tie_break = TieBreak::for_uid(&self.binding.resource.uid);
-        let rounds = self.trace.then_some(&mut division.rounds);
-        webster::allocate(replicas, &votes, &BTreeMap::new(), tie_break, rounds)
+        let mut rounds = Vec::new();
+        let parties = webster::allocate(
+            replicas,
+            &votes,
+            &[],
+            tie_break,
+            self.trace.then_some(&mut rounds),
+        );
+        division.rounds = rounds
             .into_iter()
-            .map(|party| TargetCluster {
-                name: party.name.to_string(),
-                replicas: party.seats,
+            .map(|round| Round {
+                party: round.party.1.to_string(),
+                priority: round.priority,
+                seats_before: round.seats_before,
             })
+            .collect();
+        parties
+            .into_iter()
+            .map(|party| (party.key.1, party.seats))
             .collect()
     }
 }
@@ -394,10 +424,10 @@ impl Run<'_, '_> {
 /// Aggregated: clusters already holding replicas first (keeping order), then the shortest
 /// prefix whose weights reach the target.
 fn aggregate<'n>(
-    available: Vec<(&'n str, i64)>,
+    available: Vec<(Member<'n>, i64)>,
     scheduled: &[TargetCluster],
     target: i64,
-) -> Vec<(&'n str, i64)> {
+) -> Vec<(Member<'n>, i64)> {
     let prior: HashSet<&str> = scheduled
         .iter()
         .filter(|cluster| cluster.replicas > 0)
@@ -405,7 +435,7 @@ fn aggregate<'n>(
         .collect();
     let (mut ordered, rest): (Vec<_>, Vec<_>) = available
         .into_iter()
-        .partition(|(name, _)| prior.contains(name));
+        .partition(|((_, name), _)| prior.contains(name));
     ordered.extend(rest);
     let mut sum: i32 = 0;
     for (index, (_, weight)) in ordered.iter().enumerate() {
@@ -419,10 +449,11 @@ fn aggregate<'n>(
 }
 
 /// `util.MergeTargetClusters`: the new counts added to the old; old clusters the division did
-/// not name are appended (in name order; upstream appends them in map order).
-fn merge(old: Vec<TargetCluster>, mut new: Vec<TargetCluster>) -> Vec<TargetCluster> {
+/// not name are appended (in name order; upstream appends them in map order). Clusters left
+/// at 0 replicas are dropped here, before their names are copied: the caller drops them too.
+fn merge(old: Vec<TargetCluster>, new: Vec<(&str, i64)>) -> Vec<TargetCluster> {
     if old.is_empty() {
-        return new;
+        return named(new);
     }
     if new.is_empty() {
         return old;
@@ -431,11 +462,15 @@ fn merge(old: Vec<TargetCluster>, mut new: Vec<TargetCluster>) -> Vec<TargetClus
         .into_iter()
         .map(|cluster| (cluster.name, cluster.replicas))
         .collect();
-    for cluster in &mut new {
-        if let Some(replicas) = leftover.remove(&cluster.name) {
-            cluster.replicas = i64::from((cluster.replicas as i32).wrapping_add(replicas as i32));
-        }
-    }
+    let mut new: Vec<(&str, i64)> = new
+        .into_iter()
+        .map(|(name, replicas)| match leftover.remove(name) {
+            Some(old) => (name, i64::from((replicas as i32).wrapping_add(old as i32))),
+            None => (name, replicas),
+        })
+        .collect();
+    new.retain(|(_, replicas)| *replicas > 0);
+    let mut new = named(new);
     new.extend(
         leftover
             .into_iter()
@@ -458,15 +493,31 @@ fn by_name<'c, 'a>(clusters: &'c [ClusterDetail<'a>]) -> Vec<&'c ClusterDetail<'
     sorted
 }
 
-/// Weights as `explain` keeps them.
-fn owned(weights: &[(&str, i64)]) -> Vec<(String, i64)> {
-    weights
-        .iter()
-        .map(|(name, weight)| (name.to_string(), *weight))
+fn member<'n>(cluster: &ClusterDetail<'n>) -> Member<'n> {
+    (cluster.rank, cluster.name)
+}
+
+/// A division's clusters with replicas, their names copied into the result.
+fn named(seats: Vec<(&str, i64)>) -> Vec<TargetCluster> {
+    seats
+        .into_iter()
+        .filter(|(_, replicas)| *replicas > 0)
+        .map(|(name, replicas)| TargetCluster {
+            name: name.to_string(),
+            replicas,
+        })
         .collect()
 }
 
-fn sum_pairs_int32(pairs: &[(&str, i64)]) -> i64 {
+/// Weights as `explain` keeps them.
+fn owned(weights: &[(Member, i64)]) -> Vec<(String, i64)> {
+    weights
+        .iter()
+        .map(|((_, name), weight)| (name.to_string(), *weight))
+        .collect()
+}
+
+fn sum_pairs_int32(pairs: &[(Member, i64)]) -> i64 {
     i64::from(pairs.iter().fold(0i32, |sum, (_, replicas)| {
         sum.wrapping_add(*replicas as i32)
     }))

@@ -49,13 +49,14 @@ fn every_division_vector_allocates_as_upstream() {
             None,
         )
         .into_iter()
-        .map(|party| (party.name.to_string(), party.seats))
+        .map(|party| (party.key.to_string(), party.seats))
         .collect();
         assert_eq!(got, vector.expected, "{}", vector.id);
     }
 }
 
-fn borrowed(map: &BTreeMap<String, i64>) -> BTreeMap<&str, i64> {
+/// The map's pairs in name order, as `allocate` takes them.
+fn borrowed(map: &BTreeMap<String, i64>) -> Vec<(&str, i64)> {
     map.iter()
         .map(|(name, seats)| (name.as_str(), *seats))
         .collect()

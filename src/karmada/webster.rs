@@ -6,7 +6,7 @@
 //! descending when the FNV-1a hash of the resource UID is odd.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BinaryHeap;
 
 /// Which way equal parties are ordered by name (`tieBreakerByUID`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,53 +36,54 @@ pub fn fnv32a(bytes: &[u8]) -> u32 {
     hash
 }
 
-/// One party: a cluster with its votes (weight) and seats (replicas).
+/// One party: a cluster (by any key that orders as its name) with its votes (weight) and
+/// seats (replicas).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Party<'n> {
-    pub name: &'n str,
+pub struct Party<K> {
+    pub key: K,
     pub votes: i64,
     pub seats: i64,
 }
 
 /// One seat handed out, for `explain`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Round {
-    pub party: String,
+pub struct Round<K> {
+    pub party: K,
     /// The winning priority `votes / (2·seats + 1)` before the seat.
     pub priority: f64,
     /// Seats the party had before this one.
     pub seats_before: i64,
 }
 
-struct Ranked<'n> {
-    party: Party<'n>,
+struct Ranked<K> {
+    party: Party<K>,
     /// The party's place in name order.
     position: usize,
     tie_break: TieBreak,
 }
 
-impl Ranked<'_> {
+impl<K> Ranked<K> {
     fn priority(&self) -> f64 {
         // Go: float64(Votes) / float64(2*Seats+1), with Seats an int32.
         self.party.votes as f64 / (2 * self.party.seats + 1) as f64
     }
 }
 
-impl PartialEq for Ranked<'_> {
+impl<K: Ord> PartialEq for Ranked<K> {
     fn eq(&self, other: &Self) -> bool {
         self.cmp(other) == Ordering::Equal
     }
 }
 
-impl Eq for Ranked<'_> {}
+impl<K: Ord> Eq for Ranked<K> {}
 
-impl PartialOrd for Ranked<'_> {
+impl<K: Ord> PartialOrd for Ranked<K> {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl Ord for Ranked<'_> {
+impl<K: Ord> Ord for Ranked<K> {
     /// Greater = gets the next seat first (`WebsterPriorityQueue.Less` with the tie-breaker).
     fn cmp(&self, other: &Self) -> Ordering {
         let (mine, theirs) = (self.priority(), other.priority());
@@ -93,46 +94,50 @@ impl Ord for Ranked<'_> {
             return other.party.seats.cmp(&self.party.seats);
         }
         match self.tie_break {
-            TieBreak::NameAscending => other.party.name.cmp(self.party.name),
-            TieBreak::NameDescending => self.party.name.cmp(other.party.name),
+            TieBreak::NameAscending => other.party.key.cmp(&self.party.key),
+            TieBreak::NameDescending => self.party.key.cmp(&other.party.key),
         }
     }
 }
 
 /// `AllocateWebsterSeats`: hands `new_seats` out over `votes`, starting from `initial`
-/// (a party only in `initial` keeps its seats with 0 votes). Parties come back sorted by name;
-/// `rounds` records each seat when asked.
-pub fn allocate<'n>(
+/// (a party only in `initial` keeps its seats with 0 votes). Both lists are in strictly
+/// ascending key order, and a key orders as the party's name (a name, or a cluster's rank in
+/// the fleet's name order: the caller picks, so a division of thousands of clusters compares
+/// integers). Parties come back in key order; `rounds` records each seat when asked.
+pub fn allocate<K: Ord + Copy>(
     new_seats: i64,
-    votes: &BTreeMap<&'n str, i64>,
-    initial: &BTreeMap<&'n str, i64>,
+    votes: &[(K, i64)],
+    initial: &[(K, i64)],
     tie_break: TieBreak,
-    mut rounds: Option<&mut Vec<Round>>,
-) -> Vec<Party<'n>> {
-    // Both maps are in name order: one merge lists every party once, in name order, and a
-    // party's place in that order puts the result back in it without comparing names.
-    let mut parties: Vec<Party> = Vec::with_capacity(votes.len() + initial.len());
+    mut rounds: Option<&mut Vec<Round<K>>>,
+) -> Vec<Party<K>> {
+    debug_assert!(votes.windows(2).all(|pair| pair[0].0 < pair[1].0));
+    debug_assert!(initial.windows(2).all(|pair| pair[0].0 < pair[1].0));
+    // One merge lists every party once, in key order, and a party's place in that order puts
+    // the result back in it without comparing keys.
+    let mut parties: Vec<Party<K>> = Vec::with_capacity(votes.len() + initial.len());
     let (mut votes, mut initial) = (votes.iter().peekable(), initial.iter().peekable());
     loop {
         let order = match (votes.peek(), initial.peek()) {
             (None, None) => break,
             (Some(_), None) => Ordering::Less,
             (None, Some(_)) => Ordering::Greater,
-            (Some((name, _)), Some((seated, _))) => name.cmp(seated),
+            (Some((key, _)), Some((seated, _))) => key.cmp(seated),
         };
         let vote = if order.is_le() { votes.next() } else { None };
         let seated = if order.is_ge() { initial.next() } else { None };
-        let Some(name) = vote.or(seated).map(|(name, _)| *name) else {
+        let Some(key) = vote.or(seated).map(|(key, _)| *key) else {
             break;
         };
         let party = Party {
-            name,
+            key,
             votes: vote.map_or(0, |(_, count)| *count),
             seats: seated.map_or(0, |(_, seats)| *seats),
         };
         parties.push(party);
     }
-    let mut heap: BinaryHeap<Ranked> = parties
+    let mut heap: BinaryHeap<Ranked<K>> = parties
         .into_iter()
         .enumerate()
         .map(|(position, party)| Ranked {
@@ -145,7 +150,7 @@ pub fn allocate<'n>(
         let Some(mut next) = heap.pop() else { break };
         if let Some(rounds) = rounds.as_deref_mut() {
             rounds.push(Round {
-                party: next.party.name.to_string(),
+                party: next.party.key,
                 priority: next.priority(),
                 seats_before: next.party.seats,
             });
@@ -168,11 +173,9 @@ mod tests {
         initial: &[(&str, i64)],
         tie_break: TieBreak,
     ) -> Vec<(String, i64)> {
-        let votes = votes.iter().copied().collect();
-        let initial = initial.iter().copied().collect();
-        allocate(replicas, &votes, &initial, tie_break, None)
+        allocate(replicas, votes, initial, tie_break, None)
             .into_iter()
-            .map(|party| (party.name.to_string(), party.seats))
+            .map(|party| (party.key.to_string(), party.seats))
             .collect()
     }
 
@@ -208,6 +211,27 @@ mod tests {
             TieBreak::NameAscending,
         );
         assert_eq!(got, pairs(&[("PartyA", 2), ("PartyB", 3)]));
+    }
+
+    #[test]
+    fn keys_that_order_as_the_names_allocate_as_the_names() {
+        // Ranks in name order with their names, as the scheduler divides: the descending
+        // tie-break walks the ranks from the top as it walks the names.
+        let members = [(0u32, "alpha"), (1, "beta"), (2, "gamma")];
+        let votes: Vec<((u32, &str), i64)> = members.iter().map(|m| (*m, 1)).collect();
+        for tie_break in [TieBreak::NameAscending, TieBreak::NameDescending] {
+            let by_rank: Vec<(String, i64)> = allocate(4, &votes, &[], tie_break, None)
+                .into_iter()
+                .map(|party| (party.key.1.to_string(), party.seats))
+                .collect();
+            let names = [("alpha", 1), ("beta", 1), ("gamma", 1)];
+            assert_eq!(by_rank, seats(4, &names, &[], tie_break));
+        }
+        let descending: Vec<i64> = allocate(4, &votes, &[], TieBreak::NameDescending, None)
+            .into_iter()
+            .map(|party| party.seats)
+            .collect();
+        assert_eq!(descending, [1, 1, 2]);
     }
 
     #[test]
