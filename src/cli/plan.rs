@@ -8,7 +8,7 @@ use clap::{Args, ValueEnum};
 use super::args::{InputArgs, ItemArgs, WhatIfArgs};
 use super::context::{Diagnostics, RunContext};
 use super::error::Error;
-use super::io::{write, Io};
+use super::io::{report, write, Io};
 use crate::exit_code::ExitCode;
 use crate::output::write_atomic;
 use crate::plan::Trace;
@@ -50,6 +50,12 @@ pub enum PlanFormat {
     Name,
 }
 
+/// Item arguments and `-l` that select nothing are already errors; this is for inputs
+/// without anything to plan.
+const NOTHING_PLANNED: &str = "no items planned: the inputs hold no Placement, PlacementRule, \
+     ReplicaSchedulingPreference, Federated object, object with a placement annotation or \
+     object of a kind a Karmada policy selects";
+
 pub fn run(args: PlanArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let trace = if args.output == PlanFormat::Table {
         Trace::Table
@@ -78,6 +84,11 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
             source,
         })?,
         None => write(io.stdout, &text)?,
+    }
+    // An empty table is easy to read as "everything is fine"; say that nothing was planned,
+    // as kubectl says "No resources found" (machine formats carry their empty item list).
+    if args.output == PlanFormat::Table && outcome.plan.items.is_empty() {
+        report(io, NOTHING_PLANNED);
     }
     let code = if outcome.has_errors() {
         ExitCode::Error

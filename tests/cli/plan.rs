@@ -635,3 +635,22 @@ spec:
     );
     assert!(stdout.len() < 10_000, "printed {} bytes", stdout.len());
 }
+
+/// An inventory alone plans nothing: the table says so on stderr instead of printing
+/// nothing, and the JSON plan carries its empty item list.
+#[test]
+fn an_inventory_alone_says_nothing_was_planned() {
+    Test::new()
+        .args(["plan", "-f", "testdata/fleet/inventory.yaml"])
+        .stdout("")
+        .stderr(
+            "no items planned: the inputs hold no Placement, PlacementRule, \
+             ReplicaSchedulingPreference, Federated object, object with a placement annotation \
+             or object of a kind a Karmada policy selects\n",
+        )
+        .run();
+    Test::new()
+        .args(["plan", "-f", "testdata/fleet/inventory.yaml", "-o", "json"])
+        .stdout("{\n  \"apiVersion\": \"fleetplan.io/v1alpha1\",\n  \"kind\": \"Plan\",\n  \"items\": []\n}\n")
+        .run();
+}
