@@ -1,6 +1,8 @@
 //! The order in which clusters are served: weight descending, then a per-workload hash so that
 //! single-replica workloads do not all land on the alphabetically first cluster.
 
+use std::cmp::Ordering;
+
 pub const FNV_OFFSET_BASIS: u32 = 2_166_136_261;
 const FNV_PRIME: u32 = 16_777_619;
 
@@ -22,19 +24,11 @@ pub fn fnv1_step(hash: u32, byte: u8) -> u32 {
     hash.wrapping_mul(FNV_PRIME) ^ u32::from(byte)
 }
 
-/// One cluster's place in the serving order as a single integer, so that sorting compares
-/// integers: weight descending (the weight is non-negative here), then hash ascending, then
-/// index ascending: exact ties keep inventory order (the reference's `sort.Sort` leaves them
-/// in an unspecified order), and an unstable sort of the keys gives that order.
-pub fn serving_key(weight: i64, hash: u32, index: usize) -> u128 {
-    let descending_weight = u64::MAX - weight.unsigned_abs();
-    let index = u32::try_from(index).expect("fewer than 2^32 clusters");
-    (u128::from(descending_weight) << 64) | (u128::from(hash) << 32) | u128::from(index)
-}
-
-pub fn key_index(key: u128) -> usize {
-    // The low 32 bits hold the index `serving_key` packed.
-    (key & u128::from(u32::MAX)) as usize
+/// Serving order of two clusters given as (weight, hash): weight descending, then hash
+/// ascending. Used with a stable sort, so exact ties keep inventory order; the reference's
+/// `sort.Sort` leaves them in an unspecified order.
+pub fn serving_order(a: (i64, u32), b: (i64, u32)) -> Ordering {
+    b.0.cmp(&a.0).then(a.1.cmp(&b.1))
 }
 
 #[cfg(test)]
@@ -56,20 +50,5 @@ mod tests {
     fn fnv1_hashes_name_and_key_with_no_separator() {
         assert_eq!(fnv1_32("ab", "c"), fnv1_32("a", "bc"));
         assert_eq!(fnv1_32("abc", ""), fnv1_32("", "abc"));
-    }
-
-    #[test]
-    fn serving_keys_order_by_weight_descending_then_hash_then_index() {
-        let mut keys = vec![
-            serving_key(1, 5, 0),
-            serving_key(3, 9, 1),
-            serving_key(1, 2, 2),
-            serving_key(1, 5, 3),
-            serving_key(0, 0, 4),
-            serving_key(i64::MAX, u32::MAX, 5),
-        ];
-        keys.sort_unstable();
-        let order: Vec<usize> = keys.into_iter().map(key_index).collect();
-        assert_eq!(order, [5, 1, 2, 0, 3, 4]);
     }
 }

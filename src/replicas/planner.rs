@@ -2,12 +2,11 @@
 //! shipped unchanged in kubefed (`pkg/controller/util/planner`). Same plan, replica for
 //! replica; see docs/design replicas.md for the rules and their upstream tests.
 
-use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::preferences::{ClusterPreferences, ReplicaPreferences};
 
-use super::order::{fnv1_extend, fnv1_step, key_index, serving_key, FNV_OFFSET_BASIS};
+use super::order::{fnv1_extend, fnv1_step, serving_order, FNV_OFFSET_BASIS};
 use super::trace::{ClusterTrace, PreferenceSource, ReplicaTrace, RoundTrace, ShareTrace};
 
 /// What the controllers used when a workload gave no cluster entries.
@@ -45,41 +44,19 @@ pub struct ReplicaPlan<'a> {
 /// Plans like the reference. Negative numbers in the input (which the loaders reject) read as
 /// 0: with a negative weight the reference loops forever.
 pub fn plan<'n>(input: &PlannerInput<'_, 'n>) -> ReplicaPlan<'n> {
-    SCRATCH.with(|scratch| run(input, None, &mut scratch.borrow_mut()))
-}
-
-thread_local! {
-    /// The untraced planner's working vectors, kept from plan to plan on each thread: three
-    /// allocations and their frees were about a tenth of a ten-cluster plan.
-    static SCRATCH: RefCell<Scratch> = RefCell::default();
-}
-
-/// What a plan works in. Slots hold no names (a slot's name is the name at its index in the
-/// distinct available clusters) so that the vectors outlive the names of any one plan.
-#[derive(Default)]
-struct Scratch {
-    slots: Vec<Slot>,
-    order: Vec<usize>,
-    /// Serving-order keys, built once per cluster rather than once per comparison.
-    keys: Vec<u128>,
+    run(input, None).0
 }
 
 /// `plan`, and what it did on the way, for `explain`. The same run: the trace cannot disagree.
 pub fn plan_with_trace<'n>(input: &PlannerInput<'_, 'n>) -> (ReplicaPlan<'n>, ReplicaTrace<'n>) {
     let mut recorder = Recorder::default();
-    let mut scratch = Scratch::default();
-    let plan = run(input, Some(&mut recorder), &mut scratch);
+    let (plan, slots) = run(input, Some(&mut recorder));
     let prefs = input.preferences;
     let trace = ReplicaTrace {
         total: input.total.max(0),
         rebalance: prefs.rebalance,
         defaulted: prefs.clusters.is_empty(),
-        clusters: scratch
-            .slots
-            .iter()
-            .zip(first_occurrences(input.available))
-            .map(|(slot, name)| slot.trace(name))
-            .collect(),
+        clusters: slots.iter().map(Slot::trace).collect(),
         rounds: recorder.rounds,
         shares: recorder.shares,
     };
@@ -93,7 +70,8 @@ struct Recorder {
 }
 
 /// One available cluster while planning.
-struct Slot {
+struct Slot<'a> {
+    name: &'a str,
     source: PreferenceSource,
     prefs: ClusterPreferences,
     capacity: Option<i64>,
@@ -110,14 +88,14 @@ struct Slot {
     replicas: i64,
 }
 
-impl Slot {
+impl<'a> Slot<'a> {
     fn takes_part(&self) -> bool {
         self.source != PreferenceSource::None
     }
 
-    fn trace<'a>(&self, name: &'a str) -> ClusterTrace<'a> {
+    fn trace(&self) -> ClusterTrace<'a> {
         ClusterTrace {
-            cluster: name,
+            cluster: self.name,
             source: self.source,
             preferences: self.prefs.clone(),
             capacity: self.capacity,
@@ -135,20 +113,25 @@ impl Slot {
 fn run<'n>(
     input: &PlannerInput<'_, 'n>,
     mut recorder: Option<&mut Recorder>,
-    scratch: &mut Scratch,
-) -> ReplicaPlan<'n> {
+) -> (ReplicaPlan<'n>, Vec<Slot<'n>>) {
     // Clusters usually come in name order: then they are distinct and already in the plan's
     // order, which one pass shows for fewer name comparisons than sorting them.
     if input.available.is_sorted_by(|a, b| a < b) {
-        return run_distinct(input, NameOrder::Given, recorder, scratch);
+        return run_distinct(input, NameOrder::Given, recorder);
     }
-    let plan = run_distinct(input, NameOrder::Sort, recorder.as_deref_mut(), scratch);
+    let (plan, slots) = run_distinct(input, NameOrder::Sort, recorder.as_deref_mut());
     if !plan.replicas.windows(2).any(|pair| pair[0].0 == pair[1].0) {
-        return plan;
+        return (plan, slots);
     }
     // A name was repeated: plan again over first occurrences. An inventory has unique names,
     // so this path pays only the look at neighbours in the sorted output.
-    let distinct = first_occurrences(input.available);
+    let mut seen = BTreeSet::new();
+    let distinct: Vec<&'n str> = input
+        .available
+        .iter()
+        .copied()
+        .filter(|&name| seen.insert(name))
+        .collect();
     if let Some(recorder) = recorder.as_deref_mut() {
         *recorder = Recorder::default();
     }
@@ -156,17 +139,7 @@ fn run<'n>(
         available: &distinct,
         ..*input
     };
-    run_distinct(&input, NameOrder::Sort, recorder, scratch)
-}
-
-/// Each name once, at its first place: the clusters a plan's slots stand for.
-fn first_occurrences<'n>(available: &[&'n str]) -> Vec<&'n str> {
-    let mut seen = BTreeSet::new();
-    available
-        .iter()
-        .copied()
-        .filter(|&name| seen.insert(name))
-        .collect()
+    run_distinct(&input, NameOrder::Sort, recorder)
 }
 
 /// Whether `PlannerInput::available` still has to be sorted by name for the plan.
@@ -182,9 +155,7 @@ fn run_distinct<'n>(
     input: &PlannerInput<'_, 'n>,
     names: NameOrder,
     mut recorder: Option<&mut Recorder>,
-    scratch: &mut Scratch,
-) -> ReplicaPlan<'n> {
-    let Scratch { slots, order, keys } = scratch;
+) -> (ReplicaPlan<'n>, Vec<Slot<'n>>) {
     let prefs = input.preferences;
     let rebalance = prefs.rebalance;
     let total = input.total.max(0);
@@ -196,7 +167,7 @@ fn run_distinct<'n>(
     };
     let own = ByName::new(&prefs.clusters);
     let capacity = ByName::new(input.capacity);
-    slots.clear();
+    let mut slots = Vec::with_capacity(input.available.len());
     for &name in input.available {
         let (source, found) = match own.get(name) {
             Some(own) => (PreferenceSource::Own, Some(own)),
@@ -204,6 +175,7 @@ fn run_distinct<'n>(
             None => (PreferenceSource::None, None),
         };
         slots.push(Slot {
+            name,
             source,
             prefs: found.map_or_else(ClusterPreferences::default, non_negative),
             capacity: capacity.get(name).map(|&c| c.max(0)),
@@ -222,40 +194,37 @@ fn run_distinct<'n>(
     // The key half of every cluster's hash side by side: independent multiply chains overlap
     // in the CPU, where one cluster at a time would wait on each multiply.
     for &byte in input.key.as_bytes() {
-        for slot in slots.iter_mut() {
+        for slot in &mut slots {
             slot.hash = fnv1_step(slot.hash, byte);
         }
     }
 
-    keys.clear();
-    keys.extend(
-        (0..slots.len())
-            .filter(|&i| slots[i].takes_part())
-            .map(|i| serving_key(slots[i].prefs.weight, slots[i].hash, i)),
-    );
-    keys.sort_unstable();
-    order.clear();
-    order.extend(keys.iter().map(|&key| key_index(key)));
+    let mut order = Vec::with_capacity(slots.len());
+    order.extend((0..slots.len()).filter(|&i| slots[i].takes_part()));
+    order.sort_by(|&a, &b| {
+        let (a, b) = (&slots[a], &slots[b]);
+        serving_order((a.prefs.weight, a.hash), (b.prefs.weight, b.hash))
+    });
     for (position, &i) in order.iter().enumerate() {
         slots[i].position = Some(position);
     }
 
     let mut remaining = total;
-    give_minimums(slots, order, &mut remaining);
+    give_minimums(&mut slots, &order, &mut remaining);
     if !rebalance {
-        keep_current(slots, order, input, &mut remaining);
+        keep_current(&mut slots, &order, input.current, &mut remaining);
     }
-    weighted_rounds(slots, order, &mut remaining, &mut recorder);
+    weighted_rounds(&mut slots, &mut order, &mut remaining, &mut recorder);
 
     // The rounds are over: `order` now lists every cluster in name order.
     order.clear();
     order.extend(0..slots.len());
     if names == NameOrder::Sort {
-        order.sort_unstable_by_key(|&i| input.available[i]);
+        order.sort_unstable_by_key(|&i| slots[i].name);
     }
     let replicas = order
         .iter()
-        .map(|&i| (input.available[i], slots[i].replicas))
+        .map(|&i| (slots[i].name, slots[i].replicas))
         .collect();
     // With rebalance false the reference only over-asks for what it failed to place.
     let overflow = order
@@ -267,15 +236,16 @@ fn run_distinct<'n>(
             } else {
                 slot.overflow.min(remaining)
             };
-            (input.available[i], due)
+            (slot.name, due)
         })
         .filter(|&(_, due)| due > 0)
         .collect();
-    ReplicaPlan {
+    let plan = ReplicaPlan {
         replicas,
         overflow,
         unassigned: remaining,
-    }
+    };
+    (plan, slots)
 }
 
 /// A map keyed by cluster name, asked once per cluster. A small map's entries are gathered
@@ -336,12 +306,17 @@ fn give_minimums(slots: &mut [Slot], order: &[usize], remaining: &mut i64) {
 
 /// `rebalance: false`: what already runs stays, as a pre-allocation that the weighted
 /// shares use up first.
-fn keep_current(slots: &mut [Slot], order: &[usize], input: &PlannerInput, remaining: &mut i64) {
-    let current = ByName::new(input.current);
+fn keep_current(
+    slots: &mut [Slot],
+    order: &[usize],
+    current: &BTreeMap<String, i64>,
+    remaining: &mut i64,
+) {
+    let current = ByName::new(current);
     for &i in order {
         let slot = &mut slots[i];
         let planned = slot.replicas;
-        let Some(&count) = current.get(input.available[i]) else {
+        let Some(&count) = current.get(slot.name) else {
             continue;
         };
         if count <= planned {
