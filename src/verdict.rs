@@ -28,6 +28,11 @@ impl Scope {
     }
 }
 
+/// What fleetplan plans, as the messages about inputs without any of it name it.
+pub const PLANNED_KINDS: &str = "Placement, PlacementRule, ReplicaSchedulingPreference, \
+     Federated object, object with a placement annotation or object of a kind a Karmada policy \
+     selects";
+
 /// Why a verdict would be about nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Nothing {
@@ -57,10 +62,9 @@ impl fmt::Display for Nothing {
                 }
                 Ok(())
             }
-            Nothing::NoItems => f.write_str(
-                "no workloads in the inputs: nothing to check (no Placement, PlacementRule, \
-                 ReplicaSchedulingPreference, Federated object, object with a placement \
-                 annotation or object of a kind a Karmada policy selects was found)",
+            Nothing::NoItems => write!(
+                f,
+                "no workloads in the inputs: nothing to check (no {PLANNED_KINDS} was found)"
             ),
             Nothing::NothingToMigrate { looked_for } => {
                 write!(f, "nothing to migrate: the inputs have no {looked_for}")

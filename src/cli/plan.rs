@@ -13,6 +13,7 @@ use crate::exit_code::ExitCode;
 use crate::output::write_atomic;
 use crate::plan::Trace;
 use crate::render;
+use crate::verdict::PLANNED_KINDS;
 
 #[derive(Debug, Args)]
 pub struct PlanArgs {
@@ -50,12 +51,6 @@ pub enum PlanFormat {
     Name,
 }
 
-/// Item arguments and `-l` that select nothing are already errors; this is for inputs
-/// without anything to plan.
-const NOTHING_PLANNED: &str = "no items planned: the inputs hold no Placement, PlacementRule, \
-     ReplicaSchedulingPreference, Federated object, object with a placement annotation or \
-     object of a kind a Karmada policy selects";
-
 pub fn run(args: PlanArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let trace = if args.output == PlanFormat::Table {
         Trace::Table
@@ -88,7 +83,11 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     // An empty table is easy to read as "everything is fine"; say that nothing was planned,
     // as kubectl says "No resources found" (machine formats carry their empty item list).
     if args.output == PlanFormat::Table && outcome.plan.items.is_empty() {
-        report(io, NOTHING_PLANNED);
+        // Item arguments and `-l` that select nothing are already errors.
+        report(
+            io,
+            &format!("no items planned: the inputs hold no {PLANNED_KINDS}"),
+        );
     }
     let code = if outcome.has_errors() {
         ExitCode::Error
