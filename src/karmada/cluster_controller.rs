@@ -85,13 +85,19 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn an_unreachable_push_member_is_not_ready() {
+    /// A member of `sync_mode` with one taint `key:effect`, marked unreachable.
+    fn marked(sync_mode: &str, key: &str, effect: &str) -> (KarmadaCluster, Unreachable) {
         let mut member = karmada_cluster("member")
-            .sync_mode("Push")
-            .taint("user", "NoSchedule")
+            .sync_mode(sync_mode)
+            .taint(key, effect)
             .build();
         let change = mark_unreachable(&mut member);
+        (member, change)
+    }
+
+    #[test]
+    fn an_unreachable_push_member_is_not_ready() {
+        let (member, change) = marked("Push", "user", "NoSchedule");
         assert_eq!(change.reason, "ClusterNotReachable");
         assert_eq!(member.ready.as_deref(), Some("False"));
         assert_eq!(
@@ -102,32 +108,20 @@ mod tests {
 
     #[test]
     fn an_unreachable_pull_member_is_unknown_and_loses_the_not_ready_taint() {
-        let mut member = karmada_cluster("member")
-            .sync_mode("Pull")
-            .taint(NOT_READY_TAINT, "NoSchedule")
-            .build();
-        mark_unreachable(&mut member);
+        let (member, _) = marked("Pull", NOT_READY_TAINT, "NoSchedule");
         assert_eq!(member.ready.as_deref(), Some("Unknown"));
         assert_eq!(keys(&member), ["cluster.karmada.io/unreachable:NoSchedule"]);
     }
 
     #[test]
     fn a_taint_already_there_is_not_added_twice() {
-        let mut member = karmada_cluster("member")
-            .sync_mode("Push")
-            .taint(NOT_READY_TAINT, "NoSchedule")
-            .build();
-        mark_unreachable(&mut member);
+        let (member, _) = marked("Push", NOT_READY_TAINT, "NoSchedule");
         assert_eq!(keys(&member), ["cluster.karmada.io/not-ready:NoSchedule"]);
     }
 
     #[test]
     fn a_not_ready_taint_of_another_effect_stays_beside_the_scheduling_one() {
-        let mut member = karmada_cluster("member")
-            .sync_mode("Push")
-            .taint(NOT_READY_TAINT, "NoExecute")
-            .build();
-        mark_unreachable(&mut member);
+        let (member, _) = marked("Push", NOT_READY_TAINT, "NoExecute");
         assert_eq!(
             keys(&member),
             [
