@@ -93,10 +93,7 @@ pub fn plan<'a>(
     item.policy = Some(policy.reference());
     item.affinity_term = outcome.term.clone();
     let mut names: Vec<String> = outcome.clusters.iter().map(|c| c.name.clone()).collect();
-    // Most results come in name order already (Duplicated, Webster).
-    if !names.is_sorted() {
-        names.sort();
-    }
+    names.sort();
     item.clusters = names;
     item.replicas = outcome
         .clusters
