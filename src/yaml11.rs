@@ -64,21 +64,10 @@ pub fn reading(text: &str) -> Option<Reading> {
 
 /// go-yaml v2's reading of `scalar`, a string serde_yaml lent out of `text`, when it was
 /// written plain and is not a string to go-yaml v2. Every string of an input is asked, so the
-/// cheap questions come first: its first byte, then the quote before it.
+/// cheap question comes first: [`reading`] looks at the first byte and most strings stop there;
+/// only a candidate is looked up in the text.
 #[inline]
 pub fn plain_reading(text: &str, scalar: &str) -> Option<Reading> {
-    let first = *scalar.as_bytes().first()?;
-    if !matches!(
-        first,
-        b'y' | b'Y' | b'n' | b'N' | b'o' | b'O' | b'.' | b'0'..=b'9' | b'+' | b'-'
-    ) {
-        return None;
-    }
-    let offset = (scalar.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
-    let before = offset.checked_sub(1).and_then(|at| text.as_bytes().get(at));
-    if before.is_some_and(|byte| matches!(byte, b'\'' | b'"')) {
-        return None;
-    }
     let reading = reading(scalar)?;
     written_plain(text, scalar).then_some(reading)
 }
@@ -157,11 +146,11 @@ fn go_int(text: &str) -> Option<Reading> {
         b'+' => (false, text.get(1..)?),
         _ => (false, text),
     };
-    let lower = unsigned.get(..2).map(str::to_ascii_lowercase);
-    let (radix, digits) = match lower.as_deref() {
-        Some("0x") => (16, unsigned.get(2..)?),
-        Some("0o") => (8, unsigned.get(2..)?),
-        Some("0b") => (2, unsigned.get(2..)?),
+    // Matched on bytes so that no number-like string allocates.
+    let (radix, digits) = match unsigned.as_bytes() {
+        [b'0', b'x' | b'X', ..] => (16, unsigned.get(2..)?),
+        [b'0', b'o' | b'O', ..] => (8, unsigned.get(2..)?),
+        [b'0', b'b' | b'B', ..] => (2, unsigned.get(2..)?),
         _ if unsigned.len() > 1 && unsigned.starts_with('0') => (8, unsigned.get(1..)?),
         _ => (10, unsigned),
     };
