@@ -284,8 +284,9 @@ fn may_hold_misread(text: &str) -> bool {
         .any(|word| word == MERGE_KEY || (reading(word).is_some() && !plain_decimal(word)))
 }
 
-/// go-yaml reads a plain `<<` key as a merge key (and a quoted one as the string).
-const MERGE_KEY: &str = "<<";
+/// go-yaml (Kubernetes' YAML reader) reads a plain `<<` key as a merge key, and a quoted one
+/// as the string: fleetplan quotes a string `<<` it writes, and merges only a plain one.
+pub const MERGE_KEY: &str = "<<";
 
 /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?`: read alike by YAML 1.1 and 1.2.
 fn plain_decimal(word: &str) -> bool {

@@ -399,7 +399,7 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
     // serde_yaml lends out the input's own text for a plain scalar on one line, the only kind
     // YAML 1.1 resolves to another type.
     fn visit_borrowed_str<E: de::Error>(self, value: &'de str) -> Result<Value, E> {
-        if self.key && value == MERGE_KEY && yaml11::written_plain(self.parse.text, value) {
+        if self.key && value == yaml11::MERGE_KEY && yaml11::written_plain(self.parse.text, value) {
             self.parse.merge_key.set(true);
         }
         if let Some(reading) = yaml11::plain_reading(self.parse.text, value) {
@@ -483,10 +483,6 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
         )))
     }
 }
-
-/// A key that merges, as go-yaml (Kubernetes' YAML reader) reads it: only when written plain,
-/// so a quoted `'<<'` is an ordinary key (and what fleetplan writes for a string `<<`).
-const MERGE_KEY: &str = "<<";
 
 /// Adds the entries of a `<<` key's value (a mapping, or a list of mappings, earlier ones
 /// first) that `mapping` does not already have; serde_yaml's messages for anything else. The
