@@ -111,28 +111,7 @@ impl Misread {
     /// Whether a Kubernetes object with this scalar is refused before it is read: a key
     /// (kubectl would send another key), or a string field of an ObjectMeta.
     pub fn refused(&self) -> bool {
-        self.key || self.in_object_meta()
-    }
-
-    fn in_object_meta(&self) -> bool {
-        fn key(step: &Step) -> Option<&str> {
-            match step {
-                Step::Key(Value::String(key)) => Some(key.as_str()),
-                _ => None,
-            }
-        }
-        let steps = &self.path;
-        steps.iter().enumerate().any(|(at, step)| {
-            if *step != Step::Key(Value::String("metadata".to_string())) {
-                return false;
-            }
-            let rest = steps.get(at + 1..).unwrap_or_default();
-            match rest {
-                [field] => matches!(key(field), Some("name" | "namespace" | "generateName")),
-                [map, Step::Key(_)] => matches!(key(map), Some("labels" | "annotations")),
-                _ => false,
-            }
-        })
+        refused_at(self.key, &self.path)
     }
 
     /// Why the API server would refuse it, and what to write instead.
@@ -158,11 +137,7 @@ pub fn settle(document: &mut Value, misread: &[Misread]) {
             .get("apiVersion")
             .and_then(Value::as_str)
             .is_some_and(fleetplan_only);
-        let item = Misread {
-            path: relative.to_vec(),
-            ..found.clone()
-        };
-        if own || item.refused() {
+        if own || refused_at(found.key, relative) {
             continue;
         }
         if let Some(node) = node_mut(document, &found.path) {
@@ -171,6 +146,26 @@ pub fn settle(document: &mut Value, misread: &[Misread]) {
             }
         }
     }
+}
+
+/// [`Misread::refused`] for a scalar at `path` within its object.
+fn refused_at(key: bool, path: &[Step]) -> bool {
+    fn name(step: &Step) -> Option<&str> {
+        match step {
+            Step::Key(Value::String(key)) => Some(key.as_str()),
+            _ => None,
+        }
+    }
+    key || path.iter().enumerate().any(|(at, step)| {
+        if name(step) != Some("metadata") {
+            return false;
+        }
+        match path.get(at + 1..).unwrap_or_default() {
+            [field] => matches!(name(field), Some("name" | "namespace" | "generateName")),
+            [map, Step::Key(_)] => matches!(name(map), Some("labels" | "annotations")),
+            _ => false,
+        }
+    })
 }
 
 /// The kinds fleetplan defines (`ClusterInventory`): YAML 1.2 is their reading.
