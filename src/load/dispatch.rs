@@ -96,19 +96,17 @@ fn load_value(
         }
     };
     let namespace = builder.namespace().to_string();
-    let object = |type_meta: TypeMeta| {
-        Object::new(
-            type_meta,
-            content,
-            source.clone(),
-            prefix.to_string(),
-            &namespace,
-        )
-    };
-    if !misread.is_empty() {
-        let identity = object(type_meta.clone())
-            .ok()
-            .map(|object| object.object.to_string());
+    // Built once: its metadata is decoded for the misread scalars' messages and the read.
+    let misread_in = (!misread.is_empty()).then(|| type_meta.clone());
+    let object = Object::new(
+        type_meta,
+        content,
+        source.clone(),
+        prefix.to_string(),
+        &namespace,
+    );
+    if let Some(type_meta) = misread_in {
+        let identity = object.as_ref().ok().map(|object| object.object.to_string());
         if plain_scalars::fleetplan_only(&type_meta.api_version) {
             for (field, message) in plain_scalars::warnings(misread) {
                 let object = identity.as_deref().unwrap_or(&type_meta.kind);
@@ -127,7 +125,7 @@ fn load_value(
             return;
         }
     }
-    let read = object(type_meta).and_then(|object| read(&object, builder));
+    let read = object.and_then(|object| read(&object, builder));
     if let Err(error) = read {
         builder.error(plain_scalars::explained(error, prefix, misread));
     }
