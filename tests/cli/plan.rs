@@ -253,13 +253,7 @@ fn out_writes_through_a_symbolic_link_and_refuses_what_is_not_a_regular_file() {
         .stdout("")
         .run();
     let link = dir.path().join("link.yaml");
-    assert!(
-        fs::symlink_metadata(&link)
-            .expect("link")
-            .file_type()
-            .is_symlink(),
-        "the link stays"
-    );
+    assert!(file_type(&link).is_symlink(), "the link stays");
     assert!(fs::read_to_string(&real)
         .expect("real")
         .contains("kind: Plan"));
@@ -282,18 +276,19 @@ fn out_writes_through_a_symbolic_link_and_refuses_what_is_not_a_regular_file() {
         .within(60)
         .run();
     use std::os::unix::fs::FileTypeExt;
-    assert!(
-        fs::symlink_metadata(&fifo)
-            .expect("fifo")
-            .file_type()
-            .is_fifo(),
-        "still a FIFO"
-    );
+    assert!(file_type(&fifo).is_fifo(), "still a FIFO");
     assert_eq!(
         entries(dir.path()),
         ["link.yaml", "pipe.yaml", "real.yaml"],
         "nothing staged is left"
     );
+}
+
+/// What is at `path` itself: a symbolic link is not followed.
+fn file_type(path: &Path) -> fs::FileType {
+    fs::symlink_metadata(path)
+        .unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+        .file_type()
 }
 
 /// What a `plan --out` killed by SIGKILL leaves behind: its staged file, named for the process
