@@ -732,7 +732,7 @@ spec:
 }
 
 /// The cel crate reports a syntax error per token it cannot read; cel-go stops after 100
-/// (`errorReportingLimit`) with `More than 100 syntax errors`. 5,000 stray characters made
+/// (`errorReportingLimit`) with `Syntax error: More than 100 syntax errors`. 5,000 stray characters made
 /// 350 KB of message.
 #[test]
 fn cel_syntax_errors_stop_after_one_hundred_as_cel_go_does() {
@@ -766,6 +766,6 @@ spec:
     );
     assert_eq!(
         lines[100],
-        "ERROR: <input>:1:101: More than 100 syntax errors"
+        "ERROR: <input>:1:101: Syntax error: More than 100 syntax errors"
     );
 }

@@ -74,8 +74,8 @@ const SYNTAX_ERROR_LIMIT: usize = 100;
 /// size: a line longer than a message may quote is left out.
 ///
 /// cel-go reports at most [`SYNTAX_ERROR_LIMIT`] syntax errors and stops at the next one,
-/// reported as `More than 100 syntax errors`; the cel crate reports one per bad token (5,000
-/// stray characters made 350 KB of message).
+/// reported as `Syntax error: More than 100 syntax errors`; the cel crate reports one per bad
+/// token (5,000 stray characters made 350 KB of message).
 fn parse_errors(errors: &ParseErrors) -> String {
     let rendered: Vec<String> = errors
         .errors
@@ -85,7 +85,8 @@ fn parse_errors(errors: &ParseErrors) -> String {
         .map(|(index, error)| {
             let (line, column) = error.pos;
             let message = if index == SYNTAX_ERROR_LIMIT {
-                format!("More than {SYNTAX_ERROR_LIMIT} syntax errors")
+                // cel-go reports it as a syntax error (parseErrors.syntaxError), so prefixed.
+                format!("Syntax error: More than {SYNTAX_ERROR_LIMIT} syntax errors")
             } else {
                 shorten_quoted(&error.msg)
             };
