@@ -446,10 +446,11 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         self.spend()?;
         let mut mapping = Mapping::new();
-        let mut merges = Vec::new();
+        // The `<<` value, with how many keys were written before it.
+        let mut merges: Option<(usize, Value)> = None;
         while let Some(key) = map.next_key_seed(self.key())? {
             let merge_key = self.parse.merge_key.replace(false);
-            if mapping.contains_key(&key) || (merge_key && !merges.is_empty()) {
+            if mapping.contains_key(&key) || (merge_key && merges.is_some()) {
                 let shown = serde_yaml::to_string(&key).unwrap_or_default();
                 let shown = shown.trim_end();
                 *self.parse.duplicate.borrow_mut() = Some(shown.to_string());
@@ -465,13 +466,23 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
             };
             let value = map.next_value_seed(self.at(&segment))?;
             if merge_key {
-                merges.push(value);
+                merges = Some((mapping.len(), value));
             } else {
                 mapping.insert(key, value);
             }
         }
-        for merged in merges {
-            merge(&mut mapping, merged).map_err(de::Error::custom)?;
+        if let Some((before, merged)) = merges {
+            let mut from = Mapping::new();
+            merge(&mut from, merged).map_err(de::Error::custom)?;
+            // go-yaml v2 merges where the `<<` stands: its entries replace the keys written
+            // before it, and the keys written after it replace its entries. Swapped, so the
+            // replaced values are left in `from`, whose keys `mapping` then already has.
+            for (key, value) in mapping.iter_mut().take(before) {
+                if let Some(entry) = from.get_mut(key) {
+                    std::mem::swap(value, entry);
+                }
+            }
+            merge(&mut mapping, Value::Mapping(from)).map_err(de::Error::custom)?;
         }
         Ok(Value::Mapping(mapping))
     }
@@ -653,6 +664,15 @@ mod tests {
             [parse(
                 "a: {x: 1, y: 1}\nb: {y: 2, x: 1}\nc: {x: 4, y: 2, z: 3}"
             )]
+        );
+    }
+
+    #[test]
+    fn a_merge_replaces_the_keys_before_it_as_go_yaml_v2_does() {
+        let text = "m: {a: 1, b: 1, <<: [{a: 2, c: 2, d: 2}, {a: 3, e: 3}], c: 4}\n";
+        assert_eq!(
+            values(yaml(text)),
+            [parse("m: {a: 2, b: 1, c: 4, d: 2, e: 3}")]
         );
     }
 

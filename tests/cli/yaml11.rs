@@ -141,6 +141,16 @@ fn an_octal_number_of_clusters_is_read_as_kubectl_reads_it() {
 }
 
 #[test]
+fn a_merge_key_replaces_the_fields_written_before_it_as_kubectl_reads_it() {
+    // go-yaml v2 merges where `<<` stands: 3 replaces the 1 above it.
+    let spec = "  numberOfClusters: 1\n  <<: {numberOfClusters: 3}\n";
+    let output = plan(placement(spec)).args(["-o", "json"]).run();
+    let plan: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
+    let clusters = plan["items"][0]["clusters"].as_array().map(Vec::len);
+    assert_eq!(clusters, Some(3), "{plan}");
+}
+
+#[test]
 fn a_number_that_does_not_fit_its_field_says_how_kubectl_read_it() {
     plan(placement("  numberOfClusters: 1_000_000_000_000\n"))
         .stderr_contains(
