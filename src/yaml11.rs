@@ -363,10 +363,6 @@ impl<'de> Visitor<'de> for PlainStrings<'_> {
         Ok(())
     }
 
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
-        deserializer.deserialize_any(self)
-    }
-
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         while seq.next_element_seed(self)?.is_some() {}
         Ok(())
