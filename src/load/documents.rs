@@ -657,7 +657,7 @@ mod tests {
     }
 
     #[test]
-    fn merges_apply_within_merged_mappings_and_keep_the_keys_already_there() {
+    fn merges_apply_within_merged_mappings_and_the_keys_written_after_them_win() {
         let text = "a: &a {x: 1, y: 1}\nb: &b {<<: *a, y: 2}\nc: {<<: [*b, {z: 3, x: 9}], x: 4}\n";
         assert_eq!(
             values(yaml(text)),
