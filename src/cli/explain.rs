@@ -8,6 +8,7 @@ use super::context::RunContext;
 use super::error::Error;
 use super::io::{report, write, Io};
 use crate::exit_code::ExitCode;
+use crate::model::Model;
 use crate::plan::{self, ItemSource, Trace};
 use crate::render::explain;
 
@@ -55,12 +56,10 @@ pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let outcome = context.plan_item(index);
     let clusters = &model.inventory.clusters;
     if let Some(cluster) = &args.cluster {
-        let known = model
-            .workloads
-            .get(index)
-            .map(|workload| model.fleet_names(workload))
-            .unwrap_or_default();
-        plan::find_cluster(&known, cluster)?;
+        if let Some(workload) = model.workloads.get(index) {
+            let known = model.fleet_names(workload);
+            plan::find_cluster(&known, Model::fleet_searched(workload), cluster)?;
+        }
     }
     let (Some(item), Some(trace), Some(workload)) = (
         outcome.plan.items.first(),

@@ -59,6 +59,14 @@ pub struct Model {
 impl Model {
     /// The names of the clusters `workload` is placed over: Karmada's own fleet for a
     /// resource template a Karmada policy may select, the inventory for everything else.
+    /// Where [`Model::fleet_names`] looks for `workload`'s clusters, as a message says it.
+    pub fn fleet_searched(workload: &Workload) -> &'static str {
+        match workload.kind {
+            WorkloadKind::Karmada(_) => "among the Karmada Clusters",
+            _ => "in the inventory",
+        }
+    }
+
     pub fn fleet_names(&self, workload: &Workload) -> Vec<&str> {
         match workload.kind {
             WorkloadKind::Karmada(_) => self

@@ -58,10 +58,14 @@ pub enum LookupError {
     #[error("{:?} is ambiguous: it names {}; add the kind or namespace", crate::model::echo(query), items.join(", "))]
     Ambiguous { query: String, items: Vec<String> },
     #[error(
-        "--cluster: no cluster named {:?} in the inventory{suggestion}",
+        "--cluster: no cluster named {:?} {searched}{suggestion}",
         crate::model::echo(name)
     )]
-    NoCluster { name: String, suggestion: String },
+    NoCluster {
+        name: String,
+        searched: &'static str,
+        suggestion: String,
+    },
 }
 
 /// The index of the one item `query` names.
@@ -134,13 +138,14 @@ pub fn find_item(sources: &[ItemSource], query: &str) -> Result<usize, LookupErr
     }
 }
 
-/// Checks that the inventory has `name`.
-pub fn find_cluster(known: &[&str], name: &str) -> Result<(), LookupError> {
+/// Checks that `known`, the clusters `searched` names ("in the inventory"), has `name`.
+pub fn find_cluster(known: &[&str], searched: &'static str, name: &str) -> Result<(), LookupError> {
     if known.contains(&name) {
         return Ok(());
     }
     Err(LookupError::NoCluster {
         name: name.to_string(),
+        searched,
         suggestion: close_matches(name, known),
     })
 }
@@ -225,9 +230,12 @@ mod tests {
     #[test]
     fn unknown_clusters_suggest_close_matches() {
         let clusters = ["aws-eu-west-prod-1"];
-        assert_eq!(find_cluster(&clusters, "aws-eu-west-prod-1"), Ok(()));
         assert_eq!(
-            find_cluster(&clusters, "aws-eu-west-prod1").map_err(|error| error.to_string()),
+            find_cluster(&clusters, "in the inventory", "aws-eu-west-prod-1"),
+            Ok(())
+        );
+        assert_eq!(
+            find_cluster(&clusters, "in the inventory", "aws-eu-west-prod1").map_err(|error| error.to_string()),
             Err("--cluster: no cluster named \"aws-eu-west-prod1\" in the inventory, did you mean aws-eu-west-prod-1?".to_string())
         );
     }

@@ -18,14 +18,16 @@ pub struct WhatIf {
 /// A what-if change the inventory cannot take.
 #[derive(Debug, thiserror::Error)]
 pub enum WhatIfError {
-    /// `suggestion` is ", did you mean …?" or empty.
+    /// `suggestion` is ", did you mean …?" or empty; `searched` says which clusters were
+    /// loaded, so a Karmada-only fleet is not told about an inventory it never had.
     #[error(
-        "{flag}: no cluster named {:?} in the inventory{suggestion}",
+        "{flag}: no cluster named {:?} {searched}{suggestion}",
         crate::model::echo(name)
     )]
     UnknownCluster {
         flag: &'static str,
         name: String,
+        searched: &'static str,
         suggestion: String,
     },
     /// A label no real cluster could carry.
@@ -138,9 +140,18 @@ fn clusters<'m>(
                 .map(|cluster| cluster.name.as_str()),
         )
         .collect();
+    let searched = match (
+        model.inventory.clusters.is_empty(),
+        model.karmada.clusters.is_empty(),
+    ) {
+        (true, false) => "among the Karmada Clusters",
+        (false, false) => "in the inventory or among the Karmada Clusters",
+        _ => "in the inventory",
+    };
     Err(WhatIfError::UnknownCluster {
         flag,
         name: name.to_string(),
+        searched,
         suggestion: close_matches(name, &known),
     })
 }

@@ -147,7 +147,7 @@ fn a_label_changes_which_members_the_affinity_matches() {
 }
 
 #[test]
-fn an_unknown_member_is_refused_as_for_the_inventory() {
+fn an_unknown_member_is_refused_naming_the_karmada_clusters() {
     for flag in [
         ["--offline", "member-us-9"],
         ["--capacity", "member-us-9=3"],
@@ -156,10 +156,21 @@ fn an_unknown_member_is_refused_as_for_the_inventory() {
         Test::new()
             .args(["plan", "-f", EXAMPLE])
             .args(flag)
-            .stderr(format!("error: {}: no cluster named \"member-us-9\" in the inventory, did you mean member-us-1 or member-us-2?\n", flag[0]))
+            .stderr(format!("error: {}: no cluster named \"member-us-9\" among the Karmada Clusters, did you mean member-us-1 or member-us-2?\n", flag[0]))
             .status(1)
             .run();
     }
+    Test::new()
+        .args(["explain", "-f", EXAMPLE, "deploy/shop/web", "--cluster", "member-us-9"])
+        .stderr("error: --cluster: no cluster named \"member-us-9\" among the Karmada Clusters, did you mean member-us-1 or member-us-2?\n")
+        .status(1)
+        .run();
+    // With an OCM inventory loaded too, both fleets were searched.
+    Test::new()
+        .args(["plan", "-f", EXAMPLE, "-f", "testdata/fleet/inventory.yaml", "--offline", "member-us-9"])
+        .stderr("error: --offline: no cluster named \"member-us-9\" in the inventory or among the Karmada Clusters, did you mean member-us-1 or member-us-2?\n")
+        .status(1)
+        .run();
 }
 
 #[test]
