@@ -548,12 +548,35 @@ pub fn decode_placement_spec(
     } else {
         spec
     };
-    match api_version
+    let spec: PlacementSpec = match api_version
         .rsplit_once('/')
         .map(|(_group, version)| version)
     {
-        Some("v1alpha1") => decode::<alpha::PlacementSpec>(spec)?.normalise(),
-        _ => decode(spec),
+        Some("v1alpha1") => decode::<alpha::PlacementSpec>(spec)?.normalise()?,
+        _ => decode(spec)?,
+    };
+    non_negative("numberOfClusters", spec.number_of_clusters)?;
+    for (index, predicate) in spec.predicates.iter().enumerate() {
+        non_negative(
+            &format!("predicates[{index}].numberOfClusters"),
+            predicate.number_of_clusters,
+        )?;
+    }
+    Ok(spec)
+}
+
+/// The CRD sets no minimum, so the API server stores a negative count, but the placement
+/// controller (`selectClusters` at ocm 00f84c32) slices its feasible clusters to that length
+/// and panics, stopping scheduling for every placement of the hub: a dry run must fail.
+fn non_negative(path: &str, count: Option<i32>) -> Result<(), SpecError> {
+    match count {
+        Some(count) if count < 0 => Err(SpecError {
+            path: path.to_string(),
+            message: format!(
+                "expected a count of 0 or more, found {count}: the placement controller panics on a negative numberOfClusters"
+            ),
+        }),
+        _ => Ok(()),
     }
 }
 
@@ -964,6 +987,29 @@ mod tests {
             .collect();
         assert_eq!(counts, vec![Some(2), Some(1)]);
         assert_eq!(spec.number_of_clusters, None);
+    }
+
+    #[test]
+    fn a_negative_count_is_an_error_as_the_controller_panics_on_it() {
+        for (version, spec, path) in [
+            (V1BETA1, json!({"numberOfClusters": -1}), "numberOfClusters"),
+            (
+                V1ALPHA1,
+                json!({"predicates": [{}, {"numberOfClusters": -2}]}),
+                "predicates[1].numberOfClusters",
+            ),
+        ] {
+            let err = decode_placement_spec(version, spec).unwrap_err();
+            assert_eq!(err.path, path);
+            assert!(
+                err.message
+                    .starts_with("expected a count of 0 or more, found -"),
+                "{}",
+                err.message
+            );
+        }
+        let zero = decode_placement_spec(V1BETA1, json!({"numberOfClusters": 0})).unwrap();
+        assert_eq!(zero.number_of_clusters, Some(0));
     }
 
     #[test]

@@ -649,3 +649,13 @@ fn an_inventory_alone_says_nothing_was_planned() {
         .stdout("{\n  \"apiVersion\": \"fleetplan.io/v1alpha1\",\n  \"kind\": \"Plan\",\n  \"items\": []\n}\n")
         .run();
 }
+
+#[test]
+fn a_negative_number_of_clusters_is_refused_as_the_controller_would_panic() {
+    Test::new()
+        .args(["plan", "-f", "testdata/fleet/inventory.yaml", "-f", "-"])
+        .stdin("apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\nmetadata:\n  name: web\n  namespace: default\nspec:\n  numberOfClusters: -1\n")
+        .stderr("error: <stdin>#1: Placement/default/web: spec.numberOfClusters: expected a count of 0 or more, found -1: the placement controller panics on a negative numberOfClusters\n")
+        .status(1)
+        .run();
+}
