@@ -757,19 +757,21 @@ fi
 _fleetplan_names() {
     local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
     local -a inputs=()
-    local explain=0 i
+    local explain=0 files=0 i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
             explain) explain=1 ;;
-            -f|--filename) inputs+=(-f "${COMP_WORDS[i+1]}") ;;
+            -f|--filename) files=1; inputs+=("${COMP_WORDS[i]}" "${COMP_WORDS[i+1]}") ;;
+            -n|--namespace|--exclude|--max-input-bytes|--max-alias-expansion) inputs+=("${COMP_WORDS[i]}" "${COMP_WORDS[i+1]}") ;;
+            --hidden) inputs+=("${COMP_WORDS[i]}") ;;
         esac
     done
-    if [[ $explain -eq 1 && ${#inputs[@]} -gt 0 ]]; then
+    if [[ $explain -eq 1 && $files -eq 1 ]]; then
         case "$prev" in
             --cluster)
                 COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" select "${inputs[@]}" -o name 2>/dev/null)" -- "$cur"))
                 return 0 ;;
-            -f|--filename|--previous|--offline|--capacity|--label|--now|-o|--output|--color|--max-input-bytes|--max-alias-expansion) ;;
+            -f|--filename|-n|--namespace|--exclude|--max-input-bytes|--max-alias-expansion|--previous|--offline|--capacity|--label|--now|--cluster|-o|--output|--color) ;;
             *)
                 if [[ "$cur" != -* ]]; then
                     COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" plan "${inputs[@]}" -o name 2>/dev/null)" -- "$cur"))

@@ -10,9 +10,10 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Command, ValueEnum, ValueHint};
+use clap::{Arg, Args, Command, ValueEnum, ValueHint};
 use clap_complete::{Generator, Shell};
 
+use super::args::InputArgs;
 use super::error::Error;
 use super::io::{write, write_into, Io};
 use crate::exit_code::ExitCode;
@@ -32,24 +33,28 @@ pub struct CompletionsArgs {
 }
 
 /// Completes names read from the `-f` inputs for `explain`, then defers to clap's `_fleetplan`.
+/// The `@…@` flag lists are filled from the clap definition (see [`bash_names`]), so a flag
+/// added to `explain` or to the input flags is known to the wrapper without editing it.
 const BASH_NAMES: &str = r#"
 # fleetplan: names read from the -f inputs of the command line being completed.
 _fleetplan_names() {
     local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"
     local -a inputs=()
-    local explain=0 i
+    local explain=0 files=0 i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
             explain) explain=1 ;;
-            -f|--filename) inputs+=(-f "${COMP_WORDS[i+1]}") ;;
+            -f|--filename) files=1; inputs+=("${COMP_WORDS[i]}" "${COMP_WORDS[i+1]}") ;;
+            @INPUT_VALUE_FLAGS@) inputs+=("${COMP_WORDS[i]}" "${COMP_WORDS[i+1]}") ;;
+            @INPUT_SWITCHES@) inputs+=("${COMP_WORDS[i]}") ;;
         esac
     done
-    if [[ $explain -eq 1 && ${#inputs[@]} -gt 0 ]]; then
+    if [[ $explain -eq 1 && $files -eq 1 ]]; then
         case "$prev" in
             --cluster)
                 COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" select "${inputs[@]}" -o name 2>/dev/null)" -- "$cur"))
                 return 0 ;;
-            -f|--filename|--previous|--offline|--capacity|--label|--now|-o|--output|--color|--max-input-bytes|--max-alias-expansion) ;;
+            @VALUE_FLAGS@) ;;
             *)
                 if [[ "$cur" != -* ]]; then
                     COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" plan "${inputs[@]}" -o name 2>/dev/null)" -- "$cur"))
@@ -67,6 +72,52 @@ else
 fi
 "#;
 
+/// The bash wrapper for `cmd`: `explain`'s flags that take a value (the word after them is
+/// that value, not an item), and the input flags passed on to `plan` and `select` (all but
+/// `-f`, which the wrapper also requires).
+fn bash_names(cmd: &Command) -> String {
+    let explain = cmd
+        .find_subcommand("explain")
+        .expect("fleetplan has an explain subcommand");
+    let inputs = InputArgs::augment_args(Command::new(BIN_NAME));
+    let is_file = |arg: &Arg| arg.get_id() == "filenames";
+    BASH_NAMES
+        .replace(
+            "@VALUE_FLAGS@",
+            &flags(explain.get_arguments(), takes_value),
+        )
+        .replace(
+            "@INPUT_VALUE_FLAGS@",
+            &flags(inputs.get_arguments(), |arg| {
+                takes_value(arg) && !is_file(arg)
+            }),
+        )
+        .replace(
+            "@INPUT_SWITCHES@",
+            &flags(inputs.get_arguments(), |arg| {
+                !takes_value(arg) && arg.get_id() != "verbose"
+            }),
+        )
+}
+
+fn takes_value(arg: &Arg) -> bool {
+    arg.get_action().takes_values() && !arg.is_positional()
+}
+
+/// `-o|--output|…`: a bash `case` pattern of the flags of the arguments `keep` accepts.
+fn flags<'a>(args: impl Iterator<Item = &'a Arg>, keep: impl Fn(&Arg) -> bool) -> String {
+    let mut words = Vec::new();
+    for arg in args.filter(|arg| keep(arg)) {
+        words.extend(arg.get_short().map(|short| format!("-{short}")));
+        words.extend(arg.get_long().map(|long| format!("--{long}")));
+    }
+    if words.is_empty() {
+        // A `case` pattern cannot be empty; this one matches no word bash will see.
+        return "--fleetplan-no-such-flag".to_string();
+    }
+    words.join("|")
+}
+
 /// The completion script of `shell` for `cmd`.
 pub fn script(shell: Shell, cmd: &Command) -> String {
     let mut cmd = cmd.clone();
@@ -74,7 +125,7 @@ pub fn script(shell: Shell, cmd: &Command) -> String {
     clap_complete::generate(shell, &mut cmd, BIN_NAME, &mut buffer);
     let mut text = String::from_utf8_lossy(&buffer).into_owned();
     if shell == Shell::Bash {
-        text.push_str(BASH_NAMES);
+        text.push_str(&bash_names(&cmd));
     }
     text
 }

@@ -433,6 +433,68 @@ fn bash_completes_explain_items_from_the_inputs() {
     );
 }
 
+/// The word after any of explain's flags that take a value is that value, never an item:
+/// the wrapper's list of such flags comes from the clap definition, so none is missed.
+#[cfg(unix)]
+#[test]
+fn bash_completes_no_item_as_the_value_of_a_flag() {
+    let explain = std::process::Command::new(env!("CARGO_BIN_EXE_fleetplan"))
+        .args(["explain", "--help"])
+        .output()
+        .expect("help runs");
+    let help = common::stdout(&explain);
+    let value_flags: Vec<&str> = help
+        .lines()
+        .map(str::trim_start)
+        .filter(|line| line.starts_with('-') && line.contains(" <"))
+        .filter_map(|line| line.split([',', ' ']).find(|word| word.starts_with("--")))
+        .collect();
+    assert!(value_flags.contains(&"--namespace"), "{help}");
+    for flag in value_flags {
+        let offered = bash_completes(&[
+            "fleetplan",
+            "explain",
+            "-f",
+            "testdata/fleet",
+            flag,
+            "Placement/shop/",
+        ]);
+        assert!(
+            !offered.iter().any(|word| word.starts_with("Placement/")),
+            "{flag} completed items: {offered:?}"
+        );
+    }
+}
+
+/// The input flags that change item names (`-n` gives namespace-less objects a namespace)
+/// are passed on to the `plan` the wrapper runs.
+#[cfg(unix)]
+#[test]
+fn bash_completes_items_with_the_namespace_flag_applied() {
+    assert_eq!(
+        bash_completes(&[
+            "fleetplan",
+            "explain",
+            "-f",
+            "testdata/namespace",
+            "Placement/"
+        ]),
+        ["Placement/default/prod"]
+    );
+    assert_eq!(
+        bash_completes(&[
+            "fleetplan",
+            "explain",
+            "-f",
+            "testdata/namespace",
+            "-n",
+            "team-a",
+            "Placement/"
+        ]),
+        ["Placement/team-a/prod"]
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn bash_still_completes_subcommands_statically() {
