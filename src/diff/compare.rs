@@ -59,7 +59,10 @@ fn plan_order(source: &ItemSource) -> PlanOrder<'_> {
 fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
     let (clusters_added, clusters_removed) = set_changes(&previous.clusters, &current.clusters);
     let (groups_added, groups_removed, groups_changed) = group_changes(previous, current);
-    let (errors_added, errors_removed) = set_changes(&previous.errors, &current.errors);
+    let (errors_added, errors_removed) = set_changes(
+        previous.errors.iter().map(String::as_str),
+        current.errors.iter().map(String::as_str),
+    );
     let changes_at = (previous.changes_at != current.changes_at).then(|| ChangesAtChange {
         before: previous.changes_at.clone(),
         after: current.changes_at.clone(),
@@ -81,16 +84,19 @@ fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
 }
 
 /// (added, removed), each sorted.
-fn set_changes(previous: &[String], current: &[String]) -> (Vec<String>, Vec<String>) {
-    fn as_set(values: &[String]) -> BTreeMap<&String, ()> {
-        keyed(values.iter().map(|value| (value, ())))
+fn set_changes<'v>(
+    previous: impl IntoIterator<Item = &'v str>,
+    current: impl IntoIterator<Item = &'v str>,
+) -> (Vec<String>, Vec<String>) {
+    fn as_set<'v>(values: impl IntoIterator<Item = &'v str>) -> BTreeMap<&'v str, ()> {
+        keyed(values.into_iter().map(|value| (value, ())))
     }
     let mut added = Vec::new();
     let mut removed = Vec::new();
     for (value, side) in join(as_set(previous), as_set(current)) {
         match side {
-            Side::Previous(()) => removed.push(value.clone()),
-            Side::Current(()) => added.push(value.clone()),
+            Side::Previous(()) => removed.push(value.to_string()),
+            Side::Current(()) => added.push(value.to_string()),
             Side::Both((), ()) => {}
         }
     }
@@ -491,9 +497,9 @@ mod tests {
         // 100k clusters: a quadratic scan would take minutes, a merge takes milliseconds.
         let names: Vec<String> = (0..100_000).map(|n| format!("cluster-{n:06}")).collect();
         let mut previous = replica_set("big", &[]);
-        previous.clusters = names[..99_999].to_vec();
+        previous.clusters = names[..99_999].to_vec().into();
         let mut current = replica_set("big", &[]);
-        current.clusters = names[1..].to_vec();
+        current.clusters = names[1..].to_vec().into();
         let change = item_change(previous, current);
         assert_eq!(change.clusters_added, strings(&["cluster-099999"]));
         assert_eq!(change.clusters_removed, strings(&["cluster-000000"]));

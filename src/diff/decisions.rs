@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::model::ClusterNames;
 use crate::plan::{ItemSource, Plan, PlanItem};
 
 /// `(previous, current)` ready for `compare`: the current plan as PlacementDecisions would
@@ -45,10 +46,10 @@ fn key(source: &ItemSource) -> Key<'_> {
     (&source.kind, source.namespace.as_deref(), &source.name)
 }
 
-fn clusters_only(source: &ItemSource, clusters: &[String]) -> PlanItem {
+fn clusters_only(source: &ItemSource, clusters: &ClusterNames) -> PlanItem {
     PlanItem {
         source: source.clone(),
-        clusters: clusters.to_vec(),
+        clusters: clusters.clone(),
         ..PlanItem::default()
     }
 }

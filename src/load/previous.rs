@@ -201,7 +201,7 @@ fn from_decisions(documents: &[Document], namespace: &str) -> Result<Plan, LoadE
                 clusters.dedup();
                 PlanItem {
                     source,
-                    clusters,
+                    clusters: clusters.into(),
                     ..PlanItem::default()
                 }
             })

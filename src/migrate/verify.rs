@@ -193,8 +193,8 @@ fn check(comparison: &Comparison, old: Option<&PlanItem>, new: Option<&PlanItem>
     }
     let old = old.unwrap_or(&empty);
     let new = new.unwrap_or(&empty);
-    let before: BTreeSet<&String> = old.clusters.iter().collect();
-    let after: BTreeSet<&String> = new.clusters.iter().collect();
+    let before: BTreeSet<&str> = old.clusters.iter().collect();
+    let after: BTreeSet<&str> = new.clusters.iter().collect();
     differences.extend(
         before
             .difference(&after)

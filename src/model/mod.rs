@@ -1,6 +1,7 @@
 //! Plain data: what the loader produces and the engines consume. No I/O here.
 
 mod cluster;
+mod cluster_names;
 mod condition;
 mod decision;
 mod decode_message;
@@ -20,6 +21,7 @@ pub use cluster::{
     AddOnPlacementScore, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory, Taint,
     TaintEffect, CLUSTERSET_LABEL,
 };
+pub use cluster_names::{ClusterNames, NameTable};
 pub use condition::Condition;
 pub use decision::PreviousDecision;
 pub use decode_message::plain_decode_message;

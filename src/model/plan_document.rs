@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use std::fmt;
 
-use super::{write_object_name, Condition, ObjectRef};
+use super::{write_object_name, ClusterNames, Condition, ObjectRef};
 
 pub const PLAN_API_VERSION: &str = "fleetplan.io/v1alpha1";
 pub const PLAN_KIND: &str = "Plan";
@@ -83,9 +83,9 @@ impl From<&ItemSource> for ObjectRef {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlanItem {
     pub source: ItemSource,
-    /// Selected clusters, sorted by name.
+    /// Selected clusters, sorted by name (ranks into the fleet's names when planned).
     #[serde(default)]
-    pub clusters: Vec<String>,
+    pub clusters: ClusterNames,
     /// Replica workloads: non-zero counts only.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub replicas: BTreeMap<String, i64>,
@@ -132,5 +132,5 @@ impl PlanItem {
 pub struct Group {
     pub name: String,
     pub index: usize,
-    pub clusters: Vec<String>,
+    pub clusters: ClusterNames,
 }

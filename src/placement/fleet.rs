@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-use crate::model::{Cluster, ClusterSetSelector, Inventory, CLUSTERSET_LABEL};
+use crate::model::{Cluster, ClusterSetSelector, Inventory, NameTable, CLUSTERSET_LABEL};
 use crate::selector::{ClusterBits, LabelIndex, LabelTable, Selector, SelectorError};
 
 use super::memo::Memo;
@@ -32,12 +32,10 @@ pub struct FleetIndex<'a> {
     name_rank: Vec<usize>,
     /// Inventory indices in name order: `order[name_rank[index]] == index`.
     order: Vec<usize>,
-    /// Every cluster name in name order, in one string, and where each ends (by name rank).
-    /// The plan copies the selected clusters' names from here: a few MB read in order stay
-    /// cached, where the names' own allocations (100k of them, among the clusters' other
-    /// data) cost a cache miss each at first touch.
-    names: String,
-    name_ends: Vec<usize>,
+    /// Every cluster name by name rank, in one string. Plans list their clusters as ranks
+    /// into it: a few MB read in order stay cached, where the names' own allocations (100k
+    /// of them, among the clusters' other data) cost a cache miss each at first touch.
+    names: Arc<NameTable>,
     set_members: HashMap<&'a str, Members>,
     candidates: Memo<Vec<String>, Members>,
     /// The same candidates as bitsets, for untraced runs that filter by bitset algebra.
@@ -62,21 +60,21 @@ impl<'a> FleetIndex<'a> {
                 .then(a.cmp(&b))
         });
         let mut name_rank = vec![0; order.len()];
-        let mut names = String::new();
-        let mut name_ends = Vec::with_capacity(order.len());
         for (rank, &index) in order.iter().enumerate() {
             name_rank[index] = rank;
-            names.push_str(&inventory.clusters[index].name);
-            name_ends.push(names.len());
         }
+        let names = NameTable::new(
+            order
+                .iter()
+                .map(|&index| inventory.clusters[index].name.as_str()),
+        );
 
         let mut index = FleetIndex {
             inventory,
             by_name,
             name_rank,
             order: Vec::new(),
-            names,
-            name_ends,
+            names: Arc::new(names),
             set_members: HashMap::new(),
             candidates: Memo::default(),
             candidate_bits: Memo::default(),
@@ -181,11 +179,12 @@ impl<'a> FleetIndex<'a> {
 
     /// The name of the cluster at `index`, from the names stored in name order.
     pub fn name(&self, index: usize) -> &str {
-        let rank = self.name_rank[index];
-        let start = rank
-            .checked_sub(1)
-            .map_or(0, |before| self.name_ends[before]);
-        &self.names[start..self.name_ends[rank]]
+        self.names.name(self.name_rank[index])
+    }
+
+    /// Every cluster name by name rank, as plans list clusters.
+    pub fn names(&self) -> &Arc<NameTable> {
+        &self.names
     }
 
     /// Whether the cluster at `index` is a member of `set` (deleting or not).

@@ -3,6 +3,7 @@
 //! groups named ""; each group becomes PlacementDecisions of at most 100 clusters.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -10,7 +11,7 @@ use crate::model::placement::{
     GroupStrategy, IntOrString, DECISION_GROUP_INDEX_LABEL, DECISION_GROUP_NAME_LABEL,
     PLACEMENT_LABEL,
 };
-use crate::model::Cluster;
+use crate::model::{Cluster, ClusterNames, NameTable};
 use crate::selector::{Selector, SelectorError};
 
 pub const MAX_DECISIONS_PER_OBJECT: usize = 100;
@@ -25,7 +26,7 @@ pub struct DecisionGroupStatus {
     pub decisions: Vec<String>,
     pub cluster_count: usize,
     /// The group's clusters, sorted by name.
-    pub clusters: Vec<String>,
+    pub clusters: ClusterNames,
 }
 
 /// A PlacementDecision object as the controller would write it.
@@ -36,7 +37,7 @@ pub struct DecisionObject {
     pub namespace: String,
     pub labels: BTreeMap<String, String>,
     /// `status.decisions[].clusterName`, sorted by name.
-    pub clusters: Vec<String>,
+    pub clusters: ClusterNames,
 }
 
 /// Where a selected cluster was put: its decision group and PlacementDecision object.
@@ -63,7 +64,7 @@ pub fn placed(decisions: &[DecisionObject]) -> HashMap<&str, Placed<'_>> {
             .map_or("", String::as_str);
         for cluster in &decision.clusters {
             placed.insert(
-                cluster.as_str(),
+                cluster,
                 Placed {
                     group_index,
                     group_name,
@@ -113,13 +114,16 @@ pub fn group_length(per_group: &IntOrString, total: usize) -> Result<usize, Grou
     })
 }
 
-/// Groups `selected` (in name order, each cluster with its name) by the strategy: named
+/// A decision group: its name and its clusters' name ranks.
+pub type RankedGroup = (String, Vec<usize>);
+
+/// Groups `selected` (in name order, each cluster with its name rank) by the strategy: named
 /// groups take their matching clusters first, the rest form groups named "". Each group
 /// lists its clusters in name order.
 pub fn decision_groups(
     strategy: &GroupStrategy,
-    selected: &[(&Cluster, &str)],
-) -> Result<Vec<(String, Vec<String>)>, GroupsError> {
+    selected: &[(&Cluster, usize)],
+) -> Result<Vec<RankedGroup>, GroupsError> {
     let length = group_length(&strategy.clusters_per_decision_group, selected.len())?;
     let mut grouped = vec![false; selected.len()];
     let mut groups = Vec::new();
@@ -128,19 +132,19 @@ pub fn decision_groups(
         let labels = Selector::from_label_selector(Some(&selector.label_selector))?;
         let claims = Selector::from_claim_selector(&selector.claim_selector)?;
         let mut matched = Vec::new();
-        for (&(cluster, name), grouped) in selected.iter().zip(&mut grouped) {
+        for (&(cluster, rank), grouped) in selected.iter().zip(&mut grouped) {
             if !*grouped && labels.matches(&cluster.labels) && claims.matches(&cluster.claims) {
                 *grouped = true;
-                matched.push(name);
+                matched.push(rank);
             }
         }
         divide(&group.group_name, &matched, length, &mut groups);
     }
-    let rest: Vec<&str> = selected
+    let rest: Vec<usize> = selected
         .iter()
         .zip(&grouped)
         .filter(|(_, grouped)| !**grouped)
-        .map(|(&(_, name), _)| name)
+        .map(|(&(_, rank), _)| rank)
         .collect();
     divide("", &rest, length, &mut groups);
     if groups.is_empty() {
@@ -149,29 +153,29 @@ pub fn decision_groups(
     Ok(groups)
 }
 
-fn divide(name: &str, clusters: &[&str], length: usize, groups: &mut Vec<(String, Vec<String>)>) {
+fn divide(name: &str, clusters: &[usize], length: usize, groups: &mut Vec<RankedGroup>) {
     for chunk in clusters.chunks(length.max(1)) {
-        let names = chunk.iter().map(|cluster| cluster.to_string()).collect();
-        groups.push((name.to_string(), names));
+        groups.push((name.to_string(), chunk.to_vec()));
     }
 }
 
-/// The PlacementDecision objects and group statuses; object numbers start at 1 and run
-/// across groups, group indices start at 0.
+/// The PlacementDecision objects and group statuses (clusters named by their ranks in
+/// `table`); object numbers start at 1 and run across groups, group indices start at 0.
 pub fn decision_objects(
     namespace: &str,
     placement: &str,
-    groups: Vec<(String, Vec<String>)>,
+    table: &Arc<NameTable>,
+    groups: Vec<RankedGroup>,
 ) -> (Vec<DecisionGroupStatus>, Vec<DecisionObject>) {
     let mut statuses = Vec::new();
     let mut objects = Vec::new();
     for (index, (group_name, clusters)) in groups.into_iter().enumerate() {
-        let mut slices: Vec<Vec<String>> = clusters
+        let mut slices: Vec<ClusterNames> = clusters
             .chunks(MAX_DECISIONS_PER_OBJECT)
-            .map(<[String]>::to_vec)
+            .map(|slice| ClusterNames::ranked(table, slice.iter().copied()))
             .collect();
         if slices.is_empty() {
-            slices.push(Vec::new());
+            slices.push(ClusterNames::default());
         }
         let mut names = Vec::new();
         for slice in slices {
@@ -194,7 +198,7 @@ pub fn decision_objects(
             decision_group_name: group_name,
             decisions: names,
             cluster_count: clusters.len(),
-            clusters,
+            clusters: ClusterNames::ranked(table, clusters),
         });
     }
     (statuses, objects)
@@ -227,18 +231,24 @@ mod tests {
 
     #[test]
     fn large_group_splits_into_objects_of_one_hundred() {
-        let clusters: Vec<String> = (0..250).map(|n| format!("c{n:03}")).collect();
-        let (statuses, objects) = decision_objects("ns", "p", vec![(String::new(), clusters)]);
+        let names: Vec<String> = (0..250).map(|n| format!("c{n:03}")).collect();
+        let names = Arc::new(NameTable::new(names.iter().map(String::as_str)));
+        let clusters = (0..250).collect();
+        let (statuses, objects) =
+            decision_objects("ns", "p", &names, vec![(String::new(), clusters)]);
         assert_eq!(objects.len(), 3);
         assert_eq!(objects[2].name, "p-decision-3");
         assert_eq!(objects[2].clusters.len(), 50);
+        assert_eq!(objects[2].clusters.get(0), Some("c200"));
         assert_eq!(statuses[0].decisions.len(), 3);
         assert_eq!(statuses[0].cluster_count, 250);
     }
 
     #[test]
     fn empty_selection_still_writes_one_empty_decision() {
-        let (statuses, objects) = decision_objects("ns", "p", vec![(String::new(), Vec::new())]);
+        let names = Arc::new(NameTable::default());
+        let (statuses, objects) =
+            decision_objects("ns", "p", &names, vec![(String::new(), Vec::new())]);
         assert_eq!(objects.len(), 1);
         assert!(objects[0].clusters.is_empty());
         assert_eq!(statuses[0].decisions, vec!["p-decision-1"]);

@@ -31,7 +31,7 @@ mod upstream_vectors;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::placement::PlacementSpec;
-use crate::model::Cluster;
+use crate::model::{Cluster, ClusterNames};
 
 use conditions::{Condition, Counts, Status};
 pub use fleet::FleetIndex;
@@ -67,7 +67,7 @@ pub struct PlacementResult {
     /// Candidates: members of the eligible sets that are not being deleted.
     pub available: usize,
     /// Selected clusters, sorted by name.
-    pub selected: Vec<String>,
+    pub selected: ClusterNames,
     /// Rank and total score of each selected cluster, aligned with `selected`. Kept in every
     /// run (the plan table shows them); `trace` holds every cluster's verdict only when asked.
     pub scores: Vec<Ranked>,
@@ -211,12 +211,9 @@ fn schedule_spec(input: &PlacementInput) -> PlacementResult {
         })
         .collect();
     chosen.sort_unstable();
-    let selected_clusters: Vec<(&Cluster, &str)> = chosen
+    let selected_clusters: Vec<(&Cluster, usize)> = chosen
         .iter()
-        .map(|&(_, position)| {
-            let index = scheduled.ranked[position];
-            (fleet.cluster(index), fleet.name(index))
-        })
+        .map(|&(rank, position)| (fleet.cluster(scheduled.ranked[position]), rank))
         .collect();
     let mut status = scheduled.status.clone().unwrap_or(Status::Success);
     let grouped = if matches!(status, Status::Error { .. }) {
@@ -228,7 +225,9 @@ fn schedule_spec(input: &PlacementInput) -> PlacementResult {
             .map(Some)
     };
     let (groups, decisions) = match grouped {
-        Ok(Some(grouped)) => groups::decision_objects(input.namespace, input.name, grouped),
+        Ok(Some(grouped)) => {
+            groups::decision_objects(input.namespace, input.name, fleet.names(), grouped)
+        }
         Ok(None) => (Vec::new(), Vec::new()),
         Err(error) => {
             status = Status::Misconfigured {
@@ -238,10 +237,7 @@ fn schedule_spec(input: &PlacementInput) -> PlacementResult {
             (Vec::new(), Vec::new())
         }
     };
-    let selected: Vec<String> = selected_clusters
-        .iter()
-        .map(|&(_, name)| name.to_string())
-        .collect();
+    let selected = ClusterNames::ranked(fleet.names(), chosen.iter().map(|&(rank, _)| rank));
     let scores = chosen
         .iter()
         .map(|&(_, position)| Ranked {
@@ -742,7 +738,7 @@ pub(crate) mod tests {
             .filter(|(_, verdict)| matches!(verdict, Verdict::Selected { .. }))
             .map(|(name, _)| name.as_str())
             .collect();
-        assert_eq!(selected, result.selected);
+        assert_eq!(result.selected, selected);
         assert!(matches!(
             verdicts["aws3"],
             Verdict::CutByNumberOfClusters { .. }

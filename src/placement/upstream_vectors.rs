@@ -2,6 +2,7 @@
 //! through the placement engine and checks every expected field.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_yaml::Value;
@@ -14,7 +15,7 @@ use super::{clustersets, groups, schedule, PlacementInput, PlacementResult, Sche
 use crate::model::placement::{decode_placement_spec, parse_taint_effect, PLACEMENT_LABEL};
 use crate::model::{
     labels_from, AddOnPlacementScore, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory,
-    LabelSelectorSpec, ObjectRef, PreviousDecision, Quantity, Taint,
+    LabelSelectorSpec, NameTable, ObjectRef, PreviousDecision, Quantity, Taint,
 };
 
 const VECTORS: &str = include_str!("../../testdata/upstream/ocm.yaml");
@@ -423,7 +424,7 @@ impl<'c> Checker<'c> {
         }
 
         // Upstream's Decisions() are in score order: the last filter record, cut.
-        let selected: BTreeSet<&String> = result.selected.iter().collect();
+        let selected: BTreeSet<&str> = result.selected.iter().collect();
         let in_order: Vec<String> = trace
             .debug
             .filtered_pipeline_results
@@ -431,7 +432,7 @@ impl<'c> Checker<'c> {
             .map(|last| {
                 last.filtered_clusters
                     .iter()
-                    .filter(|name| selected.contains(name))
+                    .filter(|name| selected.contains(name.as_str()))
                     .cloned()
                     .collect()
             })
@@ -527,15 +528,14 @@ impl<'c> Checker<'c> {
             .iter()
             .map(cluster)
             .collect();
-        let mut selected: Vec<(&Cluster, &str)> = clusters
-            .iter()
-            .map(|cluster| (cluster, cluster.name.as_str()))
-            .collect();
-        selected.sort_by(|a, b| a.1.cmp(b.1));
+        let mut in_order: Vec<&Cluster> = clusters.iter().collect();
+        in_order.sort_by(|a, b| a.name.cmp(&b.name));
+        let table = Arc::new(NameTable::new(in_order.iter().map(|c| c.name.as_str())));
+        let selected: Vec<(&Cluster, usize)> = in_order.into_iter().zip(0..).collect();
         let grouped = groups::decision_groups(&spec.decision_strategy.group_strategy, &selected)
             .expect("groups");
         let (statuses, objects) =
-            groups::decision_objects(&placement.namespace, &placement.name, grouped);
+            groups::decision_objects(&placement.namespace, &placement.name, &table, grouped);
         let want = self
             .expected("decisionGroups")
             .and_then(Value::as_sequence)
@@ -567,7 +567,7 @@ impl<'c> Checker<'c> {
             if let Some(clusters) = want.get("clusters_derived") {
                 self.check(
                     &format!("group {index} clusters"),
-                    status.clusters.clone(),
+                    status.clusters.to_vec(),
                     strings(clusters),
                 );
             }

@@ -114,7 +114,7 @@ impl<'a> Planned<'a> {
         Planned {
             item: PlanItem {
                 source: (&workload.object).into(),
-                clusters,
+                clusters: clusters.into(),
                 ..PlanItem::default()
             },
             trace: ItemTrace::Selection(selection),

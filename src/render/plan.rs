@@ -146,7 +146,7 @@ fn karmada_rows(item: &PlanItem) -> Rows {
         .iter()
         .map(|cluster| {
             vec![
-                cluster.clone(),
+                cluster.to_string(),
                 item.replicas.get(cluster).copied().unwrap_or(0).to_string(),
                 item.policy.clone().unwrap_or_default(),
             ]
@@ -156,7 +156,7 @@ fn karmada_rows(item: &PlanItem) -> Rows {
 }
 
 fn cluster_rows(item: &PlanItem) -> Rows {
-    let rows = item.clusters.iter().map(|c| vec![c.clone()]).collect();
+    let rows = item.clusters.iter().map(|c| vec![c.to_string()]).collect();
     (header(&["CLUSTER"]), rows)
 }
 
@@ -224,15 +224,15 @@ fn placement_rows(item: &PlanItem, result: &PlacementResult) -> Rows {
                 .binary_search(cluster)
                 .ok()
                 .and_then(|position| result.scores.get(position));
-            match (ranked, placed.get(cluster.as_str())) {
+            match (ranked, placed.get(cluster)) {
                 (Some(ranked), Some(placed)) => vec![
-                    cluster.clone(),
+                    cluster.to_string(),
                     ranked.total.to_string(),
                     ranked.rank.to_string(),
                     group_label(placed.group_index, placed.group_name),
                     placed.decision.to_string(),
                 ],
-                _ => vec![cluster.clone()],
+                _ => vec![cluster.to_string()],
             }
         })
         .collect();
@@ -274,13 +274,13 @@ mod tests {
     #[test]
     fn json_is_serde_jsons_rendering_of_the_whole_plan() {
         let mut full = item("web", Some("prod"));
-        full.clusters = vec!["a".into(), "b \"quoted\" é".into()];
+        full.clusters = vec!["a".to_string(), "b \"quoted\" é".to_string()].into();
         full.replicas = BTreeMap::from([("a".into(), 3), ("b".into(), 0)]);
         full.overflow = BTreeMap::from([("a".into(), 1)]);
         full.groups = vec![Group {
             name: "canary".into(),
             index: 0,
-            clusters: vec!["a".into()],
+            clusters: vec!["a".to_string()].into(),
         }];
         full.conditions = vec![Condition {
             type_: "PlacementSatisfied".into(),

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use fleetplan::load::{self, LoadOptions};
-use fleetplan::model::{Condition, Model};
+use fleetplan::model::{ClusterNames, Condition, Model};
 use fleetplan::placement::trace::Verdict;
 use fleetplan::plan::{self, Group, ItemSource, ItemTrace, Plan, PlanItem, PlanOptions, Trace};
 use fleetplan::render;
@@ -161,15 +161,11 @@ fn load_text(text: &str) -> Model {
 
 /// The union of `parts`, failing when a cluster is in two of them.
 fn disjoint_union<'a>(
-    parts: impl Iterator<Item = &'a Vec<String>>,
+    parts: impl Iterator<Item = &'a ClusterNames>,
 ) -> Result<BTreeSet<&'a str>, TestCaseError> {
     let mut union = BTreeSet::new();
     for cluster in parts.flatten() {
-        prop_assert!(
-            union.insert(cluster.as_str()),
-            "{} is in two parts",
-            cluster
-        );
+        prop_assert!(union.insert(cluster), "{} is in two parts", cluster);
     }
     Ok(union)
 }
@@ -180,7 +176,7 @@ fn check_placement(
     model: &Model,
     spec_clusters: Option<i32>,
 ) -> Result<(), TestCaseError> {
-    let selected: BTreeSet<&str> = result.selected.iter().map(String::as_str).collect();
+    let selected: BTreeSet<&str> = result.selected.iter().collect();
     prop_assert_eq!(
         selected.len(),
         result.selected.len(),
@@ -198,7 +194,7 @@ fn check_placement(
         return Err(TestCaseError::fail("traced run without a trace"));
     };
     for name in &result.selected {
-        let cluster = model.inventory.clusters.iter().find(|c| &c.name == name);
+        let cluster = model.inventory.clusters.iter().find(|c| c.name == name);
         let Some(cluster) = cluster else {
             return Err(TestCaseError::fail(format!(
                 "{name} is not in the inventory"
@@ -237,7 +233,7 @@ fn check_placement(
     let item_groups: BTreeSet<&str> = item
         .groups
         .iter()
-        .flat_map(|group| group.clusters.iter().map(String::as_str))
+        .flat_map(|group| group.clusters.iter())
         .collect();
     prop_assert_eq!(&item_groups, &selected);
 
@@ -396,7 +392,7 @@ fn item() -> impl Strategy<Value = PlanItem> {
                         namespace,
                         name,
                     },
-                    clusters,
+                    clusters: clusters.into(),
                     replicas,
                     overflow,
                     groups: groups
@@ -404,7 +400,7 @@ fn item() -> impl Strategy<Value = PlanItem> {
                         .map(|(name, index, clusters)| Group {
                             name,
                             index,
-                            clusters,
+                            clusters: clusters.into(),
                         })
                         .collect(),
                     // Karmada items round-trip their policy and affinity term too.

@@ -94,7 +94,7 @@ pub fn plan<'a>(
     item.affinity_term = outcome.term.clone();
     let mut names: Vec<String> = outcome.clusters.iter().map(|c| c.name.clone()).collect();
     names.sort();
-    item.clusters = names;
+    item.clusters = names.into();
     item.replicas = outcome
         .clusters
         .iter()
@@ -147,7 +147,7 @@ fn previous_binding<'a>(
             .clusters
             .iter()
             .map(|cluster| TargetCluster {
-                name: cluster.clone(),
+                name: cluster.to_string(),
                 replicas: item.replicas.get(cluster).copied().unwrap_or(0),
             })
             .collect::<Vec<_>>();

@@ -88,7 +88,7 @@ pub fn previous_decisions(
                         name: format!("{}-decision-1", item.source.name),
                     },
                     placement: item.source.name.clone(),
-                    clusters: item.clusters.clone(),
+                    clusters: item.clusters.to_vec(),
                     source: Default::default(),
                 })
                 .collect()

@@ -17,7 +17,7 @@ pub fn plan(run: &Run, workload: &Workload, spec: &PlacementRuleSpec) -> Planned
     });
     let item = PlanItem {
         source: (&workload.object).into(),
-        clusters: result.selected.clone(),
+        clusters: result.selected.clone().into(),
         errors: result.error.iter().cloned().collect(),
         ..PlanItem::default()
     };
@@ -31,7 +31,7 @@ pub fn plan(run: &Run, workload: &Workload, spec: &PlacementRuleSpec) -> Planned
 /// A PlacementRule's previous decisions: `--previous` first, else its own `status.decisions`.
 fn previous_decisions(run: &Run, workload: &Workload) -> Vec<String> {
     if let Some(item) = run.previous_item(workload) {
-        return item.clusters.clone();
+        return item.clusters.to_vec();
     }
     run.model
         .decisions

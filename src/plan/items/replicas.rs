@@ -56,7 +56,7 @@ pub(super) fn plan<'a>(
         .collect();
     let item = PlanItem {
         source: (&workload.object).into(),
-        clusters,
+        clusters: clusters.into(),
         replicas: owned_non_zero(&result.replicas),
         overflow: owned_non_zero(&result.overflow),
         conditions: vec![assigned_condition(total, result.unassigned)],

@@ -6,6 +6,7 @@
 use super::text::change_lines;
 use super::{summary, Sources};
 use crate::diff::PlanDiff;
+use crate::model::ClusterNames;
 use crate::plan::ItemSource;
 use crate::render::workflow::{self, At};
 
@@ -61,7 +62,7 @@ fn level(errors: &[String]) -> &'static str {
     }
 }
 
-fn clusters(names: &[String]) -> String {
+fn clusters(names: &ClusterNames) -> String {
     match names.len() {
         0 => "no clusters".to_string(),
         1 => format!("1 cluster ({})", names.join(", ")),

@@ -54,7 +54,7 @@ fn assert_agreement(paths: &[String], previous: Option<&str>, now: &str) {
             .filter(|v| v.selected)
             .map(|v| v.cluster.as_str())
             .collect();
-        assert_eq!(selected, item.clusters, "selected clusters: {context}");
+        assert_eq!(item.clusters, selected, "selected clusters: {context}");
         for verdict in &explanation.clusters {
             assert_ne!(verdict.verdict, "notSelected", "{context}: {verdict:?}");
             assert_eq!(

@@ -1,0 +1,310 @@
+//! Cluster names as a plan carries them: ranks into one shared table of the fleet's names when
+//! planned, owned names when read back from a file (`--previous`).
+//!
+//! A 100k-cluster fleet's plan lists millions of selected names. As one `String` each they
+//! were millions of small allocations (malloc and free ~10% of a run) and page faults; as
+//! `Arc<str>` each they would still be 100k scattered allocations, a cache miss per name at
+//! first touch. A rank is four bytes, and the names it stands for are read, in order, from one
+//! string of a few MB when the plan is written.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Every cluster name of a fleet in one string, by rank (a fleet's name order). Shared by every
+/// plan item that lists its clusters by rank.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct NameTable {
+    text: String,
+    /// Where the name of each rank ends in `text`.
+    ends: Vec<usize>,
+}
+
+impl NameTable {
+    /// The names, rank 0 first.
+    pub fn new<'n>(names: impl IntoIterator<Item = &'n str>) -> NameTable {
+        let mut table = NameTable::default();
+        for name in names {
+            table.text.push_str(name);
+            table.ends.push(table.text.len());
+        }
+        table
+    }
+
+    /// The name of `rank`.
+    pub fn name(&self, rank: usize) -> &str {
+        let start = rank.checked_sub(1).map_or(0, |before| self.ends[before]);
+        &self.text[start..self.ends[rank]]
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+}
+
+/// A list of cluster names: behaves (compares, serializes, iterates) as the `Vec<String>` it
+/// replaces, whichever way it holds them.
+#[derive(Clone, Default)]
+pub struct ClusterNames(Held);
+
+#[derive(Clone)]
+enum Held {
+    Owned(Vec<String>),
+    Ranked {
+        table: Arc<NameTable>,
+        ranks: Vec<u32>,
+    },
+}
+
+impl Default for Held {
+    fn default() -> Self {
+        Held::Owned(Vec::new())
+    }
+}
+
+impl ClusterNames {
+    /// The names of `ranks` in `table`, in the order given.
+    pub fn ranked(table: &Arc<NameTable>, ranks: impl IntoIterator<Item = usize>) -> ClusterNames {
+        let ranks = ranks
+            .into_iter()
+            .map(|rank| {
+                debug_assert!(rank < table.len(), "rank {rank} outside the name table");
+                // A fleet of 2^32 clusters would not fit in memory: each takes far more
+                // than a byte.
+                u32::try_from(rank).expect("fewer than 2^32 clusters")
+            })
+            .collect();
+        ClusterNames(Held::Ranked {
+            table: Arc::clone(table),
+            ranks,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        match &self.0 {
+            Held::Owned(names) => names.len(),
+            Held::Ranked { ranks, .. } => ranks.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub fn get(&self, position: usize) -> Option<&str> {
+        match &self.0 {
+            Held::Owned(names) => names.get(position).map(String::as_str),
+            Held::Ranked { table, ranks } => {
+                let &rank = ranks.get(position)?;
+                Some(table.name(rank as usize))
+            }
+        }
+    }
+
+    pub fn iter(&self) -> Iter<'_> {
+        Iter {
+            names: self,
+            front: 0,
+            back: self.len(),
+        }
+    }
+
+    /// Where `name` is, in a list sorted by name (as plans list clusters).
+    pub fn binary_search(&self, name: &str) -> Result<usize, usize> {
+        let (mut low, mut high) = (0, self.len());
+        while low < high {
+            let middle = low + (high - low) / 2;
+            match self.get(middle).unwrap_or_default().cmp(name) {
+                std::cmp::Ordering::Less => low = middle + 1,
+                std::cmp::Ordering::Greater => high = middle,
+                std::cmp::Ordering::Equal => return Ok(middle),
+            }
+        }
+        Err(low)
+    }
+
+    /// The names joined by `separator`, as `[String]::join` would.
+    pub fn join(&self, separator: &str) -> String {
+        let mut joined = String::new();
+        for (position, name) in self.iter().enumerate() {
+            if position > 0 {
+                joined.push_str(separator);
+            }
+            joined.push_str(name);
+        }
+        joined
+    }
+
+    pub fn to_vec(&self) -> Vec<String> {
+        self.iter().map(str::to_string).collect()
+    }
+}
+
+/// The names of a [`ClusterNames`], in its order.
+#[derive(Clone)]
+pub struct Iter<'a> {
+    names: &'a ClusterNames,
+    front: usize,
+    back: usize,
+}
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        if self.front == self.back {
+            return None;
+        }
+        self.front += 1;
+        self.names.get(self.front - 1)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.back - self.front;
+        (left, Some(left))
+    }
+}
+
+impl DoubleEndedIterator for Iter<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        if self.front == self.back {
+            return None;
+        }
+        self.back -= 1;
+        self.names.get(self.back)
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
+
+impl<'a> IntoIterator for &'a ClusterNames {
+    type Item = &'a str;
+    type IntoIter = Iter<'a>;
+
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
+impl From<Vec<String>> for ClusterNames {
+    fn from(names: Vec<String>) -> Self {
+        ClusterNames(Held::Owned(names))
+    }
+}
+
+impl FromIterator<String> for ClusterNames {
+    fn from_iter<I: IntoIterator<Item = String>>(names: I) -> Self {
+        ClusterNames(Held::Owned(names.into_iter().collect()))
+    }
+}
+
+impl PartialEq for ClusterNames {
+    fn eq(&self, other: &Self) -> bool {
+        if let (
+            Held::Ranked { table, ranks },
+            Held::Ranked {
+                table: other_table,
+                ranks: other_ranks,
+            },
+        ) = (&self.0, &other.0)
+        {
+            if Arc::ptr_eq(table, other_table) {
+                return ranks == other_ranks;
+            }
+        }
+        self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for ClusterNames {}
+
+impl<S: AsRef<str>> PartialEq<[S]> for ClusterNames {
+    fn eq(&self, other: &[S]) -> bool {
+        self.iter().eq(other.iter().map(AsRef::as_ref))
+    }
+}
+
+impl<S: AsRef<str>, const N: usize> PartialEq<[S; N]> for ClusterNames {
+    fn eq(&self, other: &[S; N]) -> bool {
+        *self == other[..]
+    }
+}
+
+impl<S: AsRef<str>> PartialEq<Vec<S>> for ClusterNames {
+    fn eq(&self, other: &Vec<S>) -> bool {
+        *self == other[..]
+    }
+}
+
+impl fmt::Debug for ClusterNames {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for ClusterNames {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for ClusterNames {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Vec::<String>::deserialize(deserializer).map(ClusterNames::from)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> Arc<NameTable> {
+        Arc::new(NameTable::new(["", "a", "bravo", "charlie-2"]))
+    }
+
+    #[test]
+    fn each_rank_names_its_cluster() {
+        let table = table();
+        let names: Vec<&str> = (0..table.len()).map(|rank| table.name(rank)).collect();
+        assert_eq!(names, ["", "a", "bravo", "charlie-2"]);
+    }
+
+    #[test]
+    fn ranked_and_owned_lists_of_the_same_names_are_equal() {
+        let ranked = ClusterNames::ranked(&table(), [1, 3]);
+        let owned = ClusterNames::from(vec!["a".to_string(), "charlie-2".to_string()]);
+        assert_eq!(ranked, owned);
+        assert_eq!(ranked, ["a", "charlie-2"]);
+        assert_ne!(ranked, ClusterNames::ranked(&table(), [1, 2]));
+        assert_eq!(ranked.to_vec(), owned.to_vec());
+    }
+
+    #[test]
+    fn a_ranked_list_serializes_and_reads_back_as_the_names() {
+        let ranked = ClusterNames::ranked(&table(), [1, 2, 3]);
+        let json = serde_json::to_string(&ranked).unwrap();
+        assert_eq!(json, r#"["a","bravo","charlie-2"]"#);
+        let read: ClusterNames = serde_json::from_str(&json).unwrap();
+        assert_eq!(read, ranked);
+        assert_eq!(format!("{read:?}"), format!("{ranked:?}"));
+    }
+
+    #[test]
+    fn iterates_both_ways_and_searches_by_name() {
+        let ranked = ClusterNames::ranked(&table(), [1, 2, 3]);
+        assert_eq!(
+            ranked.iter().rev().collect::<Vec<_>>(),
+            ["charlie-2", "bravo", "a"]
+        );
+        assert_eq!(ranked.iter().len(), 3);
+        assert_eq!(ranked.binary_search("bravo"), Ok(1));
+        assert_eq!(ranked.binary_search("b"), Err(1));
+        assert_eq!(ranked.get(3), None);
+        assert_eq!(ranked.join(", "), "a, bravo, charlie-2");
+    }
+}
