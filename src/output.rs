@@ -8,21 +8,36 @@
 
 use std::ffi::{OsStr, OsString};
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 const TEMP_PREFIX: &str = ".fleetplan-tmp-";
 
+/// What a streamed output gathers before each write: few system calls for a plan of hundreds
+/// of megabytes, little memory.
+pub const BUFFER_BYTES: usize = 256 * 1024;
+
 /// Replaces the file at `path` with `contents`, or leaves it as it was.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
+    write_atomic_with(path, |file| file.write_all(contents))
+}
+
+/// Replaces the file at `path` with what `write` writes (through a buffer), or leaves it as it
+/// was: a `write` that fails midway, or a full disk, leaves neither a half-written `path` nor
+/// the staged file.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
     let resolved = regular_target(path)?;
     let path = resolved.as_path();
     let (dir, target) = split(path)?;
     remove_stale(&dir, &target);
     let temp = dir.join(temp_name(&target));
     let result = (|| {
-        let mut file = fs::File::create(&temp)?;
-        file.write_all(contents)?;
+        let mut file = BufWriter::with_capacity(BUFFER_BYTES, fs::File::create(&temp)?);
+        write(&mut file)?;
+        let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
         file.sync_all()?;
         fs::rename(&temp, path)
     })();
@@ -292,6 +307,21 @@ mod tests {
         assert_eq!(fs::read_to_string(&existing).unwrap(), "old");
         assert_eq!(fs::read_to_string(blocked.join("x")).unwrap(), "keep");
         assert_eq!(names(dir.path()), ["blocked", "plan.yaml"]);
+    }
+
+    #[test]
+    fn a_write_that_fails_midway_leaves_the_previous_file_and_no_staged_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("plan.json");
+        fs::write(&path, "old").unwrap();
+        let outcome = write_atomic_with(&path, |file| {
+            // More than the buffer holds, so part of it reached the staged file.
+            file.write_all(&vec![b'x'; 3 * BUFFER_BYTES])?;
+            Err(io::Error::new(io::ErrorKind::StorageFull, "disk full"))
+        });
+        assert_eq!(outcome.unwrap_err().kind(), io::ErrorKind::StorageFull);
+        assert_eq!(fs::read_to_string(&path).unwrap(), "old");
+        assert_eq!(names(dir.path()), ["plan.json"]);
     }
 
     #[test]

@@ -1,7 +1,10 @@
 //! Mapping independent items on every core, with the results in input order: the output is
 //! the same as one thread's, byte for byte.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, Sender};
 
 /// The stack of every thread that plans: CEL's parser and evaluator recurse once per level of
 /// an expression (up to cel-go's 250, see `placement::filters::cel_limits`), at up to ~40 KB
@@ -21,61 +24,94 @@ pub fn with_deep_stack<R: Send>(f: impl FnOnce() -> R + Send) -> std::io::Result
     })
 }
 
-/// `f` of every item, in `items` order, on every core. Items are handed out in small blocks
-/// as threads come free rather than split in one chunk per core up front: items differ in
-/// cost (a placement over the whole fleet next to one pinned to a zone), and with fixed
-/// chunks one core sat idle while the other finished the expensive half.
+/// `f` of every item, in `items` order, on every core (see [`for_each_in_order`]).
 pub fn map_in_order<'a, T, R, F>(items: &'a [T], f: F) -> Vec<R>
 where
     T: Sync,
     R: Send,
     F: Fn(&'a T) -> R + Sync,
 {
+    let mut results = Vec::with_capacity(items.len());
+    let Ok(()) = for_each_in_order(items, f, |result| {
+        results.push(result);
+        Ok::<(), Infallible>(())
+    });
+    results
+}
+
+/// `f` of every item on every core, each result handed to `consume` on the calling thread in
+/// `items` order as soon as the items before it are done, so a writer streams what the
+/// workers render instead of waiting for all of it. Items are handed out in small blocks as
+/// threads come free rather than split in one chunk per core up front: items differ in cost
+/// (a placement over the whole fleet next to one pinned to a zone), and with fixed chunks one
+/// core sat idle while the other finished the expensive half. The first error of `consume`
+/// stops the workers taking more blocks and is returned.
+pub fn for_each_in_order<'a, T, R, E, F, C>(items: &'a [T], f: F, mut consume: C) -> Result<(), E>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&'a T) -> R + Sync,
+    C: FnMut(R) -> Result<(), E>,
+{
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     // Enough blocks per thread to even out the tail, few enough that taking one costs nothing.
     let block = (items.len() / (threads * BLOCKS_PER_THREAD)).clamp(1, MAX_BLOCK);
     let next = AtomicUsize::new(0);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let start = next.fetch_add(block, Ordering::Relaxed);
-            if start >= items.len() {
-                return done;
-            }
-            let end = (start + block).min(items.len());
-            done.push((start, items[start..end].iter().map(&f).collect::<Vec<R>>()));
+    let stopped = AtomicBool::new(false);
+    let work = |done: Sender<(usize, Vec<R>)>| loop {
+        let start = next.fetch_add(block, Ordering::Relaxed);
+        if start >= items.len() || stopped.load(Ordering::Relaxed) {
+            return;
+        }
+        let end = (start + block).min(items.len());
+        let results = items[start..end].iter().map(&f).collect();
+        if done.send((start, results)).is_err() {
+            return;
         }
     };
-    let mut blocks: Vec<(usize, Vec<R>)> = std::thread::scope(|scope| {
+    std::thread::scope(|scope| {
+        let (sender, receiver) = mpsc::channel();
+        let work = &work;
         let handles: Vec<_> = (0..threads.min(items.len()))
             .filter_map(|_| {
+                let sender = sender.clone();
                 std::thread::Builder::new()
                     .stack_size(STACK_BYTES)
-                    .spawn_scoped(scope, work)
+                    .spawn_scoped(scope, move || work(sender))
                     .ok()
             })
             .collect();
-        // No thread to be had: the items are mapped here.
-        let mut blocks = if handles.is_empty() {
-            work()
+        // No thread to be had: the items are mapped here, then consumed.
+        if handles.is_empty() {
+            work(sender);
         } else {
-            Vec::new()
-        };
-        for handle in handles {
-            blocks.extend(
-                handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            );
+            drop(sender);
         }
-        blocks
-    });
-    blocks.sort_unstable_by_key(|&(start, _)| start);
-    let mut results = Vec::with_capacity(items.len());
-    for (_, block) in blocks {
-        results.extend(block);
-    }
-    results
+        let mut outcome = Ok(());
+        let mut waiting = BTreeMap::new();
+        let mut expected = 0;
+        // Ends when every worker is done (or has panicked, which the joins below re-raise).
+        for (start, results) in receiver {
+            if outcome.is_err() {
+                continue;
+            }
+            waiting.insert(start, results);
+            while let Some(results) = waiting.remove(&expected) {
+                expected += results.len();
+                if let Err(error) = results.into_iter().try_for_each(&mut consume) {
+                    stopped.store(true, Ordering::Relaxed);
+                    outcome = Err(error);
+                    break;
+                }
+            }
+        }
+        for handle in handles {
+            handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        }
+        outcome
+    })
 }
 
 /// `f` of contiguous chunks of `items`, one per core and each of at least `min_chunk` items
@@ -125,5 +161,32 @@ mod tests {
         let work = |n: &u64| (0..*n * 50).fold(*n, |acc, k| acc.wrapping_mul(31).wrapping_add(k));
         let expected: Vec<u64> = items.iter().map(work).collect();
         assert_eq!(map_in_order(&items, work), expected);
+    }
+
+    #[test]
+    fn a_failed_consumer_stops_the_workers_and_says_why() {
+        let items: Vec<u32> = (0..20_000).collect();
+        let mapped = AtomicUsize::new(0);
+        let mut consumed = Vec::new();
+        let outcome = for_each_in_order(
+            &items,
+            |n| {
+                // Slow enough that stopping shows: a block takes 25 ms, every item 2 s.
+                std::thread::sleep(std::time::Duration::from_micros(100));
+                mapped.fetch_add(1, Ordering::Relaxed);
+                *n
+            },
+            |n| {
+                if n == 10 {
+                    return Err("full");
+                }
+                consumed.push(n);
+                Ok(())
+            },
+        );
+        assert_eq!(outcome, Err("full"));
+        assert_eq!(consumed, (0..10).collect::<Vec<_>>());
+        // Blocks already taken are finished, no more are taken.
+        assert!(mapped.load(Ordering::Relaxed) < items.len() / 2);
     }
 }

@@ -4,6 +4,7 @@
 
 use fleetplan::load::{load, LoadOptions};
 use fleetplan::plan::{build, PlanOptions, Trace};
+use fleetplan::render::plan::{stream, Output};
 use libfuzzer_sys::fuzz_target;
 
 const FLEET: &str = include_str!("../../testdata/fleet/inventory.yaml");
@@ -23,7 +24,8 @@ fuzz_target!(|data: &[u8]| {
     let outcome = build(&model, &PlanOptions::at(1_767_225_600, Trace::Full));
     // Rendering is part of `plan`: every output format must cope with any outcome.
     let _ = fleetplan::render::plan::yaml(&outcome.plan);
+    let _ = stream(Output::Bindings, &outcome, &mut Vec::new());
     let _ = fleetplan::render::plan::json(&outcome.plan);
-    let _ = fleetplan::render::plan::table(&outcome, Some(100));
-    let _ = fleetplan::render::decisions::yaml(&outcome);
+    let _ = stream(Output::Table(Some(100)), &outcome, &mut Vec::new());
+    let _ = stream(Output::Decisions, &outcome, &mut Vec::new());
 });

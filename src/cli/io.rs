@@ -1,11 +1,11 @@
 //! The process's streams, and the two ways a subcommand uses them: its output on stdout, its
 //! diagnostics on stderr. The binary and the tests share one entry point by injecting them.
 
-use std::io::{Read, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::Path;
 
 use super::error::Error;
-use crate::output::write_dir_atomic;
+use crate::output::{write_atomic_with, write_dir_atomic, BUFFER_BYTES};
 
 /// The process's streams, injectable so tests and the binary share one entry point.
 pub struct Io<'a> {
@@ -18,11 +18,32 @@ pub struct Io<'a> {
 
 /// Writes command output; a closed pipe (`fleetplan select … | head`) is not an error.
 pub fn write(out: &mut dyn Write, text: &str) -> Result<(), Error> {
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    write_with(out, |out| out.write_all(text.as_bytes()))
+}
+
+/// Writes command output as `write` produces it, through a buffer; a closed pipe (`fleetplan
+/// plan -o json | head -c 100`) ends the output early and is not an error.
+pub fn write_with(
+    out: &mut dyn Write,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), Error> {
+    let mut buffered = BufWriter::with_capacity(BUFFER_BYTES, out);
+    match write(&mut buffered).and_then(|()| buffered.flush()) {
         Ok(()) => Ok(()),
         Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(error) => Err(Error::Stdout(error)),
     }
+}
+
+/// Writes command output to `path` as `write` produces it, all of it or nothing.
+pub fn write_file_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), Error> {
+    write_atomic_with(path, write).map_err(|source| Error::File {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Writes a diagnostic to stderr; there is nowhere left to report a failure to do so.

@@ -8,11 +8,11 @@ use clap::{Args, ValueEnum};
 use super::args::{InputArgs, ItemArgs, WhatIfArgs};
 use super::context::{Diagnostics, RunContext};
 use super::error::Error;
-use super::io::{report, write, Io};
+use super::io::{report, write_file_with, write_with, Io};
 use crate::exit_code::ExitCode;
-use crate::output::write_atomic;
 use crate::plan::Trace;
 use crate::render;
+use crate::render::plan::Output;
 use crate::verdict::PLANNED_KINDS;
 
 #[derive(Debug, Args)]
@@ -61,24 +61,23 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let selection = args.items.select(&context.model)?;
     let context = context.select(selection);
     let outcome = context.plan(Diagnostics::All, io);
-    let text = match args.output {
-        PlanFormat::Table => render::plan::table(&outcome, io.width),
-        PlanFormat::Yaml => render::plan::yaml(&outcome.plan),
-        PlanFormat::Json => render::plan::json(&outcome.plan),
-        PlanFormat::Decisions => render::decisions::yaml(&outcome),
-        PlanFormat::Bindings => render::bindings::yaml(&outcome),
-        PlanFormat::Name => render::plan::names(&outcome.plan),
+    let output = match args.output {
+        PlanFormat::Table => Output::Table(io.width),
+        PlanFormat::Yaml => Output::Yaml,
+        PlanFormat::Json => Output::Json,
+        PlanFormat::Decisions => Output::Decisions,
+        PlanFormat::Bindings => Output::Bindings,
+        PlanFormat::Name => Output::Names,
     };
+    // Streamed as the items are rendered: a large fleet's plan is hundreds of megabytes.
+    let stream = |out: &mut dyn std::io::Write| render::plan::stream(output, &outcome, out);
     // One bad manifest never hides the rest: the whole plan is printed, and the exit code
     // says some item failed. A file is another matter: a failed run leaves the last good
     // plan in place, so a pipeline never picks up a partial one.
     match &args.out {
         Some(path) if outcome.has_errors() => return Err(Error::NotWritten(path.clone())),
-        Some(path) => write_atomic(path, text.as_bytes()).map_err(|source| Error::File {
-            path: path.clone(),
-            source,
-        })?,
-        None => write(io.stdout, &text)?,
+        Some(path) => write_file_with(path, stream)?,
+        None => write_with(io.stdout, stream)?,
     }
     // An empty table is easy to read as "everything is fine"; say that nothing was planned,
     // as kubectl says "No resources found" (machine formats carry their empty item list).

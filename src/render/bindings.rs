@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::model::karmada::TargetCluster;
-use crate::plan::{ItemTrace, PlanOutcome};
+use crate::plan::{ItemTrace, PlanItem};
 
 /// The head of every `-o bindings` stream.
 pub const HEADER: &str = "\
@@ -72,55 +72,54 @@ fn is_zero(value: &i64) -> bool {
     *value == 0
 }
 
-/// One YAML stream, `---` separated, in plan item order, after [`HEADER`]. Resources no
-/// policy claims have no binding and are left out.
-pub fn yaml(outcome: &PlanOutcome) -> String {
-    let mut out = HEADER.to_string();
-    for (item, trace) in outcome.plan.items.iter().zip(&outcome.traces) {
-        let ItemTrace::Karmada(trace) = trace else {
-            continue;
-        };
-        let (Some(binding), Some(result)) = (&trace.binding, &trace.outcome) else {
-            continue;
-        };
-        let source = &item.source;
-        let mut clusters: Vec<&TargetCluster> = result.clusters.iter().collect();
-        clusters.sort_by(|a, b| a.name.cmp(&b.name));
-        let object = BindingObject {
-            api_version: "work.karmada.io/v1alpha2",
-            kind: if source.namespace.is_some() {
-                "ResourceBinding"
-            } else {
-                "ClusterResourceBinding"
-            },
-            metadata: Metadata {
-                name: &binding.name,
+/// The item's binding as a YAML document after `---` (the `-o bindings` stream is
+/// [`HEADER`] then every item's, in plan item order); nothing for a resource no policy claims,
+/// which has no binding.
+pub fn object(item: &PlanItem, trace: &ItemTrace) -> String {
+    let ItemTrace::Karmada(trace) = trace else {
+        return String::new();
+    };
+    let (Some(binding), Some(result)) = (&trace.binding, &trace.outcome) else {
+        return String::new();
+    };
+    let source = &item.source;
+    let mut clusters: Vec<&TargetCluster> = result.clusters.iter().collect();
+    clusters.sort_by(|a, b| a.name.cmp(&b.name));
+    let object = BindingObject {
+        api_version: "work.karmada.io/v1alpha2",
+        kind: if source.namespace.is_some() {
+            "ResourceBinding"
+        } else {
+            "ClusterResourceBinding"
+        },
+        metadata: Metadata {
+            name: &binding.name,
+            namespace: source.namespace.as_deref(),
+        },
+        spec: Spec {
+            resource: Resource {
+                api_version: &source.api_version,
+                kind: &source.kind,
                 namespace: source.namespace.as_deref(),
+                name: &source.name,
             },
-            spec: Spec {
-                resource: Resource {
-                    api_version: &source.api_version,
-                    kind: &source.kind,
-                    namespace: source.namespace.as_deref(),
-                    name: &source.name,
-                },
-                replicas: binding.replicas,
-                clusters: clusters
-                    .into_iter()
-                    .map(|cluster| Target {
-                        name: &cluster.name,
-                        replicas: cluster.replicas,
-                    })
-                    .collect(),
-            },
-            status: Status {
-                scheduler_observing_affinity_name: result.observed_affinity.as_deref(),
-                conditions: item.conditions.iter().collect(),
-            },
-        };
-        out.push_str("---\n");
-        // Plain strings and integers always serialize.
-        out.push_str(&crate::yaml11::to_string(&object).unwrap_or_default());
-    }
-    out
+            replicas: binding.replicas,
+            clusters: clusters
+                .into_iter()
+                .map(|cluster| Target {
+                    name: &cluster.name,
+                    replicas: cluster.replicas,
+                })
+                .collect(),
+        },
+        status: Status {
+            scheduler_observing_affinity_name: result.observed_affinity.as_deref(),
+            conditions: item.conditions.iter().collect(),
+        },
+    };
+    // Plain strings and integers always serialize.
+    format!(
+        "---\n{}",
+        crate::yaml11::to_string(&object).unwrap_or_default()
+    )
 }

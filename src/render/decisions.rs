@@ -3,7 +3,7 @@
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-use crate::plan::{ItemTrace, PlanOutcome};
+use crate::plan::ItemTrace;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -48,38 +48,36 @@ pub const HEADER: &str = "\
 # The hub's scheduler owns these objects and rewrites them on its next sync of the Placement.
 ";
 
-/// One YAML stream, `---` separated, in plan item order then decision name order, after
-/// [`HEADER`].
-pub fn yaml(outcome: &PlanOutcome) -> String {
-    let mut out = HEADER.to_string();
-    for trace in &outcome.traces {
-        let ItemTrace::Placement(result) = trace else {
-            continue;
+/// An item's PlacementDecision objects in decision name order, each a YAML document after
+/// `---` (the `-o decisions` stream is [`HEADER`] then every item's, in plan item order).
+pub fn objects(trace: &ItemTrace) -> String {
+    let mut out = String::new();
+    let ItemTrace::Placement(result) = trace else {
+        return out;
+    };
+    for decision in &result.decisions {
+        let object = PlacementDecision {
+            api_version: "cluster.open-cluster-management.io/v1beta1",
+            kind: "PlacementDecision",
+            metadata: Metadata {
+                name: &decision.name,
+                namespace: &decision.namespace,
+                labels: &decision.labels,
+            },
+            status: Status {
+                decisions: decision
+                    .clusters
+                    .iter()
+                    .map(|cluster| ClusterDecision {
+                        cluster_name: cluster,
+                        reason: "",
+                    })
+                    .collect(),
+            },
         };
-        for decision in &result.decisions {
-            let object = PlacementDecision {
-                api_version: "cluster.open-cluster-management.io/v1beta1",
-                kind: "PlacementDecision",
-                metadata: Metadata {
-                    name: &decision.name,
-                    namespace: &decision.namespace,
-                    labels: &decision.labels,
-                },
-                status: Status {
-                    decisions: decision
-                        .clusters
-                        .iter()
-                        .map(|cluster| ClusterDecision {
-                            cluster_name: cluster,
-                            reason: "",
-                        })
-                        .collect(),
-                },
-            };
-            out.push_str("---\n");
-            // Plain strings and maps always serialize.
-            out.push_str(&crate::yaml11::to_string(&object).unwrap_or_default());
-        }
+        out.push_str("---\n");
+        // Plain strings and maps always serialize.
+        out.push_str(&crate::yaml11::to_string(&object).unwrap_or_default());
     }
     out
 }

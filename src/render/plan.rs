@@ -1,66 +1,158 @@
 //! Plans as JSON, YAML and a per-item table.
 
 use std::fmt::Write as _;
+use std::io::{self, Write};
 
 use serde::Serialize;
 use serde_json::ser::{Formatter, PrettyFormatter};
 
-use super::table;
+use super::{bindings, decisions, table};
 use crate::parallel;
 use crate::placement::groups;
 use crate::placement::PlacementResult;
 use crate::plan::{ItemTrace, Plan, PlanItem, PlanOutcome};
 use crate::replicas::{PreferenceSource, ReplicaTrace};
 
+/// A plan output whose size grows with the fleet, as pieces: a head, one piece per item
+/// (rendered on any thread), a separator between pieces and a tail. [`stream`] writes them as
+/// the items are rendered on every core, so a large plan is never one string in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// The plan table, fitted to a terminal this wide.
+    Table(Option<u16>),
+    Yaml,
+    Json,
+    Decisions,
+    Bindings,
+    Names,
+}
+
+impl Output {
+    /// What comes before the first item of `plan`.
+    fn head(self, plan: &Plan) -> String {
+        match self {
+            Output::Json => json_head(plan),
+            Output::Yaml => yaml_head(plan),
+            Output::Decisions => decisions::HEADER.to_string(),
+            Output::Bindings => bindings::HEADER.to_string(),
+            Output::Table(_) | Output::Names => String::new(),
+        }
+    }
+
+    /// One item's piece.
+    fn item(self, item: &PlanItem, trace: &ItemTrace) -> String {
+        match self {
+            Output::Table(width) => item_block(item, trace, width),
+            Output::Yaml => item_yaml(item),
+            Output::Json => item_json(item),
+            Output::Decisions => decisions::objects(trace),
+            Output::Bindings => bindings::object(item, trace),
+            Output::Names => format!("{}\n", item.source),
+        }
+    }
+
+    /// What goes between two items' pieces.
+    fn separator(self) -> &'static str {
+        match self {
+            Output::Table(_) => "\n",
+            Output::Json => ",",
+            _ => "",
+        }
+    }
+
+    /// What comes after the last item of a plan of `items` items.
+    fn tail(self, items: usize) -> &'static str {
+        match self {
+            Output::Json if items > 0 => JSON_TAIL,
+            _ => "",
+        }
+    }
+}
+
+/// Writes `output` of `outcome` to `out` while the items are rendered on every core, each
+/// piece as soon as the pieces before it are written. The first failed write stops the
+/// rendering and is returned; what was written before it stays written (the caller decides
+/// what a half-written sink means: `--out` stages it, a closed pipe ends the run).
+pub fn stream(output: Output, outcome: &PlanOutcome, out: &mut dyn Write) -> io::Result<()> {
+    let items: Vec<(&PlanItem, &ItemTrace)> =
+        outcome.plan.items.iter().zip(&outcome.traces).collect();
+    write_pieces(
+        output,
+        &outcome.plan,
+        &items,
+        |(item, trace)| output.item(item, trace),
+        out,
+    )
+}
+
+/// `output`'s head (of `plan`), the pieces of `items` rendered by `piece` on every core, its separators
+/// and its tail, in order, to `out`.
+fn write_pieces<T: Sync>(
+    output: Output,
+    plan: &Plan,
+    items: &[T],
+    piece: impl Fn(&T) -> String + Sync,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    out.write_all(output.head(plan).as_bytes())?;
+    let mut first = true;
+    parallel::for_each_in_order(items, piece, |piece| {
+        if !first {
+            out.write_all(output.separator().as_bytes())?;
+        }
+        first = false;
+        out.write_all(piece.as_bytes())
+    })?;
+    out.write_all(output.tail(items.len()).as_bytes())
+}
+
 /// The Plan as indented JSON: byte for byte serde_json's rendering of the whole document, but
 /// the items (tens of megabytes for 10k placements over 100k clusters) are rendered on every
 /// core and joined in order.
 pub fn json(plan: &Plan) -> String {
-    let head = Plan {
-        api_version: plan.api_version.clone(),
-        kind: plan.kind.clone(),
-        items: Vec::new(),
-    };
-    // Plain structs of strings, integers and maps always serialize.
-    let mut text = serde_json::to_string_pretty(&head).unwrap_or_default();
+    plan_text(Output::Json, plan, item_json)
+}
+
+/// The Plan as YAML, its items rendered on every core and joined in order.
+pub fn yaml(plan: &Plan) -> String {
+    plan_text(Output::Yaml, plan, item_yaml)
+}
+
+/// A document format of a plan with no traces at hand (`diff`, the property tests).
+fn plan_text(output: Output, plan: &Plan, piece: fn(&PlanItem) -> String) -> String {
+    let mut text = Vec::new();
+    let _ = write_pieces(output, plan, &plan.items, piece, &mut text);
+    String::from_utf8(text).unwrap_or_default()
+}
+
+/// The document without its items, up to where they begin: `"items": []` and the closing
+/// brace when there are none, else `"items": [`.
+fn json_head(plan: &Plan) -> String {
+    // Plain structs of strings always serialize.
+    let mut text = serde_json::to_string_pretty(&without_items(plan)).unwrap_or_default();
     // `items` is the document's last field: `"items": []` then the closing brace.
-    const NO_ITEMS: &str = "[]\n}";
-    if !plan.items.is_empty() && text.ends_with(NO_ITEMS) {
-        let items = parallel::map_in_order(&plan.items, item_json);
-        text.truncate(text.len() - NO_ITEMS.len());
-        text.reserve(
-            items
-                .iter()
-                .map(|item| item.len() + ITEM_SEPARATOR.len())
-                .sum::<usize>()
-                + 8,
-        );
+    if !plan.items.is_empty() && text.ends_with(JSON_NO_ITEMS) {
+        text.truncate(text.len() - JSON_NO_ITEMS.len());
         text.push('[');
-        for (index, item) in items.iter().enumerate() {
-            if index > 0 {
-                text.push(',');
-            }
-            text.push_str(ITEM_SEPARATOR);
-            text.push_str(item);
-        }
-        text.push_str("\n  ]\n}");
+    } else {
+        text.push('\n');
     }
-    text.push('\n');
     text
 }
 
-/// What precedes an item in the `items` list: a new line at its depth.
-const ITEM_SEPARATOR: &str = "\n    ";
+const JSON_NO_ITEMS: &str = "[]\n}";
+const JSON_TAIL: &str = "\n  ]\n}\n";
 
 /// One item as serde_json writes it inside the document, two levels deep (the document's
-/// mapping and its `items` list), so every line carries the whole document's indentation.
+/// mapping and its `items` list), so every line carries the whole document's indentation,
+/// after the new line that begins it.
 fn item_json(item: &PlanItem) -> String {
     let mut formatter = PrettyFormatter::new();
     for _ in 0..2 {
         // Only the depth counts: what a begun list writes goes nowhere.
         let _ = formatter.begin_array(&mut std::io::sink());
     }
-    let mut bytes = Vec::new();
+    let mut bytes = b"\n    ".to_vec();
     let _ = item.serialize(&mut serde_json::Serializer::with_formatter(
         &mut bytes, formatter,
     ));
@@ -68,26 +160,33 @@ fn item_json(item: &PlanItem) -> String {
     String::from_utf8(bytes).unwrap_or_default()
 }
 
-pub fn yaml(plan: &Plan) -> String {
-    crate::yaml11::to_string(plan).unwrap_or_default()
+/// The document without its items: `items: []` when there are none, else `items:` and the
+/// list's entries follow at the mapping's own indentation (YAML's block list in a mapping).
+fn yaml_head(plan: &Plan) -> String {
+    // Plain strings always serialize.
+    let text = crate::yaml11::to_string(&without_items(plan)).unwrap_or_default();
+    match text.strip_suffix(YAML_NO_ITEMS) {
+        Some(head) if !plan.items.is_empty() => format!("{head}:\n"),
+        _ => text,
+    }
 }
 
-/// `Kind/namespace/name` (or `Kind/name`) per item, one a line.
-pub fn names(plan: &Plan) -> String {
-    plan.items
-        .iter()
-        .map(|item| format!("{}\n", item.source))
-        .collect()
+fn without_items(plan: &Plan) -> Plan {
+    Plan {
+        api_version: plan.api_version.clone(),
+        kind: plan.kind.clone(),
+        items: Vec::new(),
+    }
+}
+
+const YAML_NO_ITEMS: &str = ": []\n";
+
+/// One item as a one-entry list, which is how it reads inside the document's `items`.
+fn item_yaml(item: &PlanItem) -> String {
+    crate::yaml11::to_string(std::slice::from_ref(item)).unwrap_or_default()
 }
 
 /// One block per item: a heading with its state, its clusters, then what is unsatisfied.
-/// Blocks are rendered on every core (10k placements make a million rows) and joined in order.
-pub fn table(outcome: &PlanOutcome, width: Option<u16>) -> String {
-    let items: Vec<(&PlanItem, &ItemTrace)> =
-        outcome.plan.items.iter().zip(&outcome.traces).collect();
-    parallel::map_in_order(&items, |(item, trace)| item_block(item, trace, width)).join("\n")
-}
-
 fn item_block(item: &PlanItem, trace: &ItemTrace, width: Option<u16>) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", heading(item));
@@ -270,9 +369,9 @@ mod tests {
     }
 
     /// The items rendered apart and joined must be the whole document's rendering, for every
-    /// field an item can carry and for no item at all.
+    /// field an item can carry and for no item at all, in JSON and in YAML.
     #[test]
-    fn json_is_serde_jsons_rendering_of_the_whole_plan() {
+    fn json_and_yaml_are_the_whole_plans_rendering() {
         let mut full = item("web", Some("prod"));
         full.clusters = vec!["a".to_string(), "b \"quoted\" é".to_string()].into();
         full.replicas = BTreeMap::from([("a".into(), 3), ("b".into(), 0)]);
@@ -289,6 +388,9 @@ mod tests {
             message: "line\nbreak".into(),
         }];
         full.changes_at = Some("2026-06-01T00:00:00Z".into());
+        // What YAML 1.1 reads as another type is quoted in the item as in the document.
+        full.policy = Some("yes".into());
+        full.affinity_term = Some("multi\nline\n  indented".into());
         let mut failed = item("broken", None);
         failed.errors = vec!["no clusters".into()];
         let many: Vec<PlanItem> = (0..700)
@@ -306,6 +408,7 @@ mod tests {
             };
             let expected = serde_json::to_string_pretty(&plan).unwrap() + "\n";
             assert_eq!(json(&plan), expected);
+            assert_eq!(yaml(&plan), crate::yaml11::to_string(&plan).unwrap());
         }
     }
 }

@@ -659,3 +659,94 @@ fn a_negative_number_of_clusters_is_refused_as_the_controller_would_panic() {
         .status(1)
         .run();
 }
+
+// ---- streamed output ----
+
+/// A fleet whose plan outgrows a pipe's buffer (64 KiB on Linux) many times over: 200
+/// clusters, 200 ConfigMaps each placed on all of them (about 1.6 MB of plan JSON).
+fn large_fleet(dir: &Path) {
+    let clusters: String = (0..200)
+        .map(|n| format!("  - name: cluster-{n:03}-eu-west-prod\n    labels: {{env: prod}}\n"))
+        .collect();
+    common::write(
+        &dir.join("inventory.yaml"),
+        &format!(
+            "apiVersion: fleetplan.io/v1alpha1\nkind: ClusterInventory\n\
+             metadata:\n  name: large\nclusters:\n{clusters}"
+        ),
+    );
+    let workloads: String = (0..200)
+        .map(|n| {
+            format!(
+                "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings-{n:03}\n  \
+                 namespace: shop\n  annotations:\n    \
+                 federation.alpha.kubernetes.io/cluster-selector: \
+                 '[{{\"key\": \"env\", \"operator\": \"In\", \"values\": [\"prod\"]}}]'\n"
+            )
+        })
+        .collect();
+    common::write(&dir.join("workloads.yaml"), &workloads);
+}
+
+/// `fleetplan plan -o json | head -c 100`: the reader goes away while the plan is streamed;
+/// the run stops writing and ends quietly (exit 0, nothing on stderr: no panic, no backtrace).
+#[test]
+fn a_closed_stdout_pipe_ends_the_output_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let dir = common::tempdir();
+    large_fleet(dir.path());
+    for format in ["json", "yaml", "table", "name"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fleetplan"))
+            .args(["plan", "-o", format, "-f"])
+            .arg(dir.path())
+            .env("RUST_BACKTRACE", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("fleetplan runs");
+        let mut head = [0; 100];
+        let mut stdout = child.stdout.take().expect("stdout is piped");
+        stdout.read_exact(&mut head).expect("100 bytes of plan");
+        drop(stdout);
+        let output = child.wait_with_output().expect("fleetplan ends");
+        assert_eq!(String::from_utf8_lossy(&output.stderr), "", "-o {format}");
+        assert_eq!(output.status.code(), Some(0), "-o {format}");
+    }
+}
+
+/// A disk that fills up while the plan is streamed to `--out` (here a file size limit, which
+/// fails the write with EFBIG after 32 KiB of 1.6 MB): exit 1 with the reason, the previous
+/// file as it was, no staged file left, and no file at all where there was none.
+#[cfg(unix)]
+#[test]
+fn out_that_fails_midway_leaves_the_previous_file_and_nothing_else() {
+    use std::process::Command;
+    let fleet = common::tempdir();
+    large_fleet(fleet.path());
+    let dir = common::tempdir();
+    let old = dir.path().join("old.json");
+    common::write(&old, "the last good plan\n");
+    for out in [old.clone(), dir.path().join("new.json")] {
+        // Ignoring SIGXFSZ makes the write fail instead of killing the process; both the
+        // disposition and the limit carry over exec.
+        let output = Command::new("sh")
+            .args(["-c", "trap '' XFSZ; ulimit -f 64; exec \"$0\" \"$@\""])
+            .arg(env!("CARGO_BIN_EXE_fleetplan"))
+            .args(["plan", "-o", "json", "-f"])
+            .arg(fleet.path())
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .expect("sh runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("File too large"), "{stderr}");
+        assert_eq!(output.stdout, b"");
+    }
+    assert_eq!(
+        fs::read_to_string(&old).expect("still there"),
+        "the last good plan\n"
+    );
+    assert_eq!(entries(dir.path()), ["old.json"]);
+}
