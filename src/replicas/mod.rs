@@ -15,5 +15,5 @@ pub use annotation::{
     parse_replica_set_preferences, PreferencesError, REPLICA_SET_PREFERENCES_ANNOTATION,
 };
 pub use order::fnv1_32;
-pub use planner::{plan, plan_with_trace, PlannerInput, ReplicaPlan};
+pub use planner::{plan, plan_with_trace, ClusterPlan, PlannerInput, ReplicaPlan};
 pub use trace::{ClusterTrace, PreferenceSource, ReplicaTrace, RoundTrace, ShareTrace};

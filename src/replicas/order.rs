@@ -1,8 +1,6 @@
 //! The order in which clusters are served: weight descending, then a per-workload hash so that
 //! single-replica workloads do not all land on the alphabetically first cluster.
 
-use std::cmp::Ordering;
-
 pub const FNV_OFFSET_BASIS: u32 = 2_166_136_261;
 const FNV_PRIME: u32 = 16_777_619;
 
@@ -24,11 +22,14 @@ pub fn fnv1_step(hash: u32, byte: u8) -> u32 {
     hash.wrapping_mul(FNV_PRIME) ^ u32::from(byte)
 }
 
-/// Serving order of two clusters given as (weight, hash): weight descending, then hash
-/// ascending. Used with a stable sort, so exact ties keep inventory order; the reference's
-/// `sort.Sort` leaves them in an unspecified order.
-pub fn serving_order(a: (i64, u32), b: (i64, u32)) -> Ordering {
-    b.0.cmp(&a.0).then(a.1.cmp(&b.1))
+/// A cluster's place in the serving order as one integer, so the order is a sort of plain
+/// integers: weight descending (high 64 bits), then hash ascending, then `index` (its place in
+/// `available`, the low 32 bits), so exact ties keep inventory order as the stable sort over
+/// (weight, hash) did; the reference's `sort.Sort` leaves them in an unspecified order.
+/// `weight` is not negative; `available` never reaches 2^32 clusters (64 GiB of names alone).
+pub fn serving_key(weight: i64, hash: u32, index: usize) -> u128 {
+    let weight_descending = i64::MAX.abs_diff(weight);
+    (u128::from(weight_descending) << 64) | (u128::from(hash) << 32) | u128::from(index as u32)
 }
 
 #[cfg(test)]
@@ -44,6 +45,21 @@ mod tests {
     fn fnv1_matches_the_published_vector() {
         // FNV-1 32 of "a" is 0x050c5d7e (FNV-1a would give 0xe40c292c).
         assert_eq!(fnv1_32("a", ""), 0x050c_5d7e);
+    }
+
+    #[test]
+    fn serving_keys_order_by_weight_descending_then_hash_then_index() {
+        let mut keys = [
+            serving_key(1, 5, 0),
+            serving_key(3, 9, 1),
+            serving_key(1, 2, 2),
+            serving_key(1, 2, 3),
+            serving_key(i64::MAX, u32::MAX, 4),
+            serving_key(0, 0, 5),
+        ];
+        keys.sort_unstable();
+        let indices: Vec<u32> = keys.iter().map(|&key| key as u32).collect();
+        assert_eq!(indices, [4, 1, 2, 3, 0, 5]);
     }
 
     #[test]

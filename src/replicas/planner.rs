@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::preferences::{ClusterPreferences, ReplicaPreferences};
 
-use super::order::{fnv1_extend, fnv1_step, serving_order, FNV_OFFSET_BASIS};
+use super::order::{fnv1_extend, fnv1_step, serving_key, FNV_OFFSET_BASIS};
 use super::trace::{ClusterTrace, PreferenceSource, ReplicaTrace, RoundTrace, ShareTrace};
 
 /// What the controllers used when a workload gave no cluster entries.
@@ -28,35 +28,58 @@ pub struct PlannerInput<'a, 'n> {
 }
 
 /// Cluster names are borrowed from `PlannerInput::available`: the planner allocates no
-/// strings. Counts are vectors sorted by cluster name rather than maps: building two small
-/// trees per plan was a third of a ten-cluster plan's instructions.
+/// strings. The counts are one vector sorted by cluster name, not maps: building two small
+/// trees per plan was a third of a ten-cluster plan's instructions, and a second vector for
+/// the few clusters with overflow cost as much as the first.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReplicaPlan<'a> {
     /// Every available cluster, zeros included, sorted by name, each name once.
-    pub replicas: Vec<(&'a str, i64)>,
-    /// Replicas a cluster was due but could not hold (capacity), sorted by name. The
-    /// controllers wrote `replicas + overflow` to the cluster; it is kept apart here.
-    pub overflow: Vec<(&'a str, i64)>,
+    pub clusters: Vec<ClusterPlan<'a>>,
     /// `total` minus what the plan placed (every cluster capped, or all weights 0).
     pub unassigned: i64,
+}
+
+/// One cluster's counts in a `ReplicaPlan`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClusterPlan<'a> {
+    pub cluster: &'a str,
+    pub replicas: i64,
+    /// Replicas the cluster was due but could not hold (capacity), 0 for none. The
+    /// controllers wrote `replicas + overflow` to the cluster; it is kept apart here.
+    pub overflow: i64,
+}
+
+impl<'a> ReplicaPlan<'a> {
+    /// Every available cluster's replicas (zeros included), in name order.
+    pub fn replicas(&self) -> impl Iterator<Item = (&'a str, i64)> + '_ {
+        self.clusters.iter().map(|c| (c.cluster, c.replicas))
+    }
+
+    /// The clusters with overflow, in name order.
+    pub fn overflow(&self) -> impl Iterator<Item = (&'a str, i64)> + '_ {
+        self.clusters
+            .iter()
+            .filter(|c| c.overflow > 0)
+            .map(|c| (c.cluster, c.overflow))
+    }
 }
 
 /// Plans like the reference. Negative numbers in the input (which the loaders reject) read as
 /// 0: with a negative weight the reference loops forever.
 pub fn plan<'n>(input: &PlannerInput<'_, 'n>) -> ReplicaPlan<'n> {
-    run(input, None).0
+    run(input, None)
 }
 
 /// `plan`, and what it did on the way, for `explain`. The same run: the trace cannot disagree.
 pub fn plan_with_trace<'n>(input: &PlannerInput<'_, 'n>) -> (ReplicaPlan<'n>, ReplicaTrace<'n>) {
     let mut recorder = Recorder::default();
-    let (plan, slots) = run(input, Some(&mut recorder));
+    let plan = run(input, Some(&mut recorder));
     let prefs = input.preferences;
     let trace = ReplicaTrace {
         total: input.total.max(0),
         rebalance: prefs.rebalance,
         defaulted: prefs.clusters.is_empty(),
-        clusters: slots.iter().map(Slot::trace).collect(),
+        clusters: recorder.clusters,
         rounds: recorder.rounds,
         shares: recorder.shares,
     };
@@ -64,237 +87,306 @@ pub fn plan_with_trace<'n>(input: &PlannerInput<'_, 'n>) -> (ReplicaPlan<'n>, Re
 }
 
 #[derive(Default)]
-struct Recorder {
+struct Recorder<'n> {
+    clusters: Vec<ClusterTrace<'n>>,
     rounds: Vec<RoundTrace>,
     shares: Vec<ShareTrace>,
 }
 
-/// One available cluster while planning.
-struct Slot<'a> {
-    name: &'a str,
+/// One available cluster while planning, at its index in `PlannerInput::available`. Kept
+/// within 128 bytes and `Copy`, so that filling one is a few moves rather than a `memcpy`.
+#[derive(Clone, Copy)]
+struct Slot {
     source: PreferenceSource,
-    prefs: ClusterPreferences,
-    capacity: Option<i64>,
+    /// FNV-1 of the name alone until the key is hashed in.
     hash: u32,
-    position: Option<usize>,
+    /// The preferences used (`ClusterPreferences`), negative numbers read as 0.
+    weight: i64,
+    min_replicas: i64,
+    max_replicas: Option<i64>,
+    capacity: Option<i64>,
+    /// Replicas running now, when `rebalance` is false.
+    current: Option<i64>,
     minimum: i64,
     kept: i64,
     /// Pre-allocation not yet absorbed by a share.
     pending: i64,
     /// Share of the last round it took part in.
     last_share: i64,
-    full_in_round: Option<usize>,
+    /// The round that took it out of play; rounds never reach 2^32 (each one fills a
+    /// cluster or takes a share of what is left), and only the trace reads the number.
+    full_in_round: Option<u32>,
     overflow: i64,
     replicas: i64,
 }
 
-impl<'a> Slot<'a> {
+const _: () = assert!(std::mem::size_of::<Slot>() <= 128);
+
+impl Slot {
+    const UNUSED: Slot = Slot {
+        source: PreferenceSource::None,
+        hash: FNV_OFFSET_BASIS,
+        weight: 0,
+        min_replicas: 0,
+        max_replicas: None,
+        capacity: None,
+        current: None,
+        minimum: 0,
+        kept: 0,
+        pending: 0,
+        last_share: 0,
+        full_in_round: None,
+        overflow: 0,
+        replicas: 0,
+    };
+
+    /// Negative numbers read as 0.
+    fn prefer(&mut self, source: PreferenceSource, prefs: &ClusterPreferences) {
+        self.source = source;
+        self.weight = prefs.weight.max(0);
+        self.min_replicas = prefs.min_replicas.max(0);
+        self.max_replicas = prefs.max_replicas.map(|max| max.max(0));
+    }
+
     fn takes_part(&self) -> bool {
         self.source != PreferenceSource::None
     }
 
-    fn trace(&self) -> ClusterTrace<'a> {
+    fn in_play(&self) -> bool {
+        self.full_in_round.is_none()
+    }
+
+    fn trace<'n>(&self, cluster: &'n str, position: Option<usize>) -> ClusterTrace<'n> {
         ClusterTrace {
-            cluster: self.name,
+            cluster,
             source: self.source,
-            preferences: self.prefs.clone(),
+            preferences: ClusterPreferences::new(self.min_replicas, self.max_replicas, self.weight),
             capacity: self.capacity,
             hash: self.takes_part().then_some(self.hash),
-            position: self.position,
+            position,
             minimum: self.minimum,
             kept: self.kept,
-            full_in_round: self.full_in_round,
+            full_in_round: self.full_in_round.map(|round| round as usize),
             overflow: self.overflow,
             replicas: self.replicas,
         }
     }
 }
 
-fn run<'n>(
-    input: &PlannerInput<'_, 'n>,
-    mut recorder: Option<&mut Recorder>,
-) -> (ReplicaPlan<'n>, Vec<Slot<'n>>) {
-    // Clusters usually come in name order: then they are distinct and already in the plan's
-    // order, which one pass shows for fewer name comparisons than sorting them.
-    if input.available.is_sorted_by(|a, b| a < b) {
-        return run_distinct(input, NameOrder::Given, recorder);
-    }
-    let (plan, slots) = run_distinct(input, NameOrder::Sort, recorder.as_deref_mut());
-    if !plan.replicas.windows(2).any(|pair| pair[0].0 == pair[1].0) {
-        return (plan, slots);
-    }
-    // A name was repeated: plan again over first occurrences. An inventory has unique names,
-    // so this path pays only the look at neighbours in the sorted output.
-    let mut seen = BTreeSet::new();
-    let distinct: Vec<&'n str> = input
-        .available
-        .iter()
-        .copied()
-        .filter(|&name| seen.insert(name))
-        .collect();
-    if let Some(recorder) = recorder.as_deref_mut() {
-        *recorder = Recorder::default();
-    }
-    let input = PlannerInput {
-        available: &distinct,
-        ..*input
+/// Up to this many clusters plan in arrays on the stack: a plan over a few clusters is short
+/// enough that allocating and freeing its working vectors was a tenth of it.
+const ON_STACK: usize = 16;
+
+fn run<'n>(input: &PlannerInput<'_, 'n>, recorder: Option<&mut Recorder<'n>>) -> ReplicaPlan<'n> {
+    let Some(names) = NameOrder::new(input.available) else {
+        // A name was repeated: plan over first occurrences. An inventory has unique names, so
+        // only a hand-written list pays for this.
+        let mut seen = BTreeSet::new();
+        let distinct: Vec<&'n str> = input
+            .available
+            .iter()
+            .copied()
+            .filter(|&name| seen.insert(name))
+            .collect();
+        let input = PlannerInput {
+            available: &distinct,
+            ..*input
+        };
+        return run(&input, recorder);
     };
-    run_distinct(&input, NameOrder::Sort, recorder)
+    let count = input.available.len();
+    if count <= ON_STACK {
+        let mut slots = [Slot::UNUSED; ON_STACK];
+        let mut keys = [0; ON_STACK];
+        run_distinct(input, &names, &mut slots[..count], &mut keys, recorder)
+    } else {
+        let mut slots = vec![Slot::UNUSED; count];
+        let mut keys = vec![0; count];
+        run_distinct(input, &names, &mut slots, &mut keys, recorder)
+    }
 }
 
-/// Whether `PlannerInput::available` still has to be sorted by name for the plan.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum NameOrder {
-    /// Strictly ascending already.
+/// The order in which the plan lists the available clusters (by name), worked out once at
+/// the entry.
+enum NameOrder<'n> {
+    /// `available` is strictly ascending (an inventory's names are): its own order, which
+    /// one pass shows for fewer name comparisons than sorting.
     Given,
-    Sort,
+    /// `(name, index in available)` sorted by name.
+    Sorted(Vec<(&'n str, usize)>),
 }
 
-/// Plans over `available` taken as distinct names.
+impl<'n> NameOrder<'n> {
+    /// `None` when a name is repeated.
+    fn new(available: &[&'n str]) -> Option<Self> {
+        if available.is_sorted_by(|a, b| a < b) {
+            return Some(NameOrder::Given);
+        }
+        let mut sorted: Vec<(&'n str, usize)> = available.iter().copied().zip(0..).collect();
+        sorted.sort_unstable();
+        let repeated = sorted.windows(2).any(|pair| pair[0].0 == pair[1].0);
+        (!repeated).then_some(NameOrder::Sorted(sorted))
+    }
+}
+
+/// Maps with up to this many entries are matched entry by entry against the clusters; larger
+/// ones (a fleet's capacities) are searched once per cluster.
+const SCAN_UP_TO: usize = 8;
+
+/// Calls `found` with the index of every available cluster that has an entry in `map`, and
+/// the entry. `slots` still hold the hash of each name alone: a small map's key is hashed
+/// once and compared to them as integers, the names themselves only when the hashes agree.
+/// The per-cluster scans of small maps compared names and were a third of the name
+/// comparisons of a plan.
+fn for_each_entry<'m, V>(
+    map: &'m BTreeMap<String, V>,
+    available: &[&str],
+    slots: &mut [Slot],
+    mut found: impl FnMut(&mut Slot, &'m V),
+) {
+    if map.len() <= SCAN_UP_TO {
+        for (name, value) in map {
+            let hash = fnv1_extend(FNV_OFFSET_BASIS, name.as_bytes());
+            if let Some((slot, _)) = slots
+                .iter_mut()
+                .zip(available)
+                .find(|(slot, &other)| slot.hash == hash && other == name)
+            {
+                found(slot, value);
+            }
+        }
+    } else {
+        for (slot, &name) in slots.iter_mut().zip(available) {
+            if let Some(value) = map.get(name) {
+                found(slot, value);
+            }
+        }
+    }
+}
+
+/// Plans over `available` taken as distinct names. `slots` has one entry per available
+/// cluster, `keys` at least as many.
 fn run_distinct<'n>(
     input: &PlannerInput<'_, 'n>,
-    names: NameOrder,
-    mut recorder: Option<&mut Recorder>,
-) -> (ReplicaPlan<'n>, Vec<Slot<'n>>) {
+    names: &NameOrder<'n>,
+    slots: &mut [Slot],
+    keys: &mut [u128],
+    mut recorder: Option<&mut Recorder<'n>>,
+) -> ReplicaPlan<'n> {
     let prefs = input.preferences;
     let rebalance = prefs.rebalance;
     let total = input.total.max(0);
+    let available = input.available;
 
     let wildcard = if prefs.clusters.is_empty() {
         Some(&DEFAULT_WILDCARD)
     } else {
         prefs.clusters.get("*")
     };
-    let own = ByName::new(&prefs.clusters);
-    let capacity = ByName::new(input.capacity);
-    let mut slots = Vec::with_capacity(input.available.len());
-    for &name in input.available {
-        let (source, found) = match own.get(name) {
-            Some(own) => (PreferenceSource::Own, Some(own)),
-            None if wildcard.is_some() => (PreferenceSource::Wildcard, wildcard),
-            None => (PreferenceSource::None, None),
-        };
-        slots.push(Slot {
-            name,
-            source,
-            prefs: found.map_or_else(ClusterPreferences::default, non_negative),
-            capacity: capacity.get(name).map(|&c| c.max(0)),
+    let mut everyone = Slot::UNUSED;
+    if let Some(wildcard) = wildcard {
+        everyone.prefer(PreferenceSource::Wildcard, wildcard);
+    }
+    for (slot, name) in slots.iter_mut().zip(available) {
+        *slot = Slot {
             hash: fnv1_extend(FNV_OFFSET_BASIS, name.as_bytes()),
-            position: None,
-            minimum: 0,
-            kept: 0,
-            pending: 0,
-            last_share: 0,
-            full_in_round: None,
-            overflow: 0,
-            replicas: 0,
+            ..everyone
+        };
+    }
+    for_each_entry(&prefs.clusters, available, slots, |slot, own| {
+        slot.prefer(PreferenceSource::Own, own);
+    });
+    for_each_entry(input.capacity, available, slots, |slot, &capacity| {
+        slot.capacity = Some(capacity.max(0));
+    });
+    if !rebalance {
+        for_each_entry(input.current, available, slots, |slot, &count| {
+            slot.current = Some(count);
         });
     }
 
     // The key half of every cluster's hash side by side: independent multiply chains overlap
     // in the CPU, where one cluster at a time would wait on each multiply.
     for &byte in input.key.as_bytes() {
-        for slot in &mut slots {
+        for slot in slots.iter_mut() {
             slot.hash = fnv1_step(slot.hash, byte);
         }
     }
 
-    let mut order = Vec::with_capacity(slots.len());
-    order.extend((0..slots.len()).filter(|&i| slots[i].takes_part()));
-    order.sort_by(|&a, &b| {
-        let (a, b) = (&slots[a], &slots[b]);
-        serving_order((a.prefs.weight, a.hash), (b.prefs.weight, b.hash))
-    });
-    for (position, &i) in order.iter().enumerate() {
-        slots[i].position = Some(position);
+    let mut taking_part = 0;
+    for ((index, slot), key) in slots
+        .iter()
+        .enumerate()
+        .filter(|(_, slot)| slot.takes_part())
+        .zip(keys.iter_mut())
+    {
+        *key = serving_key(slot.weight, slot.hash, index);
+        taking_part += 1;
     }
+    let order = &mut keys[..taking_part];
+    order.sort_unstable();
 
     let mut remaining = total;
-    give_minimums(&mut slots, &order, &mut remaining);
+    give_minimums(slots, order, &mut remaining);
     if !rebalance {
-        keep_current(&mut slots, &order, input.current, &mut remaining);
+        keep_current(slots, order, &mut remaining);
     }
-    weighted_rounds(&mut slots, &mut order, &mut remaining, &mut recorder);
+    weighted_rounds(slots, order, &mut remaining, &mut recorder);
 
-    // The rounds are over: `order` now lists every cluster in name order.
-    order.clear();
-    order.extend(0..slots.len());
-    if names == NameOrder::Sort {
-        order.sort_unstable_by_key(|&i| slots[i].name);
-    }
-    let replicas = order
-        .iter()
-        .map(|&i| (slots[i].name, slots[i].replicas))
-        .collect();
     // With rebalance false the reference only over-asks for what it failed to place.
-    let overflow = order
-        .iter()
-        .map(|&i| {
-            let slot = &slots[i];
-            let due = if rebalance {
-                slot.overflow
-            } else {
-                slot.overflow.min(remaining)
-            };
-            (slot.name, due)
-        })
-        .filter(|&(_, due)| due > 0)
-        .collect();
-    let plan = ReplicaPlan {
-        replicas,
-        overflow,
-        unassigned: remaining,
+    let counts = |cluster, slot: &Slot| ClusterPlan {
+        cluster,
+        replicas: slot.replicas,
+        overflow: if rebalance {
+            slot.overflow
+        } else {
+            slot.overflow.min(remaining)
+        },
     };
-    (plan, slots)
-}
-
-/// A map keyed by cluster name, asked once per cluster. A small map's entries are gathered
-/// once per plan and scanned: an equality test rejects most keys on their length alone, where
-/// the tree's ordering compare always compares bytes, and walking the tree's nodes again for
-/// each cluster cost more than the scan itself.
-struct ByName<'m, V> {
-    tree: &'m BTreeMap<String, V>,
-    few: [Option<(&'m str, &'m V)>; SCAN_UP_TO],
-}
-
-const SCAN_UP_TO: usize = 8;
-
-impl<'m, V> ByName<'m, V> {
-    fn new(tree: &'m BTreeMap<String, V>) -> Self {
-        let mut few = [None; SCAN_UP_TO];
-        if tree.len() <= SCAN_UP_TO {
-            for (entry, (key, value)) in few.iter_mut().zip(tree) {
-                *entry = Some((key.as_str(), value));
+    let clusters = match names {
+        NameOrder::Given => available
+            .iter()
+            .zip(slots.iter())
+            .map(|(&name, slot)| counts(name, slot))
+            .collect(),
+        NameOrder::Sorted(sorted) => sorted
+            .iter()
+            .filter_map(|&(name, index)| slots.get(index).map(|slot| counts(name, slot)))
+            .collect(),
+    };
+    if let Some(recorder) = recorder {
+        let mut positions = vec![None; slots.len()];
+        for (position, &key) in order.iter().enumerate() {
+            if let Some(place) = positions.get_mut(slot_index(key)) {
+                *place = Some(position);
             }
         }
-        ByName { tree, few }
-    }
-
-    fn get(&self, name: &str) -> Option<&'m V> {
-        if self.tree.len() > SCAN_UP_TO {
-            return self.tree.get(name);
-        }
-        self.few
+        recorder.clusters = available
             .iter()
-            .map_while(|&entry| entry)
-            .find(|&(key, _)| key == name)
-            .map(|(_, value)| value)
+            .zip(slots.iter())
+            .zip(positions)
+            .map(|((&name, slot), position)| slot.trace(name, position))
+            .collect();
+    }
+    ReplicaPlan {
+        clusters,
+        unassigned: remaining,
     }
 }
 
-fn non_negative(p: &ClusterPreferences) -> ClusterPreferences {
-    ClusterPreferences::new(
-        p.min_replicas.max(0),
-        p.max_replicas.map(|max| max.max(0)),
-        p.weight.max(0),
-    )
+/// The slot a serving key stands for.
+fn slot_index(key: u128) -> usize {
+    // The low 32 bits of a key are the cluster's index (`order::serving_key`).
+    (key as u32) as usize
 }
 
 /// Minimums come before weights (kubefed#319) and ignore maxReplicas.
-fn give_minimums(slots: &mut [Slot], order: &[usize], remaining: &mut i64) {
-    for &i in order {
-        let slot = &mut slots[i];
-        let mut given = slot.prefs.min_replicas.min(*remaining);
+fn give_minimums(slots: &mut [Slot], order: &[u128], remaining: &mut i64) {
+    for &key in order {
+        let Some(slot) = slots.get_mut(slot_index(key)) else {
+            continue;
+        };
+        let mut given = slot.min_replicas.min(*remaining);
         if let Some(capacity) = slot.capacity {
             given = given.min(capacity);
         }
@@ -306,24 +398,20 @@ fn give_minimums(slots: &mut [Slot], order: &[usize], remaining: &mut i64) {
 
 /// `rebalance: false`: what already runs stays, as a pre-allocation that the weighted
 /// shares use up first.
-fn keep_current(
-    slots: &mut [Slot],
-    order: &[usize],
-    current: &BTreeMap<String, i64>,
-    remaining: &mut i64,
-) {
-    let current = ByName::new(current);
-    for &i in order {
-        let slot = &mut slots[i];
+fn keep_current(slots: &mut [Slot], order: &[u128], remaining: &mut i64) {
+    for &key in order {
+        let Some(slot) = slots.get_mut(slot_index(key)) else {
+            continue;
+        };
         let planned = slot.replicas;
-        let Some(&count) = current.get(slot.name) else {
+        let Some(count) = slot.current else {
             continue;
         };
         if count <= planned {
             continue;
         }
         let mut target = count;
-        if let Some(max) = slot.prefs.max_replicas {
+        if let Some(max) = slot.max_replicas {
             target = target.min(max);
         }
         if let Some(capacity) = slot.capacity {
@@ -337,45 +425,73 @@ fn keep_current(
     }
 }
 
-/// `ceil(distribute·weight/weight_sum)` as the reference computes it, without its overflow.
-fn ceil_share(distribute: i64, weight: i64, weight_sum: i128) -> i64 {
-    // 64-bit when it cannot overflow: 128-bit division is a library call.
-    if let Ok(sum) = i64::try_from(weight_sum) {
-        if let Some(numerator) = distribute
-            .checked_mul(weight)
-            .and_then(|product| product.checked_add(sum - 1))
-        {
-            return numerator / sum;
-        }
-    }
-    let numerator = i128::from(distribute) * i128::from(weight) + weight_sum - 1;
-    i64::try_from(numerator / weight_sum).unwrap_or(i64::MAX)
+/// The sum of the weights in play in one round (`S`), and the share it gives.
+struct WeightSum {
+    sum: i128,
+    /// `sum` when it fits 64 bits: 128-bit division is a library call.
+    narrow: Option<i64>,
 }
 
+impl WeightSum {
+    fn of(slots: &[Slot], order: &[u128]) -> Self {
+        let sum: i128 = order
+            .iter()
+            .filter_map(|&key| slots.get(slot_index(key)))
+            .filter(|slot| slot.in_play())
+            .map(|slot| i128::from(slot.weight))
+            .sum();
+        WeightSum {
+            sum,
+            narrow: i64::try_from(sum).ok(),
+        }
+    }
+
+    /// `ceil(distribute·weight/sum)` as the reference computes it, without its overflow.
+    fn ceil_share(&self, distribute: i64, weight: i64) -> i64 {
+        if let Some(sum) = self.narrow {
+            if let Some(numerator) = distribute
+                .checked_mul(weight)
+                .and_then(|product| product.checked_add(sum - 1))
+            {
+                return numerator / sum;
+            }
+        }
+        let numerator = i128::from(distribute) * i128::from(weight) + self.sum - 1;
+        i64::try_from(numerator / self.sum).unwrap_or(i64::MAX)
+    }
+}
+
+/// Clusters that max or capacity took out of play keep their place in `order` and are
+/// passed over.
 fn weighted_rounds(
     slots: &mut [Slot],
-    in_play: &mut Vec<usize>,
+    order: &[u128],
     remaining: &mut i64,
     recorder: &mut Option<&mut Recorder>,
 ) {
-    let mut round = 0;
+    let mut round: u32 = 0;
     let mut modified = true;
     while modified && *remaining > 0 {
         modified = false;
-        let weight_sum: i128 = in_play
-            .iter()
-            .map(|&i| i128::from(slots[i].prefs.weight))
-            .sum();
-        if weight_sum <= 0 {
+        let weight_sum = WeightSum::of(slots, order);
+        if weight_sum.sum <= 0 {
             break;
         }
         let distribute = *remaining;
         let mut only_absorbed = true;
         let first_share = recorder.as_ref().map_or(0, |r| r.shares.len());
-        for &i in in_play.iter() {
-            let slot = &mut slots[i];
+        for &key in order {
+            let i = slot_index(key);
+            let Some(slot) = slots.get_mut(i) else {
+                continue;
+            };
+            if !slot.in_play() {
+                continue;
+            }
             let start = slot.replicas;
-            let share = ceil_share(distribute, slot.prefs.weight, weight_sum).min(*remaining);
+            let share = weight_sum
+                .ceil_share(distribute, slot.weight)
+                .min(*remaining);
             let absorbed = share.min(slot.pending);
             slot.pending -= absorbed;
             slot.last_share = share;
@@ -385,7 +501,7 @@ fn weighted_rounds(
             let mut planned = start.saturating_add(share - absorbed);
             let mut hit_max = false;
             let mut hit_capacity = false;
-            if let Some(max) = slot.prefs.max_replicas {
+            if let Some(max) = slot.max_replicas {
                 if planned > max {
                     planned = max;
                     hit_max = true;
@@ -419,22 +535,21 @@ fn weighted_rounds(
                 });
             }
         }
-        in_play.retain(|&i| slots[i].full_in_round.is_none());
         let repeats = if only_absorbed {
-            skip_repeats(slots, in_play)
+            skip_repeats(slots, order)
         } else {
             0
         };
         if let Some(recorder) = recorder.as_mut() {
             recorder.rounds.push(RoundTrace {
                 remaining: distribute,
-                weight_sum,
+                weight_sum: weight_sum.sum,
                 repeated: repeats.saturating_add(1),
                 first_share,
                 share_count: recorder.shares.len() - first_share,
             });
         }
-        round += 1;
+        round = round.saturating_add(1);
     }
 }
 
@@ -442,18 +557,22 @@ fn weighted_rounds(
 /// pre-allocations, so the next round is the same again until one runs short. The reference
 /// iterates them one by one (with total 1e18 and R = 1 that never ends); they are applied at
 /// once here. Returns how many further identical rounds were applied.
-fn skip_repeats(slots: &mut [Slot], in_play: &[usize]) -> i64 {
-    let repeats = in_play
+fn skip_repeats(slots: &mut [Slot], order: &[u128]) -> i64 {
+    let repeats = order
         .iter()
-        .map(|&i| &slots[i])
+        .filter_map(|&key| slots.get(slot_index(key)))
+        .filter(|slot| slot.in_play())
         .filter(|slot| slot.last_share > 0)
         .map(|slot| slot.pending / slot.last_share)
         .min()
         .unwrap_or(0);
     if repeats > 0 {
-        for &i in in_play {
-            let slot = &mut slots[i];
-            slot.pending -= repeats * slot.last_share;
+        for &key in order {
+            if let Some(slot) = slots.get_mut(slot_index(key)) {
+                if slot.in_play() {
+                    slot.pending -= repeats * slot.last_share;
+                }
+            }
         }
     }
     repeats
@@ -526,8 +645,8 @@ mod tests {
         let (traced, trace) = plan_with_trace(&input);
         assert_eq!(plan(&input), traced);
         Outcome {
-            replicas: traced.replicas,
-            overflow: traced.overflow,
+            replicas: traced.replicas().collect(),
+            overflow: traced.overflow().collect(),
             unassigned: traced.unassigned,
             trace,
         }

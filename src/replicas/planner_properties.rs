@@ -42,12 +42,9 @@ impl Fleet {
     fn plan(&self) -> Placed {
         self.with_input(|input| {
             let result = plan(input);
-            let owned = |map: Vec<(&str, i64)>| -> BTreeMap<String, i64> {
-                map.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
-            };
             Placed {
-                replicas: owned(result.replicas),
-                overflow: owned(result.overflow),
+                replicas: owned(result.replicas()),
+                overflow: owned(result.overflow()),
                 unassigned: result.unassigned,
             }
         })
@@ -57,6 +54,10 @@ impl Fleet {
         let clusters = &self.preferences.clusters;
         clusters.get(cluster).or_else(|| clusters.get("*"))
     }
+}
+
+fn owned<'a>(counts: impl Iterator<Item = (&'a str, i64)>) -> BTreeMap<String, i64> {
+    counts.map(|(k, v)| (k.to_string(), v)).collect()
 }
 
 /// Minimum never above maximum: that case is accepted but may exceed max by design.

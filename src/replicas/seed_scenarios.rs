@@ -42,11 +42,7 @@ fn layout_for_key(scenario: &Scenario, key: &str) -> Vec<(String, i64)> {
         current: &owned(scenario.current),
         capacity: &owned(scenario.capacity),
     });
-    result
-        .replicas
-        .into_iter()
-        .map(|(n, c)| (n.to_string(), c))
-        .collect()
+    result.replicas().map(|(n, c)| (n.to_string(), c)).collect()
 }
 
 fn expect(pairs: &[(&str, i64)]) -> Vec<(String, i64)> {

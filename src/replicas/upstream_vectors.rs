@@ -73,10 +73,16 @@ fn run(input: &Input) -> (BTreeMap<String, i64>, BTreeMap<String, i64>) {
         current: &input.current,
         capacity: &input.capacity,
     });
-    let owned = |map: Vec<(&str, i64)>| -> BTreeMap<String, i64> {
-        map.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+    let owned = |counts: Vec<(&str, i64)>| -> BTreeMap<String, i64> {
+        counts
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect()
     };
-    (owned(result.replicas), owned(result.overflow))
+    (
+        owned(result.replicas().collect()),
+        owned(result.overflow().collect()),
+    )
 }
 
 /// Checks every case and reports all failures at once, each by name.

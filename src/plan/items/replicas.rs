@@ -57,8 +57,8 @@ pub(super) fn plan<'a>(
     let item = PlanItem {
         source: (&workload.object).into(),
         clusters: clusters.into(),
-        replicas: owned_non_zero(&result.replicas),
-        overflow: owned_non_zero(&result.overflow),
+        replicas: owned_non_zero(result.replicas()),
+        overflow: owned_non_zero(result.overflow()),
         conditions: vec![assigned_condition(total, result.unassigned)],
         ..PlanItem::default()
     };
@@ -72,11 +72,10 @@ pub(super) fn plan<'a>(
     }
 }
 
-fn owned_non_zero(counts: &[(&str, i64)]) -> BTreeMap<String, i64> {
+fn owned_non_zero<'a>(counts: impl Iterator<Item = (&'a str, i64)>) -> BTreeMap<String, i64> {
     counts
-        .iter()
-        .filter(|&&(_, count)| count != 0)
-        .map(|&(name, count)| (name.to_string(), count))
+        .filter(|&(_, count)| count != 0)
+        .map(|(name, count)| (name.to_string(), count))
         .collect()
 }
 
