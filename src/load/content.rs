@@ -15,6 +15,7 @@ use serde_json::value::RawValue;
 use serde_yaml::Value;
 
 use super::decode::{decode, FieldError};
+use super::fields::Fields;
 use super::strict;
 
 /// One value to read, borrowed from a parsed document.
@@ -23,6 +24,9 @@ pub enum Content<'a> {
     Tree(&'a Value),
     /// The text of one JSON value, one of those [`json_documents`] accepted.
     Json(&'a str),
+    /// A JSON mapping of that text whose top-level fields were found in one pass
+    /// ([`Content::fields`]), so asking for a field does not walk the text again.
+    Fields(&'a Fields<'a>),
 }
 
 /// The kind of a value, for "expected …, found …" messages.
@@ -71,6 +75,35 @@ impl<'a> Content<'a> {
                 Some(b'n') | None => Shape::Null,
                 Some(_) => Shape::Number,
             },
+            Content::Fields(_) => Shape::Mapping,
+        }
+    }
+
+    /// The top-level fields of a JSON mapping, read in one pass; `None` for a tree or any
+    /// other value. The caller keeps them and reads through `Content::Fields`.
+    pub fn fields(self) -> Option<Fields<'a>> {
+        match self {
+            Content::Json(text) if self.shape() == Shape::Mapping => Fields::read(text),
+            _ => None,
+        }
+    }
+
+    /// Decodes `T` from the top-level fields named `keys` only: `T` is a struct of those
+    /// fields that ignores the others (`TypeMeta`, `metadata`), so the rest of a large object
+    /// is not read. A failure is decoded again from the whole value, whose error is the one
+    /// reported.
+    pub fn decode_fields<T: DeserializeOwned>(self, keys: &[&str]) -> Result<T, FieldError> {
+        let Content::Fields(fields) = self else {
+            return self.decode();
+        };
+        let selected = Selected {
+            fields: fields.iter(),
+            keys,
+            value: None,
+        };
+        match T::deserialize(de::value::MapAccessDeserializer::new(selected)) {
+            Ok(decoded) => Ok(decoded),
+            Err(_) => self.decode(),
         }
     }
 
@@ -86,6 +119,7 @@ impl<'a> Content<'a> {
                     Err(_) => decode(&tree(text)?),
                 }
             }
+            Content::Fields(fields) => Content::Json(fields.text()).decode(),
         }
     }
 
@@ -100,6 +134,7 @@ impl<'a> Content<'a> {
                 let fields: HashMap<String, &RawValue> = serde_json::from_str(text).ok()?;
                 fields.get(key).map(|raw| Content::Json(raw.get()))
             }
+            Content::Fields(fields) => fields.get(key).map(Content::Json),
         }
     }
 
@@ -109,7 +144,7 @@ impl<'a> Content<'a> {
             Content::Tree(Value::Sequence(items)) => {
                 Some(items.iter().map(Content::Tree).collect())
             }
-            Content::Tree(_) => None,
+            Content::Tree(_) | Content::Fields(_) => None,
             Content::Json(text) => serde_json::from_str::<Vec<&RawValue>>(text)
                 .ok()
                 .map(|items| {
@@ -136,6 +171,14 @@ impl<'a> Content<'a> {
                         .collect(),
                 )
             }
+            Content::Fields(fields) => Some(
+                fields
+                    .elements(key)?
+                    .iter()
+                    .copied()
+                    .map(Content::Json)
+                    .collect(),
+            ),
         }
     }
 
@@ -144,7 +187,45 @@ impl<'a> Content<'a> {
         match self {
             Content::Tree(value) => serde_json::to_value(value),
             Content::Json(text) => serde_json::from_str(text),
+            Content::Fields(fields) => serde_json::from_str(fields.text()),
         }
+    }
+}
+
+/// The fields [`Content::decode_fields`] reads, each value decoded from its own text.
+struct Selected<'f, 'a, I> {
+    fields: I,
+    keys: &'f [&'f str],
+    /// The text of the value whose key was just given.
+    value: Option<&'a str>,
+}
+
+// Values are decoded from the text they borrow from, so `'de` is the text's lifetime.
+impl<'f, 'a, I: Iterator<Item = (&'f str, &'a str)>> MapAccess<'a> for Selected<'f, 'a, I> {
+    type Error = serde_json::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'a>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Self::Error> {
+        let keys = self.keys;
+        let Some((key, value)) = self.fields.by_ref().find(|(key, _)| keys.contains(key)) else {
+            return Ok(None);
+        };
+        self.value = Some(value);
+        seed.deserialize(de::value::StrDeserializer::<Self::Error>::new(key))
+            .map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'a>>(
+        &mut self,
+        seed: V,
+    ) -> Result<V::Value, Self::Error> {
+        let text = self
+            .value
+            .take()
+            .ok_or_else(|| de::Error::custom("a value asked for before its key"))?;
+        strict::deserialize_seed(seed, &mut serde_json::Deserializer::from_str(text))
     }
 }
 

@@ -20,6 +20,9 @@ pub fn load_document(
     walked: bool,
     builder: &mut ModelBuilder,
 ) {
+    // A JSON object's fields are found once, for every question asked of it below.
+    let fields = content.fields();
+    let content = fields.as_ref().map_or(content, Content::Fields);
     if walked && !has_type_meta(content) {
         return builder.not_an_object(source.clone());
     }
@@ -63,7 +66,7 @@ fn load_value(
             return builder.error(invalid("", message));
         }
     }
-    let type_meta: TypeMeta = match content.decode() {
+    let type_meta: TypeMeta = match content.decode_fields(&["apiVersion", "kind"]) {
         Ok(type_meta) => type_meta,
         Err(error) => return builder.error(invalid(&error.path, error.message)),
     };
@@ -72,7 +75,7 @@ fn load_value(
     }
     if type_meta.kind.ends_with("List") {
         if let Some(items) = content.get("items") {
-            return load_list(items, source, misread, prefix, builder);
+            return load_list(content, items, source, misread, prefix, builder);
         }
     }
     let read = match route(&type_meta, content) {
@@ -131,7 +134,9 @@ fn load_value(
     }
 }
 
+/// The `items` of `list`, each read as a document.
 fn load_list(
+    list: Content<'_>,
     items: Content<'_>,
     source: &Source,
     misread: &[Misread],
@@ -140,9 +145,12 @@ fn load_list(
 ) {
     match items.shape() {
         Shape::List => {
-            for (index, item) in items.elements().unwrap_or_default().into_iter().enumerate() {
+            let items = list.list_at("items").unwrap_or_default();
+            for (index, item) in items.into_iter().enumerate() {
                 let prefix = format!("{prefix}items[{index}].");
                 let misread = plain_scalars::within_item(misread, index);
+                let fields = item.fields();
+                let item = fields.as_ref().map_or(item, Content::Fields);
                 load_value(item, source, &misread, &prefix, builder);
             }
         }

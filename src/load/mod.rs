@@ -7,6 +7,7 @@ mod decode;
 mod dispatch;
 mod documents;
 mod error;
+mod fields;
 mod inputs;
 mod kinds;
 mod model_builder;

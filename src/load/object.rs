@@ -164,7 +164,10 @@ impl<'a> Object<'a> {
             path: join(&path_prefix, &error.path),
             message: error.message,
         };
-        let meta = content.decode::<WithMetadata>().map_err(invalid)?.metadata;
+        let meta = content
+            .decode_fields::<WithMetadata>(&["metadata"])
+            .map_err(invalid)?
+            .metadata;
         let name = match meta.name.as_deref() {
             Some(name) if !name.is_empty() => name.to_string(),
             _ => {

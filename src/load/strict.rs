@@ -21,6 +21,15 @@ where
     T::deserialize(Strict(deserializer))
 }
 
+/// Decodes `seed`'s value from `deserializer`, structs from mappings only.
+pub fn deserialize_seed<'de, S, D>(seed: S, deserializer: D) -> Result<S::Value, D::Error>
+where
+    S: DeserializeSeed<'de>,
+    D: Deserializer<'de>,
+{
+    seed.deserialize(Strict(deserializer))
+}
+
 pub struct Strict<D>(D);
 
 macro_rules! forward {
