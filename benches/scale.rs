@@ -263,8 +263,7 @@ fn selector_bench(model: &Model, size: &str) -> Result<(), String> {
         )
     });
     let table_build = runs(3, || LabelTable::new(clusters.iter().map(|c| &c.labels)));
-    let table = LabelTable::new(clusters.iter().map(|c| &c.labels));
-    let resolved = table.resolve(&selector);
+    let resolved = index.table().resolve(selector.clone());
     let per_table = per_call(|| {
         ClusterBits::from_ids(
             clusters.len(),

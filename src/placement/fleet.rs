@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use crate::model::{Cluster, ClusterSetSelector, Inventory, NameTable, CLUSTERSET_LABEL};
-use crate::selector::{ClusterBits, LabelIndex, LabelTable, Selector, SelectorError};
+use crate::selector::{ClusterBits, LabelIndex, Selector, SelectorError};
 
 use super::memo::Memo;
 
@@ -41,9 +41,10 @@ pub struct FleetIndex<'a> {
     /// The same candidates as bitsets, for untraced runs that filter by bitset algebra.
     candidate_bits: Memo<Vec<String>, Result<Arc<ClusterBits>, Box<ClusterSetError>>>,
     /// Built on first use: a fleet whose placements have no predicates never needs them.
+    /// Each answers a selector over the whole fleet (its bitsets) or cluster by cluster (its
+    /// label table).
     labels: OnceLock<LabelIndex>,
     claims: OnceLock<LabelIndex>,
-    label_table: OnceLock<LabelTable>,
 }
 
 impl<'a> FleetIndex<'a> {
@@ -80,7 +81,6 @@ impl<'a> FleetIndex<'a> {
             candidate_bits: Memo::default(),
             labels: OnceLock::new(),
             claims: OnceLock::new(),
-            label_table: OnceLock::new(),
         };
         index.set_members = index.members_of_sets(&order);
         index.order = order;
@@ -104,11 +104,12 @@ impl<'a> FleetIndex<'a> {
                 ClusterSetSelector::LabelSelector(spec) => {
                     Selector::from_label_selector(spec.as_ref())
                         .map(|selector| {
+                            let matched = self.select_labels(&selector);
                             Arc::new(
                                 order
                                     .iter()
                                     .copied()
-                                    .filter(|&index| selector.matches(&clusters[index].labels))
+                                    .filter(|&index| matched.contains(index))
                                     .collect(),
                             )
                         })
@@ -144,24 +145,26 @@ impl<'a> FleetIndex<'a> {
         self.inventory.clusters.is_empty()
     }
 
-    /// The clusters (inventory indices) whose labels match `selector`.
-    pub fn select_labels(&self, selector: &Selector) -> ClusterBits {
+    /// Every cluster's labels (by inventory index), indexed.
+    pub fn labels(&self) -> &LabelIndex {
         self.labels
             .get_or_init(|| LabelIndex::new(self.inventory.clusters.iter().map(|c| &c.labels)))
-            .select(selector)
     }
 
-    /// Every cluster's labels (by inventory index) for matching cluster by cluster.
-    pub fn label_table(&self) -> &LabelTable {
-        self.label_table
-            .get_or_init(|| LabelTable::new(self.inventory.clusters.iter().map(|c| &c.labels)))
+    /// Every cluster's claims (by inventory index), indexed.
+    pub fn claims(&self) -> &LabelIndex {
+        self.claims
+            .get_or_init(|| LabelIndex::new(self.inventory.clusters.iter().map(|c| &c.claims)))
+    }
+
+    /// The clusters (inventory indices) whose labels match `selector`.
+    pub fn select_labels(&self, selector: &Selector) -> ClusterBits {
+        self.labels().select(selector)
     }
 
     /// The clusters (inventory indices) whose claims match `selector`.
     pub fn select_claims(&self, selector: &Selector) -> ClusterBits {
-        self.claims
-            .get_or_init(|| LabelIndex::new(self.inventory.clusters.iter().map(|c| &c.claims)))
-            .select(selector)
+        self.claims().select(selector)
     }
 
     pub fn index_of(&self, name: &str) -> Option<usize> {

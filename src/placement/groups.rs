@@ -11,8 +11,10 @@ use crate::model::placement::{
     GroupStrategy, IntOrString, DECISION_GROUP_INDEX_LABEL, DECISION_GROUP_NAME_LABEL,
     PLACEMENT_LABEL,
 };
-use crate::model::{Cluster, ClusterNames, NameTable};
+use crate::model::{ClusterNames, NameTable};
 use crate::selector::{Selector, SelectorError};
+
+use super::fleet::FleetIndex;
 
 pub const MAX_DECISIONS_PER_OBJECT: usize = 100;
 
@@ -117,12 +119,13 @@ pub fn group_length(per_group: &IntOrString, total: usize) -> Result<usize, Grou
 /// A decision group: its name and its clusters' name ranks.
 pub type RankedGroup = (String, Vec<usize>);
 
-/// Groups `selected` (in name order, each cluster with its name rank) by the strategy: named
-/// groups take their matching clusters first, the rest form groups named "". Each group
-/// lists its clusters in name order.
+/// Groups `selected` (in name order, each cluster's inventory index in `fleet` with its name
+/// rank) by the strategy: named groups take their matching clusters first, the rest form
+/// groups named "". Each group lists its clusters in name order.
 pub fn decision_groups(
     strategy: &GroupStrategy,
-    selected: &[(&Cluster, usize)],
+    fleet: &FleetIndex,
+    selected: &[(usize, usize)],
 ) -> Result<Vec<RankedGroup>, GroupsError> {
     let length = group_length(&strategy.clusters_per_decision_group, selected.len())?;
     let mut grouped = vec![false; selected.len()];
@@ -131,9 +134,15 @@ pub fn decision_groups(
         let selector = &group.group_cluster_selector;
         let labels = Selector::from_label_selector(Some(&selector.label_selector))?;
         let claims = Selector::from_claim_selector(&selector.claim_selector)?;
+        // An empty selector matches every cluster without indexing the fleet.
+        let labels = (!labels.is_everything()).then(|| fleet.labels().table().resolve(labels));
+        let claims = (!claims.is_everything()).then(|| fleet.claims().table().resolve(claims));
         let mut matched = Vec::new();
-        for (&(cluster, rank), grouped) in selected.iter().zip(&mut grouped) {
-            if !*grouped && labels.matches(&cluster.labels) && claims.matches(&cluster.claims) {
+        for (&(index, rank), grouped) in selected.iter().zip(&mut grouped) {
+            if !*grouped
+                && labels.as_ref().is_none_or(|labels| labels.matches(index))
+                && claims.as_ref().is_none_or(|claims| claims.matches(index))
+            {
                 *grouped = true;
                 matched.push(rank);
             }

@@ -31,7 +31,7 @@ mod upstream_vectors;
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::placement::PlacementSpec;
-use crate::model::{Cluster, ClusterNames};
+use crate::model::ClusterNames;
 
 use conditions::{Condition, Counts, Status};
 pub use fleet::FleetIndex;
@@ -211,9 +211,9 @@ fn schedule_spec(input: &PlacementInput) -> PlacementResult {
         })
         .collect();
     chosen.sort_unstable();
-    let selected_clusters: Vec<(&Cluster, usize)> = chosen
+    let selected_clusters: Vec<(usize, usize)> = chosen
         .iter()
-        .map(|&(rank, position)| (fleet.cluster(scheduled.ranked[position]), rank))
+        .map(|&(rank, position)| (scheduled.ranked[position], rank))
         .collect();
     let mut status = scheduled.status.clone().unwrap_or(Status::Success);
     let grouped = if matches!(status, Status::Error { .. }) {
@@ -221,8 +221,12 @@ fn schedule_spec(input: &PlacementInput) -> PlacementResult {
         // decisions; an empty group or decision, applied, would wipe them.
         Ok(None)
     } else {
-        groups::decision_groups(&spec.decision_strategy.group_strategy, &selected_clusters)
-            .map(Some)
+        groups::decision_groups(
+            &spec.decision_strategy.group_strategy,
+            fleet,
+            &selected_clusters,
+        )
+        .map(Some)
     };
     let (groups, decisions) = match grouped {
         Ok(Some(grouped)) => {
@@ -411,8 +415,8 @@ fn build_trace(
 pub(crate) mod tests {
     use crate::model::placement::decode_placement_spec;
     use crate::model::{
-        AddOnPlacementScore, Binding, ClusterSet, ClusterSetSelector, Inventory, ObjectRef,
-        PreviousDecision, Taint, TaintEffect, CLUSTERSET_LABEL,
+        AddOnPlacementScore, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory,
+        ObjectRef, PreviousDecision, Taint, TaintEffect, CLUSTERSET_LABEL,
     };
 
     use super::*;

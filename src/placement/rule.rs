@@ -98,16 +98,16 @@ pub fn evaluate(input: &RuleInput) -> RuleResult {
 
     let mut eligible: Vec<&Cluster> = Vec::new();
     if input.trace {
-        // Every cluster gets a verdict: the label table decides, and only a cluster it
-        // rejects has its labels read again for the reason.
-        let matcher = fleet.label_table().resolve(&selector);
+        // Every cluster gets a verdict, decided (and a rejection explained) by the fleet's
+        // label table.
+        let matcher = fleet.labels().table().resolve(selector);
         for (index, cluster) in fleet.inventory.clusters.iter().enumerate() {
             let verdict = if cluster.deleting {
                 Some(RuleVerdict::BeingDeleted)
             } else if !listed.is_empty() && !listed.contains(cluster.name.as_str()) {
                 Some(RuleVerdict::NotListed)
             } else if let Some(reason) = (!matcher.matches(index))
-                .then(|| selector.first_mismatch(&cluster.labels))
+                .then(|| matcher.first_mismatch(index))
                 .flatten()
             {
                 Some(RuleVerdict::SelectorMismatch { reason })

@@ -2,7 +2,6 @@
 //! through the placement engine and checks every expected field.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_yaml::Value;
@@ -15,7 +14,7 @@ use super::{clustersets, groups, schedule, PlacementInput, PlacementResult, Sche
 use crate::model::placement::{decode_placement_spec, parse_taint_effect, PLACEMENT_LABEL};
 use crate::model::{
     labels_from, AddOnPlacementScore, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory,
-    LabelSelectorSpec, NameTable, ObjectRef, PreviousDecision, Quantity, Taint,
+    LabelSelectorSpec, ObjectRef, PreviousDecision, Quantity, Taint,
 };
 
 const VECTORS: &str = include_str!("../../testdata/upstream/ocm.yaml");
@@ -521,21 +520,30 @@ impl<'c> Checker<'c> {
         let placement = self.placement();
         let spec =
             decode_placement_spec(API_VERSION, placement.spec.clone()).expect("spec decodes");
-        let clusters: Vec<Cluster> = self
-            .case
-            .input
-            .scheduled_clusters
-            .iter()
-            .map(cluster)
+        let scheduled = Inventory {
+            clusters: self
+                .case
+                .input
+                .scheduled_clusters
+                .iter()
+                .map(cluster)
+                .collect(),
+            ..Inventory::default()
+        };
+        let fleet = FleetIndex::new(&scheduled);
+        let mut selected: Vec<(usize, usize)> = (0..scheduled.clusters.len())
+            .map(|index| (index, fleet.name_rank(index)))
             .collect();
-        let mut in_order: Vec<&Cluster> = clusters.iter().collect();
-        in_order.sort_by(|a, b| a.name.cmp(&b.name));
-        let table = Arc::new(NameTable::new(in_order.iter().map(|c| c.name.as_str())));
-        let selected: Vec<(&Cluster, usize)> = in_order.into_iter().zip(0..).collect();
-        let grouped = groups::decision_groups(&spec.decision_strategy.group_strategy, &selected)
-            .expect("groups");
-        let (statuses, objects) =
-            groups::decision_objects(&placement.namespace, &placement.name, &table, grouped);
+        selected.sort_unstable_by_key(|&(_, rank)| rank);
+        let grouped =
+            groups::decision_groups(&spec.decision_strategy.group_strategy, &fleet, &selected)
+                .expect("groups");
+        let (statuses, objects) = groups::decision_objects(
+            &placement.namespace,
+            &placement.name,
+            fleet.names(),
+            grouped,
+        );
         let want = self
             .expected("decisionGroups")
             .and_then(Value::as_sequence)

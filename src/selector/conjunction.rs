@@ -61,10 +61,22 @@ impl Selector {
     /// Why the selector does not match `labels` (the first failing requirement in key
     /// order); `None` when it matches.
     pub fn first_mismatch(&self, labels: &impl LabelSource) -> Option<String> {
+        self.first_mismatch_of(|requirement| labels.label(self.requirements[requirement].key()))
+    }
+
+    /// [`Selector::first_mismatch`] on a label set whose value of requirement `i`'s key is
+    /// `value(i)`: the same words whichever store the values are read from.
+    pub(crate) fn first_mismatch_of<'v>(
+        &self,
+        value: impl Fn(usize) -> Option<&'v str>,
+    ) -> Option<String> {
         if self.nothing {
             return Some("the selector matches nothing".to_string());
         }
-        self.requirements.iter().find_map(|r| r.mismatch(labels))
+        self.requirements
+            .iter()
+            .enumerate()
+            .find_map(|(at, requirement)| requirement.mismatch_of(value(at)))
     }
 
     /// No requirement restricts the selection (`Selector.Empty()`).

@@ -1,14 +1,15 @@
 //! `LabelIndex`: an inverted index over a fleet's label (or claim) maps, so a selector costs a
 //! few word operations per requirement instead of a map lookup per cluster.
 //!
-//! key → value → clusters, and key → clusters that have the key. `in` is an OR of value sets,
-//! `notin` the complement of that (a missing key matches), `exists`/`!` use the key set, and
-//! `gt`/`lt` take a range of the key's distinct integer values, parsed once at build time.
-use std::collections::{BTreeMap, HashMap};
-
+//! It is built from the fleet's [`LabelTable`] (which it owns: the per-cluster matcher) by
+//! transposing its ids: label id → clusters, and key id → clusters that have the key. `in` is
+//! an OR of label sets, `notin` the complement of that (a missing key matches), `exists`/`!`
+//! use the key set, and `gt`/`lt` take a range of the key's labels whose values are integers,
+//! parsed once when the table was built.
 use super::bits::ClusterBits;
 use super::conjunction::Selector;
 use super::label_source::LabelSource;
+use super::label_table::{Id, LabelTable};
 use super::requirement::{Operator, Requirement};
 
 /// The clusters having one value (or one key): a bitset when that is at least as cheap to
@@ -29,14 +30,6 @@ impl Postings {
         }
     }
 
-    /// [`Postings::new`] of ids in any order: only a sparse list needs sorting.
-    fn unsorted(mut ids: Vec<usize>, universe: usize) -> Postings {
-        if ids.len().saturating_mul(64) < universe {
-            ids.sort_unstable();
-        }
-        Postings::new(ids, universe)
-    }
-
     fn or_into(&self, bits: &mut ClusterBits) {
         match self {
             Postings::Sparse(ids) => ids.iter().for_each(|&id| bits.insert(id)),
@@ -45,92 +38,79 @@ impl Postings {
     }
 }
 
-#[derive(Clone, Debug)]
-struct KeyIndex {
-    present: Postings,
-    /// Sorted by value.
-    values: Vec<(String, Postings)>,
-    /// `(integer, position in values)` for every value that parses as i64, sorted.
-    integers: Vec<(i64, usize)>,
-}
-
-impl KeyIndex {
-    fn value(&self, value: &str) -> Option<&Postings> {
-        self.values
-            .binary_search_by(|(v, _)| v.as_str().cmp(value))
-            .ok()
-            .and_then(|at| self.values.get(at))
-            .map(|(_, postings)| postings)
-    }
-}
-
 /// Inverted index over a fleet's label (or claim) maps, clusters numbered `0..len()` in the
-/// order given.
+/// order given; it owns the [`LabelTable`] its ids come from.
 #[derive(Clone, Debug)]
 pub struct LabelIndex {
-    universe: usize,
-    keys: BTreeMap<String, KeyIndex>,
+    table: LabelTable,
+    /// By label id: the clusters having that label.
+    having: Vec<Postings>,
+    /// By key id: the clusters having the key.
+    present: Vec<Postings>,
+    /// By key id: `(integer, label id)` for each of its labels whose value parses as i64,
+    /// sorted.
+    integers: Vec<Vec<(i64, Id)>>,
 }
 
 impl LabelIndex {
     pub fn new<'a, L: LabelSource + 'a>(maps: impl IntoIterator<Item = &'a L>) -> LabelIndex {
-        // Hashed while collecting (100k clusters × their labels, a few hundred distinct
-        // strings), sorted once per distinct key and value afterwards.
-        let mut raw: HashMap<&str, HashMap<&str, Vec<usize>>> = HashMap::new();
-        let mut universe = 0;
-        for (id, labels) in maps.into_iter().enumerate() {
-            universe = id + 1;
-            for (key, value) in labels.pairs() {
-                raw.entry(key)
-                    .or_default()
-                    .entry(value)
-                    .or_default()
-                    .push(id);
+        LabelIndex::from_table(LabelTable::new(maps))
+    }
+
+    /// Walking the table's sets in order lists each label's and key's clusters ascending.
+    fn from_table(table: LabelTable) -> LabelIndex {
+        let universe = table.len();
+        let mut having: Vec<Vec<usize>> = vec![Vec::new(); table.label_count()];
+        let mut present: Vec<Vec<usize>> = vec![Vec::new(); table.key_count()];
+        for set in 0..universe {
+            for &(key, label) in table.set(set) {
+                having[label as usize].push(set);
+                present[key as usize].push(set);
             }
         }
-        let keys = raw
-            .into_iter()
-            .map(|(key, values)| {
-                let present =
-                    Postings::unsorted(values.values().flatten().copied().collect(), universe);
-                let mut values: Vec<(&str, Vec<usize>)> = values.into_iter().collect();
-                values.sort_unstable_by(|a, b| a.0.cmp(b.0));
-                let values: Vec<(String, Postings)> = values
-                    .into_iter()
-                    .map(|(value, ids)| (value.to_string(), Postings::new(ids, universe)))
-                    .collect();
-                let mut integers: Vec<(i64, usize)> = values
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(at, (value, _))| value.parse::<i64>().ok().map(|n| (n, at)))
-                    .collect();
-                integers.sort_unstable();
-                let index = KeyIndex {
-                    present,
-                    values,
-                    integers,
-                };
-                (key.to_string(), index)
-            })
-            .collect();
-        LabelIndex { universe, keys }
+        let mut integers: Vec<Vec<(i64, Id)>> = vec![Vec::new(); table.key_count()];
+        for label in 0..table.label_count() as Id {
+            if let Some(integer) = table.integer(label) {
+                integers[table.key_of(label) as usize].push((integer, label));
+            }
+        }
+        for labels in &mut integers {
+            labels.sort_unstable();
+        }
+        let postings = |lists: Vec<Vec<usize>>| -> Vec<Postings> {
+            lists
+                .into_iter()
+                .map(|ids| Postings::new(ids, universe))
+                .collect()
+        };
+        LabelIndex {
+            having: postings(having),
+            present: postings(present),
+            integers,
+            table,
+        }
+    }
+
+    /// The clusters' label sets as ids, for matching cluster by cluster.
+    pub fn table(&self) -> &LabelTable {
+        &self.table
     }
 
     /// The number of clusters indexed.
     pub fn len(&self) -> usize {
-        self.universe
+        self.table.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.universe == 0
+        self.table.is_empty()
     }
 
     /// The clusters `selector` matches; the same answer as `Selector::matches` per cluster.
     pub fn select(&self, selector: &Selector) -> ClusterBits {
         if selector.is_nothing() {
-            return ClusterBits::empty(self.universe);
+            return ClusterBits::empty(self.len());
         }
-        let mut selected = ClusterBits::full(self.universe);
+        let mut selected = ClusterBits::full(self.len());
         for requirement in selector.requirements() {
             if selected.is_empty() {
                 break;
@@ -141,9 +121,8 @@ impl LabelIndex {
     }
 
     fn requirement(&self, requirement: &Requirement) -> ClusterBits {
-        let mut bits = ClusterBits::empty(self.universe);
-        let key = self.keys.get(requirement.key());
-        let Some(key) = key else {
+        let mut bits = ClusterBits::empty(self.len());
+        let Some(key) = self.table.key_id(requirement.key()) else {
             // Nobody has the key: only the operators that accept a missing key match.
             return match requirement.operator() {
                 Operator::NotIn | Operator::NotEquals | Operator::DoesNotExist => bits.not(),
@@ -160,36 +139,34 @@ impl LabelIndex {
                 bits.not()
             }
             Operator::Exists => {
-                key.present.or_into(&mut bits);
+                self.present[key as usize].or_into(&mut bits);
                 bits
             }
             Operator::DoesNotExist => {
-                key.present.or_into(&mut bits);
+                self.present[key as usize].or_into(&mut bits);
                 bits.not()
             }
             Operator::GreaterThan | Operator::LessThan => {
                 let bound = requirement.bound();
-                let split = key.integers.partition_point(|(n, _)| *n <= bound);
+                let integers = &self.integers[key as usize];
                 let range = match requirement.operator() {
-                    Operator::GreaterThan => key.integers.get(split..),
-                    _ => key
-                        .integers
-                        .get(..key.integers.partition_point(|(n, _)| *n < bound)),
-                };
-                for (_, at) in range.into_iter().flatten() {
-                    if let Some((_, postings)) = key.values.get(*at) {
-                        postings.or_into(&mut bits);
+                    Operator::GreaterThan => {
+                        &integers[integers.partition_point(|(n, _)| *n <= bound)..]
                     }
+                    _ => &integers[..integers.partition_point(|(n, _)| *n < bound)],
+                };
+                for &(_, label) in range {
+                    self.having[label as usize].or_into(&mut bits);
                 }
                 bits
             }
         }
     }
 
-    fn union_of_values(&self, key: &KeyIndex, requirement: &Requirement, bits: &mut ClusterBits) {
+    fn union_of_values(&self, key: Id, requirement: &Requirement, bits: &mut ClusterBits) {
         for value in requirement.values() {
-            if let Some(postings) = key.value(value) {
-                postings.or_into(bits);
+            if let Some(label) = self.table.label_id(key, value) {
+                self.having[label as usize].or_into(bits);
             }
         }
     }
@@ -197,6 +174,8 @@ impl LabelIndex {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
     use crate::testing::labels;
 

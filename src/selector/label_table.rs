@@ -1,18 +1,30 @@
-//! `LabelTable`: every label set of a fleet in one arena of `(key id, value id)` pairs, and
-//! `TableSelector`: a selector whose keys and values are resolved to those ids once. Matching
-//! cluster by cluster then compares a few contiguous integers; with each cluster's own map
-//! (one allocation per cluster) the per-cluster matcher waited on memory at 100k clusters.
+//! `LabelTable`: every label set of a fleet in one arena of `(key id, label id)` pairs, a
+//! label id standing for one key with one of its values; and `TableSelector`: a selector
+//! whose keys and values are resolved to those ids once. Matching cluster by cluster then
+//! compares a few contiguous integers; with each cluster's own map (one allocation per
+//! cluster) the per-cluster matcher waited on memory at 100k clusters. The whole-fleet
+//! index ([`LabelIndex`](super::LabelIndex)) is built from the same ids.
 use std::collections::HashMap;
 
 use super::conjunction::Selector;
 use super::label_source::LabelSource;
 use super::requirement::Operator;
 
-/// Up to this many labels, a set is scanned instead of binary-searched.
+/// Up to this many labels, a set is scanned instead of binary-searched; up to this many
+/// values, a key's values are scanned instead of hashed.
 const LINEAR_SCAN_MAX: usize = 16;
 
-/// Key and value ids count distinct strings held in memory, far below `u32::MAX`.
-type Id = u32;
+/// Key and label ids count distinct strings held in memory, far below `u32::MAX`.
+pub(crate) type Id = u32;
+
+/// One distinct `key: value` of the fleet.
+#[derive(Clone, Debug)]
+struct Label {
+    key: Id,
+    value: Box<str>,
+    /// The value as `strconv.ParseInt(v, 10, 64)` reads it, for `gt`/`lt`.
+    integer: Option<i64>,
+}
 
 /// The label sets of a fleet, in the order given (a set's position is its cluster index).
 #[derive(Clone, Debug, Default)]
@@ -20,10 +32,11 @@ pub struct LabelTable {
     /// Set `i` is `pairs[starts[i]..starts[i + 1]]`, sorted by key id.
     starts: Vec<usize>,
     pairs: Vec<(Id, Id)>,
-    keys: HashMap<String, Id>,
-    values: HashMap<String, Id>,
-    /// Each value id's text as `strconv.ParseInt(v, 10, 64)` reads it, for `gt`/`lt`.
-    integers: Vec<Option<i64>>,
+    keys: HashMap<Box<str>, Id>,
+    /// By key id: each value of the key → its label id.
+    values: Vec<Values>,
+    /// By label id.
+    labels: Vec<Label>,
 }
 
 impl LabelTable {
@@ -32,20 +45,55 @@ impl LabelTable {
             starts: vec![0],
             ..LabelTable::default()
         };
+        // The sets of a fleet mostly have the same keys in the same order: a key is first
+        // compared with the one at its place in the set before, and hashed only when it
+        // differs (hashing every key of 100k clusters was half the build).
+        let mut before: Vec<(&str, Id)> = Vec::new();
+        let mut keys: Vec<(&str, Id)> = Vec::new();
         for labels in sets {
             let start = table.pairs.len();
-            for (key, value) in labels.pairs() {
-                let key = intern(&mut table.keys, key);
-                let id = intern(&mut table.values, value);
-                if id as usize == table.integers.len() {
-                    table.integers.push(value.parse::<i64>().ok());
-                }
-                table.pairs.push((key, id));
+            for (at, (key, value)) in labels.pairs().enumerate() {
+                let key = match before.get(at) {
+                    Some(&(text, id)) if text == key => (key, id),
+                    _ => (key, table.intern_key(key)),
+                };
+                keys.push(key);
+                let label = table.intern_label(key.1, value);
+                table.pairs.push((key.1, label));
             }
             table.pairs[start..].sort_unstable_by_key(|&(key, _)| key);
             table.starts.push(table.pairs.len());
+            std::mem::swap(&mut before, &mut keys);
+            keys.clear();
         }
         table
+    }
+
+    /// The id of `key`, given the next free one the first time it is seen.
+    fn intern_key(&mut self, key: &str) -> Id {
+        if let Some(&id) = self.keys.get(key) {
+            return id;
+        }
+        let id = self.values.len() as Id;
+        self.keys.insert(key.into(), id);
+        self.values.push(Values::Few(Vec::new()));
+        id
+    }
+
+    /// The label id of `key: value`, given the next free one the first time it is seen.
+    fn intern_label(&mut self, key: Id, value: &str) -> Id {
+        let values = &mut self.values[key as usize];
+        if let Some(id) = values.get(value) {
+            return id;
+        }
+        let id = self.labels.len() as Id;
+        values.insert(value, id);
+        self.labels.push(Label {
+            key,
+            value: value.into(),
+            integer: value.parse::<i64>().ok(),
+        });
+        id
     }
 
     /// How many label sets the table holds.
@@ -57,18 +105,59 @@ impl LabelTable {
         self.len() == 0
     }
 
+    /// How many distinct keys the sets have: key ids are `0..key_count()`.
+    pub(crate) fn key_count(&self) -> usize {
+        self.values.len()
+    }
+
+    /// How many distinct `key: value` labels the sets have: label ids are `0..label_count()`.
+    pub(crate) fn label_count(&self) -> usize {
+        self.labels.len()
+    }
+
+    pub(crate) fn key_id(&self, key: &str) -> Option<Id> {
+        self.keys.get(key).copied()
+    }
+
+    /// The label id of `value` under key `key`, if some set has it.
+    pub(crate) fn label_id(&self, key: Id, value: &str) -> Option<Id> {
+        self.values[key as usize].get(value)
+    }
+
+    /// The key of a label.
+    pub(crate) fn key_of(&self, label: Id) -> Id {
+        self.labels[label as usize].key
+    }
+
+    /// A label's value as an integer, when it is one.
+    pub(crate) fn integer(&self, label: Id) -> Option<i64> {
+        self.labels[label as usize].integer
+    }
+
+    /// Set `set`'s `(key id, label id)` pairs, sorted by key id; a set out of range has none.
+    pub(crate) fn set(&self, set: usize) -> &[(Id, Id)] {
+        match (self.starts.get(set), self.starts.get(set + 1)) {
+            (Some(&start), Some(&end)) => &self.pairs[start..end],
+            _ => &[],
+        }
+    }
+
     /// `selector` with its keys and values as this table's ids.
-    pub fn resolve(&self, selector: &Selector) -> TableSelector<'_> {
+    pub fn resolve(&self, selector: Selector) -> TableSelector<'_> {
         let requirements = selector
             .requirements()
             .iter()
             .map(|requirement| {
+                let key = self.key_id(requirement.key());
                 let ids = || -> Vec<Id> {
-                    requirement
-                        .values()
-                        .iter()
-                        .filter_map(|value| self.values.get(value.as_str()).copied())
-                        .collect()
+                    key.map(|key| {
+                        requirement
+                            .values()
+                            .iter()
+                            .filter_map(|value| self.label_id(key, value))
+                            .collect()
+                    })
+                    .unwrap_or_default()
                 };
                 let test = match requirement.operator() {
                     Operator::In | Operator::Equals | Operator::DoubleEquals => Test::In(ids()),
@@ -78,25 +167,19 @@ impl LabelTable {
                     Operator::GreaterThan => Test::GreaterThan(requirement.bound()),
                     Operator::LessThan => Test::LessThan(requirement.bound()),
                 };
-                TableRequirement {
-                    key: self.keys.get(requirement.key()).copied(),
-                    test,
-                }
+                TableRequirement { key, test }
             })
             .collect();
         TableSelector {
             table: self,
             requirements,
-            nothing: selector.is_nothing(),
+            selector,
         }
     }
 
-    /// The value id of `key` in set `set`; a set out of range has no labels.
-    fn value(&self, set: usize, key: Id) -> Option<Id> {
-        let pairs = match (self.starts.get(set), self.starts.get(set + 1)) {
-            (Some(&start), Some(&end)) => &self.pairs[start..end],
-            _ => return None,
-        };
+    /// The label id of `key` in set `set`.
+    fn label(&self, set: usize, key: Id) -> Option<Id> {
+        let pairs = self.set(set);
         if pairs.len() > LINEAR_SCAN_MAX {
             return pairs
                 .binary_search_by_key(&key, |&(k, _)| k)
@@ -106,21 +189,46 @@ impl LabelTable {
         pairs
             .iter()
             .find(|&&(k, _)| k == key)
-            .map(|&(_, value)| value)
+            .map(|&(_, label)| label)
     }
 }
 
-/// The id of `text`, given the next free one the first time it is seen.
-fn intern(ids: &mut HashMap<String, Id>, text: &str) -> Id {
-    if let Some(&id) = ids.get(text) {
-        return id;
-    }
-    let id = ids.len() as Id;
-    ids.insert(text.to_string(), id);
-    id
+/// One key's values → their label ids. Most keys of a fleet have a handful of values
+/// (region, env, provider), found by a scan that compares lengths first; a key with many
+/// (one per cluster) is hashed.
+#[derive(Clone, Debug)]
+enum Values {
+    Few(Vec<(Box<str>, Id)>),
+    Many(HashMap<Box<str>, Id>),
 }
 
-/// What a requirement asks of the value of its key, as ids.
+impl Values {
+    fn get(&self, value: &str) -> Option<Id> {
+        match self {
+            Values::Few(few) => few
+                .iter()
+                .find(|(text, _)| **text == *value)
+                .map(|&(_, id)| id),
+            Values::Many(many) => many.get(value).copied(),
+        }
+    }
+
+    fn insert(&mut self, value: &str, id: Id) {
+        match self {
+            Values::Few(few) if few.len() < LINEAR_SCAN_MAX => few.push((value.into(), id)),
+            Values::Few(few) => {
+                let mut many: HashMap<Box<str>, Id> = std::mem::take(few).into_iter().collect();
+                many.insert(value.into(), id);
+                *self = Values::Many(many);
+            }
+            Values::Many(many) => {
+                many.insert(value.into(), id);
+            }
+        }
+    }
+}
+
+/// What a requirement asks of the label its key has, as ids.
 #[derive(Clone, Debug)]
 enum Test {
     In(Vec<Id>),
@@ -139,33 +247,50 @@ struct TableRequirement {
 }
 
 /// A [`Selector`] resolved against one [`LabelTable`]; matches exactly as the selector does
-/// (apimachinery `Selector.Matches`) on the table's sets.
+/// (apimachinery `Selector.Matches`) on the table's sets, and says why it does not in the
+/// selector's own words.
 #[derive(Clone, Debug)]
 pub struct TableSelector<'t> {
     table: &'t LabelTable,
+    /// Aligned with `selector.requirements()`.
     requirements: Vec<TableRequirement>,
-    nothing: bool,
+    selector: Selector,
 }
 
 impl TableSelector<'_> {
     /// Whether the selector matches the table's set `set`.
     pub fn matches(&self, set: usize) -> bool {
-        !self.nothing
+        !self.selector.is_nothing()
             && self.requirements.iter().all(|requirement| {
-                let value = requirement.key.and_then(|key| self.table.value(set, key));
+                let label = requirement.key.and_then(|key| self.table.label(set, key));
                 match &requirement.test {
-                    Test::In(ids) => value.is_some_and(|v| ids.contains(&v)),
-                    Test::NotIn(ids) => value.is_none_or(|v| !ids.contains(&v)),
-                    Test::Exists => value.is_some(),
-                    Test::DoesNotExist => value.is_none(),
-                    Test::GreaterThan(bound) => value
-                        .and_then(|v| self.table.integers[v as usize])
+                    Test::In(ids) => label.is_some_and(|l| ids.contains(&l)),
+                    Test::NotIn(ids) => label.is_none_or(|l| !ids.contains(&l)),
+                    Test::Exists => label.is_some(),
+                    Test::DoesNotExist => label.is_none(),
+                    Test::GreaterThan(bound) => label
+                        .and_then(|l| self.table.integer(l))
                         .is_some_and(|v| v > *bound),
-                    Test::LessThan(bound) => value
-                        .and_then(|v| self.table.integers[v as usize])
+                    Test::LessThan(bound) => label
+                        .and_then(|l| self.table.integer(l))
                         .is_some_and(|v| v < *bound),
                 }
             })
+    }
+
+    /// Why the selector does not match set `set`, as [`Selector::first_mismatch`] says it
+    /// of the same labels; `None` when it matches.
+    pub fn first_mismatch(&self, set: usize) -> Option<String> {
+        self.selector.first_mismatch_of(|at| {
+            let key = self.requirements[at].key?;
+            let label = self.table.label(set, key)?;
+            Some(&*self.table.labels[label as usize].value)
+        })
+    }
+
+    /// The selector this was resolved from.
+    pub fn selector(&self) -> &Selector {
+        &self.selector
     }
 }
 
@@ -178,17 +303,24 @@ mod tests {
         let sets: Vec<_> = sets.iter().map(|pairs| labels(pairs)).collect();
         let table = LabelTable::new(&sets);
         let selector = Selector::parse(selector).expect("valid selector");
-        let resolved = table.resolve(&selector);
+        let resolved = table.resolve(selector);
         (0..table.len())
             .filter(|&set| resolved.matches(set))
             .collect()
     }
 
     #[test]
-    fn in_and_notin_compare_value_ids() {
+    fn in_and_notin_compare_label_ids() {
         let fleet: &[&[(&str, &str)]] = &[&[("region", "eu")], &[("region", "us")], &[]];
         assert_eq!(selects("region in (eu,ap)", fleet), vec![0]);
         assert_eq!(selects("region notin (eu)", fleet), vec![1, 2]);
+    }
+
+    #[test]
+    fn a_value_is_told_apart_by_its_key() {
+        let fleet: &[&[(&str, &str)]] = &[&[("region", "eu")], &[("zone", "eu")]];
+        assert_eq!(selects("zone=eu", fleet), vec![1]);
+        assert_eq!(selects("region!=eu", fleet), vec![1]);
     }
 
     #[test]
@@ -211,10 +343,44 @@ mod tests {
     fn everything_matches_every_set_and_nothing_none() {
         let sets = vec![labels(&[("a", "b")]), labels(&[])];
         let table = LabelTable::new(&sets);
-        let everything = table.resolve(&Selector::everything());
-        let nothing = table.resolve(&Selector::nothing());
+        let everything = table.resolve(Selector::everything());
+        let nothing = table.resolve(Selector::nothing());
         assert!((0..2).all(|set| everything.matches(set)));
         assert!((0..2).all(|set| !nothing.matches(set)));
+    }
+
+    #[test]
+    fn first_mismatch_reads_the_value_from_the_table() {
+        let sets = vec![labels(&[("region", "eu"), ("n", "x")]), labels(&[])];
+        let table = LabelTable::new(&sets);
+        let selector = Selector::parse("region in (us),n>3").expect("valid selector");
+        let resolved = table.resolve(selector.clone());
+        for (set, labels) in sets.iter().enumerate() {
+            assert_eq!(
+                resolved.first_mismatch(set),
+                selector.first_mismatch(labels)
+            );
+        }
+        assert_eq!(
+            resolved.first_mismatch(0).as_deref(),
+            Some(r#"n: got "x", wanted an integer > 3"#)
+        );
+        assert_eq!(
+            resolved.first_mismatch(1).as_deref(),
+            Some("n: key missing")
+        );
+    }
+
+    #[test]
+    fn a_key_with_more_values_than_a_scan_finds_each() {
+        let values: Vec<String> = (0..40).map(|i| format!("v{i}")).collect();
+        let sets: Vec<Vec<(&str, &str)>> = values
+            .iter()
+            .map(|value| vec![("name", value.as_str()), ("env", "prod")])
+            .collect();
+        let sets: Vec<&[(&str, &str)]> = sets.iter().map(Vec::as_slice).collect();
+        assert_eq!(selects("name in (v3,v33)", &sets), vec![3, 33]);
+        assert_eq!(selects("name=v39,env=prod", &sets), vec![39]);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Label selectors: requirements, the string syntax, metav1.LabelSelector, claim selectors,
-//! the federation cluster-selector annotation, Kubernetes key/value validation, and a bitset
-//! index for evaluating selectors over a whole fleet. Semantics: apimachinery `pkg/labels`.
+//! the federation cluster-selector annotation, Kubernetes key/value validation, and a fleet's
+//! labels as one index: a label table for matching cluster by cluster and the bitsets built
+//! from its ids for matching the whole fleet at once. Semantics: apimachinery `pkg/labels`.
 
 mod annotation;
 mod bits;

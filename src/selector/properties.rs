@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use proptest::collection::{btree_map, btree_set, vec};
 use proptest::prelude::*;
 
-use super::{LabelIndex, LabelTable, Operator, Requirement, Selector};
+use super::{LabelIndex, Operator, Requirement, Selector};
 use crate::model::{Interner, Labels};
 
 fn key() -> impl Strategy<Value = String> {
@@ -97,7 +97,7 @@ proptest! {
     }
 
     #[test]
-    fn index_and_label_table_select_exactly_the_matching_clusters(
+    fn the_index_and_its_label_table_select_and_explain_as_each_clusters_map(
         fleet in fleet(),
         requirements in vec(fleet_requirement(), 0..4),
         nothing in proptest::bool::weighted(0.05),
@@ -116,10 +116,12 @@ proptest! {
             .map(|(id, _)| id)
             .collect();
         prop_assert_eq!(&selected, &expected, "selector {}", selector);
-        let table = LabelTable::new(&fleet);
-        let resolved = table.resolve(&selector);
-        let by_table: Vec<usize> = (0..table.len()).filter(|&id| resolved.matches(id)).collect();
+        let resolved = index.table().resolve(selector.clone());
+        let by_table: Vec<usize> = (0..fleet.len()).filter(|&id| resolved.matches(id)).collect();
         prop_assert_eq!(by_table, expected, "selector {}", selector);
+        for (id, labels) in fleet.iter().enumerate() {
+            prop_assert_eq!(resolved.first_mismatch(id), selector.first_mismatch(labels));
+        }
     }
 
     #[test]

@@ -228,7 +228,11 @@ impl Requirement {
 
     /// `Requirement.Matches`: one map lookup, no allocation.
     pub fn matches(&self, labels: &impl LabelSource) -> bool {
-        let value = labels.label(&self.key);
+        self.matches_value(labels.label(&self.key))
+    }
+
+    /// [`Requirement::matches`] on a label set whose value of this key is `value`.
+    pub(crate) fn matches_value(&self, value: Option<&str>) -> bool {
         match self.operator {
             Operator::In | Operator::Equals | Operator::DoubleEquals => {
                 value.is_some_and(|v| self.has_value(v))
@@ -245,10 +249,15 @@ impl Requirement {
     /// Why this requirement fails on `labels`, e.g. `location: got "us", wanted in (europe)`
     /// or `location: key missing`; `None` when it matches.
     pub fn mismatch(&self, labels: &impl LabelSource) -> Option<String> {
-        if self.matches(labels) {
+        self.mismatch_of(labels.label(&self.key))
+    }
+
+    /// [`Requirement::mismatch`] on a label set whose value of this key is `value`.
+    pub(crate) fn mismatch_of(&self, value: Option<&str>) -> Option<String> {
+        if self.matches_value(value) {
             return None;
         }
-        let Some(value) = labels.label(&self.key) else {
+        let Some(value) = value else {
             return Some(format!("{}: key missing", echo(&self.key)));
         };
         let key = echo(&self.key);

@@ -152,6 +152,45 @@ fn a_placement_cluster_answers_with_rank_score_group_and_decision() {
 }
 
 #[test]
+fn a_placement_names_each_clusters_failing_label_or_claim_requirement() {
+    // gpu-batch wants the label gpu=true and the claim platform In (GCP): one cluster has
+    // no gpu label, one another value, one the label but an AWS claim.
+    let output = fleet(&[
+        "placement/shop/gpu-batch",
+        "--label",
+        "aws-eu-west-prod-1:gpu=false",
+        "--label",
+        "aws-us-east-prod-1:gpu=true",
+    ])
+    .run();
+    let text = common::stdout(&output);
+    let reason = |cluster: &str| {
+        text.lines()
+            .find(|line| line.starts_with(&format!("{cluster} ")))
+            .map(|line| {
+                line.split_whitespace()
+                    .skip(2)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+    };
+    assert_eq!(
+        reason("aws-ap-south-dev").as_deref(),
+        Some("no predicate matched: predicates[0]: label gpu: key missing")
+    );
+    assert_eq!(
+        reason("aws-eu-west-prod-1").as_deref(),
+        Some(r#"no predicate matched: predicates[0]: label gpu: got "false", wanted = true"#)
+    );
+    assert_eq!(
+        reason("aws-us-east-prod-1").as_deref(),
+        Some(
+            r#"no predicate matched: predicates[0]: claim platform.open-cluster-management.io: got "AWS", wanted in (GCP)"#
+        )
+    );
+}
+
+#[test]
 fn a_placement_names_spread_as_a_fleetplan_extension() {
     // Relabelled, the top candidates share the `aws` domain: enforced, the walk reaches
     // numberOfClusters 4 with azure-eu-west-prod-1 still refused (3 in aws against 1 in gcp

@@ -2,7 +2,8 @@
 //! claim and CEL selectors are ANDed. No predicate lets every cluster through.
 //!
 //! Label and claim selectors are evaluated once per placement over the whole fleet with the
-//! fleet's bitset indexes, so checking a cluster is a bit test (plus its CEL expressions).
+//! fleet's bitset indexes, so checking a cluster is a bit test (plus its CEL expressions);
+//! why a cluster fails them is read from the same indexes' label tables.
 
 use std::collections::HashMap;
 
@@ -10,15 +11,17 @@ use crate::model::placement::ClusterPredicate;
 use crate::model::{AddOnPlacementScore, Cluster};
 use crate::placement::fleet::FleetIndex;
 use crate::placement::trace::Verdict;
-use crate::selector::{ClusterBits, Selector, SelectorError};
+use crate::selector::{ClusterBits, Selector, SelectorError, TableSelector};
 
 use super::cel::{CelEnv, CelSelector, CompileError};
 
 pub const NAME: &str = "Predicate";
 
-struct Compiled {
-    labels: Selector,
-    claims: Selector,
+struct Compiled<'f> {
+    labels: TableSelector<'f>,
+    /// `None` when it is everything: a fleet whose predicates select no claims never
+    /// indexes them.
+    claims: Option<TableSelector<'f>>,
     cel: CelSelector,
     /// The clusters (inventory indices) the label and claim selectors match, narrowed to
     /// the predicate's own clusterSets in the seed's v1alpha1 form.
@@ -49,19 +52,19 @@ impl From<CompileError> for PredicateError {
     }
 }
 
-pub struct Predicates {
-    compiled: Vec<Compiled>,
+pub struct Predicates<'f> {
+    compiled: Vec<Compiled<'f>>,
     /// Built only when some predicate has CEL expressions.
     env: Option<CelEnv>,
 }
 
-impl Predicates {
+impl<'f> Predicates<'f> {
     /// A selector that cannot be built is upstream's Misconfigured message.
     pub fn compile(
         predicates: &[ClusterPredicate],
-        fleet: &FleetIndex,
+        fleet: &'f FleetIndex,
         scores: &[AddOnPlacementScore],
-    ) -> Result<Predicates, PredicateError> {
+    ) -> Result<Predicates<'f>, PredicateError> {
         let compiled: Vec<Compiled> = predicates
             .iter()
             .map(|predicate| {
@@ -70,11 +73,12 @@ impl Predicates {
                 let claims = Selector::from_claim_selector(&selector.claim_selector)?;
                 let cel = CelSelector::compile(&selector.cel_selector)?;
                 let mut admitted = fleet.select_labels(&labels);
-                if !claims.is_everything() {
+                let claims = (!claims.is_everything()).then(|| {
                     admitted.and_assign(&fleet.select_claims(&claims));
-                }
+                    fleet.claims().table().resolve(claims)
+                });
                 Ok(Compiled {
-                    labels,
+                    labels: fleet.labels().table().resolve(labels),
                     claims,
                     cel,
                     admitted,
@@ -156,14 +160,18 @@ impl Predicates {
     }
 
     /// For a cluster no predicate matched: per predicate, the first failing requirement.
-    pub fn mismatches(&self, index: usize, cluster: &Cluster) -> Vec<String> {
+    pub fn mismatches(&self, index: usize) -> Vec<String> {
         self.compiled
             .iter()
             .enumerate()
             .map(|(position, predicate)| {
-                let why = if let Some(why) = predicate.labels.first_mismatch(&cluster.labels) {
+                let why = if let Some(why) = predicate.labels.first_mismatch(index) {
                     format!("label {why}")
-                } else if let Some(why) = predicate.claims.first_mismatch(&cluster.claims) {
+                } else if let Some(why) = predicate
+                    .claims
+                    .as_ref()
+                    .and_then(|claims| claims.first_mismatch(index))
+                {
                     format!("claim {why}")
                 } else if let Some(sets) = predicate
                     .scope
@@ -226,7 +234,7 @@ impl Predicates {
             if matches(index, cluster) {
                 passed.push(index);
             } else if let Some(rejected) = rejected.as_deref_mut() {
-                let reasons = self.mismatches(index, cluster);
+                let reasons = self.mismatches(index);
                 rejected.insert(index, Verdict::NoPredicateMatched { reasons });
             }
         }
