@@ -107,11 +107,10 @@ impl ClusterNames {
     }
 
     pub fn iter(&self) -> Iter<'_> {
-        Iter {
-            names: self,
-            front: 0,
-            back: self.len(),
-        }
+        Iter(match &self.0 {
+            Held::Owned(names) => Listed::Owned(names.iter()),
+            Held::Ranked { table, ranks } => Listed::Ranked(table, ranks.iter()),
+        })
     }
 
     /// Where `name` is, in a list sorted by name (as plans list clusters).
@@ -147,36 +146,40 @@ impl ClusterNames {
 
 /// The names of a [`ClusterNames`], in its order.
 #[derive(Clone)]
-pub struct Iter<'a> {
-    names: &'a ClusterNames,
-    front: usize,
-    back: usize,
+pub struct Iter<'a>(Listed<'a>);
+
+#[derive(Clone)]
+enum Listed<'a> {
+    Owned(std::slice::Iter<'a, String>),
+    Ranked(&'a NameTable, std::slice::Iter<'a, u32>),
 }
 
 impl<'a> Iterator for Iter<'a> {
     type Item = &'a str;
 
     fn next(&mut self) -> Option<&'a str> {
-        if self.front == self.back {
-            return None;
+        match &mut self.0 {
+            Listed::Owned(names) => names.next().map(String::as_str),
+            Listed::Ranked(table, ranks) => ranks.next().map(|&rank| table.name(rank as usize)),
         }
-        self.front += 1;
-        self.names.get(self.front - 1)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = self.back - self.front;
-        (left, Some(left))
+        match &self.0 {
+            Listed::Owned(names) => names.size_hint(),
+            Listed::Ranked(_, ranks) => ranks.size_hint(),
+        }
     }
 }
 
 impl DoubleEndedIterator for Iter<'_> {
     fn next_back(&mut self) -> Option<Self::Item> {
-        if self.front == self.back {
-            return None;
+        match &mut self.0 {
+            Listed::Owned(names) => names.next_back().map(String::as_str),
+            Listed::Ranked(table, ranks) => {
+                ranks.next_back().map(|&rank| table.name(rank as usize))
+            }
         }
-        self.back -= 1;
-        self.names.get(self.back)
     }
 }
 

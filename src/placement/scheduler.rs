@@ -18,7 +18,7 @@ use super::filters::predicate::{self, Predicates};
 use super::filters::taint::{self, Tolerance};
 use super::fleet::{ClusterSetError, FleetIndex};
 use super::previous::PreviousDecisions;
-use super::prioritizers::{self, Context, Scores, Weighted};
+use super::prioritizers::{self, Context, Scores, Totals, Weighted};
 use super::select::{self, Selection};
 use super::spread::SpreadRules;
 use super::trace::{FilterResult, Verdict};
@@ -80,25 +80,35 @@ fn earliest(a: Option<i64>, b: Option<i64>) -> Option<i64> {
 }
 
 /// Positions in `feasible` in score order: total descending, then name. Names are ranked
-/// uniquely, so the order is one. With a `head`, only its first `head` positions: those are
-/// kept in a bounded heap while walking the feasible clusters once, so a placement that
-/// takes 10 of 15k clusters neither builds nor partially sorts 15k keys.
+/// uniquely, so the order is one. With a `head`, only its first `head` positions.
 fn score_order(
     feasible: &[usize],
-    totals: &[i64],
+    totals: &Totals,
     head: Option<usize>,
     name_rank: impl Fn(usize) -> usize,
 ) -> Vec<usize> {
-    let key = |position: usize| (Reverse(totals[position]), name_rank(feasible[position]));
-    let Some(head) = head.filter(|&head| head < feasible.len()) else {
-        let mut keys: Vec<((Reverse<i64>, usize), usize)> = (0..feasible.len())
-            .map(|position| (key(position), position))
-            .collect();
+    let rank = |position: usize| name_rank(feasible[position]);
+    match totals {
+        // Equal totals: the name alone decides.
+        Totals::Same(_) => in_key_order(feasible.len(), head, rank),
+        Totals::Each(totals) => in_key_order(feasible.len(), head, |position| {
+            (Reverse(totals[position]), rank(position))
+        }),
+    }
+}
+
+/// Positions `0..len` by their (unique) keys. With a `head`, only its first `head` positions:
+/// those are kept in a bounded heap while walking the positions once, so a placement that
+/// takes 10 of 15k clusters neither builds nor partially sorts 15k keys.
+fn in_key_order<K: Ord>(len: usize, head: Option<usize>, key: impl Fn(usize) -> K) -> Vec<usize> {
+    let Some(head) = head.filter(|&head| head < len) else {
+        let mut keys: Vec<(K, usize)> =
+            (0..len).map(|position| (key(position), position)).collect();
         keys.sort_unstable();
         return keys.into_iter().map(|(_, position)| position).collect();
     };
-    let mut best: BinaryHeap<((Reverse<i64>, usize), usize)> = BinaryHeap::with_capacity(head + 1);
-    for position in 0..feasible.len() {
+    let mut best: BinaryHeap<(K, usize)> = BinaryHeap::with_capacity(head + 1);
+    for position in 0..len {
         let entry = (key(position), position);
         if best.len() < head {
             best.push(entry);
@@ -252,7 +262,7 @@ pub(super) fn run(
         now: input.now,
         own: own.as_ref(),
     };
-    let mut totals = vec![0i64; feasible.len()];
+    let mut totals = Totals::default();
     let mut scores = Vec::with_capacity(out.weights.len());
     for weighted in &out.weights {
         let Scores {
@@ -266,7 +276,7 @@ pub(super) fn run(
                 message,
             });
         }
-        prioritized.add_weighted(weighted.weight, &mut totals);
+        prioritized.add_weighted(weighted.weight, feasible.len(), &mut totals);
         scores.push(prioritized);
     }
 
@@ -281,7 +291,7 @@ pub(super) fn run(
         .and_then(|wanted| usize::try_from(wanted).ok());
     let order = score_order(&feasible, &totals, head, |index| fleet.name_rank(index));
     out.ranked = order.iter().map(|&position| feasible[position]).collect();
-    out.totals = order.iter().map(|&position| totals[position]).collect();
+    out.totals = order.iter().map(|&position| totals.get(position)).collect();
     if input.trace {
         out.scores = scores
             .iter()
@@ -352,4 +362,30 @@ pub(super) fn run(
         .fold(out.requeue_at, |seen, expiry| earliest(seen, Some(expiry)));
     out.selection = Some(selection);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Feasible clusters 7, 3, 5 and 1 (inventory indices) whose names rank 3, 7, 5 and 9.
+    const FEASIBLE: [usize; 4] = [7, 3, 5, 1];
+
+    fn rank(index: usize) -> usize {
+        10 - index
+    }
+
+    #[test]
+    fn equal_totals_are_in_name_order() {
+        let totals = Totals::Same(200);
+        assert_eq!(score_order(&FEASIBLE, &totals, None, rank), [0, 2, 1, 3]);
+        assert_eq!(score_order(&FEASIBLE, &totals, Some(2), rank), [0, 2]);
+    }
+
+    #[test]
+    fn higher_totals_come_first_and_names_break_ties() {
+        let totals = Totals::Each(vec![1, 5, 5, 0]);
+        assert_eq!(score_order(&FEASIBLE, &totals, None, rank), [2, 1, 0, 3]);
+        assert_eq!(score_order(&FEASIBLE, &totals, Some(3), rank), [2, 1, 0]);
+    }
 }

@@ -62,21 +62,61 @@ impl PerCluster {
         (0..len).map(|position| self.get(position)).collect()
     }
 
-    /// Adds score × `weight` to each cluster's total (upstream's Σ score × weight, saturating).
-    pub fn add_weighted(&self, weight: i32, totals: &mut [i64]) {
+    /// Adds score × `weight` to the total of each of the `len` clusters given (upstream's
+    /// Σ score × weight, saturating).
+    pub fn add_weighted(&self, weight: i32, len: usize, totals: &mut Totals) {
         let weighted = |score: Option<i64>| score.unwrap_or(0).saturating_mul(i64::from(weight));
-        match self {
-            PerCluster::Same(score) => {
+        match (self, &mut *totals) {
+            (PerCluster::Same(score), Totals::Same(total)) => {
+                *total = total.saturating_add(weighted(*score));
+            }
+            (PerCluster::Same(score), Totals::Each(totals)) => {
                 let add = weighted(*score);
                 totals
                     .iter_mut()
                     .for_each(|total| *total = total.saturating_add(add));
             }
-            PerCluster::Each(scores) => {
+            (PerCluster::Each(scores), Totals::Same(total)) => {
+                let same = *total;
+                let mut each: Vec<i64> = scores
+                    .iter()
+                    .map(|&score| same.saturating_add(weighted(score)))
+                    .collect();
+                // A cluster beyond the scores given adds nothing.
+                each.resize(len, same);
+                *totals = Totals::Each(each);
+            }
+            (PerCluster::Each(scores), Totals::Each(totals)) => {
                 for (total, &score) in totals.iter_mut().zip(scores) {
                     *total = total.saturating_add(weighted(score));
                 }
             }
+        }
+    }
+}
+
+/// The clusters' total scores, said once while every prioritizer so far gave every cluster
+/// the same score: a placement scored by Balance and Steady alone (a first plan) never writes
+/// out 15k equal totals, and its score order is the name order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Totals {
+    Same(i64),
+    /// Aligned with the clusters given.
+    Each(Vec<i64>),
+}
+
+impl Default for Totals {
+    fn default() -> Self {
+        Totals::Same(0)
+    }
+}
+
+impl Totals {
+    /// The total of the cluster at `position` among those given.
+    pub fn get(&self, position: usize) -> i64 {
+        match self {
+            Totals::Same(total) => *total,
+            Totals::Each(totals) => totals.get(position).copied().unwrap_or(0),
         }
     }
 }
@@ -247,6 +287,24 @@ mod tests {
             mode: mode.into(),
             configurations,
         }
+    }
+
+    /// Equal scores are added once, and the first per-cluster scores write the totals out:
+    /// the same sums, saturating, as adding to each cluster's total every time.
+    #[test]
+    fn totals_stay_one_number_until_a_prioritizer_scores_each_cluster() {
+        let mut totals = Totals::default();
+        PerCluster::Same(Some(100)).add_weighted(2, 3, &mut totals);
+        PerCluster::Same(None).add_weighted(5, 3, &mut totals);
+        assert_eq!(totals, Totals::Same(200));
+        PerCluster::Each(vec![Some(-100), None, Some(i64::MAX)]).add_weighted(3, 3, &mut totals);
+        assert_eq!(totals, Totals::Each(vec![-100, 200, i64::MAX]));
+        PerCluster::Same(Some(1)).add_weighted(1, 3, &mut totals);
+        assert_eq!(totals, Totals::Each(vec![-99, 201, i64::MAX]));
+        assert_eq!(totals.get(1), 201);
+        let mut short = Totals::Same(7);
+        PerCluster::Each(vec![Some(1)]).add_weighted(1, 2, &mut short);
+        assert_eq!(short, Totals::Each(vec![8, 7]));
     }
 
     fn names(weighted: &[Weighted]) -> Vec<(String, i32)> {
