@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::model::karmada::{DivisionPreference, Placement, ReplicaScheduling, TargetCluster};
+use crate::model::karmada::{DivisionPreference, Placement, ReplicaScheduling};
 
 use super::fleet::Fleet;
 use super::spread::ClusterDetail;
@@ -87,6 +87,33 @@ impl Step {
     }
 }
 
+/// A `spec.clusters` entry on one of the fleet's clusters: its index and its place in the
+/// fleet's name order instead of an owned name. A Duplicated result names thousands of
+/// clusters; names are read from the fleet only when the plan item is built or a result is
+/// rendered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// Index into the scheduled fleet's clusters.
+    pub index: u32,
+    /// The cluster's place in the fleet's name order: orders as its name does.
+    pub rank: u32,
+    pub replicas: i64,
+}
+
+impl Target {
+    fn new(member: Member, replicas: i64) -> Target {
+        Target {
+            rank: member.0,
+            index: member.1,
+            replicas,
+        }
+    }
+
+    fn member(&self) -> Member {
+        (self.rank, self.index)
+    }
+}
+
 /// One division, for `explain`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Division {
@@ -98,9 +125,9 @@ pub struct Division {
     /// The Webster weights, in the order upstream lists them.
     pub weights: Vec<(String, i64)>,
     /// Previous replicas the new ones were added to.
-    pub kept: Vec<TargetCluster>,
+    pub kept: Vec<Target>,
     pub rounds: Vec<Round<String>>,
-    pub result: Vec<TargetCluster>,
+    pub result: Vec<Target>,
 }
 
 /// Why assignment failed.
@@ -113,13 +140,13 @@ pub struct AssignError {
 }
 
 /// A cluster as a Webster party: its rank in the fleet's name order first, so parties compare
-/// as integers (ranks are unique, the name never decides), then its name.
-type Member<'n> = (u32, &'n str);
+/// as integers in name order (ranks are unique), then its index in the fleet.
+type Member = (u32, u32);
 
 pub struct Assignment {
     pub strategy: Option<Strategy>,
     pub divisions: Vec<Division>,
-    pub result: Result<Vec<TargetCluster>, AssignError>,
+    pub result: Result<Vec<Target>, AssignError>,
 }
 
 /// `AssignReplicas` over the selected clusters, in selection order.
@@ -148,10 +175,7 @@ pub fn assign(
         // Not a workload (or an empty one): every candidate, 0 replicas, any strategy.
         assignment.result = Ok(selected
             .iter()
-            .map(|cluster| TargetCluster {
-                name: cluster.name.to_string(),
-                replicas: 0,
-            })
+            .map(|cluster| Target::new(member(cluster), 0))
             .collect());
         return assignment;
     }
@@ -188,7 +212,7 @@ struct Run<'r, 'a> {
 
 impl Run<'_, '_> {
     /// `assignWorkloadReplicas` with overflow: each tier, in order, takes what it can.
-    fn by_tiers(&mut self, selected: &[ClusterDetail]) -> Result<Vec<TargetCluster>, AssignError> {
+    fn by_tiers(&mut self, selected: &[ClusterDetail]) -> Result<Vec<Target>, AssignError> {
         let mut tiers: BTreeMap<i64, Vec<ClusterDetail>> = BTreeMap::new();
         for cluster in selected {
             tiers
@@ -222,7 +246,7 @@ impl Run<'_, '_> {
         candidates: &[ClusterDetail],
         replicas: i64,
         tier: i64,
-    ) -> Result<Vec<TargetCluster>, AssignError> {
+    ) -> Result<Vec<Target>, AssignError> {
         let mut division = Division {
             tier,
             ..Division::default()
@@ -231,21 +255,19 @@ impl Run<'_, '_> {
             // In name order, as the plan lists them.
             Strategy::Duplicated => Ok(by_name(candidates)
                 .into_iter()
-                .map(|cluster| TargetCluster {
-                    name: cluster.name.to_string(),
-                    replicas,
-                })
+                .map(|cluster| Target::new(member(cluster), replicas))
                 .collect()),
             Strategy::StaticWeight => Ok(self.static_weight(candidates, replicas, &mut division)),
             Strategy::DynamicWeight | Strategy::Aggregated => {
                 self.dynamic(candidates, replicas, &mut division)
             }
         };
-        let result = result.map(|clusters| {
+        let result = result.map(|mut clusters| {
+            clusters.retain(|cluster| cluster.replicas > 0);
+            // A division of thousands of parties seats a few: the result outlives the run
+            // (the binding `-o bindings` writes), so it gives the rest of its room back.
+            clusters.shrink_to_fit();
             clusters
-                .into_iter()
-                .filter(|cluster| cluster.replicas > 0)
-                .collect::<Vec<_>>()
         });
         if let (true, Ok(clusters)) = (self.trace, &result) {
             division.result = clusters.clone();
@@ -262,7 +284,7 @@ impl Run<'_, '_> {
         candidates: &[ClusterDetail],
         replicas: i64,
         division: &mut Division,
-    ) -> Vec<TargetCluster> {
+    ) -> Vec<Target> {
         let rules = self
             .binding
             .placement
@@ -286,7 +308,7 @@ impl Run<'_, '_> {
             weights = candidates.iter().map(|c| (member(c), 1)).collect();
         }
         division.target = replicas;
-        named(self.webster(replicas, weights, division))
+        seated(self.webster(replicas, weights, division))
     }
 
     /// `assignByDynamicStrategy` (dynamic weights and Aggregated).
@@ -295,26 +317,19 @@ impl Run<'_, '_> {
         candidates: &[ClusterDetail],
         replicas: i64,
         division: &mut Division,
-    ) -> Result<Vec<TargetCluster>, AssignError> {
-        let names: HashMap<&str, Member> = candidates.iter().map(|c| (c.name, member(c))).collect();
-        let mut scheduled: Vec<TargetCluster> = self
-            .binding
-            .clusters
-            .iter()
-            .filter(|cluster| names.contains_key(cluster.name.as_str()))
-            .cloned()
-            .collect();
+    ) -> Result<Vec<Target>, AssignError> {
+        let mut scheduled = self.scheduled(candidates);
         let assigned = sum_int32(&scheduled);
         let (step, target, mut available): (Step, i64, Vec<(Member, i64)>) =
             if self.binding.reschedule {
-                let current: HashMap<&str, i64> = scheduled
+                let current: HashMap<u32, i64> = scheduled
                     .iter()
-                    .map(|cluster| (cluster.name.as_str(), cluster.replicas))
+                    .map(|cluster| (cluster.index, cluster.replicas))
                     .collect();
                 let available = candidates
                     .iter()
                     .map(|c| {
-                        let plus = current.get(c.name).copied().unwrap_or(0);
+                        let plus = current.get(&(c.index as u32)).copied().unwrap_or(0);
                         let replicas = (c.allocatable as i32).wrapping_add(plus as i32);
                         (member(c), i64::from(replicas))
                     })
@@ -325,11 +340,7 @@ impl Run<'_, '_> {
                 // In `spec.clusters` order; every one of them is a candidate.
                 let available = scheduled
                     .iter()
-                    .filter_map(|cluster| {
-                        names
-                            .get(cluster.name.as_str())
-                            .map(|member| (*member, cluster.replicas))
-                    })
+                    .map(|cluster| (cluster.member(), cluster.replicas))
                     .collect();
                 scheduled.clear();
                 (Step::ScaleDown, replicas, available)
@@ -354,7 +365,7 @@ impl Run<'_, '_> {
             unschedulable: true,
         };
         if self.trace {
-            division.weights = owned(&available);
+            division.weights = self.owned(&available);
         }
         let total = sum_pairs_int32(&available);
         if total < target {
@@ -372,17 +383,34 @@ impl Run<'_, '_> {
         Ok(merge(scheduled, divided))
     }
 
+    /// The binding's `spec.clusters` that are candidates, in `spec.clusters` order (a repeated
+    /// cluster as often as it is listed).
+    fn scheduled(&self, candidates: &[ClusterDetail]) -> Vec<Target> {
+        let previous = self.binding.clusters;
+        if previous.is_empty() {
+            return Vec::new();
+        }
+        let names: HashMap<&str, Member> = candidates.iter().map(|c| (c.name, member(c))).collect();
+        previous
+            .iter()
+            .filter_map(|cluster| {
+                let member = names.get(cluster.name.as_str())?;
+                Some(Target::new(*member, cluster.replicas))
+            })
+            .collect()
+    }
+
     /// `Dispenser.AllocateByWeight` with no initial seats: all weights 0 hands out nothing.
     /// Every party comes back, in name order, with its seats (0 included: a merge adds the
     /// previous replicas to them in place).
-    fn webster<'n>(
+    fn webster(
         &self,
         replicas: i64,
-        mut weights: Vec<(Member<'n>, i64)>,
+        mut weights: Vec<(Member, i64)>,
         division: &mut Division,
-    ) -> Vec<(&'n str, i64)> {
+    ) -> Vec<(Member, i64)> {
         if self.trace {
-            division.weights = owned(&weights);
+            division.weights = self.owned(&weights);
         }
         if weights.iter().map(|(_, weight)| weight).sum::<i64>() == 0 {
             return Vec::new();
@@ -409,33 +437,45 @@ impl Run<'_, '_> {
         division.rounds = rounds
             .into_iter()
             .map(|round| Round {
-                party: round.party.1.to_string(),
+                party: self.name(round.party).to_string(),
                 priority: round.priority,
                 seats_before: round.seats_before,
             })
             .collect();
         parties
             .into_iter()
-            .map(|party| (party.key.1, party.seats))
+            .map(|party| (party.key, party.seats))
+            .collect()
+    }
+
+    fn name(&self, member: Member) -> &str {
+        &self.fleet.clusters[member.1 as usize].name
+    }
+
+    /// Weights as `explain` keeps them.
+    fn owned(&self, weights: &[(Member, i64)]) -> Vec<(String, i64)> {
+        weights
+            .iter()
+            .map(|(member, weight)| (self.name(*member).to_string(), *weight))
             .collect()
     }
 }
 
 /// Aggregated: clusters already holding replicas first (keeping order), then the shortest
 /// prefix whose weights reach the target.
-fn aggregate<'n>(
-    available: Vec<(Member<'n>, i64)>,
-    scheduled: &[TargetCluster],
+fn aggregate(
+    available: Vec<(Member, i64)>,
+    scheduled: &[Target],
     target: i64,
-) -> Vec<(Member<'n>, i64)> {
-    let prior: HashSet<&str> = scheduled
+) -> Vec<(Member, i64)> {
+    let prior: HashSet<u32> = scheduled
         .iter()
         .filter(|cluster| cluster.replicas > 0)
-        .map(|cluster| cluster.name.as_str())
+        .map(|cluster| cluster.index)
         .collect();
     let (mut ordered, rest): (Vec<_>, Vec<_>) = available
         .into_iter()
-        .partition(|((_, name), _)| prior.contains(name));
+        .partition(|((_, index), _)| prior.contains(index));
     ordered.extend(rest);
     let mut sum: i32 = 0;
     for (index, (_, weight)) in ordered.iter().enumerate() {
@@ -450,37 +490,41 @@ fn aggregate<'n>(
 
 /// `util.MergeTargetClusters`: the new counts added to the old; old clusters the division did
 /// not name are appended (in name order; upstream appends them in map order). Clusters left
-/// at 0 replicas are dropped here, before their names are copied: the caller drops them too.
-fn merge(old: Vec<TargetCluster>, new: Vec<(&str, i64)>) -> Vec<TargetCluster> {
+/// at 0 replicas are dropped here: the caller drops them too.
+fn merge(old: Vec<Target>, new: Vec<(Member, i64)>) -> Vec<Target> {
     if old.is_empty() {
-        return named(new);
+        return seated(new);
     }
     if new.is_empty() {
         return old;
     }
-    let mut leftover: BTreeMap<String, i64> = old
+    // By rank, i.e. by name: a repeated cluster's last count wins, as in upstream's map.
+    let mut leftover: BTreeMap<Member, i64> = old
         .into_iter()
-        .map(|cluster| (cluster.name, cluster.replicas))
+        .map(|cluster| (cluster.member(), cluster.replicas))
         .collect();
-    let mut new: Vec<(&str, i64)> = new
+    let mut new: Vec<(Member, i64)> = new
         .into_iter()
-        .map(|(name, replicas)| match leftover.remove(name) {
-            Some(old) => (name, i64::from((replicas as i32).wrapping_add(old as i32))),
-            None => (name, replicas),
+        .map(|(member, replicas)| match leftover.remove(&member) {
+            Some(old) => (
+                member,
+                i64::from((replicas as i32).wrapping_add(old as i32)),
+            ),
+            None => (member, replicas),
         })
         .collect();
     new.retain(|(_, replicas)| *replicas > 0);
-    let mut new = named(new);
+    let mut new = seated(new);
     new.extend(
         leftover
             .into_iter()
-            .map(|(name, replicas)| TargetCluster { name, replicas }),
+            .map(|(member, replicas)| Target::new(member, replicas)),
     );
     new
 }
 
 /// `GetSumOfReplicas`: an int32 sum, wrapping.
-fn sum_int32(clusters: &[TargetCluster]) -> i64 {
+fn sum_int32(clusters: &[Target]) -> i64 {
     i64::from(clusters.iter().fold(0i32, |sum, cluster| {
         sum.wrapping_add(cluster.replicas as i32)
     }))
@@ -493,27 +537,16 @@ fn by_name<'c, 'a>(clusters: &'c [ClusterDetail<'a>]) -> Vec<&'c ClusterDetail<'
     sorted
 }
 
-fn member<'n>(cluster: &ClusterDetail<'n>) -> Member<'n> {
-    (cluster.rank, cluster.name)
+fn member(cluster: &ClusterDetail) -> Member {
+    (cluster.rank, cluster.index as u32)
 }
 
-/// A division's clusters with replicas, their names copied into the result.
-fn named(seats: Vec<(&str, i64)>) -> Vec<TargetCluster> {
+/// A division's clusters with replicas.
+fn seated(seats: Vec<(Member, i64)>) -> Vec<Target> {
     seats
         .into_iter()
         .filter(|(_, replicas)| *replicas > 0)
-        .map(|(name, replicas)| TargetCluster {
-            name: name.to_string(),
-            replicas,
-        })
-        .collect()
-}
-
-/// Weights as `explain` keeps them.
-fn owned(weights: &[(Member, i64)]) -> Vec<(String, i64)> {
-    weights
-        .iter()
-        .map(|((_, name), weight)| (name.to_string(), *weight))
+        .map(|(member, replicas)| Target::new(member, replicas))
         .collect()
 }
 

@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::model::karmada::{ClusterAffinity, KarmadaCluster, Placement};
+use crate::model::NameTable;
 use crate::selector::{ClusterBits, LabelIndex};
 
 use super::cluster_matches::AffinityMatcher;
@@ -30,6 +31,8 @@ pub struct Fleet<'a> {
     index: HashMap<&'a str, usize>,
     /// Per cluster, its place in name order.
     ranks: Vec<u32>,
+    /// The names by rank: the plan items' clusters are ranks into it.
+    names: Arc<NameTable>,
     /// The clusters' labels, indexed: a selector is answered for the whole fleet at once.
     labels: LabelIndex,
     tables: Shared<TableKey, FilterTable>,
@@ -140,11 +143,13 @@ impl<'a> Fleet<'a> {
         let mut by_name: Vec<usize> = (0..clusters.len()).collect();
         by_name.sort_by(|&a, &b| clusters[a].name.cmp(&clusters[b].name));
         let mut ranks = vec![0; clusters.len()];
-        for (rank, index) in by_name.into_iter().enumerate() {
+        for (rank, &index) in by_name.iter().enumerate() {
             ranks[index] = rank as u32;
         }
+        let names = NameTable::new(by_name.iter().map(|&index| clusters[index].name.as_str()));
         Fleet {
             ranks,
+            names: Arc::new(names),
             labels: LabelIndex::new(clusters.iter().map(|cluster| &cluster.labels)),
             clusters,
             estimator: GeneralEstimator::new(clusters),
@@ -162,6 +167,11 @@ impl<'a> Fleet<'a> {
     /// The place of the cluster at `index` in the fleet's name order.
     pub fn rank(&self, index: usize) -> u32 {
         self.ranks[index]
+    }
+
+    /// The clusters' names by rank.
+    pub fn names(&self) -> &Arc<NameTable> {
+        &self.names
     }
 
     /// The index of the cluster named `name`, if the fleet has it.

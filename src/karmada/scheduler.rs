@@ -5,9 +5,9 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
-use crate::model::karmada::TargetCluster;
+use crate::model::karmada::{KarmadaCluster, TargetCluster};
 
-use super::assignment::{self, Division, Strategy};
+use super::assignment::{self, Division, Strategy, Target};
 use super::cluster_locality;
 use super::filter::{self, FilterContext, TermAffinity, Verdict};
 use super::fleet::Fleet;
@@ -50,7 +50,7 @@ pub struct Attempt<'a> {
     pub selected: Vec<ClusterDetail<'a>>,
     pub strategy: Option<Strategy>,
     pub divisions: Vec<Division>,
-    pub result: Result<Vec<TargetCluster>, Failure>,
+    pub result: Result<Vec<Target>, Failure>,
 }
 
 /// Why an attempt failed: the condition's reason and upstream's error text.
@@ -67,7 +67,7 @@ pub struct Outcome<'a> {
     pub reason: Reason,
     pub message: String,
     /// `spec.clusters` afterwards: the result, cleared on a FitError, else unchanged.
-    pub clusters: Vec<TargetCluster>,
+    pub clusters: Clusters,
     /// The term that succeeded.
     pub term: Option<String>,
     /// `status.schedulerObservingAffinityName` afterwards.
@@ -77,6 +77,66 @@ pub struct Outcome<'a> {
 impl Outcome<'_> {
     pub fn scheduled(&self) -> bool {
         self.reason == Reason::Success
+    }
+}
+
+/// `spec.clusters` after scheduling.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Clusters {
+    /// The result of this run, on the fleet's clusters.
+    Placed(Vec<Target>),
+    /// The previous `spec.clusters`, kept as they were (the run failed, or there was no
+    /// affinity term to try): they may name clusters the fleet no longer has.
+    Kept(Vec<TargetCluster>),
+}
+
+impl Clusters {
+    pub fn len(&self) -> usize {
+        match self {
+            Clusters::Placed(targets) => targets.len(),
+            Clusters::Kept(targets) => targets.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Each entry's name and replicas in name order, a repeated name keeping its order;
+    /// `fleet` is the clusters the run scheduled over.
+    pub fn by_name<'c>(&'c self, fleet: &'c [KarmadaCluster]) -> Vec<(&'c str, i64)> {
+        match self {
+            Clusters::Placed(targets) => {
+                let mut sorted: Vec<&Target> = targets.iter().collect();
+                sorted.sort_by_key(|target| target.rank);
+                sorted
+                    .into_iter()
+                    .map(|target| (fleet[target.index as usize].name.as_str(), target.replicas))
+                    .collect()
+            }
+            Clusters::Kept(targets) => {
+                let mut named: Vec<(&str, i64)> = targets
+                    .iter()
+                    .map(|target| (target.name.as_str(), target.replicas))
+                    .collect();
+                named.sort_by(|a, b| a.0.cmp(b.0));
+                named
+            }
+        }
+    }
+
+    /// The replicas of the first entry for the fleet's cluster at `index`, if any.
+    pub fn replicas_of(&self, fleet: &[KarmadaCluster], index: usize) -> Option<i64> {
+        match self {
+            Clusters::Placed(targets) => targets
+                .iter()
+                .find(|target| target.index as usize == index)
+                .map(|target| target.replicas),
+            Clusters::Kept(targets) => targets
+                .iter()
+                .find(|target| target.name == fleet[index].name)
+                .map(|target| target.replicas),
+        }
     }
 }
 
@@ -139,7 +199,7 @@ fn with_affinities<'a>(
             attempts,
             reason: Reason::Success,
             message: SUCCESS_MESSAGE.to_string(),
-            clusters: binding.clusters.to_vec(),
+            clusters: Clusters::Kept(binding.clusters.to_vec()),
             term: None,
             observed_affinity,
         },
@@ -149,17 +209,27 @@ fn with_affinities<'a>(
 /// The binding after a result (`getConditionByError` and the patch that follows).
 fn finish(
     binding: &Binding,
-    result: Result<Vec<TargetCluster>, Failure>,
+    result: Result<Vec<Target>, Failure>,
     term: Option<&str>,
 ) -> Outcome<'static> {
     let success = result.is_ok();
     let (reason, message, clusters) = match result {
-        Ok(clusters) => (Reason::Success, SUCCESS_MESSAGE.to_string(), clusters),
+        Ok(clusters) => (
+            Reason::Success,
+            SUCCESS_MESSAGE.to_string(),
+            Clusters::Placed(clusters),
+        ),
         // No cluster fit: the result is patched in, i.e. spec.clusters is cleared.
-        Err(failure) if failure.reason == Reason::NoClusterFit => {
-            (failure.reason, failure.message, Vec::new())
-        }
-        Err(failure) => (failure.reason, failure.message, binding.clusters.to_vec()),
+        Err(failure) if failure.reason == Reason::NoClusterFit => (
+            failure.reason,
+            failure.message,
+            Clusters::Placed(Vec::new()),
+        ),
+        Err(failure) => (
+            failure.reason,
+            failure.message,
+            Clusters::Kept(binding.clusters.to_vec()),
+        ),
     };
     Outcome {
         attempts: Vec::new(),
@@ -173,7 +243,7 @@ fn finish(
 
 /// The attempt's result for the binding: a copy when traced (`explain` shows it with the
 /// attempt), else moved out (a Duplicated result names thousands of clusters).
-fn result_of(attempt: &mut Attempt, trace: bool) -> Result<Vec<TargetCluster>, Failure> {
+fn result_of(attempt: &mut Attempt, trace: bool) -> Result<Vec<Target>, Failure> {
     if trace {
         attempt.result.clone()
     } else {
@@ -330,4 +400,41 @@ fn has_overflow(binding: &Binding, term: &str) -> bool {
             .iter()
             .flatten()
             .any(|candidate| candidate.name == term && candidate.overflow.is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::karmada_cluster;
+
+    #[test]
+    fn a_result_is_listed_by_name_whatever_its_order_or_the_fleets() {
+        // Fleet order b, c, a: ranks 1, 2, 0.
+        let fleet: Vec<KarmadaCluster> = ["b", "c", "a"]
+            .into_iter()
+            .map(|name| karmada_cluster(name).build())
+            .collect();
+        let target = |index: u32, rank: u32, replicas: i64| Target {
+            index,
+            rank,
+            replicas,
+        };
+        let placed = Clusters::Placed(vec![target(1, 2, 3), target(2, 0, 1), target(0, 1, 0)]);
+        assert_eq!(placed.by_name(&fleet), [("a", 1), ("b", 0), ("c", 3)]);
+        assert_eq!(placed.replicas_of(&fleet, 1), Some(3));
+        assert_eq!(placed.replicas_of(&fleet, 0), Some(0));
+    }
+
+    #[test]
+    fn a_kept_result_is_listed_by_name_a_repeated_name_in_its_order() {
+        let fleet = [karmada_cluster("a").build()];
+        let kept = |name: &str, replicas: i64| TargetCluster {
+            name: name.to_string(),
+            replicas,
+        };
+        let clusters = Clusters::Kept(vec![kept("gone", 2), kept("a", 5), kept("a", 1)]);
+        assert_eq!(clusters.by_name(&fleet), [("a", 5), ("a", 1), ("gone", 2)]);
+        // The first entry of a name is the one `explain` shows.
+        assert_eq!(clusters.replicas_of(&fleet, 0), Some(5));
+    }
 }

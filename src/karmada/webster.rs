@@ -55,18 +55,41 @@ pub struct Round<K> {
     pub seats_before: i64,
 }
 
+/// A party in the queue: its priority computed once per seat, not per comparison, and its
+/// place in key order, where its seats go back at the end.
 struct Ranked<K> {
-    party: Party<K>,
-    /// The party's place in name order.
+    priority: f64,
+    seats: i64,
+    votes: i64,
+    key: K,
     position: usize,
     tie_break: TieBreak,
 }
 
 impl<K> Ranked<K> {
-    fn priority(&self) -> f64 {
-        // Go: float64(Votes) / float64(2*Seats+1), with Seats an int32.
-        self.party.votes as f64 / (2 * self.party.seats + 1) as f64
+    fn new(party: &Party<K>, position: usize, tie_break: TieBreak) -> Ranked<K>
+    where
+        K: Copy,
+    {
+        Ranked {
+            priority: priority(party.votes, party.seats),
+            seats: party.seats,
+            votes: party.votes,
+            key: party.key,
+            position,
+            tie_break,
+        }
     }
+
+    fn seat(&mut self) {
+        self.seats += 1;
+        self.priority = priority(self.votes, self.seats);
+    }
+}
+
+/// Go: `float64(Votes) / float64(2*Seats+1)`, with Seats an int32.
+fn priority(votes: i64, seats: i64) -> f64 {
+    votes as f64 / (2 * seats + 1) as f64
 }
 
 impl<K: Ord> PartialEq for Ranked<K> {
@@ -86,16 +109,16 @@ impl<K: Ord> PartialOrd for Ranked<K> {
 impl<K: Ord> Ord for Ranked<K> {
     /// Greater = gets the next seat first (`WebsterPriorityQueue.Less` with the tie-breaker).
     fn cmp(&self, other: &Self) -> Ordering {
-        let (mine, theirs) = (self.priority(), other.priority());
+        let (mine, theirs) = (self.priority, other.priority);
         if mine != theirs {
             return mine.partial_cmp(&theirs).unwrap_or(Ordering::Equal);
         }
-        if self.party.seats != other.party.seats {
-            return other.party.seats.cmp(&self.party.seats);
+        if self.seats != other.seats {
+            return other.seats.cmp(&self.seats);
         }
         match self.tie_break {
-            TieBreak::NameAscending => other.party.key.cmp(&self.party.key),
-            TieBreak::NameDescending => self.party.key.cmp(&other.party.key),
+            TieBreak::NameAscending => other.key.cmp(&self.key),
+            TieBreak::NameDescending => self.key.cmp(&other.key),
         }
     }
 }
@@ -138,29 +161,28 @@ pub fn allocate<K: Ord + Copy>(
         parties.push(party);
     }
     let mut heap: BinaryHeap<Ranked<K>> = parties
-        .into_iter()
+        .iter()
         .enumerate()
-        .map(|(position, party)| Ranked {
-            party,
-            tie_break,
-            position,
-        })
+        .map(|(position, party)| Ranked::new(party, position, tie_break))
         .collect();
     for _ in 0..new_seats.max(0) {
-        let Some(mut next) = heap.pop() else { break };
+        let Some(mut next) = heap.peek_mut() else {
+            break;
+        };
         if let Some(rounds) = rounds.as_deref_mut() {
             rounds.push(Round {
-                party: next.party.key,
-                priority: next.priority(),
-                seats_before: next.party.seats,
+                party: next.key,
+                priority: next.priority,
+                seats_before: next.seats,
             });
         }
-        next.party.seats += 1;
-        heap.push(next);
+        // Sifted down when `next` goes out of scope (`PeekMut`).
+        next.seat();
     }
-    let mut ranked = heap.into_vec();
-    ranked.sort_unstable_by_key(|ranked| ranked.position);
-    ranked.into_iter().map(|ranked| ranked.party).collect()
+    for ranked in heap.into_vec() {
+        parties[ranked.position].seats = ranked.seats;
+    }
+    parties
 }
 
 #[cfg(test)]

@@ -4,7 +4,6 @@
 
 use serde::Serialize;
 
-use crate::model::karmada::TargetCluster;
 use crate::plan::{ItemTrace, PlanItem};
 
 /// The head of every `-o bindings` stream.
@@ -83,8 +82,6 @@ pub fn object(item: &PlanItem, trace: &ItemTrace) -> String {
         return String::new();
     };
     let source = &item.source;
-    let mut clusters: Vec<&TargetCluster> = result.clusters.iter().collect();
-    clusters.sort_by(|a, b| a.name.cmp(&b.name));
     let object = BindingObject {
         api_version: "work.karmada.io/v1alpha2",
         kind: if source.namespace.is_some() {
@@ -104,12 +101,11 @@ pub fn object(item: &PlanItem, trace: &ItemTrace) -> String {
                 name: &source.name,
             },
             replicas: binding.replicas,
-            clusters: clusters
+            clusters: result
+                .clusters
+                .by_name(trace.clusters)
                 .into_iter()
-                .map(|cluster| Target {
-                    name: &cluster.name,
-                    replicas: cluster.replicas,
-                })
+                .map(|(name, replicas)| Target { name, replicas })
                 .collect(),
         },
         status: Status {

@@ -6,12 +6,12 @@ use std::collections::{BTreeMap, HashSet};
 
 use crate::karmada::filter::{self, FilterContext, TermAffinity, Verdict};
 use crate::karmada::fleet::Fleet as KarmadaFleet;
-use crate::karmada::scheduler::{Outcome, Reason};
+use crate::karmada::scheduler::{Clusters, Outcome, Reason};
 use crate::karmada::{binding_name, claim, schedule, spread, Binding, Candidate, Claim};
 use crate::model::karmada::{
     KarmadaCluster, PropagationPolicy, ResourceBinding, ResourceTemplate, TargetCluster,
 };
-use crate::model::{Condition, PlanItem, Workload};
+use crate::model::{ClusterNames, Condition, PlanItem, Workload};
 
 use crate::plan::trace::ItemTrace;
 use crate::plan::{Planned, Run, Trace};
@@ -92,14 +92,19 @@ pub fn plan<'a>(
     }
     item.policy = Some(policy.reference());
     item.affinity_term = outcome.term.clone();
-    let mut names: Vec<String> = outcome.clusters.iter().map(|c| c.name.clone()).collect();
-    names.sort();
-    item.clusters = names.into();
-    item.replicas = outcome
-        .clusters
+    let named = outcome.clusters.by_name(&karmada.clusters);
+    item.clusters = match &outcome.clusters {
+        Clusters::Placed(targets) => {
+            let mut ranks: Vec<usize> = targets.iter().map(|t| t.rank as usize).collect();
+            ranks.sort_unstable();
+            ClusterNames::ranked(run.karmada.names(), ranks)
+        }
+        Clusters::Kept(_) => named.iter().map(|(name, _)| name.to_string()).collect(),
+    };
+    item.replicas = named
         .iter()
-        .filter(|cluster| cluster.replicas != 0)
-        .map(|cluster| (cluster.name.clone(), cluster.replicas))
+        .filter(|(_, replicas)| *replicas != 0)
+        .map(|(name, replicas)| (name.to_string(), *replicas))
         .collect::<BTreeMap<_, _>>();
     item.conditions = vec![Condition {
         type_: SCHEDULED.to_string(),
@@ -203,11 +208,13 @@ fn quirks(
 ) -> Vec<String> {
     let mut quirks = Vec::new();
     // The placed clusters in fleet order: a Duplicated workload is placed on thousands.
-    let mut placed: Vec<usize> = outcome
-        .clusters
-        .iter()
-        .filter_map(|target| fleet.position(&target.name))
-        .collect();
+    let mut placed: Vec<usize> = match &outcome.clusters {
+        Clusters::Placed(targets) => targets.iter().map(|t| t.index as usize).collect(),
+        Clusters::Kept(targets) => targets
+            .iter()
+            .filter_map(|target| fleet.position(&target.name))
+            .collect(),
+    };
     placed.sort_unstable();
     placed.dedup();
     let placed: Vec<&KarmadaCluster> = placed.iter().map(|&index| &fleet.clusters[index]).collect();

@@ -2,13 +2,13 @@
 //! binding, each affinity term tried, every cluster's filter verdict, score and available
 //! replicas, the spread selection and the division step by step.
 
-use crate::karmada::assignment::Division;
+use crate::karmada::assignment::{Division, Target};
 use crate::karmada::detector::ImplicitPriority;
 use crate::karmada::filter::Verdict;
 use crate::karmada::scheduler::Attempt;
 use crate::karmada::spread::Selection;
 use crate::karmada::Claim;
-use crate::model::karmada::TargetCluster;
+use crate::model::karmada::{KarmadaCluster, TargetCluster};
 use crate::plan::KarmadaTrace;
 
 use super::{clusters_text, list, ClusterVerdict, Explanation};
@@ -81,7 +81,7 @@ fn verdicts(explanation: &mut Explanation, trace: &KarmadaTrace) {
         outcome.message
     );
     for attempt in &outcome.attempts {
-        attempt_notes(explanation, attempt);
+        attempt_notes(explanation, attempt, trace.clusters);
     }
     // The verdicts of the attempt that decided: the one that succeeded, else the first.
     let decisive = outcome
@@ -93,8 +93,12 @@ fn verdicts(explanation: &mut Explanation, trace: &KarmadaTrace) {
         explanation.clusters = trace
             .clusters
             .iter()
-            .map(|cluster| {
-                let kept = outcome.clusters.iter().any(|c| c.name == cluster.name);
+            .enumerate()
+            .map(|(index, cluster)| {
+                let kept = outcome
+                    .clusters
+                    .replicas_of(trace.clusters, index)
+                    .is_some();
                 ClusterVerdict::new(
                     &cluster.name,
                     kept,
@@ -110,7 +114,7 @@ fn verdicts(explanation: &mut Explanation, trace: &KarmadaTrace) {
         .iter()
         .enumerate()
         .map(|(index, cluster)| {
-            let result = outcome.clusters.iter().find(|c| c.name == cluster.name);
+            let result = outcome.clusters.replicas_of(trace.clusters, index);
             let mut verdict = verdict(attempt, index, &cluster.name, result);
             if let Some(term) = &attempt.term {
                 verdict.reason = format!("affinity term {term}: {}", verdict.reason);
@@ -165,13 +169,13 @@ fn claim_notes(explanation: &mut Explanation, trace: &KarmadaTrace) {
     }
 }
 
-fn attempt_notes(explanation: &mut Explanation, attempt: &Attempt) {
+fn attempt_notes(explanation: &mut Explanation, attempt: &Attempt, fleet: &[KarmadaCluster]) {
     let term = attempt
         .term
         .as_ref()
         .map_or(String::new(), |term| format!("affinity term {term}: "));
     let result = match &attempt.result {
-        Ok(clusters) => format!("scheduled to {}", targets(clusters)),
+        Ok(clusters) => format!("scheduled to {}", placed(clusters, fleet)),
         Err(failure) => format!("failed ({}): {}", failure.reason.as_str(), failure.message),
     };
     explanation.notes.push(format!("{term}{result}"));
@@ -186,7 +190,7 @@ fn attempt_notes(explanation: &mut Explanation, attempt: &Attempt) {
             .push(format!("  division: {}", strategy.as_str()));
     }
     for division in &attempt.divisions {
-        division_notes(explanation, division);
+        division_notes(explanation, division, fleet);
     }
 }
 
@@ -226,7 +230,7 @@ fn selection_text(selection: &Selection) -> String {
     }
 }
 
-fn division_notes(explanation: &mut Explanation, division: &Division) {
+fn division_notes(explanation: &mut Explanation, division: &Division, fleet: &[KarmadaCluster]) {
     let tier = if division.tier > 0 {
         format!("overflow tier {}: ", division.tier)
     } else {
@@ -252,7 +256,7 @@ fn division_notes(explanation: &mut Explanation, division: &Division) {
     if !division.kept.is_empty() {
         explanation.notes.push(format!(
             "    added to the replicas kept: {}",
-            targets(&division.kept)
+            placed(&division.kept, fleet)
         ));
     }
     for (seat, round) in division.rounds.iter().take(ROUNDS_SHOWN).enumerate() {
@@ -272,12 +276,7 @@ fn division_notes(explanation: &mut Explanation, division: &Division) {
     }
 }
 
-fn verdict(
-    attempt: &Attempt,
-    index: usize,
-    name: &str,
-    result: Option<&TargetCluster>,
-) -> ClusterVerdict {
+fn verdict(attempt: &Attempt, index: usize, name: &str, result: Option<i64>) -> ClusterVerdict {
     let detail = attempt.feasible.iter().find(|detail| detail.index == index);
     let scores = detail.map(|detail| {
         format!(
@@ -288,13 +287,10 @@ fn verdict(
             detail.available - detail.allocatable
         )
     });
-    if let Some(target) = result {
+    if let Some(replicas) = result {
         let reason = match &scores {
-            Some(scores) => format!("{} replicas; {scores}", target.replicas),
-            None => format!(
-                "{} replicas (kept from the previous binding)",
-                target.replicas
-            ),
+            Some(scores) => format!("{replicas} replicas; {scores}"),
+            None => format!("{replicas} replicas (kept from the previous binding)"),
         };
         return ClusterVerdict::new(name, true, "selected", reason);
     }
@@ -339,9 +335,25 @@ fn verdict(
 }
 
 fn targets(clusters: &[TargetCluster]) -> String {
+    pairs(
+        clusters
+            .iter()
+            .map(|cluster| (cluster.name.as_str(), cluster.replicas)),
+    )
+}
+
+/// A result on the fleet's clusters, in its own order.
+fn placed(clusters: &[Target], fleet: &[KarmadaCluster]) -> String {
+    pairs(
+        clusters
+            .iter()
+            .map(|target| (fleet[target.index as usize].name.as_str(), target.replicas)),
+    )
+}
+
+fn pairs<'n>(clusters: impl Iterator<Item = (&'n str, i64)>) -> String {
     let parts: Vec<String> = clusters
-        .iter()
-        .map(|cluster| format!("{}:{}", cluster.name, cluster.replicas))
+        .map(|(name, replicas)| format!("{name}:{replicas}"))
         .collect();
     if parts.is_empty() {
         "none".to_string()
