@@ -1,7 +1,7 @@
 //! The cluster kinds: the native `ClusterInventory`, OCM `ManagedCluster`, kubefed
 //! `KubeFedCluster` and federation v1 `Cluster`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
@@ -131,11 +131,18 @@ pub fn inventory(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), 
     let seed = builder.interner().clone();
     let chunks = parallel::chunks_in_order(&entries, ENTRIES_PER_THREAD, |chunk| {
         let mut interner = seed.clone();
+        let mut valid = ValidLabels::default();
         let converted: Option<Vec<Converted>> = chunk
             .iter()
             .map(|&(index, entry)| {
                 let entry = entry.decode().ok()?;
-                Some(convert(entry, index, &object.source, &mut interner))
+                Some(convert(
+                    entry,
+                    index,
+                    &object.source,
+                    &mut interner,
+                    &mut valid,
+                ))
             })
             .collect();
         (interner, converted)
@@ -153,11 +160,14 @@ pub fn inventory(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), 
     // the entry and field.
     if whole {
         let doc: InventoryDoc = object.decode()?;
+        let mut valid = ValidLabels::default();
         all = doc
             .clusters
             .into_iter()
             .enumerate()
-            .map(|(index, entry)| convert(entry, index, &object.source, builder.interner()))
+            .map(|(index, entry)| {
+                convert(entry, index, &object.source, builder.interner(), &mut valid)
+            })
             .collect();
     }
     for converted in all {
@@ -186,19 +196,31 @@ fn convert(
     index: usize,
     source: &Source,
     interner: &mut Interner,
+    valid: &mut ValidLabels,
 ) -> Converted {
     let mut cluster = inventory_cluster(entry, index, interner)?;
     cluster.source = source.clone();
-    let warnings = invalid_label_warnings(&cluster);
+    let warnings = invalid_label_warnings(&cluster, valid);
     Ok((cluster, warnings))
 }
 
+/// The labels found valid so far, as the addresses of their key and value in the interner
+/// the clusters were built with: 100k clusters carry ~600k labels but a few hundred distinct
+/// ones, and validating every one was 6% of loading such an inventory.
+#[derive(Default)]
+struct ValidLabels(HashSet<(usize, usize)>);
+
 /// Matching never validates the cluster side, so a label Kubernetes would reject still
 /// works here; it is worth a warning because the real cluster could not carry it.
-fn invalid_label_warnings(cluster: &Cluster) -> Vec<String> {
+fn invalid_label_warnings(cluster: &Cluster, valid: &mut ValidLabels) -> Vec<String> {
     let mut warnings = Vec::new();
     for (key, value) in &cluster.labels {
+        let label = (key.address(), value.address());
+        if valid.0.contains(&label) {
+            continue;
+        }
         if is_valid_label(key, value) {
+            valid.0.insert(label);
             continue;
         }
         if let Err(error) = Requirement::new(key, Operator::Equals, vec![value.to_string()]) {

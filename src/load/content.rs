@@ -338,23 +338,30 @@ impl<'de> Visitor<'de> for Checked {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut few: Vec<Cow<'de, str>> = Vec::new();
+        // On the stack: a 100k-cluster inventory has ~800k mappings, and a vector each was
+        // an allocation and a free apiece.
+        let mut few: [Cow<'de, str>; LINEAR_KEYS] = Default::default();
+        let mut count = 0;
         let mut many = HashSet::new();
         while let Some(key) = map.next_key_seed(Key)? {
-            let seen = if many.is_empty() && few.len() < LINEAR_KEYS {
-                few.contains(&key)
+            let seen = if count < LINEAR_KEYS {
+                few.get(..count).is_some_and(|few| few.contains(&key))
             } else {
-                many.extend(few.drain(..));
+                if many.is_empty() {
+                    many.extend(few.iter_mut().map(std::mem::take));
+                }
                 many.contains(&key)
             };
             if seen {
                 return Err(de::Error::custom("duplicate key"));
             }
-            if many.is_empty() {
-                few.push(key);
-            } else {
-                many.insert(key);
+            match few.get_mut(count) {
+                Some(slot) => *slot = key,
+                None => {
+                    many.insert(key);
+                }
             }
+            count += 1;
             map.next_value_seed(self)?;
         }
         Ok(())

@@ -21,6 +21,13 @@ impl Interned {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// Where the shared copy is: two strings of one [`Interner`] have the same address
+    /// exactly when they have the same text, so it keys what is known about a string
+    /// without hashing the text.
+    pub fn address(&self) -> usize {
+        Arc::as_ptr(&self.0).cast::<u8>() as usize
+    }
 }
 
 impl Deref for Interned {
@@ -165,6 +172,14 @@ mod tests {
         interner.absorb(clone);
         assert!(Arc::ptr_eq(&interner.intern("us").0, &us.0));
         assert!(Arc::ptr_eq(&interner.intern("eu").0, &eu.0));
+    }
+
+    #[test]
+    fn one_interners_strings_share_an_address_exactly_when_their_texts_are_equal() {
+        let mut interner = Interner::default();
+        let eu = interner.intern("eu");
+        assert_eq!(interner.intern("eu").address(), eu.address());
+        assert_ne!(interner.intern("us").address(), eu.address());
     }
 
     #[test]
