@@ -446,11 +446,11 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         self.spend()?;
         let mut mapping = Mapping::new();
-        // The `<<` value, with how many keys were written before it.
-        let mut merges: Option<(usize, Value)> = None;
+        // Each `<<` value, with how many keys were written before it.
+        let mut merges: Vec<(usize, Value)> = Vec::new();
         while let Some(key) = map.next_key_seed(self.key())? {
             let merge_key = self.parse.merge_key.replace(false);
-            if mapping.contains_key(&key) || (merge_key && merges.is_some()) {
+            if !merge_key && mapping.contains_key(&key) {
                 let shown = serde_yaml::to_string(&key).unwrap_or_default();
                 let shown = shown.trim_end();
                 *self.parse.duplicate.borrow_mut() = Some(shown.to_string());
@@ -466,25 +466,30 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
             };
             let value = map.next_value_seed(self.at(&segment))?;
             if merge_key {
-                merges = Some((mapping.len(), value));
+                merges.push((mapping.len(), value));
             } else {
                 mapping.insert(key, value);
             }
         }
-        if let Some((before, merged)) = merges {
-            let mut from = Mapping::new();
-            merge(&mut from, merged).map_err(de::Error::custom)?;
-            // go-yaml v2 merges where the `<<` stands: its entries replace the keys written
-            // before it, and the keys written after it replace its entries. Swapped, so the
-            // replaced values are left in `from`, whose keys `mapping` then already has.
-            for (key, value) in mapping.iter_mut().take(before) {
-                if let Some(entry) = from.get_mut(key) {
-                    std::mem::swap(value, entry);
-                }
-            }
-            merge(&mut mapping, Value::Mapping(from)).map_err(de::Error::custom)?;
+        if merges.is_empty() {
+            return Ok(Value::Mapping(mapping));
         }
-        Ok(Value::Mapping(mapping))
+        // go-yaml v2 merges where each `<<` stands (a mapping may have several): its entries
+        // replace the keys written before it, earlier merges' entries included, and the keys
+        // written after it replace its entries. Replaying the keys and merges in their order
+        // gives that; an existing key keeps its place.
+        let mut built = Mapping::new();
+        let mut merges = merges.into_iter().peekable();
+        for (at, (key, value)) in mapping.into_iter().enumerate() {
+            while let Some((_, merged)) = merges.next_if(|(before, _)| *before == at) {
+                merge(&mut built, merged).map_err(de::Error::custom)?;
+            }
+            built.insert(key, value);
+        }
+        for (_, merged) in merges {
+            merge(&mut built, merged).map_err(de::Error::custom)?;
+        }
+        Ok(Value::Mapping(built))
     }
 
     fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
@@ -495,21 +500,26 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
     }
 }
 
-/// Adds the entries of a `<<` key's value (a mapping, or a list of mappings, earlier ones
-/// first) that `mapping` does not already have; serde_yaml's messages for anything else. The
-/// merged mappings were built by the same visitor, so their own merges are already applied.
+/// Sets the entries of a `<<` key's value (a mapping, or a list of mappings of which the
+/// earlier wins) in `mapping`, replacing what it has; serde_yaml's messages for anything else.
+/// The merged mappings were built by the same visitor, so their own merges are already applied.
 fn merge(mapping: &mut Mapping, merged: Value) -> Result<(), &'static str> {
-    let mut add = |from: Mapping| {
+    let mut set = |from: Mapping| {
         for (key, value) in from {
-            mapping.entry(key).or_insert(value);
+            mapping.insert(key, value);
         }
     };
     match merged {
-        Value::Mapping(from) => add(from),
+        Value::Mapping(from) => set(from),
         Value::Sequence(list) => {
+            let mut from = Mapping::new();
             for item in list {
                 match item {
-                    Value::Mapping(from) => add(from),
+                    Value::Mapping(item) => {
+                        for (key, value) in item {
+                            from.entry(key).or_insert(value);
+                        }
+                    }
                     Value::Sequence(_) => {
                         return Err("expected a mapping for merging, but found sequence")
                     }
@@ -517,6 +527,7 @@ fn merge(mapping: &mut Mapping, merged: Value) -> Result<(), &'static str> {
                     _ => return Err("expected a mapping for merging, but found scalar"),
                 }
             }
+            set(from);
         }
         Value::Tagged(_) => return Err("unexpected tagged value in merge"),
         _ => return Err("expected a mapping or list of mappings for merging, but found scalar"),
@@ -673,6 +684,16 @@ mod tests {
         assert_eq!(
             values(yaml(text)),
             [parse("m: {a: 2, b: 1, c: 4, d: 2, e: 3}")]
+        );
+    }
+
+    #[test]
+    fn every_merge_of_a_mapping_applies_where_it_stands() {
+        let text =
+            "m: {a: 1, <<: {a: 2, b: 2, c: 2}, b: 3, <<: [{c: 4, d: 4}, {d: 5, e: 5}], e: 6}\n";
+        assert_eq!(
+            values(yaml(text)),
+            [parse("m: {a: 2, b: 3, c: 4, d: 4, e: 6}")]
         );
     }
 

@@ -143,11 +143,25 @@ fn an_octal_number_of_clusters_is_read_as_kubectl_reads_it() {
 #[test]
 fn a_merge_key_replaces_the_fields_written_before_it_as_kubectl_reads_it() {
     // go-yaml v2 merges where `<<` stands: 3 replaces the 1 above it.
-    let spec = "  numberOfClusters: 1\n  <<: {numberOfClusters: 3}\n";
+    assert_eq!(
+        clusters_planned("  numberOfClusters: 1\n  <<: {numberOfClusters: 3}\n"),
+        Some(3)
+    );
+}
+
+/// How many clusters the placement with `spec` selects.
+fn clusters_planned(spec: &str) -> Option<usize> {
     let output = plan(placement(spec)).args(["-o", "json"]).run();
     let plan: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
-    let clusters = plan["items"][0]["clusters"].as_array().map(Vec::len);
-    assert_eq!(clusters, Some(3), "{plan}");
+    plan["items"][0]["clusters"].as_array().map(Vec::len)
+}
+
+#[test]
+fn every_merge_key_of_a_mapping_applies_where_it_stands() {
+    // A second `<<` is no duplicate to go-yaml v2: each merges where it stands, so 2 replaces
+    // the first merge's 3 and the `numberOfClusters: 1` written before both.
+    let spec = "  numberOfClusters: 1\n  <<: {numberOfClusters: 3}\n  <<: {numberOfClusters: 2}\n";
+    assert_eq!(clusters_planned(spec), Some(2));
 }
 
 #[test]
