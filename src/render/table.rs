@@ -1,6 +1,7 @@
 //! Plain, kubectl-like tables (no borders, no colour): columns separated by spaces, fitted to
 //! the terminal's width when there is one, never wrapped when piped.
 
+use std::fmt::Write as _;
 use std::io::IsTerminal;
 
 use comfy_table::presets::NOTHING;
@@ -17,6 +18,11 @@ pub fn terminal_width() -> Option<u16> {
 
 /// Renders `rows` under `header`; each line ends with a newline and has no trailing spaces.
 pub fn render(header: Vec<String>, rows: Vec<Vec<String>>, width: Option<u16>) -> String {
+    if width.is_none() {
+        if let Some(text) = aligned(&header, &rows) {
+            return text;
+        }
+    }
     let mut table = Table::new();
     table.load_preset(NOTHING).force_no_tty();
     match width {
@@ -42,6 +48,49 @@ pub fn render(header: Vec<String>, rows: Vec<Vec<String>>, width: Option<u16>) -
     text
 }
 
+/// The table comfy-table lays out when nothing is fitted (each column as wide as its widest
+/// cell, then three spaces), written directly when every cell is plain: printable ASCII, one
+/// column per byte, on one line, without spaces at either end (which comfy-table would keep
+/// or split). A plan table of 10k placements is a million rows, and comfy-table's general
+/// layout (Unicode widths, line splitting, styling per cell) was most of its rendering time.
+fn aligned(header: &[String], rows: &[Vec<String>]) -> Option<String> {
+    let lines = || std::iter::once(header).chain(rows.iter().map(Vec::as_slice));
+    let mut widths: Vec<usize> = Vec::new();
+    for line in lines() {
+        for (column, cell) in line.iter().enumerate() {
+            if !plain(cell) {
+                return None;
+            }
+            match widths.get_mut(column) {
+                Some(width) => *width = (*width).max(cell.len()),
+                None => widths.push(cell.len()),
+            }
+        }
+    }
+    let mut text = String::new();
+    for line in lines() {
+        let start = text.len();
+        for (cell, width) in line.iter().zip(&widths) {
+            let _ = write!(text, "{cell:width$}", width = width + COLUMN_GAP);
+        }
+        text.truncate(start + text[start..].trim_end().len());
+        text.push('\n');
+    }
+    Some(text)
+}
+
+/// The spaces after each column.
+const COLUMN_GAP: usize = 3;
+
+fn plain(cell: &str) -> bool {
+    cell.len() <= usize::from(u16::MAX)
+        && !cell.starts_with(' ')
+        && !cell.ends_with(' ')
+        && cell
+            .bytes()
+            .all(|byte| byte == b' ' || byte.is_ascii_graphic())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,6 +110,50 @@ mod tests {
             text,
             "NAME        ONLINE\na           true\nlong-name   false\n"
         );
+    }
+
+    /// The direct layout is comfy-table's, cell for cell, and cells it does not take (spaces
+    /// at an end, line breaks, wide characters) are left to comfy-table.
+    #[test]
+    fn plain_cells_are_laid_out_as_comfy_table_lays_them_out() {
+        let header = strings(&["CLUSTER", "SCORE", "GROUP", "EMPTY"]);
+        let rows = vec![
+            strings(&["a", "100", "0 (canary)", ""]),
+            strings(&["longer-cluster-name", "", "1"]),
+            strings(&["b"]),
+            strings(&["c", "7", "x", "", "extra"]),
+            strings(&[" lead", "trail ", "two\nlines", "ü"]),
+        ];
+        let comfy = |rows: &[Vec<String>]| {
+            let mut table = Table::new();
+            table
+                .load_preset(NOTHING)
+                .force_no_tty()
+                .set_content_arrangement(ContentArrangement::Disabled)
+                .set_header(header.clone())
+                .add_rows(rows.to_vec());
+            for column in table.column_iter_mut() {
+                column.set_padding((0, 3));
+            }
+            table
+                .lines()
+                .map(|line| format!("{}\n", line.trim_end()))
+                .collect::<String>()
+        };
+        let plain = &rows[..4];
+        assert_eq!(
+            aligned(&header, plain).as_deref(),
+            Some(comfy(plain).as_str())
+        );
+        assert_eq!(render(header.clone(), plain.to_vec(), None), comfy(plain));
+        for row in &rows[4..] {
+            for cell in row {
+                let rows = vec![vec![cell.clone()]];
+                assert_eq!(aligned(&header, &rows), None, "{cell:?}");
+            }
+        }
+        assert_eq!(render(header.clone(), rows.clone(), None), comfy(&rows));
+        assert_eq!(aligned(&header, &[]).as_deref(), Some(comfy(&[]).as_str()));
     }
 
     #[test]
