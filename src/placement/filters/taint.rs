@@ -174,6 +174,25 @@ impl<'a> Taints<'a> {
         }
         validate(tolerations)?;
         let admitted = self.admitted(tolerations, now);
+        if own.is_none() && rejected.is_none() {
+            // Nothing to judge alone and no reason to record: the fleet-wide bits decide
+            // (they admit every untainted cluster too).
+            feasible.extend(
+                clusters
+                    .iter()
+                    .copied()
+                    .filter(|&index| admitted.clusters.contains(index)),
+            );
+            if !admitted.until.is_empty() {
+                until.extend(
+                    feasible
+                        .iter()
+                        .filter(|&&index| !self.untainted.contains(index))
+                        .filter_map(|&index| Some((index, *admitted.until.get(&index)?))),
+                );
+            }
+            return Ok((feasible, until));
+        }
         for &index in clusters {
             if self.untainted.contains(index) {
                 feasible.push(index);
@@ -376,6 +395,35 @@ mod tests {
             .next()
             .map(|taint| taint.key.clone());
         assert_eq!(first.as_deref(), Some(UNAVAILABLE_TAINT));
+    }
+
+    /// The untraced filter reads only the fleet-wide bits; it keeps the clusters, in order,
+    /// and the expiries that judging each cluster (as a traced run does) keeps.
+    #[test]
+    fn the_bits_keep_what_judging_each_cluster_keeps() {
+        let clusters = vec![
+            cluster("a").build(),
+            tainted(TaintEffect::NoSelect, Some(100)),
+            cluster("c").offline().build(),
+            tainted(TaintEffect::PreferNoSelect, None),
+            cluster("e")
+                .taint("other", "", TaintEffect::NoSelect)
+                .build(),
+        ];
+        let taints = Taints::new(&clusters);
+        for tolerations in [
+            vec![],
+            vec![exists("key1", Some(10))],
+            vec![exists("", None)],
+        ] {
+            let order = [4, 3, 2, 1, 0];
+            let untraced = taints.filter(&order, &tolerations, None, 105, None);
+            let mut rejected = HashMap::new();
+            let traced = taints.filter(&order, &tolerations, None, 105, Some(&mut rejected));
+            assert_eq!(untraced, traced, "{tolerations:?}");
+        }
+        let tolerated = taints.filter(&[1, 0], &[exists("key1", Some(10))], None, 105, None);
+        assert_eq!(tolerated, Ok((vec![1, 0], HashMap::from([(1, 110)]))));
     }
 
     #[test]

@@ -77,9 +77,12 @@ impl Prioritizer for ResourceAllocatable {
 /// Scores each cluster's [`allocatable`] value. Clusters without the resource get no score
 /// (they add 0 to the total).
 fn score(values: &[Option<f64>]) -> Vec<Option<i64>> {
-    let present = values.iter().flatten().copied();
-    let min = present.clone().fold(f64::INFINITY, f64::min);
-    let max = present.fold(f64::NEG_INFINITY, f64::max);
+    let (min, max) = values
+        .iter()
+        .flatten()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(min, max), &value| {
+            (min.min(value), max.max(value))
+        });
     values
         .iter()
         .map(|value| {
