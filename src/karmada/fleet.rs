@@ -190,17 +190,26 @@ impl<'a> Fleet<'a> {
             &self.static_weights,
             std::ptr::from_ref(placement) as usize,
             || {
-                let matchers: Vec<(AffinityMatcher, i64)> = rules
+                let matchers: Vec<(AffinityMatcher, Option<ClusterBits>, i64)> = rules
                     .iter()
-                    .map(|(affinity, weight)| (AffinityMatcher::new(affinity), *weight))
+                    .map(|(affinity, weight)| {
+                        let matcher = AffinityMatcher::new(affinity);
+                        let labels = self.select_labels(&matcher);
+                        (matcher, labels, *weight)
+                    })
                     .collect();
                 self.clusters
                     .iter()
-                    .map(|cluster| {
+                    .enumerate()
+                    .map(|(index, cluster)| {
                         matchers
                             .iter()
-                            .filter(|(matcher, _)| matcher.matches(cluster))
-                            .map(|(_, weight)| *weight)
+                            .filter(|(matcher, labels, _)| {
+                                matcher.matches_with(cluster, |_| {
+                                    labels.as_ref().is_some_and(|bits| bits.contains(index))
+                                })
+                            })
+                            .map(|(_, _, weight)| *weight)
                             .fold(0, i64::max)
                     })
                     .collect()
@@ -247,13 +256,17 @@ impl<'a> Fleet<'a> {
             let labels: Vec<Option<ClusterBits>> = affinity
                 .matchers
                 .iter()
-                .map(|matcher| {
-                    matcher
-                        .label_selector()
-                        .map(|selector| self.labels.select(selector))
-                })
+                .map(|matcher| self.select_labels(matcher))
                 .collect();
             FilterTable::new(&context, self.clusters, &apis, &labels)
         })
+    }
+
+    /// The clusters whose labels `matcher`'s label selector matches, over the whole fleet at
+    /// once (`None`: the matcher has none); its other terms are read cluster by cluster.
+    fn select_labels(&self, matcher: &AffinityMatcher) -> Option<ClusterBits> {
+        matcher
+            .label_selector()
+            .map(|selector| self.labels.select(selector))
     }
 }
