@@ -100,7 +100,9 @@ impl FilterTable {
             feasible: Vec::new(),
             reasons: BTreeMap::new(),
         };
-        let mut distinct: HashMap<Verdict, u32> = HashMap::new();
+        let mut distinct = Distinct::default();
+        // Per distinct verdict, how many clusters gave it.
+        let mut counts: Vec<usize> = Vec::new();
         for (index, cluster) in clusters.iter().enumerate() {
             let verdict = filter::verdict_with(cluster, |plugin, filter| {
                 if plugin == api_enablement::NAME {
@@ -115,19 +117,18 @@ impl FilterTable {
                     filter(context, cluster)
                 }
             });
-            match &verdict {
-                Verdict::Fit => table.feasible.push(index),
-                Verdict::Unfit { reason, .. } => {
-                    *table.reasons.entry(reason.to_string()).or_default() += 1;
-                }
-                Verdict::Deleting => {}
+            if verdict == Verdict::Fit {
+                table.feasible.push(index);
             }
-            let next = table.verdicts.len() as u32;
-            let id = *distinct.entry(verdict.clone()).or_insert_with(|| {
-                table.verdicts.push(verdict);
-                next
-            });
+            let id = distinct.id(verdict, &mut table.verdicts);
+            counts.resize(table.verdicts.len(), 0);
+            counts[id as usize] += 1;
             table.of_cluster.push(id);
+        }
+        for (verdict, count) in table.verdicts.iter().zip(counts) {
+            if let Verdict::Unfit { reason, .. } = verdict {
+                *table.reasons.entry(reason.to_string()).or_default() += count;
+            }
         }
         table
     }
@@ -135,6 +136,63 @@ impl FilterTable {
     /// The verdict of the cluster at `index`.
     pub fn verdict(&self, index: usize) -> &Verdict {
         &self.verdicts[self.of_cluster[index] as usize]
+    }
+}
+
+/// The distinct verdicts of a table. Every filter's reason is one of a few fixed texts but a
+/// taint's, formatted per cluster: a fixed text is recognised by its address among the few
+/// seen, a formatted one by its text (hashing every cluster's ~50 bytes of reason cost more
+/// than running the filters). A text at two addresses is two entries with equal verdicts,
+/// which no reader can tell apart.
+#[derive(Default)]
+struct Distinct {
+    /// Ids of the verdicts without a formatted reason.
+    fixed: Vec<u32>,
+    formatted: HashMap<Verdict, u32>,
+}
+
+impl Distinct {
+    /// The id of `verdict` in `verdicts`, where it is added if new.
+    fn id(&mut self, verdict: Verdict, verdicts: &mut Vec<Verdict>) -> u32 {
+        let next = verdicts.len() as u32;
+        if let Verdict::Unfit {
+            reason: Cow::Owned(_),
+            ..
+        } = verdict
+        {
+            return *self.formatted.entry(verdict).or_insert_with_key(|verdict| {
+                verdicts.push(verdict.clone());
+                next
+            });
+        }
+        let known = self
+            .fixed
+            .iter()
+            .find(|&&id| same_fixed(&verdicts[id as usize], &verdict));
+        if let Some(&id) = known {
+            return id;
+        }
+        self.fixed.push(next);
+        verdicts.push(verdict);
+        next
+    }
+}
+
+/// Two verdicts without a formatted reason, the reasons compared by address.
+fn same_fixed(a: &Verdict, b: &Verdict) -> bool {
+    match (a, b) {
+        (Verdict::Fit, Verdict::Fit) | (Verdict::Deleting, Verdict::Deleting) => true,
+        (
+            Verdict::Unfit {
+                plugin: a_plugin,
+                reason: Cow::Borrowed(a_reason),
+            },
+            Verdict::Unfit {
+                plugin: b_plugin,
+                reason: Cow::Borrowed(b_reason),
+            },
+        ) => a_plugin == b_plugin && std::ptr::eq(*a_reason, *b_reason),
+        _ => false,
     }
 }
 
@@ -268,5 +326,39 @@ impl<'a> Fleet<'a> {
         matcher
             .label_selector()
             .map(|selector| self.labels.select(selector))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unfit(plugin: &'static str, reason: Cow<'static, str>) -> Verdict {
+        Verdict::Unfit { plugin, reason }
+    }
+
+    #[test]
+    fn each_distinct_verdict_is_kept_once() {
+        let mut distinct = Distinct::default();
+        let mut verdicts = Vec::new();
+        let fixed: &'static str =
+            "cluster(s) did not match the placement cluster affinity constraint";
+        let taint = |text: &str| unfit("TaintToleration", Cow::Owned(text.to_string()));
+        let ids: Vec<u32> = [
+            Verdict::Fit,
+            unfit("ClusterAffinity", Cow::Borrowed(fixed)),
+            taint("had untolerated taint {a:NoSchedule}"),
+            Verdict::Fit,
+            unfit("ClusterAffinity", Cow::Borrowed(fixed)),
+            taint("had untolerated taint {a:NoSchedule}"),
+            taint("had untolerated taint {b:NoSchedule}"),
+            Verdict::Deleting,
+        ]
+        .into_iter()
+        .map(|verdict| distinct.id(verdict, &mut verdicts))
+        .collect();
+        assert_eq!(ids, [0, 1, 2, 0, 1, 2, 3, 4]);
+        assert_eq!(verdicts[2], taint("had untolerated taint {a:NoSchedule}"));
+        assert_eq!(verdicts.len(), 5);
     }
 }
