@@ -433,13 +433,7 @@ struct WeightSum {
 }
 
 impl WeightSum {
-    fn of(slots: &[Slot], order: &[u128]) -> Self {
-        let sum: i128 = order
-            .iter()
-            .filter_map(|&key| slots.get(slot_index(key)))
-            .filter(|slot| slot.in_play())
-            .map(|slot| i128::from(slot.weight))
-            .sum();
+    fn new(sum: i128) -> Self {
         WeightSum {
             sum,
             narrow: i64::try_from(sum).ok(),
@@ -462,22 +456,30 @@ impl WeightSum {
 }
 
 /// Clusters that max or capacity took out of play keep their place in `order` and are
-/// passed over.
+/// passed over; the sum of the weights in play loses theirs when they leave, rather than
+/// being added up again each round.
 fn weighted_rounds(
     slots: &mut [Slot],
     order: &[u128],
-    remaining: &mut i64,
+    remaining_out: &mut i64,
     recorder: &mut Option<&mut Recorder>,
 ) {
+    let mut in_play: i128 = order
+        .iter()
+        .filter_map(|&key| slots.get(slot_index(key)))
+        .map(|slot| i128::from(slot.weight))
+        .sum();
+    // A local, not the caller's through the reference, so that it stays in a register.
+    let mut remaining = *remaining_out;
     let mut round: u32 = 0;
     let mut modified = true;
-    while modified && *remaining > 0 {
+    while modified && remaining > 0 {
         modified = false;
-        let weight_sum = WeightSum::of(slots, order);
-        if weight_sum.sum <= 0 {
+        if in_play <= 0 {
             break;
         }
-        let distribute = *remaining;
+        let weight_sum = WeightSum::new(in_play);
+        let distribute = remaining;
         let mut only_absorbed = true;
         let first_share = recorder.as_ref().map_or(0, |r| r.shares.len());
         for &key in order {
@@ -491,7 +493,7 @@ fn weighted_rounds(
             let start = slot.replicas;
             let share = weight_sum
                 .ceil_share(distribute, slot.weight)
-                .min(*remaining);
+                .min(remaining);
             let absorbed = share.min(slot.pending);
             slot.pending -= absorbed;
             slot.last_share = share;
@@ -516,9 +518,10 @@ fn weighted_rounds(
             }
             if hit_max || hit_capacity {
                 slot.full_in_round = Some(round);
+                in_play -= i128::from(slot.weight);
             }
             let added = planned.saturating_sub(start);
-            *remaining = remaining.saturating_sub(added);
+            remaining = remaining.saturating_sub(added);
             slot.replicas = planned;
             if added > 0 {
                 modified = true;
@@ -551,6 +554,7 @@ fn weighted_rounds(
         }
         round = round.saturating_add(1);
     }
+    *remaining_out = remaining;
 }
 
 /// A round in which every share was absorbed by a pre-allocation changes nothing but the
