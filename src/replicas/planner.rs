@@ -674,6 +674,71 @@ mod tests {
         }
     }
 
+    /// More clusters than a plan keeps on the stack, out of name order: the same plan as the
+    /// planner before the stack arrays (computed with it), capacity and current included.
+    #[test]
+    fn more_clusters_than_fit_on_the_stack_plan_the_same() {
+        let result = run(&Case {
+            total: 47,
+            key: "team/app",
+            rebalance: false,
+            clusters: &[
+                ("*", ClusterPreferences::new(0, None, 1)),
+                ("member-03", ClusterPreferences::new(2, Some(5), 4)),
+            ],
+            available: &[
+                "member-19",
+                "member-18",
+                "member-17",
+                "member-16",
+                "member-15",
+                "member-14",
+                "member-13",
+                "member-12",
+                "member-11",
+                "member-10",
+                "member-09",
+                "member-08",
+                "member-07",
+                "member-06",
+                "member-05",
+                "member-04",
+                "member-03",
+                "member-02",
+                "member-01",
+                "member-00",
+            ],
+            current: &[("member-15", 9)],
+            capacity: &[("member-07", 1), ("member-11", 0)],
+        });
+        let want = expected(&[
+            ("member-00", 2),
+            ("member-01", 2),
+            ("member-02", 2),
+            ("member-03", 5),
+            ("member-04", 2),
+            ("member-05", 2),
+            ("member-06", 2),
+            ("member-07", 1),
+            ("member-08", 2),
+            ("member-09", 2),
+            ("member-10", 2),
+            ("member-11", 0),
+            ("member-12", 2),
+            ("member-13", 2),
+            ("member-14", 2),
+            ("member-15", 9),
+            ("member-16", 2),
+            ("member-17", 2),
+            ("member-18", 2),
+            ("member-19", 2),
+        ]);
+        assert_eq!(result.replicas, want);
+        assert_eq!(result.overflow, expected(&[]));
+        assert_eq!(result.unassigned, 0);
+        assert_eq!(result.trace.clusters.len(), 20);
+    }
+
     #[test]
     fn the_split_moves_with_the_key() {
         let result = run(&Case {
