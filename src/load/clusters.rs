@@ -1,7 +1,9 @@
 //! The cluster kinds: the native `ClusterInventory`, OCM `ManagedCluster`, kubefed
 //! `KubeFedCluster` and federation v1 `Cluster`.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
+
+use foldhash::HashSet;
 
 use serde::de::{self, Deserializer};
 use serde::Deserialize;

@@ -1,7 +1,7 @@
 //! Collecting decoded objects into a [`Model`], refusing duplicates and gathering every
 //! error of the run.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
 
 use super::{LoadError, LoadErrors};
 use crate::model::karmada::{KarmadaCluster, PropagationPolicy, ResourceBinding, ResourceTemplate};

@@ -2,7 +2,9 @@
 //! 100k-cluster fleet carries ~1.6M label strings but only a few hundred distinct ones.
 
 use std::borrow::Borrow;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
+
+use foldhash::HashSet;
 use std::fmt;
 use std::ops::Deref;
 use std::sync::Arc;

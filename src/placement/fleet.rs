@@ -2,7 +2,7 @@
 //! order, clusterset members, and the label and claim indexes. What a filter or prioritizer
 //! reads besides lives with that plugin.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 use std::sync::{Arc, OnceLock};
 
 use crate::model::{Cluster, ClusterSetSelector, Inventory, NameTable, CLUSTERSET_LABEL};

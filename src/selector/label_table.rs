@@ -4,7 +4,7 @@
 //! compares a few contiguous integers; with each cluster's own map (one allocation per
 //! cluster) the per-cluster matcher waited on memory at 100k clusters. The whole-fleet
 //! index ([`LabelIndex`](super::LabelIndex)) is built from the same ids.
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 use super::conjunction::Selector;
 use super::label_source::LabelSource;
