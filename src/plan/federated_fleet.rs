@@ -3,6 +3,7 @@
 //! `FleetIndex`, so the fleet is indexed once per run whichever engines run.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use crate::model::Cluster;
 use crate::placement::FleetIndex;
@@ -13,6 +14,12 @@ use crate::selector::{ClusterBits, Selector};
 pub struct FederatedFleet<'a, 'i> {
     pub clusters: &'a [Cluster],
     index: &'i FleetIndex<'i>,
+    /// Built by the first federation or kubefed item: a run of Placements alone never needs
+    /// it, and building it (a name copy per cluster) held up every other item's start.
+    shared: OnceLock<Shared>,
+}
+
+struct Shared {
     online: ClusterBits,
     /// Replica capacity of every cluster that has one. The planner only looks up the names it
     /// is given, so one map serves every workload instead of one copy of the names per item.
@@ -22,24 +29,29 @@ pub struct FederatedFleet<'a, 'i> {
 impl<'a, 'i> FederatedFleet<'a, 'i> {
     /// `index` must index these `clusters` (the same inventory, in the same order).
     pub fn new(clusters: &'a [Cluster], index: &'i FleetIndex<'i>) -> FederatedFleet<'a, 'i> {
-        let online = ClusterBits::from_ids(
-            clusters.len(),
-            clusters
-                .iter()
-                .enumerate()
-                .filter(|(_, cluster)| cluster.online)
-                .map(|(id, _)| id),
-        );
-        let capacity = clusters
-            .iter()
-            .filter_map(|cluster| Some((cluster.name.clone(), cluster.replica_capacity?)))
-            .collect();
         FederatedFleet {
             clusters,
             index,
-            capacity,
-            online,
+            shared: OnceLock::new(),
         }
+    }
+
+    fn shared(&self) -> &Shared {
+        self.shared.get_or_init(|| Shared {
+            online: ClusterBits::from_ids(
+                self.clusters.len(),
+                self.clusters
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, cluster)| cluster.online)
+                    .map(|(id, _)| id),
+            ),
+            capacity: self
+                .clusters
+                .iter()
+                .filter_map(|cluster| Some((cluster.name.clone(), cluster.replica_capacity?)))
+                .collect(),
+        })
     }
 
     pub fn id(&self, name: &str) -> Option<usize> {
@@ -47,17 +59,17 @@ impl<'a, 'i> FederatedFleet<'a, 'i> {
     }
 
     pub fn capacity(&self) -> &BTreeMap<String, i64> {
-        &self.capacity
+        &self.shared().capacity
     }
 
     pub fn online(&self) -> &ClusterBits {
-        &self.online
+        &self.shared().online
     }
 
     /// Online clusters whose labels match.
     pub fn online_matching(&self, selector: &Selector) -> ClusterBits {
         let mut bits = self.index.select_labels(selector);
-        bits.and_assign(&self.online);
+        bits.and_assign(self.online());
         bits
     }
 
