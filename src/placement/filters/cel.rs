@@ -14,7 +14,9 @@ use std::sync::{Arc, OnceLock};
 use cel::common::ast::{EntryExpr, Expr};
 use cel::extractors::This;
 use cel::objects::{KeyRef, Map};
-use cel::{Context, ExecutionError, IdedExpr, ParseErrors, Program, ResolveResult, Value};
+use cel::{
+    Context, ExecutionError, IdedExpr, ParseError, ParseErrors, Program, ResolveResult, Value,
+};
 
 use super::cel_limits::{self, SourceLimit, CLUSTER_BUDGET, PER_CALL_LIMIT};
 use crate::model::{echo, shorten_quoted, AddOnPlacementScore, Cluster, MAX_LINE_CHARS};
@@ -65,32 +67,43 @@ pub struct CelSelector {
     exceeded: OnceLock<String>,
 }
 
-/// cel-go's `errorReportingLimit` default (parser.NewParser), which OCM keeps.
-const SYNTAX_ERROR_LIMIT: usize = 100;
+/// cel-go's `errorReportingLimit` default (parser.NewParser), which OCM keeps, and its
+/// `common.Errors` `maxErrorsToReport`: both are 100.
+const ERROR_LIMIT: usize = 100;
 
-/// cel-go's parse error text: `ERROR: <input>:LINE:COLUMN: MESSAGE`, then the source line and
-/// a caret under the column. Rendered here rather than by the cel crate, whose rendering
-/// panics for a column past 65,535 (a formatting width) and repeats the line whatever its
-/// size: a line longer than a message may quote is left out.
+/// The cel crate's prefix of an error its lexer or grammar reports, as cel-go's listener does.
+const SYNTAX_ERROR: &str = "Syntax error: ";
+
+/// cel-go's parse error text (`common.Errors.ToDisplayString` at v0.29.2, OCM's version): each
+/// error as `ERROR: <input>:LINE:COLUMN: MESSAGE`, then the source line and a caret under the
+/// column, sorted by line and column. Rendered here rather than by the cel crate, whose
+/// rendering panics for a column past 65,535 (a formatting width) and repeats the line
+/// whatever its size: a line longer than a message may quote is left out.
 ///
-/// cel-go reports at most [`SYNTAX_ERROR_LIMIT`] syntax errors and stops at the next one,
-/// reported as `Syntax error: More than 100 syntax errors`; the cel crate reports one per bad
-/// token (5,000 stray characters made 350 KB of message).
+/// cel-go keeps the first [`ERROR_LIMIT`] errors and counts the rest (`N more errors were
+/// truncated`). Its parser stops at the 101st syntax error, which it reports as one more
+/// error (`More than 100 syntax errors`, so never listed) before the tree is visited; the cel
+/// crate reports one syntax error per bad token (5,000 stray characters made 350 KB of
+/// message) and goes on to its other checks.
 fn parse_errors(errors: &ParseErrors) -> String {
-    let rendered: Vec<String> = errors
-        .errors
-        .iter()
-        .take(SYNTAX_ERROR_LIMIT + 1)
-        .enumerate()
-        .map(|(index, error)| {
+    let is_syntax = |error: &&ParseError| error.msg.starts_with(SYNTAX_ERROR);
+    let (mut listed, counted): (Vec<&ParseError>, usize) =
+        if errors.errors.iter().filter(is_syntax).count() > ERROR_LIMIT {
+            let listed = errors.errors.iter().filter(is_syntax).take(ERROR_LIMIT);
+            (listed.collect(), ERROR_LIMIT + 1)
+        } else {
+            let listed = errors.errors.iter().take(ERROR_LIMIT);
+            (listed.collect(), errors.errors.len())
+        };
+    listed.sort_by_key(|error| error.pos);
+    let mut rendered: Vec<String> = listed
+        .into_iter()
+        .map(|error| {
             let (line, column) = error.pos;
-            let message = if index == SYNTAX_ERROR_LIMIT {
-                // cel-go reports it as a syntax error (parseErrors.syntaxError), so prefixed.
-                format!("Syntax error: More than {SYNTAX_ERROR_LIMIT} syntax errors")
-            } else {
+            let mut text = format!(
+                "ERROR: <input>:{line}:{column}: {}",
                 shorten_quoted(&error.msg)
-            };
-            let mut text = format!("ERROR: <input>:{line}:{column}: {message}");
+            );
             let snippet = error
                 .source_info
                 .as_ref()
@@ -103,6 +116,12 @@ fn parse_errors(errors: &ParseErrors) -> String {
             text
         })
         .collect();
+    if counted > ERROR_LIMIT {
+        rendered.push(format!(
+            "{} more errors were truncated",
+            counted - ERROR_LIMIT
+        ));
+    }
     rendered.join("\n")
 }
 
