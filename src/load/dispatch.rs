@@ -2,12 +2,13 @@
 //! (`load/kinds`), expanding `List`s.
 
 use super::content::{Content, Shape};
-use super::kinds::{route, Route};
+use super::kinds::{route, Reader, Route};
 use super::model_builder::ModelBuilder;
 use super::object::{join, Object, TypeMeta};
 use super::plain_scalars::{self, Misread};
 use super::LoadError;
 use crate::model::Source;
+use crate::parallel;
 
 /// Reads one document into the model. Empty documents are skipped; so are documents found
 /// by walking (`walked`) that have neither `apiVersion` nor `kind`: a CI workflow, a JSON
@@ -46,6 +47,34 @@ fn load_value(
     prefix: &str,
     builder: &mut ModelBuilder,
 ) {
+    let namespace = builder.namespace().to_string();
+    let step = prepare(content, source, misread, prefix, &namespace);
+    apply(step, source, misread, prefix, builder);
+}
+
+/// What reading one value does to the model, decided from the value alone: everything up to
+/// the kind's reader, which claims the object and adds it. Preparing touches no builder, so a
+/// List's items are prepared on every core and applied in order (see [`load_list`]).
+enum Step<'c> {
+    Nothing,
+    Error(LoadError),
+    Skip(String),
+    List(Content<'c>, Content<'c>),
+    /// Warnings about plain scalars, then the reader, unless the scalars were refused.
+    Read {
+        warnings: Vec<String>,
+        refusals: Vec<LoadError>,
+        read: Option<(Reader, Result<Object<'c>, LoadError>)>,
+    },
+}
+
+fn prepare<'c>(
+    content: Content<'c>,
+    source: &Source,
+    misread: &[Misread],
+    prefix: &str,
+    namespace: &str,
+) -> Step<'c> {
     let invalid = |path: &str, message: String| {
         let error = LoadError::Invalid {
             at: source.clone(),
@@ -53,29 +82,29 @@ fn load_value(
             path: join(prefix, path),
             message,
         };
-        plain_scalars::explained(error, prefix, misread)
+        Step::Error(plain_scalars::explained(error, prefix, misread))
     };
     match content.shape() {
-        Shape::Null => return,
+        Shape::Null => return Step::Nothing,
         Shape::Mapping => {}
         other => {
             let message = format!(
                 "expected a Kubernetes object (a mapping with apiVersion and kind), found {}",
                 other.describe()
             );
-            return builder.error(invalid("", message));
+            return invalid("", message);
         }
     }
     let type_meta: TypeMeta = match content.decode_fields(&["apiVersion", "kind"]) {
         Ok(type_meta) => type_meta,
-        Err(error) => return builder.error(invalid(&error.path, error.message)),
+        Err(error) => return invalid(&error.path, error.message),
     };
     if let Some((field, message)) = type_meta.invalid() {
-        return builder.error(invalid(field, message));
+        return invalid(field, message);
     }
     if type_meta.kind.ends_with("List") {
         if let Some(items) = content.get("items") {
-            return load_list(content, items, source, misread, prefix, builder);
+            return Step::List(content, items);
         }
     }
     let read = match route(&type_meta, content) {
@@ -91,14 +120,12 @@ fn load_value(
                 type_meta.kind,
                 type_meta.api_version
             );
-            return builder.error(invalid("apiVersion", message));
+            return invalid("apiVersion", message);
         }
         Route::Unknown => {
-            let what = format!("{}/{}", type_meta.api_version, type_meta.kind);
-            return builder.skip(source.clone(), what);
+            return Step::Skip(format!("{}/{}", type_meta.api_version, type_meta.kind));
         }
     };
-    let namespace = builder.namespace().to_string();
     // Built once: its metadata is decoded for the misread scalars' messages and the read.
     let misread_in = (!misread.is_empty()).then(|| type_meta.clone());
     let object = Object::new(
@@ -106,31 +133,67 @@ fn load_value(
         content,
         source.clone(),
         prefix.to_string(),
-        &namespace,
+        namespace,
     );
+    let (mut warnings, mut refusals) = (Vec::new(), Vec::new());
     if let Some(type_meta) = misread_in {
         let identity = object.as_ref().ok().map(|object| object.object.to_string());
         if plain_scalars::fleetplan_only(&type_meta.api_version) {
             for (field, message) in plain_scalars::warnings(misread) {
                 let object = identity.as_deref().unwrap_or(&type_meta.kind);
                 let field = join(prefix, &field);
-                builder.warn(format!("{source}: {object}: {field}: {message}"));
+                warnings.push(format!("{source}: {object}: {field}: {message}"));
             }
         } else if misread.iter().any(Misread::refused) {
             for found in misread.iter().filter(|found| found.refused()) {
-                builder.error(LoadError::Invalid {
+                refusals.push(LoadError::Invalid {
                     at: source.clone(),
                     object: identity.clone(),
                     path: join(prefix, &found.field()),
                     message: found.refusal(),
                 });
             }
-            return;
+            return Step::Read {
+                warnings,
+                refusals,
+                read: None,
+            };
         }
     }
-    let read = object.and_then(|object| read(&object, builder));
-    if let Err(error) = read {
-        builder.error(plain_scalars::explained(error, prefix, misread));
+    Step::Read {
+        warnings,
+        refusals,
+        read: Some((read, object)),
+    }
+}
+
+fn apply(
+    step: Step<'_>,
+    source: &Source,
+    misread: &[Misread],
+    prefix: &str,
+    builder: &mut ModelBuilder,
+) {
+    match step {
+        Step::Nothing => {}
+        Step::Error(error) => builder.error(error),
+        Step::Skip(what) => builder.skip(source.clone(), what),
+        Step::List(list, items) => load_list(list, items, source, misread, prefix, builder),
+        Step::Read {
+            warnings,
+            refusals,
+            read,
+        } => {
+            warnings
+                .into_iter()
+                .for_each(|warning| builder.warn(warning));
+            builder.errors(refusals);
+            if let Some((read, object)) = read {
+                if let Err(error) = object.and_then(|object| read(&object, builder)) {
+                    builder.error(plain_scalars::explained(error, prefix, misread));
+                }
+            }
+        }
     }
 }
 
@@ -145,13 +208,21 @@ fn load_list(
 ) {
     match items.shape() {
         Shape::List => {
+            // Each item is prepared (its fields found, its metadata decoded) on every core,
+            // then applied in order: the model and its errors are the one-thread ones.
             let items = list.list_at("items").unwrap_or_default();
-            for (index, item) in items.into_iter().enumerate() {
+            let indexed: Vec<(usize, Content<'_>)> = items.into_iter().enumerate().collect();
+            let fields = map_items(&indexed, |(_, item)| item.fields());
+            let namespace = builder.namespace().to_string();
+            let prepared = map_items(&indexed, |&(index, item)| {
                 let prefix = format!("{prefix}items[{index}].");
                 let misread = plain_scalars::within_item(misread, index);
-                let fields = item.fields();
-                let item = fields.as_ref().map_or(item, Content::Fields);
-                load_value(item, source, &misread, &prefix, builder);
+                let item = fields[index].as_ref().map_or(item, Content::Fields);
+                let step = prepare(item, source, &misread, &prefix, &namespace);
+                (prefix, misread, step)
+            });
+            for (prefix, misread, step) in prepared {
+                apply(step, source, &misread, &prefix, builder);
             }
         }
         Shape::Null => {}
@@ -161,5 +232,16 @@ fn load_list(
             path: join(prefix, "items"),
             message: format!("expected a list of objects, found {}", other.describe()),
         }),
+    }
+}
+
+/// Below this many items a List is prepared on one thread: spawning costs more than it saves.
+const PARALLEL_ITEMS: usize = 256;
+
+fn map_items<'a, T: Sync, R: Send>(items: &'a [T], f: impl Fn(&'a T) -> R + Sync) -> Vec<R> {
+    if items.len() < PARALLEL_ITEMS {
+        items.iter().map(f).collect()
+    } else {
+        parallel::map_in_order(items, f)
     }
 }
