@@ -64,7 +64,7 @@ enum Step<'c> {
     Read {
         warnings: Vec<String>,
         refusals: Vec<LoadError>,
-        read: Option<(Reader, Result<Object<'c>, LoadError>)>,
+        read: Option<Box<(Reader, Result<Object<'c>, LoadError>)>>,
     },
 }
 
@@ -163,7 +163,7 @@ fn prepare<'c>(
     Step::Read {
         warnings,
         refusals,
-        read: Some((read, object)),
+        read: Some(Box::new((read, object))),
     }
 }
 
@@ -188,7 +188,7 @@ fn apply(
                 .into_iter()
                 .for_each(|warning| builder.warn(warning));
             builder.errors(refusals);
-            if let Some((read, object)) = read {
+            if let Some((read, object)) = read.map(|boxed| *boxed) {
                 if let Err(error) = object.and_then(|object| read(&object, builder)) {
                     builder.error(plain_scalars::explained(error, prefix, misread));
                 }
