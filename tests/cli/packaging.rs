@@ -471,28 +471,15 @@ fn bash_completes_no_item_as_the_value_of_a_flag() {
 #[cfg(unix)]
 #[test]
 fn bash_completes_items_with_the_namespace_flag_applied() {
-    assert_eq!(
-        bash_completes(&[
-            "fleetplan",
-            "explain",
-            "-f",
-            "testdata/namespace",
-            "Placement/"
-        ]),
-        ["Placement/default/prod"]
-    );
-    assert_eq!(
-        bash_completes(&[
-            "fleetplan",
-            "explain",
-            "-f",
-            "testdata/namespace",
-            "-n",
-            "team-a",
-            "Placement/"
-        ]),
-        ["Placement/team-a/prod"]
-    );
+    for (namespace, expected) in [
+        (&[][..], "Placement/default/prod"),
+        (&["-n", "team-a"][..], "Placement/team-a/prod"),
+    ] {
+        let mut words = vec!["fleetplan", "explain", "-f", "testdata/namespace"];
+        words.extend_from_slice(namespace);
+        words.push("Placement/");
+        assert_eq!(bash_completes(&words), [expected], "{namespace:?}");
+    }
 }
 
 #[cfg(unix)]
