@@ -82,7 +82,9 @@ pub fn convert(input: &RuleInput) -> Converted {
 
     let mut placement = PlacementSpec {
         cluster_sets: vec![input.scope.set.clone()],
-        number_of_clusters: spec.cluster_replicas,
+        // A negative clusterReplicas selects no cluster; a negative numberOfClusters would make
+        // the placement controller panic (docs/semantics.md), so it becomes 0.
+        number_of_clusters: spec.cluster_replicas.map(|replicas| replicas.max(0)),
         ..PlacementSpec::default()
     };
     fields.push(scope::candidates_field(input.scope, "every cluster"));
@@ -141,10 +143,15 @@ pub fn convert(input: &RuleInput) -> Converted {
     }
 
     if let Some(replicas) = spec.cluster_replicas {
-        fields.push(FieldReport::exact(
+        let field = FieldReport::exact(
             "spec.clusterReplicas",
-            format!("spec.numberOfClusters {replicas}"),
-        ));
+            format!("spec.numberOfClusters {}", replicas.max(0)),
+        );
+        fields.push(if replicas < 0 {
+            field.because("a negative clusterReplicas selects no cluster, and the placement controller panics on a negative numberOfClusters")
+        } else {
+            field
+        });
     }
     order(input, &mut placement, &mut fields);
 

@@ -597,3 +597,16 @@ fn no_manifest_work_is_refused_with_karmada() {
         .status(1)
         .run();
 }
+
+#[test]
+fn a_negative_cluster_replicas_becomes_zero_clusters_and_verifies() {
+    // The rule selects no cluster; a Placement with a negative numberOfClusters would make the
+    // placement controller panic, so the migrated one asks for 0 and plans the same.
+    let output = Test::new()
+        .args(["migrate", "-f", "testdata/fleet/inventory.yaml", "-f", "-", "--verify"])
+        .stdin("apiVersion: apps.open-cluster-management.io/v1\nkind: PlacementRule\nmetadata:\n  name: r\n  namespace: ns\nspec:\n  clusterReplicas: -1\n")
+        .stderr_contains("exact: spec.clusterReplicas -> spec.numberOfClusters 0 (a negative clusterReplicas selects no cluster, and the placement controller panics on a negative numberOfClusters)")
+        .status(0)
+        .run();
+    assert!(common::stdout(&output).contains("  numberOfClusters: 0\n"));
+}
