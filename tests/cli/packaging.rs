@@ -443,13 +443,30 @@ fn bash_completes_no_item_as_the_value_of_a_flag() {
         .output()
         .expect("help runs");
     let help = common::stdout(&explain);
+    // `-n, --namespace <NAMESPACE>`: both spellings of every flag that takes a value.
     let value_flags: Vec<&str> = help
         .lines()
         .map(str::trim_start)
         .filter(|line| line.starts_with('-') && line.contains(" <"))
-        .filter_map(|line| line.split([',', ' ']).find(|word| word.starts_with("--")))
+        .flat_map(|line| {
+            line.split([',', ' '])
+                .take_while(|word| !word.starts_with('<'))
+                .filter(|word| word.starts_with('-'))
+        })
         .collect();
-    assert!(value_flags.contains(&"--namespace"), "{help}");
+    assert!(
+        value_flags.contains(&"-n") && value_flags.contains(&"--namespace"),
+        "{help}"
+    );
+    // Without a flag before it, the same word completes to items: the loop below compares.
+    let items = [
+        "fleetplan",
+        "explain",
+        "-f",
+        "testdata/fleet",
+        "Placement/shop/",
+    ];
+    assert!(!bash_completes(&items).is_empty());
     for flag in value_flags {
         let offered = bash_completes(&[
             "fleetplan",
