@@ -63,7 +63,8 @@ fn aligned(header: &[String], rows: &[Vec<String>]) -> Option<String> {
             }
             match widths.get_mut(column) {
                 Some(width) => *width = (*width).max(cell.len()),
-                None => widths.push(cell.len()),
+                // comfy-table gives a column of empty cells one space of content.
+                None => widths.push(cell.len().max(1)),
             }
         }
     }
@@ -124,22 +125,7 @@ mod tests {
             strings(&["c", "7", "x", "", "extra"]),
             strings(&[" lead", "trail ", "two\nlines", "ü"]),
         ];
-        let comfy = |rows: &[Vec<String>]| {
-            let mut table = Table::new();
-            table
-                .load_preset(NOTHING)
-                .force_no_tty()
-                .set_content_arrangement(ContentArrangement::Disabled)
-                .set_header(header.clone())
-                .add_rows(rows.to_vec());
-            for column in table.column_iter_mut() {
-                column.set_padding((0, 3));
-            }
-            table
-                .lines()
-                .map(|line| format!("{}\n", line.trim_end()))
-                .collect::<String>()
-        };
+        let comfy = |rows: &[Vec<String>]| comfy_layout(&header, rows);
         let plain = &rows[..4];
         assert_eq!(
             aligned(&header, plain).as_deref(),
@@ -154,6 +140,42 @@ mod tests {
         }
         assert_eq!(render(header.clone(), rows.clone(), None), comfy(&rows));
         assert_eq!(aligned(&header, &[]).as_deref(), Some(comfy(&[]).as_str()));
+    }
+
+    /// comfy-table's own layout of an unfitted table, which the direct one must match.
+    fn comfy_layout(header: &[String], rows: &[Vec<String>]) -> String {
+        let mut table = Table::new();
+        table
+            .load_preset(NOTHING)
+            .force_no_tty()
+            .set_content_arrangement(ContentArrangement::Disabled)
+            .set_header(header.to_vec())
+            .add_rows(rows.to_vec());
+        for column in table.column_iter_mut() {
+            column.set_padding((0, 3));
+        }
+        table
+            .lines()
+            .map(|line| format!("{}\n", line.trim_end()))
+            .collect()
+    }
+
+    proptest::proptest! {
+        /// The direct layout is a second code path beside comfy-table's: for any cells it
+        /// takes (ragged rows, empty cells and columns, inner spaces) it must agree byte for
+        /// byte, or the piped table would drift from the terminal's.
+        #[test]
+        fn the_direct_layout_is_comfy_tables_for_any_cells_it_takes(
+            header in proptest::collection::vec("[A-Z]{0,8}", 1..4),
+            rows in proptest::collection::vec(
+                proptest::collection::vec("[ -~]{0,6}|", 0..6),
+                0..6,
+            ),
+        ) {
+            if let Some(text) = aligned(&header, &rows) {
+                proptest::prop_assert_eq!(text, comfy_layout(&header, &rows));
+            }
+        }
     }
 
     #[test]
