@@ -34,37 +34,25 @@ impl<'a> Fields<'a> {
     pub fn read(text: &'a str) -> Option<Fields<'a>> {
         let mut cursor = Cursor { text, at: 0 };
         cursor.whitespace();
-        cursor.expect(b'{')?;
         let mut fields = Vec::new();
-        cursor.whitespace();
-        if cursor.peek()? == b'}' {
-            cursor.at += 1;
-        } else {
-            loop {
-                cursor.whitespace();
-                let key = key_text(cursor.string()?)?;
-                cursor.whitespace();
-                cursor.expect(b':')?;
-                cursor.whitespace();
-                let (value, elements) = if cursor.peek()? == b'[' {
-                    let (value, elements) = cursor.list()?;
-                    (value, Some(elements))
-                } else {
-                    (cursor.value()?, None)
-                };
-                fields.push(Field {
-                    key,
-                    value,
-                    elements,
-                });
-                cursor.whitespace();
-                match cursor.next()? {
-                    b',' => {}
-                    b'}' => break,
-                    _ => return None,
-                }
-            }
-        }
+        cursor.delimited(b'{', b'}', |cursor| {
+            let key = key_text(cursor.string()?)?;
+            cursor.whitespace();
+            cursor.expect(b':')?;
+            cursor.whitespace();
+            let (value, elements) = if cursor.peek()? == b'[' {
+                let (value, elements) = cursor.list()?;
+                (value, Some(elements))
+            } else {
+                (cursor.value()?, None)
+            };
+            fields.push(Field {
+                key,
+                value,
+                elements,
+            });
+            Some(())
+        })?;
         cursor.whitespace();
         (cursor.at == text.len()).then_some(Fields { text, fields })
     }
@@ -201,24 +189,38 @@ impl<'a> Cursor<'a> {
     /// A list's text and its elements' texts, the cursor on its `[`.
     fn list(&mut self) -> Option<(&'a str, Vec<&'a str>)> {
         let start = self.at;
-        self.expect(b'[')?;
         let mut elements = Vec::new();
+        self.delimited(b'[', b']', |cursor| {
+            elements.push(cursor.value()?);
+            Some(())
+        })?;
+        Some((self.since(start)?, elements))
+    }
+
+    /// Past a mapping or list whose entries `entry` reads (each with the cursor on it), the
+    /// cursor on its `open` bracket: the one walk of commas and brackets both share.
+    fn delimited(
+        &mut self,
+        open: u8,
+        close: u8,
+        mut entry: impl FnMut(&mut Self) -> Option<()>,
+    ) -> Option<()> {
+        self.expect(open)?;
         self.whitespace();
-        if self.peek()? == b']' {
+        if self.peek()? == close {
             self.at += 1;
-        } else {
-            loop {
-                self.whitespace();
-                elements.push(self.value()?);
-                self.whitespace();
-                match self.next()? {
-                    b',' => {}
-                    b']' => break,
-                    _ => return None,
-                }
+            return Some(());
+        }
+        loop {
+            self.whitespace();
+            entry(self)?;
+            self.whitespace();
+            match self.next()? {
+                b',' => {}
+                byte if byte == close => return Some(()),
+                _ => return None,
             }
         }
-        Some((self.since(start)?, elements))
     }
 }
 
