@@ -814,4 +814,5 @@ fn tagged_and_block_scalars_are_strings_to_every_reader() {
     let model = model(&text);
     let labels = &model.workloads[0].labels;
     assert_eq!(labels.get("a").map(String::as_str), Some("yes"));
+    assert_eq!(labels.get("b").map(String::as_str), Some("no"));
 }
