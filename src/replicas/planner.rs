@@ -739,6 +739,89 @@ mod tests {
         assert_eq!(result.trace.clusters.len(), 20);
     }
 
+    /// FNV-1 gives these two names one hash: the small-map scan matches on the hash first and
+    /// must then compare the names, or the first of the two would take the other's entries.
+    #[test]
+    fn names_with_equal_hashes_keep_their_own_preferences_and_capacity() {
+        const OWN: &str = "member-412789";
+        const OTHER: &str = "member-649192";
+        let (own, other) = (OWN, OTHER);
+        assert_eq!(fnv1_32(own, ""), fnv1_32(other, ""));
+        for available in [&[OWN, OTHER], &[OTHER, OWN]] {
+            let result = run(&Case {
+                total: 5,
+                clusters: &[(own, ClusterPreferences::new(0, None, 1))],
+                available,
+                capacity: &[(own, 2)],
+                ..Case::default()
+            });
+            assert_eq!(
+                result.replicas,
+                expected(&[(own, 2), (other, 0)]),
+                "{available:?}"
+            );
+            assert_eq!(result.overflow, expected(&[(own, 3)]), "{available:?}");
+            assert_eq!(result.unassigned, 3, "{available:?}");
+            let sources: Vec<_> = result
+                .trace
+                .clusters
+                .iter()
+                .map(|cluster| (cluster.cluster, cluster.source, cluster.capacity))
+                .collect();
+            let want = |name| match name {
+                "member-412789" => (name, PreferenceSource::Own, Some(2)),
+                _ => (name, PreferenceSource::None, None),
+            };
+            assert_eq!(
+                sources,
+                available.iter().map(|&name| want(name)).collect::<Vec<_>>()
+            );
+        }
+    }
+
+    /// `plan` over at most `ON_STACK` clusters works in stack arrays; the same input through
+    /// heap vectors, as more clusters take, gives the same plan and trace.
+    #[test]
+    fn the_stack_arrays_plan_as_the_heap_vectors_do() {
+        let available: Vec<String> = (0..ON_STACK)
+            .rev()
+            .map(|i| format!("member-{i:02}"))
+            .collect();
+        let available: Vec<&str> = available.iter().map(String::as_str).collect();
+        let preferences = ReplicaPreferences {
+            rebalance: false,
+            clusters: [
+                ("*", ClusterPreferences::new(0, None, 1)),
+                ("member-03", ClusterPreferences::new(2, Some(5), 4)),
+                ("member-09", ClusterPreferences::new(1, None, 3)),
+            ]
+            .into_iter()
+            .map(|(name, prefs)| (name.to_string(), prefs))
+            .collect(),
+        };
+        let current = counts(&[("member-15", 9), ("member-02", 1)]);
+        let capacity = counts(&[("member-07", 1), ("member-11", 0)]);
+        let input = PlannerInput {
+            total: 47,
+            key: "team/app",
+            preferences: &preferences,
+            available: &available,
+            current: &current,
+            capacity: &capacity,
+        };
+        let names = NameOrder::new(&available).expect("distinct names");
+        let mut slots = vec![Slot::UNUSED; available.len()];
+        let mut keys = vec![0; available.len()];
+        let mut recorder = Recorder::default();
+        let on_heap = run_distinct(&input, &names, &mut slots, &mut keys, Some(&mut recorder));
+        let (on_stack, trace) = plan_with_trace(&input);
+        assert_eq!(on_stack, on_heap);
+        assert_eq!(on_stack.clusters.len(), ON_STACK);
+        assert_eq!(trace.clusters, recorder.clusters);
+        assert_eq!(trace.rounds, recorder.rounds);
+        assert_eq!(trace.shares, recorder.shares);
+    }
+
     #[test]
     fn the_split_moves_with_the_key() {
         let result = run(&Case {
