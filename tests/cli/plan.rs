@@ -689,17 +689,35 @@ fn large_fleet(dir: &Path) {
 }
 
 /// `fleetplan plan -o json | head -c 100`: the reader goes away while the plan is streamed;
-/// the run stops writing and ends quietly (exit 0, nothing on stderr: no panic, no backtrace).
+/// the run stops writing and ends quietly (nothing on stderr: no panic, no backtrace) with the
+/// run's verdict: 0 for a plan, 2 for a `diff` that found changes (every item is new against
+/// an empty previous plan, 1.5 MB of change set).
 #[test]
 fn a_closed_stdout_pipe_ends_the_output_quietly() {
     use std::io::Read;
     use std::process::{Command, Stdio};
     let dir = common::tempdir();
     large_fleet(dir.path());
-    for format in ["json", "yaml", "table", "name"] {
+    let empty = dir.path().join("empty-plan.yaml");
+    common::write(
+        &empty,
+        "apiVersion: fleetplan.io/v1alpha1\nkind: Plan\nitems: []\n",
+    );
+    let fleet = dir.path().join("fleet");
+    std::fs::create_dir(&fleet).expect("fleet dir");
+    for file in ["inventory.yaml", "workloads.yaml"] {
+        std::fs::rename(dir.path().join(file), fleet.join(file)).expect("moved");
+    }
+    let fleet = fleet.display().to_string();
+    let empty = empty.display().to_string();
+    let mut runs: Vec<(Vec<&str>, i32)> = ["json", "yaml", "table", "name"]
+        .into_iter()
+        .map(|format| (vec!["plan", "-o", format, "-f", &fleet], 0))
+        .collect();
+    runs.push((vec!["diff", "-o", "json", "-f", &fleet, "--previous", &empty], 2));
+    for (args, status) in runs {
         let mut child = Command::new(env!("CARGO_BIN_EXE_fleetplan"))
-            .args(["plan", "-o", format, "-f"])
-            .arg(dir.path())
+            .args(&args)
             .env("RUST_BACKTRACE", "1")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -707,11 +725,11 @@ fn a_closed_stdout_pipe_ends_the_output_quietly() {
             .expect("fleetplan runs");
         let mut head = [0; 100];
         let mut stdout = child.stdout.take().expect("stdout is piped");
-        stdout.read_exact(&mut head).expect("100 bytes of plan");
+        stdout.read_exact(&mut head).expect("100 bytes of output");
         drop(stdout);
         let output = child.wait_with_output().expect("fleetplan ends");
-        assert_eq!(String::from_utf8_lossy(&output.stderr), "", "-o {format}");
-        assert_eq!(output.status.code(), Some(0), "-o {format}");
+        assert_eq!(String::from_utf8_lossy(&output.stderr), "", "{args:?}");
+        assert_eq!(output.status.code(), Some(status), "{args:?}");
     }
 }
 
