@@ -714,7 +714,10 @@ fn a_closed_stdout_pipe_ends_the_output_quietly() {
         .into_iter()
         .map(|format| (vec!["plan", "-o", format, "-f", &fleet], 0))
         .collect();
-    runs.push((vec!["diff", "-o", "json", "-f", &fleet, "--previous", &empty], 2));
+    runs.push((
+        vec!["diff", "-o", "json", "-f", &fleet, "--previous", &empty],
+        2,
+    ));
     for (args, status) in runs {
         let mut child = Command::new(env!("CARGO_BIN_EXE_fleetplan"))
             .args(&args)
