@@ -287,6 +287,27 @@ mod tests {
         assert_eq!(ranked.to_vec(), owned.to_vec());
     }
 
+    /// Lists of one table compare by rank, of two tables (a plan against one planned over
+    /// another fleet) by name: equal names are equal, and a changed list never reads as equal.
+    #[test]
+    fn ranked_lists_are_equal_exactly_when_their_names_are() {
+        let one = table();
+        let other = Arc::new(NameTable::new(["a", "bravo", "charlie-2", "delta"]));
+        let list = ClusterNames::ranked(&one, [1, 3]);
+        let cases = [
+            (ClusterNames::ranked(&one, [1, 3]), true),
+            (ClusterNames::ranked(&one, [1, 2]), false),
+            (ClusterNames::ranked(&one, [1]), false),
+            (ClusterNames::ranked(&other, [0, 2]), true),
+            // The same ranks in another table are other names.
+            (ClusterNames::ranked(&other, [1, 3]), false),
+        ];
+        for (against, equal) in cases {
+            assert_eq!(list == against, equal, "{list:?} against {against:?}");
+            assert_eq!(against == list, equal, "{against:?} against {list:?}");
+        }
+    }
+
     #[test]
     fn a_ranked_list_serializes_and_reads_back_as_the_names() {
         let ranked = ClusterNames::ranked(&table(), [1, 2, 3]);
