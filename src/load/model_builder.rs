@@ -176,6 +176,9 @@ impl ModelBuilder {
             .flat_map(|policy| &policy.resource_selectors)
             .map(|selector| (selector.api_version.clone(), selector.kind.clone()))
             .collect();
+        // How many skipped entries each kept template takes back (a List's items share their
+        // document): removed in one pass below, not searched for once per template.
+        let mut unskipped: HashMap<(Source, String), usize> = HashMap::default();
         for (object, template) in templates {
             if !kinds.contains(&(object.api_version.clone(), object.kind.clone())) {
                 continue;
@@ -191,14 +194,9 @@ impl ModelBuilder {
                 continue;
             }
             let what = format!("{}/{}", object.api_version, object.kind);
-            if let Some(at) = self
-                .model
-                .skipped
-                .iter()
-                .position(|(source, skipped)| *source == template.source && *skipped == what)
-            {
-                self.model.skipped.remove(at);
-            }
+            *unskipped
+                .entry((template.source.clone(), what))
+                .or_default() += 1;
             self.model.workloads.push(Workload {
                 object,
                 source: template.source.clone(),
@@ -206,6 +204,17 @@ impl ModelBuilder {
                 labels: template.labels.clone(),
                 kind: WorkloadKind::Karmada(Box::new(template)),
             });
+        }
+        if !unskipped.is_empty() {
+            self.model
+                .skipped
+                .retain(|entry| match unskipped.get_mut(entry) {
+                    Some(left) if *left > 0 => {
+                        *left -= 1;
+                        false
+                    }
+                    _ => true,
+                });
         }
     }
 

@@ -816,3 +816,19 @@ fn tagged_and_block_scalars_are_strings_to_every_reader() {
     assert_eq!(labels.get("a").map(String::as_str), Some("yes"));
     assert_eq!(labels.get("b").map(String::as_str), Some("no"));
 }
+
+#[test]
+fn templates_a_policy_selects_are_taken_back_from_the_skipped_one_item_each() {
+    // Two Deployments of one List share its document: each kept template removes one entry,
+    // and the ConfigMap, of a kind no policy selects, stays skipped.
+    let model = model(
+        "apiVersion: v1\nkind: List\nitems:\n- {apiVersion: apps/v1, kind: Deployment, metadata: {name: a, namespace: default}}\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: default}}\n- {apiVersion: apps/v1, kind: Deployment, metadata: {name: b, namespace: default}}\n---\napiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata: {name: pp, namespace: default}\nspec:\n  resourceSelectors:\n  - {apiVersion: apps/v1, kind: Deployment}\n  placement: {}\n",
+    );
+    let skipped: Vec<String> = model
+        .skipped
+        .iter()
+        .map(|(source, what)| format!("{source} {what}"))
+        .collect();
+    assert_eq!(skipped, ["<stdin>#1 v1/ConfigMap"]);
+    assert_eq!(model.workloads.len(), 2);
+}
