@@ -503,7 +503,7 @@ fn merge(old: Vec<Target>, new: Vec<(Member, i64)>) -> Vec<Target> {
         .into_iter()
         .map(|cluster| (cluster.member(), cluster.replicas))
         .collect();
-    let mut new: Vec<(Member, i64)> = new
+    let new: Vec<(Member, i64)> = new
         .into_iter()
         .map(|(member, replicas)| match leftover.remove(&member) {
             Some(old) => (
@@ -513,7 +513,6 @@ fn merge(old: Vec<Target>, new: Vec<(Member, i64)>) -> Vec<Target> {
             None => (member, replicas),
         })
         .collect();
-    new.retain(|(_, replicas)| *replicas > 0);
     let mut new = seated(new);
     new.extend(
         leftover
