@@ -16,6 +16,24 @@ const WARNINGS: &str = "warning: testdata/karmada/example/workloads.yaml#4: Depl
 warning: testdata/karmada/example/workloads.yaml#3: Deployment/shop/worker: PropagationPolicy/shop/worker: spread constraints are ignored with static weights (only their provider/region/zone property filter applies)
 ";
 
+/// `plan -o json` of the example's clusters and the case file `case`, which must print
+/// `stderr` exactly.
+fn plan_case_json(case: &str, stderr: &str) -> serde_json::Value {
+    let output = Test::new()
+        .args([
+            "plan",
+            "-o",
+            "json",
+            "-f",
+            &format!("{EXAMPLE}/clusters.yaml"),
+            "-f",
+            &format!("{CASES}/{case}"),
+        ])
+        .stderr(stderr)
+        .run();
+    serde_json::from_slice(&output.stdout).expect("JSON")
+}
+
 /// Compares `output` with the golden file (or rewrites it under FLEETPLAN_BLESS).
 fn golden(name: &str, output: &[u8]) {
     common::golden(
@@ -152,15 +170,22 @@ fn check_passes_the_example_and_fails_an_unschedulable_binding() {
 
 #[test]
 fn a_cluster_already_in_the_binding_keeps_replicas_despite_its_taint_and_says_so() {
-    let output = Test::new()
-        .args(["plan", "-o", "json", "-f", &format!("{EXAMPLE}/clusters.yaml"), "-f", &format!("{CASES}/tainted-member-kept.yaml")])
-        .stderr("warning: testdata/karmada/cases/tainted-member-kept.yaml#2: Deployment/shop/legacy: cluster member-us-2 keeps the workload although it had untolerated taint {cluster.karmada.io/not-ready:NoSchedule}: clusters already in the binding skip the TaintToleration filter\nwarning: testdata/karmada/cases/tainted-member-kept.yaml#2: Deployment/shop/legacy: cluster member-us-2 is not Ready (Ready=False) yet is chosen: Karmada has no readiness filter, only the not-ready/unreachable taints keep workloads off\n")
-        .run();
-    let plan: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let plan = plan_case_json("tainted-member-kept.yaml", "warning: testdata/karmada/cases/tainted-member-kept.yaml#2: Deployment/shop/legacy: cluster member-us-2 keeps the workload although it had untolerated taint {cluster.karmada.io/not-ready:NoSchedule}: clusters already in the binding skip the TaintToleration filter\nwarning: testdata/karmada/cases/tainted-member-kept.yaml#2: Deployment/shop/legacy: cluster member-us-2 is not Ready (Ready=False) yet is chosen: Karmada has no readiness filter, only the not-ready/unreachable taints keep workloads off\n");
     assert_eq!(
         plan["items"][0]["replicas"],
         serde_json::json!({"member-us-2": 4})
     );
+}
+
+/// A failed run that is no FitError leaves `spec.clusters` as it was, even a cluster the fleet
+/// no longer has.
+#[test]
+fn a_failed_scale_up_keeps_the_previous_clusters_even_one_gone_from_the_fleet() {
+    let plan = plan_case_json("kept-cluster-gone.yaml", "warning: testdata/karmada/cases/kept-cluster-gone.yaml#2: Deployment/shop/orphan: scheduling failed: the binding keeps its previous clusters\n");
+    let item = &plan["items"][0];
+    assert_eq!(item["clusters"], serde_json::json!(["member-gone"]));
+    assert_eq!(item["replicas"], serde_json::json!({"member-gone": 3}));
+    assert_eq!(item["conditions"][0]["reason"], "Unschedulable");
 }
 
 #[test]
@@ -174,18 +199,7 @@ fn a_policy_the_webhook_would_refuse_is_an_error_with_its_field() {
 
 #[test]
 fn jobs_and_pods_get_replicas_from_the_native_interpreter() {
-    let output = Test::new()
-        .args([
-            "plan",
-            "-o",
-            "json",
-            "-f",
-            &format!("{EXAMPLE}/clusters.yaml"),
-            "-f",
-            &format!("{CASES}/jobs-and-pods.yaml"),
-        ])
-        .run();
-    let plan: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let plan = plan_case_json("jobs-and-pods.yaml", "");
     let replicas: Vec<(String, serde_json::Value)> = plan["items"]
         .as_array()
         .into_iter()
