@@ -489,8 +489,9 @@ fn aggregate(
 }
 
 /// `util.MergeTargetClusters`: the new counts added to the old; old clusters the division did
-/// not name are appended (in name order; upstream appends them in map order). Clusters left
-/// at 0 replicas are dropped here: the caller drops them too.
+/// not name are appended (in name order; upstream appends them in map order). The new
+/// division's clusters at 0 replicas are dropped here; old ones left at 0 are kept, and the
+/// caller drops them.
 fn merge(old: Vec<Target>, new: Vec<(Member, i64)>) -> Vec<Target> {
     if old.is_empty() {
         return seated(new);
