@@ -392,7 +392,7 @@ fn plan_bench(group: &str, dir: &Path, size: &str, count: usize) -> Result<(), S
         let (wall, cpu) = (Instant::now(), cpu_time(PROCESS_CPU));
         let model = load_dir(dir)?;
         let outcome = build(&model, &PlanOptions::at(NOW, Trace::Plan));
-        black_box(fleetplan::render::plan::json(&outcome.plan));
+        black_box(fleetplan::render::plan::json(&outcome.plan).unwrap());
         walls.push(wall.elapsed());
         if let (Some(start), Some(end)) = (cpu, cpu_time(PROCESS_CPU)) {
             cpus.push(end.saturating_sub(start));

@@ -23,12 +23,12 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
 }
 
 /// Replaces the file at `path` with what `write` writes (through a buffer), or leaves it as it
-/// was: a `write` that fails midway, or a full disk, leaves neither a half-written `path` nor
-/// the staged file.
-pub fn write_atomic_with(
+/// was: a `write` that fails midway (on the disk, or with an error of its own such as an item
+/// it cannot render), or a full disk, leaves neither a half-written `path` nor the staged file.
+pub fn write_atomic_with<E: From<io::Error>>(
     path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
+    write: impl FnOnce(&mut dyn Write) -> Result<(), E>,
+) -> Result<(), E> {
     let resolved = regular_target(path)?;
     let path = resolved.as_path();
     let (dir, target) = split(path)?;
@@ -39,7 +39,7 @@ pub fn write_atomic_with(
         write(&mut file)?;
         let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
         file.sync_all()?;
-        fs::rename(&temp, path)
+        Ok(fs::rename(&temp, path)?)
     })();
     if result.is_err() {
         // Best effort: the error that matters is the write's, not the clean-up's.

@@ -10,6 +10,7 @@ use crate::exit_code::ExitCode;
 use crate::load::LoadErrors;
 use crate::migrate::MigrateError;
 use crate::plan::{LookupError, WhatIfError};
+use crate::render::plan::ItemError;
 use crate::render::select::SelectionError;
 use crate::selector::SelectorError;
 use crate::verdict::Nothing;
@@ -44,6 +45,9 @@ pub enum Error {
     Nothing(#[from] Nothing),
     #[error(transparent)]
     Migrate(#[from] MigrateError),
+    /// A plan item the chosen output format cannot represent: never left out of the output.
+    #[error(transparent)]
+    Render(#[from] ItemError),
     /// A file or directory that could not be written.
     #[error("{}: {source}", path.display())]
     File {

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use super::error::Error;
 use crate::output::{write_atomic_with, write_dir_atomic, BUFFER_BYTES};
+use crate::render::plan::StreamError;
 
 /// The process's streams, injectable so tests and the binary share one entry point.
 pub struct Io<'a> {
@@ -18,31 +19,35 @@ pub struct Io<'a> {
 
 /// Writes command output; a closed pipe (`fleetplan select … | head`) is not an error.
 pub fn write(out: &mut dyn Write, text: &str) -> Result<(), Error> {
-    write_with(out, |out| out.write_all(text.as_bytes()))
+    write_with(out, |out| Ok(out.write_all(text.as_bytes())?))
 }
 
 /// Writes command output as `write` produces it, through a buffer; a closed pipe (`fleetplan
 /// plan -o json | head -c 100`) ends the output early and is not an error.
 pub fn write_with(
     out: &mut dyn Write,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), StreamError>,
 ) -> Result<(), Error> {
     let mut buffered = BufWriter::with_capacity(BUFFER_BYTES, out);
-    match write(&mut buffered).and_then(|()| buffered.flush()) {
+    match write(&mut buffered).and_then(|()| Ok(buffered.flush()?)) {
         Ok(()) => Ok(()),
-        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(error) => Err(Error::Stdout(error)),
+        Err(StreamError::Write(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(StreamError::Write(error)) => Err(Error::Stdout(error)),
+        Err(StreamError::Item(error)) => Err(error.into()),
     }
 }
 
 /// Writes command output to `path` as `write` produces it, all of it or nothing.
 pub fn write_file_with(
     path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), StreamError>,
 ) -> Result<(), Error> {
-    write_atomic_with(path, write).map_err(|source| Error::File {
-        path: path.to_path_buf(),
-        source,
+    write_atomic_with(path, write).map_err(|error| match error {
+        StreamError::Write(source) => Error::File {
+            path: path.to_path_buf(),
+            source,
+        },
+        StreamError::Item(error) => error.into(),
     })
 }
 
@@ -65,6 +70,7 @@ pub fn write_into(dir: &Path, files: &[(String, String)]) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exit_code::ExitCode;
 
     /// A stdout that fails every write with `kind`.
     struct Failing(std::io::ErrorKind);
@@ -84,6 +90,39 @@ mod tests {
         assert!(write(&mut out, "text").is_ok());
     }
 
+    /// An item no format can write (none of today's types fails; the serializer's error is
+    /// made up) leaves `--out` as it was and is reported by name, exiting 1.
+    #[test]
+    fn an_item_that_cannot_be_rendered_keeps_out_and_exits_1_naming_it() {
+        use serde::ser::Error as _;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("plan.yaml");
+        std::fs::write(&path, "last good plan").unwrap();
+        let unrendered = crate::render::plan::ItemError {
+            item: "Deployment/prod/web".into(),
+            source: serde_yaml::Error::custom("unrepresentable").into(),
+        };
+        let result = write_file_with(&path, |out| {
+            out.write_all(b"apiVersion: fleetplan.io/v1alpha1\n")?;
+            Err(unrendered.into())
+        });
+        let mut err = Vec::new();
+        let mut io = Io {
+            stdin: &mut std::io::empty(),
+            stdout: &mut std::io::sink(),
+            stderr: &mut err,
+            width: None,
+        };
+        let code = super::super::error::finish(result.map(|()| ExitCode::Success), &mut io);
+        assert_eq!(code, ExitCode::Error);
+        assert_eq!(
+            String::from_utf8_lossy(&err),
+            "error: plan item Deployment/prod/web: cannot be written as YAML: unrepresentable\n"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "last good plan");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
     #[test]
     fn a_failed_stdout_is_reported_and_exits_1() {
         let mut out = Failing(std::io::ErrorKind::StorageFull);
@@ -98,7 +137,7 @@ mod tests {
             ["fleetplan", "completions", "bash"].map(Into::into),
             &mut io,
         );
-        assert_eq!(code, crate::exit_code::ExitCode::Error);
+        assert_eq!(code, ExitCode::Error);
         assert_eq!(
             String::from_utf8_lossy(&err),
             "error: standard output: no storage space\n"

@@ -74,12 +74,12 @@ fn is_zero(value: &i64) -> bool {
 /// The item's binding as a YAML document after `---` (the `-o bindings` stream is
 /// [`HEADER`] then every item's, in plan item order); nothing for a resource no policy claims,
 /// which has no binding.
-pub fn object(item: &PlanItem, trace: &ItemTrace) -> String {
+pub fn object(item: &PlanItem, trace: &ItemTrace) -> Result<String, serde_yaml::Error> {
     let ItemTrace::Karmada(trace) = trace else {
-        return String::new();
+        return Ok(String::new());
     };
     let (Some(binding), Some(result)) = (&trace.binding, &trace.outcome) else {
-        return String::new();
+        return Ok(String::new());
     };
     let source = &item.source;
     let object = BindingObject {
@@ -113,9 +113,5 @@ pub fn object(item: &PlanItem, trace: &ItemTrace) -> String {
             conditions: item.conditions.iter().collect(),
         },
     };
-    // Plain strings and integers always serialize.
-    format!(
-        "---\n{}",
-        crate::yaml11::to_string(&object).unwrap_or_default()
-    )
+    Ok(format!("---\n{}", crate::yaml11::to_string(&object)?))
 }

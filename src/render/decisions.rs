@@ -50,10 +50,10 @@ pub const HEADER: &str = "\
 
 /// An item's PlacementDecision objects in decision name order, each a YAML document after
 /// `---` (the `-o decisions` stream is [`HEADER`] then every item's, in plan item order).
-pub fn objects(trace: &ItemTrace) -> String {
+pub fn objects(trace: &ItemTrace) -> Result<String, serde_yaml::Error> {
     let mut out = String::new();
     let ItemTrace::Placement(result) = trace else {
-        return out;
+        return Ok(out);
     };
     for decision in &result.decisions {
         let object = PlacementDecision {
@@ -76,8 +76,7 @@ pub fn objects(trace: &ItemTrace) -> String {
             },
         };
         out.push_str("---\n");
-        // Plain strings and maps always serialize.
-        out.push_str(&crate::yaml11::to_string(&object).unwrap_or_default());
+        out.push_str(&crate::yaml11::to_string(&object)?);
     }
-    out
+    Ok(out)
 }

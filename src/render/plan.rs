@@ -13,6 +13,44 @@ use crate::placement::PlacementResult;
 use crate::plan::{ItemTrace, Plan, PlanItem, PlanOutcome};
 use crate::replicas::{PreferenceSource, ReplicaTrace};
 
+/// A plan item its output format cannot represent. No item of today's types fails to
+/// serialize, but should one ever, the run names it and fails rather than print a plan that
+/// silently lacks it.
+#[derive(Debug, thiserror::Error)]
+#[error("plan item {item}: cannot be written as {source}")]
+pub struct ItemError {
+    /// The item's `Kind/namespace/name`.
+    pub item: String,
+    pub source: Unrepresentable,
+}
+
+/// Why an item cannot be written: the serializer's own error.
+#[derive(Debug, thiserror::Error)]
+pub enum Unrepresentable {
+    #[error("YAML: {0}")]
+    Yaml(#[from] serde_yaml::Error),
+    #[error("JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+/// Why a streamed plan stopped: its sink failed, or an item could not be rendered.
+#[derive(Debug, thiserror::Error)]
+pub enum StreamError {
+    #[error(transparent)]
+    Write(#[from] io::Error),
+    #[error(transparent)]
+    Item(#[from] ItemError),
+}
+
+impl ItemError {
+    fn new(item: &PlanItem, source: impl Into<Unrepresentable>) -> Self {
+        ItemError {
+            item: item.source.to_string(),
+            source: source.into(),
+        }
+    }
+}
+
 /// A plan output whose size grows with the fleet, as pieces: a head, one piece per item
 /// (rendered on any thread), a separator between pieces and a tail. [`stream`] writes them as
 /// the items are rendered on every core, so a large plan is never one string in memory.
@@ -40,14 +78,18 @@ impl Output {
     }
 
     /// One item's piece.
-    fn item(self, item: &PlanItem, trace: &ItemTrace) -> String {
+    fn item(self, item: &PlanItem, trace: &ItemTrace) -> Result<String, ItemError> {
         match self {
-            Output::Table(width) => item_block(item, trace, width),
+            Output::Table(width) => Ok(item_block(item, trace, width)),
             Output::Yaml => item_yaml(item),
             Output::Json => item_json(item),
-            Output::Decisions => decisions::objects(trace),
-            Output::Bindings => bindings::object(item, trace),
-            Output::Names => format!("{}\n", item.source),
+            Output::Decisions => {
+                decisions::objects(trace).map_err(|error| ItemError::new(item, error))
+            }
+            Output::Bindings => {
+                bindings::object(item, trace).map_err(|error| ItemError::new(item, error))
+            }
+            Output::Names => Ok(format!("{}\n", item.source)),
         }
     }
 
@@ -72,8 +114,13 @@ impl Output {
 /// Writes `output` of `outcome` to `out` while the items are rendered on every core, each
 /// piece as soon as the pieces before it are written. The first failed write stops the
 /// rendering and is returned; what was written before it stays written (the caller decides
-/// what a half-written sink means: `--out` stages it, a closed pipe ends the run).
-pub fn stream(output: Output, outcome: &PlanOutcome, out: &mut dyn Write) -> io::Result<()> {
+/// what a half-written sink means: `--out` stages it, a closed pipe ends the run). An item
+/// that cannot be rendered stops it the same way.
+pub fn stream(
+    output: Output,
+    outcome: &PlanOutcome,
+    out: &mut dyn Write,
+) -> Result<(), StreamError> {
     let items: Vec<(&PlanItem, &ItemTrace)> =
         outcome.plan.items.iter().zip(&outcome.traces).collect();
     write_pieces(
@@ -91,38 +138,46 @@ fn write_pieces<T: Sync>(
     output: Output,
     plan: &Plan,
     items: &[T],
-    piece: impl Fn(&T) -> String + Sync,
+    piece: impl Fn(&T) -> Result<String, ItemError> + Sync,
     out: &mut dyn Write,
-) -> io::Result<()> {
+) -> Result<(), StreamError> {
     out.write_all(output.head(plan).as_bytes())?;
     let mut first = true;
     parallel::for_each_in_order(items, piece, |piece| {
+        let piece = piece?;
         if !first {
             out.write_all(output.separator().as_bytes())?;
         }
         first = false;
-        out.write_all(piece.as_bytes())
+        Ok::<(), StreamError>(out.write_all(piece.as_bytes())?)
     })?;
-    out.write_all(output.tail(items.len()).as_bytes())
+    Ok(out.write_all(output.tail(items.len()).as_bytes())?)
 }
 
 /// The Plan as indented JSON: byte for byte serde_json's rendering of the whole document, but
 /// the items (tens of megabytes for 10k placements over 100k clusters) are rendered on every
 /// core and joined in order.
-pub fn json(plan: &Plan) -> String {
+pub fn json(plan: &Plan) -> Result<String, ItemError> {
     plan_text(Output::Json, plan, item_json)
 }
 
 /// The Plan as YAML, its items rendered on every core and joined in order.
-pub fn yaml(plan: &Plan) -> String {
+pub fn yaml(plan: &Plan) -> Result<String, ItemError> {
     plan_text(Output::Yaml, plan, item_yaml)
 }
 
 /// A document format of a plan with no traces at hand (`diff`, the property tests).
-fn plan_text(output: Output, plan: &Plan, piece: fn(&PlanItem) -> String) -> String {
+fn plan_text(
+    output: Output,
+    plan: &Plan,
+    piece: fn(&PlanItem) -> Result<String, ItemError>,
+) -> Result<String, ItemError> {
     let mut text = Vec::new();
-    let _ = write_pieces(output, plan, &plan.items, piece, &mut text);
-    String::from_utf8(text).unwrap_or_default()
+    match write_pieces(output, plan, &plan.items, piece, &mut text) {
+        Err(StreamError::Item(error)) => Err(error),
+        // A `Vec` takes every write, and serde writes only valid UTF-8.
+        Err(StreamError::Write(_)) | Ok(()) => Ok(String::from_utf8(text).unwrap_or_default()),
+    }
 }
 
 /// The document without its items, up to where they begin: `"items": []` and the closing
@@ -146,18 +201,19 @@ const JSON_TAIL: &str = "\n  ]\n}\n";
 /// One item as serde_json writes it inside the document, two levels deep (the document's
 /// mapping and its `items` list), so every line carries the whole document's indentation,
 /// after the new line that begins it.
-fn item_json(item: &PlanItem) -> String {
+fn item_json(item: &PlanItem) -> Result<String, ItemError> {
     let mut formatter = PrettyFormatter::new();
     for _ in 0..2 {
         // Only the depth counts: what a begun list writes goes nowhere.
         let _ = formatter.begin_array(&mut std::io::sink());
     }
     let mut bytes = b"\n    ".to_vec();
-    let _ = item.serialize(&mut serde_json::Serializer::with_formatter(
+    item.serialize(&mut serde_json::Serializer::with_formatter(
         &mut bytes, formatter,
-    ));
+    ))
+    .map_err(|error| ItemError::new(item, error))?;
     // serde_json writes only valid UTF-8.
-    String::from_utf8(bytes).unwrap_or_default()
+    Ok(String::from_utf8(bytes).unwrap_or_default())
 }
 
 /// The document without its items: `items: []` when there are none, else `items:` and the
@@ -182,8 +238,9 @@ fn without_items(plan: &Plan) -> Plan {
 const YAML_NO_ITEMS: &str = ": []\n";
 
 /// One item as a one-entry list, which is how it reads inside the document's `items`.
-fn item_yaml(item: &PlanItem) -> String {
-    crate::yaml11::to_string(std::slice::from_ref(item)).unwrap_or_default()
+fn item_yaml(item: &PlanItem) -> Result<String, ItemError> {
+    crate::yaml11::to_string(std::slice::from_ref(item))
+        .map_err(|error| ItemError::new(item, error))
 }
 
 /// One block per item: a heading with its state, its clusters, then what is unsatisfied.
@@ -407,8 +464,47 @@ mod tests {
                 ..Plan::default()
             };
             let expected = serde_json::to_string_pretty(&plan).unwrap() + "\n";
-            assert_eq!(json(&plan), expected);
-            assert_eq!(yaml(&plan), crate::yaml11::to_string(&plan).unwrap());
+            assert_eq!(json(&plan).unwrap(), expected);
+            assert_eq!(
+                yaml(&plan).unwrap(),
+                crate::yaml11::to_string(&plan).unwrap()
+            );
         }
+    }
+
+    /// Today's items always serialize, so the failure is the serializer's own error made up
+    /// for the second of three items.
+    #[test]
+    fn an_item_that_cannot_be_rendered_stops_the_output_and_is_named() {
+        use serde::ser::Error as _;
+        let items = [
+            item("a", Some("ns")),
+            item("b", Some("ns")),
+            item("c", None),
+        ];
+        let plan = Plan::default();
+        let mut out = Vec::new();
+        let outcome = write_pieces(
+            Output::Names,
+            &plan,
+            &items,
+            |item| match item.source.name.as_str() {
+                "b" => Err(ItemError::new(
+                    item,
+                    serde_yaml::Error::custom("a map key that is not a string"),
+                )),
+                _ => Output::Names.item(item, &ItemTrace::Failed),
+            },
+            &mut out,
+        );
+        let Err(StreamError::Item(error)) = outcome else {
+            panic!("{outcome:?}");
+        };
+        assert_eq!(
+            error.to_string(),
+            "plan item Deployment/ns/b: cannot be written as YAML: a map key that is not a string"
+        );
+        // Nothing after the failed item, so the output is never a plan without it.
+        assert_eq!(String::from_utf8(out).unwrap(), "Deployment/ns/a\n");
     }
 }

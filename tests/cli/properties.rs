@@ -429,14 +429,14 @@ proptest! {
     #[test]
     fn a_plan_written_as_yaml_reads_back_as_previous_unchanged(items in vec(item(), 0..4)) {
         let plan = Plan { items, ..Plan::default() };
-        let text = render::plan::yaml(&plan);
+        let text = render::plan::yaml(&plan).unwrap();
         prop_assert_eq!(read_back(&text), plan, "{}", text);
     }
 
     #[test]
     fn a_plan_written_as_json_reads_back_as_previous_unchanged(items in vec(item(), 0..4)) {
         let plan = Plan { items, ..Plan::default() };
-        let text = render::plan::json(&plan);
+        let text = render::plan::json(&plan).unwrap();
         prop_assert_eq!(read_back(&text), plan, "{}", text);
     }
 }
@@ -458,6 +458,12 @@ fn the_example_fleet_plan_reads_back_as_previous_unchanged() {
         replicas.values().any(|&n| n > 0),
         "the example has replica items"
     );
-    assert_eq!(read_back(&render::plan::yaml(&outcome.plan)), outcome.plan);
-    assert_eq!(read_back(&render::plan::json(&outcome.plan)), outcome.plan);
+    assert_eq!(
+        read_back(&render::plan::yaml(&outcome.plan).unwrap()),
+        outcome.plan
+    );
+    assert_eq!(
+        read_back(&render::plan::json(&outcome.plan).unwrap()),
+        outcome.plan
+    );
 }

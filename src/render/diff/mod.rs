@@ -15,6 +15,7 @@ pub use markdown::markdown;
 pub use text::render_text;
 pub use unified::unified_yaml_diff;
 
+use super::plan::ItemError;
 use crate::diff::PlanDiff;
 use crate::model::Source;
 use crate::plan::Plan;
@@ -23,12 +24,17 @@ use crate::plan::Plan;
 pub type Sources = BTreeMap<String, Source>;
 
 /// The summary, then (when something changed) the unified diff of the two plans' YAML.
-pub fn text(changes: &PlanDiff, previous: &Plan, current: &Plan, color: bool) -> String {
+pub fn text(
+    changes: &PlanDiff,
+    previous: &Plan,
+    current: &Plan,
+    color: bool,
+) -> Result<String, ItemError> {
     let mut text = render_text(changes, color);
     if !changes.is_empty() {
         let unified = unified_yaml_diff(
-            &super::plan::yaml(previous),
-            &super::plan::yaml(current),
+            &super::plan::yaml(previous)?,
+            &super::plan::yaml(current)?,
             color,
         );
         if !unified.is_empty() {
@@ -36,7 +42,7 @@ pub fn text(changes: &PlanDiff, previous: &Plan, current: &Plan, color: bool) ->
             text.push_str(&unified);
         }
     }
-    text
+    Ok(text)
 }
 
 /// The change set as is (documented in docs/formats.md); `{}` when nothing changed.
