@@ -13,6 +13,7 @@ use super::decode::{null_as_default, optional_time, FieldError};
 use super::model_builder::ModelBuilder;
 use super::object::Object;
 use super::LoadError;
+use crate::model::placement::qualified_key;
 use crate::model::{
     echo, Cluster, Interner, Quantity, Source, Taint, TaintEffect, CLUSTERSET_LABEL,
 };
@@ -26,6 +27,8 @@ const READY: &str = "Ready";
 
 #[derive(Deserialize)]
 struct TaintDoc {
+    /// The CRD's pattern and `maxLength`, as a toleration's key (which matches it) is read.
+    #[serde(deserialize_with = "qualified_key")]
     key: String,
     #[serde(default, deserialize_with = "null_as_default")]
     value: String,

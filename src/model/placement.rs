@@ -266,12 +266,16 @@ pub enum TopologyKeyType {
     Claim,
 }
 
-/// The CRD's `maxLength` of a spread constraint's `topologyKey` and a toleration's `key`.
+/// The CRDs' `maxLength` of a spread constraint's `topologyKey`, a toleration's `key` and a
+/// ManagedCluster taint's `key`.
 const MAX_QUALIFIED_KEY_BYTES: usize = 316;
 
-/// A spread constraint's `topologyKey` or a toleration's `key`: at most 316 bytes matching
-/// the CRD's pattern (a label key without the per-part length limits).
-fn qualified_key<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+/// A spread constraint's `topologyKey`, a toleration's `key` or a ManagedCluster taint's
+/// `key`: at most 316 bytes matching the CRDs' pattern (a label key without the per-part
+/// length limits).
+pub(crate) fn qualified_key<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<String, D::Error> {
     let key = String::deserialize(deserializer)?;
     at_most_characters::<D>(&key, MAX_QUALIFIED_KEY_BYTES)?;
     if !crate::selector::is_qualified_key(&key) {

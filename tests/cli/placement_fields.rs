@@ -456,3 +456,63 @@ fn every_constraint_of_the_upstream_placement_crd_is_enforced() {
         expected.len()
     );
 }
+
+/// A ManagedCluster's taint keys are refused exactly when its CRD (testdata/crds) refuses
+/// them: its `pattern` and `maxLength`, checked by the schema itself, each refusal a load
+/// error naming the cluster and the field.
+#[test]
+fn managed_cluster_taint_keys_are_refused_as_the_crd_refuses_them() {
+    let schemas = Schemas::load();
+    let keys = [
+        "gpu".to_string(),
+        "foo.example.com/Bar_1.x".to_string(),
+        "a".repeat(316),
+        "a".repeat(317),
+        "gpu type".to_string(),
+        String::new(),
+        "Example.com/gpu".to_string(),
+        "gpu/".to_string(),
+        "/gpu".to_string(),
+        "-gpu".to_string(),
+        "gpu_".to_string(),
+        "a.b/c/d".to_string(),
+        "é".to_string(),
+    ];
+    let mut stream = String::new();
+    let mut refused = Vec::new();
+    for (index, key) in keys.iter().enumerate() {
+        let cluster = json!({
+            "apiVersion": "cluster.open-cluster-management.io/v1",
+            "kind": "ManagedCluster",
+            "metadata": {"name": format!("c-{index}")},
+            "spec": {"taints": [{"key": key, "effect": "NoSelect"}]},
+        });
+        if !schemas.problems(&cluster, &Namespace::Absent).is_empty() {
+            refused.push(format!("ManagedCluster/c-{index}: spec.taints[0].key: "));
+        }
+        stream.push_str("---\n");
+        stream.push_str(&serde_json::to_string(&cluster).unwrap());
+        stream.push('\n');
+    }
+    assert_eq!(
+        refused.len(),
+        10,
+        "the CRD's verdicts changed: {refused:#?}"
+    );
+    let output = Test::new()
+        .args(["plan", "-f", "-"])
+        .stdin(stream)
+        .stderr_contains("")
+        .status(1)
+        .run();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let found: Vec<String> = stderr
+        .lines()
+        .filter_map(|line| {
+            let at = line.find("ManagedCluster/")?;
+            let field = line[at..].find("spec.taints[0].key: ")? + "spec.taints[0].key: ".len();
+            Some(line[at..at + field].to_string())
+        })
+        .collect();
+    assert_eq!(found, refused, "{stderr}");
+}
