@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use super::content::Content;
 use super::decode::{null_as_default, optional_time, FieldError};
-use super::model_builder::ModelBuilder;
+use super::model_builder::Decoded;
 use super::object::Object;
 use super::LoadError;
 use crate::model::placement::qualified_key;
@@ -123,9 +123,9 @@ struct InventoryClusterDoc {
 
 /// Reads a `ClusterInventory`: every entry becomes a cluster located at the document.
 /// Entries are decoded and converted on every core (100k of them are most of a large
-/// fleet's loading), each thread interning into its own clone of the model's interner, then
-/// added in order, so errors, warnings and clusters come out as one thread would give them.
-pub fn inventory(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
+/// fleet's loading), each thread interning into its own interner, then kept in order, so
+/// errors, warnings and clusters come out as one thread would give them.
+pub fn inventory(object: Object<'_>) -> Result<Decoded, LoadError> {
     let entries: Vec<(usize, Content)> = object
         .content
         .list_at("clusters")
@@ -133,9 +133,8 @@ pub fn inventory(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), 
         .into_iter()
         .enumerate()
         .collect();
-    let seed = builder.interner().clone();
     let chunks = parallel::chunks_in_order(&entries, ENTRIES_PER_THREAD, |chunk| {
-        let mut interner = seed.clone();
+        let mut interner = Interner::default();
         let mut valid = ValidLabels::default();
         let converted: Option<Vec<Converted>> = chunk
             .iter()
@@ -152,10 +151,11 @@ pub fn inventory(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), 
             .collect();
         (interner, converted)
     });
+    let mut strings = Interner::default();
     let mut all = Vec::with_capacity(entries.len());
     let mut whole = entries.is_empty();
     for (interner, converted) in chunks {
-        builder.interner().absorb(interner);
+        strings.absorb(interner);
         match converted {
             Some(converted) => all.extend(converted),
             None => whole = true,
@@ -170,23 +170,14 @@ pub fn inventory(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), 
             .clusters
             .into_iter()
             .enumerate()
-            .map(|(index, entry)| {
-                convert(entry, index, &object.source, builder.interner(), &mut valid)
-            })
+            .map(|(index, entry)| convert(entry, index, &object.source, &mut strings, &mut valid))
             .collect();
     }
-    for converted in all {
-        match converted {
-            Ok((cluster, warnings)) => {
-                for warning in warnings {
-                    builder.warn(warning);
-                }
-                builder.cluster(cluster);
-            }
-            Err(error) => builder.error(object.invalid(error)),
-        }
-    }
-    Ok(())
+    let clusters = all
+        .into_iter()
+        .map(|converted| converted.map_err(|error| object.invalid(error)))
+        .collect();
+    Ok(Decoded::Clusters { strings, clusters })
 }
 
 /// Below this many entries per thread, a thread costs more than it saves (and a small
@@ -357,20 +348,17 @@ struct ClaimDoc {
     value: String,
 }
 
-pub fn managed_cluster(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
+pub fn managed_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: ManagedClusterDoc = object.decode()?;
     let conditions = conditions(doc.status.conditions);
-    let labels = builder.labels(&object.meta.labels);
-    let claims = builder.labels(
-        doc.status
-            .cluster_claims
-            .iter()
-            .map(|claim| (&claim.name, &claim.value)),
-    );
-    builder.cluster(Cluster {
-        name: object.name().to_string(),
-        labels,
-        claims,
+    let claims = doc
+        .status
+        .cluster_claims
+        .into_iter()
+        .map(|claim| (claim.name, claim.value))
+        .collect();
+    let cluster = Cluster {
+        name: object.object.name,
         taints: doc.spec.taints.into_iter().map(Taint::from).collect(),
         allocatable: doc.status.allocatable,
         resource_capacity: doc.status.capacity,
@@ -381,9 +369,14 @@ pub fn managed_cluster(object: &Object<'_>, builder: &mut ModelBuilder) -> Resul
             .is_some_and(|status| status == "True"),
         conditions,
         deleting: object.meta.deletion_timestamp.is_some(),
-        source: object.source.clone(),
-    });
-    Ok(())
+        source: object.source,
+        ..Cluster::default()
+    };
+    Ok(Decoded::Cluster {
+        cluster,
+        labels: object.meta.labels,
+        claims,
+    })
 }
 
 // ---- KubeFedCluster (core.kubefed.io/v1beta1) and Cluster (federation/v1beta1) ----
@@ -401,21 +394,20 @@ struct FederationClusterStatus {
 }
 
 /// Both federation generations schedule only onto clusters whose `Ready` condition is True.
-pub fn federation_cluster(
-    object: &Object<'_>,
-    builder: &mut ModelBuilder,
-) -> Result<(), LoadError> {
+pub fn federation_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: FederationClusterDoc = object.decode()?;
     let conditions = conditions(doc.status.conditions);
-    let labels = builder.labels(&object.meta.labels);
-    builder.cluster(Cluster {
-        name: object.name().to_string(),
-        labels,
+    let cluster = Cluster {
+        name: object.object.name,
         online: conditions.get(READY).is_some_and(|status| status == "True"),
         conditions,
         deleting: object.meta.deletion_timestamp.is_some(),
-        source: object.source.clone(),
+        source: object.source,
         ..Cluster::default()
-    });
-    Ok(())
+    };
+    Ok(Decoded::Cluster {
+        cluster,
+        labels: object.meta.labels,
+        claims: Vec::new(),
+    })
 }

@@ -2,8 +2,8 @@
 //! (`load/kinds`), expanding `List`s.
 
 use super::content::{Content, Shape};
-use super::kinds::{route, Reader, Route};
-use super::model_builder::ModelBuilder;
+use super::kinds::{route, Route};
+use super::model_builder::{Decoded, ModelBuilder};
 use super::object::{join, Object, TypeMeta};
 use super::plain_scalars::{self, Misread};
 use super::LoadError;
@@ -52,19 +52,21 @@ fn load_value(
     apply(step, source, misread, prefix, builder);
 }
 
-/// What reading one value does to the model, decided from the value alone: everything up to
-/// the kind's reader, which claims the object and adds it. Preparing touches no builder, so a
-/// List's items are prepared on every core and applied in order (see [`load_list`]).
+/// What reading one value does to the model, decided from the value alone: everything but
+/// adding the decoded object, which claims its identity. Preparing touches no builder, so a
+/// List's items are prepared (and decoded by their kind's reader) on every core and applied
+/// in order (see [`load_list`]).
 enum Step<'c> {
     Nothing,
     Error(LoadError),
     Skip(String),
     List(Content<'c>, Content<'c>),
-    /// Warnings about plain scalars, then the reader, unless the scalars were refused.
+    /// Warnings about plain scalars, then what the reader decoded, unless the scalars were
+    /// refused.
     Read {
         warnings: Vec<String>,
         refusals: Vec<LoadError>,
-        read: Option<Box<(Reader, Result<Object<'c>, LoadError>)>>,
+        decoded: Option<Box<Result<Decoded, LoadError>>>,
     },
 }
 
@@ -156,14 +158,14 @@ fn prepare<'c>(
             return Step::Read {
                 warnings,
                 refusals,
-                read: None,
+                decoded: None,
             };
         }
     }
     Step::Read {
         warnings,
         refusals,
-        read: Some(Box::new((read, object))),
+        decoded: Some(Box::new(object.and_then(read))),
     }
 }
 
@@ -182,16 +184,18 @@ fn apply(
         Step::Read {
             warnings,
             refusals,
-            read,
+            decoded,
         } => {
             warnings
                 .into_iter()
                 .for_each(|warning| builder.warn(warning));
             builder.errors(refusals);
-            if let Some((read, object)) = read.map(|boxed| *boxed) {
-                if let Err(error) = object.and_then(|object| read(&object, builder)) {
+            match decoded.map(|boxed| *boxed) {
+                Some(Ok(decoded)) => builder.add(decoded),
+                Some(Err(error)) => {
                     builder.error(plain_scalars::explained(error, prefix, misread));
                 }
+                None => {}
             }
         }
     }

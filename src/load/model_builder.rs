@@ -1,14 +1,69 @@
 //! Collecting decoded objects into a [`Model`], refusing duplicates and gathering every
 //! error of the run.
 
+use std::collections::BTreeMap;
+
 use foldhash::{HashMap, HashSet};
 
 use super::{LoadError, LoadErrors};
 use crate::model::karmada::{KarmadaCluster, PropagationPolicy, ResourceBinding, ResourceTemplate};
 use crate::model::{
-    AddOnPlacementScore, Binding, Cluster, ClusterSet, Interner, Labels, Model, ObjectRef,
+    AddOnPlacementScore, Binding, Cluster, ClusterSet, Interner, Model, ObjectRef,
     PreviousDecision, Source, Workload, WorkloadKind,
 };
+
+/// One object as its kind's reader decoded it (`load/kinds`). Decoding reads the object
+/// alone, so a List's items are decoded on every core; [`ModelBuilder::add`] then adds them
+/// one after the other in document order, which is where an object's identity is claimed
+/// and the fleet's strings are interned: the model and its errors are the one-thread ones.
+pub enum Decoded {
+    /// An object kept under its identity: added unless an earlier object has it.
+    Claimed {
+        object: ObjectRef,
+        source: Source,
+        entry: Entry,
+    },
+    /// A cluster of its own object (ManagedCluster, KubeFedCluster, federation `Cluster`),
+    /// its labels and claims not yet interned. Cluster names are their own duplicate check.
+    Cluster {
+        cluster: Cluster,
+        labels: BTreeMap<String, String>,
+        claims: Vec<(String, String)>,
+    },
+    /// A ClusterInventory's entries, each a cluster with its warnings or an error, interned
+    /// into `strings` on the threads that decoded them.
+    Clusters {
+        strings: Interner,
+        clusters: Vec<Result<(Cluster, Vec<String>), LoadError>>,
+    },
+    /// An object of a kind no API defines: a skipped document (`skipped`: where, and its
+    /// `apiVersion/kind`) unless a Karmada policy selects it as a resource template.
+    Template {
+        object: ObjectRef,
+        skipped: (Source, String),
+        template: Result<ResourceTemplate, LoadError>,
+    },
+}
+
+/// What a claimed object adds to the model.
+pub enum Entry {
+    /// With the previous decisions it carries (a PlacementRule's `status.decisions`).
+    Workload {
+        workload: Workload,
+        decision: Option<PreviousDecision>,
+    },
+    ClusterSet(ClusterSet),
+    Binding(Binding),
+    AddOnScore(AddOnPlacementScore),
+    Decision(PreviousDecision),
+    /// With a warning about what of it is not simulated.
+    KarmadaCluster {
+        cluster: KarmadaCluster,
+        warning: Option<String>,
+    },
+    KarmadaPolicy(PropagationPolicy),
+    KarmadaBinding(ResourceBinding),
+}
 
 /// (API group, kind, namespace, name): the identity duplicates are judged by. The version
 /// is left out: `Placement` v1alpha1 and v1beta1 with one name are the same object.
@@ -69,9 +124,73 @@ impl ModelBuilder {
         self.model.skipped.push((source, what));
     }
 
+    /// Adds one decoded object, in document order.
+    pub fn add(&mut self, decoded: Decoded) {
+        match decoded {
+            Decoded::Claimed {
+                object,
+                source,
+                entry,
+            } => {
+                if self.claim(&object, &source) {
+                    self.entry(entry);
+                }
+            }
+            Decoded::Cluster {
+                mut cluster,
+                labels,
+                claims,
+            } => {
+                cluster.labels = self.interner.labels(&labels);
+                cluster.claims = self.interner.labels(claims);
+                self.cluster(cluster);
+            }
+            Decoded::Clusters { strings, clusters } => {
+                self.interner.absorb(strings);
+                for cluster in clusters {
+                    match cluster {
+                        Ok((cluster, warnings)) => {
+                            self.model.warnings.extend(warnings);
+                            self.cluster(cluster);
+                        }
+                        Err(error) => self.errors.push(error),
+                    }
+                }
+            }
+            Decoded::Template {
+                object,
+                skipped,
+                template,
+            } => {
+                self.model.skipped.push(skipped);
+                self.resource_templates.push((object, template));
+            }
+        }
+    }
+
+    fn entry(&mut self, entry: Entry) {
+        let model = &mut self.model;
+        match entry {
+            Entry::Workload { workload, decision } => {
+                model.workloads.push(workload);
+                model.decisions.extend(decision);
+            }
+            Entry::ClusterSet(set) => model.inventory.cluster_sets.push(set),
+            Entry::Binding(binding) => model.inventory.bindings.push(binding),
+            Entry::AddOnScore(score) => model.inventory.addon_scores.push(score),
+            Entry::Decision(decision) => model.decisions.push(decision),
+            Entry::KarmadaCluster { cluster, warning } => {
+                model.warnings.extend(warning);
+                model.karmada.clusters.push(cluster);
+            }
+            Entry::KarmadaPolicy(policy) => model.karmada.policies.push(policy),
+            Entry::KarmadaBinding(binding) => model.karmada.bindings.push(binding),
+        }
+    }
+
     /// Registers an object's identity; false (and an error naming both places) when it was
     /// seen before.
-    pub fn claim(&mut self, object: &ObjectRef, source: &Source) -> bool {
+    fn claim(&mut self, object: &ObjectRef, source: &Source) -> bool {
         let key = (
             object.group().to_string(),
             object.kind.clone(),
@@ -90,22 +209,8 @@ impl ModelBuilder {
         true
     }
 
-    /// A cluster's labels or claims, each distinct key and value shared across the model.
-    pub fn labels<K: AsRef<str>, V: AsRef<str>>(
-        &mut self,
-        pairs: impl IntoIterator<Item = (K, V)>,
-    ) -> Labels {
-        self.interner.labels(pairs)
-    }
-
-    /// The model's interner, for a reader that interns on several threads: each thread takes
-    /// a clone, and the clones are absorbed back (`Interner::absorb`).
-    pub fn interner(&mut self) -> &mut Interner {
-        &mut self.interner
-    }
-
     /// Adds a cluster unless another cluster kind already defined that name.
-    pub fn cluster(&mut self, cluster: Cluster) {
+    fn cluster(&mut self, cluster: Cluster) {
         let clusters = &mut self.model.inventory.clusters;
         if let Some(first) = self
             .clusters
@@ -121,47 +226,6 @@ impl ModelBuilder {
         }
         self.clusters.insert(cluster.name.clone(), clusters.len());
         clusters.push(cluster);
-    }
-
-    pub fn cluster_set(&mut self, set: ClusterSet) {
-        self.model.inventory.cluster_sets.push(set);
-    }
-
-    pub fn binding(&mut self, binding: Binding) {
-        self.model.inventory.bindings.push(binding);
-    }
-
-    pub fn addon_score(&mut self, score: AddOnPlacementScore) {
-        self.model.inventory.addon_scores.push(score);
-    }
-
-    pub fn decision(&mut self, decision: PreviousDecision) {
-        self.model.decisions.push(decision);
-    }
-
-    pub fn workload(&mut self, workload: Workload) {
-        self.model.workloads.push(workload);
-    }
-
-    pub fn karmada_cluster(&mut self, cluster: KarmadaCluster) {
-        self.model.karmada.clusters.push(cluster);
-    }
-
-    pub fn karmada_policy(&mut self, policy: PropagationPolicy) {
-        self.model.karmada.policies.push(policy);
-    }
-
-    pub fn karmada_binding(&mut self, binding: ResourceBinding) {
-        self.model.karmada.bindings.push(binding);
-    }
-
-    /// An object of a kind no API defines, as a possible Karmada resource template.
-    pub fn karmada_resource(
-        &mut self,
-        object: &ObjectRef,
-        template: Result<ResourceTemplate, LoadError>,
-    ) {
-        self.resource_templates.push((object.clone(), template));
     }
 
     /// The resource templates of a kind some Karmada policy selects become workloads (and

@@ -696,26 +696,33 @@ fn example_fleet_as_managed_clusters_matches_the_inventory() {
     assert_eq!(view(&managed.clusters), view(&inventory.clusters));
 }
 
-/// An inventory of `count` entries as JSON (read without a tree) and as YAML (a tree), each
-/// entry `{name: c-NNNNN, labels: {region: rN}}` unless `entry` says otherwise.
-fn large_inventory(count: usize, entry: impl Fn(usize) -> Option<String>) -> [String; 2] {
+/// `head` followed by `count` entries (each `entry(n)`, else `usual(n)`) and `]}`, as JSON
+/// (read without a tree) and as YAML (a tree).
+fn large_document(
+    head: &str,
+    count: usize,
+    entry: impl Fn(usize) -> Option<String>,
+    usual: impl Fn(usize) -> String,
+) -> [String; 2] {
     let entries: Vec<String> = (0..count)
-        .map(|n| {
-            entry(n).unwrap_or_else(|| {
-                format!(
-                    r#"{{"name": "c-{n:05}", "labels": {{"region": "r{}"}}}}"#,
-                    n % 3
-                )
-            })
-        })
+        .map(|n| entry(n).unwrap_or_else(|| usual(n)))
         .collect();
-    let json = format!(
-        r#"{{"apiVersion": "fleetplan.io/v1alpha1", "kind": "ClusterInventory", "metadata": {{"name": "fleet"}}, "clusters": [{}]}}"#,
-        entries.join(",\n")
-    );
+    let json = format!("{head}{}]}}", entries.join(",\n"));
     let value: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
     let yaml = serde_yaml::to_string(&value).expect("YAML");
     [json, yaml]
+}
+
+/// An inventory of `count` entries, each `{name: c-NNNNN, labels: {region: rN}}` unless
+/// `entry` says otherwise.
+fn large_inventory(count: usize, entry: impl Fn(usize) -> Option<String>) -> [String; 2] {
+    let head = r#"{"apiVersion": "fleetplan.io/v1alpha1", "kind": "ClusterInventory", "metadata": {"name": "fleet"}, "clusters": ["#;
+    large_document(head, count, entry, |n| {
+        format!(
+            r#"{{"name": "c-{n:05}", "labels": {{"region": "r{}"}}}}"#,
+            n % 3
+        )
+    })
 }
 
 /// Large inventories are read on every core: the clusters, their order, warnings and the
@@ -775,6 +782,68 @@ fn a_large_inventory_reports_errors_as_one_thread_does() {
             "{}",
             errors[0]
         );
+    }
+}
+
+/// A `List` of `count` items, each the Placement `apps/p-NNNNN` unless `item` says otherwise.
+fn large_list(count: usize, item: impl Fn(usize) -> Option<String>) -> [String; 2] {
+    let head = r#"{"apiVersion": "v1", "kind": "List", "items": ["#;
+    large_document(head, count, item, |n| {
+        format!(
+            r#"{{"apiVersion": "cluster.open-cluster-management.io/v1beta1", "kind": "Placement", "metadata": {{"name": "p-{n:05}", "namespace": "apps"}}, "spec": {{"numberOfClusters": {}}}}}"#,
+            n % 5
+        )
+    })
+}
+
+/// A List this long is decoded on every core (`load::dispatch`), yet it reports what one
+/// thread reading the items in order does: every item's error in document order, an item's
+/// decoding error before (and instead of) its duplicate, a duplicate against the item that
+/// came first, and a reader's warning only for the object kept.
+#[test]
+fn a_large_list_reports_errors_as_one_thread_does() {
+    let placement = |name: &str, spec: &str| {
+        format!(
+            r#"{{"apiVersion": "cluster.open-cluster-management.io/v1beta1", "kind": "Placement", "metadata": {{"name": "{name}", "namespace": "apps"}}, "spec": {spec}}}"#
+        )
+    };
+    let modelled = r#"{"apiVersion": "cluster.karmada.io/v1alpha1", "kind": "Cluster", "metadata": {"name": "m"}, "status": {"resourceSummary": {"allocatableModelings": []}}}"#;
+    let item = |n| {
+        match n {
+        40 => Some(placement("p-00040", r#"{"numberOfClusters": "many"}"#)),
+        300 => Some(r#"{"apiVersion": "cluster.open-cluster-management.io/v1beta1", "kind": "Placement", "metadata": {"namespace": "apps"}}"#.to_string()),
+        350 => Some(placement("p-00003", "{}")),
+        500 | 560 => Some(modelled.to_string()),
+        598 => Some(placement("p-00001", r#"{"numberOfClusters": "many"}"#)),
+        599 => Some(r#"{"apiVersion": "cluster.open-cluster-management.io/v1", "kind": "ManagedCluster", "metadata": {"name": "late"}, "spec": {"taints": 3}}"#.to_string()),
+        _ => None,
+    }
+    };
+    for text in large_list(600, item) {
+        let (model, errors) = load_partial(
+            &["-".to_string()],
+            &mut text.as_bytes(),
+            &LoadOptions::default(),
+        );
+        let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            errors,
+            [
+                "<stdin>#1: Placement/apps/p-00040: items[40].spec.numberOfClusters: invalid type: string \"many\", expected i32",
+                "<stdin>#1: items[300].metadata.name: expected the name of the Placement, found none",
+                "<stdin>#1: Placement/apps/p-00003: duplicate, first defined at <stdin>#1",
+                "<stdin>#1: Cluster/m: duplicate, first defined at <stdin>#1",
+                "<stdin>#1: Placement/apps/p-00001: items[598].spec.numberOfClusters: invalid type: string \"many\", expected i32",
+                "<stdin>#1: ManagedCluster/late: items[599].spec.taints: invalid type: integer `3`, expected a sequence",
+            ]
+        );
+        let placements = workload_names(&model);
+        assert_eq!(placements.len(), 600 - 7, "{placements:?}");
+        assert_eq!(placements[0], "Placement/apps/p-00000");
+        assert_eq!(model.warnings.len(), 1, "{:?}", model.warnings);
+        assert!(model.warnings[0]
+            .starts_with("<stdin>#1: Cluster/m: status.resourceSummary.allocatableModelings: "));
+        assert_eq!(model.karmada.clusters.len(), 1);
     }
 }
 

@@ -3,11 +3,11 @@
 
 use serde::{Deserialize, Deserializer};
 
-use super::{add, Api, KnownKind, Reader};
+use super::{workload, Api, KnownKind, Reader};
 use crate::load::clusters::federation_cluster;
 use crate::load::content::Content;
 use crate::load::decode::null_as_default;
-use crate::load::model_builder::ModelBuilder;
+use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
@@ -65,7 +65,7 @@ fn optional_replicas<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Optio
         .transpose()
 }
 
-fn annotated_object(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
+fn annotated_object(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: ReplicasDoc = object.decode()?;
     let replicas = doc.spec.replicas.unwrap_or(1);
     let preferences = object
@@ -77,6 +77,5 @@ fn annotated_object(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(
         replica_set_preferences: preferences,
         replicas,
     };
-    add(object, kind, builder);
-    Ok(())
+    Ok(workload(object, kind, None))
 }

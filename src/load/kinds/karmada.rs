@@ -10,10 +10,10 @@ use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_yaml::Value;
 
-use super::{Api, KnownKind, Reader};
+use super::{claimed, Api, KnownKind, Reader};
 use crate::load::content::{Content, Shape};
 use crate::load::decode::{null_as_default, optional_time, FieldError};
-use crate::load::model_builder::ModelBuilder;
+use crate::load::model_builder::{Decoded, Entry};
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
@@ -185,11 +185,8 @@ fn nanos(list: BTreeMap<String, Quantity>) -> BTreeMap<String, i128> {
 }
 
 /// Reads a Karmada `Cluster`.
-fn karmada_cluster(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
+fn karmada_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: ClusterDoc = object.decode()?;
-    if !builder.claim(&object.object, &object.source) {
-        return Ok(());
-    }
     let mut api_enablements: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for enablement in doc.status.api_enablements {
         api_enablements
@@ -202,9 +199,10 @@ fn karmada_cluster(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<()
                     .map(|resource| resource.kind),
             );
     }
+    let mut warning = None;
     let resource_summary = doc.status.resource_summary.map(|summary| {
         if summary.allocatable_modelings.is_some() {
-            builder.warn(format!(
+            warning = Some(format!(
                 "{}: {}: status.resourceSummary.allocatableModelings: resource models are not simulated; \
                  fleetplan estimates from allocatable - allocated - allocating",
                 object.source, object.object
@@ -223,7 +221,7 @@ fn karmada_cluster(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<()
         .into_iter()
         .find(|condition| condition.condition_type == "Ready")
         .map(|condition| condition.status);
-    builder.karmada_cluster(KarmadaCluster {
+    let cluster = KarmadaCluster {
         name: object.name().to_string(),
         labels: object.meta.labels.clone(),
         provider: doc.spec.provider,
@@ -248,8 +246,8 @@ fn karmada_cluster(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<()
         replica_capacity: None,
         edits: Vec::new(),
         source: object.source.clone(),
-    });
-    Ok(())
+    };
+    Ok(claimed(&object, Entry::KarmadaCluster { cluster, warning }))
 }
 
 // ---- PropagationPolicy / ClusterPropagationPolicy ----
@@ -453,7 +451,7 @@ impl From<ClusterAffinityDoc> for ClusterAffinity {
 
 /// Reads a PropagationPolicy or ClusterPropagationPolicy, applies the admission defaults and
 /// refuses what the validating webhook (or the CRD schema) would refuse.
-fn propagation_policy(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
+fn propagation_policy(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: PolicyDoc = object.decode()?;
     let kind = if object.object.kind == "ClusterPropagationPolicy" {
         PolicyKind::ClusterPropagationPolicy
@@ -498,10 +496,7 @@ fn propagation_policy(object: &Object<'_>, builder: &mut ModelBuilder) -> Result
     if let Some(error) = errors.into_iter().next() {
         return Err(object.invalid(error));
     }
-    if !builder.claim(&object.object, &object.source) {
-        return Ok(());
-    }
-    builder.karmada_policy(PropagationPolicy {
+    let policy = PropagationPolicy {
         kind,
         namespace,
         name: object.name().to_string(),
@@ -515,8 +510,8 @@ fn propagation_policy(object: &Object<'_>, builder: &mut ModelBuilder) -> Result
         dependent_overrides: spec.dependent_overrides,
         deleting: object.meta.deletion_timestamp.is_some(),
         source: object.source.clone(),
-    });
-    Ok(())
+    };
+    Ok(claimed(&object, Entry::KarmadaPolicy(policy)))
 }
 
 fn placement(doc: PlacementDoc, errors: &mut Vec<FieldError>) -> Placement {
@@ -777,7 +772,7 @@ struct BindingStatusDoc {
 
 /// Reads a ResourceBinding or ClusterResourceBinding: its `spec.clusters` and what the
 /// scheduler keeps from one run to the next.
-fn resource_binding(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
+fn resource_binding(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: BindingDoc = object.decode()?;
     let mut seen = BTreeSet::new();
     for (index, cluster) in doc.spec.clusters.iter().enumerate() {
@@ -791,10 +786,7 @@ fn resource_binding(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(
             )));
         }
     }
-    if !builder.claim(&object.object, &object.source) {
-        return Ok(());
-    }
-    builder.karmada_binding(ResourceBinding {
+    let binding = ResourceBinding {
         namespace: object.object.namespace.clone(),
         name: object.name().to_string(),
         clusters: doc
@@ -817,8 +809,8 @@ fn resource_binding(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(
         observed_affinity: Some(doc.status.scheduler_observing_affinity_name)
             .filter(|name| !name.is_empty()),
         source: object.source.clone(),
-    });
-    Ok(())
+    };
+    Ok(claimed(&object, Entry::KarmadaBinding(binding)))
 }
 
 // ---- resource templates ----
@@ -917,12 +909,13 @@ fn interpreted(api_version: &str, kind: &str) -> bool {
 /// Records an object a Karmada policy may select, with its replicas and per-replica
 /// requirements as the native interpreter reads them. Whether any policy selects it is
 /// decided when the model is complete.
-fn resource_template(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
+fn resource_template(object: Object<'_>) -> Result<Decoded, LoadError> {
     let what = format!("{}/{}", object.object.api_version, object.object.kind);
-    builder.skip(object.source.clone(), what);
-    let template = read_template(object);
-    builder.karmada_resource(&object.object, template);
-    Ok(())
+    Ok(Decoded::Template {
+        template: read_template(&object),
+        skipped: (object.source, what),
+        object: object.object,
+    })
 }
 
 fn read_template(object: &Object<'_>) -> Result<ResourceTemplate, LoadError> {

@@ -2,10 +2,10 @@
 
 use serde::Deserialize;
 
-use super::{add, Api, KnownKind};
+use super::{workload, Api, KnownKind};
 use crate::load::clusters::federation_cluster;
 use crate::load::decode::null_as_default;
-use crate::load::model_builder::ModelBuilder;
+use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
@@ -47,17 +47,10 @@ struct RspDoc {
     spec: RspSpec,
 }
 
-fn replica_scheduling_preference(
-    object: &Object<'_>,
-    builder: &mut ModelBuilder,
-) -> Result<(), LoadError> {
+fn replica_scheduling_preference(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: RspDoc = object.decode()?;
-    add(
-        object,
-        WorkloadKind::ReplicaSchedulingPreference(doc.spec),
-        builder,
-    );
-    Ok(())
+    let kind = WorkloadKind::ReplicaSchedulingPreference(doc.spec);
+    Ok(workload(object, kind, None))
 }
 
 #[derive(Default, Deserialize)]
@@ -88,7 +81,7 @@ struct ClusterReference {
     name: String,
 }
 
-fn federated(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
+fn federated(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: FederatedDoc = object.decode()?;
     let placement = doc.spec.placement;
     // kubefed: a clusters list, even an empty one, wins over clusterSelector.
@@ -98,6 +91,5 @@ fn federated(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), Load
         }
         None => FederatedPlacement::Selector(placement.cluster_selector),
     };
-    add(object, WorkloadKind::Federated(placement), builder);
-    Ok(())
+    Ok(workload(object, WorkloadKind::Federated(placement), None))
 }

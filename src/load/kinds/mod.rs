@@ -13,12 +13,12 @@ use serde_json::Value;
 
 use super::content::Content;
 use super::decode::FieldError;
-use super::model_builder::ModelBuilder;
+use super::model_builder::{Decoded, Entry};
 use super::names::Names;
 use super::object::{Object, Scope, TypeMeta};
 use super::LoadError;
 use crate::model::placement::SpecError;
-use crate::model::{Workload, WorkloadKind};
+use crate::model::{PreviousDecision, Workload, WorkloadKind};
 
 pub use federation::CLUSTER_SELECTOR_ANNOTATION;
 pub use placement::planned_object;
@@ -34,7 +34,8 @@ const APIS: &[&Api] = &[
     &karmada::API,
 ];
 
-pub type Reader = fn(&Object<'_>, &mut ModelBuilder) -> Result<(), LoadError>;
+/// Decodes one object of its kind, reading nothing but the object (see [`Decoded`]).
+pub type Reader = fn(Object<'_>) -> Result<Decoded, LoadError>;
 
 /// What one API reads.
 pub struct Api {
@@ -106,23 +107,29 @@ pub fn names(group: &str, kind: &str) -> Option<Names> {
     known(group, kind).map(|known| known.names)
 }
 
-/// Adds the workload; false when it duplicates an earlier object (already reported).
-fn add(object: &Object<'_>, kind: WorkloadKind, builder: &mut ModelBuilder) -> bool {
-    let unique = builder.claim(&object.object, &object.source);
-    if unique {
-        builder.workload(Workload {
-            object: object.object.clone(),
-            source: object.source.clone(),
-            cluster_selector: object
-                .meta
-                .annotations
-                .get(CLUSTER_SELECTOR_ANNOTATION)
-                .cloned(),
-            labels: object.meta.labels.clone(),
-            kind,
-        });
+/// `entry`, kept under the object's identity.
+fn claimed(object: &Object<'_>, entry: Entry) -> Decoded {
+    Decoded::Claimed {
+        object: object.object.clone(),
+        source: object.source.clone(),
+        entry,
     }
-    unique
+}
+
+/// The object as a workload (with the previous decisions it carries).
+fn workload(
+    mut object: Object<'_>,
+    kind: WorkloadKind,
+    decision: Option<PreviousDecision>,
+) -> Decoded {
+    let workload = Workload {
+        object: object.object.clone(),
+        source: object.source.clone(),
+        cluster_selector: object.meta.annotations.remove(CLUSTER_SELECTOR_ANNOTATION),
+        labels: std::mem::take(&mut object.meta.labels),
+        kind,
+    };
+    claimed(&object, Entry::Workload { workload, decision })
 }
 
 /// The `spec` or `status` subtree in the JSON form `model::placement` decodes.

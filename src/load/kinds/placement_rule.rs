@@ -1,8 +1,8 @@
 //! `PlacementRule` (`apps.open-cluster-management.io/v1`), with its `status.decisions` as
 //! its previous decisions. It selects the `ManagedCluster`s the OCM Placement API reads.
 
-use super::{add, spec_error, subtree, Api, KnownKind};
-use crate::load::model_builder::ModelBuilder;
+use super::{spec_error, subtree, workload, Api, KnownKind};
+use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
@@ -21,18 +21,17 @@ pub const API: Api = Api {
     claims: None,
 };
 
-fn placement_rule(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
-    let spec = decode_placement_rule_spec(subtree(object, "spec")?)
-        .map_err(|error| spec_error(object, "spec", error))?;
-    let clusters = decode_placement_rule_decisions(subtree(object, "status")?)
-        .map_err(|error| spec_error(object, "status", error))?;
-    if add(object, WorkloadKind::PlacementRule(Box::new(spec)), builder) && !clusters.is_empty() {
-        builder.decision(PreviousDecision {
-            object: object.object.clone(),
-            placement: object.name().to_string(),
-            clusters,
-            source: object.source.clone(),
-        });
-    }
-    Ok(())
+fn placement_rule(object: Object<'_>) -> Result<Decoded, LoadError> {
+    let spec = decode_placement_rule_spec(subtree(&object, "spec")?)
+        .map_err(|error| spec_error(&object, "spec", error))?;
+    let clusters = decode_placement_rule_decisions(subtree(&object, "status")?)
+        .map_err(|error| spec_error(&object, "status", error))?;
+    let decision = (!clusters.is_empty()).then(|| PreviousDecision {
+        object: object.object.clone(),
+        placement: object.name().to_string(),
+        clusters,
+        source: object.source.clone(),
+    });
+    let kind = WorkloadKind::PlacementRule(Box::new(spec));
+    Ok(workload(object, kind, decision))
 }

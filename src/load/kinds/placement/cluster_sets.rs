@@ -3,7 +3,8 @@
 use serde::Deserialize;
 
 use crate::load::decode::null_as_default;
-use crate::load::model_builder::ModelBuilder;
+use crate::load::kinds::claimed;
+use crate::load::model_builder::{Decoded, Entry};
 use crate::load::object::Object;
 use crate::load::LoadError;
 use crate::model::{Binding, ClusterSet, ClusterSetSelector, LabelSelectorSpec};
@@ -30,7 +31,7 @@ struct ClusterSelectorDoc {
     label_selector: Option<LabelSelectorSpec>,
 }
 
-pub fn cluster_set(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
+pub fn cluster_set(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: ClusterSetDoc = object.decode()?;
     let selector = doc.spec.cluster_selector.unwrap_or_default();
     // The CRDs default selectorType to ExclusiveClusterSetLabel (v1beta2) or
@@ -42,14 +43,12 @@ pub fn cluster_set(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<()
         Some("LabelSelector") => ClusterSetSelector::LabelSelector(selector.label_selector),
         Some(other) => ClusterSetSelector::Unknown(other.to_string()),
     };
-    if builder.claim(&object.object, &object.source) {
-        builder.cluster_set(ClusterSet {
-            name: object.name().to_string(),
-            selector,
-            source: object.source.clone(),
-        });
-    }
-    Ok(())
+    let set = ClusterSet {
+        name: object.name().to_string(),
+        selector,
+        source: object.source.clone(),
+    };
+    Ok(claimed(&object, Entry::ClusterSet(set)))
 }
 
 #[derive(Deserialize)]
@@ -63,15 +62,13 @@ struct BindingSpec {
     cluster_set: String,
 }
 
-pub fn binding(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
+pub fn binding(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: BindingDoc = object.decode()?;
-    if builder.claim(&object.object, &object.source) {
-        builder.binding(Binding {
-            namespace: object.object.namespace.clone().unwrap_or_default(),
-            name: object.name().to_string(),
-            cluster_set: doc.spec.cluster_set,
-            source: object.source.clone(),
-        });
-    }
-    Ok(())
+    let binding = Binding {
+        namespace: object.object.namespace.clone().unwrap_or_default(),
+        name: object.name().to_string(),
+        cluster_set: doc.spec.cluster_set,
+        source: object.source.clone(),
+    };
+    Ok(claimed(&object, Entry::Binding(binding)))
 }

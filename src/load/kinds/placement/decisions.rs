@@ -3,7 +3,8 @@
 use serde::Deserialize;
 
 use crate::load::decode::null_as_default;
-use crate::load::model_builder::ModelBuilder;
+use crate::load::kinds::claimed;
+use crate::load::model_builder::{Decoded, Entry};
 use crate::load::object::Object;
 use crate::load::LoadError;
 use crate::model::placement::PLACEMENT_LABEL;
@@ -37,10 +38,7 @@ impl DecisionsDoc {
     }
 }
 
-pub fn placement_decision(
-    object: &Object<'_>,
-    builder: &mut ModelBuilder,
-) -> Result<(), LoadError> {
+pub fn placement_decision(object: Object<'_>) -> Result<Decoded, LoadError> {
     // Without the label the decision still counts for Balance (upstream counts every
     // PlacementDecision of the hub); it just belongs to no placement.
     let placement = object
@@ -50,13 +48,11 @@ pub fn placement_decision(
         .cloned()
         .unwrap_or_default();
     let doc: DecisionsDoc = object.decode()?;
-    if builder.claim(&object.object, &object.source) {
-        builder.decision(PreviousDecision {
-            object: object.object.clone(),
-            placement,
-            clusters: doc.clusters(),
-            source: object.source.clone(),
-        });
-    }
-    Ok(())
+    let decision = PreviousDecision {
+        object: object.object.clone(),
+        placement,
+        clusters: doc.clusters(),
+        source: object.source.clone(),
+    };
+    Ok(claimed(&object, Entry::Decision(decision)))
 }

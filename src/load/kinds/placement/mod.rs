@@ -6,9 +6,9 @@ mod cluster_sets;
 mod decisions;
 mod scores;
 
-use super::{add, spec_error, subtree, Api, KnownKind};
+use super::{spec_error, subtree, workload, Api, KnownKind};
 use crate::load::clusters::managed_cluster;
-use crate::load::model_builder::ModelBuilder;
+use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
@@ -74,11 +74,14 @@ pub const API: Api = Api {
     claims: None,
 };
 
-fn placement(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
-    let spec = decode_placement_spec(&object.object.api_version, subtree(object, "spec")?)
-        .map_err(|error| spec_error(object, "spec", error))?;
-    add(object, WorkloadKind::Placement(Box::new(spec)), builder);
-    Ok(())
+fn placement(object: Object<'_>) -> Result<Decoded, LoadError> {
+    let spec = decode_placement_spec(&object.object.api_version, subtree(&object, "spec")?)
+        .map_err(|error| spec_error(&object, "spec", error))?;
+    Ok(workload(
+        object,
+        WorkloadKind::Placement(Box::new(spec)),
+        None,
+    ))
 }
 
 /// The plan item a previous decision belongs to: a PlacementDecision's Placement, otherwise

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use crate::load::decode::{null_as_default, optional_time};
-use crate::load::model_builder::ModelBuilder;
+use crate::load::kinds::claimed;
+use crate::load::model_builder::{Decoded, Entry};
 use crate::load::object::Object;
 use crate::load::LoadError;
 use crate::model::AddOnPlacementScore;
@@ -32,7 +33,7 @@ struct ScoreItem {
     value: i32,
 }
 
-pub fn addon_score(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<(), LoadError> {
+pub fn addon_score(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: ScoreDoc = object.decode()?;
     let scores: BTreeMap<String, i64> = doc
         .status
@@ -40,14 +41,12 @@ pub fn addon_score(object: &Object<'_>, builder: &mut ModelBuilder) -> Result<()
         .into_iter()
         .map(|score| (score.name, i64::from(score.value)))
         .collect();
-    if builder.claim(&object.object, &object.source) {
-        builder.addon_score(AddOnPlacementScore {
-            namespace: object.object.namespace.clone().unwrap_or_default(),
-            name: object.name().to_string(),
-            scores,
-            valid_until: doc.status.valid_until,
-            source: object.source.clone(),
-        });
-    }
-    Ok(())
+    let score = AddOnPlacementScore {
+        namespace: object.object.namespace.clone().unwrap_or_default(),
+        name: object.name().to_string(),
+        scores,
+        valid_until: doc.status.valid_until,
+        source: object.source.clone(),
+    };
+    Ok(claimed(&object, Entry::AddOnScore(score)))
 }
