@@ -125,17 +125,30 @@ impl Clusters {
         }
     }
 
-    /// The replicas of the first entry for the fleet's cluster at `index`, if any.
-    pub fn replicas_of(&self, fleet: &[KarmadaCluster], index: usize) -> Option<i64> {
+    /// The replicas of the first entry for each of the fleet's clusters, by fleet index: one
+    /// walk over the entries, where a search per cluster was quadratic in a large fleet.
+    pub fn replicas_by_index(&self, fleet: &[KarmadaCluster]) -> Vec<Option<i64>> {
         match self {
-            Clusters::Placed(targets) => targets
-                .iter()
-                .find(|target| target.index as usize == index)
-                .map(|target| target.replicas),
-            Clusters::Kept(targets) => targets
-                .iter()
-                .find(|target| target.name == fleet[index].name)
-                .map(|target| target.replicas),
+            Clusters::Placed(targets) => {
+                let mut replicas = vec![None; fleet.len()];
+                // Backwards, so the first entry of a cluster is the one left.
+                for target in targets.iter().rev() {
+                    if let Some(slot) = replicas.get_mut(target.index as usize) {
+                        *slot = Some(target.replicas);
+                    }
+                }
+                replicas
+            }
+            Clusters::Kept(targets) => {
+                let mut first: HashMap<&str, i64> = HashMap::with_capacity(targets.len());
+                for target in targets {
+                    first.entry(&target.name).or_insert(target.replicas);
+                }
+                fleet
+                    .iter()
+                    .map(|cluster| first.get(cluster.name.as_str()).copied())
+                    .collect()
+            }
         }
     }
 }
@@ -421,8 +434,10 @@ mod tests {
         };
         let placed = Clusters::Placed(vec![target(1, 2, 3), target(2, 0, 1), target(0, 1, 0)]);
         assert_eq!(placed.by_name(&fleet), [("a", 1), ("b", 0), ("c", 3)]);
-        assert_eq!(placed.replicas_of(&fleet, 1), Some(3));
-        assert_eq!(placed.replicas_of(&fleet, 0), Some(0));
+        assert_eq!(
+            placed.replicas_by_index(&fleet),
+            [Some(0), Some(3), Some(1)]
+        );
     }
 
     #[test]
@@ -435,6 +450,6 @@ mod tests {
         let clusters = Clusters::Kept(vec![kept("gone", 2), kept("a", 5), kept("a", 1)]);
         assert_eq!(clusters.by_name(&fleet), [("a", 5), ("a", 1), ("gone", 2)]);
         // The first entry of a name is the one `explain` shows.
-        assert_eq!(clusters.replicas_of(&fleet, 0), Some(5));
+        assert_eq!(clusters.replicas_by_index(&fleet), [Some(5)]);
     }
 }

@@ -6,7 +6,7 @@ use crate::karmada::assignment::{Division, Target};
 use crate::karmada::detector::ImplicitPriority;
 use crate::karmada::filter::Verdict;
 use crate::karmada::scheduler::Attempt;
-use crate::karmada::spread::Selection;
+use crate::karmada::spread::{ClusterDetail, Selection};
 use crate::karmada::Claim;
 use crate::model::karmada::{KarmadaCluster, TargetCluster};
 use crate::plan::KarmadaTrace;
@@ -89,19 +89,16 @@ fn verdicts(explanation: &mut Explanation, trace: &KarmadaTrace) {
         .iter()
         .find(|attempt| attempt.result.is_ok())
         .or_else(|| outcome.attempts.first());
+    let results = outcome.clusters.replicas_by_index(trace.clusters);
     let Some(attempt) = decisive else {
         explanation.clusters = trace
             .clusters
             .iter()
-            .enumerate()
-            .map(|(index, cluster)| {
-                let kept = outcome
-                    .clusters
-                    .replicas_of(trace.clusters, index)
-                    .is_some();
+            .zip(&results)
+            .map(|(cluster, result)| {
                 ClusterVerdict::new(
                     &cluster.name,
-                    kept,
+                    result.is_some(),
                     "notScheduled",
                     "no affinity term was tried".to_string(),
                 )
@@ -109,20 +106,27 @@ fn verdicts(explanation: &mut Explanation, trace: &KarmadaTrace) {
             .collect();
         return;
     };
+    let decisive = ByIndex::new(attempt, total);
+    let earlier: Vec<(&Attempt, ByIndex)> = outcome
+        .attempts
+        .iter()
+        .filter(|a| !std::ptr::eq(*a, attempt))
+        .map(|earlier| (earlier, ByIndex::new(earlier, total)))
+        .collect();
     explanation.clusters = trace
         .clusters
         .iter()
+        .zip(results)
         .enumerate()
-        .map(|(index, cluster)| {
-            let result = outcome.clusters.replicas_of(trace.clusters, index);
-            let mut verdict = verdict(attempt, index, &cluster.name, result);
+        .map(|(index, (cluster, result))| {
+            let mut verdict = verdict(attempt, &decisive, index, &cluster.name, result);
             if let Some(term) = &attempt.term {
                 verdict.reason = format!("affinity term {term}: {}", verdict.reason);
             }
-            for earlier in outcome.attempts.iter().filter(|a| !std::ptr::eq(*a, attempt)) {
+            for (earlier, by_index) in &earlier {
                 if let (Some(term), Some(detail), Err(failure)) = (
                     &earlier.term,
-                    earlier.feasible.iter().find(|detail| detail.index == index),
+                    by_index.feasible[index],
                     &earlier.result,
                 ) {
                     verdict.reason.push_str(&format!(
@@ -276,8 +280,40 @@ fn division_notes(explanation: &mut Explanation, division: &Division, fleet: &[K
     }
 }
 
-fn verdict(attempt: &Attempt, index: usize, name: &str, result: Option<i64>) -> ClusterVerdict {
-    let detail = attempt.feasible.iter().find(|detail| detail.index == index);
+/// An attempt's feasible and selected clusters by fleet index, found in one walk each: a
+/// search per cluster was quadratic in a large fleet.
+struct ByIndex<'t, 'a> {
+    feasible: Vec<Option<&'t ClusterDetail<'a>>>,
+    selected: Vec<bool>,
+}
+
+impl<'t, 'a> ByIndex<'t, 'a> {
+    fn new(attempt: &'t Attempt<'a>, clusters: usize) -> Self {
+        let mut feasible = vec![None; clusters];
+        // Backwards, so a cluster's first detail is the one left.
+        for detail in attempt.feasible.iter().rev() {
+            if let Some(slot) = feasible.get_mut(detail.index) {
+                *slot = Some(detail);
+            }
+        }
+        let mut selected = vec![false; clusters];
+        for detail in &attempt.selected {
+            if let Some(slot) = selected.get_mut(detail.index) {
+                *slot = true;
+            }
+        }
+        ByIndex { feasible, selected }
+    }
+}
+
+fn verdict(
+    attempt: &Attempt,
+    by_index: &ByIndex,
+    index: usize,
+    name: &str,
+    result: Option<i64>,
+) -> ClusterVerdict {
+    let detail = by_index.feasible[index];
     let scores = detail.map(|detail| {
         format!(
             "score {}, available replicas {} (estimate {} + already there {})",
@@ -305,7 +341,7 @@ fn verdict(attempt: &Attempt, index: usize, name: &str, result: Option<i64>) -> 
             ClusterVerdict::new(name, false, "filtered", format!("{plugin}: {reason}"))
         }
         _ => {
-            let selected = attempt.selected.iter().any(|detail| detail.index == index);
+            let selected = by_index.selected[index];
             let scores = scores.unwrap_or_default();
             if selected {
                 let why = match &attempt.result {
