@@ -32,6 +32,9 @@ pub struct FleetIndex<'a> {
     name_rank: Vec<usize>,
     /// Inventory indices in name order: `order[name_rank[index]] == index`.
     order: Vec<usize>,
+    /// Inventory order is name order (`order[rank] == rank`), as in a sorted inventory or
+    /// `kubectl get managedclusters`: a bitset's lowest bits are then its first names.
+    in_name_order: bool,
     /// Every cluster name by name rank, in one string. Plans list their clusters as ranks
     /// into it: a few MB read in order stay cached, where the names' own allocations (100k
     /// of them, among the clusters' other data) cost a cache miss each at first touch.
@@ -75,6 +78,7 @@ impl<'a> FleetIndex<'a> {
             by_name,
             name_rank,
             order: Vec::new(),
+            in_name_order: order.iter().enumerate().all(|(rank, &index)| rank == index),
             names: Arc::new(names),
             set_members: HashMap::new(),
             candidates: Memo::default(),
@@ -178,6 +182,11 @@ impl<'a> FleetIndex<'a> {
     /// Clusters in name order, as inventory indices.
     pub fn name_rank(&self, index: usize) -> usize {
         self.name_rank.get(index).copied().unwrap_or(usize::MAX)
+    }
+
+    /// Whether inventory indices are name ranks.
+    pub fn in_name_order(&self) -> bool {
+        self.in_name_order
     }
 
     /// The name of the cluster at `index`, from the names stored in name order.

@@ -14,6 +14,7 @@
 
 pub mod clustersets;
 pub mod conditions;
+pub mod feasible;
 pub mod filters;
 pub mod fleet;
 pub mod groups;

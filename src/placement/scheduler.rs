@@ -14,6 +14,7 @@ use crate::selector::ClusterBits;
 
 use super::clustersets;
 use super::conditions::Status;
+use super::feasible::Feasible;
 use super::filters::predicate::{self, Predicates};
 use super::filters::taint::{self, Tolerance};
 use super::fleet::{ClusterSetError, FleetIndex};
@@ -188,7 +189,7 @@ pub(super) fn run(
     // Upstream's filters return early on an empty cluster list, before validating.
     let mut predicates = None;
     let passed = if spec.predicates.is_empty() || candidates.is_empty() {
-        candidates.to_vec()
+        Feasible::from(candidates.to_vec())
     } else {
         let mut compiled =
             match Predicates::compile(&spec.predicates, fleet, &fleet.inventory.addon_scores) {
@@ -217,12 +218,12 @@ pub(super) fn run(
     if input.trace {
         out.filter_results.push(FilterResult {
             name: predicate::NAME.to_string(),
-            filtered_clusters: names(fleet, &passed),
+            filtered_clusters: names(fleet, passed.list()),
         });
     }
 
     let tolerated = scheduler.taints.filter(
-        &passed,
+        passed,
         &spec.tolerations,
         own.as_ref(),
         input.now,
@@ -245,7 +246,7 @@ pub(super) fn run(
             if input.trace {
                 out.filter_results.push(FilterResult {
                     name: pipeline_name,
-                    filtered_clusters: names(fleet, &feasible),
+                    filtered_clusters: names(fleet, feasible.list()),
                 });
             }
             return out.stop(Status::Misconfigured {
@@ -289,19 +290,35 @@ pub(super) fn run(
         .number_of_clusters
         .filter(|_| plain && !input.trace)
         .and_then(|wanted| usize::try_from(wanted).ok());
-    let order = score_order(&feasible, &totals, head, |index| fleet.name_rank(index));
-    out.ranked = order.iter().map(|&position| feasible[position]).collect();
-    out.totals = order.iter().map(|&position| totals.get(position)).collect();
-    if input.trace {
-        out.scores = scores
-            .iter()
-            .map(|prioritized| {
-                order
+    // Equal totals order by name alone: the head can come straight off the filters' bitset.
+    let by_name = match totals {
+        Totals::Same(total) => head
+            .and_then(|head| feasible.first_by_name(head, fleet.in_name_order()))
+            .map(|first| (first, total)),
+        Totals::Each(_) => None,
+    };
+    match by_name {
+        Some((first, total)) => {
+            out.totals = vec![total; first.len()];
+            out.ranked = first;
+        }
+        None => {
+            let feasible = feasible.list();
+            let order = score_order(feasible, &totals, head, |index| fleet.name_rank(index));
+            out.ranked = order.iter().map(|&position| feasible[position]).collect();
+            out.totals = order.iter().map(|&position| totals.get(position)).collect();
+            if input.trace {
+                out.scores = scores
                     .iter()
-                    .map(|&position| prioritized.get(position))
-                    .collect()
-            })
-            .collect();
+                    .map(|prioritized| {
+                        order
+                            .iter()
+                            .map(|&position| prioritized.get(position))
+                            .collect()
+                    })
+                    .collect();
+            }
+        }
     }
     if input.trace {
         out.filter_results.push(FilterResult {

@@ -7,6 +7,7 @@ use serde::Deserialize;
 use serde_yaml::Value;
 
 use super::conditions::{self, Counts, Status};
+use super::feasible::Feasible;
 use super::filters::taint::ZERO_TIME;
 use super::fleet::FleetIndex;
 use super::prioritizers::{self, Context};
@@ -489,7 +490,7 @@ impl<'c> Checker<'c> {
         let scheduler = Scheduler::new(&inventory, &previous);
         let placement = self.placement();
         let clusters: Vec<&Cluster> = inventory.clusters.iter().collect();
-        let every: Vec<usize> = (0..clusters.len()).collect();
+        let every = Feasible::from((0..clusters.len()).collect::<Vec<_>>());
         let own = scheduler.previous.own_clusters(
             &scheduler.fleet,
             &placement.namespace,

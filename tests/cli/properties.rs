@@ -94,11 +94,16 @@ fn placement() -> impl Strategy<Value = PlacementGen> {
 }
 
 /// A fleet (up to 250 clusters, so decisions overflow 100 per object), its cluster sets,
-/// bindings of every set into `ns`, and the placements.
-fn manifests(clusters: &[ClusterGen], placements: &[PlacementGen]) -> String {
+/// bindings of every set into `ns`, and the placements. The inventory lists the clusters in
+/// name order, or `reversed`.
+fn manifests(clusters: &[ClusterGen], placements: &[PlacementGen], reversed: bool) -> String {
     let mut text =
         String::from("apiVersion: fleetplan.io/v1alpha1\nkind: ClusterInventory\nmetadata: {name: fleet}\nclusters:\n");
-    for (index, cluster) in clusters.iter().enumerate() {
+    let mut listed: Vec<(usize, &ClusterGen)> = clusters.iter().enumerate().collect();
+    if reversed {
+        listed.reverse();
+    }
+    for (index, cluster) in listed {
         let env = if cluster.env_prod { "prod" } else { "dev" };
         text.push_str(&format!(
             "  - {{name: c{index:03}, labels: {{env: {env}, cloud: {}}}, sets: [{}], online: {}",
@@ -274,7 +279,7 @@ proptest! {
         clusters in vec(cluster(), 0..250),
         placements in vec(placement(), 1..4),
     ) {
-        let model = load_text(&manifests(&clusters, &placements));
+        let model = load_text(&manifests(&clusters, &placements, false));
         let full = PlanOptions::at(NOW, Trace::Full);
         let outcome = plan::build(&model, &full);
         prop_assert_eq!(outcome.plan.items.len(), placements.len());
@@ -290,6 +295,11 @@ proptest! {
         // must not depend on which path ran.
         let untraced = plan::build(&model, &PlanOptions::at(NOW, Trace::Plan));
         prop_assert_eq!(&untraced.plan, &outcome.plan);
+        // Nor on the inventory's order: clusters are ranked by name, and an inventory in name
+        // order lets the untraced run take a placement's first clusters off a bitset.
+        let reversed = load_text(&manifests(&clusters, &placements, true));
+        let untraced_reversed = plan::build(&reversed, &PlanOptions::at(NOW, Trace::Plan));
+        prop_assert_eq!(&untraced_reversed.plan, &outcome.plan);
         // The plan table reads the selected clusters' scores, kept in every run.
         for (traced, plain) in outcome.traces.iter().zip(&untraced.traces) {
             if let (ItemTrace::Placement(traced), ItemTrace::Placement(plain)) = (traced, plain) {

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 
 use crate::model::placement::ClusterPredicate;
 use crate::model::{AddOnPlacementScore, Cluster};
+use crate::placement::feasible::Feasible;
 use crate::placement::fleet::FleetIndex;
 use crate::placement::trace::Verdict;
 use crate::selector::{ClusterBits, Selector, SelectorError, TableSelector};
@@ -188,9 +189,9 @@ impl<'f> Predicates<'f> {
     }
 
     /// The filter: the candidates some predicate admits. Without CEL and the seed's
-    /// per-predicate clusterSets that is bitset algebra over the whole fleet, whose result is
-    /// in inventory order (the score order's key is unique, so that order does not matter);
-    /// recording the reasons of the others walks the candidates instead, in name order.
+    /// per-predicate clusterSets that is bitset algebra over the whole fleet, and the bitset
+    /// goes on to the next filter; recording the reasons of the others walks the candidates
+    /// instead, in name order.
     pub fn filter(
         &self,
         fleet: &FleetIndex,
@@ -198,14 +199,14 @@ impl<'f> Predicates<'f> {
         candidate_sets: &[String],
         scoped: bool,
         rejected: Option<&mut HashMap<usize, Verdict>>,
-    ) -> Vec<usize> {
+    ) -> Feasible {
         let admitted = if scoped { None } else { self.admitted() };
         match admitted {
             Some(mut admitted) if rejected.is_none() => {
                 match fleet.candidate_bits(candidate_sets) {
                     Ok(candidate_bits) => {
                         admitted.and_assign(&candidate_bits);
-                        admitted.iter_ones().collect()
+                        Feasible::from_bits(admitted)
                     }
                     Err(_) => self.walk(fleet, candidates, rejected, |index, _| {
                         admitted.contains(index)
@@ -227,7 +228,7 @@ impl<'f> Predicates<'f> {
         candidates: &[usize],
         mut rejected: Option<&mut HashMap<usize, Verdict>>,
         matches: impl Fn(usize, &Cluster) -> bool,
-    ) -> Vec<usize> {
+    ) -> Feasible {
         let mut passed = Vec::new();
         for &index in candidates {
             let cluster = fleet.cluster(index);
@@ -238,6 +239,6 @@ impl<'f> Predicates<'f> {
                 rejected.insert(index, Verdict::NoPredicateMatched { reasons });
             }
         }
-        passed
+        Feasible::List(passed)
     }
 }

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::model::placement::{Toleration, TolerationOperator};
 use crate::model::{Cluster, Taint, TaintEffect};
+use crate::placement::feasible::Feasible;
 use crate::placement::memo::Memo;
 use crate::placement::previous::OwnClusters;
 use crate::placement::trace::Verdict as PlacementVerdict;
@@ -128,7 +129,7 @@ pub struct Taints<'a> {
 }
 
 /// The clusters that pass, and for tainted ones with an expiring toleration, when it expires.
-pub type Tolerated = (Vec<usize>, HashMap<usize, i64>);
+pub type Tolerated = (Feasible, HashMap<usize, i64>);
 
 impl<'a> Taints<'a> {
     pub fn new(clusters: &'a [Cluster]) -> Taints<'a> {
@@ -155,37 +156,52 @@ impl<'a> Taints<'a> {
             })
     }
 
-    /// The filter over `clusters` (inventory indices, order kept). A cluster of the
-    /// placement's `own` decisions tolerates `NoSelectIfNew`, so it is judged alone; the others
-    /// read the fleet-wide [`Admitted`] bits, and are judged one by one only to record why they
-    /// failed. An invalid toleration is upstream's Misconfigured message.
+    /// The filter over `clusters` (a list keeps its order). A cluster of the placement's
+    /// `own` decisions tolerates `NoSelectIfNew`, so it is judged alone; the others read the
+    /// fleet-wide [`Admitted`] bits (a bitset is narrowed by them, never listed), and are
+    /// judged one by one only to record why they failed. An invalid toleration is upstream's
+    /// Misconfigured message.
     pub fn filter(
         &self,
-        clusters: &[usize],
+        clusters: Feasible,
         tolerations: &[Toleration],
         own: Option<&OwnClusters>,
         now: i64,
         mut rejected: Option<&mut HashMap<usize, PlacementVerdict>>,
     ) -> Result<Tolerated, TolerationError> {
-        let mut feasible = Vec::with_capacity(clusters.len());
         let mut until = HashMap::new();
         if clusters.is_empty() {
-            return Ok((feasible, until));
+            return Ok((clusters, until));
         }
         validate(tolerations)?;
         let admitted = self.admitted(tolerations, now);
         if own.is_none() && rejected.is_none() {
             // Nothing to judge alone and no reason to record: the fleet-wide bits decide
-            // (they admit every untainted cluster too).
-            feasible.extend(
-                clusters
-                    .iter()
-                    .copied()
-                    .filter(|&index| admitted.clusters.contains(index)),
-            );
-            if !admitted.until.is_empty() {
+            // (they admit every untainted cluster too, and their expiries are only for
+            // tainted clusters).
+            let feasible = match clusters {
+                Feasible::Bits { mut bits, .. } => {
+                    bits.and_assign(&admitted.clusters);
+                    Feasible::from_bits(bits)
+                }
+                Feasible::List(list) => Feasible::List(
+                    list.into_iter()
+                        .filter(|&index| admitted.clusters.contains(index))
+                        .collect(),
+                ),
+            };
+            if let Some(bits) = feasible.bits() {
+                until.extend(
+                    admitted
+                        .until
+                        .iter()
+                        .filter(|(&index, _)| bits.contains(index))
+                        .map(|(&index, &at)| (index, at)),
+                );
+            } else if !admitted.until.is_empty() {
                 until.extend(
                     feasible
+                        .list()
                         .iter()
                         .filter(|&&index| !self.untainted.contains(index))
                         .filter_map(|&index| Some((index, *admitted.until.get(&index)?))),
@@ -193,7 +209,8 @@ impl<'a> Taints<'a> {
             }
             return Ok((feasible, until));
         }
-        for &index in clusters {
+        let mut feasible = Vec::with_capacity(clusters.len());
+        for &index in clusters.list() {
             if self.untainted.contains(index) {
                 feasible.push(index);
                 continue;
@@ -230,7 +247,7 @@ impl<'a> Taints<'a> {
                 }
             }
         }
-        Ok((feasible, until))
+        Ok((Feasible::List(feasible), until))
     }
 }
 
@@ -416,14 +433,44 @@ mod tests {
             vec![exists("key1", Some(10))],
             vec![exists("", None)],
         ] {
-            let order = [4, 3, 2, 1, 0];
-            let untraced = taints.filter(&order, &tolerations, None, 105, None);
+            let order = vec![4, 3, 2, 1, 0];
+            let listed = |clusters: Feasible| {
+                let (feasible, until) = taints
+                    .filter(clusters, &tolerations, None, 105, None)
+                    .unwrap();
+                (feasible.list().to_vec(), until)
+            };
+            let untraced = listed(Feasible::from(order.clone()));
             let mut rejected = HashMap::new();
-            let traced = taints.filter(&order, &tolerations, None, 105, Some(&mut rejected));
-            assert_eq!(untraced, traced, "{tolerations:?}");
+            let (traced, traced_until) = taints
+                .filter(
+                    Feasible::from(order.clone()),
+                    &tolerations,
+                    None,
+                    105,
+                    Some(&mut rejected),
+                )
+                .unwrap();
+            assert_eq!(untraced, (traced.list().to_vec(), traced_until));
+            // A bitset is narrowed to the same clusters, listed in inventory order.
+            let (mut sorted, until) = untraced;
+            sorted.sort_unstable();
+            let bits = Feasible::from_bits(ClusterBits::from_ids(clusters.len(), order));
+            assert_eq!(listed(bits), (sorted, until), "{tolerations:?}");
         }
-        let tolerated = taints.filter(&[1, 0], &[exists("key1", Some(10))], None, 105, None);
-        assert_eq!(tolerated, Ok((vec![1, 0], HashMap::from([(1, 110)]))));
+        let (tolerated, until) = taints
+            .filter(
+                Feasible::from(vec![1, 0]),
+                &[exists("key1", Some(10))],
+                None,
+                105,
+                None,
+            )
+            .unwrap();
+        assert_eq!(
+            (tolerated.list(), until),
+            (&[1, 0][..], HashMap::from([(1, 110)]))
+        );
     }
 
     #[test]

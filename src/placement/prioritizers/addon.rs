@@ -6,6 +6,8 @@ use std::collections::HashMap;
 use crate::model::placement::AddOnScore;
 use crate::model::{AddOnPlacementScore, Inventory};
 
+use crate::placement::feasible::Feasible;
+
 use super::{Context, PerCluster, Prioritizer, Scores};
 
 const PREFIX: &str = "AddOn/";
@@ -54,11 +56,12 @@ impl<'a> ScoreIndex<'a> {
 
 impl Prioritizer for AddOn {
     /// The scores, and upstream's warning naming the expired AddOnPlacementScores, if any.
-    fn score(&self, context: &Context, clusters: &[usize]) -> Scores {
+    fn score(&self, context: &Context, clusters: &Feasible) -> Scores {
         let scheduler = context.scheduler;
         let addon = &self.0;
         let mut expired = String::new();
         let scores = clusters
+            .list()
             .iter()
             .map(|&index| {
                 let cluster = scheduler.fleet.cluster(index);

@@ -6,6 +6,8 @@ use std::collections::HashMap;
 use crate::model::{Inventory, PreviousDecision};
 use crate::placement::previous::placement_decisions;
 
+use crate::placement::feasible::Feasible;
+
 use super::{Context, Prioritizer, Scores, MAX_SCORE};
 
 pub const NAME: &str = "Balance";
@@ -67,7 +69,7 @@ impl<'a> Counts<'a> {
 }
 
 impl Prioritizer for Balance {
-    fn score(&self, context: &Context, clusters: &[usize]) -> Scores {
+    fn score(&self, context: &Context, clusters: &Feasible) -> Scores {
         let scheduler = context.scheduler;
         let counts = &scheduler.prioritizers.balance;
         let own = scheduler
@@ -79,6 +81,7 @@ impl Prioritizer for Balance {
             return Scores::same(Some(MAX_SCORE));
         }
         clusters
+            .list()
             .iter()
             .map(|&index| {
                 let total = counts.by_index.get(index).copied().unwrap_or(0);
@@ -113,7 +116,7 @@ mod tests {
             now: 0,
             own: own.as_ref(),
         };
-        let every: Vec<usize> = (0..clusters.len()).collect();
+        let every = Feasible::from((0..clusters.len()).collect::<Vec<_>>());
         Balance.score(&context, &every).scores.to_vec(every.len())
     }
 

@@ -14,6 +14,7 @@ pub mod steady;
 use crate::model::placement::{AddOnScore, PrioritizerPolicy, ScoreCoordinateType};
 use crate::model::{Inventory, PreviousDecision};
 
+use super::feasible::Feasible;
 use super::previous::OwnClusters;
 use super::scheduler::Scheduler;
 
@@ -144,8 +145,9 @@ impl From<Vec<Option<i64>>> for Scores {
 }
 
 pub trait Prioritizer: Send + Sync + std::fmt::Debug {
-    /// Scores the feasible clusters, given as inventory indices.
-    fn score(&self, context: &Context, clusters: &[usize]) -> Scores;
+    /// Scores the feasible clusters. A prioritizer that scores them all the same says so
+    /// without listing them.
+    fn score(&self, context: &Context, clusters: &Feasible) -> Scores;
 }
 
 type Make = fn() -> Box<dyn Prioritizer>;

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::model::{Cluster, Inventory};
+use crate::placement::feasible::Feasible;
 
 use super::{Context, Prioritizer, Scores, MAX_SCORE};
 
@@ -64,27 +65,24 @@ fn allocatable(cluster: &Cluster, resource: &str) -> Option<f64> {
 }
 
 impl Prioritizer for ResourceAllocatable {
-    fn score(&self, context: &Context, clusters: &[usize]) -> Scores {
+    fn score(&self, context: &Context, clusters: &Feasible) -> Scores {
         let values = context.scheduler.prioritizers.resource.values(self.0);
-        let values: Vec<Option<f64>> = clusters
-            .iter()
-            .map(|&index| values.get(index).copied().flatten())
-            .collect();
-        score(&values).into()
+        let value = |index: usize| values.get(index).copied().flatten();
+        score(clusters.list().iter().map(|&index| value(index))).into()
     }
 }
 
-/// Scores each cluster's [`allocatable`] value. Clusters without the resource get no score
-/// (they add 0 to the total).
-fn score(values: &[Option<f64>]) -> Vec<Option<i64>> {
+/// Scores each cluster's [`allocatable`] value, scaled between the minimum and maximum of
+/// the values given (read twice: once for the range, once to score). Clusters without the
+/// resource get no score (they add 0 to the total).
+fn score<I: Iterator<Item = Option<f64>> + Clone>(values: I) -> Vec<Option<i64>> {
     let (min, max) = values
-        .iter()
+        .clone()
         .flatten()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(min, max), &value| {
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(min, max), value| {
             (min.min(value), max.max(value))
         });
     values
-        .iter()
         .map(|value| {
             value.map(|value| {
                 if max - min == 0.0 {

@@ -1,0 +1,100 @@
+//! The clusters still in the running for one placement, carried from filter to filter and on
+//! to the prioritizers and the score order.
+//!
+//! Untraced filters narrow one bitset over inventory indices (bitset algebra over the whole
+//! fleet), so a placement that keeps 15k of 100k clusters does not list them between filters.
+//! The list is made once, when something reads the clusters one by one (a filter that has to
+//! judge each, a prioritizer that scores each); a placement whose prioritizers score every
+//! cluster the same and that wants its first `numberOfClusters` never makes it.
+
+use std::cell::OnceCell;
+
+use crate::selector::ClusterBits;
+
+/// Feasible clusters (inventory indices). A list keeps the order it was given in (a traced
+/// filter walks the candidates in name order, and the trace shows that order); a bitset's
+/// list is in inventory order. The score order's key is unique, so which one does not change
+/// the selection.
+#[derive(Debug)]
+pub enum Feasible {
+    Bits {
+        bits: ClusterBits,
+        len: usize,
+        list: OnceCell<Vec<usize>>,
+    },
+    List(Vec<usize>),
+}
+
+impl Feasible {
+    pub fn from_bits(bits: ClusterBits) -> Feasible {
+        Feasible::Bits {
+            len: bits.count(),
+            bits,
+            list: OnceCell::new(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Feasible::Bits { len, .. } => *len,
+            Feasible::List(list) => list.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The clusters one by one; listed on first use.
+    pub fn list(&self) -> &[usize] {
+        match self {
+            Feasible::Bits { bits, list, .. } => list.get_or_init(|| bits.iter_ones().collect()),
+            Feasible::List(list) => list,
+        }
+    }
+
+    /// The bitset, when the filters carried one.
+    pub fn bits(&self) -> Option<&ClusterBits> {
+        match self {
+            Feasible::Bits { bits, .. } => Some(bits),
+            Feasible::List(_) => None,
+        }
+    }
+
+    /// The first `head` clusters in name order, read straight off the bitset when inventory
+    /// order is name order (`in_name_order`): its lowest bits are then the lowest name ranks,
+    /// so nothing is listed, keyed or sorted. `None` when that does not hold.
+    pub fn first_by_name(&self, head: usize, in_name_order: bool) -> Option<Vec<usize>> {
+        let bits = self.bits().filter(|_| in_name_order)?;
+        Some(bits.iter_ones().take(head).collect())
+    }
+}
+
+impl From<Vec<usize>> for Feasible {
+    fn from(list: Vec<usize>) -> Feasible {
+        Feasible::List(list)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bitset_lists_its_clusters_in_inventory_order_once_asked() {
+        let feasible = Feasible::from_bits(ClusterBits::from_ids(10, [7, 2, 5]));
+        assert_eq!(feasible.len(), 3);
+        assert_eq!(feasible.list(), [2, 5, 7]);
+        assert_eq!(feasible.first_by_name(2, true), Some(vec![2, 5]));
+        assert_eq!(feasible.first_by_name(5, true), Some(vec![2, 5, 7]));
+        assert_eq!(feasible.first_by_name(2, false), None);
+    }
+
+    #[test]
+    fn a_list_keeps_its_order_and_has_no_bitset_head() {
+        let feasible = Feasible::from(vec![7, 2, 5]);
+        assert_eq!(feasible.len(), 3);
+        assert_eq!(feasible.list(), [7, 2, 5]);
+        assert_eq!(feasible.first_by_name(2, true), None);
+    }
+}
