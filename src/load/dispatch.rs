@@ -217,16 +217,16 @@ fn load_list(
             let items = list.list_at("items").unwrap_or_default();
             let indexed: Vec<(usize, Content<'_>)> = items.into_iter().enumerate().collect();
             let fields = map_items(&indexed, |(_, item)| item.fields());
+            let misread = plain_scalars::by_item(misread, indexed.len());
             let namespace = builder.namespace().to_string();
             let prepared = map_items(&indexed, |&(index, item)| {
                 let prefix = format!("{prefix}items[{index}].");
-                let misread = plain_scalars::within_item(misread, index);
                 let item = fields[index].as_ref().map_or(item, Content::Fields);
-                let step = prepare(item, source, &misread, &prefix, &namespace);
-                (prefix, misread, step)
+                let step = prepare(item, source, &misread[index], &prefix, &namespace);
+                (prefix, step)
             });
-            for (prefix, misread, step) in prepared {
-                apply(step, source, &misread, &prefix, builder);
+            for ((prefix, step), misread) in prepared.into_iter().zip(&misread) {
+                apply(step, source, misread, &prefix, builder);
             }
         }
         Shape::Null => {}

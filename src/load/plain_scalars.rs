@@ -45,7 +45,7 @@ pub enum StepRef<'p> {
 /// A plain scalar that YAML 1.2 reads as a string and kubectl as `reading`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Misread {
-    /// From the document's root (or, once [`within_item`] handed it to a List's item, from
+    /// From the document's root (or, once [`by_item`] handed it to a List's item, from
     /// the item's); for a key, the path of its value.
     pub path: Vec<Step>,
     pub key: bool,
@@ -196,22 +196,21 @@ fn node_mut<'v>(value: &'v mut Value, path: &[Step]) -> Option<&'v mut Value> {
     })
 }
 
-/// The misread scalars of a List's item `index`, with paths from the item.
-pub fn within_item(misread: &[Misread], index: usize) -> Vec<Misread> {
-    misread
-        .iter()
-        .filter_map(|found| match found.path.as_slice() {
-            [Step::Key(Value::String(items)), Step::Index(at), rest @ ..]
-                if items == "items" && *at == index =>
-            {
-                Some(Misread {
+/// The misread scalars of each of a List's `items` items, with paths from the item: one walk
+/// over the document's findings (a filter per item was quadratic in a large List).
+pub fn by_item(misread: &[Misread], items: usize) -> Vec<Vec<Misread>> {
+    let mut by_item = vec![Vec::new(); items];
+    for found in misread {
+        if let [Step::Key(Value::String(key)), Step::Index(at), rest @ ..] = found.path.as_slice() {
+            if let Some(item) = by_item.get_mut(*at).filter(|_| key == "items") {
+                item.push(Misread {
                     path: rest.to_vec(),
                     ..found.clone()
-                })
+                });
             }
-            _ => None,
-        })
-        .collect()
+        }
+    }
+    by_item
 }
 
 /// A decode error at a field that held a misread scalar says so: kubectl's reading is what
@@ -279,4 +278,52 @@ pub fn warnings(misread: &[Misread]) -> Vec<(String, String)> {
         .into_iter()
         .map(|(_, field, message)| (field, message))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(key: &str) -> Step {
+        Step::Key(Value::String(key.to_string()))
+    }
+
+    fn found(path: Vec<Step>, text: &str) -> Misread {
+        let reading = crate::yaml11::reading(text).unwrap_or_else(|| panic!("{text}"));
+        Misread {
+            path,
+            key: false,
+            text: text.to_string(),
+            reading,
+        }
+    }
+
+    #[test]
+    fn a_lists_findings_go_to_their_own_items_with_paths_from_the_item() {
+        let item = |index: usize, rest: &[&str]| {
+            let mut path = vec![key("items"), Step::Index(index)];
+            path.extend(rest.iter().map(|step| key(step)));
+            path
+        };
+        let misread = [
+            found(item(2, &["metadata", "name"]), "yes"),
+            // The List's own, another list's, and an item beyond the List's.
+            found(vec![key("metadata"), key("name")], "no"),
+            found(vec![key("other"), Step::Index(1), key("a")], "y"),
+            found(item(3, &["a"]), "n"),
+            found(item(0, &["spec", "x"]), "on"),
+            found(item(2, &["spec", "y"]), "off"),
+        ];
+        assert_eq!(
+            by_item(&misread, 3),
+            [
+                vec![found(vec![key("spec"), key("x")], "on")],
+                vec![],
+                vec![
+                    found(vec![key("metadata"), key("name")], "yes"),
+                    found(vec![key("spec"), key("y")], "off"),
+                ],
+            ]
+        );
+    }
 }

@@ -260,3 +260,68 @@ spec: {clusterSets: [all]}
         }
     }
 }
+
+/// In a List, each item gets its own misread scalars: item 1's unquoted `yes` is refused at
+/// its path, item 0's quoted one is a string, item 3's `07` is kubectl's 7 and item 2's
+/// `<<` merge applies to it alone.
+#[test]
+fn a_lists_items_each_get_their_own_misread_scalars() {
+    let placement = |name: &str, spec: &str| {
+        format!(
+            "- apiVersion: cluster.open-cluster-management.io/v1beta1
+  kind: Placement
+  metadata: {{name: {name}, namespace: apps}}
+  spec: {{clusterSets: [all], {spec}}}
+"
+        )
+    };
+    let list = format!(
+        "{}apiVersion: v1
+kind: List
+items:
+{}{}{}{}",
+        fleet(),
+        placement(
+            "quoted",
+            "predicates: [{requiredClusterSelector: {labelSelector: {matchLabels: {gpu: 'yes'}}}}]"
+        ),
+        placement(
+            "unquoted",
+            "predicates: [{requiredClusterSelector: {labelSelector: {matchLabels: {gpu: yes}}}}]"
+        ),
+        placement("merged", "numberOfClusters: 1, <<: {numberOfClusters: 2}"),
+        placement("octal", "numberOfClusters: 07"),
+    );
+    plan(list.clone())
+        .stderr(
+            "error: <stdin>#4: Placement/apps/unquoted: items[1].spec.predicates[0].requiredClusterSelector.labelSelector.matchLabels.gpu: \
+             unquoted yes is the boolean true to kubectl (YAML 1.1), not a string: quote it (\"yes\")\n",
+        )
+        .status(1)
+        .run();
+    let without_unquoted = list.replace("{gpu: yes}", "{gpu: 'yes'}");
+    let output = plan(without_unquoted).args(["-o", "json"]).run();
+    let plan: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap_or_default();
+    let clusters: Vec<(String, usize)> = plan["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|item| {
+            (
+                item["source"]["name"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                item["clusters"].as_array().map_or(0, Vec::len),
+            )
+        })
+        .collect();
+    let expected = [
+        ("merged", 2),
+        ("octal", 7),
+        ("quoted", 10),
+        ("unquoted", 10),
+    ]
+    .map(|(name, count)| (name.to_string(), count));
+    assert_eq!(clusters, expected, "{plan}");
+}
