@@ -218,7 +218,7 @@ impl Run<'_, '_> {
             tiers
                 .entry(cluster.overflow_order)
                 .or_default()
-                .push(cluster.clone());
+                .push(*cluster);
         }
         let mut remaining = self.binding.resource.replicas;
         let mut results = Vec::new();

@@ -32,7 +32,7 @@ pub fn select<'a>(
     for detail in &feasible {
         let name = region_of(detail.index);
         if !name.is_empty() {
-            regions.entry(name).or_default().push(detail.clone());
+            regions.entry(name).or_default().push(*detail);
         }
     }
     let cluster_min = cluster.map_or(0, |constraint| constraint.min_groups);

@@ -3,16 +3,16 @@
 
 mod by_cluster;
 mod by_region;
+mod order;
 mod select_groups;
-
-use std::cmp::Reverse;
 
 use crate::model::karmada::{DivisionPreference, Placement, SpreadField};
 
 pub use by_region::RegionGroup;
+pub use order::sort_clusters;
 
 /// `spreadconstraint.ClusterDetailInfo` of a feasible cluster.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClusterDetail<'a> {
     /// Index into the scheduled fleet's clusters.
     pub index: usize,
@@ -25,20 +25,6 @@ pub struct ClusterDetail<'a> {
     pub available: i64,
     /// The estimate alone.
     pub allocatable: i64,
-}
-
-/// `sortClusters` with the available-replicas comparison: overflow order ascending, score
-/// descending, available replicas descending, then name (by its rank: no string compares). A
-/// total order, so an unstable sort gives the same result.
-pub fn sort_clusters(clusters: &mut [ClusterDetail<'_>]) {
-    clusters.sort_unstable_by_key(|cluster| {
-        (
-            cluster.overflow_order,
-            Reverse(cluster.score),
-            Reverse(cluster.available),
-            cluster.rank,
-        )
-    });
 }
 
 /// How the spread constraints chose, for `explain`.
