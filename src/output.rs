@@ -48,25 +48,30 @@ pub fn write_atomic_with<E: From<io::Error>>(
     result
 }
 
-/// The file a write to `path` replaces. A rename replaces the directory entry itself, so a
-/// symbolic link is followed first (the link stays and its target gets the content, as a
-/// plain write would do), and anything that is not a regular file is refused: renaming over
-/// `/dev/full` or a FIFO would put a file where a device or a pipe was.
+/// The file a write to `path` replaces. A rename replaces the directory entry itself, so
+/// symbolic links are followed first: the link stays and its target gets the content, as a
+/// plain write (`>`, `cp`) would do, which also creates a dangling link's missing target.
+/// Anything that is not a regular file is refused: renaming over `/dev/full` or a FIFO would
+/// put a file where a device or a pipe was.
 fn regular_target(path: &Path) -> io::Result<PathBuf> {
-    let Ok(entry) = fs::symlink_metadata(path) else {
-        return Ok(path.to_path_buf());
+    let resolved = link_target(path)?;
+    let Ok(metadata) = fs::metadata(&resolved) else {
+        // Missing: created, as long as its directory exists (a plain path whose directory is
+        // missing fails at the staged file's creation, with the system's message).
+        return match resolved.parent() {
+            Some(dir) if resolved != path && !dir.as_os_str().is_empty() && !dir.is_dir() => {
+                Err(io::Error::new(
+                    io::ErrorKind::NotFound,
+                    format!(
+                        "a symbolic link to {}, whose directory does not exist",
+                        resolved.display()
+                    ),
+                ))
+            }
+            _ => Ok(resolved),
+        };
     };
-    let resolved = if entry.file_type().is_symlink() {
-        fs::canonicalize(path).map_err(|error| {
-            io::Error::new(
-                error.kind(),
-                format!("a symbolic link that does not resolve: {error}"),
-            )
-        })?
-    } else {
-        path.to_path_buf()
-    };
-    let file_type = fs::metadata(&resolved)?.file_type();
+    let file_type = metadata.file_type();
     if file_type.is_file() {
         return Ok(resolved);
     }
@@ -78,6 +83,31 @@ fn regular_target(path: &Path) -> io::Result<PathBuf> {
     Err(io::Error::new(
         io::ErrorKind::InvalidInput,
         format!("{what}: --out replaces a regular file (without --out the output goes to standard output)"),
+    ))
+}
+
+/// As many symbolic links as Linux follows in one path (`MAXSYMLINKS`) before `ELOOP`.
+const MAX_LINKS: usize = 40;
+
+/// Where a write to `path` lands: `path`, or the end of its chain of symbolic links, which
+/// need not exist. A link's relative target is relative to the link's directory.
+fn link_target(path: &Path) -> io::Result<PathBuf> {
+    let mut current = path.to_path_buf();
+    for _ in 0..=MAX_LINKS {
+        match fs::symlink_metadata(&current) {
+            Ok(entry) if entry.file_type().is_symlink() => {
+                let target = fs::read_link(&current)?;
+                current = match current.parent() {
+                    Some(dir) => dir.join(target),
+                    None => target,
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("more than {MAX_LINKS} symbolic links in a chain (a loop?)"),
     ))
 }
 

@@ -239,10 +239,7 @@ fn out_file_is_written_and_a_failed_run_leaves_it_untouched() {
 #[test]
 fn out_writes_through_a_symbolic_link_and_refuses_what_is_not_a_regular_file() {
     let dir = common::tempdir();
-    let fleet = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata/scenarios/1a-even")
-        .display()
-        .to_string();
+    let fleet = even_fleet();
     let real = dir.path().join("real.yaml");
     common::write(&real, "old\n");
     std::os::unix::fs::symlink("real.yaml", dir.path().join("link.yaml")).expect("symlink");
@@ -282,6 +279,81 @@ fn out_writes_through_a_symbolic_link_and_refuses_what_is_not_a_regular_file() {
         ["link.yaml", "pipe.yaml", "real.yaml"],
         "nothing staged is left"
     );
+}
+
+/// A dangling symbolic link is written through as `>` and `cp` would: its target is created
+/// (staged beside it and renamed, so never half-written) and the link stays. A link whose
+/// target's directory is missing, or a loop of links, is an error naming the link, and
+/// nothing is written anywhere.
+#[cfg(unix)]
+#[test]
+fn out_through_a_dangling_symbolic_link_creates_its_target() {
+    let dir = common::tempdir();
+    let fleet = even_fleet();
+    fs::create_dir(dir.path().join("plans")).expect("plans");
+    let link = |target: &str, name: &str| {
+        std::os::unix::fs::symlink(target, dir.path().join(name)).expect("symlink");
+    };
+    // A chain: a link to a link in another directory, relative to that directory.
+    link("plans/next.yaml", "plan.yaml");
+    link("../plans/prod.yaml", "plans/next.yaml");
+    link("missing/prod.yaml", "nowhere.yaml");
+    link("loop-b.yaml", "loop-a.yaml");
+    link("loop-a.yaml", "loop-b.yaml");
+    Test::new()
+        .current_dir(dir.path())
+        .args(["plan", "-o", "yaml", "--out", "plan.yaml"])
+        .args(["-f", &fleet])
+        .stdout("")
+        .run();
+    assert!(
+        file_type(&dir.path().join("plan.yaml")).is_symlink(),
+        "the link stays"
+    );
+    let written = fs::read_to_string(dir.path().join("plans/prod.yaml")).expect("created");
+    assert!(written.contains("kind: Plan"), "{written}");
+    assert_eq!(
+        entries(&dir.path().join("plans")),
+        ["next.yaml", "prod.yaml"]
+    );
+
+    for (out, message) in [
+        (
+            "nowhere.yaml",
+            "a symbolic link to missing/prod.yaml, whose directory does not exist",
+        ),
+        (
+            "loop-a.yaml",
+            "more than 40 symbolic links in a chain (a loop?)",
+        ),
+    ] {
+        Test::new()
+            .current_dir(dir.path())
+            .args(["plan", "--out", out])
+            .args(["-f", &fleet])
+            .stderr(format!("error: {out}: {message}\n"))
+            .status(1)
+            .run();
+    }
+    assert_eq!(
+        entries(dir.path()),
+        [
+            "loop-a.yaml",
+            "loop-b.yaml",
+            "nowhere.yaml",
+            "plan.yaml",
+            "plans"
+        ],
+        "nothing staged is left"
+    );
+}
+
+/// The absolute path of scenario 1a, for runs in a temporary directory.
+fn even_fleet() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/scenarios/1a-even")
+        .display()
+        .to_string()
 }
 
 /// What is at `path` itself: a symbolic link is not followed.
