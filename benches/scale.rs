@@ -248,9 +248,9 @@ fn load_dir(dir: &Path) -> Result<Model, String> {
 fn selector_bench(model: &Model, size: &str) -> Result<(), String> {
     let clusters = &model.inventory.clusters;
     let selector = Selector::parse(SELECTOR).map_err(|e| e.to_string())?;
-    let build = runs(3, || LabelIndex::new(clusters.iter().map(|c| &c.labels)));
+    let build = runs(3, || LabelIndex::new(clusters, |c| &c.labels));
     report("selector", size, "index build", ms(build));
-    let index = LabelIndex::new(clusters.iter().map(|c| &c.labels));
+    let index = LabelIndex::new(clusters, |c| &c.labels);
     let indexed = per_call(|| index.select(&selector));
     let per_cluster = per_call(|| {
         ClusterBits::from_ids(

@@ -208,7 +208,7 @@ impl<'a> Fleet<'a> {
         Fleet {
             ranks,
             names: Arc::new(names),
-            labels: LabelIndex::new(clusters.iter().map(|cluster| &cluster.labels)),
+            labels: LabelIndex::new(clusters, |cluster| &cluster.labels),
             clusters,
             estimator: GeneralEstimator::new(clusters),
             index: clusters

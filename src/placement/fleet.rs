@@ -152,13 +152,13 @@ impl<'a> FleetIndex<'a> {
     /// Every cluster's labels (by inventory index), indexed.
     pub fn labels(&self) -> &LabelIndex {
         self.labels
-            .get_or_init(|| LabelIndex::new(self.inventory.clusters.iter().map(|c| &c.labels)))
+            .get_or_init(|| LabelIndex::new(&self.inventory.clusters, |c| &c.labels))
     }
 
     /// Every cluster's claims (by inventory index), indexed.
     pub fn claims(&self) -> &LabelIndex {
         self.claims
-            .get_or_init(|| LabelIndex::new(self.inventory.clusters.iter().map(|c| &c.claims)))
+            .get_or_init(|| LabelIndex::new(&self.inventory.clusters, |c| &c.claims))
     }
 
     /// The clusters (inventory indices) whose labels match `selector`.

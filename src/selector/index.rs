@@ -53,8 +53,12 @@ pub struct LabelIndex {
 }
 
 impl LabelIndex {
-    pub fn new<'a, L: LabelSource + 'a>(maps: impl IntoIterator<Item = &'a L>) -> LabelIndex {
-        LabelIndex::from_table(LabelTable::new(maps))
+    /// The index of `labels_of` each item (see [`LabelTable::build`]).
+    pub fn new<T: Sync, L: LabelSource>(
+        items: &[T],
+        labels_of: impl Fn(&T) -> &L + Sync,
+    ) -> LabelIndex {
+        LabelIndex::from_table(LabelTable::build(items, labels_of))
     }
 
     /// Walking the table's sets in order lists each label's and key's clusters ascending.
@@ -190,7 +194,7 @@ mod tests {
 
     fn selected(selector: &str) -> Vec<usize> {
         let fleet = fleet();
-        let index = LabelIndex::new(&fleet);
+        let index = LabelIndex::new(&fleet, |labels| labels);
         let selector = match Selector::parse(selector) {
             Ok(s) => s,
             Err(e) => panic!("{e}"),
@@ -231,7 +235,7 @@ mod tests {
     #[test]
     fn nothing_selects_nothing_and_everything_all() {
         let fleet = fleet();
-        let index = LabelIndex::new(&fleet);
+        let index = LabelIndex::new(&fleet, |labels| labels);
         assert!(index.select(&Selector::nothing()).is_empty());
         assert_eq!(index.select(&Selector::everything()).count(), 4);
         assert_eq!(index.len(), 4);

@@ -162,7 +162,7 @@ mod tests {
             labels(&[("gpu", "8")]),
             labels(&[("env", "dev")]),
         ];
-        let index = LabelIndex::new(&fleet);
+        let index = LabelIndex::new(&fleet, |labels| labels);
         let t = terms(vec![
             vec![expr("env", "In", &["prod"])],
             vec![expr("gpu", "Gt", &["3"])],

@@ -107,7 +107,7 @@ proptest! {
         } else {
             Selector::from_requirements(requirements)
         };
-        let index = LabelIndex::new(&fleet);
+        let index = LabelIndex::new(&fleet, |labels| labels);
         let selected: Vec<usize> = index.select(&selector).iter_ones().collect();
         let expected: Vec<usize> = fleet
             .iter()
@@ -137,9 +137,9 @@ proptest! {
             prop_assert_eq!(selector.first_mismatch(labels), selector.first_mismatch(strings));
         }
         let by_interned: Vec<usize> =
-            LabelIndex::new(&interned).select(&selector).iter_ones().collect();
+            LabelIndex::new(&interned, |labels| labels).select(&selector).iter_ones().collect();
         let by_strings: Vec<usize> =
-            LabelIndex::new(&fleet).select(&selector).iter_ones().collect();
+            LabelIndex::new(&fleet, |labels| labels).select(&selector).iter_ones().collect();
         prop_assert_eq!(by_interned, by_strings, "selector {}", selector);
     }
 }

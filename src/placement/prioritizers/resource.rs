@@ -2,7 +2,6 @@
 //! allocatable amount scaled to [-100, 100] between the minimum and maximum of the clusters
 //! scored.
 
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use crate::model::{Cluster, Inventory};
@@ -19,39 +18,36 @@ const RESOURCES: [&str; 2] = ["cpu", "memory"];
 #[derive(Debug)]
 pub struct ResourceAllocatable(pub &'static str);
 
-/// Per resource, every cluster's allocatable value by inventory index, read on first use: a
-/// placement scores thousands of clusters and must not look each up in two maps.
+/// Per resource, every cluster's allocatable value by inventory index, read on first use of
+/// that resource: a placement scores thousands of clusters and must not look each up in two
+/// maps, and a run whose placements score one resource never reads the other.
 pub struct Allocatable<'a> {
     inventory: &'a Inventory,
-    values: OnceLock<HashMap<&'static str, Vec<Option<f64>>>>,
+    /// Aligned with [`RESOURCES`].
+    values: [OnceLock<Vec<Option<f64>>>; RESOURCES.len()],
 }
 
 impl<'a> Allocatable<'a> {
     pub fn new(inventory: &'a Inventory) -> Allocatable<'a> {
         Allocatable {
             inventory,
-            values: OnceLock::new(),
+            values: Default::default(),
         }
     }
 
     /// Every cluster's allocatable `resource` by inventory index; `None` where the cluster
     /// does not report it.
     pub fn values(&self, resource: &str) -> &[Option<f64>] {
-        let all = self.values.get_or_init(|| {
-            RESOURCES
+        let Some(at) = RESOURCES.iter().position(|&name| name == resource) else {
+            return &[];
+        };
+        self.values[at].get_or_init(|| {
+            self.inventory
+                .clusters
                 .iter()
-                .map(|&name| {
-                    let values = self
-                        .inventory
-                        .clusters
-                        .iter()
-                        .map(|cluster| allocatable(cluster, name))
-                        .collect();
-                    (name, values)
-                })
+                .map(|cluster| allocatable(cluster, resource))
                 .collect()
-        });
-        all.get(resource).map_or(&[], Vec::as_slice)
+        })
     }
 }
 
