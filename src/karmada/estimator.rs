@@ -104,7 +104,7 @@ impl GeneralEstimator {
         for (column, request) in requests {
             // A requested resource the cluster does not report allows nothing.
             let free = column.and_then(|column| column[index]).unwrap_or(0);
-            maximum = maximum.min(free / request);
+            maximum = maximum.min(quotient(free, *request));
         }
         to_int32(maximum)
     }
@@ -116,6 +116,16 @@ pub struct Requests<'e>(Option<Vec<(Option<&'e Column>, i128)>>);
 
 /// Per cluster, what it has free of one resource (`None`: not allocatable there).
 type Column = Vec<Option<i128>>;
+
+/// `free / request`, in 64 bits when both fit (always, but for quantities beyond 2^64 units):
+/// a 128-bit division is a library call, and there are two per feasible cluster of every
+/// binding.
+fn quotient(free: i128, request: i128) -> i128 {
+    match (u64::try_from(free), u64::try_from(request)) {
+        (Ok(free), Ok(request)) => i128::from(free / request),
+        _ => free / request,
+    }
+}
 
 /// Go's `int32(int64)` conversion wraps; a cluster reporting more than 2^31 pods does too.
 fn to_int32(value: i128) -> i64 {
@@ -230,6 +240,15 @@ mod tests {
         assert_eq!(with(&cluster), 7);
         cluster.replica_capacity = Some(i64::MAX);
         assert_eq!(with(&cluster), 9);
+    }
+
+    #[test]
+    fn quantities_beyond_64_bits_divide_as_128_bit_integers() {
+        let huge = i128::from(u64::MAX) * 6;
+        assert_eq!(quotient(huge, 3), i128::from(u64::MAX) * 2);
+        assert_eq!(quotient(huge, huge / 2), 2);
+        assert_eq!(quotient(7, 2), 3);
+        assert_eq!(quotient(0, 5), 0);
     }
 
     #[test]
