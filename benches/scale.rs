@@ -2,9 +2,11 @@
 //! a shared two-core machine). Prints one line per measurement with its median.
 //!
 //! `cargo bench --bench scale -- [--clusters 1000,10000] [--placements 100,1000]
-//!  [--only selector,placement,replicas,load,plan,karmada] [--runs 3]`
+//!  [--only selector,placement,replicas,load,plan,karmada,diff] [--runs 3]`
 //!
 //! `karmada` plans genfleet's Karmada mix: as many Deployments as `--placements` names.
+//! `diff` renders `fleetplan diff`'s text between two plans of `--placements` Placements over
+//! `--clusters` clusters each (plans made here, nothing is loaded).
 //!
 //! Inputs come from the same generator as `genfleet`, written once per size to a temporary
 //! directory and read back through `fleetplan::load`, as `fleetplan plan -f DIR` reads them.
@@ -20,7 +22,7 @@ use std::time::{Duration, Instant};
 use fleetplan::load::{load, LoadOptions};
 use fleetplan::model::{Model, WorkloadKind};
 use fleetplan::placement::{schedule, PlacementInput, Scheduler};
-use fleetplan::plan::{build, PlanOptions, Trace};
+use fleetplan::plan::{build, ItemSource, Plan, PlanItem, PlanOptions, Trace};
 use fleetplan::replicas::{parse_replica_set_preferences, PlannerInput};
 use fleetplan::selector::{ClusterBits, LabelIndex, LabelTable, Selector};
 use generator::{ClusterKind, Shape};
@@ -386,27 +388,130 @@ fn replicas_bench() -> Result<(), String> {
 /// What `fleetplan plan -o json` does, on every core: wall time is the figure the targets
 /// name, and the process's CPU time (all threads) shows how much of it the machine lent.
 fn plan_bench(group: &str, dir: &Path, size: &str, count: usize) -> Result<(), String> {
-    let mut walls = Vec::new();
-    let mut cpus = Vec::new();
+    let mut samples = EveryCore::default();
     for _ in 0..count {
-        let (wall, cpu) = (Instant::now(), cpu_time(PROCESS_CPU));
+        let start = EveryCore::start();
         let model = load_dir(dir)?;
         let outcome = build(&model, &PlanOptions::at(NOW, Trace::Plan));
-        black_box(fleetplan::render::plan::json(&outcome.plan).unwrap());
-        walls.push(wall.elapsed());
-        if let (Some(start), Some(end)) = (cpu, cpu_time(PROCESS_CPU)) {
-            cpus.push(end.saturating_sub(start));
-        }
+        black_box(fleetplan::render::plan::json(&outcome.plan).map_err(|e| e.to_string())?);
+        samples.stop(start);
         // Freed after the clocks stop, as `runs` does.
         drop(outcome);
         drop(model);
     }
-    let what = "load json + plan + render json";
-    report(group, size, &format!("{what} (wall)"), ms(median(walls)));
-    if !cpus.is_empty() {
-        report(group, size, &format!("{what} (cpu)"), ms(median(cpus)));
+    samples.report(group, size, "load json + plan + render json");
+    Ok(())
+}
+
+/// `fleetplan diff`'s text output (the change set, then the unified diff of the two plans'
+/// YAML) between a plan of `items` Placements over `clusters` clusters each and: the same
+/// items each on half other clusters; the same with a new item after each one (plan order
+/// interleaves them); the same with as many new items in one run, in the middle of the plan.
+fn diff_bench(clusters: usize, items: usize, count: usize) -> Result<(), String> {
+    let size = format!("{items} items x {clusters}");
+    // Teams of ten apps named alike, as fleets name them: no item's namespace or name is a
+    // line found once in the plan.
+    let names = |team: String, suffix: &'static str| {
+        (0..items).map(move |n| {
+            (
+                format!("team-{:04}{team}", n / 10),
+                format!("app-{}{suffix}", n % 10),
+            )
+        })
+    };
+    let previous = generated_plan(names(String::new(), ""), clusters, 0);
+    let changed = generated_plan(names(String::new(), ""), clusters, clusters / 2);
+    let interleaved = generated_plan(
+        names(String::new(), "").chain(names(String::new(), "-canary")),
+        clusters,
+        0,
+    );
+    let middle = format!("-{:04}", items / 20);
+    let in_one_run = generated_plan(
+        names(String::new(), "").chain(names(middle, "")),
+        clusters,
+        0,
+    );
+    let cases = [
+        ("every item changed", &changed),
+        ("as many added, interleaved", &interleaved),
+        ("as many added, in one run", &in_one_run),
+    ];
+    for (what, current) in cases {
+        let mut samples = EveryCore::default();
+        for _ in 0..count {
+            let start = EveryCore::start();
+            let changes = fleetplan::diff::compare(&previous, current);
+            let text = fleetplan::render::diff::text(&changes, &previous, current, false)
+                .map_err(|e| e.to_string())?;
+            samples.stop(start);
+            black_box(text);
+        }
+        samples.report("diff", &size, &format!("text, {what}"));
     }
     Ok(())
+}
+
+/// A plan of Placements named `names` (namespace, name), in plan order, each selecting
+/// `clusters` clusters from the `shift`th on.
+fn generated_plan(
+    names: impl Iterator<Item = (String, String)>,
+    clusters: usize,
+    shift: usize,
+) -> Plan {
+    let mut items: Vec<PlanItem> = names
+        .map(|(namespace, name)| PlanItem {
+            source: ItemSource {
+                api_version: "cluster.open-cluster-management.io/v1beta1".to_string(),
+                kind: "Placement".to_string(),
+                namespace: Some(namespace),
+                name,
+            },
+            clusters: (shift..shift + clusters)
+                .map(|c| format!("cluster-{c:05}"))
+                .collect::<Vec<_>>()
+                .into(),
+            ..PlanItem::default()
+        })
+        .collect();
+    items.sort_by(|a, b| a.source.cmp(&b.source));
+    Plan {
+        items,
+        ..Plan::default()
+    }
+}
+
+/// Samples of work done on every core: wall time, and the process's CPU time (all threads).
+#[derive(Default)]
+struct EveryCore {
+    walls: Vec<Duration>,
+    cpus: Vec<Duration>,
+}
+
+impl EveryCore {
+    fn start() -> (Instant, Option<Duration>) {
+        (Instant::now(), cpu_time(PROCESS_CPU))
+    }
+
+    fn stop(&mut self, (wall, cpu): (Instant, Option<Duration>)) {
+        self.walls.push(wall.elapsed());
+        if let (Some(start), Some(end)) = (cpu, cpu_time(PROCESS_CPU)) {
+            self.cpus.push(end.saturating_sub(start));
+        }
+    }
+
+    /// The medians.
+    fn report(self, group: &str, size: &str, what: &str) {
+        report(
+            group,
+            size,
+            &format!("{what} (wall)"),
+            ms(median(self.walls)),
+        );
+        if !self.cpus.is_empty() {
+            report(group, size, &format!("{what} (cpu)"), ms(median(self.cpus)));
+        }
+    }
 }
 
 fn run() -> Result<(), String> {
@@ -438,6 +543,9 @@ fn run() -> Result<(), String> {
             if args.wants("karmada") {
                 let dir = karmada_inputs(clusters, placements)?;
                 plan_bench("karmada", &dir, &size, args.runs)?;
+            }
+            if args.wants("diff") {
+                diff_bench(clusters, placements, args.runs)?;
             }
         }
     }
