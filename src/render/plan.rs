@@ -166,6 +166,19 @@ pub fn yaml(plan: &Plan) -> Result<String, ItemError> {
     plan_text(Output::Yaml, plan, item_yaml)
 }
 
+/// A plan's YAML as [`yaml`] joins it: the head, then each item's piece (each ending in a new
+/// line, with no separator between them and nothing after the last).
+pub type YamlPieces = (String, Vec<String>);
+
+/// The pieces of [`yaml`], the items rendered on every core: for `diff`, which compares the
+/// plans item by item.
+pub fn yaml_pieces(plan: &Plan) -> Result<YamlPieces, ItemError> {
+    let items = parallel::map_in_order(&plan.items, item_yaml)
+        .into_iter()
+        .collect::<Result<_, _>>()?;
+    Ok((Output::Yaml.head(plan), items))
+}
+
 /// A document format of a plan with no traces at hand (`diff`, the property tests).
 fn plan_text(
     output: Output,
@@ -469,6 +482,9 @@ mod tests {
                 yaml(&plan).unwrap(),
                 crate::yaml11::to_string(&plan).unwrap()
             );
+            let (head, items) = yaml_pieces(&plan).unwrap();
+            assert!(items.iter().all(|item| item.ends_with('\n')));
+            assert_eq!(head + &items.concat(), yaml(&plan).unwrap());
         }
     }
 
