@@ -138,6 +138,15 @@ impl<'a> Content<'a> {
         }
     }
 
+    /// The JSON text this is, a slice of its input; `None` for a tree.
+    pub fn text(self) -> Option<&'a str> {
+        match self {
+            Content::Tree(_) => None,
+            Content::Json(text) => Some(text),
+            Content::Fields(fields) => Some(fields.text()),
+        }
+    }
+
     /// The elements when this is a list.
     pub fn elements(self) -> Option<Vec<Content<'a>>> {
         match self {

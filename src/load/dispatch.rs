@@ -14,10 +14,12 @@ use crate::parallel;
 /// by walking (`walked`) that have neither `apiVersion` nor `kind`: a CI workflow, a JSON
 /// template or a test mapping beside the manifests is not a Kubernetes object. One of the two
 /// without the other is a broken manifest, and a file named explicitly is read strictly.
+/// `item_lines` are a List document's items' lines where its parsing found them.
 pub fn load_document(
     content: Content<'_>,
     source: &Source,
     misread: &[Misread],
+    item_lines: &[Option<usize>],
     walked: bool,
     builder: &mut ModelBuilder,
 ) {
@@ -27,7 +29,11 @@ pub fn load_document(
     if walked && !has_type_meta(content) {
         return builder.not_an_object(source.clone());
     }
-    load_value(content, source, misread, "", builder);
+    let namespace = builder.namespace().to_string();
+    match prepare(content, source, misread, "", &namespace) {
+        Step::List(list, items) => load_list(list, items, source, misread, item_lines, "", builder),
+        step => apply(step, source, misread, "", builder),
+    }
 }
 
 /// Whether a document has `apiVersion` or `kind` (an empty document counts as having them:
@@ -38,18 +44,6 @@ pub fn has_type_meta(content: Content<'_>) -> bool {
         Shape::Mapping => content.get("apiVersion").is_some() || content.get("kind").is_some(),
         _ => false,
     }
-}
-
-fn load_value(
-    content: Content<'_>,
-    source: &Source,
-    misread: &[Misread],
-    prefix: &str,
-    builder: &mut ModelBuilder,
-) {
-    let namespace = builder.namespace().to_string();
-    let step = prepare(content, source, misread, prefix, &namespace);
-    apply(step, source, misread, prefix, builder);
 }
 
 /// What reading one value does to the model, decided from the value alone: everything but
@@ -180,7 +174,8 @@ fn apply(
         Step::Nothing => {}
         Step::Error(error) => builder.error(error),
         Step::Skip(what) => builder.skip(source.clone(), what),
-        Step::List(list, items) => load_list(list, items, source, misread, prefix, builder),
+        // A List's item that is a List: its items point at the item.
+        Step::List(list, items) => load_list(list, items, source, misread, &[], prefix, builder),
         Step::Read {
             warnings,
             refusals,
@@ -201,12 +196,14 @@ fn apply(
     }
 }
 
-/// The `items` of `list`, each read as a document.
+/// The `items` of `list`, each read as a document located at its own line (`item_lines` for
+/// a tree, found in the text for JSON), else at the List's.
 fn load_list(
     list: Content<'_>,
     items: Content<'_>,
     source: &Source,
     misread: &[Misread],
+    item_lines: &[Option<usize>],
     prefix: &str,
     builder: &mut ModelBuilder,
 ) {
@@ -215,6 +212,7 @@ fn load_list(
             // Each item is prepared (its fields found, its metadata decoded) on every core,
             // then applied in order: the model and its errors are the one-thread ones.
             let items = list.list_at("items").unwrap_or_default();
+            let sources = item_sources(list, &items, source, item_lines);
             let indexed: Vec<(usize, Content<'_>)> = items.into_iter().enumerate().collect();
             let fields = map_items(&indexed, |(_, item)| item.fields());
             let misread = plain_scalars::by_item(misread, indexed.len());
@@ -222,10 +220,12 @@ fn load_list(
             let prepared = map_items(&indexed, |&(index, item)| {
                 let prefix = format!("{prefix}items[{index}].");
                 let item = fields[index].as_ref().map_or(item, Content::Fields);
-                let step = prepare(item, source, &misread[index], &prefix, &namespace);
+                let step = prepare(item, &sources[index], &misread[index], &prefix, &namespace);
                 (prefix, step)
             });
-            for ((prefix, step), misread) in prepared.into_iter().zip(&misread) {
+            for (((prefix, step), misread), source) in
+                prepared.into_iter().zip(&misread).zip(&sources)
+            {
                 apply(step, source, misread, &prefix, builder);
             }
         }
@@ -237,6 +237,41 @@ fn load_list(
             message: format!("expected a list of objects, found {}", other.describe()),
         }),
     }
+}
+
+/// Where each of a List's `items` is: the List's file and document, at the item's line when
+/// it is known. A JSON List's items are slices of its text, which starts at the List's line:
+/// their lines are counted there, in one walk over the text.
+fn item_sources(
+    list: Content<'_>,
+    items: &[Content<'_>],
+    source: &Source,
+    item_lines: &[Option<usize>],
+) -> Vec<Source> {
+    let at = |line: Option<usize>| Source {
+        line: line.or(source.line),
+        ..source.clone()
+    };
+    let Some((text, line)) = list.text().zip(source.line) else {
+        return (0..items.len())
+            .map(|index| at(item_lines.get(index).copied().flatten()))
+            .collect();
+    };
+    let (mut offset, mut line) = (0, line);
+    items
+        .iter()
+        .map(|item| {
+            let start = item
+                .text()
+                .and_then(|item| (item.as_ptr() as usize).checked_sub(text.as_ptr() as usize));
+            let skipped = start.and_then(|start| text.get(offset..start));
+            at(skipped.map(|skipped| {
+                line += skipped.bytes().filter(|byte| *byte == b'\n').count();
+                offset += skipped.len();
+                line
+            }))
+        })
+        .collect()
 }
 
 /// Below this many items a List is prepared on one thread: spawning costs more than it saves.

@@ -24,6 +24,9 @@ pub struct Document {
     /// Plain scalars kubectl reads as another type (`yes`, `017`); in Kubernetes objects the
     /// value already holds kubectl's reading of those not refused ([`plain_scalars::settle`]).
     pub misread: Vec<Misread>,
+    /// The line each element of the document's top-level `items` list (a List's) starts on,
+    /// by index, where it could be found: findings about an item point at the item.
+    pub item_lines: Vec<Option<usize>>,
 }
 
 /// Expanded values allowed per input byte, on top of `LoadOptions::max_alias_expansion`.
@@ -56,6 +59,15 @@ impl Parsed<'_> {
     pub fn misread(&self) -> &[Misread] {
         match self {
             Parsed::Tree(document) => &document.misread,
+            Parsed::Json { .. } => &[],
+        }
+    }
+
+    /// A JSON List's items are found in its text when it is read ([`crate::load`]'s
+    /// `dispatch`), so only a tree carries them.
+    pub fn item_lines(&self) -> &[Option<usize>] {
+        match self {
+            Parsed::Tree(document) => &document.item_lines,
             Parsed::Json { .. } => &[],
         }
     }
@@ -174,8 +186,10 @@ fn parse_yaml(name: &str, text: &str, allowance: usize) -> Result<Vec<Document>,
         duplicate: RefCell::new(None),
         text: &text,
         misread: RefCell::new(Vec::new()),
+        item_starts: RefCell::new(Vec::new()),
         merge_key: Cell::new(false),
     };
+    let mut item_lines = Lines::new(&text);
     let seed = BudgetedValue {
         parse: &parse,
         path: None,
@@ -194,10 +208,16 @@ fn parse_yaml(name: &str, text: &str, allowance: usize) -> Result<Vec<Document>,
         })?;
         let misread = parse.misread.take();
         plain_scalars::settle(&mut value, &misread);
+        let mut lines = Vec::new();
+        for (index, offset) in parse.item_starts.take() {
+            lines.resize(index, None);
+            lines.push(item_lines.at(offset));
+        }
         documents.push(Document {
             source: at,
             value,
             misread,
+            item_lines: lines,
         });
     }
     Ok(documents)
@@ -277,6 +297,7 @@ fn parse_json(name: &str, text: &str) -> Result<Vec<Document>, LoadError> {
             source: source(name, document, lines.at(start)),
             value,
             misread: Vec::new(),
+            item_lines: Vec::new(),
         });
     }
     Ok(documents)
@@ -299,6 +320,9 @@ struct Parse<'t> {
     /// The input, which plain scalars are borrowed from.
     text: &'t str,
     misread: RefCell<Vec<Misread>>,
+    /// The offset of the first plain key of each element of the document's top-level
+    /// `items`, by index: where the element starts (serde_yaml gives no positions).
+    item_starts: RefCell<Vec<(usize, usize)>>,
     /// Whether the key just built was a plain `<<`, see [`merge`].
     merge_key: Cell<bool>,
 }
@@ -402,6 +426,14 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
         if self.key && value == yaml11::MERGE_KEY && yaml11::written_plain(self.parse.text, value) {
             self.parse.merge_key.set(true);
         }
+        if let Some(index) = self.key.then(|| root_item(self.path)).flatten() {
+            let mut starts = self.parse.item_starts.borrow_mut();
+            if starts.last().is_none_or(|(last, _)| *last < index) {
+                let offset =
+                    (value.as_ptr() as usize).wrapping_sub(self.parse.text.as_ptr() as usize);
+                starts.push((index, offset));
+            }
+        }
         if let Some(reading) = yaml11::plain_reading(self.parse.text, value) {
             let found = Misread::new(self.path, self.key, value, reading);
             self.parse.misread.borrow_mut().push(found);
@@ -448,7 +480,16 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
         let mut mapping = Mapping::new();
         // Each `<<` value, with how many keys were written before it.
         let mut merges: Vec<(usize, Value)> = Vec::new();
+        let mut item = root_item(self.path);
         while let Some(key) = map.next_key_seed(self.key())? {
+            if let Some(index) = item.take() {
+                // A first key that was not plain (quoted) leaves the item without a line,
+                // rather than at a later key's.
+                let mut starts = self.parse.item_starts.borrow_mut();
+                if starts.last().is_none_or(|(last, _)| *last < index) {
+                    starts.push((index, usize::MAX));
+                }
+            }
             let merge_key = self.parse.merge_key.replace(false);
             if !merge_key && mapping.contains_key(&key) {
                 let shown = serde_yaml::to_string(&key).unwrap_or_default();
@@ -497,6 +538,20 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
         Err(de::Error::custom(format_args!(
             "unsupported YAML tag !{tag}"
         )))
+    }
+}
+
+/// The index of the element of the document's top-level `items` list that `path` is, if it
+/// is one.
+fn root_item(path: Option<&Segment<'_>>) -> Option<usize> {
+    let item = path?;
+    let StepRef::Index(index) = item.step else {
+        return None;
+    };
+    let items = item.parent?;
+    match items.step {
+        StepRef::Key(Value::String(key)) if key == "items" && items.parent.is_none() => Some(index),
+        _ => None,
     }
 }
 
@@ -594,6 +649,20 @@ mod tests {
     fn yaml_documents_carry_the_line_of_their_first_content() {
         let text = "# fleet\napiVersion: v1\n---\n\n# the second\nkind: B\n---\n---\nc: 3\n";
         assert_eq!(lines(yaml(text)), [Some(2), Some(6), None, Some(9)]);
+    }
+
+    #[test]
+    fn a_lists_items_carry_the_line_of_their_first_plain_key() {
+        let text = "a: 1\n---\nkind: List\nitems:\n- x: 1\n\n  y: 2\n- {x: 3}\n- \"\\x78\": 4\n  y: 5\n- [6]\n- z: {items: [{a: 1}]}\n";
+        let lines: Vec<Vec<Option<usize>>> = yaml(text)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|document| document.item_lines)
+            .collect();
+        assert_eq!(
+            lines,
+            [vec![], vec![Some(5), Some(8), None, None, Some(12)]]
+        );
     }
 
     #[test]

@@ -127,6 +127,7 @@ fn read(
                             Content::Tree(&document.value),
                             &document.source,
                             document.misread.as_slice(),
+                            document.item_lines.as_slice(),
                         )
                     }),
                     input.walked,
@@ -142,7 +143,12 @@ fn read(
             documents::read_documents(&input, options).map(|documents| {
                 read_all(
                     documents.iter().map(|document| {
-                        (document.content(), document.source(), document.misread())
+                        (
+                            document.content(),
+                            document.source(),
+                            document.misread(),
+                            document.item_lines(),
+                        )
                     }),
                     input.walked,
                     &mut builder,
@@ -166,16 +172,17 @@ fn read(
     (model, kept, errors)
 }
 
-/// Reads documents into the model; whether any of them had content.
+/// Reads documents (each with its misread scalars and its List items' lines) into the model;
+/// whether any of them had content.
 fn read_all<'a>(
-    documents: impl Iterator<Item = (Content<'a>, &'a Source, &'a [Misread])>,
+    documents: impl Iterator<Item = (Content<'a>, &'a Source, &'a [Misread], &'a [Option<usize>])>,
     walked: bool,
     builder: &mut ModelBuilder,
 ) -> bool {
     let mut found = false;
-    for (content, source, misread) in documents {
+    for (content, source, misread, item_lines) in documents {
         found |= content.shape() != Shape::Null;
-        dispatch::load_document(content, source, misread, walked, builder);
+        dispatch::load_document(content, source, misread, item_lines, walked, builder);
     }
     found
 }
@@ -192,6 +199,7 @@ pub(crate) fn load_documents(documents: &[Document], namespace: &str) -> Result<
                 Content::Tree(&document.value),
                 &document.source,
                 document.misread.as_slice(),
+                document.item_lines.as_slice(),
             )
         }),
         false,

@@ -184,6 +184,7 @@ mod tests {
                 },
                 value: serde_yaml::Value::deserialize(document).unwrap_or_default(),
                 misread: Vec::new(),
+                item_lines: Vec::new(),
             })
             .collect()
     }

@@ -121,6 +121,7 @@ pub(crate) fn verify(
                 },
                 value: value.clone(),
                 misread: Vec::new(),
+                item_lines: Vec::new(),
             }),
     );
     // The namespace the inputs were read with: a migrated object written into another

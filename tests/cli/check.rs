@@ -341,8 +341,8 @@ fn a_clean_run_in_sarif_has_no_results_and_says_what_was_checked() {
 }
 
 /// testdata/ci/lines: YAML documents after comments and blank lines, a List, and a JSON
-/// stream. Each finding points at its document's first line of content (a List's items at the
-/// List's), in every format.
+/// stream. Each finding points at its document's first line of content (a List's items at
+/// their own), in every format.
 fn lines() -> Test {
     check("lines").status(1)
 }
@@ -355,7 +355,7 @@ fn findings_carry_the_line_of_their_document_in_text_and_github() {
              spec.numberOfClusters: invalid type: string \"three\", expected i32\n\
              error: testdata/ci/lines/placements.yaml#3: line 30: Placement/shop/typo: \
              spec.numberOfClusters: invalid type: string \"three\", expected i32\n\
-             error: testdata/ci/lines/placements.yaml#4: line 39: Placement/shop/listed: \
+             error: testdata/ci/lines/placements.yaml#4: line 42: Placement/shop/listed: \
              items[0].spec.numberOfClusters: invalid type: string \"many\", expected i32\n\
              unsatisfied: testdata/ci/lines/placements.yaml#2: line 14: \
              Placement/shop/six-in-europe: NotAllDecisionsScheduled: 2 cluster decisions \
@@ -374,7 +374,7 @@ fn findings_carry_the_line_of_their_document_in_text_and_github() {
         [
             "error file=testdata/ci/lines/placements.json,line=8",
             "error file=testdata/ci/lines/placements.yaml,line=30",
-            "error file=testdata/ci/lines/placements.yaml,line=39",
+            "error file=testdata/ci/lines/placements.yaml,line=42",
             "warning file=testdata/ci/lines/placements.yaml,line=14",
         ]
     );
@@ -407,12 +407,99 @@ fn findings_on_standard_input_annotate_no_file() {
     assert!(!text.contains("file="), "{text}");
 }
 
+/// The item lines of Lists read from standard input: a YAML List's items at the line of their
+/// first key (one with an escape is not the input's text: the List's line), a List inside an
+/// item at the item's, a JSON List's items (nested ones too) at their own opening braces.
+#[test]
+fn a_lists_items_point_at_their_own_lines_in_yaml_and_json() {
+    let placement = |name: &str| {
+        format!(
+            "\"apiVersion\": \"cluster.open-cluster-management.io/v1beta1\", \"kind\": \"Placement\", \
+             \"metadata\": {{\"name\": \"{name}\", \"namespace\": \"shop\"}}, \
+             \"spec\": {{\"numberOfClusters\": \"x\"}}"
+        )
+    };
+    let yaml = format!(
+        "# a comment
+apiVersion: v1
+kind: List
+items:
+- {{{}}}
+- apiVersion: cluster.open-cluster-management.io/v1beta1
+  kind: Placement
+
+  metadata: {{name: block, namespace: shop}}
+  spec: {{numberOfClusters: x}}
+- \"\\x61piVersion\": cluster.open-cluster-management.io/v1beta1
+  kind: Placement
+  metadata: {{name: escaped-first-key, namespace: shop}}
+  spec: {{numberOfClusters: x}}
+- apiVersion: v1
+  kind: List
+  items:
+  - {{{}}}
+",
+        placement("flow"),
+        placement("nested")
+    );
+    let json = format!(
+        "{{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [
+  {{{}}},
+
+  {{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [
+    {{{}}}]}}]}}
+",
+        placement("json"),
+        placement("json-nested")
+    );
+    for (input, expected) in [
+        (
+            yaml,
+            [
+                ("flow", 5),
+                ("block", 6),
+                ("escaped-first-key", 2),
+                ("nested", 15),
+            ]
+            .as_slice(),
+        ),
+        (json, [("json", 2), ("json-nested", 5)].as_slice()),
+    ] {
+        let output = Test::new()
+            .args(["check", "-f", "-", "-o", "json"])
+            .args(CI_NOW)
+            .stdin(input.as_str())
+            .status(1)
+            .run();
+        let report: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("-o json is JSON");
+        let lines: Vec<(String, u64)> = report["errors"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|finding| {
+                let object = finding["object"].as_str().unwrap_or_default();
+                let name = object.rsplit('/').next().unwrap_or_default();
+                (
+                    name.to_string(),
+                    finding["line"].as_u64().unwrap_or_default(),
+                )
+            })
+            .collect();
+        let expected: Vec<(String, u64)> = expected
+            .iter()
+            .map(|(name, line)| (name.to_string(), *line))
+            .collect();
+        assert_eq!(lines, expected, "{input}\n{report}");
+    }
+}
+
 #[test]
 fn findings_carry_the_line_of_their_document_in_json_sarif_and_junit() {
     let expected = [
         ("placements.json", 2, 8),
         ("placements.yaml", 3, 30),
-        ("placements.yaml", 4, 39),
+        ("placements.yaml", 4, 42),
         ("placements.yaml", 2, 14),
     ];
     let output = lines().args(["-o", "json"]).run();
