@@ -22,11 +22,20 @@ enum Postings {
 }
 
 impl Postings {
-    fn new(ids: Vec<usize>, universe: usize) -> Postings {
-        if ids.len().saturating_mul(64) >= universe {
-            Postings::Dense(ClusterBits::from_ids(universe, ids))
+    /// Room for a list that will hold `len` of `universe` ids: a bitset from one id in 64.
+    fn with_len(len: usize, universe: usize) -> Postings {
+        if len.saturating_mul(64) >= universe {
+            Postings::Dense(ClusterBits::empty(universe))
         } else {
-            Postings::Sparse(ids)
+            Postings::Sparse(Vec::with_capacity(len))
+        }
+    }
+
+    /// Adds `id`, larger than any added before.
+    fn push(&mut self, id: usize) {
+        match self {
+            Postings::Sparse(ids) => ids.push(id),
+            Postings::Dense(set) => set.insert(id),
         }
     }
 
@@ -62,10 +71,25 @@ impl LabelIndex {
     }
 
     /// Walking the table's sets in order lists each label's and key's clusters ascending.
+    /// The lists' lengths are counted first, so each is made once in its final form (no
+    /// growing vectors copied into bitsets).
     fn from_table(table: LabelTable) -> LabelIndex {
         let universe = table.len();
-        let mut having: Vec<Vec<usize>> = vec![Vec::new(); table.label_count()];
-        let mut present: Vec<Vec<usize>> = vec![Vec::new(); table.key_count()];
+        let mut having_len = vec![0; table.label_count()];
+        let mut present_len = vec![0; table.key_count()];
+        for set in 0..universe {
+            for &(key, label) in table.set(set) {
+                having_len[label as usize] += 1;
+                present_len[key as usize] += 1;
+            }
+        }
+        let postings = |lens: Vec<usize>| -> Vec<Postings> {
+            lens.into_iter()
+                .map(|len| Postings::with_len(len, universe))
+                .collect()
+        };
+        let mut having = postings(having_len);
+        let mut present = postings(present_len);
         for set in 0..universe {
             for &(key, label) in table.set(set) {
                 having[label as usize].push(set);
@@ -81,15 +105,9 @@ impl LabelIndex {
         for labels in &mut integers {
             labels.sort_unstable();
         }
-        let postings = |lists: Vec<Vec<usize>>| -> Vec<Postings> {
-            lists
-                .into_iter()
-                .map(|ids| Postings::new(ids, universe))
-                .collect()
-        };
         LabelIndex {
-            having: postings(having),
-            present: postings(present),
+            having,
+            present,
             integers,
             table,
         }
