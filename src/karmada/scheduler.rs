@@ -90,6 +90,16 @@ pub enum Clusters {
     Kept(Vec<TargetCluster>),
 }
 
+/// A `spec.clusters` entry as it is written out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry<'c> {
+    /// The cluster's index in the fleet when the run placed it; `None` for a kept entry,
+    /// which may name a cluster the fleet no longer has.
+    pub index: Option<usize>,
+    pub name: &'c str,
+    pub replicas: i64,
+}
+
 impl Clusters {
     pub fn len(&self) -> usize {
         match self {
@@ -105,21 +115,37 @@ impl Clusters {
     /// Each entry's name and replicas in name order, a repeated name keeping its order;
     /// `fleet` is the clusters the run scheduled over.
     pub fn by_name<'c>(&'c self, fleet: &'c [KarmadaCluster]) -> Vec<(&'c str, i64)> {
+        self.entries(fleet)
+            .into_iter()
+            .map(|entry| (entry.name, entry.replicas))
+            .collect()
+    }
+
+    /// [`Clusters::by_name`] with each entry's index in `fleet` when the run placed it.
+    pub fn entries<'c>(&'c self, fleet: &'c [KarmadaCluster]) -> Vec<Entry<'c>> {
         match self {
             Clusters::Placed(targets) => {
                 let mut sorted: Vec<&Target> = targets.iter().collect();
                 sorted.sort_by_key(|target| target.rank);
                 sorted
                     .into_iter()
-                    .map(|target| (fleet[target.index as usize].name.as_str(), target.replicas))
+                    .map(|target| Entry {
+                        index: Some(target.index as usize),
+                        name: fleet[target.index as usize].name.as_str(),
+                        replicas: target.replicas,
+                    })
                     .collect()
             }
             Clusters::Kept(targets) => {
-                let mut named: Vec<(&str, i64)> = targets
+                let mut named: Vec<Entry> = targets
                     .iter()
-                    .map(|target| (target.name.as_str(), target.replicas))
+                    .map(|target| Entry {
+                        index: None,
+                        name: target.name.as_str(),
+                        replicas: target.replicas,
+                    })
                     .collect();
-                named.sort_by(|a, b| a.0.cmp(b.0));
+                named.sort_by(|a, b| a.name.cmp(b.name));
                 named
             }
         }

@@ -78,7 +78,12 @@ impl Output {
     }
 
     /// One item's piece.
-    fn item(self, item: &PlanItem, trace: &ItemTrace) -> Result<String, ItemError> {
+    fn item(
+        self,
+        item: &PlanItem,
+        trace: &ItemTrace,
+        lines: &bindings::NameLines,
+    ) -> Result<String, ItemError> {
         match self {
             Output::Table(width) => Ok(item_block(item, trace, width)),
             Output::Yaml => item_yaml(item),
@@ -87,7 +92,7 @@ impl Output {
                 decisions::objects(trace).map_err(|error| ItemError::new(item, error))
             }
             Output::Bindings => {
-                bindings::object(item, trace).map_err(|error| ItemError::new(item, error))
+                bindings::object(item, trace, lines).map_err(|error| ItemError::new(item, error))
             }
             Output::Names => Ok(format!("{}\n", item.source)),
         }
@@ -123,11 +128,12 @@ pub fn stream(
 ) -> Result<(), StreamError> {
     let items: Vec<(&PlanItem, &ItemTrace)> =
         outcome.plan.items.iter().zip(&outcome.traces).collect();
+    let lines = bindings::NameLines::default();
     write_pieces(
         output,
         &outcome.plan,
         &items,
-        |(item, trace)| output.item(item, trace),
+        |(item, trace)| output.item(item, trace, &lines),
         out,
     )
 }
@@ -509,7 +515,7 @@ mod tests {
                     item,
                     serde_yaml::Error::custom("a map key that is not a string"),
                 )),
-                _ => Output::Names.item(item, &ItemTrace::Failed),
+                _ => Output::Names.item(item, &ItemTrace::Failed, &bindings::NameLines::default()),
             },
             &mut out,
         );

@@ -69,6 +69,35 @@ fn bindings_output_is_what_the_scheduler_writes() {
     golden("bindings.yaml", &output.stdout);
 }
 
+/// `plan -o bindings` of `inputs` against the golden file `expected`, whatever it warns.
+fn bindings_golden(inputs: &[&str], expected: &str) {
+    let mut args = vec!["plan", "-o", "bindings"];
+    for input in inputs {
+        args.extend(["-f", input]);
+    }
+    let output = Test::new().args(args).stderr_contains("").run();
+    golden(expected, &output.stdout);
+}
+
+#[test]
+fn bindings_quote_cluster_names_a_yaml_reader_misreads() {
+    bindings_golden(
+        &[&format!("{CASES}/names-yaml-misreads.yaml")],
+        "bindings-names-yaml-misreads.yaml",
+    );
+}
+
+#[test]
+fn bindings_keep_a_previous_result_naming_a_cluster_gone_from_the_fleet() {
+    bindings_golden(
+        &[
+            &format!("{EXAMPLE}/clusters.yaml"),
+            &format!("{CASES}/kept-cluster-gone.yaml"),
+        ],
+        "bindings-kept-cluster-gone.yaml",
+    );
+}
+
 #[test]
 fn explain_says_which_affinity_term_failed_and_why() {
     let output = Test::new()
