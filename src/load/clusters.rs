@@ -14,9 +14,7 @@ use super::model_builder::Decoded;
 use super::object::Object;
 use super::LoadError;
 use crate::model::placement::qualified_key;
-use crate::model::{
-    echo, Cluster, Interner, Quantity, Source, Taint, TaintEffect, CLUSTERSET_LABEL,
-};
+use crate::model::{echo, Cluster, Interner, Quantity, Taint, TaintEffect, CLUSTERSET_LABEL};
 use crate::parallel;
 use crate::selector::{is_valid_label, Operator, Requirement};
 
@@ -140,24 +138,18 @@ pub fn inventory(object: Object<'_>) -> Result<Decoded, LoadError> {
             .iter()
             .map(|&(index, entry)| {
                 let entry = entry.decode().ok()?;
-                Some(convert(
-                    entry,
-                    index,
-                    &object.source,
-                    &mut interner,
-                    &mut valid,
-                ))
+                Some(convert(entry, index, &object, &mut interner, &mut valid))
             })
             .collect();
         (interner, converted)
     });
-    let mut strings = Interner::default();
-    let mut all = Vec::with_capacity(entries.len());
+    let mut strings = Vec::with_capacity(chunks.len());
+    let mut clusters = Vec::with_capacity(entries.len());
     let mut whole = entries.is_empty();
     for (interner, converted) in chunks {
-        strings.absorb(interner);
+        strings.push(interner);
         match converted {
-            Some(converted) => all.extend(converted),
+            Some(converted) => clusters.extend(converted),
             None => whole = true,
         }
     }
@@ -165,18 +157,15 @@ pub fn inventory(object: Object<'_>) -> Result<Decoded, LoadError> {
     // the entry and field.
     if whole {
         let doc: InventoryDoc = object.decode()?;
-        let mut valid = ValidLabels::default();
-        all = doc
+        let (mut interner, mut valid) = (Interner::default(), ValidLabels::default());
+        clusters = doc
             .clusters
             .into_iter()
             .enumerate()
-            .map(|(index, entry)| convert(entry, index, &object.source, &mut strings, &mut valid))
+            .map(|(index, entry)| convert(entry, index, &object, &mut interner, &mut valid))
             .collect();
+        strings = vec![interner];
     }
-    let clusters = all
-        .into_iter()
-        .map(|converted| converted.map_err(|error| object.invalid(error)))
-        .collect();
     Ok(Decoded::Clusters { strings, clusters })
 }
 
@@ -184,18 +173,19 @@ pub fn inventory(object: Object<'_>) -> Result<Decoded, LoadError> {
 /// fleet's labels stay one copy each).
 const ENTRIES_PER_THREAD: usize = 1024;
 
-/// One inventory entry as a cluster located at `source`, with its warnings.
-type Converted = Result<(Cluster, Vec<String>), FieldError>;
+/// One inventory entry as a cluster located at its document, with its warnings.
+type Converted = Result<(Cluster, Vec<String>), LoadError>;
 
 fn convert(
     entry: InventoryClusterDoc,
     index: usize,
-    source: &Source,
+    object: &Object<'_>,
     interner: &mut Interner,
     valid: &mut ValidLabels,
 ) -> Converted {
-    let mut cluster = inventory_cluster(entry, index, interner)?;
-    cluster.source = source.clone();
+    let mut cluster =
+        inventory_cluster(entry, index, interner).map_err(|error| object.invalid(error))?;
+    cluster.source = object.source.clone();
     let warnings = invalid_label_warnings(&cluster, valid);
     Ok((cluster, warnings))
 }

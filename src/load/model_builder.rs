@@ -31,9 +31,9 @@ pub enum Decoded {
         claims: Vec<(String, String)>,
     },
     /// A ClusterInventory's entries, each a cluster with its warnings or an error, interned
-    /// into `strings` on the threads that decoded them.
+    /// into `strings` on the threads that decoded them (one interner each).
     Clusters {
-        strings: Interner,
+        strings: Vec<Interner>,
         clusters: Vec<Result<(Cluster, Vec<String>), LoadError>>,
     },
     /// An object of a kind no API defines: a skipped document (`skipped`: where, and its
@@ -146,7 +146,9 @@ impl ModelBuilder {
                 self.cluster(cluster);
             }
             Decoded::Clusters { strings, clusters } => {
-                self.interner.absorb(strings);
+                strings
+                    .into_iter()
+                    .for_each(|strings| self.interner.absorb(strings));
                 for cluster in clusters {
                     match cluster {
                         Ok((cluster, warnings)) => {
