@@ -13,7 +13,7 @@ use super::ClusterDetail;
 
 /// Sorts `clusters` in `sortClusters`' order. A total order (ranks are unique), so an
 /// unstable sort gives the same result.
-pub fn sort_clusters(clusters: &mut [ClusterDetail<'_>]) {
+pub fn sort_clusters(clusters: &mut Vec<ClusterDetail<'_>>) {
     let mut keys = Vec::with_capacity(clusters.len());
     for (place, cluster) in clusters.iter().enumerate() {
         match packed_key(cluster, place) {
@@ -33,11 +33,12 @@ pub fn sort_clusters(clusters: &mut [ClusterDetail<'_>]) {
     }
     // The place (the last four bytes) never decides: the rank before it is unique.
     radix_sort(&mut keys, 4);
-    let sorted: Vec<ClusterDetail> = keys
+    // Gathered into a new list that replaces the old: copying it back would move the
+    // ~180 KB of details once more.
+    *clusters = keys
         .iter()
         .map(|&key| clusters[key as u32 as usize])
         .collect();
-    clusters.copy_from_slice(&sorted);
 }
 
 /// Sorts `keys` by their bytes but the `skip` least significant ones, a byte at a time from
