@@ -49,7 +49,7 @@ where
 /// threads come free rather than split in one chunk per core up front: items differ in cost
 /// (a placement over the whole fleet next to one pinned to a zone), and with fixed chunks one
 /// core sat idle while the other finished the expensive half. The workers stay at most a few
-/// blocks per thread ahead of `consume` (see [`Shape::window`]): with a slow reader
+/// blocks per thread ahead of `consume` (`Shape::window`): with a slow reader
 /// (`fleetplan plan | less`, a stalled pipe) what is rendered and not yet written stays
 /// bounded instead of growing to the whole plan. The first error of `consume` stops the
 /// workers taking more blocks and is returned.
