@@ -2,6 +2,7 @@
 //! (`load/kinds`), expanding `List`s.
 
 use super::content::{Content, Shape};
+use super::documents::Lines;
 use super::kinds::{route, Route};
 use super::model_builder::{Decoded, ModelBuilder};
 use super::object::{join, Object, TypeMeta};
@@ -257,19 +258,16 @@ fn item_sources(
             .map(|index| at(item_lines.get(index).copied().flatten()))
             .collect();
     };
-    let (mut offset, mut line) = (0, line);
+    let mut lines = Lines::new(text);
     items
         .iter()
         .map(|item| {
             let start = item
                 .text()
                 .and_then(|item| (item.as_ptr() as usize).checked_sub(text.as_ptr() as usize));
-            let skipped = start.and_then(|start| text.get(offset..start));
-            at(skipped.map(|skipped| {
-                line += skipped.bytes().filter(|byte| *byte == b'\n').count();
-                offset += skipped.len();
-                line
-            }))
+            at(start
+                .and_then(|start| lines.at(start))
+                .map(|within| line + within - 1))
         })
         .collect()
 }
