@@ -38,6 +38,21 @@ impl NameTable {
         &self.text[start..self.ends[rank]]
     }
 
+    /// The first rank named `name`, found by bisection: the names are in ascending order
+    /// (a fleet's name order).
+    pub fn rank_of(&self, name: &str) -> Option<usize> {
+        let (mut low, mut high) = (0, self.len());
+        while low < high {
+            let middle = low + (high - low) / 2;
+            if self.name(middle) < name {
+                low = middle + 1;
+            } else {
+                high = middle;
+            }
+        }
+        (low < self.len() && self.name(low) == name).then_some(low)
+    }
+
     pub fn len(&self) -> usize {
         self.ends.len()
     }

@@ -27,7 +27,6 @@ pub enum ClusterSetError {
 
 pub struct FleetIndex<'a> {
     pub inventory: &'a Inventory,
-    by_name: HashMap<&'a str, usize>,
     /// Position of each cluster (by inventory index) in name order.
     name_rank: Vec<usize>,
     /// Inventory indices in name order: `order[name_rank[index]] == index`.
@@ -52,10 +51,6 @@ pub struct FleetIndex<'a> {
 
 impl<'a> FleetIndex<'a> {
     pub fn new(inventory: &'a Inventory) -> FleetIndex<'a> {
-        let mut by_name = HashMap::new();
-        for (index, cluster) in inventory.clusters.iter().enumerate() {
-            by_name.entry(cluster.name.as_str()).or_insert(index);
-        }
         let mut order: Vec<usize> = (0..inventory.clusters.len()).collect();
         order.sort_by(|&a, &b| {
             inventory.clusters[a]
@@ -75,7 +70,6 @@ impl<'a> FleetIndex<'a> {
 
         let mut index = FleetIndex {
             inventory,
-            by_name,
             name_rank,
             order: Vec::new(),
             in_name_order: order.iter().enumerate().all(|(rank, &index)| rank == index),
@@ -171,8 +165,11 @@ impl<'a> FleetIndex<'a> {
         self.claims().select(selector)
     }
 
+    /// The first cluster named `name`, found in the names' table (only previous decisions
+    /// and PlacementRules name clusters; hashing 100k names up front was a serial step of
+    /// every plan). Equal names are ranked in inventory order, so the first rank is it.
     pub fn index_of(&self, name: &str) -> Option<usize> {
-        self.by_name.get(name).copied()
+        self.names.rank_of(name).map(|rank| self.order[rank])
     }
 
     pub fn set_exists(&self, name: &str) -> bool {
@@ -259,18 +256,35 @@ mod tests {
     use super::*;
     use crate::testing::cluster;
 
+    fn inventory(names: &[&str]) -> Inventory {
+        Inventory {
+            clusters: names.iter().map(|name| cluster(name).build()).collect(),
+            ..Inventory::default()
+        }
+    }
+
     #[test]
     fn each_cluster_is_named_from_the_store_as_in_the_inventory() {
-        let inventory = Inventory {
-            clusters: ["charlie", "a", "bravo-2", "", "bravo"]
-                .into_iter()
-                .map(|name| cluster(name).build())
-                .collect(),
-            ..Inventory::default()
-        };
+        let inventory = inventory(&["charlie", "a", "bravo-2", "", "bravo"]);
         let fleet = FleetIndex::new(&inventory);
         for (index, cluster) in inventory.clusters.iter().enumerate() {
             assert_eq!(fleet.name(index), cluster.name);
         }
+    }
+
+    /// A name is looked up in the name-ordered table: a name given twice is the first
+    /// cluster of that name, and names before, between and after the fleet's are not found.
+    #[test]
+    fn a_cluster_is_found_by_name_the_first_of_equal_names() {
+        let inventory = inventory(&["m", "b", "x", "b", ""]);
+        let fleet = FleetIndex::new(&inventory);
+        let found: Vec<_> = ["m", "b", "x", "", "a", "c", "z"]
+            .iter()
+            .map(|name| fleet.index_of(name))
+            .collect();
+        assert_eq!(
+            found,
+            [Some(0), Some(1), Some(2), Some(4), None, None, None]
+        );
     }
 }
