@@ -210,25 +210,28 @@ fn load_list(
 ) {
     match items.shape() {
         Shape::List => {
-            // Each item is prepared (its fields found, its metadata decoded) on every core,
-            // then applied in order: the model and its errors are the one-thread ones.
+            // Each item is prepared (its fields found, its object decoded) on every core and
+            // applied in order as soon as the items before it are: the model and its errors
+            // are the one-thread ones, and a 100k-item List never holds every decoded
+            // object at once.
             let items = list.list_at("items").unwrap_or_default();
             let sources = item_sources(list, &items, source, item_lines);
             let indexed: Vec<(usize, Content<'_>)> = items.into_iter().enumerate().collect();
             let fields = map_items(&indexed, |(_, item)| item.fields());
             let misread = plain_scalars::by_item(misread, indexed.len());
             let namespace = builder.namespace().to_string();
-            let prepared = map_items(&indexed, |&(index, item)| {
-                let prefix = format!("{prefix}items[{index}].");
-                let item = fields[index].as_ref().map_or(item, Content::Fields);
-                let step = prepare(item, &sources[index], &misread[index], &prefix, &namespace);
-                (prefix, step)
-            });
-            for (((prefix, step), misread), source) in
-                prepared.into_iter().zip(&misread).zip(&sources)
-            {
-                apply(step, source, misread, &prefix, builder);
-            }
+            for_each_item(
+                &indexed,
+                |&(index, item)| {
+                    let prefix = format!("{prefix}items[{index}].");
+                    let item = fields[index].as_ref().map_or(item, Content::Fields);
+                    let step = prepare(item, &sources[index], &misread[index], &prefix, &namespace);
+                    (index, prefix, step)
+                },
+                |(index, prefix, step)| {
+                    apply(step, &sources[index], &misread[index], &prefix, builder);
+                },
+            );
         }
         Shape::Null => {}
         other => builder.error(LoadError::Invalid {
@@ -280,5 +283,22 @@ fn map_items<'a, T: Sync, R: Send>(items: &'a [T], f: impl Fn(&'a T) -> R + Sync
         items.iter().map(f).collect()
     } else {
         parallel::map_in_order(items, f)
+    }
+}
+
+/// [`map_items`], each result handed to `consume` in order as soon as the items before it
+/// are done; the workers stay a bounded window ahead of `consume`.
+fn for_each_item<'a, T: Sync, R: Send>(
+    items: &'a [T],
+    f: impl Fn(&'a T) -> R + Sync,
+    mut consume: impl FnMut(R),
+) {
+    if items.len() < PARALLEL_ITEMS {
+        items.iter().map(f).for_each(consume);
+    } else {
+        let Ok(()) = parallel::for_each_in_order(items, f, |result| {
+            consume(result);
+            Ok::<(), std::convert::Infallible>(())
+        });
     }
 }
