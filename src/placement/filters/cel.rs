@@ -59,7 +59,7 @@ pub enum CompileError {
 }
 
 /// The compiled expressions of one predicate (ANDed), each instrumented to count its cost
-/// (see [`cel_limits`]).
+/// (see `cel_limits`).
 pub struct CelSelector {
     programs: Vec<IdedExpr>,
     /// Why evaluation stopped: the first cluster on which an expression ran over its cost

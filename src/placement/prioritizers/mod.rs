@@ -4,7 +4,7 @@
 //!
 //! A prioritizer is one file: a type implementing [`Prioritizer`], and, when it reads
 //! something of the whole run (decision counts, allocatable values), the index it builds once
-//! per run, kept in [`Data`]. [`BUILT_IN`] is the registry of names.
+//! per run, kept in [`Data`]. `BUILT_IN` is the registry of names.
 
 pub mod addon;
 pub mod balance;
