@@ -13,7 +13,7 @@ use super::decode::{null_as_default, optional_time, FieldError};
 use super::model_builder::Decoded;
 use super::object::Object;
 use super::LoadError;
-use crate::model::placement::qualified_key;
+use crate::model::placement::{qualified_key, taint_value};
 use crate::model::{echo, Cluster, Interner, Quantity, Taint, TaintEffect, CLUSTERSET_LABEL};
 use crate::parallel;
 use crate::selector::{is_valid_label, Operator, Requirement};
@@ -28,7 +28,7 @@ struct TaintDoc {
     /// The CRD's pattern and `maxLength`, as a toleration's key (which matches it) is read.
     #[serde(deserialize_with = "qualified_key")]
     key: String,
-    #[serde(default, deserialize_with = "null_as_default")]
+    #[serde(default, deserialize_with = "taint_value")]
     value: String,
     effect: EffectDoc,
     #[serde(rename = "timeAdded", default, deserialize_with = "optional_time")]

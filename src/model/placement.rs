@@ -341,12 +341,20 @@ pub struct Toleration {
     pub toleration_seconds: Option<i64>,
 }
 
-/// The CRD's `maxLength` of a toleration's `value`.
-const MAX_TOLERATION_VALUE: usize = 1024;
+/// The CRDs' `maxLength` of a toleration's `value` (Placement) and a taint's (ManagedCluster).
+const MAX_TAINT_VALUE: usize = 1024;
 
 fn toleration_value<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
     let value = String::deserialize(deserializer)?;
-    at_most_characters::<D>(&value, MAX_TOLERATION_VALUE)?;
+    at_most_characters::<D>(&value, MAX_TAINT_VALUE)?;
+    Ok(value)
+}
+
+/// A cluster taint's `value`: the ManagedCluster CRD's `maxLength`; null reads as empty, as an
+/// absent value does.
+pub(crate) fn taint_value<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    let value = Option::<String>::deserialize(deserializer)?.unwrap_or_default();
+    at_most_characters::<D>(&value, MAX_TAINT_VALUE)?;
     Ok(value)
 }
 

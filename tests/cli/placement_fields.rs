@@ -462,7 +462,6 @@ fn every_constraint_of_the_upstream_placement_crd_is_enforced() {
 /// error naming the cluster and the field.
 #[test]
 fn managed_cluster_taint_keys_are_refused_as_the_crd_refuses_them() {
-    let schemas = Schemas::load();
     let keys = [
         "gpu".to_string(),
         "foo.example.com/Bar_1.x".to_string(),
@@ -478,22 +477,15 @@ fn managed_cluster_taint_keys_are_refused_as_the_crd_refuses_them() {
         "a.b/c/d".to_string(),
         "é".to_string(),
     ];
-    let mut stream = String::new();
-    let mut refused = Vec::new();
-    for (index, key) in keys.iter().enumerate() {
-        let cluster = json!({
-            "apiVersion": "cluster.open-cluster-management.io/v1",
-            "kind": "ManagedCluster",
-            "metadata": {"name": format!("c-{index}")},
-            "spec": {"taints": [{"key": key, "effect": "NoSelect"}]},
-        });
-        if !schemas.problems(&cluster, &Namespace::Absent).is_empty() {
-            refused.push(format!("ManagedCluster/c-{index}: spec.taints[0].key: "));
-        }
-        stream.push_str("---\n");
-        stream.push_str(&serde_json::to_string(&cluster).unwrap());
-        stream.push('\n');
-    }
+    let taints: Vec<_> = keys
+        .iter()
+        .map(|key| json!({"key": key, "effect": "NoSelect"}))
+        .collect();
+    let (stream, refused) = clusters_with_taints(&taints);
+    let refused: Vec<String> = refused
+        .iter()
+        .map(|index| format!("ManagedCluster/c-{index}: spec.taints[0].key: "))
+        .collect();
     assert_eq!(
         refused.len(),
         10,
@@ -515,4 +507,48 @@ fn managed_cluster_taint_keys_are_refused_as_the_crd_refuses_them() {
         })
         .collect();
     assert_eq!(found, refused, "{stderr}");
+}
+
+/// A ManagedCluster's taint value is refused exactly when its CRD refuses it (`maxLength`
+/// 1024 characters, counted as characters), as a load error naming the cluster and field.
+#[test]
+fn managed_cluster_taint_values_are_refused_beyond_the_crds_length() {
+    let values = ["é".repeat(1024), "a".repeat(1025), String::new()];
+    let taints: Vec<_> = values
+        .iter()
+        .map(|value| json!({"key": "gpu", "value": value, "effect": "NoSelect"}))
+        .collect();
+    let (stream, refused) = clusters_with_taints(&taints);
+    assert_eq!(refused, [1], "the CRD's verdicts changed");
+    Test::new()
+        .args(["plan", "-f", "-"])
+        .stdin(stream)
+        .stderr_contains(
+            "ManagedCluster/c-1: spec.taints[0].value: expected at most 1024 characters, found 1025",
+        )
+        .status(1)
+        .run();
+}
+
+/// ManagedClusters `c-<index>`, one per taint, as one stream, and the indices of those the
+/// ManagedCluster CRD's schema (testdata/crds) refuses.
+fn clusters_with_taints(taints: &[serde_json::Value]) -> (String, Vec<usize>) {
+    let schemas = Schemas::load();
+    let mut stream = String::new();
+    let mut refused = Vec::new();
+    for (index, taint) in taints.iter().enumerate() {
+        let cluster = json!({
+            "apiVersion": "cluster.open-cluster-management.io/v1",
+            "kind": "ManagedCluster",
+            "metadata": {"name": format!("c-{index}")},
+            "spec": {"taints": [taint]},
+        });
+        if !schemas.problems(&cluster, &Namespace::Absent).is_empty() {
+            refused.push(index);
+        }
+        stream.push_str("---\n");
+        stream.push_str(&serde_json::to_string(&cluster).unwrap());
+        stream.push('\n');
+    }
+    (stream, refused)
 }
