@@ -239,14 +239,11 @@ fn out_file_is_written_and_a_failed_run_leaves_it_untouched() {
 #[test]
 fn out_writes_through_a_symbolic_link_and_refuses_what_is_not_a_regular_file() {
     let dir = common::tempdir();
-    let fleet = even_fleet();
     let real = dir.path().join("real.yaml");
     common::write(&real, "old\n");
     std::os::unix::fs::symlink("real.yaml", dir.path().join("link.yaml")).expect("symlink");
-    Test::new()
-        .current_dir(dir.path())
-        .args(["plan", "-o", "yaml", "--out", "link.yaml"])
-        .args(["-f", &fleet])
+    plan_out(dir.path(), "link.yaml")
+        .args(["-o", "yaml"])
         .stdout("")
         .run();
     let link = dir.path().join("link.yaml");
@@ -261,10 +258,7 @@ fn out_writes_through_a_symbolic_link_and_refuses_what_is_not_a_regular_file() {
         .status()
         .expect("mkfifo runs");
     assert!(status.success());
-    Test::new()
-        .current_dir(dir.path())
-        .args(["plan", "--out", "pipe.yaml"])
-        .args(["-f", &fleet])
+    plan_out(dir.path(), "pipe.yaml")
         .stderr(
             "error: pipe.yaml: not a regular file (a device, FIFO or socket): --out replaces a \
              regular file (without --out the output goes to standard output)\n",
@@ -289,7 +283,6 @@ fn out_writes_through_a_symbolic_link_and_refuses_what_is_not_a_regular_file() {
 #[test]
 fn out_through_a_dangling_symbolic_link_creates_its_target() {
     let dir = common::tempdir();
-    let fleet = even_fleet();
     fs::create_dir(dir.path().join("plans")).expect("plans");
     let link = |target: &str, name: &str| {
         std::os::unix::fs::symlink(target, dir.path().join(name)).expect("symlink");
@@ -300,10 +293,8 @@ fn out_through_a_dangling_symbolic_link_creates_its_target() {
     link("missing/prod.yaml", "nowhere.yaml");
     link("loop-b.yaml", "loop-a.yaml");
     link("loop-a.yaml", "loop-b.yaml");
-    Test::new()
-        .current_dir(dir.path())
-        .args(["plan", "-o", "yaml", "--out", "plan.yaml"])
-        .args(["-f", &fleet])
+    plan_out(dir.path(), "plan.yaml")
+        .args(["-o", "yaml"])
         .stdout("")
         .run();
     assert!(
@@ -327,10 +318,7 @@ fn out_through_a_dangling_symbolic_link_creates_its_target() {
             "more than 40 symbolic links in a chain (a loop?)",
         ),
     ] {
-        Test::new()
-            .current_dir(dir.path())
-            .args(["plan", "--out", out])
-            .args(["-f", &fleet])
+        plan_out(dir.path(), out)
             .stderr(format!("error: {out}: {message}\n"))
             .status(1)
             .run();
@@ -346,6 +334,15 @@ fn out_through_a_dangling_symbolic_link_creates_its_target() {
         ],
         "nothing staged is left"
     );
+}
+
+/// `fleetplan plan --out OUT -f <scenario 1a>` run in `dir`, where `out` is relative to it.
+#[cfg(unix)]
+fn plan_out(dir: &Path, out: &str) -> Test {
+    Test::new()
+        .current_dir(dir)
+        .args(["plan", "--out", out])
+        .args(["-f", &even_fleet()])
 }
 
 /// The absolute path of scenario 1a, for runs in a temporary directory.
