@@ -19,14 +19,7 @@ pub fn sort_clusters(clusters: &mut Vec<ClusterDetail<'_>>) {
         match packed_key(cluster, place) {
             Some(key) => keys.push(key),
             None => {
-                clusters.sort_unstable_by_key(|cluster| {
-                    (
-                        cluster.overflow_order,
-                        Reverse(cluster.score),
-                        Reverse(cluster.available),
-                        cluster.rank,
-                    )
-                });
+                clusters.sort_unstable_by_key(full_key);
                 return;
             }
         }
@@ -39,6 +32,16 @@ pub fn sort_clusters(clusters: &mut Vec<ClusterDetail<'_>>) {
         .iter()
         .map(|&key| clusters[key as u32 as usize])
         .collect();
+}
+
+/// The four-part key itself, for a fleet whose values do not fit the packed one.
+fn full_key(cluster: &ClusterDetail) -> (i64, Reverse<i64>, Reverse<i64>, u32) {
+    (
+        cluster.overflow_order,
+        Reverse(cluster.score),
+        Reverse(cluster.available),
+        cluster.rank,
+    )
 }
 
 /// Sorts `keys` by their bytes but the `skip` least significant ones, a byte at a time from
@@ -122,16 +125,31 @@ mod tests {
         }
     }
 
-    /// The order by the four-part comparison itself.
+    /// The order by upstream's `Less`, transcribed comparison by comparison rather than
+    /// through `full_key`, so that a slip in the key (a part in the wrong place or direction)
+    /// shows in the fallback path too. The rank stands for the name.
     fn reference(clusters: &[ClusterDetail<'static>]) -> Vec<u32> {
+        let less = |a: &ClusterDetail, b: &ClusterDetail| {
+            if a.overflow_order != b.overflow_order {
+                return a.overflow_order < b.overflow_order;
+            }
+            if a.score != b.score {
+                return a.score > b.score;
+            }
+            if a.available != b.available {
+                return a.available > b.available;
+            }
+            a.rank < b.rank
+        };
         let mut sorted = clusters.to_vec();
-        sorted.sort_by_key(|cluster| {
-            (
-                cluster.overflow_order,
-                Reverse(cluster.score),
-                Reverse(cluster.available),
-                cluster.rank,
-            )
+        sorted.sort_by(|a, b| {
+            if less(a, b) {
+                std::cmp::Ordering::Less
+            } else if less(b, a) {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
         });
         sorted.iter().map(|cluster| cluster.rank).collect()
     }
