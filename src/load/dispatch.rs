@@ -265,12 +265,8 @@ fn item_sources(
     items
         .iter()
         .map(|item| {
-            let start = item
-                .text()
-                .and_then(|item| (item.as_ptr() as usize).checked_sub(text.as_ptr() as usize));
-            at(start
-                .and_then(|start| lines.at(start))
-                .map(|within| line + within - 1))
+            let within = item.text().and_then(|item| lines.of(item));
+            at(within.map(|within| line + within - 1))
         })
         .collect()
 }

@@ -156,6 +156,12 @@ impl<'t> Lines<'t> {
         }
     }
 
+    /// The line `part`, a slice of the text, starts on; `None` for a string that is not one,
+    /// or one before the last asked.
+    pub(super) fn of(&mut self, part: &str) -> Option<usize> {
+        self.at(offset_in(self.text, part)?)
+    }
+
     /// The line of `offset`; `None` past the text or before the last offset asked.
     pub(super) fn at(&mut self, offset: usize) -> Option<usize> {
         let skipped = self.text.get(self.offset..offset)?;
@@ -163,6 +169,12 @@ impl<'t> Lines<'t> {
         self.offset = offset;
         Some(self.line)
     }
+}
+
+/// Where `part`, a slice of `text`, starts in it; `None` for a string that is not one.
+fn offset_in(text: &str, part: &str) -> Option<usize> {
+    let offset = (part.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    (offset <= text.len()).then_some(offset)
 }
 
 /// The new lines in `bytes`, counted into one-byte lanes per block of 255 so the compiler
@@ -227,7 +239,7 @@ fn parse_yaml(name: &str, text: &str, allowance: usize) -> Result<Vec<Document>,
         let mut lines = Vec::new();
         for (index, offset) in parse.item_starts.take() {
             lines.resize(index, None);
-            lines.push(item_lines.at(offset));
+            lines.push(offset.and_then(|offset| item_lines.at(offset)));
         }
         documents.push(Document {
             source: at,
@@ -336,9 +348,10 @@ struct Parse<'t> {
     /// The input, which plain scalars are borrowed from.
     text: &'t str,
     misread: RefCell<Vec<Misread>>,
-    /// The offset of the first plain key of each element of the document's top-level
-    /// `items`, by index: where the element starts (serde_yaml gives no positions).
-    item_starts: RefCell<Vec<(usize, usize)>>,
+    /// The offset of the first key of each element of the document's top-level `items`, by
+    /// index, when serde_yaml lent it out of the input: where the element starts (serde_yaml
+    /// gives no positions).
+    item_starts: RefCell<Vec<(usize, Option<usize>)>>,
     /// Whether the key just built was a plain `<<`, see [`merge`].
     merge_key: Cell<bool>,
 }
@@ -445,9 +458,7 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
         if let Some(index) = self.key.then(|| root_item(self.path)).flatten() {
             let mut starts = self.parse.item_starts.borrow_mut();
             if starts.last().is_none_or(|(last, _)| *last < index) {
-                let offset =
-                    (value.as_ptr() as usize).wrapping_sub(self.parse.text.as_ptr() as usize);
-                starts.push((index, offset));
+                starts.push((index, offset_in(self.parse.text, value)));
             }
         }
         if let Some(reading) = yaml11::plain_reading(self.parse.text, value) {
@@ -499,11 +510,11 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
         let mut item = root_item(self.path);
         while let Some(key) = map.next_key_seed(self.key())? {
             if let Some(index) = item.take() {
-                // A first key that was not plain (quoted) leaves the item without a line,
-                // rather than at a later key's.
+                // A first key serde_yaml did not lend out (one with an escape, not the
+                // input's text) leaves the item without a line, rather than at a later key's.
                 let mut starts = self.parse.item_starts.borrow_mut();
                 if starts.last().is_none_or(|(last, _)| *last < index) {
-                    starts.push((index, usize::MAX));
+                    starts.push((index, None));
                 }
             }
             let merge_key = self.parse.merge_key.replace(false);
