@@ -11,7 +11,7 @@ use crate::load::LoadErrors;
 use crate::migrate::MigrateError;
 use crate::plan::{LookupError, WhatIfError};
 use crate::render::plan::ItemError;
-use crate::render::select::SelectionError;
+use crate::render::Unrepresentable;
 use crate::selector::SelectorError;
 use crate::verdict::Nothing;
 
@@ -38,8 +38,9 @@ pub enum Error {
     /// A label selector given on the command line that does not parse.
     #[error(transparent)]
     Selector(#[from] SelectorError),
-    #[error(transparent)]
-    Selection(#[from] SelectionError),
+    /// A selection document the serializer refused.
+    #[error("the selection cannot be written as {0}")]
+    Selection(#[from] Unrepresentable),
     /// A verdict that would be about nothing (see [`crate::verdict`]).
     #[error(transparent)]
     Nothing(#[from] Nothing),

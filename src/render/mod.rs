@@ -12,3 +12,13 @@ pub mod sarif;
 pub mod select;
 pub mod table;
 pub mod workflow;
+
+/// Why a document cannot be written: the serializer's own error. None of today's documents
+/// fails to serialize; should one ever, the command fails and says which.
+#[derive(Debug, thiserror::Error)]
+pub enum Unrepresentable {
+    #[error("YAML: {0}")]
+    Yaml(#[from] serde_yaml::Error),
+    #[error("JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 use serde_json::ser::{Formatter, PrettyFormatter};
 
-use super::{bindings, decisions, table};
+use super::{bindings, decisions, table, Unrepresentable};
 use crate::parallel;
 use crate::placement::groups;
 use crate::placement::PlacementResult;
@@ -22,15 +22,6 @@ pub struct ItemError {
     /// The item's `Kind/namespace/name`.
     pub item: String,
     pub source: Unrepresentable,
-}
-
-/// Why an item cannot be written: the serializer's own error.
-#[derive(Debug, thiserror::Error)]
-pub enum Unrepresentable {
-    #[error("YAML: {0}")]
-    Yaml(#[from] serde_yaml::Error),
-    #[error("JSON: {0}")]
-    Json(#[from] serde_json::Error),
 }
 
 /// Why a streamed plan stopped: its sink failed, or an item could not be rendered.

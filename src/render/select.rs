@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::table;
+use super::{table, Unrepresentable};
 use crate::model::{Cluster, Interned, Labels};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,21 +46,12 @@ struct ClusterDocument<'a> {
     claims: &'a Labels,
 }
 
-/// A selection document the serializer refused.
-#[derive(Debug, thiserror::Error)]
-pub enum SelectionError {
-    #[error("{0}")]
-    Json(#[from] serde_json::Error),
-    #[error("{0}")]
-    Yaml(#[from] serde_yaml::Error),
-}
-
 /// Renders the selection; `width` fits the table to a terminal.
 pub fn render(
     selection: &Selection<'_>,
     format: SelectionFormat,
     width: Option<u16>,
-) -> Result<String, SelectionError> {
+) -> Result<String, Unrepresentable> {
     match format {
         SelectionFormat::Name => Ok(selection
             .clusters
@@ -70,7 +61,7 @@ pub fn render(
         SelectionFormat::Table => Ok(render_table(selection, width)),
         SelectionFormat::Json => serde_json::to_string_pretty(&document(selection))
             .map(|text| text + "\n")
-            .map_err(SelectionError::from),
+            .map_err(Unrepresentable::from),
         SelectionFormat::Yaml => Ok(crate::yaml11::to_string(&document(selection))?),
     }
 }
