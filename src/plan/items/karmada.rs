@@ -92,19 +92,22 @@ pub fn plan<'a>(
     }
     item.policy = Some(policy.reference());
     item.affinity_term = outcome.term.clone();
-    let named = outcome.clusters.by_name(&karmada.clusters);
+    // Already in name order: a placed entry's rank is read off its index, not sorted again.
+    let named = outcome.clusters.entries(&karmada.clusters);
     item.clusters = match &outcome.clusters {
-        Clusters::Placed(targets) => {
-            let mut ranks: Vec<usize> = targets.iter().map(|t| t.rank as usize).collect();
-            ranks.sort_unstable();
-            ClusterNames::ranked(run.karmada.names(), ranks)
-        }
-        Clusters::Kept(_) => named.iter().map(|(name, _)| name.to_string()).collect(),
+        Clusters::Placed(_) => ClusterNames::ranked(
+            run.karmada.names(),
+            named
+                .iter()
+                .filter_map(|entry| entry.index)
+                .map(|index| run.karmada.rank(index) as usize),
+        ),
+        Clusters::Kept(_) => named.iter().map(|entry| entry.name.to_string()).collect(),
     };
     item.replicas = named
         .iter()
-        .filter(|(_, replicas)| *replicas != 0)
-        .map(|(name, replicas)| (name.to_string(), *replicas))
+        .filter(|entry| entry.replicas != 0)
+        .map(|entry| (entry.name.to_string(), entry.replicas))
         .collect::<BTreeMap<_, _>>();
     item.conditions = vec![Condition {
         type_: SCHEDULED.to_string(),
