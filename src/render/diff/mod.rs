@@ -198,6 +198,27 @@ mod tests {
         }
     }
 
+    /// A hand-edited previous plan may list an item twice: its first copy is diffed with the
+    /// current item and the second is shown removed, so the unified diff still turns the
+    /// previous YAML into the current one.
+    #[test]
+    fn an_item_repeated_in_the_previous_plan_has_its_extra_copy_removed() {
+        let previous = plan(vec![
+            replica_set("a", &["c1"]),
+            replica_set("b", &["c1"]),
+            replica_set("b", &["c2"]),
+        ]);
+        let current = plan(vec![replica_set("a", &["c2"]), replica_set("b", &["c1"])]);
+        let diff = unified(&previous, &current);
+        assert!(diff.contains("-  - c1\n+  - c2\n"), "{diff}");
+        // b's first copy is the current b: nothing of b is added.
+        assert!(!diff.contains("+  - c1"), "{diff}");
+        assert_eq!(
+            patched(&yaml(&previous).unwrap(), &diff),
+            yaml(&current).unwrap()
+        );
+    }
+
     /// Items are matched by key: an item renamed is one removed and one added, never the
     /// same clusters kept under another name (the whole texts' diff changed just the name).
     #[test]
