@@ -901,3 +901,52 @@ fn templates_a_policy_selects_are_taken_back_from_the_skipped_one_item_each() {
     assert_eq!(skipped, ["<stdin>#1 v1/ConfigMap"]);
     assert_eq!(model.workloads.len(), 2);
 }
+
+/// A YAML List long enough to be read on every core still hands each item its own misread
+/// scalars: item 10's unquoted label value `yes` (refused before the item is read) and item
+/// 280's unquoted `yes` in a selector (found when it is decoded) are reported at each item's
+/// own path, in document order, and only those two items are left out.
+#[test]
+fn a_large_yaml_lists_misread_scalars_stay_with_their_items() {
+    let mut text = String::from("apiVersion: v1\nkind: List\nitems:\n");
+    for n in 0..300 {
+        let (labels, spec) = match n {
+            10 => (", labels: {gpu: yes}", "{numberOfClusters: 1}"),
+            280 => (
+                "",
+                "{predicates: [{requiredClusterSelector: {labelSelector: {matchLabels: {gpu: yes}}}}]}",
+            ),
+            _ => ("", "{numberOfClusters: 1}"),
+        };
+        text.push_str(&format!(
+            "- apiVersion: cluster.open-cluster-management.io/v1beta1\n  kind: Placement\n  \
+             metadata: {{name: p-{n:05}, namespace: apps{labels}}}\n  spec: {spec}\n"
+        ));
+    }
+    let (model, errors) = load_partial(
+        &["-".to_string()],
+        &mut text.as_bytes(),
+        &LoadOptions::default(),
+    );
+    let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    let refused = |n: usize, field: &str| {
+        format!(
+            "<stdin>#1: Placement/apps/p-{n:05}: items[{n}].{field}: \
+             unquoted yes is the boolean true to kubectl (YAML 1.1), not a string: quote it (\"yes\")"
+        )
+    };
+    assert_eq!(
+        errors,
+        [
+            refused(10, "metadata.labels.gpu"),
+            refused(
+                280,
+                "spec.predicates[0].requiredClusterSelector.labelSelector.matchLabels.gpu"
+            ),
+        ]
+    );
+    let placements = workload_names(&model);
+    assert_eq!(placements.len(), 298, "{placements:?}");
+    assert!(!placements.contains(&"Placement/apps/p-00010".to_string()));
+    assert!(!placements.contains(&"Placement/apps/p-00280".to_string()));
+}
