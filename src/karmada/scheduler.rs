@@ -112,16 +112,8 @@ impl Clusters {
         self.len() == 0
     }
 
-    /// Each entry's name and replicas in name order, a repeated name keeping its order;
-    /// `fleet` is the clusters the run scheduled over.
-    pub fn by_name<'c>(&'c self, fleet: &'c [KarmadaCluster]) -> Vec<(&'c str, i64)> {
-        self.entries(fleet)
-            .into_iter()
-            .map(|entry| (entry.name, entry.replicas))
-            .collect()
-    }
-
-    /// [`Clusters::by_name`] with each entry's index in `fleet` when the run placed it.
+    /// Each entry in name order, a repeated name keeping its order; `fleet` is the clusters
+    /// the run scheduled over.
     pub fn entries<'c>(&'c self, fleet: &'c [KarmadaCluster]) -> Vec<Entry<'c>> {
         match self {
             Clusters::Placed(targets) => {
@@ -446,6 +438,14 @@ mod tests {
     use super::*;
     use crate::testing::karmada_cluster;
 
+    fn entry(index: Option<usize>, name: &str, replicas: i64) -> Entry<'_> {
+        Entry {
+            index,
+            name,
+            replicas,
+        }
+    }
+
     #[test]
     fn a_result_is_listed_by_name_whatever_its_order_or_the_fleets() {
         // Fleet order b, c, a: ranks 1, 2, 0.
@@ -459,7 +459,14 @@ mod tests {
             replicas,
         };
         let placed = Clusters::Placed(vec![target(1, 2, 3), target(2, 0, 1), target(0, 1, 0)]);
-        assert_eq!(placed.by_name(&fleet), [("a", 1), ("b", 0), ("c", 3)]);
+        assert_eq!(
+            placed.entries(&fleet),
+            [
+                entry(Some(2), "a", 1),
+                entry(Some(0), "b", 0),
+                entry(Some(1), "c", 3)
+            ]
+        );
         assert_eq!(
             placed.replicas_by_index(&fleet),
             [Some(0), Some(3), Some(1)]
@@ -474,7 +481,14 @@ mod tests {
             replicas,
         };
         let clusters = Clusters::Kept(vec![kept("gone", 2), kept("a", 5), kept("a", 1)]);
-        assert_eq!(clusters.by_name(&fleet), [("a", 5), ("a", 1), ("gone", 2)]);
+        assert_eq!(
+            clusters.entries(&fleet),
+            [
+                entry(None, "a", 5),
+                entry(None, "a", 1),
+                entry(None, "gone", 2)
+            ]
+        );
         // The first entry of a name is the one `explain` shows.
         assert_eq!(clusters.replicas_by_index(&fleet), [Some(5)]);
     }
