@@ -100,30 +100,27 @@ fn is_zero(value: &i64) -> bool {
 /// by every binding's entries: one serde call per entry was most of `-o bindings`' time
 /// (5.6M entries at 10k clusters × 10k workloads, 2,000 Duplicated ones on ~2,800 clusters).
 #[derive(Debug, Default)]
-pub struct NameLines {
-    /// The fleet's address and a line per cluster, set by the first binding rendered. A
-    /// plan's Karmada items all schedule over one fleet; another one's entries are rendered
-    /// each time.
-    fleet: OnceLock<(usize, Vec<OnceLock<String>>)>,
+pub struct NameLines<'f> {
+    /// The fleet and a line per cluster, set by the first binding rendered. A plan's Karmada
+    /// items all schedule over one fleet; another one's entries are rendered each time. The
+    /// fleet is borrowed, so no other one can take its place at the same address.
+    fleet: OnceLock<(&'f [KarmadaCluster], Vec<OnceLock<String>>)>,
 }
 
-impl NameLines {
+impl<'f> NameLines<'f> {
     /// Appends `entry`'s lines to `out`, the line of its name as cached for `fleet`.
     fn write(
         &self,
-        fleet: &[KarmadaCluster],
+        fleet: &'f [KarmadaCluster],
         entry: &Entry,
         out: &mut String,
     ) -> Result<(), serde_yaml::Error> {
-        let (address, lines) = self.fleet.get_or_init(|| {
-            (
-                fleet.as_ptr() as usize,
-                fleet.iter().map(|_| OnceLock::new()).collect(),
-            )
-        });
+        let (cached, lines) = self
+            .fleet
+            .get_or_init(|| (fleet, fleet.iter().map(|_| OnceLock::new()).collect()));
         let slot = entry
             .index
-            .filter(|_| *address == fleet.as_ptr() as usize)
+            .filter(|_| std::ptr::eq(*cached, fleet))
             .and_then(|index| lines.get(index));
         match slot {
             Some(slot) => {
@@ -169,10 +166,10 @@ fn name_line(name: &str) -> Result<String, serde_yaml::Error> {
 /// The item's binding as a YAML document after `---` (the `-o bindings` stream is
 /// [`HEADER`] then every item's, in plan item order); nothing for a resource no policy claims,
 /// which has no binding. `lines` caches the fleet's entry lines across the items of a run.
-pub fn object(
+pub fn object<'f>(
     item: &PlanItem,
-    trace: &ItemTrace,
-    lines: &NameLines,
+    trace: &ItemTrace<'f>,
+    lines: &NameLines<'f>,
 ) -> Result<String, serde_yaml::Error> {
     let ItemTrace::Karmada(trace) = trace else {
         return Ok(String::new());

@@ -69,11 +69,11 @@ impl Output {
     }
 
     /// One item's piece.
-    fn item(
+    fn item<'f>(
         self,
         item: &PlanItem,
-        trace: &ItemTrace,
-        lines: &bindings::NameLines,
+        trace: &ItemTrace<'f>,
+        lines: &bindings::NameLines<'f>,
     ) -> Result<String, ItemError> {
         match self {
             Output::Table(width) => Ok(item_block(item, trace, width)),
