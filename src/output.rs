@@ -34,8 +34,16 @@ pub fn write_atomic_with<E: From<io::Error>>(
     let (dir, target) = split(path)?;
     remove_stale(&dir, &target);
     let temp = dir.join(temp_name(&target));
+    // Created, never opened: a link planted under the staged name (or left by a killed run
+    // whose process id this one reuses) is removed rather than followed, and one that comes
+    // back before the creation makes it fail instead of truncating whatever it points at.
+    let _ = fs::remove_file(&temp);
     let result = (|| {
-        let mut file = BufWriter::with_capacity(BUFFER_BYTES, fs::File::create(&temp)?);
+        let staged = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)?;
+        let mut file = BufWriter::with_capacity(BUFFER_BYTES, staged);
         write(&mut file)?;
         let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
         file.sync_all()?;
@@ -299,6 +307,23 @@ fn is_running(pid: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The staged name is created, not opened: a symbolic link planted under it is never
+    /// followed, so the file it points at keeps its content.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_planted_under_the_staged_name_is_not_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        fs::write(&victim, "keep").unwrap();
+        let target = dir.path().join("plan.yaml");
+        let staged = dir.path().join(temp_name(OsStr::new("plan.yaml")));
+        std::os::unix::fs::symlink(&victim, &staged).unwrap();
+        write_atomic(&target, b"plan").unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "keep");
+        assert_eq!(fs::read_to_string(&target).unwrap(), "plan");
+        assert_eq!(names(dir.path()), ["plan.yaml", "victim"]);
+    }
 
     fn names(dir: &Path) -> Vec<String> {
         let mut names: Vec<String> = fs::read_dir(dir)
