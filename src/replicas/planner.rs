@@ -783,11 +783,16 @@ mod tests {
     /// heap vectors, as more clusters take, gives the same plan and trace.
     #[test]
     fn the_stack_arrays_plan_as_the_heap_vectors_do() {
-        let available: Vec<String> = (0..ON_STACK)
-            .rev()
-            .map(|i| format!("member-{i:02}"))
-            .collect();
-        let available: Vec<&str> = available.iter().map(String::as_str).collect();
+        let ascending: Vec<String> = (0..ON_STACK).map(|i| format!("member-{i:02}")).collect();
+        let ascending: Vec<&str> = ascending.iter().map(String::as_str).collect();
+        let descending: Vec<&str> = ascending.iter().rev().copied().collect();
+        // Names already in order (listed as given) and reversed (sorted by the planner).
+        for available in [&ascending, &descending] {
+            stack_and_heap_agree(available);
+        }
+    }
+
+    fn stack_and_heap_agree(available: &[&str]) {
         let preferences = ReplicaPreferences {
             rebalance: false,
             clusters: [
@@ -805,11 +810,11 @@ mod tests {
             total: 47,
             key: "team/app",
             preferences: &preferences,
-            available: &available,
+            available,
             current: &current,
             capacity: &capacity,
         };
-        let names = NameOrder::new(&available).expect("distinct names");
+        let names = NameOrder::new(available).expect("distinct names");
         let mut slots = vec![Slot::UNUSED; available.len()];
         let mut keys = vec![0; available.len()];
         let mut recorder = Recorder::default();
