@@ -43,6 +43,11 @@ pub fn write_atomic_with<E: From<io::Error>>(
             .write(true)
             .create_new(true)
             .open(&temp)?;
+        // A file replaced keeps its permissions, as one written over with `>` does: a plan
+        // kept private (0600) does not become readable by everyone.
+        if let Ok(replaced) = fs::metadata(path) {
+            staged.set_permissions(replaced.permissions())?;
+        }
         let mut file = BufWriter::with_capacity(BUFFER_BYTES, staged);
         write(&mut file)?;
         let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
@@ -323,6 +328,20 @@ mod tests {
         assert_eq!(fs::read_to_string(&victim).unwrap(), "keep");
         assert_eq!(fs::read_to_string(&target).unwrap(), "plan");
         assert_eq!(names(dir.path()), ["plan.yaml", "victim"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_replaced_file_keeps_its_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("plan.yaml");
+        fs::write(&target, "old").unwrap();
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o600)).unwrap();
+        write_atomic(&target, b"plan").unwrap();
+        assert_eq!(fs::read_to_string(&target).unwrap(), "plan");
+        let mode = fs::metadata(&target).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
     }
 
     fn names(dir: &Path) -> Vec<String> {
