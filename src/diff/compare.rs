@@ -13,7 +13,7 @@ use crate::plan::{Condition, Group, ItemSource, Plan, PlanItem};
 /// What changes from `previous` to `current`, in plan order (formats.md: apiVersion group,
 /// kind, namespace, name).
 pub fn compare(previous: &Plan, current: &Plan) -> PlanDiff {
-    fn by_source(plan: &Plan) -> BTreeMap<PlanOrder<'_>, &PlanItem> {
+    fn by_source(plan: &Plan) -> Vec<(PlanOrder<'_>, &PlanItem)> {
         keyed(
             plan.items
                 .iter()
@@ -88,8 +88,11 @@ fn set_changes<'v>(
     previous: impl IntoIterator<Item = &'v str>,
     current: impl IntoIterator<Item = &'v str>,
 ) -> (Vec<String>, Vec<String>) {
-    fn as_set<'v>(values: impl IntoIterator<Item = &'v str>) -> BTreeMap<&'v str, ()> {
-        keyed(values.into_iter().map(|value| (value, ())))
+    // A name listed twice is one member of the set.
+    fn as_set<'v>(values: impl IntoIterator<Item = &'v str>) -> Vec<(&'v str, ())> {
+        let mut set = keyed(values.into_iter().map(|value| (value, ())));
+        set.dedup();
+        set
     }
     let mut added = Vec::new();
     let mut removed = Vec::new();
@@ -129,7 +132,7 @@ type GroupChanges = (Vec<Group>, Vec<Group>, Vec<GroupChange>);
 /// Decision groups matched by index: OCM's `groupIndex` is what a rollout refers to, while a
 /// group's name may repeat or change.
 fn group_changes(previous: &PlanItem, current: &PlanItem) -> GroupChanges {
-    fn by_index(item: &PlanItem) -> BTreeMap<usize, &Group> {
+    fn by_index(item: &PlanItem) -> Vec<(usize, &Group)> {
         keyed(item.groups.iter().map(|group| (group.index, group)))
     }
     let mut added = Vec::new();
@@ -159,7 +162,7 @@ fn group_changes(previous: &PlanItem, current: &PlanItem) -> GroupChanges {
 }
 
 fn condition_changes(previous: &[Condition], current: &[Condition]) -> Vec<ConditionChange> {
-    fn by_type(conditions: &[Condition]) -> BTreeMap<&str, ConditionState> {
+    fn by_type(conditions: &[Condition]) -> Vec<(&str, ConditionState)> {
         keyed(
             conditions
                 .iter()

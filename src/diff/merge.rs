@@ -1,7 +1,6 @@
 //! A merge join over two key-sorted sequences: the one primitive behind every comparison in
 //! `diff`, so comparing plans stays linear in their size after sorting.
 
-use std::collections::BTreeMap;
 use std::iter::Peekable;
 
 /// Where a key was found.
@@ -12,18 +11,18 @@ pub(super) enum Side<V> {
     Both(V, V),
 }
 
-/// Collects pairs by key; the first of duplicate keys wins, so a hand-edited previous plan that
-/// repeats an entry still compares deterministically.
-pub(super) fn keyed<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> BTreeMap<K, V> {
-    let mut map = BTreeMap::new();
-    for (key, value) in pairs {
-        map.entry(key).or_insert(value);
-    }
-    map
+/// The pairs sorted by key, every copy of a repeated key kept in the order given: [`join`]
+/// pairs the first copies of a key on both sides and reports the others on their own side, so
+/// a hand-edited previous plan that repeats an entry shows the extra copy removed instead of
+/// hiding it (a plan never repeats one).
+pub(super) fn keyed<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> Vec<(K, V)> {
+    let mut pairs: Vec<(K, V)> = pairs.into_iter().collect();
+    pairs.sort_by(|a, b| a.0.cmp(&b.0));
+    pairs
 }
 
-/// Walks two key-sorted, duplicate-free sequences (a `BTreeMap` or its `iter()`) in key order
-/// at once.
+/// Walks two key-sorted sequences in key order at once. A key on both sides pairs its first
+/// copies; further copies of a key come out on their own side.
 pub(super) fn join<K, V, P, C>(previous: P, current: C) -> impl Iterator<Item = (K, Side<V>)>
 where
     K: Ord,
@@ -93,9 +92,22 @@ mod tests {
         );
     }
 
+    /// A repeated key pairs its first copies; the other copies are reported on their side,
+    /// never dropped.
     #[test]
-    fn keyed_keeps_the_first_of_duplicate_keys() {
-        let map = keyed([("a", 1), ("a", 2)]);
-        assert_eq!(map.get("a"), Some(&1));
+    fn the_copies_of_a_repeated_key_beyond_the_first_are_their_sides_own() {
+        let previous = keyed([("a", 1), ("b", 2), ("a", 3)]);
+        let current = keyed([("a", 10), ("c", 30), ("c", 40)]);
+        let joined: Vec<_> = join(previous, current).collect();
+        assert_eq!(
+            joined,
+            vec![
+                ("a", Side::Both(1, 10)),
+                ("a", Side::Previous(3)),
+                ("b", Side::Previous(2)),
+                ("c", Side::Current(30)),
+                ("c", Side::Current(40)),
+            ]
+        );
     }
 }

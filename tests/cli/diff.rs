@@ -356,3 +356,45 @@ fn github_makes_a_new_item_with_errors_an_error_and_exits_1() {
     );
     assert!(text.ends_with("2 items added\n"), "{text}");
 }
+
+/// A hand-edited previous plan that lists an item twice: the first copy is compared with the
+/// current item, and the other copy (here with another replica count) is reported removed in
+/// every format, never dropped as if it had been compared ("no changes", exit 0).
+#[test]
+fn an_item_a_previous_plan_repeats_is_a_change_not_dropped() {
+    let scenario = ["-f", "testdata/scenarios/1a-even"];
+    let output = Test::new()
+        .args(["plan", "-o", "yaml"])
+        .args(scenario)
+        .run();
+    let plan = common::stdout(&output);
+    let item = &plan[plan.find("- source:").expect("the plan has an item")..];
+    assert!(item.contains("A: 16"), "{item}");
+    let dir = common::tempdir();
+    let previous = dir.path().join("previous.yaml");
+    common::write(
+        &previous,
+        &format!("{plan}{}", item.replace("A: 16", "A: 99")),
+    );
+    let previous = previous.to_string_lossy().to_string();
+    let output = Test::new()
+        .args(["diff", "--previous", &previous])
+        .args(scenario)
+        .status(2)
+        .run();
+    let text = common::stdout(&output);
+    assert!(
+        text.starts_with("- ReplicaSet/default/frontend (item removed)\n")
+            && text.contains("\n-    A: 99\n"),
+        "{text}"
+    );
+    let output = Test::new()
+        .args(["diff", "-o", "json", "--previous", &previous])
+        .args(scenario)
+        .status(2)
+        .run();
+    let changes: serde_json::Value =
+        serde_json::from_str(&common::stdout(&output)).expect("diff -o json is JSON");
+    assert_eq!(changes["itemsRemoved"][0]["replicas"]["A"], 99, "{changes}");
+    assert_eq!(changes.as_object().map(|o| o.len()), Some(1), "{changes}");
+}
