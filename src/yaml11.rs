@@ -207,17 +207,23 @@ fn yaml_float(text: &str) -> bool {
         })
 }
 
+/// Where `part`, a slice of `text` (a string a parser lent out of it), starts in it; `None`
+/// for a string that is not one.
+pub(crate) fn offset_in(text: &str, part: &str) -> Option<usize> {
+    let offset = (part.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    (offset <= text.len()).then_some(offset)
+}
+
 /// Whether `scalar`, a string serde_yaml lent out of `text`, was written plain: not quoted and
 /// without a tag (a `!!str` scalar is a string to every reader). serde_yaml lends a plain
 /// scalar's whole text and a quoted one's text between its quotes, so the byte before tells
 /// them apart (a plain scalar never follows a quote).
 pub fn written_plain(text: &str, scalar: &str) -> bool {
-    let Some(offset) = (scalar.as_ptr() as usize).checked_sub(text.as_ptr() as usize) else {
+    let Some(offset) =
+        offset_in(text, scalar).filter(|offset| offset.saturating_add(scalar.len()) <= text.len())
+    else {
         return false;
     };
-    if offset.saturating_add(scalar.len()) > text.len() {
-        return false;
-    }
     let before = text.get(..offset).unwrap_or_default();
     !before.ends_with(['\'', '"']) && !tagged(before)
 }
@@ -318,7 +324,7 @@ impl<'de> Visitor<'de> for PlainStrings<'_> {
     }
 
     fn visit_borrowed_str<E: de::Error>(self, value: &'de str) -> Result<(), E> {
-        let start = (value.as_ptr() as usize).checked_sub(self.text.as_ptr() as usize);
+        let start = offset_in(self.text, value);
         let misread = plain_reading(self.text, value).is_some()
             || (value == MERGE_KEY && written_plain(self.text, value));
         if let (true, Some(start)) = (misread, start) {

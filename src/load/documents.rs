@@ -15,6 +15,7 @@ use super::yaml_scan::{self, Refusal};
 use super::{LoadError, LoadOptions};
 use crate::model::Source;
 use crate::yaml11;
+use crate::yaml11::offset_in;
 
 /// One document of an input, parsed but not yet interpreted.
 #[derive(Clone, Debug, PartialEq)]
@@ -169,12 +170,6 @@ impl<'t> Lines<'t> {
         self.offset = offset;
         Some(self.line)
     }
-}
-
-/// Where `part`, a slice of `text`, starts in it; `None` for a string that is not one.
-fn offset_in(text: &str, part: &str) -> Option<usize> {
-    let offset = (part.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
-    (offset <= text.len()).then_some(offset)
 }
 
 /// The new lines in `bytes`, counted into one-byte lanes per block of 255 so the compiler
