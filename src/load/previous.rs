@@ -10,8 +10,9 @@ use serde_yaml::Value;
 use super::decode::decode;
 use super::documents::{parse_documents, Document};
 use super::inputs::read_inputs;
-use super::kinds::planned_object;
+use super::kinds::{names_no_placement, planned_object};
 use super::{LoadError, LoadErrors, LoadOptions};
+use crate::model::placement::PLACEMENT_LABEL;
 use crate::model::{ItemSource, Plan, PlanItem, PLAN_API_VERSION, PLAN_KIND};
 
 /// What `--previous` held. PlacementDecisions carry only the clusters of Placements (and a
@@ -183,11 +184,29 @@ impl fmt::Display for Found {
 }
 
 /// Every PlacementDecision becomes its Placement's previous clusters; a PlacementRule's
-/// `status.decisions` its own.
+/// `status.decisions` its own. A PlacementDecision that names no Placement (its placement
+/// label missing or empty) could be compared with nothing: it is an error, not skipped, so
+/// an export of only such decisions never reads as "no changes".
 fn from_decisions(documents: &[Document], namespace: &str) -> Result<Plan, LoadErrors> {
     let model = super::load_documents(documents, namespace)?;
+    let unnamed: Vec<LoadError> = model
+        .decisions
+        .iter()
+        .filter(|decision| names_no_placement(decision))
+        .map(|decision| LoadError::Invalid {
+            at: decision.source.clone(),
+            object: Some(decision.object.to_string()),
+            path: format!("metadata.labels[{PLACEMENT_LABEL}]"),
+            message: "missing or empty: a previous PlacementDecision must name its Placement, \
+                      else it cannot be compared with anything"
+                .to_string(),
+        })
+        .collect();
+    if !unnamed.is_empty() {
+        return Err(LoadErrors(unnamed));
+    }
     let mut items: BTreeMap<ItemSource, Vec<String>> = BTreeMap::new();
-    for decision in model.decisions.iter().filter(|d| !d.placement.is_empty()) {
+    for decision in &model.decisions {
         items
             .entry(planned_object(decision))
             .or_default()

@@ -77,6 +77,43 @@ fn placement_decisions_that_match_the_plan_have_no_changes() {
         .run();
 }
 
+/// A PlacementDecision that names no Placement (label missing or empty) is compared with
+/// nothing: `--previous` refuses it, naming each such document, instead of "no changes".
+#[test]
+fn placement_decisions_that_name_no_placement_exit_1() {
+    let dir = common::tempdir();
+    let decision = |name: &str, labels: &str| {
+        format!(
+            "apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: PlacementDecision\n\
+             metadata:\n  name: {name}\n  namespace: shop\n{labels}\
+             status:\n  decisions:\n    - {{clusterName: gcp-us-east-prod-1, reason: \"\"}}\n"
+        )
+    };
+    let export = [
+        decision("unlabelled", ""),
+        decision(
+            "empty",
+            "  labels:\n    cluster.open-cluster-management.io/placement: \"\"\n",
+        ),
+    ]
+    .join("---\n");
+    let path = dir.path().join("export.yaml");
+    common::write(&path, &export);
+    let path = path.display().to_string();
+    let message = "metadata.labels[cluster.open-cluster-management.io/placement]: missing or \
+                   empty: a previous PlacementDecision must name its Placement, else it cannot \
+                   be compared with anything";
+    diff()
+        .args(["--previous", &path])
+        .stderr(format!(
+            "error: --previous: {path}#1: PlacementDecision/shop/unlabelled: {message}\n\
+             {path}#2: PlacementDecision/shop/empty: {message}\n"
+        ))
+        .stdout("")
+        .status(1)
+        .run();
+}
+
 #[test]
 fn an_item_error_exits_1_after_printing_the_diff() {
     let output = diff()

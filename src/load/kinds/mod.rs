@@ -21,7 +21,7 @@ use crate::model::placement::SpecError;
 use crate::model::{PreviousDecision, Workload, WorkloadKind};
 
 pub use federation::CLUSTER_SELECTOR_ANNOTATION;
-pub use placement::planned_object;
+pub use placement::{names_no_placement, planned_object};
 
 /// The registry: every placement API (and the fleet inventory) fleetplan reads.
 const APIS: &[&Api] = &[
