@@ -3,6 +3,7 @@
 
 use super::content::{Content, Shape};
 use super::documents::Lines;
+use super::fingerprint;
 use super::kinds::{route, Route};
 use super::model_builder::{Decoded, ModelBuilder};
 use super::object::{join, Object, TypeMeta};
@@ -56,14 +57,18 @@ enum Step<'c> {
     Error(LoadError),
     Skip(String),
     List(Content<'c>, Content<'c>),
-    /// Warnings about plain scalars, then what the reader decoded, unless the scalars were
-    /// refused.
+    /// Warnings about plain scalars, then what the reader decoded (with its content's
+    /// fingerprint, which tells a repeated object from a conflicting one), unless the scalars
+    /// were refused.
     Read {
         warnings: Vec<String>,
         refusals: Vec<LoadError>,
-        decoded: Option<Box<Result<Decoded, LoadError>>>,
+        decoded: Option<Box<Result<Fingerprinted, LoadError>>>,
     },
 }
+
+/// A decoded object and its content's fingerprint (`None`: not an object of its own).
+type Fingerprinted = (Decoded, Option<u64>);
 
 fn prepare<'c>(
     content: Content<'c>,
@@ -160,7 +165,10 @@ fn prepare<'c>(
     Step::Read {
         warnings,
         refusals,
-        decoded: Some(Box::new(object.and_then(read))),
+        decoded: Some(Box::new(object.and_then(read).map(|decoded| {
+            let fingerprint = decoded.identified().then(|| fingerprint::of(content));
+            (decoded, fingerprint.flatten())
+        }))),
     }
 }
 
@@ -187,7 +195,7 @@ fn apply(
                 .for_each(|warning| builder.warn(warning));
             builder.errors(refusals);
             match decoded.map(|boxed| *boxed) {
-                Some(Ok(decoded)) => builder.add(decoded),
+                Some(Ok((decoded, fingerprint))) => builder.add(decoded, fingerprint),
                 Some(Err(error)) => {
                     builder.error(plain_scalars::explained(error, prefix, misread));
                 }

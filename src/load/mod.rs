@@ -8,6 +8,7 @@ mod dispatch;
 mod documents;
 mod error;
 mod fields;
+mod fingerprint;
 mod inputs;
 mod kinds;
 mod model_builder;

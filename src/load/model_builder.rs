@@ -45,6 +45,14 @@ pub enum Decoded {
     },
 }
 
+impl Decoded {
+    /// Whether this is one object with an identity (a duplicate of it may be the same object
+    /// read twice); a ClusterInventory's entries are not objects of their own.
+    pub fn identified(&self) -> bool {
+        !matches!(self, Decoded::Clusters { .. })
+    }
+}
+
 /// What a claimed object adds to the model.
 pub enum Entry {
     /// With the previous decisions it carries (a PlacementRule's `status.decisions`).
@@ -69,20 +77,25 @@ pub enum Entry {
 /// is left out: `Placement` v1alpha1 and v1beta1 with one name are the same object.
 type ObjectKey = (String, String, Option<String>, String);
 
+/// Where an object was first read, and its content's fingerprint (`load::fingerprint`;
+/// `None` when it has none, which no repetition matches).
+type FirstSeen = (Source, Option<u64>);
+
 #[derive(Default)]
 pub struct ModelBuilder {
     model: Model,
     errors: Vec<LoadError>,
-    objects: HashMap<ObjectKey, Source>,
-    /// Cluster name → its position in the inventory (whose `source` says where it was).
-    clusters: HashMap<String, usize>,
+    objects: HashMap<ObjectKey, FirstSeen>,
+    /// Cluster name → its position in the inventory (whose `source` says where it was) and
+    /// its object's fingerprint.
+    clusters: HashMap<String, (usize, Option<u64>)>,
     /// The model's distinct label and claim strings, stored once however many clusters share them.
     interner: Interner,
     /// The namespace of namespaced objects written without one.
     namespace: String,
     /// Objects a Karmada policy may select (or why one could not be read); kept once every
     /// policy is known.
-    resource_templates: Vec<(ObjectRef, Result<ResourceTemplate, LoadError>)>,
+    resource_templates: Vec<(ObjectRef, Result<ResourceTemplate, LoadError>, Option<u64>)>,
 }
 
 impl ModelBuilder {
@@ -124,15 +137,15 @@ impl ModelBuilder {
         self.model.skipped.push((source, what));
     }
 
-    /// Adds one decoded object, in document order.
-    pub fn add(&mut self, decoded: Decoded) {
+    /// Adds one decoded object, in document order; `fingerprint` is its content's.
+    pub fn add(&mut self, decoded: Decoded, fingerprint: Option<u64>) {
         match decoded {
             Decoded::Claimed {
                 object,
                 source,
                 entry,
             } => {
-                if self.claim(&object, &source) {
+                if self.claim(&object, &source, fingerprint) {
                     self.entry(entry);
                 }
             }
@@ -143,7 +156,7 @@ impl ModelBuilder {
             } => {
                 cluster.labels = self.interner.labels(&labels);
                 cluster.claims = self.interner.labels(claims);
-                self.cluster(cluster);
+                self.cluster(cluster, fingerprint);
             }
             Decoded::Clusters { strings, clusters } => {
                 strings
@@ -153,7 +166,7 @@ impl ModelBuilder {
                     match cluster {
                         Ok((cluster, warnings)) => {
                             self.model.warnings.extend(warnings);
-                            self.cluster(cluster);
+                            self.cluster(cluster, None);
                         }
                         Err(error) => self.errors.push(error),
                     }
@@ -165,7 +178,8 @@ impl ModelBuilder {
                 template,
             } => {
                 self.model.skipped.push(skipped);
-                self.resource_templates.push((object, template));
+                self.resource_templates
+                    .push((object, template, fingerprint));
             }
         }
     }
@@ -190,44 +204,56 @@ impl ModelBuilder {
         }
     }
 
-    /// Registers an object's identity; false (and an error naming both places) when it was
-    /// seen before.
-    fn claim(&mut self, object: &ObjectRef, source: &Source) -> bool {
+    /// Registers an object's identity; false when it was seen before: a warning naming both
+    /// places when the content is the same (the object is kept once), else an error.
+    fn claim(&mut self, object: &ObjectRef, source: &Source, fingerprint: Option<u64>) -> bool {
         let key = (
             object.group().to_string(),
             object.kind.clone(),
             object.namespace.clone(),
             object.name.clone(),
         );
-        if let Some(first) = self.objects.get(&key) {
-            self.errors.push(LoadError::Duplicate {
-                at: source.clone(),
-                object: object.to_string(),
-                first: first.clone(),
-            });
+        if let Some((first, first_fingerprint)) = self.objects.get(&key) {
+            let first = first.clone();
+            let same = fingerprint.is_some() && fingerprint == *first_fingerprint;
+            self.duplicate(source, object.to_string(), first, same);
             return false;
         }
-        self.objects.insert(key, source.clone());
+        self.objects.insert(key, (source.clone(), fingerprint));
         true
     }
 
-    /// Adds a cluster unless another cluster kind already defined that name.
-    fn cluster(&mut self, cluster: Cluster) {
-        let clusters = &mut self.model.inventory.clusters;
-        if let Some(first) = self
-            .clusters
-            .get(&cluster.name)
-            .and_then(|&at| clusters.get(at))
-        {
-            self.errors.push(LoadError::Duplicate {
-                at: cluster.source.clone(),
-                object: format!("cluster {}", cluster.name),
-                first: first.source.clone(),
-            });
+    /// Adds a cluster unless another object already defined that name (the same object read
+    /// again is a warning, anything else an error).
+    fn cluster(&mut self, cluster: Cluster, fingerprint: Option<u64>) {
+        let clusters = &self.model.inventory.clusters;
+        if let Some(&(at, first_fingerprint)) = self.clusters.get(&cluster.name) {
+            let first = clusters.get(at).map(|first| first.source.clone());
+            let same = fingerprint.is_some() && fingerprint == first_fingerprint;
+            let object = format!("cluster {}", cluster.name);
+            self.duplicate(&cluster.source, object, first.unwrap_or_default(), same);
             return;
         }
-        self.clusters.insert(cluster.name.clone(), clusters.len());
-        clusters.push(cluster);
+        self.clusters
+            .insert(cluster.name.clone(), (clusters.len(), fingerprint));
+        self.model.inventory.clusters.push(cluster);
+    }
+
+    /// An identity read a second time, at `at`: the same content is the same object read
+    /// twice (a generator's input and its output), kept once with a warning; different content
+    /// is two objects claiming one identity, an error.
+    fn duplicate(&mut self, at: &Source, object: String, first: Source, same: bool) {
+        if same {
+            self.model.warnings.push(format!(
+                "{at}: {object}: the same object as at {first}, read once"
+            ));
+        } else {
+            self.errors.push(LoadError::Duplicate {
+                at: at.clone(),
+                object,
+                first,
+            });
+        }
     }
 
     /// The resource templates of a kind some Karmada policy selects become workloads (and
@@ -245,7 +271,7 @@ impl ModelBuilder {
         // How many skipped entries each kept template takes back (a List's items share their
         // document): removed in one pass below, not searched for once per template.
         let mut unskipped: HashMap<(Source, String), usize> = HashMap::default();
-        for (object, template) in templates {
+        for (object, template, fingerprint) in templates {
             if !kinds.contains(&(object.api_version.clone(), object.kind.clone())) {
                 continue;
             }
@@ -256,7 +282,7 @@ impl ModelBuilder {
                     continue;
                 }
             };
-            if !self.claim(&object, &template.source) {
+            if !self.claim(&object, &template.source, fingerprint) {
                 continue;
             }
             let what = format!("{}/{}", object.api_version, object.kind);

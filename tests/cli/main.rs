@@ -7,6 +7,7 @@
 
 mod common;
 
+mod adoption;
 mod architecture;
 mod bad_input;
 mod check;
