@@ -177,6 +177,7 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Write one file per object into DIR (created when missing) instead of stdout')
             [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'The ManagedClusterSet the Placements choose from, bound in their namespaces. `global` (added when the inputs lack it) holds every cluster, as the legacy schedulers saw them; another set narrows the candidates. `--to ocm` only; `global` when not given')
+            [CompletionResult]::new('--fail-on', '--fail-on', [CompletionResultType]::ParameterName, 'Exit 1 without writing any object when a conversion carries a field this faithfully or worse: `lost` (a field not carried), `approximate` (one the new scheduler may decide differently, or lost). The report is still printed')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used, and what walking skipped')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used, and what walking skipped')

@@ -168,6 +168,7 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
             cand --output 'Output format'
             cand --out 'Write one file per object into DIR (created when missing) instead of stdout'
             cand --set 'The ManagedClusterSet the Placements choose from, bound in their namespaces. `global` (added when the inputs lack it) holds every cluster, as the legacy schedulers saw them; another set narrows the candidates. `--to ocm` only; `global` when not given'
+            cand --fail-on 'Exit 1 without writing any object when a conversion carries a field this faithfully or worse: `lost` (a field not carried), `approximate` (one the new scheduler may decide differently, or lost). The report is still printed'
             cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
             cand -v 'Also list the documents that were read but not used, and what walking skipped'
             cand --verbose 'Also list the documents that were read but not used, and what walking skipped'

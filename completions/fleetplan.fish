@@ -159,6 +159,8 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s o -l out
 json\t'A Migration document: the objects, the loss report and the verification'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l out -d 'Write one file per object into DIR (created when missing) instead of stdout' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l set -d 'The ManagedClusterSet the Placements choose from, bound in their namespaces. `global` (added when the inputs lack it) holds every cluster, as the legacy schedulers saw them; another set narrows the candidates. `--to ocm` only; `global` when not given' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l fail-on -d 'Exit 1 without writing any object when a conversion carries a field this faithfully or worse: `lost` (a field not carried), `approximate` (one the new scheduler may decide differently, or lost). The report is still printed' -r -f -a "lost\t'Any field not carried'
+approximate\t'Any field carried approximately or not at all'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"

@@ -1,9 +1,10 @@
-//! `fleetplan migrate -f PATH... [--to ocm|karmada] [-o yaml|json] [--out DIR] [--set global|NAME] [--verify]`
+//! `fleetplan migrate -f PATH... [--to ocm|karmada] [-o yaml|json] [--out DIR] [--set global|NAME] [--verify] [--fail-on lost|approximate]`
 //!
 //! stdout holds only the migrated objects (apply-ready YAML, or the JSON `Migration`
-//! document with the report and verification as data); the loss report and the verification
-//! go to stderr. Exit codes: 0 ok, 1 an input or object could not be migrated, 2 `--verify`
-//! found an object that plans differently after migration.
+//! document with the report and verification as data); the loss report, the verification and
+//! the summary line go to stderr. Exit codes: 0 ok, 1 an input or object could not be
+//! migrated or `--fail-on` refused the report (nothing written), 2 `--verify` found an object
+//! that plans differently after migration.
 
 use std::path::PathBuf;
 
@@ -14,6 +15,7 @@ use super::context::Scenario;
 use super::error::Error;
 use super::io::{report, write, write_into, Io};
 use crate::exit_code::ExitCode;
+use crate::migrate::report::Fidelity;
 use crate::migrate::{self, verify, MigrateOptions, Target, GLOBAL};
 use crate::plan::Trace;
 use crate::verdict::NOT_EVALUATED;
@@ -56,8 +58,31 @@ pub struct MigrateArgs {
     #[arg(long)]
     no_manifest_work: bool,
 
+    /// Exit 1 without writing any object when a conversion carries a field this faithfully
+    /// or worse: `lost` (a field not carried), `approximate` (one the new scheduler may
+    /// decide differently, or lost). The report is still printed.
+    #[arg(long, value_enum, value_name = "FIDELITY")]
+    fail_on: Option<FailOn>,
+
     #[command(flatten)]
     verdict: VerdictArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// Any field not carried.
+    Lost,
+    /// Any field carried approximately or not at all.
+    Approximate,
+}
+
+impl FailOn {
+    fn threshold(self) -> Fidelity {
+        match self {
+            FailOn::Lost => Fidelity::Lost,
+            FailOn::Approximate => Fidelity::Approximate,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -123,6 +148,29 @@ pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
         let text = verify::render(verification);
         if !text.is_empty() {
             report(io, &text);
+        }
+    }
+    report(io, &migration.summary().to_string());
+    if let Some(fail_on) = args.fail_on {
+        let failing = migration.report.at_or_below(fail_on.threshold());
+        if !failing.is_empty() {
+            let names: Vec<String> = failing.iter().map(|c| c.source.to_string()).collect();
+            report(
+                io,
+                &format!(
+                    "error: --fail-on {}: nothing written, {} {}: {}",
+                    fail_on.threshold(),
+                    names.len(),
+                    match (fail_on, names.len()) {
+                        (FailOn::Lost, 1) => "conversion loses a field",
+                        (FailOn::Lost, _) => "conversions lose a field",
+                        (FailOn::Approximate, 1) => "conversion is not exact",
+                        (FailOn::Approximate, _) => "conversions are not exact",
+                    },
+                    names.join(", ")
+                ),
+            );
+            return Ok(ExitCode::Error);
         }
     }
     let json = args.output == MigrateFormat::Json;

@@ -119,7 +119,8 @@ impl Assembly {
 
     /// An input object rewritten in place (a consumer's reference), kept in input order
     /// after the conversions.
-    pub fn rewrite(&mut self, emitted: Emitted, location: Location, conversion: Conversion) {
+    pub fn rewrite(&mut self, emitted: Emitted, location: Location, mut conversion: Conversion) {
+        conversion.reference = true;
         self.replaced.push((location, Some(emitted.value.clone())));
         self.report.conversions.push(conversion);
         self.objects.push(emitted);

@@ -47,7 +47,7 @@ use assembly::{Assembly, Recorded};
 use manifest::Emitted;
 use object_error::ObjectError;
 use objects::{Location, RawObject};
-use report::{Added, Aspect, Comparison, Conversion, FieldReport, Report};
+use report::{Added, Aspect, Comparison, Conversion, FieldReport, Report, Summary};
 use scope::ClusterScope;
 pub use scope::GLOBAL;
 pub use verify::Verification;
@@ -155,6 +155,7 @@ struct MigrationDocument<'a> {
     kind: &'a str,
     items: Vec<&'a Value>,
     report: &'a Report,
+    summary: Summary,
     #[serde(skip_serializing_if = "Option::is_none")]
     verification: Option<&'a Vec<Verification>>,
 }
@@ -171,6 +172,11 @@ impl Migration {
             .iter()
             .flatten()
             .any(|verification| !verification.identical)
+    }
+
+    /// The counts of the report's last line.
+    pub fn summary(&self) -> Summary {
+        self.report.summary(self.verification.as_deref())
     }
 
     /// One YAML stream, `---` between objects.
@@ -190,6 +196,7 @@ impl Migration {
             kind: KIND,
             items: self.objects.iter().map(|object| &object.value).collect(),
             report: &self.report,
+            summary: self.summary(),
             verification: self.verification.as_ref(),
         };
         let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();

@@ -9,8 +9,11 @@ use serde::Serialize;
 
 use crate::plan::ItemSource;
 
-/// How faithfully one field was carried.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+use super::verify::Verification;
+
+/// How faithfully one field was carried, from best to worst (a conversion is as faithful as
+/// its worst field).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Fidelity {
     /// Same meaning under the new scheduler.
@@ -108,6 +111,10 @@ pub struct Conversion {
     pub outputs: Vec<ItemSource>,
     /// Every field carried is exact.
     pub exact: bool,
+    /// A consumer whose reference to a migrated object was rewritten (a PlacementBinding, a
+    /// Subscription), not an object migrated itself; the summary counts it apart.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub reference: bool,
     pub fields: Vec<FieldReport>,
     #[serde(skip)]
     pub comparisons: Vec<Comparison>,
@@ -122,11 +129,23 @@ impl Conversion {
     ) -> Conversion {
         Conversion {
             exact: fields.iter().all(|field| field.fidelity == Fidelity::Exact),
+            reference: false,
             source,
             outputs,
             fields,
             comparisons,
         }
+    }
+}
+
+impl Conversion {
+    /// Its worst field's fidelity (exact when it has none).
+    pub fn fidelity(&self) -> Fidelity {
+        self.fields
+            .iter()
+            .map(|field| field.fidelity)
+            .max()
+            .unwrap_or(Fidelity::Exact)
     }
 }
 
@@ -150,6 +169,81 @@ pub struct Report {
     /// others still are.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<String>,
+}
+
+impl Report {
+    /// The counts the summary line states; `verification` when `--verify` ran.
+    pub fn summary(&self, verification: Option<&[Verification]>) -> Summary {
+        let mut summary = Summary::default();
+        for conversion in &self.conversions {
+            if conversion.reference {
+                summary.references += 1;
+                continue;
+            }
+            summary.migrated += 1;
+            match conversion.fidelity() {
+                Fidelity::Exact => summary.exact += 1,
+                Fidelity::Approximate => summary.approximate += 1,
+                Fidelity::Lost => summary.lost += 1,
+            }
+        }
+        summary.failed = self.errors.len();
+        summary.verified = verification.map(|items| {
+            let identical = items.iter().filter(|item| item.identical).count();
+            (identical, items.len() - identical)
+        });
+        summary
+    }
+
+    /// The conversions as faithful as `threshold` or worse (what `--fail-on` refuses).
+    pub fn at_or_below(&self, threshold: Fidelity) -> Vec<&Conversion> {
+        self.conversions
+            .iter()
+            .filter(|conversion| conversion.fidelity() >= threshold)
+            .collect()
+    }
+}
+
+/// The last line of the report: how many objects were migrated, how faithfully, and what
+/// `--verify` found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    /// Input objects converted (not counting rewritten references).
+    pub migrated: usize,
+    pub exact: usize,
+    pub approximate: usize,
+    pub lost: usize,
+    /// Consumers whose reference was rewritten.
+    pub references: usize,
+    /// Input objects that could not be migrated.
+    pub failed: usize,
+    /// `--verify`: (identical, different).
+    #[serde(skip)]
+    pub verified: Option<(usize, usize)>,
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} migrated: {} exact, {} approximate, {} lost",
+            self.migrated, self.exact, self.approximate, self.lost
+        )?;
+        if self.references > 0 {
+            write!(f, "; {} references rewritten", self.references)?;
+        }
+        if self.failed > 0 {
+            write!(f, "; {} failed", self.failed)?;
+        }
+        if let Some((identical, different)) = self.verified {
+            write!(f, "; verified {identical} identical")?;
+            if different > 0 {
+                write!(f, ", {different} different")?;
+            }
+        }
+        Ok(())
+    }
 }
 
 impl fmt::Display for Report {

@@ -12,7 +12,7 @@
 //!   from an inventory without them) are loaded with them.
 //! - Nothing is hidden: item errors on either side are differences too.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt;
 
 use serde::Serialize;
@@ -39,6 +39,9 @@ pub struct Verification {
 pub struct Check {
     pub aspect: Aspect,
     pub new: ItemSource,
+    /// How many clusters the two sides were planned over (the union of both fleets): each
+    /// one's membership, and for replicas its count, was compared.
+    pub compared: usize,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub differences: Vec<Difference>,
 }
@@ -156,6 +159,7 @@ pub(crate) fn verify(
     let before = index(&before.plan.items);
     let selection = index(&selection.plan.items);
     let after = index(&after.plan.items);
+    let fleets = Fleets::new(model, &new_model);
 
     let items = migration
         .report
@@ -171,7 +175,9 @@ pub(crate) fn verify(
                         Aspect::Clusters => selection.get(&comparison.old),
                         Aspect::Replicas => before.get(&comparison.old),
                     };
-                    check(comparison, old, after.get(&comparison.new))
+                    let mut check = check(comparison, old, after.get(&comparison.new));
+                    check.compared = fleets.compared(comparison);
+                    check
                 })
                 .collect();
             Verification {
@@ -235,7 +241,66 @@ fn check(comparison: &Comparison, old: Option<&PlanItem>, new: Option<&PlanItem>
     Check {
         aspect: comparison.aspect,
         new: comparison.new.clone(),
+        compared: 0,
         differences,
+    }
+}
+
+/// The fleets each side is planned over: the inventory, or the Karmada Clusters for a
+/// resource template a Karmada policy places ([`Model::fleet_names`]).
+struct Fleets {
+    /// The items of each side that Karmada places.
+    karmada_before: HashSet<ItemSource>,
+    karmada_after: HashSet<ItemSource>,
+    /// The union's size for (old side Karmada, new side Karmada).
+    sizes: [[usize; 2]; 2],
+}
+
+impl Fleets {
+    fn new(before: &Model, after: &Model) -> Fleets {
+        let karmada = |model: &Model| -> HashSet<ItemSource> {
+            model
+                .workloads
+                .iter()
+                .filter(|workload| matches!(workload.kind, WorkloadKind::Karmada(_)))
+                .map(|workload| ItemSource::from(&workload.object))
+                .collect()
+        };
+        let names = |model: &Model, karmada: bool| -> HashSet<String> {
+            if karmada {
+                model
+                    .karmada
+                    .clusters
+                    .iter()
+                    .map(|c| c.name.clone())
+                    .collect()
+            } else {
+                model
+                    .inventory
+                    .clusters
+                    .iter()
+                    .map(|c| c.name.clone())
+                    .collect()
+            }
+        };
+        let mut sizes = [[0; 2]; 2];
+        for (old, row) in sizes.iter_mut().enumerate() {
+            let old_names = names(before, old == 1);
+            for (new, size) in row.iter_mut().enumerate() {
+                *size = old_names.union(&names(after, new == 1)).count();
+            }
+        }
+        Fleets {
+            karmada_before: karmada(before),
+            karmada_after: karmada(after),
+            sizes,
+        }
+    }
+
+    fn compared(&self, comparison: &Comparison) -> usize {
+        let old = usize::from(self.karmada_before.contains(&comparison.old));
+        let new = usize::from(self.karmada_after.contains(&comparison.new));
+        self.sizes[old][new]
     }
 }
 
@@ -255,6 +320,13 @@ fn changed(
         .collect()
 }
 
+fn aspect(aspect: Aspect) -> &'static str {
+    match aspect {
+        Aspect::Clusters => "clusters",
+        Aspect::Replicas => "replicas",
+    }
+}
+
 /// The text `--verify` prints: one line per object, then each difference.
 pub fn render(verifications: &[Verification]) -> String {
     let mut out = String::new();
@@ -264,16 +336,27 @@ pub fn render(verifications: &[Verification]) -> String {
         } else {
             "different"
         };
-        out.push_str(&format!("{}: {verdict}\n", verification.source));
+        let compared: Vec<String> = verification
+            .checks
+            .iter()
+            .map(|check| {
+                let what = match check.aspect {
+                    Aspect::Clusters => "selection",
+                    Aspect::Replicas => "replicas",
+                };
+                format!("{what} compared on {} clusters", check.compared)
+            })
+            .collect();
+        out.push_str(&format!(
+            "{}: {verdict} ({})\n",
+            verification.source,
+            compared.join("; ")
+        ));
         for check in &verification.checks {
             if check.differences.is_empty() {
                 continue;
             }
-            let aspect = match check.aspect {
-                Aspect::Clusters => "clusters",
-                Aspect::Replicas => "replicas",
-            };
-            out.push_str(&format!("  {aspect} of {}:\n", check.new));
+            out.push_str(&format!("  {} of {}:\n", aspect(check.aspect), check.new));
             for difference in &check.differences {
                 out.push_str(&format!("    {difference}\n"));
             }

@@ -19,6 +19,10 @@ pub(crate) fn golden(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"))
 }
 
+/// The summary line of testdata/migrate/placementrules.yaml, before what `--verify` adds.
+const PLACEMENT_RULES_SUMMARY: &str =
+    "6 migrated: 2 exact, 3 approximate, 1 lost; 2 references rewritten";
+
 fn migrate(input: &str) -> Test {
     Test::new().arg("migrate").args(FLEET).args(["-f", input])
 }
@@ -27,7 +31,7 @@ fn migrate(input: &str) -> Test {
 fn placement_rules_print_the_golden_objects_and_report() {
     migrate("testdata/migrate/placementrules.yaml")
         .stdout(golden("placementrules.yaml"))
-        .stderr(golden("placementrules.report.txt"))
+        .stderr(golden("placementrules.report.txt") + PLACEMENT_RULES_SUMMARY + "\n")
         .run();
 }
 
@@ -36,7 +40,12 @@ fn verify_exits_2_and_names_the_difference_of_a_lossy_rule() {
     migrate("testdata/migrate/placementrules.yaml")
         .arg("--verify")
         .stdout(golden("placementrules.yaml"))
-        .stderr(golden("placementrules.report.txt") + &golden("placementrules.verify.txt"))
+        .stderr(
+            golden("placementrules.report.txt")
+                + &golden("placementrules.verify.txt")
+                + PLACEMENT_RULES_SUMMARY
+                + "; verified 5 identical, 1 different\n",
+        )
         .status(2)
         .run();
 }
@@ -46,7 +55,11 @@ fn verify_of_exact_selector_conversions_exits_0() {
     migrate("testdata/migrate/cluster-selectors.yaml")
         .arg("--verify")
         .stdout(golden("cluster-selectors.yaml"))
-        .stderr(golden("cluster-selectors.report.txt") + &golden("cluster-selectors.verify.txt"))
+        .stderr(
+            golden("cluster-selectors.report.txt")
+                + &golden("cluster-selectors.verify.txt")
+                + "7 migrated: 0 exact, 7 approximate, 0 lost; verified 7 identical\n",
+        )
         .run();
 }
 
@@ -57,7 +70,8 @@ fn verify_shows_the_replica_layout_difference_of_a_selected_rsp() {
         .stdout(golden("replica-set-preferences.yaml"))
         .stderr(
             golden("replica-set-preferences.report.txt")
-                + &golden("replica-set-preferences.verify.txt"),
+                + &golden("replica-set-preferences.verify.txt")
+                + "12 migrated: 10 exact, 1 approximate, 1 lost; verified 11 identical, 1 different\n",
         )
         .status(2)
         .run();
@@ -158,7 +172,7 @@ fn out_writes_one_file_per_object() {
     let out = dir.path().join("migrated");
     migrate("testdata/migrate/placementrules.yaml")
         .args(["--out", &out.to_string_lossy()])
-        .stderr(golden("placementrules.report.txt"))
+        .stderr(golden("placementrules.report.txt") + PLACEMENT_RULES_SUMMARY + "\n")
         .stdout("")
         .run();
     let placement = std::fs::read_to_string(out.join("placement_shop_prod-by-selector.yaml"))
@@ -423,8 +437,8 @@ fn namespace_less_inputs_migrate_into_namespace_less_objects_and_verify_with_n()
             "policies",
             "--verify",
         ])
-        .stderr_contains("PlacementRule/policies/placement-policy-namespace: identical\n")
-        .stderr_contains("PlacementRule/policies/placement-policy-pod: identical\n")
+        .stderr_contains("PlacementRule/policies/placement-policy-namespace: identical (selection compared on 14 clusters)\n")
+        .stderr_contains("PlacementRule/policies/placement-policy-pod: identical (selection compared on 14 clusters)\n")
         .stderr_contains("added ManagedClusterSetBinding/policies/global:")
         .run();
     let stdout = common::stdout(&output);
@@ -494,7 +508,7 @@ fn namespaced_inputs_keep_their_namespace_under_n() {
     migrate("testdata/migrate/placementrules.yaml")
         .args(["-n", "elsewhere"])
         .stdout(golden("placementrules.yaml"))
-        .stderr(golden("placementrules.report.txt"))
+        .stderr(golden("placementrules.report.txt") + PLACEMENT_RULES_SUMMARY + "\n")
         .run();
 }
 
@@ -505,7 +519,7 @@ fn without_n_namespace_less_inputs_resolve_to_default() {
     Test::new()
         .args(["migrate", "-f", "testdata/fleet/inventory.yaml"])
         .args(["-f", "testdata/migrate/policies", "--verify", "-o", "json"])
-        .stderr_contains("PlacementRule/default/placement-policy-pod: identical\n")
+        .stderr_contains("PlacementRule/default/placement-policy-pod: identical (selection compared on 14 clusters)\n")
         .run();
 }
 
@@ -520,7 +534,7 @@ fn annotated_workloads_are_delivered_by_a_manifest_work_replica_set() {
         .stderr_contains("Deployment/demo/hello -> Placement/demo/deployment-hello, ManifestWorkReplicaSet/demo/deployment-hello: lossy\n")
         .stderr_contains("  lost: apiVersion extensions/v1beta1 -> not carried (extensions/v1beta1 Deployment is not served since Kubernetes 1.16: every cluster refuses it; write it as apps/v1)\n")
         .stderr_contains("  approximate: (namespace demo on the clusters) -> nothing")
-        .stderr_contains("Deployment/demo/hello: identical\n")
+        .stderr_contains("Deployment/demo/hello: identical (selection compared on 14 clusters)\n")
         .run();
     let stdout = common::stdout(&output);
     use serde::Deserialize;
@@ -566,7 +580,7 @@ fn no_manifest_work_writes_the_workload_back_and_reports_its_delivery_lost() {
         .stderr_contains("Deployment/demo/hello -> Placement/demo/deployment-hello, Deployment/demo/hello: lossy\n")
         .stderr_contains("  lost: (delivery to the selected clusters) -> not carried (--no-manifest-work: the object is written back without the annotation and, applied to the hub, runs there; deliver it to the clusters Placement/deployment-hello selects yourself")
         .stderr_contains("  lost: apiVersion extensions/v1beta1 -> not carried (extensions/v1beta1 Deployment is not served since Kubernetes 1.16")
-        .stderr_contains("Deployment/demo/hello: identical\n")
+        .stderr_contains("Deployment/demo/hello: identical (selection compared on 14 clusters)\n")
         .run();
     let stdout = common::stdout(&output);
     let written = namespaces_as_written(&stdout);
@@ -609,4 +623,56 @@ fn a_negative_cluster_replicas_becomes_zero_clusters_and_verifies() {
         .status(0)
         .run();
     assert!(common::stdout(&output).contains("  numberOfClusters: 0\n"));
+}
+
+/// `--fail-on lost` gates on the loss report: the report and the summary are printed, then an
+/// error naming the conversions that lose a field, with nothing on stdout and exit 1, even
+/// though `--verify` finds every selection identical.
+#[test]
+fn fail_on_lost_exits_1_and_writes_nothing_though_verify_is_identical() {
+    Test::new()
+        .args(["migrate", "-f", "testdata/fleet/inventory.yaml"])
+        .args(["-f", "testdata/migrate/federated-deployment.yaml", "-n", "demo"])
+        .args(["--verify", "--fail-on", "lost"])
+        .stderr_contains("Deployment/demo/hello: identical (selection compared on 14 clusters)\n1 migrated: 0 exact, 0 approximate, 1 lost; verified 1 identical\nerror: --fail-on lost: nothing written, 1 conversion loses a field: Deployment/demo/hello\n")
+        .stdout("")
+        .status(1)
+        .run();
+}
+
+/// `--fail-on approximate` also refuses what is only approximate, and `--out` then writes
+/// nothing; `--fail-on lost` lets the same inputs through.
+#[test]
+fn fail_on_approximate_refuses_an_approximation_and_out_stays_empty() {
+    let dir = common::tempdir();
+    let out = dir.path().join("migrated");
+    migrate("testdata/migrate/cluster-selectors.yaml")
+        .args(["--fail-on", "approximate", "--out", &out.to_string_lossy()])
+        .stderr_contains("7 migrated: 0 exact, 7 approximate, 0 lost\nerror: --fail-on approximate: nothing written, 7 conversions are not exact: ConfigMap/shop/equality-aliases, ")
+        .stdout("")
+        .status(1)
+        .run();
+    assert_eq!(entries(dir.path()), Vec::<String>::new());
+    migrate("testdata/migrate/cluster-selectors.yaml")
+        .args(["--fail-on", "lost", "--out", &out.to_string_lossy()])
+        .stderr_contains("7 migrated: 0 exact, 7 approximate, 0 lost\n")
+        .run();
+    assert_eq!(entries(dir.path()), ["migrated"]);
+}
+
+/// The JSON document carries the summary's counts.
+#[test]
+fn json_carries_the_summary() {
+    let output = migrate("testdata/migrate/placementrules.yaml")
+        .args(["-o", "json", "--verify"])
+        .stderr_contains("; verified 5 identical, 1 different\n")
+        .status(2)
+        .run();
+    let document: serde_json::Value =
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        document["summary"],
+        serde_json::json!({"migrated": 6, "exact": 2, "approximate": 3, "lost": 1, "references": 2, "failed": 0})
+    );
+    assert_eq!(document["verification"][0]["checks"][0]["compared"], 14);
 }

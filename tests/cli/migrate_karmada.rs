@@ -17,7 +17,11 @@ fn kubefed_objects_karmada_carries_exactly_verify_identical_and_exit_0() {
     migrate("testdata/migrate/karmada/kubefed.yaml")
         .arg("--verify")
         .stdout(golden("karmada-kubefed.yaml"))
-        .stderr(golden("karmada-kubefed.report.txt") + &golden("karmada-kubefed.verify.txt"))
+        .stderr(
+            golden("karmada-kubefed.report.txt")
+                + &golden("karmada-kubefed.verify.txt")
+                + "4 migrated: 3 exact, 0 approximate, 1 lost; verified 3 identical\n",
+        )
         .run();
 }
 
@@ -28,7 +32,8 @@ fn the_verification_names_what_a_lost_minimum_and_capacity_cost_and_exits_2() {
         .stdout(golden("karmada-fleet-kubefed.yaml"))
         .stderr(
             golden("karmada-fleet-kubefed.report.txt")
-                + &golden("karmada-fleet-kubefed.verify.txt"),
+                + &golden("karmada-fleet-kubefed.verify.txt")
+                + "3 migrated: 2 exact, 0 approximate, 1 lost; verified 1 identical, 1 different\n",
         )
         .status(2)
         .run();
@@ -50,7 +55,8 @@ fn federation_annotations_become_policies_over_the_stripped_objects() {
         .stdout(golden("karmada-cluster-selectors.yaml"))
         .stderr(
             golden("karmada-cluster-selectors.report.txt")
-                + &golden("karmada-cluster-selectors.verify.txt"),
+                + &golden("karmada-cluster-selectors.verify.txt")
+                + "7 migrated: 5 exact, 2 approximate, 0 lost; verified 5 identical\n",
         )
         .run();
 }
