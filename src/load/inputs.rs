@@ -4,20 +4,25 @@
 //!
 //! Directories and globs are walked with ripgrep's walker (the `ignore` crate), by its rules:
 //! hidden files and directories are left out unless asked for, `.gitignore` (and `.ignore`,
-//! `.git/info/exclude`) files are honoured, and `--exclude` globs prune paths. What walking
-//! finds that is not a regular file (a FIFO, a socket, a device) is skipped without being
-//! opened: opening a FIFO blocks until something writes to it. A file named explicitly is
-//! read whatever it is (`-f <(kubectl get …)` is a pipe).
+//! `.git/info/exclude`) files are honoured, and `--exclude` globs prune paths. The ignore files
+//! are read by [`super::ignore_files`], under the limits manifests have, never by the walker.
+//! What walking finds that is not a regular file (a FIFO, a socket, a device) is skipped
+//! without being opened: opening a FIFO blocks until something writes to it. A symbolic link
+//! found by walking is followed only when its target is inside the walked tree (a committed
+//! `root -> /` would walk the machine); one that leaves it is named in a warning. A file or
+//! link named explicitly is read whatever it is (`-f <(kubectl get …)` is a pipe).
 
 use std::collections::HashSet;
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use globset::GlobBuilder;
 use ignore::overrides::{Override, OverrideBuilder};
-use ignore::WalkBuilder;
+use ignore::{DirEntry, Match, WalkBuilder};
 
+use super::ignore_files::{open_regular, what_it_is, Follow, IgnoreFiles, Refused, MAX_PATTERNS};
 use super::LoadError;
 
 /// The name errors use for standard input.
@@ -61,6 +66,8 @@ pub struct ReadInputs {
     pub errors: Vec<LoadError>,
     /// What walking found that is not a regular file: (path, what it is). Never opened.
     pub skipped: Vec<(String, String)>,
+    /// Ignore files not read and symbolic links not followed, each once.
+    pub warnings: Vec<String>,
 }
 
 /// Reads every input named by `paths`, in argument order; directories and globs expand to
@@ -74,6 +81,7 @@ pub fn read_inputs(
 ) -> ReadInputs {
     let mut reader = Reader {
         max_bytes,
+        ignore_budget: MAX_PATTERNS,
         walk: walk.clone(),
         read: ReadInputs::default(),
         stdin_read: false,
@@ -91,6 +99,8 @@ pub fn read_inputs(
 
 struct Reader {
     max_bytes: u64,
+    /// Patterns the ignore files of later walks may still add (shared by every walk).
+    ignore_budget: usize,
     walk: WalkOptions,
     read: ReadInputs,
     stdin_read: bool,
@@ -172,8 +182,8 @@ impl Reader {
     }
 
     /// Every regular file under `root` that `wanted` accepts and the walk's rules keep,
-    /// sorted by path. Symbolic links are followed; a link back to a directory being walked
-    /// is reported as a loop, and a file reached twice is read once.
+    /// sorted by path. Symbolic links inside the tree are followed; a link back to a directory
+    /// being walked is reported as a loop, and a file reached twice is read once.
     fn walk(&mut self, root: &Path, wanted: &dyn Fn(&Path) -> bool) -> Vec<PathBuf> {
         let excludes = match self.excludes(root) {
             Ok(excludes) => excludes,
@@ -182,14 +192,33 @@ impl Reader {
                 return Vec::new();
             }
         };
+        let rules = Arc::new(Mutex::new(WalkRules::new(
+            root,
+            self.max_bytes,
+            self.ignore_budget,
+            self.walk.hidden,
+        )));
+        let filter = Arc::clone(&rules);
         let walker = WalkBuilder::new(root)
-            .hidden(!self.walk.hidden)
             .follow_links(true)
-            // The same files are read on a laptop and in CI: no user-wide ignore file, and
-            // a checkout's .gitignore counts even where `.git` is absent (an exported tree).
+            // Warnings come in path order, whatever order the directory lists its entries in.
+            .sort_by_file_name(Ord::cmp)
+            // Ignore files and hidden paths are WalkRules' to judge: the walker would open
+            // a `.gitignore` whatever it is, even in a directory it then skips.
+            .hidden(false)
+            .parents(false)
+            .ignore(false)
+            .git_ignore(false)
+            .git_exclude(false)
+            // The same files are read on a laptop and in CI: no user-wide ignore file.
             .git_global(false)
-            .require_git(false)
             .overrides(excludes)
+            .filter_entry(move |entry| {
+                filter
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .keep(entry)
+            })
             .build();
         let mut files = Vec::new();
         for entry in walker {
@@ -205,10 +234,21 @@ impl Reader {
                 Some(kind) if kind.is_dir() => {}
                 _ if !wanted(&path) => {}
                 Some(kind) if kind.is_file() => files.push(path),
-                kind => self
-                    .read
-                    .skipped
-                    .push((display(&path), not_regular(kind).to_string())),
+                kind => self.read.skipped.push((display(&path), not_regular(kind))),
+            }
+        }
+        let mut rules = rules.lock().unwrap_or_else(PoisonError::into_inner);
+        let WalkRules {
+            ignore_files,
+            outside,
+            ..
+        } = &mut *rules;
+        self.read.errors.append(&mut ignore_files.errors);
+        self.ignore_budget = ignore_files.budget;
+        let warnings = ignore_files.warnings.drain(..).chain(outside.drain(..));
+        for warning in warnings {
+            if !self.read.warnings.contains(&warning) {
+                self.read.warnings.push(warning);
             }
         }
         files.sort();
@@ -282,13 +322,25 @@ impl Reader {
 
     fn read_file(&mut self, path: &Path, walked: bool) {
         let name = display(path);
-        let mut file = match fs::File::open(path) {
+        let opened = if walked {
+            // Found by walking: only a regular file is opened (it may have been swapped for a
+            // FIFO since the walk saw it).
+            open_regular(path, self.max_bytes, Follow::Links)
+        } else {
+            fs::File::open(path).map_err(Refused::Io)
+        };
+        let mut file = match opened {
             Ok(file) => file,
-            Err(error) => {
+            Err(Refused::NotRegular(what)) => {
+                let what = Refused::NotRegular(what).to_string();
+                return self.read.skipped.push((name, what));
+            }
+            Err(Refused::TooLarge(_)) => return self.read.errors.push(self.too_large(&name)),
+            Err(refused) => {
                 return self
                     .read
                     .errors
-                    .push(LoadError::input(&name, describe(&error)))
+                    .push(LoadError::input(&name, refused.to_string()))
             }
         };
         // A regular file's size is known up front: refuse it before reading a byte.
@@ -344,22 +396,66 @@ fn has_manifest_extension(path: &Path) -> bool {
 }
 
 /// What a walked path that is neither a file nor a directory is, for `--verbose`.
-#[cfg_attr(not(unix), allow(unused_variables))]
-fn not_regular(kind: Option<fs::FileType>) -> &'static str {
-    #[cfg(unix)]
-    if let Some(kind) = kind {
-        use std::os::unix::fs::FileTypeExt;
-        if kind.is_fifo() {
-            return "a FIFO, not a regular file: not opened";
-        }
-        if kind.is_socket() {
-            return "a socket, not a regular file: not opened";
-        }
-        if kind.is_block_device() || kind.is_char_device() {
-            return "a device, not a regular file: not opened";
+fn not_regular(kind: Option<fs::FileType>) -> String {
+    match kind {
+        Some(kind) => Refused::NotRegular(what_it_is(kind)).to_string(),
+        None => "not a regular file: not opened".to_string(),
+    }
+}
+
+/// What one walk keeps: its ignore files' rules, hidden paths only when asked for, and
+/// symbolic links only when they stay inside the walked tree.
+struct WalkRules {
+    ignore_files: IgnoreFiles,
+    hidden: bool,
+    /// The walked root with its links resolved, which a followed link must stay under.
+    tree: Option<PathBuf>,
+    /// A warning for each link not followed.
+    outside: Vec<String>,
+}
+
+impl WalkRules {
+    fn new(root: &Path, max_bytes: u64, budget: usize, hidden: bool) -> WalkRules {
+        WalkRules {
+            ignore_files: IgnoreFiles::new(root, max_bytes, budget),
+            hidden,
+            tree: fs::canonicalize(root).ok(),
+            outside: Vec::new(),
         }
     }
-    "not a regular file: not opened"
+
+    fn keep(&mut self, entry: &DirEntry) -> bool {
+        let path = entry.path();
+        let is_dir = entry.file_type().is_some_and(|kind| kind.is_dir());
+        let kept = match self.ignore_files.ignored(path, is_dir) {
+            Match::Ignore(()) => false,
+            Match::Whitelist(()) => true,
+            Match::None => self.hidden || !is_hidden(path),
+        };
+        if !kept || !entry.path_is_symlink() {
+            return kept;
+        }
+        // A dangling link resolves to nothing: the walk reports it when it matters.
+        let (Some(tree), Ok(target)) = (&self.tree, fs::canonicalize(path)) else {
+            return true;
+        };
+        if target.starts_with(tree) {
+            return true;
+        }
+        self.outside.push(format!(
+            "{}: a symbolic link out of the walked tree (to {}): not followed (name it with -f \
+             to read it)",
+            display(&strip_current_dir(path)),
+            target.display()
+        ));
+        false
+    }
+}
+
+/// Hidden as ripgrep hides it: a name starting with a dot.
+fn is_hidden(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|name| name.to_string_lossy().starts_with('.'))
 }
 
 fn syntax_of(path: &Path) -> Syntax {
@@ -404,7 +500,7 @@ fn display(path: &Path) -> String {
 }
 
 /// io::Error texts, lower-case and without the OS error number.
-fn describe(error: &io::Error) -> String {
+pub(super) fn describe(error: &io::Error) -> String {
     match error.kind() {
         io::ErrorKind::NotFound => "no such file or directory".to_string(),
         io::ErrorKind::PermissionDenied => "permission denied".to_string(),

@@ -9,6 +9,7 @@ mod documents;
 mod error;
 mod fields;
 mod fingerprint;
+mod ignore_files;
 mod inputs;
 mod kinds;
 mod model_builder;
@@ -113,6 +114,9 @@ fn read(
     let mut builder = ModelBuilder::new(&options.namespace);
     builder.errors(read.errors);
     builder.skip_files(read.skipped);
+    for warning in read.warnings {
+        builder.warn(warning);
+    }
     let inputs = read.inputs;
     let mut found_documents = false;
     let mut empty_inputs = Vec::new();
