@@ -21,9 +21,10 @@ gen:
     cargo run -q --locked -- completions --dir completions
     cargo run -q --locked -- man --dir man
 
-# Scale benchmarks (figures go to docs/performance.md); e.g. `just bench --only placement`.
+# Scale benchmarks (figures go to docs/performance.md), built with the `dist` profile that
+# release binaries use; e.g. `just bench --only placement`.
 bench *args:
-    cargo bench --locked --bench scale -- {{args}}
+    cargo bench --locked --profile dist --bench scale -- {{args}}
 
 # Fuzz one target (load, plan, selector_parse, annotations) for SECONDS; see docs/reliability.md.
 fuzz target seconds="180":

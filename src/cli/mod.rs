@@ -32,7 +32,9 @@ const VERSION: &str = concat!(
     ")"
 );
 
-/// Plan where Kubernetes workloads go across a fleet of clusters, offline.
+/// Plan where Kubernetes workloads go across a fleet of clusters, offline. `--help` opens with
+/// the crate's description (`about`), which names the APIs: Federation v1, kubefed, Open Cluster
+/// Management and Karmada.
 #[derive(Debug, Parser)]
 #[command(name = "fleetplan", version = VERSION, about, long_about = None)]
 pub struct Cli {

@@ -11,6 +11,7 @@ mod adoption;
 mod architecture;
 mod bad_input;
 mod check;
+mod delivery;
 mod diff;
 mod explain;
 mod generated_fleet;

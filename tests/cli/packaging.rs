@@ -148,6 +148,24 @@ fn usage_lines_name_kubectl_fleetplan_when_run_as_a_kubectl_plugin() {
     );
 }
 
+/// Karmada is a full engine: `--help` (the crate description) and README's opening say so.
+#[test]
+fn help_and_the_readme_opening_name_karmada() {
+    let help = Test::new().arg("--help").run();
+    let first_line = common::stdout(&help)
+        .lines()
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(first_line.contains("Karmada"), "{first_line}");
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let opening = readme
+        .split("\n\n")
+        .find(|paragraph| paragraph.starts_with("fleetplan plans where"))
+        .unwrap_or_default();
+    assert!(opening.contains("Karmada `PropagationPolicy`"), "{opening}");
+}
+
 #[test]
 fn readme_opens_with_the_two_newcomer_commands() {
     let readme = fs::read_to_string(root().join("README.md")).unwrap();
@@ -575,8 +593,10 @@ fn readme_ci_commands() -> (Vec<Vec<String>>, Vec<String>) {
     (commands, installs)
 }
 
+/// CI jobs install a release (the Action, or the archive checked against SHA256SUMS) rather
+/// than compiling fleetplan in every job of every pull request.
 #[test]
-fn readme_ci_jobs_install_with_locked_and_use_flags_fleetplan_accepts() {
+fn readme_ci_jobs_install_a_release_and_use_flags_fleetplan_accepts() {
     let (commands, installs) = readme_ci_commands();
     assert!(commands.len() >= 4, "{commands:?}");
     for words in &commands {
@@ -584,10 +604,17 @@ fn readme_ci_jobs_install_with_locked_and_use_flags_fleetplan_accepts() {
             panic!("README CI command {words:?} does not parse:\n{error}");
         }
     }
-    assert!(!installs.is_empty());
-    for install in &installs {
-        assert!(install.contains("--locked"), "{install}");
-    }
+    assert_eq!(installs, Vec::<String>::new());
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let ci = readme.split("\n## CI\n").nth(1).unwrap_or_default();
+    assert!(
+        ci.contains("- uses: fleetplan/fleetplan@v"),
+        "no Action in the CI recipes"
+    );
+    assert!(
+        ci.contains("sha256sum -c"),
+        "a CI recipe installs an unchecked archive"
+    );
 }
 
 /// Outside the CI section too: an install without `--locked` resolves the newest
