@@ -39,7 +39,7 @@ complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "completions" -d
 complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "man" -d 'Print the manual page, or write one page per subcommand into --dir'
 complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it [default: default]' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l exclude -d 'Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative to the directory walked: \'vendor/\', \'*.tmpl.yaml\'). Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
@@ -64,7 +64,7 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l hidden -d '
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l enforce-spread-policy -d 'Enforce Placements\' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it [default: default]' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l exclude -d 'Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative to the directory walked: \'vendor/\', \'*.tmpl.yaml\'). Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
@@ -84,7 +84,7 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l hidden -
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l enforce-spread-policy -d 'Enforce Placements\' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it [default: default]' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l exclude -d 'Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative to the directory walked: \'vendor/\', \'*.tmpl.yaml\'). Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
@@ -103,7 +103,7 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s v -l verb
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l hidden -d 'Walking a directory or glob: also read hidden files and directories (.github/, .x.yaml)'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it [default: default]' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l exclude -d 'Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative to the directory walked: \'vendor/\', \'*.tmpl.yaml\'). Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
@@ -125,7 +125,7 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l enforce-spr
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l manifests-only -d 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it [default: default]' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l exclude -d 'Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative to the directory walked: \'vendor/\', \'*.tmpl.yaml\'). Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r
@@ -149,7 +149,7 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l enforce-sp
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l manifests-only -d 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it [default: default]' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l exclude -d 'Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative to the directory walked: \'vendor/\', \'*.tmpl.yaml\'). Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l max-alias-expansion -d 'How many values YAML aliases may add to one input (a guard against alias bombs)' -r

@@ -3,9 +3,13 @@
 //! known), the object it is about and the [`Rule`] it breaks; every item checked is listed so
 //! formats with one entry per item (JUnit) have them. The renderers in `render/` only format.
 
+mod hints;
+
 use std::fmt;
 
 use serde::Serialize;
+
+pub use hints::Hints;
 
 use crate::load::LoadError;
 use crate::model::{Model, Source, Workload};
@@ -141,6 +145,9 @@ pub struct Finding {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     pub message: String,
+    /// What would fix it, when the inputs show it (the binding to add, `-n`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
 }
 
 impl Finding {
@@ -153,7 +160,8 @@ impl Finding {
         }
     }
 
-    /// What is wrong, without where: `object: path: reason: message`, each part when known.
+    /// What is wrong, without where: `object: path: reason: message (hint: …)`, each part
+    /// when known.
     pub fn description(&self) -> String {
         let mut text = String::new();
         for part in [&self.object, &self.path, &self.reason]
@@ -164,6 +172,11 @@ impl Finding {
             text.push_str(": ");
         }
         text.push_str(&self.message);
+        if let Some(hint) = &self.hint {
+            text.push_str(" (hint: ");
+            text.push_str(hint);
+            text.push(')');
+        }
         text
     }
 }
@@ -197,8 +210,14 @@ impl CheckReport {
         report
     }
 
-    /// Adds the plan of `workloads`: its item errors, else its unsatisfied conditions.
-    pub fn planned(mut self, workloads: &[&Workload], outcome: &PlanOutcome) -> CheckReport {
+    /// Adds the plan of `workloads`: its item errors, else its unsatisfied conditions, each
+    /// with what `hints` says would fix it.
+    pub fn planned(
+        mut self,
+        workloads: &[&Workload],
+        outcome: &PlanOutcome,
+        hints: &Hints<'_>,
+    ) -> CheckReport {
         self.items = outcome.plan.items.len();
         self.placements_evaluated = true;
         // plan::build keeps the workloads' order: item i plans workload i.
@@ -212,6 +231,7 @@ impl CheckReport {
                 self.errors.extend(item.errors.iter().map(|error| Finding {
                     rule: Rule::ItemError,
                     message: error.clone(),
+                    hint: hints.about(workload, None),
                     ..finding()
                 }));
                 continue;
@@ -222,6 +242,7 @@ impl CheckReport {
                     condition: Some(condition.type_.clone()),
                     reason: Some(condition.reason.clone()),
                     message: condition.message.clone(),
+                    hint: hints.about(workload, Some(&condition.reason)),
                     ..finding()
                 }));
         }

@@ -39,6 +39,9 @@ pub enum Nothing {
     /// No cluster in the inputs: every placement would select nothing. `manifests_only`:
     /// the command offers `--manifests-only`, and the message says so.
     NoClusters { manifests_only: bool },
+    /// No cluster in the inputs of `plan` or `explain`: every item would show 0 clusters.
+    /// They have no `--manifests-only`; the message names `check --manifests-only`.
+    NoClustersToPlan,
     /// No workload in the inputs (nor, for `diff`, in the previous plan).
     NoItems,
     /// `migrate` found nothing it converts to its target (named: what it looks for), so its
@@ -52,16 +55,17 @@ impl fmt::Display for Nothing {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Nothing::NoClusters { manifests_only } => {
-                f.write_str(
-                    "no clusters in the inputs: placements cannot be evaluated without an \
-                     inventory (ClusterInventory, ManagedCluster, KubeFedCluster, federation \
-                     Cluster or Karmada Cluster objects); add it with -f",
-                )?;
+                f.write_str(NO_CLUSTERS)?;
                 if *manifests_only {
                     f.write_str(", or pass --manifests-only to validate the manifests alone")?;
                 }
                 Ok(())
             }
+            Nothing::NoClustersToPlan => write!(
+                f,
+                "{NO_CLUSTERS}; to validate the manifests alone, run `fleetplan check \
+                 --manifests-only`"
+            ),
             Nothing::NoItems => write!(
                 f,
                 "no workloads in the inputs: nothing to check (no {PLANNED_KINDS} was found)"
@@ -78,6 +82,10 @@ impl fmt::Display for Nothing {
 }
 
 impl std::error::Error for Nothing {}
+
+const NO_CLUSTERS: &str = "no clusters in the inputs: placements cannot be evaluated without an \
+     inventory (ClusterInventory, ManagedCluster, KubeFedCluster, federation Cluster or Karmada \
+     Cluster objects); add it with -f";
 
 /// What `check` and `migrate --verify` may judge in `model`: its workloads against its
 /// clusters, or (asked for) the manifests alone; never nothing.
@@ -99,6 +107,12 @@ pub fn clusters(model: &Model, manifests_only: bool) -> Result<(), Nothing> {
     } else {
         Ok(())
     }
+}
+
+/// What `plan` and `explain` plan has clusters to be planned on: with none, every item
+/// would show 0 clusters and the run would look like a plan.
+pub fn clusters_to_plan(model: &Model) -> Result<(), Nothing> {
+    clusters(model, false).map_err(|_| Nothing::NoClustersToPlan)
 }
 
 /// A migration converted something: `conversions` made, or `errors` reported for objects

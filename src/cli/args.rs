@@ -76,15 +76,15 @@ pub struct InputArgs {
     )]
     pub filenames: Vec<String>,
 
-    /// The namespace of namespaced objects that have none, as `kubectl apply -n` gives it.
+    /// The namespace of namespaced objects that have none, as `kubectl apply -n` gives it
+    /// [default: default].
     #[arg(
         short = 'n',
         long,
         value_name = "NAMESPACE",
-        default_value = load::DEFAULT_NAMESPACE,
         value_parser = load::parse_namespace
     )]
-    pub namespace: String,
+    pub namespace: Option<String>,
 
     /// Also list the documents that were read but not used, and what walking skipped.
     #[arg(short = 'v', long)]
@@ -116,12 +116,21 @@ pub struct LimitArgs {
 }
 
 impl InputArgs {
+    /// The namespace objects without one are read into, when it is the built-in default
+    /// (no `-n`): `check`'s hints say so.
+    pub fn defaulted_namespace(&self) -> Option<&'static str> {
+        self.namespace.is_none().then_some(load::DEFAULT_NAMESPACE)
+    }
+
     /// How every input (and `--previous`) is read: the limits and the namespace.
     pub fn options(&self) -> LoadOptions {
         LoadOptions {
             max_input_bytes: self.limits.max_input_bytes,
             max_alias_expansion: self.limits.max_alias_expansion,
-            namespace: self.namespace.clone(),
+            namespace: self
+                .namespace
+                .clone()
+                .unwrap_or_else(|| load::DEFAULT_NAMESPACE.to_string()),
             walk: load::WalkOptions {
                 hidden: self.hidden,
                 exclude: self.exclude.clone(),

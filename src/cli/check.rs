@@ -12,7 +12,7 @@ use super::context::{load_partial, selected, Diagnostics, RunContext, Scenario};
 use super::error::Error;
 use super::io::{write, Io};
 use crate::exit_code::ExitCode;
-use crate::findings::{CheckReport, CheckResult};
+use crate::findings::{CheckReport, CheckResult, Hints};
 use crate::plan::Trace;
 use crate::render::check as render;
 use crate::render::junit::junit;
@@ -71,7 +71,11 @@ pub fn run(args: CheckArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
             let context = RunContext::new(model, scenario, Trace::Plan)?.select(selection);
             // Item errors are findings of the report, not diagnostics.
             let outcome = context.plan(Diagnostics::Warnings, io);
-            check.planned(&context.workloads(), &outcome)
+            let hints = Hints {
+                inventory: &context.model.inventory,
+                default_namespace: args.inputs.defaulted_namespace(),
+            };
+            check.planned(&context.workloads(), &outcome, &hints)
         }
     };
     let text = match args.output {

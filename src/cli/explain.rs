@@ -11,6 +11,7 @@ use crate::exit_code::ExitCode;
 use crate::model::Model;
 use crate::plan::{self, ItemSource, Trace};
 use crate::render::explain;
+use crate::verdict;
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
@@ -44,6 +45,7 @@ pub enum ExplainFormat {
 
 pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let context = RunContext::load(&args.inputs, &args.what_if, Trace::Full, io)?;
+    verdict::clusters_to_plan(&context.model)?;
     let model = &context.model;
     let sources: Vec<ItemSource> = model
         .workloads

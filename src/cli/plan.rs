@@ -13,7 +13,7 @@ use crate::exit_code::ExitCode;
 use crate::plan::Trace;
 use crate::render;
 use crate::render::plan::Output;
-use crate::verdict::PLANNED_KINDS;
+use crate::verdict::{self, PLANNED_KINDS};
 
 #[derive(Debug, Args)]
 pub struct PlanArgs {
@@ -58,6 +58,10 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
         Trace::Plan
     };
     let context = RunContext::load(&args.inputs, &args.what_if, trace, io)?;
+    // `-o name` lists the items (what shell completion offers) and says nothing of clusters.
+    if args.output != PlanFormat::Name {
+        verdict::clusters_to_plan(&context.model)?;
+    }
     let selection = args.items.select(&context.model)?;
     let context = context.select(selection);
     let outcome = context.plan(Diagnostics::All, io);

@@ -294,6 +294,8 @@ impl ModelBuilder {
                 source: template.source.clone(),
                 cluster_selector: None,
                 labels: template.labels.clone(),
+                // Karmada's detector reads a template's namespace as written; no hint for it.
+                namespace_omitted: false,
                 kind: WorkloadKind::Karmada(Box::new(template)),
             });
         }

@@ -146,6 +146,8 @@ pub struct Object<'a> {
     /// `items[3].` for an item of a List; prefixes every field path.
     pub path_prefix: String,
     pub object: ObjectRef,
+    /// A namespaced object written without `metadata.namespace` (it is in the default one).
+    pub namespace_omitted: bool,
 }
 
 impl<'a> Object<'a> {
@@ -186,6 +188,7 @@ impl<'a> Object<'a> {
         }
         // The namespace of a cluster-scoped object is dropped unread, as the API server does;
         // `default_namespace` was checked where it was given (`-n`).
+        let mut namespace_omitted = false;
         let namespace = match scope_of(type_meta.group(), &type_meta.kind) {
             Scope::Cluster => None,
             Scope::Namespaced => Some(match meta.namespace.as_deref() {
@@ -199,7 +202,10 @@ impl<'a> Object<'a> {
                     }
                     namespace.to_string()
                 }
-                _ => default_namespace.to_string(),
+                _ => {
+                    namespace_omitted = true;
+                    default_namespace.to_string()
+                }
             }),
         };
         let object = ObjectRef {
@@ -214,6 +220,7 @@ impl<'a> Object<'a> {
             source,
             path_prefix,
             object,
+            namespace_omitted,
         })
     }
 

@@ -15,6 +15,9 @@ pub struct Workload {
     pub cluster_selector: Option<String>,
     /// `metadata.labels`, which `plan -l` and `check -l` select workloads by.
     pub labels: BTreeMap<String, String>,
+    /// Written without `metadata.namespace`: its namespace is the one of `-n` (or the
+    /// default), which `check` names in its hints.
+    pub namespace_omitted: bool,
     pub kind: WorkloadKind,
 }
 

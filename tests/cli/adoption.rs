@@ -135,3 +135,132 @@ warning: vendor/hub-copy.yaml#4: ManagedClusterSetBinding/apps/prod: the same ob
         )
         .run();
 }
+
+// ---- No silent plan ----
+
+/// What `plan` and `explain` say when the inventory was left out of `-f`.
+const NO_CLUSTERS_TO_PLAN: &str = "error: no clusters in the inputs: placements cannot be \
+     evaluated without an inventory (ClusterInventory, ManagedCluster, KubeFedCluster, \
+     federation Cluster or Karmada Cluster objects); add it with -f; to validate the manifests \
+     alone, run `fleetplan check --manifests-only`\n";
+
+#[test]
+fn plan_without_clusters_fails_as_check_does() {
+    let repo = team_repo();
+    for format in ["table", "yaml", "decisions"] {
+        fleetplan(repo.path(), &["plan", "-f", "apps", "-o", format])
+            .stdout("")
+            .stderr(NO_CLUSTERS_TO_PLAN)
+            .status(1)
+            .run();
+    }
+}
+
+#[test]
+fn explain_without_clusters_fails_as_check_does() {
+    let repo = team_repo();
+    fleetplan(repo.path(), &["explain", "-f", "apps", "apps/storefront"])
+        .stdout("")
+        .stderr(NO_CLUSTERS_TO_PLAN)
+        .status(1)
+        .run();
+}
+
+#[test]
+fn manifests_only_still_validates_the_manifests_alone() {
+    let repo = team_repo();
+    fleetplan(repo.path(), &["check", "-f", "apps", "--manifests-only"])
+        .stdout("1 item validated, placements were not evaluated (--manifests-only)\n")
+        .run();
+}
+
+// ---- Hints that name the fix ----
+
+#[test]
+fn a_placement_read_into_the_default_namespace_says_so_and_names_dash_n() {
+    let repo = team_repo();
+    put(
+        repo.path(),
+        "apps/shop/placement.yaml",
+        &STOREFRONT.replace("  namespace: apps\n", ""),
+    );
+    fleetplan(repo.path(), &["check", "-f", "clusters", "-f", "apps"])
+        .stdout(
+            "unsatisfied: apps/shop/placement.yaml#1: line 1: Placement/default/storefront: \
+             NoManagedClusterSetBindings: No valid ManagedClusterSetBindings found in placement \
+             namespace (hint: it has no metadata.namespace and no -n was given, so it was read \
+             into namespace default: set metadata.namespace, or pass -n NAMESPACE; a \
+             ManagedClusterSetBinding default/prod with spec.clusterSet: prod would bind the \
+             set prod to namespace default)\n\
+             1 item checked: 1 unsatisfied\n",
+        )
+        .status(3)
+        .run();
+    // With -n the namespace is the one asked for, and the Placement is satisfied there.
+    fleetplan(
+        repo.path(),
+        &["check", "-f", "clusters", "-f", "apps", "-n", "apps"],
+    )
+    .stdout("1 item checked, all satisfied\n")
+    .run();
+}
+
+#[test]
+fn no_bindings_names_the_binding_that_would_fix_it() {
+    let repo = team_repo();
+    put(
+        repo.path(),
+        "apps/shop/placement.yaml",
+        &STOREFRONT.replace("namespace: apps", "namespace: web"),
+    );
+    let output = fleetplan(
+        repo.path(),
+        &["check", "-f", "clusters", "-f", "apps", "-o", "json"],
+    )
+    .status(3)
+    .run();
+    let report: serde_json::Value =
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        report["unsatisfied"][0]["hint"],
+        "a ManagedClusterSetBinding web/prod with spec.clusterSet: prod would bind the set prod \
+         to namespace web"
+    );
+}
+
+#[test]
+fn an_empty_cluster_set_names_the_label_that_makes_a_member() {
+    let repo = team_repo();
+    put(
+        repo.path(),
+        "clusters/canary.yaml",
+        "apiVersion: cluster.open-cluster-management.io/v1beta2
+kind: ManagedClusterSet
+metadata: {name: canary}
+---
+apiVersion: cluster.open-cluster-management.io/v1beta2
+kind: ManagedClusterSetBinding
+metadata: {name: canary, namespace: apps}
+spec: {clusterSet: canary}
+",
+    );
+    put(
+        repo.path(),
+        "apps/shop/placement.yaml",
+        &format!("{STOREFRONT}  clusterSets: [canary]\n"),
+    );
+    fleetplan(
+        repo.path(),
+        &["check", "-f", "clusters", "-f", "apps", "-o", "github"],
+    )
+    .stdout(
+        "::warning file=apps/shop/placement.yaml,line=1::apps/shop/placement.yaml#1: line 1: \
+             Placement/apps/storefront: \
+             AllManagedClusterSetsEmpty: All ManagedClusterSets [canary] have no member \
+             ManagedCluster (hint: a ManagedCluster is a member of the set canary when it has \
+             the label cluster.open-cluster-management.io/clusterset=canary)\n\
+             1 item checked: 1 unsatisfied\n",
+    )
+    .status(3)
+    .run();
+}

@@ -127,6 +127,7 @@ fn workload(
         source: object.source.clone(),
         cluster_selector: object.meta.annotations.remove(CLUSTER_SELECTOR_ANNOTATION),
         labels: std::mem::take(&mut object.meta.labels),
+        namespace_omitted: object.namespace_omitted,
         kind,
     };
     claimed(&object, Entry::Workload { workload, decision })
