@@ -636,6 +636,7 @@ fn the_release_workflow_builds_every_target_with_the_dist_profile_and_the_tested
         "ghcr.io/",
         "imagetools create",
         "20000000",
+        "cargo publish --locked",
     ] {
         assert!(text.contains(needle), "release.yml lacks {needle}");
     }
@@ -812,4 +813,40 @@ fn readme_install_snippets_work_on_a_fresh_home() {
     ] {
         assert!(home.path().join(installed).is_file(), "{installed}");
     }
+}
+
+/// Every version README pins (the archive, the image, the Action, krew, pre-commit, GitLab's
+/// variable, `--version`'s output) is the crate's: a version bump updates them all.
+#[test]
+fn readme_pins_the_crate_version_everywhere() {
+    let readme = read("README.md");
+    let mut pins = Vec::new();
+    for prefix in [
+        "version=",
+        "fleetplan/fleetplan:",
+        "fleetplan/fleetplan@v",
+        "releases/download/v",
+        "rev: v",
+        "FLEETPLAN_VERSION: \"",
+        "--version ",
+        "# fleetplan ",
+        "first release will be `v",
+        "first release is `v",
+    ] {
+        for (at, _) in readme.match_indices(prefix) {
+            let rest = &readme[at + prefix.len()..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .unwrap_or(rest.len());
+            if rest[..end].split('.').count() == 3 {
+                pins.push((prefix, &rest[..end]));
+            }
+        }
+    }
+    assert!(pins.len() >= 10, "{pins:?}");
+    let stale: Vec<_> = pins
+        .iter()
+        .filter(|(_, version)| *version != env!("CARGO_PKG_VERSION"))
+        .collect();
+    assert!(stale.is_empty(), "README pins other versions: {stale:?}");
 }
