@@ -246,6 +246,15 @@ impl CheckReport {
                     ..finding()
                 }));
         }
+        // Objects that are not items (a PlacementBinding) with a reference that resolves
+        // to nothing: errors at the object that holds the reference.
+        self.errors
+            .extend(outcome.problems.iter().map(|problem| Finding {
+                rule: Rule::ItemError,
+                object: Some(problem.object.to_string()),
+                message: problem.message.clone(),
+                ..Finding::at(&problem.source)
+            }));
         self.conclude();
         self
     }

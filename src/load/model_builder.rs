@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use foldhash::{HashMap, HashSet};
 
 use super::{LoadError, LoadErrors};
+use crate::model::consumer::{ArgoCluster, DuckConfigMap, PlacementBinding};
 use crate::model::karmada::{KarmadaCluster, PropagationPolicy, ResourceBinding, ResourceTemplate};
 use crate::model::{
     AddOnPlacementScore, Binding, Cluster, ClusterSet, Interner, Model, ObjectRef,
@@ -71,6 +72,9 @@ pub enum Entry {
     },
     KarmadaPolicy(PropagationPolicy),
     KarmadaBinding(ResourceBinding),
+    PlacementBinding(PlacementBinding),
+    DuckConfigMap(DuckConfigMap),
+    ArgoCluster(ArgoCluster),
 }
 
 /// (API group, kind, namespace, name): the identity duplicates are judged by. The version
@@ -201,6 +205,9 @@ impl ModelBuilder {
             }
             Entry::KarmadaPolicy(policy) => model.karmada.policies.push(policy),
             Entry::KarmadaBinding(binding) => model.karmada.bindings.push(binding),
+            Entry::PlacementBinding(binding) => model.consumers.bindings.push(binding),
+            Entry::DuckConfigMap(config_map) => model.consumers.config_maps.push(config_map),
+            Entry::ArgoCluster(cluster) => model.consumers.argo_clusters.push(cluster),
         }
     }
 

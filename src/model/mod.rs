@@ -3,6 +3,7 @@
 mod cluster;
 mod cluster_names;
 mod condition;
+pub mod consumer;
 mod decision;
 mod decode_message;
 mod echo;
@@ -47,6 +48,9 @@ pub struct Model {
     /// Karmada clusters, policies and previous
     /// bindings: a fleet of its own, scheduled by `crate::karmada`.
     pub karmada: karmada::KarmadaObjects,
+    /// The objects between a placement consumer and its placement: PlacementBindings, an
+    /// ApplicationSet's ConfigMaps, Argo CD cluster Secrets.
+    pub consumers: consumer::ConsumerObjects,
     /// Documents found by walking a directory or glob with neither apiVersion nor kind: not
     /// Kubernetes objects (CI files, templates). Counted by `check`, named with `--verbose`.
     pub not_objects: Vec<Source>,

@@ -107,6 +107,10 @@ pub struct PlanItem {
     /// When a toleration expires and the plan would change (RFC 3339).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changes_at: Option<String>,
+    /// A placement consumer: each way it lands, as the objects from it to the placement
+    /// (`[PlacementBinding/ns/b, Placement/ns/p]`), in the order its controller reads them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub via: Vec<Vec<String>>,
     /// An item with errors selected nothing.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<String>,

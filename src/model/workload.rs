@@ -1,5 +1,6 @@
 use std::collections::BTreeMap;
 
+use super::consumer::ConsumerSpec;
 use super::karmada::ResourceTemplate;
 use super::placement::{PlacementRuleSpec, PlacementSpec};
 use super::preferences::RspSpec;
@@ -41,6 +42,9 @@ pub enum WorkloadKind {
     /// A resource template of a kind some Karmada policy selects (which one claims it is
     /// decided at plan time, against the model's `karmada` objects).
     Karmada(Box<ResourceTemplate>),
+    /// An object that lands where the OCM placements it references land (Policy, PolicySet,
+    /// Subscription, ManifestWorkReplicaSet, ApplicationSet, ClusterManagementAddOn).
+    Consumer(Box<ConsumerSpec>),
 }
 
 /// `spec.placement` of a kubefed federated object.

@@ -1,5 +1,6 @@
 //! The Plan document (versioned, stable) and the per-workload combination of the engines.
 
+mod consumers;
 mod federated_fleet;
 mod items;
 mod lookup;
@@ -12,6 +13,7 @@ pub use crate::model::Condition;
 pub use crate::model::{
     Group, ItemSource, Plan, PlanItem, PLAN_API_VERSION as API_VERSION, PLAN_KIND as KIND,
 };
+pub use consumers::{ConsumerTrace, ObjectProblem, RouteTrace};
 pub use federated_fleet::FederatedFleet;
 pub use items::karmada::{BindingTrace, KarmadaTrace};
 pub use lookup::{find_cluster, find_item, LookupError};
@@ -19,7 +21,7 @@ pub use trace::{Engine, ItemTrace, SelectionRule, SelectionTrace};
 pub use whatif::{close_matches, WhatIf, WhatIfError};
 
 use crate::karmada::fleet::Fleet as KarmadaFleet;
-use crate::model::{Model, Workload};
+use crate::model::{Model, Workload, WorkloadKind};
 use crate::parallel;
 use crate::placement::Scheduler;
 
@@ -69,8 +71,11 @@ pub enum Trace {
 pub struct PlanOutcome<'a> {
     pub plan: Plan,
     pub traces: Vec<ItemTrace<'a>>,
-    /// `file#document: kind/namespace/name: message` for every item error.
+    /// `file#document: kind/namespace/name: message` for every item error and problem.
     pub errors: Vec<String>,
+    /// Errors of objects that are not plan items (a PlacementBinding whose placementRef
+    /// resolves to nothing), also in `errors`.
+    pub problems: Vec<ObjectProblem>,
     pub warnings: Vec<String>,
 }
 
@@ -188,16 +193,36 @@ fn build_workloads<'a>(
         previous: &previous,
         targets: &targets,
     };
-    // Items are independent given the run's indexes: planned on every core, in order.
-    let planned: Vec<Planned> = parallel::map_in_order(workloads, |workload| run.item(workload));
+    // Items are independent given the run's indexes: planned on every core, in order. A
+    // placement consumer is planned after the placements it lands through.
+    let mut planned: Vec<Option<Planned>> = parallel::map_in_order(workloads, |workload| {
+        (!is_consumer(workload)).then(|| run.item(workload))
+    });
+    let mut problems = Vec::new();
+    let mut problem_warnings = Vec::new();
+    if workloads.iter().any(|workload| is_consumer(workload))
+        || !model.consumers.bindings.is_empty()
+    {
+        let whole = workloads.len() == model.workloads.len();
+        let found = plan_consumers(&run, workloads, &mut planned, whole);
+        problems = found.0;
+        problem_warnings = found.1;
+    }
 
     let mut outcome = PlanOutcome {
         plan: Plan::default(),
         traces: Vec::with_capacity(workloads.len()),
         errors: Vec::new(),
+        problems: Vec::new(),
         warnings: Vec::new(),
     };
     for (workload, planned) in workloads.iter().zip(planned) {
+        let planned = planned.unwrap_or_else(|| {
+            Planned::failed(
+                workload,
+                "a placement consumer that was not planned".to_string(),
+            )
+        });
         for error in &planned.item.errors {
             outcome
                 .errors
@@ -207,7 +232,88 @@ fn build_workloads<'a>(
         outcome.plan.items.push(planned.item);
         outcome.traces.push(planned.trace);
     }
+    for problem in &problems {
+        outcome.errors.push(format!(
+            "{}: {}: {}",
+            problem.source, problem.object, problem.message
+        ));
+    }
+    outcome.problems = problems;
+    outcome.warnings.extend(problem_warnings);
     outcome
+}
+
+fn is_consumer(workload: &Workload) -> bool {
+    matches!(workload.kind, WorkloadKind::Consumer(_))
+}
+
+/// Plans the consumers among `workloads` into their slots of `planned`, after planning the
+/// placements they reference that `workloads` does not hold; returns the PlacementBindings'
+/// errors and warnings (every binding's when `whole`, else those of the selected items).
+fn plan_consumers<'a>(
+    run: &Run<'_, 'a>,
+    workloads: &[&'a Workload],
+    planned: &mut [Option<Planned<'a>>],
+    whole: bool,
+) -> (Vec<ObjectProblem>, Vec<String>) {
+    let index = consumers::Consumers::new(run.model);
+    let fleet = &run.placements.fleet;
+    let resolutions: Vec<(usize, &'a Workload, consumers::Resolution<'a>)> = workloads
+        .iter()
+        .enumerate()
+        .filter_map(|(at, workload)| match &workload.kind {
+            WorkloadKind::Consumer(spec) => Some((
+                at,
+                *workload,
+                consumers::resolve(&index, fleet, workload, spec),
+            )),
+            _ => None,
+        })
+        .collect();
+    // The placements already planned, by address; the others the routes need, planned now.
+    let mut slots: HashMap<*const Workload, usize> = workloads
+        .iter()
+        .enumerate()
+        .filter(|(at, _)| planned.get(*at).is_some_and(Option::is_some))
+        .map(|(at, workload)| (std::ptr::from_ref::<Workload>(workload), at))
+        .collect();
+    let mut needed: Vec<&'a Workload> = Vec::new();
+    for (_, _, resolution) in &resolutions {
+        for route in &resolution.routes {
+            let key = std::ptr::from_ref::<Workload>(route.target);
+            if let std::collections::hash_map::Entry::Vacant(slot) = slots.entry(key) {
+                slot.insert(workloads.len() + needed.len());
+                needed.push(route.target);
+            }
+        }
+    }
+    let extra: Vec<Planned<'a>> = parallel::map_in_order(&needed, |workload| run.item(workload));
+    let full = run.options.trace == Trace::Full;
+    let registered = index.argo_clusters();
+    let mut landed = Vec::with_capacity(resolutions.len());
+    {
+        let planned: &[Option<Planned<'a>>] = planned;
+        let placed = |workload: &Workload| {
+            let at = *slots.get(&std::ptr::from_ref(workload))?;
+            match at.checked_sub(workloads.len()) {
+                Some(extra_at) => extra.get(extra_at),
+                None => planned.get(at).and_then(Option::as_ref),
+            }
+        };
+        for (at, workload, resolution) in resolutions {
+            landed.push((
+                at,
+                consumers::land(workload, resolution, &placed, registered, full),
+            ));
+        }
+    }
+    for (at, item) in landed {
+        if let Some(slot) = planned.get_mut(at) {
+            *slot = Some(item);
+        }
+    }
+    let selected = (!whole).then_some(workloads);
+    consumers::binding_problems(&index, run.model, selected)
 }
 
 /// What every item of one plan run shares.

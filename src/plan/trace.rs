@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::consumers::ConsumerTrace;
 use super::items::karmada::KarmadaTrace;
 use crate::placement::rule::RuleResult;
 use crate::placement::PlacementResult;
@@ -24,6 +25,8 @@ pub enum ItemTrace<'a> {
     PlacementRule(Box<RuleResult>),
     /// A Karmada resource template: the claim, then the scheduler's run.
     Karmada(Box<KarmadaTrace<'a>>),
+    /// A placement consumer: the routes to its placements, and (traced) their traces.
+    Consumer(Box<ConsumerTrace<'a>>),
     /// The item failed before any engine ran (its `errors` say why).
     Failed,
 }
@@ -39,6 +42,8 @@ pub enum Engine {
     Placement,
     PlacementRule,
     Karmada,
+    /// The placements a consumer references.
+    Consumer,
     /// The item failed before any engine ran.
     Failed,
 }
@@ -51,6 +56,7 @@ impl ItemTrace<'_> {
             ItemTrace::Placement(_) => Engine::Placement,
             ItemTrace::PlacementRule(_) => Engine::PlacementRule,
             ItemTrace::Karmada(_) => Engine::Karmada,
+            ItemTrace::Consumer(_) => Engine::Consumer,
             ItemTrace::Failed => Engine::Failed,
         }
     }

@@ -260,12 +260,17 @@ fn item_block(item: &PlanItem, trace: &ItemTrace, width: Option<u16>) -> String 
     let (header, rows) = match trace {
         ItemTrace::Replicas { planner, .. } => replica_rows(item, planner),
         ItemTrace::Placement(result) => placement_rows(item, result),
-        ItemTrace::Selection(_) | ItemTrace::PlacementRule(_) => cluster_rows(item),
+        ItemTrace::Selection(_) | ItemTrace::PlacementRule(_) | ItemTrace::Consumer(_) => {
+            cluster_rows(item)
+        }
         ItemTrace::Karmada(_) => karmada_rows(item),
         ItemTrace::Failed => (Vec::new(), Vec::new()),
     };
     if !rows.is_empty() {
         out.push_str(&indent(&table::render(header, rows, width)));
+    }
+    for chain in &item.via {
+        let _ = writeln!(out, "  via: {}", chain.join(" -> "));
     }
     for error in &item.errors {
         let _ = writeln!(out, "  error: {error}");

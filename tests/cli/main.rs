@@ -11,6 +11,7 @@ mod adoption;
 mod architecture;
 mod bad_input;
 mod check;
+mod consumers;
 mod delivery;
 mod diff;
 mod explain;

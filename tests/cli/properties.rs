@@ -418,6 +418,16 @@ fn item() -> impl Strategy<Value = PlanItem> {
                         .as_ref()
                         .map(|_| "PropagationPolicy/ns/pp".to_string()),
                     affinity_term: changes_at.as_ref().map(|_| "primary".to_string()),
+                    // Consumer items round-trip their chains.
+                    via: changes_at
+                        .as_ref()
+                        .map(|_| {
+                            vec![vec![
+                                "PlacementBinding/ns/b".to_string(),
+                                "Placement/ns/p".to_string(),
+                            ]]
+                        })
+                        .unwrap_or_default(),
                     conditions,
                     changes_at,
                     errors,

@@ -2,6 +2,7 @@
 //! folder) per API, and one line per API in [`APIS`]. The fleet's cluster kinds share their
 //! document shapes (taints, conditions) in `load/clusters.rs`; each API lists the ones it brings.
 
+mod consumers;
 mod federation;
 mod inventory;
 mod karmada;
@@ -30,6 +31,13 @@ const APIS: &[&Api] = &[
     &kubefed::API,
     &placement::API,
     &placement_rule::API,
+    // The objects that consume a placement.
+    &consumers::policy::API,
+    &consumers::subscription::API,
+    &consumers::work::API,
+    &consumers::addon::API,
+    // Claims core ConfigMaps and Secrets of its shapes, which Karmada's claim would take.
+    &consumers::argo::API,
     // Last: its claim takes any other named object as a possible resource template.
     &karmada::API,
 ];

@@ -36,5 +36,10 @@ pub fn plan<'a>(run: &Run<'_, 'a>, workload: &'a Workload) -> Planned<'a> {
         WorkloadKind::Placement(spec) => placement::plan(run, workload, spec),
         WorkloadKind::PlacementRule(spec) => placement_rule::plan(run, workload, spec),
         WorkloadKind::Karmada(resource) => karmada::plan(run, workload, resource),
+        // Planned after the placements it references (`plan::plan_consumers`), never here.
+        WorkloadKind::Consumer(_) => Planned::failed(
+            workload,
+            "a placement consumer is planned through its placements".to_string(),
+        ),
     }
 }

@@ -3,6 +3,7 @@
 
 #[cfg(test)]
 mod agreement;
+mod consumer;
 mod karmada;
 mod label_selection;
 mod placement;
@@ -152,6 +153,7 @@ pub fn explain(item: &PlanItem, trace: &ItemTrace, clusters: &[Cluster]) -> Expl
             placement_rule::explain(&mut explanation, result, clusters)
         }
         ItemTrace::Karmada(trace) => karmada::explain(&mut explanation, trace),
+        ItemTrace::Consumer(trace) => consumer::explain(&mut explanation, trace, clusters),
         ItemTrace::Failed => {
             explanation.summary =
                 "the item failed before any engine ran: no cluster is selected".to_string();

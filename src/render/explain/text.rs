@@ -65,6 +65,7 @@ fn heading(explanation: &Explanation) -> String {
         Engine::Placement => "OCM placement scheduler",
         Engine::PlacementRule => "PlacementRule",
         Engine::Karmada => "Karmada resource detector and scheduler",
+        Engine::Consumer => "through the placements it references",
         Engine::Failed => "failed",
     };
     format!("{name} ({}): {engine}", source.api_version)

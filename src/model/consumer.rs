@@ -1,0 +1,119 @@
+//! The objects that consume an OCM placement (a Policy through its PlacementBindings, a
+//! Subscription, a ManifestWorkReplicaSet, an Argo CD ApplicationSet, a
+//! ClusterManagementAddOn) and the objects on the way to it (PlacementBinding, the
+//! ApplicationSet's ConfigMap, Argo CD cluster Secrets). Plain data as written; which
+//! placement a reference names is decided at plan time (`plan/items/consumers`), so a
+//! reference that resolves to nothing is an error of the run, not of loading.
+
+use super::{LabelSelectorSpec, ObjectRef, Source};
+
+/// A consumer, as its kind's controller reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConsumerSpec {
+    /// `policy.open-cluster-management.io/v1` `Policy`: placed by the PlacementBindings of
+    /// its namespace that name it or a PolicySet holding it.
+    Policy { disabled: bool },
+    /// `policy.open-cluster-management.io/v1beta1` `PolicySet`.
+    PolicySet {
+        /// `spec.policies`: Policy names in the set's namespace.
+        policies: Vec<String>,
+        /// `spec.exclusions`: (policy, clusters it is not propagated to through this set).
+        exclusions: Vec<(String, Vec<String>)>,
+    },
+    /// `apps.open-cluster-management.io/v1` `Subscription` `spec.placement`.
+    Subscription(SubscriptionPlacement),
+    /// `work.open-cluster-management.io/v1alpha1` `ManifestWorkReplicaSet`.
+    ManifestWorkReplicaSet {
+        /// `spec.placementRefs[]`: (name, `rolloutStrategy.type`).
+        placements: Vec<(String, String)>,
+    },
+    /// `addon.open-cluster-management.io` `ClusterManagementAddOn` `spec.installStrategy`.
+    AddOn {
+        /// `type`: `Manual` (or empty) installs nothing through placements.
+        strategy: String,
+        /// `placements[]`: (namespace, name).
+        placements: Vec<(String, String)>,
+    },
+    /// `argoproj.io/v1alpha1` `ApplicationSet`: its `clusterDecisionResource` generators.
+    ApplicationSet(Vec<Generator>),
+}
+
+/// A Subscription's `spec.placement`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SubscriptionPlacement {
+    /// `spec.placement` was written at all.
+    pub present: bool,
+    pub local: bool,
+    /// `placementRef`: (kind as written, apiVersion as written, namespace, name).
+    pub reference: Option<SubscriptionRef>,
+    /// `clusters[].name`; `Some` when the field was written, even empty.
+    pub clusters: Option<Vec<String>>,
+    pub cluster_selector: Option<LabelSelectorSpec>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SubscriptionRef {
+    pub kind: String,
+    pub api_version: String,
+    pub namespace: String,
+    pub name: String,
+}
+
+/// One `clusterDecisionResource` generator of an ApplicationSet, or where another generator
+/// was that fleetplan does not plan.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Generator {
+    ClusterDecisionResource {
+        /// `spec.generators[0]`, or `spec.generators[1].matrix.generators[0]` when nested.
+        path: String,
+        config_map: String,
+        /// `name`: one decision object by name.
+        name: String,
+        label_selector: Option<LabelSelectorSpec>,
+    },
+    /// A generator of another type (`list`, `clusters`, `git`…): noted, not planned.
+    Other { path: String, kind: String },
+}
+
+/// A `policy.open-cluster-management.io/v1` `PlacementBinding`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlacementBinding {
+    pub object: ObjectRef,
+    pub source: Source,
+    /// `placementRef`: apiGroup, kind, name (as written; the CRD requires all three).
+    pub api_group: String,
+    pub kind: String,
+    pub name: String,
+    /// `subjects[]`: (apiGroup, kind, name).
+    pub subjects: Vec<(String, String, String)>,
+    /// `subFilter: restricted`: the binding only overrides, it places nothing.
+    pub restricted: bool,
+    /// `bindingOverrides.remediationAction`, as written.
+    pub remediation_override: Option<String>,
+}
+
+/// A core `ConfigMap` shaped as an ApplicationSet duck-type reference: its `data`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DuckConfigMap {
+    pub object: ObjectRef,
+    pub api_version: String,
+    pub kind: String,
+    pub status_list_key: String,
+    pub match_key: String,
+}
+
+/// An Argo CD cluster Secret (`argocd.argoproj.io/secret-type: cluster`): the cluster name
+/// it registers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArgoCluster {
+    pub object: ObjectRef,
+    pub name: String,
+}
+
+/// The objects on the way from a consumer to its placement.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ConsumerObjects {
+    pub bindings: Vec<PlacementBinding>,
+    pub config_maps: Vec<DuckConfigMap>,
+    pub argo_clusters: Vec<ArgoCluster>,
+}

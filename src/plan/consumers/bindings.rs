@@ -1,0 +1,104 @@
+//! What is wrong with a PlacementBinding itself: a `placementRef` that resolves to nothing
+//! is an error (the propagator ignores the binding, so what it binds lands nowhere through
+//! it), subjects not in the inputs a warning.
+
+use std::collections::HashSet;
+
+use super::resolve::binding_target;
+use super::{name_of, namespace, Consumers, ObjectProblem, POLICY_GROUP};
+use crate::model::consumer::{ConsumerSpec, PlacementBinding};
+use crate::model::{Model, Workload, WorkloadKind};
+
+/// Whether `binding` binds one of `selected` (Policy and PolicySet items), directly or
+/// through a PolicySet holding a selected Policy.
+fn concerns(
+    consumers: &Consumers,
+    binding: &PlacementBinding,
+    selected: &HashSet<(&str, &str, &str)>,
+) -> bool {
+    let ns = namespace(&binding.object);
+    binding.subjects.iter().any(|(_, kind, name)| {
+        selected.contains(&(kind.as_str(), ns, name.as_str()))
+            || (kind == "PolicySet"
+                && consumers
+                    .policies
+                    .get(&("PolicySet", ns, name.as_str()))
+                    .is_some_and(|set| match &set.kind {
+                        WorkloadKind::Consumer(spec) => match spec.as_ref() {
+                            ConsumerSpec::PolicySet { policies, .. } => policies
+                                .iter()
+                                .any(|policy| selected.contains(&("Policy", ns, policy.as_str()))),
+                            _ => false,
+                        },
+                        _ => false,
+                    }))
+    })
+}
+
+/// The errors and warnings of the model's PlacementBindings, in input order: every binding
+/// when `selected` is `None` (a whole plan), else those binding a selected workload.
+pub fn binding_problems(
+    consumers: &Consumers,
+    model: &Model,
+    selected: Option<&[&Workload]>,
+) -> (Vec<ObjectProblem>, Vec<String>) {
+    let selected: Option<HashSet<(&str, &str, &str)>> = selected.map(|workloads| {
+        workloads
+            .iter()
+            .map(|workload| {
+                let object = &workload.object;
+                (
+                    object.kind.as_str(),
+                    namespace(object),
+                    object.name.as_str(),
+                )
+            })
+            .collect()
+    });
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    for binding in &model.consumers.bindings {
+        if selected
+            .as_ref()
+            .is_some_and(|selected| !concerns(consumers, binding, selected))
+        {
+            continue;
+        }
+        if let Err(why) = binding_target(consumers, binding) {
+            errors.push(ObjectProblem {
+                source: binding.source.clone(),
+                object: binding.object.clone(),
+                message: format!("placementRef: {why}"),
+            });
+        }
+        // Without any Policy or PolicySet the inputs are taken as a part of the hub (a
+        // migration's output holds the bindings it rewrote, not their policies): subjects
+        // are judged only when some are there.
+        if consumers.policies.is_empty() {
+            continue;
+        }
+        let ns = namespace(&binding.object);
+        let missing: Vec<String> = binding
+            .subjects
+            .iter()
+            .enumerate()
+            .filter(|(_, (group, kind, name))| {
+                group == POLICY_GROUP
+                    && !consumers
+                        .policies
+                        .contains_key(&(kind.as_str(), ns, name.as_str()))
+            })
+            .map(|(at, (_, kind, name))| format!("subjects[{at}] {}", name_of(kind, ns, name)))
+            .collect();
+        let at = format!("{}: {}", binding.source, binding.object);
+        if missing.len() == binding.subjects.len() {
+            warnings.push(format!(
+                "{at}: binds nothing: none of its subjects is in the inputs ({})",
+                missing.join(", ")
+            ));
+        } else if !missing.is_empty() {
+            warnings.push(format!("{at}: not in the inputs: {}", missing.join(", ")));
+        }
+    }
+    (errors, warnings)
+}

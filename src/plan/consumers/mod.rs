@@ -1,0 +1,195 @@
+//! Objects that consume an OCM placement become plan items of their own: where they land is
+//! where the placements they reference land, through the chain of objects between them
+//! (`resolve.rs`: which placements, following each consumer's controller), once those
+//! placements are planned (`land.rs`). A reference that resolves to nothing is an error of
+//! the object that holds it: the consumer's own item, or the PlacementBinding
+//! (`bindings.rs`).
+
+mod bindings;
+mod land;
+mod resolve;
+
+use std::collections::{HashMap, HashSet};
+
+use crate::model::consumer::{ArgoCluster, DuckConfigMap, PlacementBinding};
+use crate::model::{ItemSource, Model, ObjectRef, PlanItem, Source, Workload, WorkloadKind};
+
+pub use bindings::binding_problems;
+pub use land::land;
+pub use resolve::{resolve, Resolution};
+
+/// What a consumer item's trace holds: how it got to its clusters.
+#[derive(Clone, Debug, Default)]
+pub struct ConsumerTrace<'a> {
+    pub routes: Vec<RouteTrace>,
+    /// What the controller does besides placing (a disabled Policy, a local Subscription,
+    /// a rollout order, generators not planned).
+    pub notes: Vec<String>,
+    /// The placements the routes go through, as their items were planned: kept for `explain`
+    /// (a full trace) only.
+    pub placements: Vec<(PlanItem, super::ItemTrace<'a>)>,
+}
+
+/// One way a consumer lands: the objects in between, the placement, and what it gave.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RouteTrace {
+    /// `PlacementBinding/ns/b`, … then the placement (`Placement/ns/p`).
+    pub chain: Vec<String>,
+    pub placement: ItemSource,
+    /// The clusters this route lands on, sorted.
+    pub clusters: Vec<String>,
+    /// Clusters the placement chose that this route leaves out, each with why.
+    pub dropped: Vec<(String, String)>,
+}
+
+/// An error of an object that is not a plan item (a PlacementBinding): where it is, which
+/// object, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjectProblem {
+    pub source: Source,
+    pub object: ObjectRef,
+    pub message: String,
+}
+
+/// The model's consumers and the objects between them and their placements, indexed once
+/// per run.
+pub struct Consumers<'a> {
+    /// (kind, namespace, name) → the Placement or PlacementRule workload.
+    placements: HashMap<(&'a str, &'a str, &'a str), &'a Workload>,
+    /// (kind, name) → the namespaces a placement of that name is in, for "another
+    /// namespace" hints.
+    placement_namespaces: HashMap<(&'a str, &'a str), Vec<&'a str>>,
+    /// Policy and PolicySet workloads by (kind, namespace, name).
+    policies: HashMap<(&'a str, &'a str, &'a str), &'a Workload>,
+    bindings: HashMap<&'a str, Vec<&'a PlacementBinding>>,
+    config_maps: HashMap<(&'a str, &'a str), &'a DuckConfigMap>,
+    /// The clusters registered with Argo CD; `None` when no cluster Secret was read.
+    argo_clusters: Option<HashSet<&'a str>>,
+    /// Every Placement of a namespace (an ApplicationSet's decision objects are listed
+    /// there).
+    namespace_placements: HashMap<&'a str, Vec<&'a Workload>>,
+}
+
+fn namespace(object: &ObjectRef) -> &str {
+    object.namespace.as_deref().unwrap_or_default()
+}
+
+impl<'a> Consumers<'a> {
+    pub fn new(model: &'a Model) -> Consumers<'a> {
+        let mut consumers = Consumers {
+            placements: HashMap::new(),
+            placement_namespaces: HashMap::new(),
+            policies: HashMap::new(),
+            bindings: HashMap::new(),
+            config_maps: HashMap::new(),
+            argo_clusters: None,
+            namespace_placements: HashMap::new(),
+        };
+        for workload in &model.workloads {
+            let object = &workload.object;
+            let key = (
+                object.kind.as_str(),
+                namespace(object),
+                object.name.as_str(),
+            );
+            match &workload.kind {
+                WorkloadKind::Placement(_) | WorkloadKind::PlacementRule(_) => {
+                    consumers.placements.insert(key, workload);
+                    consumers
+                        .placement_namespaces
+                        .entry((key.0, key.2))
+                        .or_default()
+                        .push(key.1);
+                    if matches!(workload.kind, WorkloadKind::Placement(_)) {
+                        consumers
+                            .namespace_placements
+                            .entry(key.1)
+                            .or_default()
+                            .push(workload);
+                    }
+                }
+                WorkloadKind::Consumer(_) if object.group() == POLICY_GROUP => {
+                    consumers.policies.insert(key, workload);
+                }
+                _ => {}
+            }
+        }
+        let objects = &model.consumers;
+        for binding in &objects.bindings {
+            consumers
+                .bindings
+                .entry(namespace(&binding.object))
+                .or_default()
+                .push(binding);
+        }
+        for config_map in &objects.config_maps {
+            let object = &config_map.object;
+            consumers
+                .config_maps
+                .insert((namespace(object), object.name.as_str()), config_map);
+        }
+        if !objects.argo_clusters.is_empty() {
+            consumers.argo_clusters = Some(
+                objects
+                    .argo_clusters
+                    .iter()
+                    .map(|cluster: &ArgoCluster| cluster.name.as_str())
+                    .collect(),
+            );
+        }
+        consumers
+    }
+
+    /// The clusters registered with Argo CD, when a cluster Secret was read.
+    pub fn argo_clusters(&self) -> Option<&HashSet<&'a str>> {
+        self.argo_clusters.as_ref()
+    }
+
+    /// The Placement or PlacementRule `kind` `namespace/name`, or why there is none.
+    fn placement(
+        &self,
+        kind: &str,
+        namespace: &str,
+        name: &str,
+    ) -> Result<&'a Workload, Unresolved> {
+        if let Some(workload) = self.placements.get(&(kind, namespace, name)) {
+            return Ok(workload);
+        }
+        let target = name_of(kind, namespace, name);
+        Err(match self.placement_namespaces.get(&(kind, name)) {
+            Some(namespaces) => Unresolved::OtherNamespace {
+                target,
+                kind: kind.to_string(),
+                namespaces: namespaces.join(", "),
+            },
+            None => Unresolved::Missing { target },
+        })
+    }
+}
+
+/// Why a reference to a placement resolves to nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum Unresolved {
+    #[error("{target} is not in the inputs")]
+    Missing { target: String },
+    #[error("{target} is not in the inputs (a {kind} of that name is in namespace {namespaces})")]
+    OtherNamespace {
+        target: String,
+        kind: String,
+        namespaces: String,
+    },
+    /// A PlacementBinding whose apiGroup does not serve its kind (`HasValidPlacementRef`).
+    #[error("kind {kind} is served by apiGroup {expected}, not {group} (the propagator ignores this binding)")]
+    WrongGroup {
+        kind: String,
+        group: String,
+        expected: &'static str,
+    },
+}
+
+const POLICY_GROUP: &str = "policy.open-cluster-management.io";
+
+/// `Kind/namespace/name` of an object.
+fn name_of(kind: &str, namespace: &str, name: &str) -> String {
+    format!("{kind}/{namespace}/{name}")
+}

@@ -1,0 +1,99 @@
+//! Placement consumers: the chain to each placement, then each cluster's answer from the
+//! placements' own explanations, so "why is my Policy not on cluster X" has one answer.
+
+use crate::model::Cluster;
+use crate::plan::ConsumerTrace;
+
+use super::{clusters_text, explain as explain_item, ClusterVerdict, Explanation};
+
+pub fn explain(explanation: &mut Explanation, trace: &ConsumerTrace, clusters: &[Cluster]) {
+    let selected: Vec<&str> = trace
+        .routes
+        .iter()
+        .flat_map(|route| route.clusters.iter().map(String::as_str))
+        .collect();
+    let placements = trace.routes.len();
+    explanation.summary = if explanation.errors.is_empty() {
+        let mut distinct = selected.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        format!(
+            "lands on {} of {} through {} route{}",
+            distinct.len(),
+            clusters_text(clusters.len()),
+            placements,
+            if placements == 1 { "" } else { "s" }
+        )
+    } else {
+        "lands nowhere: a reference resolves to nothing".to_string()
+    };
+    for route in &trace.routes {
+        explanation.notes.push(format!(
+            "via {}: {}",
+            route.chain.join(" -> "),
+            clusters_text(route.clusters.len())
+        ));
+        for (cluster, why) in &route.dropped {
+            explanation
+                .notes
+                .push(format!("  {cluster} left out: {why}"));
+        }
+    }
+    explanation.notes.extend(trace.notes.iter().cloned());
+    let placed: Vec<Explanation> = trace
+        .placements
+        .iter()
+        .map(|(item, trace)| explain_item(item, trace, clusters))
+        .collect();
+    for placement in &placed {
+        explanation
+            .notes
+            .push(format!("{}: {}", placement.source, placement.summary));
+    }
+    explanation.clusters = clusters
+        .iter()
+        .map(|cluster| {
+            let name = cluster.name.as_str();
+            if !explanation.errors.is_empty() {
+                let error = explanation.errors.first().cloned().unwrap_or_default();
+                return ClusterVerdict::new(
+                    name,
+                    false,
+                    "failed",
+                    format!("the item failed: {error}"),
+                );
+            }
+            if let Some(route) = trace
+                .routes
+                .iter()
+                .find(|route| route.clusters.iter().any(|c| c == name))
+            {
+                return ClusterVerdict::new(
+                    name,
+                    true,
+                    "selected",
+                    format!("placed via {}", route.chain.join(" -> ")),
+                );
+            }
+            let mut reasons = Vec::new();
+            for route in &trace.routes {
+                if let Some((_, why)) = route.dropped.iter().find(|(c, _)| c == name) {
+                    reasons.push(format!("{}: {why}", route.placement));
+                    continue;
+                }
+                if let Some(verdict) = placed
+                    .iter()
+                    .find(|placement| placement.source == route.placement)
+                    .and_then(|placement| placement.verdict(name))
+                {
+                    reasons.push(format!("{}: {}", route.placement, verdict.reason));
+                }
+            }
+            if reasons.is_empty() {
+                reasons.push("no placement places it".to_string());
+            }
+            reasons.dedup();
+            ClusterVerdict::new(name, false, "notPlaced", reasons.join("; "))
+        })
+        .collect();
+}

@@ -1,0 +1,279 @@
+//! Placement consumers (Policy, PolicySet, Subscription, ManifestWorkReplicaSet,
+//! ApplicationSet, ClusterManagementAddOn) as plan items of their own, and the references
+//! between them and their placements that `check` must not let pass when they resolve to
+//! nothing. Inputs: testdata/consumers (see its README).
+
+use std::path::Path;
+
+use crate::common::{self, Test, CI_NOW};
+
+/// The example fleet, its Placements and the consumers of testdata/consumers.
+fn with_consumers(subcommand: &str) -> Test {
+    Test::new()
+        .args([subcommand, "-f", "testdata/fleet/inventory.yaml"])
+        .args(["-f", "testdata/fleet/clustersets.yaml"])
+        .args(["-f", "testdata/fleet/workloads/placements.yaml"])
+        .args(["-f", "testdata/consumers/policies.yaml"])
+        .args(["-f", "testdata/consumers/apps.yaml"])
+        .args(CI_NOW)
+}
+
+fn expected(name: &str) -> std::path::PathBuf {
+    Path::new("testdata/consumers/expected").join(name)
+}
+
+#[test]
+fn every_consumer_is_an_item_with_its_clusters_and_chain() {
+    let output = with_consumers("plan").args(["-o", "yaml"]).run();
+    common::golden(&expected("plan.yaml"), &common::stdout(&output));
+}
+
+#[test]
+fn the_plan_table_shows_each_chain() {
+    let output = with_consumers("plan").run();
+    common::golden(&expected("plan.txt"), &common::stdout(&output));
+}
+
+#[test]
+fn consumers_are_in_json_with_their_chain() {
+    let output = with_consumers("plan")
+        .args(["-o", "json", "Subscription/shop/storefront-app"])
+        .run();
+    let plan: serde_json::Value =
+        serde_json::from_str(&common::stdout(&output)).unwrap_or_default();
+    let item = &plan["items"][0];
+    assert_eq!(item["source"]["kind"], "Subscription");
+    assert_eq!(
+        item["via"],
+        serde_json::json!([["Placement/shop/storefront"]]),
+        "{plan}"
+    );
+    assert_eq!(
+        item["clusters"],
+        serde_json::json!([
+            "aws-eu-west-prod-1",
+            "aws-us-east-prod-1",
+            "azure-eu-west-prod-1",
+            "gcp-eu-central-prod-1"
+        ])
+    );
+}
+
+#[test]
+fn a_policy_is_selected_by_its_labels() {
+    with_consumers("plan")
+        .args(["-l", "team=platform", "-o", "name"])
+        .stdout("Policy/policies/policy-pod\n")
+        .run();
+}
+
+#[test]
+fn a_policy_item_argument_plans_its_placement_too() {
+    // The Placement is not an item of this run, but the Policy lands where it lands.
+    with_consumers("plan")
+        .args(["Policy/policies/policy-pod", "-o", "name"])
+        .stdout("Policy/policies/policy-pod\n")
+        .run();
+    let output = with_consumers("plan")
+        .args(["Policy/policies/policy-pod", "-o", "yaml"])
+        .run();
+    assert!(
+        common::stdout(&output).contains("  - aws-eu-west-prod-2\n"),
+        "{}",
+        common::stdout(&output)
+    );
+}
+
+#[test]
+fn a_policy_set_member_lands_where_the_set_lands_less_its_exclusions() {
+    let output = with_consumers("explain")
+        .args([
+            "Policy/policies/policy-limits",
+            "--cluster",
+            "azure-ap-south-prod-1",
+        ])
+        .run();
+    assert_eq!(
+        common::stdout(&output),
+        "azure-ap-south-prod-1 was not selected: Placement/policies/placement-prod: excluded by PolicySet/policies/baseline spec.exclusions; PlacementRule/policies/placement-dev: spec.clusterSelector: env: got \"prod\", wanted = dev.\n\nCLUSTER                 VERDICT     REASON\nazure-ap-south-prod-1   notPlaced   Placement/policies/placement-prod: excluded by PolicySet/policies/baseline spec.exclusions; PlacementRule/policies/placement-dev: spec.clusterSelector: env: got \"prod\", wanted = dev\n"
+    );
+}
+
+#[test]
+fn explain_gives_the_chain_then_the_placements_verdicts() {
+    let output = with_consumers("explain")
+        .args(["Policy/policies/policy-pod"])
+        .run();
+    common::golden(&expected("explain-policy.txt"), &common::stdout(&output));
+}
+
+#[test]
+fn explain_answers_why_a_policy_is_not_on_a_cluster() {
+    with_consumers("explain")
+        .args(["Policy/policies/policy-pod", "--cluster", "gcp-eu-west-dev"])
+        .stdout("gcp-eu-west-dev was not selected: Placement/policies/placement-prod: no predicate matched: predicates[0]: label env: got \"dev\", wanted = prod.\n\nCLUSTER           VERDICT     REASON\ngcp-eu-west-dev   notPlaced   Placement/policies/placement-prod: no predicate matched: predicates[0]: label env: got \"dev\", wanted = prod\n")
+        .run();
+}
+
+#[test]
+fn a_disabled_policy_lands_nowhere_and_says_why() {
+    let output = with_consumers("explain")
+        .args(["Policy/policies/policy-retired"])
+        .run();
+    let text = common::stdout(&output);
+    assert!(
+        text.contains("spec.disabled is true: the propagator replicates it to no cluster"),
+        "{text}"
+    );
+    assert!(text.contains("lands on 0 of 14 clusters"), "{text}");
+}
+
+#[test]
+fn a_manifest_work_replica_set_shows_its_rollout_over_the_decision_groups() {
+    let output = with_consumers("plan")
+        .args(["ManifestWorkReplicaSet/ci/canary-config", "-o", "yaml"])
+        .run();
+    common::golden(
+        &expected("manifestworkreplicaset.yaml"),
+        &common::stdout(&output),
+    );
+    let output = with_consumers("explain")
+        .args(["ManifestWorkReplicaSet/ci/canary-config"])
+        .run();
+    assert!(common::stdout(&output).contains(
+        "rollout ProgressivePerGroup over Placement/ci/canary-rollout: mandatory decision groups first, then one decision group after another, in index order"
+    ));
+}
+
+#[test]
+fn an_application_set_generates_only_for_clusters_registered_with_argo_cd() {
+    let output = with_consumers("explain")
+        .args(["-f", "testdata/consumers/argocd-clusters.yaml"])
+        .args(["ApplicationSet/shop/storefront-argo"])
+        .run();
+    common::golden(
+        &expected("explain-applicationset.txt"),
+        &common::stdout(&output),
+    );
+}
+
+#[test]
+fn an_application_set_without_cluster_secrets_says_so() {
+    let output = with_consumers("explain")
+        .args(["ApplicationSet/shop/storefront-argo"])
+        .run();
+    let text = common::stdout(&output);
+    assert!(
+        text.contains(
+            "no Argo CD cluster Secret in the inputs: every decided cluster is taken as registered"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("lands on 4 of 14 clusters"), "{text}");
+}
+
+#[test]
+fn a_subscription_by_selector_and_an_addon_by_placements() {
+    with_consumers("plan")
+        .args([
+            "Subscription/shop/gcp-tools",
+            "ClusterManagementAddOn/observability",
+        ])
+        .args(["-o", "name"])
+        .stdout("ClusterManagementAddOn/observability\nSubscription/shop/gcp-tools\n")
+        .run();
+}
+
+#[test]
+fn the_consumers_check_clean() {
+    with_consumers("check")
+        .stdout("15 items checked, all satisfied\n")
+        .run();
+}
+
+/// `check` over the consumers and one broken file: exit 1 with exactly `stdout`.
+fn broken(file: &str, status: i32, stdout: &str) -> Test {
+    with_consumers("check")
+        .args(["-f", &format!("testdata/consumers/broken/{file}")])
+        .status(status)
+        .stdout(stdout)
+}
+
+#[test]
+fn a_binding_to_a_renamed_placement_fails_check() {
+    // The silent pass this exists to prevent: the Policy is bound to nothing.
+    broken(
+        "binding-renamed-placement.yaml",
+        1,
+        "error: testdata/consumers/broken/binding-renamed-placement.yaml#2: line 11: PlacementBinding/policies/binding-policy-audit: placementRef: Placement/policies/placement-production is not in the inputs\n16 items checked: 1 error\n",
+    )
+    .run();
+}
+
+#[test]
+fn a_binding_whose_api_group_does_not_serve_its_kind_fails_check() {
+    broken(
+        "binding-wrong-group.yaml",
+        1,
+        "error: testdata/consumers/broken/binding-wrong-group.yaml#1: line 2: PlacementBinding/policies/binding-wrong-group: placementRef: kind Placement is served by apiGroup cluster.open-cluster-management.io, not apps.open-cluster-management.io (the propagator ignores this binding)\n15 items checked: 1 error\n",
+    )
+    .run();
+}
+
+#[test]
+fn a_binding_to_a_placement_of_another_namespace_fails_check() {
+    broken(
+        "binding-other-namespace.yaml",
+        1,
+        "error: testdata/consumers/broken/binding-other-namespace.yaml#1: line 2: PlacementBinding/policies/binding-storefront: placementRef: Placement/policies/storefront is not in the inputs (a Placement of that name is in namespace shop)\n15 items checked: 1 error\n",
+    )
+    .run();
+}
+
+#[test]
+fn a_misspelled_placement_kind_is_refused_as_the_api_server_does() {
+    broken(
+        "binding-misspelled-kind.yaml",
+        1,
+        "error: testdata/consumers/broken/binding-misspelled-kind.yaml#1: line 1: PlacementBinding/policies/binding-typo: placementRef.kind: Unsupported value: \"Placment\": supported values: \"PlacementRule\", \"Placement\"\n15 items checked: 1 error\n",
+    )
+    .run();
+}
+
+#[test]
+fn a_binding_whose_subjects_are_all_missing_is_a_warning() {
+    broken(
+        "binding-missing-subjects.yaml",
+        0,
+        "15 items checked, all satisfied\n",
+    )
+    .stderr("warning: testdata/consumers/broken/binding-missing-subjects.yaml#1: PlacementBinding/policies/binding-orphan: binds nothing: none of its subjects is in the inputs (subjects[0] Policy/policies/policy-deleted)\n")
+    .run();
+}
+
+#[test]
+fn a_policy_bound_by_no_binding_is_placed_nowhere() {
+    broken("policy-unbound.yaml", 0, "16 items checked, all satisfied\n")
+        .stderr("warning: testdata/consumers/broken/policy-unbound.yaml#1: Policy/policies/policy-forgotten: placed nowhere: no PlacementBinding in namespace policies binds it or a PolicySet holding it\n")
+        .run();
+}
+
+#[test]
+fn each_consumer_kind_naming_a_missing_placement_fails_check() {
+    let output = with_consumers("check")
+        .args(["-f", "testdata/consumers/broken/references.yaml"])
+        .status(1)
+        .stderr("warning: testdata/consumers/broken/references.yaml#5: PolicySet/policies/set-typo: placed nowhere: no PlacementBinding in namespace policies binds it\n")
+        .run();
+    common::golden(&expected("check-references.txt"), &common::stdout(&output));
+}
+
+#[test]
+fn a_dangling_binding_fails_plan_too() {
+    with_consumers("plan")
+        .args(["-f", "testdata/consumers/broken/binding-renamed-placement.yaml"])
+        .args(["-o", "name"])
+        .status(1)
+        .stderr_contains("error: testdata/consumers/broken/binding-renamed-placement.yaml#2: PlacementBinding/policies/binding-policy-audit: placementRef: Placement/policies/placement-production is not in the inputs\n")
+        .run();
+}
