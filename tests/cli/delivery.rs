@@ -850,3 +850,125 @@ fn readme_pins_the_crate_version_everywhere() {
         .collect();
     assert!(stale.is_empty(), "README pins other versions: {stale:?}");
 }
+
+/// The `key=value` lines a step appended to `$GITHUB_OUTPUT`.
+fn step_outputs(file: &Path) -> BTreeMap<String, String> {
+    fs::read_to_string(file)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| line.split_once('='))
+        .map(|(key, value)| (key.to_string(), value.to_string()))
+        .collect()
+}
+
+/// Runs the action's step `id` as the runner would: its `run` script under bash with
+/// `env`, the runner's variables and the files steps write their outputs and PATH to.
+fn run_action_step(id: &str, env: &[(&str, String)], runner: &Path) -> BTreeMap<String, String> {
+    let action: serde_yaml::Value = serde_yaml::from_str(&read("action.yml")).unwrap();
+    let step = action["runs"]["steps"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .find(|step| step["id"].as_str() == Some(id))
+        .unwrap_or_else(|| panic!("action.yml has no step {id}"));
+    let output = runner.join(format!("{id}.out"));
+    succeed(
+        Command::new("bash")
+            .args([
+                "--noprofile",
+                "--norc",
+                "-eo",
+                "pipefail",
+                "-c",
+                text(step, "run"),
+            ])
+            .envs(env.iter().map(|(key, value)| (*key, value.as_str())))
+            .env("GITHUB_ACTION_PATH", root())
+            .env("GITHUB_OUTPUT", &output)
+            .env("GITHUB_PATH", runner.join("path"))
+            .env("RUNNER_OS", "Linux")
+            .env("RUNNER_ARCH", "X64")
+            .env("RUNNER_TOOL_CACHE", runner.join("toolcache"))
+            .env("CARGO", "/nonexistent/cargo"),
+    );
+    step_outputs(&output)
+}
+
+/// The action's own steps, run in order: `uses: …/fleetplan@v0.2.0` resolves to that release,
+/// caches it under its version, installs it from the release and puts it on PATH.
+#[test]
+fn the_action_at_a_release_tag_installs_that_release_and_puts_it_on_path() {
+    let releases = Releases::new(&[VERSION]);
+    let runner = common::tempdir();
+    let resolved = run_action_step(
+        "resolve",
+        &[
+            ("ACTION_REF", format!("v{VERSION}")),
+            ("INPUT_VERSION", String::new()),
+        ],
+        runner.path(),
+    );
+    let dir = runner
+        .path()
+        .join(format!("toolcache/fleetplan/v{VERSION}-X64"));
+    assert_eq!(
+        resolved,
+        BTreeMap::from([
+            ("cache".to_string(), "true".to_string()),
+            ("dir".to_string(), dir.display().to_string()),
+            ("key".to_string(), format!("fleetplan-v{VERSION}-Linux-X64")),
+            ("version".to_string(), format!("v{VERSION}")),
+        ])
+    );
+    let installed = run_action_step(
+        "install",
+        &[
+            ("ACTION_REPOSITORY", String::new()),
+            ("CACHE_HIT", String::new()),
+            ("DIR", resolved["dir"].clone()),
+            ("EXPLICIT", String::new()),
+            ("SERVER_URL", "https://github.com".to_string()),
+            ("VERSION", resolved["version"].clone()),
+            (
+                "FLEETPLAN_RELEASES",
+                format!("file://{}", releases.dir.path().display()),
+            ),
+        ],
+        runner.path(),
+    );
+    assert_eq!(
+        installed["version"],
+        "fleetplan for x86_64-unknown-linux-musl"
+    );
+    assert_eq!(
+        fs::read_to_string(runner.path().join("path")).unwrap(),
+        format!("{}/bin\n", dir.display())
+    );
+}
+
+/// A branch moves, so it is never cached; a commit is; odd characters never reach the path.
+#[test]
+fn the_action_caches_versions_and_commits_but_not_branches() {
+    let commit = "0123456789abcdef0123456789abcdef01234567";
+    for (reference, explicit, cache, key) in [
+        ("main", "", "false", "main"),
+        ("feature/x y", "", "false", "feature_x_y"),
+        (commit, "", "true", commit),
+        ("main", "latest", "false", "latest"),
+        ("main", "0.3.0", "true", "0.3.0"),
+        ("", "", "false", "source"),
+    ] {
+        let runner = common::tempdir();
+        let resolved = run_action_step(
+            "resolve",
+            &[
+                ("ACTION_REF", reference.to_string()),
+                ("INPUT_VERSION", explicit.to_string()),
+            ],
+            runner.path(),
+        );
+        assert_eq!(resolved["cache"], cache, "{reference} {explicit}");
+        assert_eq!(resolved["key"], format!("fleetplan-{key}-Linux-X64"));
+        assert!(resolved["dir"].ends_with(&format!("/fleetplan/{key}-X64")));
+    }
+}
