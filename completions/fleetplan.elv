@@ -146,6 +146,8 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
             cand --selector 'Only the workloads whose labels match SELECTOR, as `kubectl get -l` (''tier=web,env!=dev'', ''app in (shop,cart)'', ''!legacy'')'
             cand -o 'Output format'
             cand --output 'Output format'
+            cand --baseline 'Findings FILE (written by --write-baseline) holds are known: reported as such, they do not fail the run; new ones do, and entries no longer found are reported as resolved'
+            cand --write-baseline 'Record this run''s findings in FILE (sorted YAML, for --baseline) and exit 0'
             cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
             cand -v 'Also list the documents that were read but not used, and what walking skipped'
             cand --verbose 'Also list the documents that were read but not used, and what walking skipped'

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 pub use hints::Hints;
 
+use crate::baseline::{Comparison, Entry, State};
 use crate::load::LoadError;
 use crate::model::{Model, Source, Workload};
 use crate::plan::PlanOutcome;
@@ -34,6 +35,9 @@ pub struct CheckReport {
     /// Every item checked (or validated), in plan order; `-o json` gives only their count.
     #[serde(skip)]
     pub checked: Vec<Checked>,
+    /// With `--baseline`: its entries no finding matched any more, sorted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolved: Option<Vec<Entry>>,
 }
 
 /// An item that was checked: the object and where it was read.
@@ -148,6 +152,9 @@ pub struct Finding {
     /// What would fix it, when the inputs show it (the binding to add, `-n`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<String>,
+    /// With `--baseline`: whether the baseline knew it (SARIF's `baselineState`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline_state: Option<State>,
 }
 
 impl Finding {
@@ -158,6 +165,11 @@ impl Finding {
             line: source.line,
             ..Finding::default()
         }
+    }
+
+    /// Whether it fails the gate: anything but a finding the baseline knows.
+    pub fn is_new(&self) -> bool {
+        self.baseline_state != Some(State::Unchanged)
     }
 
     /// What is wrong, without where: `object: path: reason: message (hint: …)`, each part
@@ -268,10 +280,33 @@ impl CheckReport {
         self
     }
 
+    /// Every finding: the errors, then the unsatisfied conditions.
+    pub fn findings(&self) -> impl Iterator<Item = &Finding> {
+        self.errors.iter().chain(&self.unsatisfied)
+    }
+
+    /// Marks each finding new or known by `comparison` (made from this report), and records
+    /// the baseline entries that no longer occur; known findings stop deciding the result.
+    pub fn with_baseline(mut self, comparison: Comparison) -> CheckReport {
+        let mut states = comparison.states.into_iter();
+        for finding in self.errors.iter_mut().chain(&mut self.unsatisfied) {
+            finding.baseline_state = states.next();
+        }
+        self.resolved = Some(comparison.resolved);
+        self.conclude();
+        self
+    }
+
+    /// Findings the baseline knew: `(errors, unsatisfied)`.
+    pub fn known(&self) -> (usize, usize) {
+        let known = |findings: &[Finding]| findings.iter().filter(|f| !f.is_new()).count();
+        (known(&self.errors), known(&self.unsatisfied))
+    }
+
     fn conclude(&mut self) {
-        self.result = if !self.errors.is_empty() {
+        self.result = if self.errors.iter().any(Finding::is_new) {
             CheckResult::Errors
-        } else if !self.unsatisfied.is_empty() {
+        } else if self.unsatisfied.iter().any(Finding::is_new) {
             CheckResult::Unsatisfied
         } else {
             CheckResult::Clean

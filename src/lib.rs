@@ -3,6 +3,7 @@
 //! Data flows one way: `load` → `model` → engines (`selector`, `placement`, `replicas`) →
 //! `plan` → `render`. The CLI (`cli`) only parses arguments, calls the library and renders.
 
+pub mod baseline;
 pub mod cli;
 pub mod diff;
 pub mod exit_code;

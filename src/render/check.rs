@@ -7,22 +7,39 @@ use super::workflow::{self, At};
 use crate::findings::{CheckReport, CheckResult};
 use crate::verdict::NOT_EVALUATED;
 
-/// One line per finding, then a summary line.
+/// One line per finding (with a baseline, per new finding), one per baseline entry that no
+/// longer occurs, then a summary line.
 pub fn text(report: &CheckReport) -> String {
     let mut out = String::new();
-    for error in &report.errors {
+    for error in report.errors.iter().filter(|f| f.is_new()) {
         let _ = writeln!(out, "error: {error}");
     }
-    for finding in &report.unsatisfied {
+    for finding in report.unsatisfied.iter().filter(|f| f.is_new()) {
         let _ = writeln!(out, "unsatisfied: {finding}");
+    }
+    for entry in report.resolved.iter().flatten() {
+        let _ = writeln!(
+            out,
+            "resolved: {}: in the baseline, no longer found",
+            entry.describe()
+        );
     }
     out.push_str(&summary(report));
     out
 }
 
-/// The verdict line; then, when walking left documents out, how many.
+/// The verdict line; then, with a baseline, what it knew and what it lost; then, when
+/// walking left documents out, how many.
 pub(super) fn summary(report: &CheckReport) -> String {
     let mut line = verdict(report);
+    if let Some(resolved) = &report.resolved {
+        let (errors, unsatisfied) = report.known();
+        let known = errors + unsatisfied;
+        line.push_str(&format!(
+            "; {known} known (baseline), {} resolved",
+            resolved.len()
+        ));
+    }
     match report.skipped_documents {
         0 => {}
         1 => line.push_str("; 1 document skipped (not a Kubernetes object)"),
@@ -33,6 +50,12 @@ pub(super) fn summary(report: &CheckReport) -> String {
 }
 
 fn verdict(report: &CheckReport) -> String {
+    // With a baseline, what is counted is what is new.
+    let new = if report.resolved.is_some() {
+        "new "
+    } else {
+        ""
+    };
     let count = |n: usize, what: &str| {
         if n == 1 {
             format!("1 {what}")
@@ -41,22 +64,33 @@ fn verdict(report: &CheckReport) -> String {
         }
     };
     let items = count(report.items, "item");
+    let (known_errors, known_unsatisfied) = report.known();
+    let errors = report.errors.len() - known_errors;
+    let unsatisfied = report.unsatisfied.len() - known_unsatisfied;
     match report.result {
+        CheckResult::Clean if known_errors + known_unsatisfied > 0 => {
+            let verb = if report.placements_evaluated {
+                "checked"
+            } else {
+                "validated"
+            };
+            format!("{items} {verb}: no new findings")
+        }
         CheckResult::Clean if !report.placements_evaluated => {
             format!("{items} validated, {NOT_EVALUATED}")
         }
         CheckResult::Clean => format!("{items} checked, all satisfied"),
         CheckResult::Errors if report.items == 0 => format!(
             "{}: the inputs could not be read, nothing was checked",
-            count(report.errors.len(), "error")
+            count(errors, &format!("{new}error"))
         ),
         CheckResult::Errors | CheckResult::Unsatisfied => {
             let mut parts = Vec::new();
-            if !report.errors.is_empty() {
-                parts.push(count(report.errors.len(), "error"));
+            if errors > 0 {
+                parts.push(count(errors, &format!("{new}error")));
             }
-            if !report.unsatisfied.is_empty() {
-                parts.push(format!("{} unsatisfied", report.unsatisfied.len()));
+            if unsatisfied > 0 {
+                parts.push(format!("{unsatisfied} {new}unsatisfied"));
             }
             let verb = if report.placements_evaluated {
                 "checked"
@@ -77,13 +111,40 @@ pub fn json(report: &CheckReport) -> String {
 
 /// GitHub Actions workflow commands: `::error` per error and `::warning` per unsatisfied
 /// condition, annotating the file (and line when known); then the summary as a plain log line.
+/// The annotation carries the location, so the message does not repeat it (a finding on
+/// standard input, which annotates no file, keeps it). With a baseline, new findings say
+/// so and known ones are `::notice`s, which do not fail a review.
 pub fn github(report: &CheckReport) -> String {
     let mut out = String::new();
+    let baseline = report.resolved.is_some();
     for (command, findings) in [("error", &report.errors), ("warning", &report.unsatisfied)] {
         for finding in findings {
             let at = At::input(&finding.file, finding.line, finding.column);
-            out.push_str(&workflow::command(command, at, &finding.to_string()));
+            let mut message = if at.file.is_some() {
+                finding.description()
+            } else {
+                finding.to_string()
+            };
+            let command = match (baseline, finding.is_new()) {
+                (false, _) => command,
+                (true, true) => {
+                    message.insert_str(0, "new: ");
+                    command
+                }
+                (true, false) => {
+                    message.insert_str(0, "known (baseline): ");
+                    "notice"
+                }
+            };
+            out.push_str(&workflow::command(command, at, &message));
         }
+    }
+    for entry in report.resolved.iter().flatten() {
+        let message = format!(
+            "resolved: {}: in the baseline, no longer found",
+            entry.describe()
+        );
+        out.push_str(&workflow::command("notice", At::default(), &message));
     }
     out.push_str(&summary(report));
     out
@@ -113,6 +174,7 @@ mod tests {
                 document: Some(1),
                 ..Finding::default()
             }],
+            resolved: None,
         }
     }
 
@@ -152,7 +214,7 @@ mod tests {
     fn github_escapes_property_delimiters_in_the_file_and_newlines_in_the_message() {
         assert_eq!(
             github(&unsatisfied("50% done\nrest")),
-            "::warning file=a%2Cb%3Ac.yaml::a,b:c.yaml#1: Placement/ns/p: \
+            "::warning file=a%2Cb%3Ac.yaml::Placement/ns/p: \
              NotAllDecisionsScheduled: 50%25 done%0Arest\n\
              1 item checked: 1 unsatisfied\n"
         );

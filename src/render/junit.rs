@@ -30,9 +30,18 @@ pub fn junit(report: &CheckReport) -> String {
     let failed = |error: bool| {
         cases
             .iter()
-            .filter(|case| case.findings.iter().any(|f| f.rule.is_error() == error))
+            .filter(|case| {
+                case.findings
+                    .iter()
+                    .any(|f| f.is_new() && f.rule.is_error() == error)
+            })
             .count()
     };
+    // A case whose findings the baseline all knew is skipped, not failed.
+    let skipped = cases
+        .iter()
+        .filter(|case| !case.findings.is_empty() && case.findings.iter().all(|f| !f.is_new()))
+        .count();
     let counts = format!(
         "tests=\"{}\" failures=\"{}\" errors=\"{}\"",
         cases.len(),
@@ -41,7 +50,10 @@ pub fn junit(report: &CheckReport) -> String {
     );
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(out, "<testsuites name=\"{SUITE}\" {counts}>");
-    let _ = writeln!(out, "  <testsuite name=\"{SUITE}\" {counts} skipped=\"0\">");
+    let _ = writeln!(
+        out,
+        "  <testsuite name=\"{SUITE}\" {counts} skipped=\"{skipped}\">"
+    );
     for case in &cases {
         let _ = write!(
             out,
@@ -55,16 +67,23 @@ pub fn junit(report: &CheckReport) -> String {
         }
         out.push_str(">\n");
         for finding in &case.findings {
-            let element = if finding.rule.is_error() {
-                "error"
-            } else {
-                "failure"
+            // With a baseline, a known finding is a `<skipped>` and a new one says so.
+            let (element, label) = match (report.resolved.is_some(), finding.is_new()) {
+                (true, false) => ("skipped", "known (baseline): "),
+                (baseline, _) => {
+                    let element = if finding.rule.is_error() {
+                        "error"
+                    } else {
+                        "failure"
+                    };
+                    (element, if baseline { "new: " } else { "" })
+                }
             };
             let _ = writeln!(
                 out,
                 "      <{element} type=\"{}\" message=\"{}\">{}</{element}>",
                 finding.rule.id(),
-                attribute(&finding.description()),
+                attribute(&format!("{label}{}", finding.description())),
                 text(&finding.to_string())
             );
         }
@@ -82,7 +101,7 @@ pub fn junit(report: &CheckReport) -> String {
 /// The items checked, each with its findings, then the findings no item holds (inputs that
 /// did not load), each its own case.
 fn cases(report: &CheckReport) -> Vec<Case<'_>> {
-    let findings = || report.errors.iter().chain(&report.unsatisfied);
+    let findings = || report.findings();
     let mut cases: Vec<Case<'_>> = report
         .checked
         .iter()

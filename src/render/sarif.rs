@@ -10,6 +10,7 @@
 
 use serde::Serialize;
 
+use crate::baseline::{Entry, State};
 use crate::findings::{CheckReport, Finding, Rule};
 use crate::load::STDIN_NAME;
 
@@ -72,6 +73,9 @@ struct Outcome {
     message: Message,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     locations: Vec<Location>,
+    /// With `--baseline`: `new`, `unchanged`, or `absent` for a baseline entry no longer found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline_state: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -133,10 +137,9 @@ pub fn sarif(report: &CheckReport) -> String {
                 },
             },
             results: report
-                .errors
-                .iter()
-                .chain(&report.unsatisfied)
+                .findings()
                 .map(outcome)
+                .chain(report.resolved.iter().flatten().map(absent))
                 .collect(),
             properties: RunProperties {
                 items: report.items,
@@ -159,6 +162,33 @@ fn level(rule: Rule) -> &'static str {
     }
 }
 
+/// A baseline entry no finding matched any more: SARIF's `absent` result, which has no
+/// location (the entry is what was found, not where).
+fn absent(entry: &Entry) -> Outcome {
+    let rule = Rule::ALL
+        .iter()
+        .copied()
+        .find(|rule| rule.id() == entry.rule)
+        .unwrap_or_default();
+    Outcome {
+        rule_id: rule.id(),
+        rule_index: rule_index(rule),
+        level: level(rule),
+        message: Message {
+            text: format!("{}: in the baseline, no longer found", entry.describe()),
+        },
+        locations: Vec::new(),
+        baseline_state: Some("absent"),
+    }
+}
+
+fn rule_index(rule: Rule) -> usize {
+    Rule::ALL
+        .iter()
+        .position(|known| *known == rule)
+        .unwrap_or_default()
+}
+
 fn outcome(finding: &Finding) -> Outcome {
     let mut text = finding.description();
     if let Some(document) = finding.document {
@@ -166,10 +196,7 @@ fn outcome(finding: &Finding) -> Outcome {
     }
     Outcome {
         rule_id: finding.rule.id(),
-        rule_index: Rule::ALL
-            .iter()
-            .position(|rule| *rule == finding.rule)
-            .unwrap_or_default(),
+        rule_index: rule_index(finding.rule),
         level: level(finding.rule),
         message: Message { text },
         // Standard input has no path a code-scanning alert could point at.
@@ -188,6 +215,10 @@ fn outcome(finding: &Finding) -> Outcome {
                 },
             }]
         },
+        baseline_state: finding.baseline_state.map(|state| match state {
+            State::New => "new",
+            State::Unchanged => "unchanged",
+        }),
     }
 }
 

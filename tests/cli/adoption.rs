@@ -254,13 +254,206 @@ spec: {clusterSet: canary}
         &["check", "-f", "clusters", "-f", "apps", "-o", "github"],
     )
     .stdout(
-        "::warning file=apps/shop/placement.yaml,line=1::apps/shop/placement.yaml#1: line 1: \
-             Placement/apps/storefront: \
+        "::warning file=apps/shop/placement.yaml,line=1::Placement/apps/storefront: \
              AllManagedClusterSetsEmpty: All ManagedClusterSets [canary] have no member \
              ManagedCluster (hint: a ManagedCluster is a member of the set canary when it has \
              the label cluster.open-cluster-management.io/clusterset=canary)\n\
              1 item checked: 1 unsatisfied\n",
     )
     .status(3)
+    .run();
+}
+
+// ---- Baseline ----
+
+/// A Placement that asks for more clusters than the fleet has: unsatisfied before any change.
+const LEGACY: &str = "apiVersion: cluster.open-cluster-management.io/v1beta1
+kind: Placement
+metadata:
+  name: legacy
+  namespace: apps
+spec:
+  numberOfClusters: 3
+";
+
+/// The team repository with the legacy Placement, its findings recorded in `baseline.yaml`.
+fn repo_with_baseline() -> tempfile::TempDir {
+    let repo = team_repo();
+    put(repo.path(), "apps/legacy/placement.yaml", LEGACY);
+    fleetplan(
+        repo.path(),
+        &[
+            "check",
+            "-f",
+            "clusters",
+            "-f",
+            "apps",
+            "--write-baseline",
+            "baseline.yaml",
+        ],
+    )
+    .stdout("baseline.yaml: baseline of 1 finding written (2 items checked)\n")
+    .run();
+    repo
+}
+
+#[test]
+fn a_written_baseline_is_sorted_reviewable_yaml_without_lines() {
+    let repo = repo_with_baseline();
+    let text = fs::read_to_string(repo.path().join("baseline.yaml")).unwrap_or_default();
+    assert_eq!(
+        text,
+        "# Findings `fleetplan check --baseline` reports as known: they do not fail the run.
+# Written by `fleetplan check --write-baseline`; an entry is an object (or a file) and the
+# kind of finding, never a line. Regenerate it to accept the current findings.
+apiVersion: fleetplan.io/v1alpha1
+kind: CheckBaseline
+findings:
+- object: Placement/apps/legacy
+  rule: unsatisfied
+  condition: PlacementSatisfied
+  reason: NotAllDecisionsScheduled
+"
+    );
+}
+
+#[test]
+fn known_findings_do_not_fail_the_gate_and_new_ones_do() {
+    let repo = repo_with_baseline();
+    let check = [
+        "check",
+        "-f",
+        "clusters",
+        "-f",
+        "apps",
+        "--baseline",
+        "baseline.yaml",
+    ];
+    fleetplan(repo.path(), &check)
+        .stdout("2 items checked: no new findings; 1 known (baseline), 0 resolved\n")
+        .run();
+    // Lines moved by an edit elsewhere in the file do not make the known finding new; a new
+    // Placement that cannot be satisfied is new.
+    put(
+        repo.path(),
+        "apps/legacy/placement.yaml",
+        &format!(
+            "# Owned by the legacy team.\n\n{LEGACY}---\n{}",
+            LEGACY.replace("legacy", "fresh")
+        ),
+    );
+    fleetplan(repo.path(), &check)
+        .stdout(
+            "unsatisfied: apps/legacy/placement.yaml#2: line 11: Placement/apps/fresh: \
+             NotAllDecisionsScheduled: 1 cluster decisions unscheduled\n\
+             3 items checked: 1 new unsatisfied; 1 known (baseline), 0 resolved\n",
+        )
+        .status(3)
+        .run();
+}
+
+#[test]
+fn baseline_entries_no_longer_found_are_resolved() {
+    let repo = repo_with_baseline();
+    put(
+        repo.path(),
+        "apps/legacy/placement.yaml",
+        &LEGACY.replace("numberOfClusters: 3", "numberOfClusters: 2"),
+    );
+    fleetplan(
+        repo.path(),
+        &[
+            "check",
+            "-f",
+            "clusters",
+            "-f",
+            "apps",
+            "--baseline",
+            "baseline.yaml",
+        ],
+    )
+    .stdout(
+        "resolved: Placement/apps/legacy: unsatisfied: PlacementSatisfied: \
+             NotAllDecisionsScheduled: in the baseline, no longer found\n\
+             2 items checked, all satisfied; 0 known (baseline), 1 resolved\n",
+    )
+    .run();
+}
+
+#[test]
+fn machine_formats_say_which_findings_are_new() {
+    let repo = repo_with_baseline();
+    put(
+        repo.path(),
+        "apps/fresh.yaml",
+        &LEGACY.replace("legacy", "fresh"),
+    );
+    let check = [
+        "check",
+        "-f",
+        "clusters",
+        "-f",
+        "apps",
+        "--baseline",
+        "baseline.yaml",
+        "-o",
+    ];
+    let run = |format: &str| {
+        let mut args = check.to_vec();
+        args.push(format);
+        common::stdout(&fleetplan(repo.path(), &args).status(3).run())
+    };
+    assert_eq!(
+        run("github"),
+        "::warning file=apps/fresh.yaml,line=1::new: Placement/apps/fresh: \
+         NotAllDecisionsScheduled: 1 cluster decisions unscheduled\n\
+         ::notice file=apps/legacy/placement.yaml,line=1::known (baseline): \
+         Placement/apps/legacy: NotAllDecisionsScheduled: 1 cluster decisions unscheduled\n\
+         3 items checked: 1 new unsatisfied; 1 known (baseline), 0 resolved\n"
+    );
+    let sarif: serde_json::Value =
+        serde_json::from_str(&run("sarif")).unwrap_or_else(|e| panic!("{e}"));
+    let states: Vec<&str> = sarif["runs"][0]["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|result| result["baselineState"].as_str())
+        .collect();
+    assert_eq!(states, ["new", "unchanged"]);
+    let junit = run("junit");
+    assert!(
+        junit.contains("<failure type=\"unsatisfied\" message=\"new: Placement/apps/fresh:"),
+        "{junit}"
+    );
+    assert!(
+        junit.contains(
+            "<skipped type=\"unsatisfied\" message=\"known (baseline): Placement/apps/legacy:"
+        ),
+        "{junit}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&run("json")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(json["unsatisfied"][0]["baselineState"], "new");
+    assert_eq!(json["unsatisfied"][1]["baselineState"], "unchanged");
+    assert_eq!(json["resolved"], serde_json::json!([]));
+}
+
+#[test]
+fn a_missing_baseline_is_an_error_not_an_empty_one() {
+    let repo = team_repo();
+    fleetplan(
+        repo.path(),
+        &[
+            "check",
+            "-f",
+            "clusters",
+            "-f",
+            "apps",
+            "--baseline",
+            "nope.yaml",
+        ],
+    )
+    .stderr("error: --baseline: nope.yaml: No such file or directory (os error 2)\n")
+    .status(1)
     .run();
 }
