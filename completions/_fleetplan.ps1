@@ -54,6 +54,7 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
             [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Only the workloads whose labels match SELECTOR, as `kubectl get -l` (''tier=web,env!=dev'', ''app in (shop,cart)'', ''!legacy'')')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'Only what lands on cluster NAME: every item of every engine (Placements, PlacementRules, consumers, kubefed, Karmada, replica workloads), with its chain. The blast radius of taking NAME down')
             [CompletionResult]::new('--out', '--out', [CompletionResultType]::ParameterName, 'Write the output to FILE (atomically: a failed run leaves FILE as it was)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also list the documents that were read but not used, and what walking skipped')

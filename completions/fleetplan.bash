@@ -619,7 +619,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__plan)
-            opts="-f -n -v -l -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --enforce-spread-policy --selector --output --out --color --help"
+            opts="-f -n -v -l -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --enforce-spread-policy --selector --output --cluster --out --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -687,6 +687,10 @@ _fleetplan() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table yaml json decisions bindings name" -- "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --out)

@@ -50,6 +50,7 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
             cand --selector 'Only the workloads whose labels match SELECTOR, as `kubectl get -l` (''tier=web,env!=dev'', ''app in (shop,cart)'', ''!legacy'')'
             cand -o 'Output format'
             cand --output 'Output format'
+            cand --cluster 'Only what lands on cluster NAME: every item of every engine (Placements, PlacementRules, consumers, kubefed, Karmada, replica workloads), with its chain. The blast radius of taking NAME down'
             cand --out 'Write the output to FILE (atomically: a failed run leaves FILE as it was)'
             cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
             cand -v 'Also list the documents that were read but not used, and what walking skipped'

@@ -55,6 +55,7 @@ json\t'The Plan document as JSON'
 decisions\t'Apply-ready PlacementDecision objects for the OCM Placements'
 bindings\t'The ResourceBindings karmada-scheduler would write for the Karmada resources'
 name\t'One `Kind/namespace/name` per item, in plan order (what `explain` takes)'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l cluster -d 'Only what lands on cluster NAME: every item of every engine (Placements, PlacementRules, consumers, kubefed, Karmada, replica workloads), with its chain. The blast radius of taking NAME down' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l out -d 'Write the output to FILE (atomically: a failed run leaves FILE as it was)' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always colour, even piped or with NO_COLOR set'

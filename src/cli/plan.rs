@@ -10,7 +10,7 @@ use super::context::{Diagnostics, RunContext};
 use super::error::Error;
 use super::io::{report, write_file_with, write_with, Io};
 use crate::exit_code::ExitCode;
-use crate::plan::Trace;
+use crate::plan::{self, Trace};
 use crate::render;
 use crate::render::plan::Output;
 use crate::verdict::{self, PLANNED_KINDS};
@@ -29,6 +29,12 @@ pub struct PlanArgs {
     /// Output format.
     #[arg(short = 'o', long, value_enum, default_value_t = PlanFormat::Table)]
     output: PlanFormat,
+
+    /// Only what lands on cluster NAME: every item of every engine (Placements,
+    /// PlacementRules, consumers, kubefed, Karmada, replica workloads), with its chain. The
+    /// blast radius of taking NAME down.
+    #[arg(long, value_name = "NAME")]
+    cluster: Option<String>,
 
     /// Write the output to FILE (atomically: a failed run leaves FILE as it was).
     #[arg(long, value_name = "FILE")]
@@ -62,16 +68,25 @@ pub fn run(args: PlanArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     if args.output != PlanFormat::Name {
         verdict::clusters_to_plan(&context.model)?;
     }
+    if let Some(cluster) = &args.cluster {
+        let (known, searched) = plan::every_cluster(&context.model);
+        plan::find_cluster(&known, searched, cluster)?;
+    }
     let selection = args.items.select(&context.model)?;
     let context = context.select(selection);
     let outcome = context.plan(Diagnostics::All, io);
-    let output = match args.output {
-        PlanFormat::Table => Output::Table(io.width),
-        PlanFormat::Yaml => Output::Yaml,
-        PlanFormat::Json => Output::Json,
-        PlanFormat::Decisions => Output::Decisions,
-        PlanFormat::Bindings => Output::Bindings,
-        PlanFormat::Name => Output::Names,
+    let outcome = match &args.cluster {
+        Some(cluster) => outcome.landing_on(cluster),
+        None => outcome,
+    };
+    let output = match (args.output, &args.cluster) {
+        (PlanFormat::Table, Some(cluster)) => Output::Landing(cluster),
+        (PlanFormat::Table, None) => Output::Table(io.width),
+        (PlanFormat::Yaml, _) => Output::Yaml,
+        (PlanFormat::Json, _) => Output::Json,
+        (PlanFormat::Decisions, _) => Output::Decisions,
+        (PlanFormat::Bindings, _) => Output::Bindings,
+        (PlanFormat::Name, _) => Output::Names,
     };
     // Streamed as the items are rendered: a large fleet's plan is hundreds of megabytes.
     let stream = |out: &mut dyn std::io::Write| render::plan::stream(output, &outcome, out);

@@ -186,7 +186,31 @@ pub(crate) fn verify(
                 checks,
             }
         })
-        .collect();
+        .collect::<Vec<_>>();
+    // Placement consumers (a Policy through its PlacementBinding, a Subscription…) must land
+    // on the same clusters before and after, whatever their placement was migrated to.
+    let mut items = items;
+    items.extend(
+        model
+            .workloads
+            .iter()
+            .filter(|workload| matches!(workload.kind, WorkloadKind::Consumer(_)))
+            .map(|workload| {
+                let source = ItemSource::from(&workload.object);
+                let comparison = Comparison {
+                    aspect: Aspect::Clusters,
+                    old: source.clone(),
+                    new: source.clone(),
+                };
+                let mut check = check(&comparison, before.get(&source), after.get(&source));
+                check.compared = fleets.compared(&comparison);
+                Verification {
+                    identical: check.differences.is_empty(),
+                    source,
+                    checks: vec![check],
+                }
+            }),
+    );
     Ok(Verified { items, warnings })
 }
 

@@ -18,7 +18,7 @@ pub use federated_fleet::FederatedFleet;
 pub use items::karmada::{BindingTrace, KarmadaTrace};
 pub use lookup::{find_cluster, find_item, LookupError};
 pub use trace::{Engine, ItemTrace, SelectionRule, SelectionTrace};
-pub use whatif::{close_matches, WhatIf, WhatIfError};
+pub use whatif::{close_matches, every_cluster, WhatIf, WhatIfError};
 
 use crate::karmada::fleet::Fleet as KarmadaFleet;
 use crate::model::{Model, Workload, WorkloadKind};
@@ -82,6 +82,20 @@ pub struct PlanOutcome<'a> {
 impl PlanOutcome<'_> {
     pub fn has_errors(&self) -> bool {
         !self.errors.is_empty()
+    }
+
+    /// Only the items that land on `cluster` (of every engine), with their traces: the
+    /// blast radius of taking it down. Errors and warnings are kept.
+    pub fn landing_on(mut self, cluster: &str) -> Self {
+        let items = std::mem::take(&mut self.plan.items);
+        let traces = std::mem::take(&mut self.traces);
+        for (item, trace) in items.into_iter().zip(traces) {
+            if item.clusters.binary_search(cluster).is_ok() {
+                self.plan.items.push(item);
+                self.traces.push(trace);
+            }
+        }
+        self
     }
 }
 

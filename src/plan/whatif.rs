@@ -127,7 +127,19 @@ fn clusters<'m>(
             karmada: karmada.map(|index| &mut model.karmada.clusters[index]),
         });
     }
-    let known: Vec<&str> = model
+    let (known, searched) = every_cluster(model);
+    Err(WhatIfError::UnknownCluster {
+        flag,
+        name: name.to_string(),
+        searched,
+        suggestion: close_matches(name, &known),
+    })
+}
+
+/// Every cluster name of both fleets (the inventory's, then Karmada's), and where a message
+/// says they were looked for.
+pub fn every_cluster(model: &Model) -> (Vec<&str>, &'static str) {
+    let known = model
         .inventory
         .clusters
         .iter()
@@ -148,12 +160,7 @@ fn clusters<'m>(
         (false, false) => "in the inventory or among the Karmada Clusters",
         _ => "in the inventory",
     };
-    Err(WhatIfError::UnknownCluster {
-        flag,
-        name: name.to_string(),
-        searched,
-        suggestion: close_matches(name, &known),
-    })
+    (known, searched)
 }
 
 /// ", did you mean A or B?" for names within a small edit distance, else "".

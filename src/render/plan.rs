@@ -46,9 +46,11 @@ impl ItemError {
 /// (rendered on any thread), a separator between pieces and a tail. [`stream`] writes them as
 /// the items are rendered on every core, so a large plan is never one string in memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Output {
+pub enum Output<'c> {
     /// The plan table, fitted to a terminal this wide.
     Table(Option<u16>),
+    /// `plan --cluster NAME`: one line per item that lands on the cluster, with how.
+    Landing(&'c str),
     Yaml,
     Json,
     Decisions,
@@ -56,7 +58,7 @@ pub enum Output {
     Names,
 }
 
-impl Output {
+impl Output<'_> {
     /// What comes before the first item of `plan`.
     fn head(self, plan: &Plan) -> String {
         match self {
@@ -65,6 +67,10 @@ impl Output {
             Output::Decisions => decisions::HEADER.to_string(),
             Output::Bindings => bindings::HEADER.to_string(),
             Output::Table(_) | Output::Names => String::new(),
+            Output::Landing(cluster) if plan.items.is_empty() => {
+                format!("nothing lands on {cluster}\n")
+            }
+            Output::Landing(cluster) => format!("lands on {cluster}:\n"),
         }
     }
 
@@ -86,6 +92,7 @@ impl Output {
                 bindings::object(item, trace, lines).map_err(|error| ItemError::new(item, error))
             }
             Output::Names => Ok(format!("{}\n", item.source)),
+            Output::Landing(cluster) => Ok(landing_line(item, trace, cluster)),
         }
     }
 
@@ -113,7 +120,7 @@ impl Output {
 /// what a half-written sink means: `--out` stages it, a closed pipe ends the run). An item
 /// that cannot be rendered stops it the same way.
 pub fn stream(
-    output: Output,
+    output: Output<'_>,
     outcome: &PlanOutcome,
     out: &mut dyn Write,
 ) -> Result<(), StreamError> {
@@ -132,7 +139,7 @@ pub fn stream(
 /// `output`'s head (of `plan`), the pieces of `items` rendered by `piece` on every core, its separators
 /// and its tail, in order, to `out`.
 fn write_pieces<T: Sync>(
-    output: Output,
+    output: Output<'_>,
     plan: &Plan,
     items: &[T],
     piece: impl Fn(&T) -> Result<String, ItemError> + Sync,
@@ -178,7 +185,7 @@ pub fn yaml_pieces(plan: &Plan) -> Result<YamlPieces, ItemError> {
 
 /// A document format of a plan with no traces at hand (`diff`, the property tests).
 fn plan_text(
-    output: Output,
+    output: Output<'_>,
     plan: &Plan,
     piece: fn(&PlanItem) -> Result<String, ItemError>,
 ) -> Result<String, ItemError> {
@@ -251,6 +258,45 @@ const YAML_NO_ITEMS: &str = ": []\n";
 fn item_yaml(item: &PlanItem) -> Result<String, ItemError> {
     crate::yaml11::to_string(std::slice::from_ref(item))
         .map_err(|error| ItemError::new(item, error))
+}
+
+/// `Kind/ns/name (apiVersion): how it lands on `cluster`` (`plan --cluster`): the chains of a
+/// consumer that reach it, the replicas a replica workload or Karmada resource puts there,
+/// the claiming Karmada policy, the decision group of an OCM Placement.
+fn landing_line(item: &PlanItem, trace: &ItemTrace, cluster: &str) -> String {
+    let mut how: Vec<String> = Vec::new();
+    match trace {
+        ItemTrace::Consumer(consumer) => how.extend(
+            consumer
+                .routes
+                .iter()
+                .filter(|route| route.clusters.iter().any(|name| name == cluster))
+                .map(|route| format!("via {}", route.chain.join(" -> "))),
+        ),
+        ItemTrace::Placement(result) => {
+            if let Some(placed) = groups::placed(&result.decisions).get(cluster) {
+                how.push(format!(
+                    "group {}, {}",
+                    group_label(placed.group_index, placed.group_name),
+                    placed.decision
+                ));
+            }
+        }
+        _ => {}
+    }
+    if let Some(policy) = &item.policy {
+        how.push(format!("claimed by {policy}"));
+    }
+    if !item.replicas.is_empty() || matches!(trace, ItemTrace::Replicas { .. }) {
+        let replicas = item.replicas.get(cluster).copied().unwrap_or(0);
+        how.push(format!("{replicas} replicas"));
+    }
+    let source = &item.source;
+    if how.is_empty() {
+        format!("  {source} ({})\n", source.api_version)
+    } else {
+        format!("  {source} ({}): {}\n", source.api_version, how.join("; "))
+    }
 }
 
 /// One block per item: a heading with its state, its clusters, then what is unsatisfied.

@@ -277,3 +277,73 @@ fn a_dangling_binding_fails_plan_too() {
         .stderr_contains("error: testdata/consumers/broken/binding-renamed-placement.yaml#2: PlacementBinding/policies/binding-policy-audit: placementRef: Placement/policies/placement-production is not in the inputs\n")
         .run();
 }
+
+#[test]
+fn diff_lists_a_consumer_whose_placement_moved() {
+    let dir = common::tempdir();
+    let previous = dir.path().join("previous.yaml");
+    let output = with_consumers("plan").args(["-o", "yaml"]).run();
+    common::write(&previous, &common::stdout(&output));
+    // gcp-eu-west-dev turns prod: placement-prod takes it, and so does every Policy bound to
+    // it. The PolicySet's members also lose it from placement-dev: their union is unchanged.
+    let output = with_consumers("diff")
+        .args(["--previous", &previous.to_string_lossy()])
+        .args(["--label", "gcp-eu-west-dev:env=prod", "-o", "markdown"])
+        .status(2)
+        .run();
+    let text = common::stdout(&output);
+    assert!(
+        text.contains("| `Policy/policies/policy-pod` | changed | +1 −0 | 0 | 0 | 0 |"),
+        "{text}"
+    );
+    assert!(
+        text.contains("**`Policy/policies/policy-pod`** changed\n\n- `+ cluster gcp-eu-west-dev`"),
+        "{text}"
+    );
+    assert!(!text.contains("policy-limits"), "{text}");
+    assert!(!text.contains("PolicySet"), "{text}");
+}
+
+#[test]
+fn plan_for_one_cluster_lists_everything_that_lands_on_it() {
+    let output = Test::new()
+        .args(["plan", "-f", "testdata/fleet"])
+        .args(["-f", "testdata/consumers/policies.yaml"])
+        .args(["-f", "testdata/consumers/apps.yaml"])
+        .args(CI_NOW)
+        .args(["--cluster", "aws-eu-west-prod-1"])
+        .run();
+    common::golden(&expected("plan-cluster.txt"), &common::stdout(&output));
+}
+
+#[test]
+fn plan_for_one_cluster_in_yaml_keeps_only_its_items() {
+    let output = with_consumers("plan")
+        .args(["--cluster", "gcp-eu-west-dev", "-o", "name"])
+        .run();
+    assert_eq!(
+        common::stdout(&output),
+        "ClusterManagementAddOn/observability\nPlacementRule/policies/placement-dev\nSubscription/shop/gcp-tools\nPlacement/ci/canary-rollout\nPolicy/policies/policy-limits\nPolicy/policies/policy-namespace\nPolicySet/policies/baseline\nManifestWorkReplicaSet/ci/canary-config\n"
+    );
+}
+
+#[test]
+fn plan_for_an_unknown_cluster_is_an_error() {
+    with_consumers("plan")
+        .args(["--cluster", "aws-eu-west-prod-3"])
+        .status(1)
+        .stderr("error: --cluster: no cluster named \"aws-eu-west-prod-3\" in the inventory, did you mean aws-eu-west-prod-1 or aws-eu-west-prod-2?\n")
+        .run();
+}
+
+#[test]
+fn migrate_verify_compares_the_policies_of_a_migrated_rule() {
+    let output = Test::new()
+        .args(["migrate", "-f", "testdata/fleet/inventory.yaml"])
+        .args(["-f", "testdata/consumers/migrate-policy.yaml", "--verify"])
+        .stderr_contains(
+            "Policy/policies/policy-pod: identical (selection compared on 14 clusters)\n",
+        )
+        .run();
+    assert!(common::stdout(&output).contains("kind: Placement\n"));
+}

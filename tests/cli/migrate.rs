@@ -44,7 +44,7 @@ fn verify_exits_2_and_names_the_difference_of_a_lossy_rule() {
             golden("placementrules.report.txt")
                 + &golden("placementrules.verify.txt")
                 + PLACEMENT_RULES_SUMMARY
-                + "; verified 5 identical, 1 different\n",
+                + "; verified 6 identical, 1 different\n",
         )
         .status(2)
         .run();
@@ -665,7 +665,7 @@ fn fail_on_approximate_refuses_an_approximation_and_out_stays_empty() {
 fn json_carries_the_summary() {
     let output = migrate("testdata/migrate/placementrules.yaml")
         .args(["-o", "json", "--verify"])
-        .stderr_contains("; verified 5 identical, 1 different\n")
+        .stderr_contains("; verified 6 identical, 1 different\n")
         .status(2)
         .run();
     let document: serde_json::Value =

@@ -90,7 +90,12 @@ pub fn explain(explanation: &mut Explanation, trace: &ConsumerTrace, clusters: &
                 }
             }
             if reasons.is_empty() {
-                reasons.push("no placement places it".to_string());
+                // No route at all: what the controller does instead says why (a disabled
+                // Policy, a local Subscription, a Manual add-on).
+                reasons.push(match trace.notes.first() {
+                    Some(note) if trace.routes.is_empty() => format!("lands nowhere: {note}"),
+                    _ => "no placement places it".to_string(),
+                });
             }
             reasons.dedup();
             ClusterVerdict::new(name, false, "notPlaced", reasons.join("; "))
