@@ -30,7 +30,7 @@ pub mod report;
 mod scope;
 pub mod verify;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Read;
 
 use serde::Serialize;
@@ -46,7 +46,7 @@ use crate::verdict::{self, Nothing};
 use assembly::{Assembly, Recorded};
 use manifest::Emitted;
 use object_error::ObjectError;
-use objects::{Location, RawObject};
+use objects::{Location, RawIndex, RawObject};
 use report::{Added, Aspect, Comparison, Conversion, FieldReport, Report, Summary};
 use scope::ClusterScope;
 pub use scope::GLOBAL;
@@ -301,6 +301,14 @@ pub(crate) fn migrate(
     options: &MigrateOptions,
 ) -> Migration {
     let raws = objects::raw_objects(documents);
+    let index = RawIndex::new(&raws);
+    // A rule's own decisions: the first PlacementDecision-like entry read for it.
+    let mut decisions: HashMap<&ObjectRef, &[String]> = HashMap::new();
+    for decision in &model.decisions {
+        decisions
+            .entry(&decision.object)
+            .or_insert(decision.clusters.as_slice());
+    }
     let scope = ClusterScope::new(&options.set, &model.inventory);
     let mut assembly = Assembly::new(model);
     // Each namespace Placements are made in, and whether any input there named it.
@@ -309,19 +317,12 @@ pub(crate) fn migrate(
 
     for workload in &model.workloads {
         let object = &workload.object;
-        let raw = || {
-            raws.iter()
-                .find(|raw| raw.location.source == workload.source && raw.is(object, namespace))
-        };
+        let raw = || index.find(&workload.source, object, namespace);
         let result = match &workload.kind {
             WorkloadKind::PlacementRule(spec) => {
                 raw().ok_or(ObjectError::Missing).and_then(|raw| {
                     let namespace = namespace_of(object)?;
-                    let decisions = model
-                        .decisions
-                        .iter()
-                        .find(|decision| decision.object == *object)
-                        .map_or(&[][..], |decision| decision.clusters.as_slice());
+                    let decisions = decisions.get(object).copied().unwrap_or_default();
                     let converted = placement_rule::convert(&placement_rule::RuleInput {
                         raw,
                         object,

@@ -130,10 +130,11 @@ pub(crate) fn verify(
     // The namespace the inputs were read with: a migrated object written into another
     // namespace than its input would land in plans as a different item, not as identical.
     let new_model = load::load_documents(&new_documents, namespace)?;
+    let known: HashSet<&String> = model.warnings.iter().collect();
     let warnings = new_model
         .warnings
         .iter()
-        .filter(|warning| !model.warnings.contains(warning))
+        .filter(|warning| !known.contains(warning))
         .map(|warning| format!("migrated objects: {warning}"))
         .collect();
 

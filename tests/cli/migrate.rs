@@ -35,6 +35,21 @@ fn placement_rules_print_the_golden_objects_and_report() {
         .run();
 }
 
+/// A rule inside a List is found in its document (its source carries the item's own line).
+#[test]
+fn a_placement_rule_inside_a_list_is_migrated() {
+    let list = "apiVersion: v1\nkind: List\nitems:\n\
+                - apiVersion: apps.open-cluster-management.io/v1\n  kind: PlacementRule\n  \
+                metadata: {name: web, namespace: shop}\n  \
+                spec: {clusterSelector: {matchLabels: {env: prod}}}\n";
+    let output = migrate("-").stdin(list).stderr_contains("").run();
+    let stdout = common::stdout(&output);
+    assert!(
+        stdout.contains("kind: Placement\nmetadata:\n  name: web\n  namespace: shop\n"),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn verify_exits_2_and_names_the_difference_of_a_lossy_rule() {
     migrate("testdata/migrate/placementrules.yaml")

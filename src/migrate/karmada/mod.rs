@@ -54,6 +54,7 @@ use policy::{ClusterAffinity, Placement};
 /// the model gave objects written without one.
 pub(crate) fn migrate(model: &Model, documents: &[Document], namespace: &str) -> Migration {
     let raws = objects::raw_objects(documents);
+    let index = objects::RawIndex::new(&raws);
     let mut assembly = Assembly::new(model);
     let bounded = model
         .inventory
@@ -81,9 +82,7 @@ pub(crate) fn migrate(model: &Model, documents: &[Document], namespace: &str) ->
 
     for workload in &model.workloads {
         let object = &workload.object;
-        let raw = raws
-            .iter()
-            .find(|raw| raw.location.source == workload.source && raw.is(object, namespace));
+        let raw = index.find(&workload.source, object, namespace);
         let made = match (&workload.kind, raw) {
             (
                 WorkloadKind::Federated(_)
