@@ -84,14 +84,14 @@ fn placement(object: Object<'_>) -> Result<Decoded, LoadError> {
     ))
 }
 
-/// The plan item a previous decision belongs to: a PlacementDecision's Placement, otherwise
-/// the object that carried the decisions (a PlacementRule's `status.decisions`).
 /// A PlacementDecision without (or with an empty) placement label: it belongs to no
 /// Placement. (A PlacementRule's decisions always belong to the rule.)
 pub fn names_no_placement(decision: &PreviousDecision) -> bool {
     decision.object.kind == DECISION_KIND && decision.placement.is_empty()
 }
 
+/// The plan item a previous decision belongs to: a PlacementDecision's Placement, otherwise
+/// the object that carried the decisions (a PlacementRule's `status.decisions`).
 pub fn planned_object(decision: &PreviousDecision) -> ItemSource {
     if decision.object.kind == DECISION_KIND {
         ItemSource {
