@@ -21,7 +21,7 @@ mod upstream_vectors;
 mod validation;
 pub(crate) use validation::{
     dns1035_label_errors, dns1123_label_errors, dns1123_subdomain_errors, is_qualified_key,
-    path_segment_errors,
+    label_key_errors, label_value_errors, path_segment_errors,
 };
 
 pub use bits::ClusterBits;

@@ -54,6 +54,20 @@ fn lower_case_cluster_names(case: &mut serde_yaml::Value) {
     }
 }
 
+/// Cases whose manifests Karmada's webhook refuses (upstream's unit tests call the scheduler
+/// without it), with the error fleetplan gives, as upstream's webhook would: the case's
+/// expected schedule is never reached.
+const REFUSED_BY_THE_WEBHOOK: [(&str, &str); 2] = [
+    (
+        "upstream-023",
+        "error: <stdin>#2: PropagationPolicy/default/pp: spec.placement.clusterAffinity.fieldSelector: unsupported key \"\", must be provider, region, or zone\n",
+    ),
+    (
+        "upstream-033",
+        "error: <stdin>#2: PropagationPolicy/default/pp: spec.placement.clusterAffinity.fieldSelector: unsupported key \"metadata.name\", must be provider, region, or zone\n",
+    ),
+];
+
 fn manifests(input: &serde_yaml::Value) -> String {
     let mut objects: Vec<&serde_yaml::Value> = Vec::new();
     for field in ["clusters", "policies"] {
@@ -83,6 +97,16 @@ fn every_upstream_case_passes_through_the_cli() {
         let id = case["id"].as_str().unwrap_or("?").to_string();
         let input = &case["input"];
         let now = input["now"].as_str().unwrap_or("2026-06-01T12:00:00Z");
+        if let Some((_, error)) = REFUSED_BY_THE_WEBHOOK.iter().find(|(case, _)| *case == id) {
+            Test::new()
+                .args(["plan", "-o", "json", "--now", now, "-f", "-"])
+                .stdin(manifests(input))
+                .stderr(*error)
+                .stdout("")
+                .status(1)
+                .run();
+            continue;
+        }
         let output = Test::new()
             .args(["plan", "-o", "json", "--now", now, "-f", "-"])
             .stdin(manifests(input))

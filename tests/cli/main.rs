@@ -17,6 +17,7 @@ mod diff;
 mod explain;
 mod generated_fleet;
 mod karmada;
+mod karmada_admission;
 mod karmada_vectors;
 mod karmada_what_if;
 mod migrate;

@@ -10,6 +10,10 @@ use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_yaml::Value;
 
+use super::karmada_admission::{
+    self as admission, FailoverDoc, PolicyFields, SchedulePriorityDoc, SuspensionDoc,
+    WorkloadAffinityDoc,
+};
 use super::{claimed, Api, KnownKind, Reader};
 use crate::load::content::{Content, Shape};
 use crate::load::decode::{null_as_default, optional_time, FieldError};
@@ -187,6 +191,28 @@ fn nanos(list: BTreeMap<String, Quantity>) -> BTreeMap<String, i128> {
 /// Reads a Karmada `Cluster`.
 fn karmada_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: ClusterDoc = object.decode()?;
+    let mut errors = Vec::new();
+    let spec = &doc.spec;
+    admission::cluster_location(
+        &spec.provider,
+        &spec.region,
+        &spec.zone,
+        &spec.zones,
+        &mut errors,
+    );
+    admission::cluster_taints(
+        spec.taints.iter().map(|taint| {
+            (
+                taint.key.as_str(),
+                taint.value.as_str(),
+                taint.effect.as_str(),
+            )
+        }),
+        &mut errors,
+    );
+    if let Some(error) = errors.into_iter().next() {
+        return Err(object.invalid(error));
+    }
     let mut api_enablements: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for enablement in doc.status.api_enablements {
         api_enablements
@@ -273,22 +299,22 @@ struct PolicySpecDoc {
     dependent_overrides: Vec<String>,
     #[serde(default, rename = "association")]
     _association: Option<IgnoredAny>,
-    #[serde(default, rename = "propagateDeps")]
-    _propagate_deps: Option<IgnoredAny>,
-    #[serde(default, rename = "preemption")]
-    _preemption: Option<IgnoredAny>,
-    #[serde(default, rename = "failover")]
-    _failover: Option<IgnoredAny>,
-    #[serde(default, rename = "conflictResolution")]
-    _conflict_resolution: Option<IgnoredAny>,
-    #[serde(default, rename = "activationPreference")]
-    _activation_preference: Option<IgnoredAny>,
-    #[serde(default, rename = "suspension")]
-    _suspension: Option<IgnoredAny>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    propagate_deps: bool,
+    #[serde(default, deserialize_with = "null_as_default")]
+    preemption: String,
+    #[serde(default)]
+    failover: Option<FailoverDoc>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    conflict_resolution: String,
+    #[serde(default, deserialize_with = "null_as_default")]
+    activation_preference: String,
+    #[serde(default)]
+    suspension: Option<SuspensionDoc>,
     #[serde(default, rename = "preserveResourcesOnDeletion")]
     _preserve_resources_on_deletion: Option<IgnoredAny>,
-    #[serde(default, rename = "schedulePriority")]
-    _schedule_priority: Option<IgnoredAny>,
+    #[serde(default)]
+    schedule_priority: Option<SchedulePriorityDoc>,
 }
 
 #[derive(Deserialize)]
@@ -317,8 +343,8 @@ struct PlacementDoc {
     spread_constraints: Vec<SpreadConstraintDoc>,
     #[serde(default)]
     replica_scheduling: Option<ReplicaSchedulingDoc>,
-    #[serde(default, rename = "workloadAffinity")]
-    _workload_affinity: Option<IgnoredAny>,
+    #[serde(default)]
+    workload_affinity: Option<WorkloadAffinityDoc>,
 }
 
 /// Also flattened into affinity terms, so unknown fields cannot be refused here.
@@ -333,6 +359,28 @@ struct ClusterAffinityDoc {
     cluster_names: Vec<String>,
     #[serde(default, deserialize_with = "null_as_default")]
     exclude: Vec<String>,
+}
+
+impl ClusterAffinityDoc {
+    /// `emptyClusterAffinity`: no selection criteria at all.
+    fn is_empty(&self) -> bool {
+        self.label_selector.is_none()
+            && self.field_selector.is_none()
+            && self.cluster_names.is_empty()
+            && self.exclude.is_empty()
+    }
+
+    /// `ValidateClusterAffinity` of the affinity at `path`.
+    fn validate(&self, path: &str, errors: &mut Vec<FieldError>) {
+        if let Some(selector) = &self.field_selector {
+            let requirements: Vec<(&str, &str)> = selector
+                .match_expressions
+                .iter()
+                .map(|requirement| (requirement.key.as_str(), requirement.operator.as_str()))
+                .collect();
+            admission::field_selector(path, &requirements, errors);
+        }
+    }
 }
 
 #[derive(Default, Deserialize)]
@@ -462,7 +510,7 @@ fn propagation_policy(object: Object<'_>) -> Result<Decoded, LoadError> {
     let spec = doc.spec;
     let placement_doc = spec.placement.unwrap_or_default();
     let mut errors: Vec<FieldError> = Vec::new();
-    let resource_selectors = spec
+    let resource_selectors: Vec<ResourceSelector> = spec
         .resource_selectors
         .into_iter()
         .enumerate()
@@ -493,6 +541,33 @@ fn propagation_policy(object: Object<'_>) -> Result<Decoded, LoadError> {
         })
         .collect();
     let placement = placement(placement_doc, &mut errors);
+    admission::policy(
+        &PolicyFields {
+            selectors: resource_selectors
+                .iter()
+                .map(|selector| {
+                    (
+                        selector.api_version.as_str(),
+                        selector.kind.as_str(),
+                        selector.namespace.as_str(),
+                        selector.name.as_str(),
+                    )
+                })
+                .collect(),
+            namespace: match kind {
+                PolicyKind::PropagationPolicy => namespace.as_deref(),
+                PolicyKind::ClusterPropagationPolicy => None,
+            },
+            propagate_deps: spec.propagate_deps,
+            preemption: &spec.preemption,
+            conflict_resolution: &spec.conflict_resolution,
+            activation_preference: &spec.activation_preference,
+            failover: spec.failover.as_ref(),
+            suspension: spec.suspension.as_ref(),
+            schedule_priority: spec.schedule_priority.as_ref(),
+        },
+        &mut errors,
+    );
     if let Some(error) = errors.into_iter().next() {
         return Err(object.invalid(error));
     }
@@ -521,6 +596,9 @@ fn placement(doc: PlacementDoc, errors: &mut Vec<FieldError>) -> Placement {
             PATH,
             "clusterAffinities cannot co-exist with clusterAffinity",
         ));
+    }
+    if let Some(affinity) = &doc.cluster_affinity {
+        affinity.validate(&format!("{PATH}.clusterAffinity"), errors);
     }
     let replica_scheduling = doc
         .replica_scheduling
@@ -552,6 +630,26 @@ fn placement(doc: PlacementDoc, errors: &mut Vec<FieldError>) -> Placement {
                         "overflowAffinities can only be used together with dynamic weight or aggregated scheduling",
                     ));
                 }
+                let overflow_names: Option<Vec<&str>> =
+                    term.overflow_affinities.as_ref().map(|overflow| {
+                        overflow
+                            .iter()
+                            .map(|doc| doc.affinity_name.as_str())
+                            .collect()
+                    });
+                admission::affinity_term_names(
+                    &path,
+                    &term.affinity_name,
+                    term.affinity.is_empty(),
+                    overflow_names.as_deref(),
+                    errors,
+                );
+                term.affinity.validate(&path, errors);
+                for (index, overflow) in term.overflow_affinities.iter().flatten().enumerate() {
+                    overflow
+                        .affinity
+                        .validate(&format!("{path}.overflowAffinities[{index}]"), errors);
+                }
                 ClusterAffinityTerm {
                     name: term.affinity_name,
                     affinity: term.affinity.into(),
@@ -565,12 +663,17 @@ fn placement(doc: PlacementDoc, errors: &mut Vec<FieldError>) -> Placement {
             })
             .collect()
     });
-    Placement {
+    let placement = Placement {
         cluster_affinity: doc.cluster_affinity.map(ClusterAffinity::from),
         cluster_affinities,
         cluster_tolerations: doc
             .cluster_tolerations
             .into_iter()
+            .enumerate()
+            .map(|(index, toleration)| {
+                admission::toleration_operator(index, &toleration.operator, errors);
+                toleration
+            })
             .map(|toleration| Toleration {
                 key: toleration.key,
                 operator: toleration.operator,
@@ -580,7 +683,11 @@ fn placement(doc: PlacementDoc, errors: &mut Vec<FieldError>) -> Placement {
             .collect(),
         spread_constraints: spread_constraints(doc.spread_constraints, errors),
         replica_scheduling,
+    };
+    if let Some(workload_affinity) = &doc.workload_affinity {
+        admission::workload_affinity(workload_affinity, errors);
     }
+    placement
 }
 
 /// `helper.SetDefaultSpreadConstraints` and `ValidateSpreadConstraint`.
@@ -927,6 +1034,14 @@ fn read_template(object: &Object<'_>) -> Result<ResourceTemplate, LoadError> {
     let is_interpreted = interpreted(api_version, kind);
     let (replicas, requirements) = if is_interpreted {
         let doc: WorkloadDoc = object.decode()?;
+        let mut errors = Vec::new();
+        for (path, count) in [
+            ("spec.replicas", doc.spec.replicas),
+            ("spec.parallelism", doc.spec.parallelism),
+            ("spec.completions", doc.spec.completions),
+        ] {
+            admission::non_negative(path, count, &mut errors);
+        }
         let replicas = match kind {
             "Pod" => 1,
             "Job" => {
@@ -935,11 +1050,30 @@ fn read_template(object: &Object<'_>) -> Result<ResourceTemplate, LoadError> {
             }
             _ => doc.spec.replicas.unwrap_or(0),
         };
-        let pod = if kind == "Pod" {
-            object.decode::<PodDoc>()?.spec
+        let (pod, pod_path) = if kind == "Pod" {
+            (object.decode::<PodDoc>()?.spec, "spec")
         } else {
-            doc.spec.template.spec
+            (doc.spec.template.spec, "spec.template.spec")
         };
+        for (field, containers) in [
+            ("containers", &pod.containers),
+            ("initContainers", &pod.init_containers),
+        ] {
+            for (index, container) in containers.iter().enumerate() {
+                let resources = &container.resources;
+                admission::resources(
+                    &format!("{pod_path}.{field}[{index}].resources"),
+                    [
+                        ("requests", resources.requests.as_ref()),
+                        ("limits", resources.limits.as_ref()),
+                    ],
+                    &mut errors,
+                );
+            }
+        }
+        if let Some(error) = errors.into_iter().next() {
+            return Err(object.invalid(error));
+        }
         (i64::from(replicas), requirements(pod))
     } else {
         (0, None)

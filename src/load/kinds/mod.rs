@@ -6,6 +6,7 @@ mod consumers;
 mod federation;
 mod inventory;
 mod karmada;
+mod karmada_admission;
 mod kubefed;
 mod placement;
 mod placement_rule;
