@@ -51,6 +51,72 @@ pub enum Claim<'a> {
     Blocked { why: String },
 }
 
+/// The API groups whose objects the detector never watches (`util/apigroup.go`
+/// `NewSkippedResourceConfig`): Karmada's own and `events.k8s.io`.
+const SKIPPED_GROUPS: [&str; 9] = [
+    "cluster.karmada.io",
+    "policy.karmada.io",
+    "work.karmada.io",
+    "config.karmada.io",
+    "networking.karmada.io",
+    "autoscaling.karmada.io",
+    "remedy.karmada.io",
+    "apps.karmada.io",
+    "events.k8s.io",
+];
+
+/// A template with this label is another controller's (a MultiClusterService's Service):
+/// `Reconcile` leaves it alone.
+const CLAIMED_BY_LABEL: &str = "resourcetemplate.karmada.io/claimed-by";
+
+/// Why upstream never propagates `resource`, whatever the policies say: the resource
+/// detector's filters at their defaults (`pkg/detector/detector.go` `EventFilter` and
+/// `Reconcile`, `pkg/util/names/names.go` `IsReservedNamespace`, the controller manager's
+/// `--skipped-propagating-namespaces=kube-.*`, `pkg/util/apigroup.go`
+/// `NewSkippedResourceConfig`).
+pub fn ignored(resource: &ResourceTemplate) -> Option<String> {
+    let object = &resource.object;
+    let group = object.group();
+    let version = object
+        .api_version
+        .rsplit_once('/')
+        .map_or(object.api_version.as_str(), |(_, version)| version);
+    if SKIPPED_GROUPS.contains(&group) {
+        return Some(format!(
+            "the resource detector does not watch the API group {group} (--skipped-propagating-apis defaults)"
+        ));
+    }
+    if (group.is_empty() && version == "v1" && object.kind == "Event")
+        || (group == "coordination.k8s.io" && version == "v1")
+    {
+        return Some(format!(
+            "the resource detector does not watch {}/{} (--skipped-propagating-apis defaults)",
+            object.api_version, object.kind
+        ));
+    }
+    if let Some(namespace) = object.namespace.as_deref() {
+        if namespace == "karmada-system"
+            || namespace == "karmada-cluster"
+            || namespace.starts_with("karmada-es-")
+        {
+            return Some(format!(
+                "namespace {namespace} is reserved by Karmada: the resource detector ignores its objects"
+            ));
+        }
+        if namespace.starts_with("kube-") {
+            return Some(format!(
+                "namespace {namespace} matches kube-.* (--skipped-propagating-namespaces default): the resource detector ignores its objects"
+            ));
+        }
+    }
+    match resource.labels.get(CLAIMED_BY_LABEL) {
+        Some(owner) if !owner.is_empty() => Some(format!(
+            "label {CLAIMED_BY_LABEL}={owner}: another controller owns the template, the resource detector leaves it alone"
+        )),
+        _ => None,
+    }
+}
+
 /// `propagateResource`: an existing claim first, then the PropagationPolicies of the
 /// resource's namespace, then the ClusterPropagationPolicies.
 pub fn claim<'a>(

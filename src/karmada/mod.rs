@@ -21,7 +21,7 @@ pub mod webster;
 
 use crate::model::karmada::{Placement, ResourceTemplate, TargetCluster};
 
-pub use detector::{claim, Candidate, Claim};
+pub use detector::{claim, ignored, Candidate, Claim};
 pub use scheduler::{schedule, Attempt, Outcome, Reason};
 
 /// The ResourceBinding the scheduler reads: the resource's replicas and requirements, the

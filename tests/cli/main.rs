@@ -18,6 +18,7 @@ mod explain;
 mod generated_fleet;
 mod karmada;
 mod karmada_admission;
+mod karmada_detector;
 mod karmada_vectors;
 mod karmada_what_if;
 mod migrate;

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashSet};
 use crate::karmada::filter::{self, FilterContext, TermAffinity, Verdict};
 use crate::karmada::fleet::Fleet as KarmadaFleet;
 use crate::karmada::scheduler::{Clusters, Outcome, Reason};
-use crate::karmada::{binding_name, claim, schedule, spread, Binding, Candidate, Claim};
+use crate::karmada::{binding_name, claim, ignored, schedule, spread, Binding, Candidate, Claim};
 use crate::model::karmada::{
     KarmadaCluster, PropagationPolicy, ResourceBinding, ResourceTemplate, TargetCluster,
 };
@@ -50,12 +50,20 @@ pub fn plan<'a>(
     resource: &'a ResourceTemplate,
 ) -> Planned<'a> {
     let karmada = &run.model.karmada;
-    let (claim, candidates) = claim(resource, &karmada.policies);
+    let mut warnings = Vec::new();
+    // What the resource detector filters out never reaches a policy.
+    let (claim, candidates) = match ignored(resource) {
+        Some(why) => {
+            let why = format!("not propagated: {why}");
+            warnings.push(format!("{}: {}: {why}", workload.source, workload.object));
+            (Claim::Unclaimed { why }, Vec::new())
+        }
+        None => claim(resource, &karmada.policies),
+    };
     let mut item = PlanItem {
         source: (&workload.object).into(),
         ..PlanItem::default()
     };
-    let mut warnings = Vec::new();
     let Claim::Claimed { policy, .. } = &claim else {
         let trace = KarmadaTrace {
             claim,
