@@ -2,8 +2,14 @@
 //! (`pkg/util/helper/webstermethod.go AllocateWebsterSeats`, `binding.go Dispenser`).
 //!
 //! Each seat goes to the party with the largest `votes / (2·seats + 1)`, compared as float64
-//! like upstream. On a tie the party with fewer seats wins, then the name: ascending, or
-//! descending when the FNV-1a hash of the resource UID is odd.
+//! like upstream (`2·seats + 1` in int32, as upstream computes it). On a tie the party with
+//! fewer seats wins, then the name: ascending, or descending when the FNV-1a hash of the
+//! resource UID is odd.
+//!
+//! Upstream hands the seats out one at a time; so does fleetplan for the first seats of
+//! `explain` and whenever there are few per party, but 2,147,483,647 replicas one at a time
+//! take half a minute: beyond that the seats are divided in closed form, exactly as one at a
+//! time would (see [`bulk`]; a property test holds the two to the same seats).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -87,9 +93,164 @@ impl<K> Ranked<K> {
     }
 }
 
-/// Go: `float64(Votes) / float64(2*Seats+1)`, with Seats an int32.
+/// Go: `float64(Votes) / float64(2*Seats+1)` with `Seats` an int32: from 2^30 seats the
+/// denominator wraps negative, and the party's priority with it, as upstream's does.
 fn priority(votes: i64, seats: i64) -> f64 {
-    votes as f64 / (2 * seats + 1) as f64
+    let denominator = (seats as i32).wrapping_mul(2).wrapping_add(1);
+    votes as f64 / f64::from(denominator)
+}
+
+/// Fewer seats than this per party are handed out one at a time; more are divided in closed
+/// form first ([`bulk`]), which costs about 2,000 priority evaluations per party.
+const SEATS_PER_PARTY_ONE_BY_ONE: i64 = 64;
+
+/// The seats the heap hands out one at a time after [`bulk`] (at most one per party).
+fn one_by_one<K: Ord + Copy>(
+    heap: &mut BinaryHeap<Ranked<K>>,
+    seats: i64,
+    mut rounds: Option<&mut Vec<Round<K>>>,
+) {
+    for _ in 0..seats.max(0) {
+        let Some(mut next) = heap.peek_mut() else {
+            break;
+        };
+        if let Some(rounds) = rounds.as_deref_mut() {
+            rounds.push(Round {
+                party: next.key,
+                priority: next.priority,
+                seats_before: next.seats,
+            });
+        }
+        // Sifted down when `next` goes out of scope (`PeekMut`).
+        next.seat();
+    }
+}
+
+/// Hands out most of `seats` at once, exactly as one by one would, and returns how many are
+/// left to hand out one by one (fewer than the parties), or `None` where the closed form does
+/// not hold (a negative vote, or seats past int32, where upstream's priorities stop falling).
+///
+/// Why it is exact: for a party with votes ≥ 0, its seat-by-seat keys (priority, then fewer
+/// seats first) strictly fall with every seat, also across the int32 wrap (priorities go from
+/// ≥ 0 to ≤ 0). The seat-by-seat method always takes the largest key among the parties' next
+/// ones, so it hands out the `seats` largest keys of all the parties' sequences. Every key
+/// whose priority is above the threshold `p` — the smallest priority that leaves at most
+/// `seats` keys above it — is among them: those go at once. The rest (keys of priority
+/// exactly `p`) go one by one from there. A priority other than 0 is met by at most one key
+/// per party (two seats of one party differ by ≥ 2^-30 relatively, far above float64's
+/// rounding), so fewer seats than parties are left; priority 0 belongs to parties without
+/// votes, whose keys level their seats up, so those are levelled in closed form first.
+fn bulk<K>(parties: &mut [Ranked<K>], seats: i64) -> Option<i64> {
+    let highest = parties.iter().map(|party| party.seats).max()?;
+    if parties.iter().any(|party| party.votes < 0)
+        || highest.checked_add(seats)? > i64::from(i32::MAX)
+    {
+        return None;
+    }
+    let threshold = threshold(parties, seats);
+    let mut left = seats;
+    for party in parties.iter_mut() {
+        let above = above(party, seats, threshold);
+        party.seats += above;
+        left -= above;
+    }
+    if threshold == 0.0 {
+        left = level(parties, left);
+    }
+    for party in parties.iter_mut() {
+        party.priority = priority(party.votes, party.seats);
+    }
+    Some(left)
+}
+
+/// How many of `party`'s next `limit` seats have a priority above `threshold`: its priorities
+/// fall seat by seat, so the first one at or below it is found by bisection.
+fn above<K>(party: &Ranked<K>, limit: i64, threshold: f64) -> i64 {
+    let (mut low, mut high) = (0, limit);
+    while low < high {
+        let middle = low + (high - low) / 2;
+        if priority(party.votes, party.seats + middle) > threshold {
+            low = middle + 1;
+        } else {
+            high = middle;
+        }
+    }
+    low
+}
+
+/// The smallest priority that leaves at most `seats` seats of the parties above it, found by
+/// bisection over float64's total order (the order of its bits, negatives flipped).
+fn threshold<K>(parties: &[Ranked<K>], seats: i64) -> f64 {
+    let ordered = |value: f64| {
+        let bits = value.to_bits();
+        if bits >> 63 == 0 {
+            bits | 1 << 63
+        } else {
+            !bits
+        }
+    };
+    let value = |key: u64| {
+        f64::from_bits(if key >> 63 == 1 {
+            key & !(1 << 63)
+        } else {
+            !key
+        })
+    };
+    let fits = |key: u64| {
+        let mut total: i64 = 0;
+        for party in parties {
+            total = total.saturating_add(above(party, seats, value(key)));
+            if total > seats {
+                return false;
+            }
+        }
+        true
+    };
+    let (mut low, mut high) = (ordered(f64::NEG_INFINITY), ordered(f64::INFINITY));
+    while low < high {
+        let middle = low + (high - low) / 2;
+        if fits(middle) {
+            high = middle;
+        } else {
+            low = middle + 1;
+        }
+    }
+    value(low)
+}
+
+/// Levels the seats of the parties without votes (priority 0 whatever their seats, so fewer
+/// seats first) up to the highest level `left` seats reach; returns the seats left over,
+/// fewer than the parties at that level.
+fn level<K>(parties: &mut [Ranked<K>], left: i64) -> i64 {
+    let needed = |parties: &[Ranked<K>], level: i64| -> i64 {
+        parties
+            .iter()
+            .filter(|party| party.votes == 0)
+            .map(|party| (level - party.seats).max(0))
+            .fold(0i64, i64::saturating_add)
+    };
+    let Some(lowest) = parties
+        .iter()
+        .filter(|party| party.votes == 0)
+        .map(|party| party.seats)
+        .min()
+    else {
+        return left;
+    };
+    let (mut low, mut high) = (lowest, lowest.saturating_add(left));
+    while low < high {
+        let middle = low + (high - low + 1) / 2;
+        if needed(parties, middle) <= left {
+            low = middle;
+        } else {
+            high = middle - 1;
+        }
+    }
+    let used = needed(parties, low);
+    for party in parties.iter_mut().filter(|party| party.votes == 0) {
+        party.seats = party.seats.max(low);
+    }
+    left - used
 }
 
 impl<K: Ord> PartialEq for Ranked<K> {
@@ -123,18 +284,45 @@ impl<K: Ord> Ord for Ranked<K> {
     }
 }
 
+/// `explain` records this many seats at most: the first ones, one at a time.
+pub const ROUNDS_RECORDED: usize = 50;
+
 /// `AllocateWebsterSeats`: hands `new_seats` out over `votes`, starting from `initial`
 /// (a party only in `initial` keeps its seats with 0 votes). Both lists are in strictly
 /// ascending key order, and a key orders as the party's name (a name, or a cluster's rank in
 /// the fleet's name order: the caller picks, so a division of thousands of clusters compares
-/// integers). Parties come back in key order; `rounds` records each seat when asked.
+/// integers). Parties come back in key order; `rounds` records the first
+/// [`ROUNDS_RECORDED`] seats when asked.
 pub fn allocate<K: Ord + Copy>(
     new_seats: i64,
     votes: &[(K, i64)],
     initial: &[(K, i64)],
     tie_break: TieBreak,
-    mut rounds: Option<&mut Vec<Round<K>>>,
+    rounds: Option<&mut Vec<Round<K>>>,
 ) -> Vec<Party<K>> {
+    let mut parties = merge(votes, initial);
+    let mut heap = queue(&parties, tie_break);
+    let mut left = new_seats.max(0);
+    if rounds.is_some() {
+        let recorded = left.min(ROUNDS_RECORDED as i64);
+        one_by_one(&mut heap, recorded, rounds);
+        left -= recorded;
+    }
+    let party_count = i64::try_from(heap.len()).unwrap_or(i64::MAX);
+    if left > party_count.saturating_mul(SEATS_PER_PARTY_ONE_BY_ONE) {
+        let mut ranked = heap.into_vec();
+        if let Some(rest) = bulk(&mut ranked, left) {
+            left = rest;
+        }
+        heap = BinaryHeap::from(ranked);
+    }
+    one_by_one(&mut heap, left, None);
+    seated(&mut parties, heap);
+    parties
+}
+
+/// Every party once, in key order: the votes and the initial seats merged.
+fn merge<K: Ord + Copy>(votes: &[(K, i64)], initial: &[(K, i64)]) -> Vec<Party<K>> {
     debug_assert!(votes.windows(2).all(|pair| pair[0].0 < pair[1].0));
     debug_assert!(initial.windows(2).all(|pair| pair[0].0 < pair[1].0));
     // One merge lists every party once, in key order, and a party's place in that order puts
@@ -160,34 +348,145 @@ pub fn allocate<K: Ord + Copy>(
         };
         parties.push(party);
     }
-    let mut heap: BinaryHeap<Ranked<K>> = parties
+    parties
+}
+
+/// The parties as the priority queue ranks them, each with its place in key order.
+fn queue<K: Ord + Copy>(parties: &[Party<K>], tie_break: TieBreak) -> BinaryHeap<Ranked<K>> {
+    parties
         .iter()
         .enumerate()
         .map(|(position, party)| Ranked::new(party, position, tie_break))
-        .collect();
-    for _ in 0..new_seats.max(0) {
-        let Some(mut next) = heap.peek_mut() else {
-            break;
-        };
-        if let Some(rounds) = rounds.as_deref_mut() {
-            rounds.push(Round {
-                party: next.key,
-                priority: next.priority,
-                seats_before: next.seats,
-            });
-        }
-        // Sifted down when `next` goes out of scope (`PeekMut`).
-        next.seat();
-    }
+        .collect()
+}
+
+/// The queue's seats written back to the parties, in key order.
+fn seated<K: Ord>(parties: &mut [Party<K>], heap: BinaryHeap<Ranked<K>>) {
     for ranked in heap.into_vec() {
         parties[ranked.position].seats = ranked.seats;
     }
-    parties
 }
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    /// Upstream's method: every seat one at a time.
+    fn seat_by_seat<K: Ord + Copy>(
+        new_seats: i64,
+        votes: &[(K, i64)],
+        initial: &[(K, i64)],
+        tie_break: TieBreak,
+    ) -> Vec<Party<K>> {
+        let mut parties = merge(votes, initial);
+        let mut heap = queue(&parties, tie_break);
+        one_by_one(&mut heap, new_seats, None);
+        seated(&mut parties, heap);
+        parties
+    }
+
+    /// Parties 0..n: votes (some 0, some large), initial seats for some (some near the int32
+    /// wrap of `2·seats + 1`), and seats enough that most of them are divided in closed form.
+    /// Seats to hand out, votes, initial seats and the tie-break.
+    type Division = (i64, Vec<(u32, i64)>, Vec<(u32, i64)>, TieBreak);
+
+    fn division() -> impl Strategy<Value = Division> {
+        let vote = prop_oneof![
+            3 => 0i64..=1_000,
+            1 => Just(0i64),
+            1 => 1i64..=1_000_000_000_000,
+        ];
+        let seats = prop_oneof![
+            3 => 0i64..=300,
+            1 => (1i64 << 30) - 3_000..=(1i64 << 30) + 3_000,
+        ];
+        (
+            proptest::collection::vec(
+                (proptest::option::of(vote), proptest::option::of(seats)),
+                1..=6,
+            ),
+            0i64..=20_000,
+            any::<bool>(),
+        )
+            .prop_map(|(parties, new_seats, descending)| {
+                let mut votes = Vec::new();
+                let mut initial = Vec::new();
+                for (key, (vote, seats)) in (0u32..).zip(parties) {
+                    // Every party has votes or seats.
+                    votes.extend(
+                        vote.or(seats.is_none().then_some(1))
+                            .map(|vote| (key, vote)),
+                    );
+                    initial.extend(seats.map(|seats| (key, seats)));
+                }
+                let tie_break = if descending {
+                    TieBreak::NameDescending
+                } else {
+                    TieBreak::NameAscending
+                };
+                (new_seats, votes, initial, tie_break)
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn closed_form_division_is_seat_by_seat(
+            (new_seats, votes, initial, tie_break) in division()
+        ) {
+            prop_assert_eq!(
+                allocate(new_seats, &votes, &initial, tie_break, None),
+                seat_by_seat(new_seats, &votes, &initial, tie_break)
+            );
+            // The closed form leaves fewer seats than parties to hand out one at a time.
+            let parties = merge(&votes, &initial);
+            let mut ranked = queue(&parties, tie_break).into_vec();
+            let left = bulk(&mut ranked, new_seats);
+            prop_assert!(left.is_some_and(|left| left < ranked.len() as i64), "{left:?}");
+        }
+    }
+
+    #[test]
+    fn the_int32_maximum_is_divided_at_once_as_upstream_would() {
+        // Upstream's int32 `2*Seats+1` wraps at 2^30 seats: the party past it drops below
+        // every positive priority, so the other party takes the rest.
+        let parties = allocate(
+            i64::from(i32::MAX),
+            &[("a", 3), ("b", 1)],
+            &[],
+            TieBreak::NameAscending,
+            None,
+        );
+        let seats: Vec<i64> = parties.iter().map(|party| party.seats).collect();
+        assert_eq!(seats, [1 << 30, (1 << 30) - 1]);
+        let alone = allocate(
+            i64::from(i32::MAX),
+            &[("a", 1)],
+            &[],
+            TieBreak::NameAscending,
+            None,
+        );
+        assert_eq!(alone[0].seats, i64::from(i32::MAX));
+    }
+
+    #[test]
+    fn explain_records_only_the_first_seats() {
+        let mut rounds = Vec::new();
+        let parties = allocate(
+            100_000,
+            &[("a", 3), ("b", 2)],
+            &[],
+            TieBreak::NameAscending,
+            Some(&mut rounds),
+        );
+        assert_eq!(rounds.len(), ROUNDS_RECORDED);
+        let votes = [("a", 3), ("b", 2)];
+        assert_eq!(
+            parties,
+            seat_by_seat(100_000, &votes, &[], TieBreak::NameAscending)
+        );
+    }
 
     fn seats(
         replicas: i64,

@@ -276,3 +276,43 @@ fn tempdir(name: &str) -> std::path::PathBuf {
     fs::create_dir_all(&dir).expect("temp dir");
     dir
 }
+
+/// 2,147,483,647 replicas are divided at once (one seat at a time took half a minute), as
+/// upstream's seat-by-seat Webster would divide them: its int32 `2*Seats+1` wraps at 2^30
+/// seats, so the heavier cluster stops there and the other takes the rest.
+#[test]
+fn the_int32_maximum_of_replicas_is_divided_as_upstream_divides_it() {
+    let cluster = |name: &str| {
+        format!(
+            "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {{name: {name}}}\n\
+             spec: {{syncMode: Push}}\nstatus:\n  apiEnablements:\n  \
+             - {{groupVersion: apps/v1, resources: [{{kind: Deployment, name: deployments}}]}}\n"
+        )
+    };
+    let deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\n\
+                      spec: {replicas: 2147483647, template: {spec: {containers: [{name: web, image: nginx}]}}}\n";
+    let policy = "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\n\
+                  metadata: {name: web, namespace: shop}\nspec:\n  \
+                  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: web}]\n  \
+                  placement:\n    replicaScheduling:\n      replicaSchedulingType: Divided\n      \
+                  replicaDivisionPreference: Weighted\n      weightPreference:\n        \
+                  staticWeightList:\n        - {targetCluster: {clusterNames: [member-a]}, weight: 3}\n        \
+                  - {targetCluster: {clusterNames: [member-b]}, weight: 1}\n";
+    let output = Test::new()
+        .args(["plan", "-o", "json", "-f", "-"])
+        .stdin(
+            [
+                cluster("member-a"),
+                cluster("member-b"),
+                deployment.to_string(),
+                policy.to_string(),
+            ]
+            .join("---\n"),
+        )
+        .run();
+    let plan: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(
+        plan["items"][0]["replicas"],
+        serde_json::json!({"member-a": 1_073_741_824, "member-b": 1_073_741_823})
+    );
+}

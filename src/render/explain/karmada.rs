@@ -13,9 +13,6 @@ use crate::plan::KarmadaTrace;
 
 use super::{clusters_text, list, ClusterVerdict, Explanation};
 
-/// More Webster rounds than this are summarised (a 10k-replica division has 10k rounds).
-const ROUNDS_SHOWN: usize = 50;
-
 pub fn explain(explanation: &mut Explanation, trace: &KarmadaTrace) {
     verdicts(explanation, trace);
     // What-if flags: said on the cluster they changed, whatever its verdict.
@@ -263,7 +260,8 @@ fn division_notes(explanation: &mut Explanation, division: &Division, fleet: &[K
             placed(&division.kept, fleet)
         ));
     }
-    for (seat, round) in division.rounds.iter().take(ROUNDS_SHOWN).enumerate() {
+    // The division records its first seats only (a 10k-replica division has 10k seats).
+    for (seat, round) in division.rounds.iter().enumerate() {
         explanation.notes.push(format!(
             "    Webster seat {}: {} (priority {:.4} = weight / (2×{} + 1))",
             seat + 1,
@@ -272,11 +270,11 @@ fn division_notes(explanation: &mut Explanation, division: &Division, fleet: &[K
             round.seats_before
         ));
     }
-    if division.rounds.len() > ROUNDS_SHOWN {
-        explanation.notes.push(format!(
-            "    ... {} more seats",
-            division.rounds.len() - ROUNDS_SHOWN
-        ));
+    let shown = division.rounds.len() as i64;
+    if shown > 0 && division.target > shown {
+        explanation
+            .notes
+            .push(format!("    ... {} more seats", division.target - shown));
     }
 }
 
