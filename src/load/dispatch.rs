@@ -6,7 +6,7 @@ use super::documents::Lines;
 use super::fingerprint;
 use super::kinds::{route, Route};
 use super::model_builder::{Decoded, ModelBuilder};
-use super::object::{join, Object, TypeMeta};
+use super::object::{check_metadata, join, Object, TypeMeta};
 use super::plain_scalars::{self, Misread};
 use super::LoadError;
 use crate::model::Source;
@@ -125,6 +125,9 @@ fn prepare<'c>(
             return invalid("apiVersion", message);
         }
         Route::Unknown => {
+            if let Err(error) = check_metadata(content) {
+                return invalid(&error.path, error.message);
+            }
             return Step::Skip(format!("{}/{}", type_meta.api_version, type_meta.kind));
         }
     };

@@ -88,6 +88,15 @@ struct WithMetadata {
     metadata: ObjectMeta,
 }
 
+/// The `metadata` shape the API server decodes for any kind (`ObjectMeta`: a mapping, its
+/// name and namespace strings, its labels and annotations maps of strings), checked for the
+/// objects fleetplan does not read: they are still Kubernetes objects.
+pub fn check_metadata(content: Content<'_>) -> Result<(), FieldError> {
+    content
+        .decode_fields::<WithMetadata>(&["metadata"])
+        .map(|_| ())
+}
+
 /// Whether a kind lives in a namespace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {

@@ -32,6 +32,7 @@ mod schema_extensions;
 mod schemas;
 mod select;
 mod stories;
+mod unread_kinds;
 mod verdict;
 mod walk;
 mod yaml11;
