@@ -95,7 +95,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__check)
-            opts="-f -n -v -l -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --enforce-spread-policy --manifests-only --selector --output --baseline --write-baseline --color --help"
+            opts="-f -n -v -l -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --taint --now --enforce-spread-policy --manifests-only --selector --output --baseline --write-baseline --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -142,6 +142,10 @@ _fleetplan() {
                     return 0
                     ;;
                 --label)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --taint)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -232,7 +236,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__diff)
-            opts="-f -n -v -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --offline --capacity --label --now --enforce-spread-policy --manifests-only --output --previous --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --offline --capacity --label --taint --now --enforce-spread-policy --manifests-only --output --previous --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -275,6 +279,10 @@ _fleetplan() {
                     return 0
                     ;;
                 --label)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --taint)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -306,7 +314,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__explain)
-            opts="-f -n -v -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --enforce-spread-policy --cluster --output --color --help"
+            opts="-f -n -v -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --taint --now --enforce-spread-policy --cluster --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -353,6 +361,10 @@ _fleetplan() {
                     return 0
                     ;;
                 --label)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --taint)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -619,7 +631,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__plan)
-            opts="-f -n -v -l -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --now --enforce-spread-policy --selector --output --cluster --out --color --help"
+            opts="-f -n -v -l -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --taint --now --enforce-spread-policy --selector --output --cluster --out --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -666,6 +678,10 @@ _fleetplan() {
                     return 0
                     ;;
                 --label)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --taint)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -809,7 +825,7 @@ _fleetplan_names() {
             --cluster)
                 COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" select "${inputs[@]}" -o name 2>/dev/null)" -- "$cur"))
                 return 0 ;;
-            -f|--filename|-n|--namespace|--exclude|--max-input-bytes|--max-alias-expansion|--previous|--offline|--capacity|--label|--now|--cluster|-o|--output|--color) ;;
+            -f|--filename|-n|--namespace|--exclude|--max-input-bytes|--max-alias-expansion|--previous|--offline|--capacity|--label|--taint|--now|--cluster|-o|--output|--color) ;;
             *)
                 if [[ "$cur" != -* ]]; then
                     COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" plan "${inputs[@]}" -o name 2>/dev/null)" -- "$cur"))

@@ -6,7 +6,7 @@ use clap::{Args, ValueHint};
 use super::error::Error;
 use crate::load::{self, LoadOptions};
 use crate::model::{echo, Model};
-use crate::plan::{self, ItemSource, WhatIf};
+use crate::plan::{self, ItemSource, TaintEdit, WhatIf};
 use crate::selector::Selector;
 
 /// Which workloads `plan` and `check` judge, as `kubectl get` names them: item arguments or a
@@ -168,6 +168,12 @@ pub struct WhatIfArgs {
     #[arg(long, value_name = "CLUSTER:KEY=VALUE")]
     pub label: Vec<String>,
 
+    /// Add a taint to CLUSTER: an OCM effect (NoSelect, PreferNoSelect, NoSelectIfNew) taints
+    /// its ManagedCluster, a Karmada one (NoSchedule, PreferNoSchedule, NoExecute) its Karmada
+    /// Cluster. Repeatable.
+    #[arg(long, value_name = "CLUSTER:KEY[=VALUE]:EFFECT")]
+    pub taint: Vec<String>,
+
     /// The time taint tolerations are judged at (RFC 3339); default: now.
     #[arg(long, value_name = "RFC3339")]
     pub now: Option<String>,
@@ -202,6 +208,30 @@ impl WhatIfArgs {
                     ),
                 })?;
             what_if.capacity.push((cluster.to_string(), count));
+        }
+        for text in &self.taint {
+            let parsed = text.split_once(':').and_then(|(cluster, rest)| {
+                let (taint, effect) = rest.rsplit_once(':')?;
+                let (key, value) = taint.split_once('=').unwrap_or((taint, ""));
+                Some((cluster, key, value, effect))
+            });
+            let Some((cluster, key, value, effect)) = parsed.filter(|(cluster, key, _, effect)| {
+                !cluster.is_empty() && !key.is_empty() && !effect.is_empty()
+            }) else {
+                return Err(Error::Flag {
+                    flag: "--taint",
+                    message: format!(
+                        "expected CLUSTER:KEY[=VALUE]:EFFECT, found {:?}",
+                        echo(text)
+                    ),
+                });
+            };
+            what_if.taints.push(TaintEdit {
+                cluster: cluster.to_string(),
+                key: key.to_string(),
+                value: value.to_string(),
+                effect: effect.to_string(),
+            });
         }
         for text in &self.label {
             let parsed = text

@@ -116,7 +116,7 @@ impl RunContext {
 
     /// Applies the scenario's what-if flags to a loaded model.
     pub fn new(mut model: Model, scenario: Scenario, trace: Trace) -> Result<Self, Error> {
-        scenario.what_if.apply(&mut model)?;
+        scenario.what_if.apply(&mut model, scenario.now)?;
         Ok(RunContext {
             model,
             scenario,
@@ -132,6 +132,15 @@ impl RunContext {
             .previous
             .as_ref()
             .map(|plan| (plan, scenario.previous_kind))
+    }
+
+    /// When the upstream controllers would act on each `--taint` (`explain` says it).
+    pub fn taint_notes(&self) -> Vec<String> {
+        let taints = &self.scenario.what_if.taints;
+        taints
+            .iter()
+            .map(|taint| taint.when_upstream_acts())
+            .collect()
     }
 
     /// Plans only the workloads at `selection` (`None`: all of them).

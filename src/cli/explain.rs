@@ -79,6 +79,7 @@ pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     }
 
     let mut explanation = explain::explain(item, trace, clusters);
+    explanation.notes.extend(context.taint_notes());
     if let Some(cluster) = &args.cluster {
         explanation.narrow(cluster);
     }

@@ -18,7 +18,7 @@ pub use federated_fleet::FederatedFleet;
 pub use items::karmada::{BindingTrace, KarmadaTrace};
 pub use lookup::{find_cluster, find_item, LookupError};
 pub use trace::{Engine, ItemTrace, SelectionRule, SelectionTrace};
-pub use whatif::{close_matches, every_cluster, WhatIf, WhatIfError};
+pub use whatif::{close_matches, every_cluster, TaintEdit, WhatIf, WhatIfError};
 
 use crate::karmada::fleet::Fleet as KarmadaFleet;
 use crate::model::{Model, Workload, WorkloadKind};

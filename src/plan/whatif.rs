@@ -3,8 +3,8 @@
 //! Karmada's `Cluster`s alike, each with its own API's meaning (docs/semantics.md).
 
 use crate::karmada::cluster_controller;
-use crate::model::karmada::KarmadaCluster;
-use crate::model::Model;
+use crate::model::karmada::{ClusterTaint, KarmadaCluster};
+use crate::model::{Model, Taint, TaintEffect};
 use crate::selector::{Requirement, SelectorError};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -13,6 +13,47 @@ pub struct WhatIf {
     pub capacity: Vec<(String, i64)>,
     /// (cluster, key, value)
     pub labels: Vec<(String, String, String)>,
+    pub taints: Vec<TaintEdit>,
+}
+
+/// `--taint CLUSTER:KEY[=VALUE]:EFFECT`, as given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TaintEdit {
+    pub cluster: String,
+    pub key: String,
+    pub value: String,
+    pub effect: String,
+}
+
+/// The effects of an OCM ManagedCluster taint, and of a Karmada Cluster taint.
+const OCM_EFFECTS: [(&str, TaintEffect); 3] = [
+    ("NoSelect", TaintEffect::NoSelect),
+    ("PreferNoSelect", TaintEffect::PreferNoSelect),
+    ("NoSelectIfNew", TaintEffect::NoSelectIfNew),
+];
+const KARMADA_EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
+
+impl TaintEdit {
+    /// `key=value:Effect` (`key:Effect` without a value), as taints are written.
+    pub fn taint(&self) -> String {
+        match self.value.as_str() {
+            "" => format!("{}:{}", self.key, self.effect),
+            value => format!("{}={value}:{}", self.key, self.effect),
+        }
+    }
+
+    /// When the upstream controllers act on this taint (`explain` says it).
+    pub fn when_upstream_acts(&self) -> String {
+        let when = if KARMADA_EFFECTS.contains(&self.effect.as_str()) {
+            match self.effect.as_str() {
+                "NoExecute" => "Karmada evicts from it once the cluster is updated, when its taint manager (--enable-taint-manager, on by default) is on; karmada-scheduler places the evicted elsewhere at once, and the rest at its next rescheduling trigger (a change of the binding's placement or replicas)",
+                _ => "karmada-scheduler applies it at each binding's next rescheduling trigger (a change of its placement or replicas); a binding already on the cluster stays there until then. fleetplan plans as if triggered",
+            }
+        } else {
+            "the OCM placement controller acts at once: a ManagedCluster change requeues every Placement (PlacementRules, the federation annotations and kubefed read no taints; kubefed acts on an --offline cluster at its next sync)"
+        };
+        format!("--taint {}:{}: {when}", self.cluster, self.taint())
+    }
 }
 
 /// A what-if change the inventory cannot take.
@@ -29,6 +70,16 @@ pub enum WhatIfError {
         name: String,
         searched: &'static str,
         suggestion: String,
+    },
+    #[error(
+        "--taint {}:{}: {message}",
+        crate::model::echo(cluster),
+        crate::model::echo(taint)
+    )]
+    InvalidTaint {
+        cluster: String,
+        taint: String,
+        message: String,
     },
     /// A label no real cluster could carry.
     #[error(
@@ -48,7 +99,7 @@ pub enum WhatIfError {
 impl WhatIf {
     /// Applies every change to the clusters of that name, in the inventory and among the
     /// Karmada `Cluster`s; naming a cluster neither has is an error.
-    pub fn apply(&self, model: &mut Model) -> Result<(), WhatIfError> {
+    pub fn apply(&self, model: &mut Model, now: i64) -> Result<(), WhatIfError> {
         for name in &self.offline {
             let found = clusters(model, "--offline", name)?;
             if let Some(cluster) = found.inventory {
@@ -74,6 +125,9 @@ impl WhatIf {
                 ));
             }
         }
+        for edit in &self.taints {
+            taint(model, edit, now)?;
+        }
         for (name, key, value) in &self.labels {
             // Validate like Kubernetes would, so a what-if never holds a label a real cluster
             // could not carry.
@@ -98,6 +152,71 @@ impl WhatIf {
         }
         Ok(())
     }
+}
+
+/// Adds `edit`'s taint (replacing one of the same key and effect) to the ManagedCluster for an
+/// OCM effect, to the Karmada Cluster for a Karmada one. Key and value follow Kubernetes'
+/// label rules, as both APIs validate a taint's.
+fn taint(model: &mut Model, edit: &TaintEdit, now: i64) -> Result<(), WhatIfError> {
+    let invalid = |message: String| WhatIfError::InvalidTaint {
+        cluster: edit.cluster.clone(),
+        taint: edit.taint(),
+        message,
+    };
+    Requirement::new(
+        &edit.key,
+        crate::selector::Operator::Equals,
+        vec![edit.value.clone()],
+    )
+    .map_err(|error| invalid(error.to_string()))?;
+    let ocm = OCM_EFFECTS
+        .iter()
+        .find(|(name, _)| *name == edit.effect)
+        .map(|(_, effect)| *effect);
+    if ocm.is_none() && !KARMADA_EFFECTS.contains(&edit.effect.as_str()) {
+        return Err(invalid(format!(
+            "unknown effect {:?}: expected NoSelect, PreferNoSelect or NoSelectIfNew (an OCM ManagedCluster), or NoSchedule, PreferNoSchedule or NoExecute (a Karmada Cluster)",
+            crate::model::echo(&edit.effect)
+        )));
+    }
+    let found = clusters(model, "--taint", &edit.cluster)?;
+    let missing = |fleet: &str| {
+        invalid(format!(
+            "{} is {fleet}: no cluster of that name is there",
+            edit.effect
+        ))
+    };
+    match ocm {
+        Some(effect) => {
+            let cluster = found
+                .inventory
+                .ok_or_else(|| missing("an OCM effect (for ManagedClusters)"))?;
+            cluster
+                .taints
+                .retain(|taint| !(taint.key == edit.key && taint.effect == effect));
+            cluster.taints.push(Taint {
+                key: edit.key.clone(),
+                value: edit.value.clone(),
+                effect,
+                time_added: Some(now),
+            });
+        }
+        None => {
+            let cluster = found
+                .karmada
+                .ok_or_else(|| missing("a Karmada effect (for Karmada Clusters)"))?;
+            cluster
+                .taints
+                .retain(|taint| !(taint.key == edit.key && taint.effect == edit.effect));
+            cluster.taints.push(ClusterTaint {
+                key: edit.key.clone(),
+                value: edit.value.clone(),
+                effect: edit.effect.clone(),
+            });
+            cluster.edits.push(format!("--taint {}", edit.taint()));
+        }
+    }
+    Ok(())
 }
 
 /// The clusters a flag names: one of each fleet at most (names are unique in each).

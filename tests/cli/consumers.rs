@@ -278,20 +278,25 @@ fn a_dangling_binding_fails_plan_too() {
         .run();
 }
 
-#[test]
-fn diff_lists_a_consumer_whose_placement_moved() {
+/// `diff` of the consumers' plan today against the same inputs changed by `flags` (exit 2).
+fn diff_with(flags: &[&str]) -> String {
     let dir = common::tempdir();
     let previous = dir.path().join("previous.yaml");
     let output = with_consumers("plan").args(["-o", "yaml"]).run();
     common::write(&previous, &common::stdout(&output));
-    // gcp-eu-west-dev turns prod: placement-prod takes it, and so does every Policy bound to
-    // it. The PolicySet's members also lose it from placement-dev: their union is unchanged.
     let output = with_consumers("diff")
         .args(["--previous", &previous.to_string_lossy()])
-        .args(["--label", "gcp-eu-west-dev:env=prod", "-o", "markdown"])
+        .args(flags.iter().copied())
         .status(2)
         .run();
-    let text = common::stdout(&output);
+    common::stdout(&output)
+}
+
+#[test]
+fn diff_lists_a_consumer_whose_placement_moved() {
+    // gcp-eu-west-dev turns prod: placement-prod takes it, and so does every Policy bound to
+    // it. The PolicySet's members also lose it from placement-dev: their union is unchanged.
+    let text = diff_with(&["--label", "gcp-eu-west-dev:env=prod", "-o", "markdown"]);
     assert!(
         text.contains("| `Policy/policies/policy-pod` | changed | +1 −0 | 0 | 0 | 0 |"),
         "{text}"
@@ -346,4 +351,72 @@ fn migrate_verify_compares_the_policies_of_a_migrated_rule() {
         )
         .run();
     assert!(common::stdout(&output).contains("kind: Placement\n"));
+}
+
+#[test]
+fn a_taint_moves_a_placement_and_the_policies_it_places() {
+    let output = with_consumers("plan")
+        .args(["--taint", "aws-eu-west-prod-1:maintenance:NoSelect"])
+        .args(["Policy/policies/policy-pod", "-o", "yaml"])
+        .run();
+    let text = common::stdout(&output);
+    assert!(!text.contains("aws-eu-west-prod-1"), "{text}");
+    assert!(text.contains("  - aws-eu-west-prod-2\n"), "{text}");
+}
+
+#[test]
+fn diff_with_a_taint_answers_what_moves_if_the_cluster_is_drained() {
+    let text = diff_with(&["--taint", "gcp-eu-central-prod-1:drain:NoSelect"]);
+    for item in [
+        "~ Policy/policies/policy-pod\n    - cluster gcp-eu-central-prod-1\n",
+        "~ Subscription/shop/storefront-app\n",
+        "~ ApplicationSet/shop/storefront-argo\n",
+        "~ Placement/shop/storefront\n",
+    ] {
+        assert!(text.contains(item), "{item}\n{text}");
+    }
+}
+
+#[test]
+fn explain_says_when_upstream_acts_on_a_taint() {
+    let output = with_consumers("explain")
+        .args(["--taint", "aws-eu-west-prod-1:maintenance=friday:NoSelect"])
+        .args([
+            "Policy/policies/policy-pod",
+            "--cluster",
+            "aws-eu-west-prod-1",
+            "-o",
+            "json",
+        ])
+        .run();
+    let explanation: serde_json::Value =
+        serde_json::from_str(&common::stdout(&output)).unwrap_or_default();
+    assert_eq!(
+        explanation["notes"].as_array().and_then(|notes| notes.last()),
+        Some(&serde_json::json!("--taint aws-eu-west-prod-1:maintenance=friday:NoSelect: the OCM placement controller acts at once: a ManagedCluster change requeues every Placement (PlacementRules, the federation annotations and kubefed read no taints; kubefed acts on an --offline cluster at its next sync)")),
+        "{explanation}"
+    );
+    assert_eq!(
+        explanation["clusters"][0]["reason"],
+        "Placement/policies/placement-prod: taint maintenance=friday:NoSelect is not tolerated"
+    );
+}
+
+#[test]
+fn a_taint_with_an_unknown_effect_or_on_the_wrong_fleet_is_refused() {
+    with_consumers("plan")
+        .args(["--taint", "aws-eu-west-prod-1:maintenance:NoSchedul"])
+        .status(1)
+        .stderr("error: --taint aws-eu-west-prod-1:maintenance:NoSchedul: unknown effect \"NoSchedul\": expected NoSelect, PreferNoSelect or NoSelectIfNew (an OCM ManagedCluster), or NoSchedule, PreferNoSchedule or NoExecute (a Karmada Cluster)\n")
+        .run();
+    with_consumers("plan")
+        .args(["--taint", "aws-eu-west-prod-1:maintenance:NoSchedule"])
+        .status(1)
+        .stderr("error: --taint aws-eu-west-prod-1:maintenance:NoSchedule: NoSchedule is a Karmada effect (for Karmada Clusters): no cluster of that name is there\n")
+        .run();
+    with_consumers("plan")
+        .args(["--taint", "aws-eu-west-prod-1:NoSelect"])
+        .status(1)
+        .stderr("error: --taint: expected CLUSTER:KEY[=VALUE]:EFFECT, found \"aws-eu-west-prod-1:NoSelect\"\n")
+        .run();
 }

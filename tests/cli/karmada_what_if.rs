@@ -201,3 +201,21 @@ fn check_and_diff_see_the_what_if_fleet() {
     assert!(String::from_utf8_lossy(&output.stdout).contains("Deployment/shop/web"));
     let _ = fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_no_schedule_taint_keeps_new_replicas_off_the_member() {
+    // Karmada's TaintToleration filter: web's policy tolerates no maintenance taint, so its
+    // replicas all go to member-us-1.
+    let tainted = plan(&["--taint", "member-eu-1:maintenance:NoSchedule"]);
+    assert_eq!(
+        deployment(&tainted, "web")["replicas"],
+        json!({"member-us-1": 9}),
+        "{tainted}"
+    );
+    Test::new()
+        .args(["explain", "-f", EXAMPLE, "web", "--cluster", "member-eu-1"])
+        .args(["--taint", "member-eu-1:maintenance:NoSchedule"])
+        .stderr_contains("")
+        .stdout("member-eu-1 was not selected: TaintToleration: cluster(s) had untolerated taint {maintenance:NoSchedule}; what-if --taint maintenance:NoSchedule.\n\nCLUSTER       VERDICT    REASON\nmember-eu-1   filtered   TaintToleration: cluster(s) had untolerated taint {maintenance:NoSchedule}; what-if --taint maintenance:NoSchedule\n")
+        .run();
+}
