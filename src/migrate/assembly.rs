@@ -39,6 +39,9 @@ pub struct Recorded {
     /// Objects another conversion writes that carry this one too (the policy a
     /// ReplicaSchedulingPreference's weights go into).
     pub carried_by: Vec<ObjectRef>,
+    /// Other input objects an output takes the place of (a FederatedNamespace's Namespace
+    /// is the plain Namespace of the inputs, labelled).
+    pub replaces: Vec<Location>,
 }
 
 pub struct Assembly {
@@ -74,6 +77,7 @@ impl Assembly {
             written,
             comparisons,
             carried_by,
+            replaces,
         } = recorded;
         let collision = converted
             .outputs
@@ -108,6 +112,8 @@ impl Assembly {
         }
         outputs.extend(carried_by.iter().map(ItemSource::from));
         self.replaced.push((location, stripped));
+        self.replaced
+            .extend(replaces.into_iter().map(|location| (location, None)));
         self.report.conversions.push(Conversion::new(
             ItemSource::from(object),
             outputs,

@@ -387,6 +387,7 @@ pub(crate) fn migrate(
             written,
             comparisons,
             carried_by: Vec::new(),
+            replaces: Vec::new(),
         };
         if !assembly.record(workload, recorded) {
             continue;

@@ -26,12 +26,16 @@ pub enum ObjectError {
     /// A `Gt`/`Lt` requirement whose bound is not an integer (`field` names it).
     #[error("{field}: expected an integer bound")]
     IntegerBound { field: String },
-    /// A `Federated<Kind>` whose target type only a FederatedTypeConfig would say.
+    /// A `Federated<Kind>` neither kubefed's default FederatedTypeConfigs nor one in the
+    /// inputs maps to a target type.
     #[error(
-        "kind {kind}: its target type is set by a FederatedTypeConfig, which fleetplan does not read; known kinds: {}",
+        "kind {kind}: no FederatedTypeConfig says which type it federates (kubefed's defaults and the inputs' FederatedTypeConfigs know {}); add its FederatedTypeConfig with -f",
         .known.join(", ")
     )]
     UnknownFederatedKind { kind: String, known: Vec<String> },
+    /// The resource template a federated object becomes is already an object of the inputs.
+    #[error("its resource template {template} is already in the inputs ({at}): applied, one would overwrite the other")]
+    TemplateExists { template: String, at: String },
     #[error("{field}: expected a mapping")]
     NotAMapping { field: &'static str },
     #[error("spec.overrides: {0}")]

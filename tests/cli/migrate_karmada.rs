@@ -150,3 +150,109 @@ fn json_holds_the_policies_report_and_verification() {
         .unwrap_or_default();
     assert_eq!(verdicts, vec![true, true, true]);
 }
+
+fn sample1() -> Test {
+    Test::new()
+        .args(["migrate", "--to", "karmada"])
+        .args(["-f", "testdata/migrate/kubefed-sample1-clusters.yaml"])
+        .args(["-f", "testdata/migrate/kubefed-sample1"])
+}
+
+fn kinds_and_names(stream: &str) -> Vec<String> {
+    crate::schemas::yaml_documents(stream)
+        .iter()
+        .map(|object| {
+            format!(
+                "{}/{}",
+                object["kind"].as_str().unwrap_or_default(),
+                object["metadata"]["name"].as_str().unwrap_or_default()
+            )
+        })
+        .collect()
+}
+
+/// kubefed's own example/sample1 migrates whole: every type kubefed enables by default
+/// (FederatedNamespace and the cluster-scoped FederatedClusterRole and
+/// FederatedClusterRoleBinding included) becomes its plain object; the namespace comes first,
+/// labelled so Karmada leaves it to its ClusterPropagationPolicy, and cluster-scoped
+/// templates get ClusterPropagationPolicies. Every selection verifies identical.
+#[test]
+fn kubefed_sample1_migrates_whole() {
+    let output = sample1()
+        .arg("--verify")
+        .stderr_contains("FederatedNamespace/test-namespace/test-namespace -> Namespace/test-namespace, ClusterPropagationPolicy/test-namespace-namespace: exact\n")
+        .stderr_contains("  exact: (the namespace on the placed clusters only) -> metadata.labels[namespace.karmada.io/skip-auto-propagation] \"true\" (Karmada's namespace sync controller creates every namespace on every member cluster unless it carries this label")
+        .stderr_contains("FederatedClusterRole/test-clusterrole -> ClusterRole/test-clusterrole, ClusterPropagationPolicy/test-clusterrole-clusterrole: exact\n")
+        .stderr_contains("  exact: (FederatedNamespace test-namespace spec.placement) -> nothing (kubefed placed a namespaced object only on clusters its FederatedNamespace selects too, which are every cluster it names)\n")
+        .stderr_contains("FederatedNamespace/test-namespace/test-namespace: identical (selection compared on 2 clusters)\n")
+        .stderr_contains("FederatedClusterRoleBinding/test-clusterrolebinding: identical (selection compared on 2 clusters)\n")
+        .stderr_contains("10 migrated: ")
+        .stderr_contains("; verified 10 identical\n")
+        .run();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("error:"), "{stderr}");
+    let stdout = common::stdout(&output);
+    let written = kinds_and_names(&stdout);
+    assert_eq!(
+        written[..4],
+        [
+            "Namespace/test-namespace",
+            "ClusterPropagationPolicy/test-namespace-namespace",
+            "ClusterRole/test-clusterrole",
+            "ClusterPropagationPolicy/test-clusterrole-clusterrole",
+        ]
+    );
+    // The plain Namespace of the inputs is the one written, labelled, not a second one.
+    assert_eq!(
+        written
+            .iter()
+            .filter(|w| w.starts_with("Namespace/"))
+            .count(),
+        1
+    );
+    assert!(
+        stdout.contains("  labels:\n    namespace.karmada.io/skip-auto-propagation: 'true'\n"),
+        "{stdout}"
+    );
+    // Cluster-scoped objects have no namespace.
+    for object in crate::schemas::yaml_documents(&stdout) {
+        let kind = object["kind"].as_str().unwrap_or_default();
+        if kind.starts_with("Cluster") || kind == "Namespace" {
+            assert!(object["metadata"]["namespace"].is_null(), "{object}");
+        }
+    }
+}
+
+/// A FederatedTypeConfig in the inputs says what a federated kind outside kubefed's defaults
+/// federates; without it the kind is an error naming what to add.
+#[test]
+fn a_federated_type_config_in_the_inputs_maps_another_type() {
+    let widget = "apiVersion: types.kubefed.io/v1beta1\nkind: FederatedWidget\nmetadata: {name: w, namespace: shop}\nspec:\n  template: {spec: {size: 3}}\n  placement: {clusters: [{name: cluster1}]}\n";
+    let config = "apiVersion: core.kubefed.io/v1beta1\nkind: FederatedTypeConfig\nmetadata: {name: widgets.example.com, namespace: kube-federation-system}\nspec:\n  federatedType: {group: types.kubefed.io, version: v1beta1, kind: FederatedWidget, pluralName: federatedwidgets, scope: Namespaced}\n  propagation: Enabled\n  targetType: {group: example.com, version: v2, kind: Widget, pluralName: widgets, scope: Namespaced}\n";
+    let output = Test::new()
+        .args(["migrate", "--to", "karmada"])
+        .args([
+            "-f",
+            "testdata/migrate/kubefed-sample1-clusters.yaml",
+            "-f",
+            "-",
+        ])
+        .stdin(format!("{widget}---\n{config}"))
+        .stderr_contains(
+            "FederatedWidget/shop/w -> Widget/shop/w, PropagationPolicy/shop/w-widget: exact\n",
+        )
+        .run();
+    assert!(
+        common::stdout(&output).starts_with("apiVersion: example.com/v2\nkind: Widget\n"),
+        "{}",
+        common::stdout(&output)
+    );
+    Test::new()
+        .args(["migrate", "--to", "karmada"])
+        .args(["-f", "testdata/migrate/kubefed-sample1-clusters.yaml", "-f", "-"])
+        .stdin(widget)
+        .stderr_contains("error: <stdin>#1: FederatedWidget/shop/w: kind FederatedWidget: no FederatedTypeConfig says which type it federates (kubefed's defaults and the inputs' FederatedTypeConfigs know FederatedClusterRole, ")
+        .stderr_contains("; add its FederatedTypeConfig with -f\n")
+        .status(1)
+        .run();
+}

@@ -4,9 +4,9 @@
 //! - The template is `spec.template` with the target type's apiVersion and kind, and the
 //!   federated object's name and namespace: what kubefed's sync controller writes to each
 //!   cluster before overrides.
-//! - The target type is the one `kubefedctl enable` gives each kind (its
-//!   FederatedTypeConfig); a kind outside that list cannot be migrated without knowing its
-//!   group, and is an error naming it.
+//! - The target type is the one its FederatedTypeConfig names (`type_configs`): kubefed's
+//!   defaults, or one in the inputs; a kind neither names is an error naming it. A
+//!   cluster-scoped target is written without a namespace.
 //! - `spec.overrides[].clusterOverrides[]` (`op` add/remove/replace, default replace) become
 //!   `plaintext` overriders (the same JSON-patch operations) of one rule per cluster, in
 //!   input order. With a ReplicaSchedulingPreference, kubefed's controller wrote
@@ -21,44 +21,25 @@ use crate::model::ObjectRef;
 use super::super::object_error::ObjectError;
 use super::super::report::FieldReport;
 use super::policy::{ClusterAffinity, OverrideRule, Overriders, Plaintext};
+use super::type_configs::TypeConfigs;
 
-/// `Federated<Kind>` → the target's apiVersion, for the kinds kubefed federates by default
-/// and the workload kinds commonly enabled next to them (namespaced ones only: a
-/// cluster-scoped target needs a ClusterPropagationPolicy and a federated object kubefed
-/// keeps in a namespace).
-const TARGETS: &[(&str, &str)] = &[
-    ("ConfigMap", "v1"),
-    ("CronJob", "batch/v1"),
-    ("DaemonSet", "apps/v1"),
-    ("Deployment", "apps/v1"),
-    ("HorizontalPodAutoscaler", "autoscaling/v2"),
-    ("Ingress", "networking.k8s.io/v1"),
-    ("Job", "batch/v1"),
-    ("ReplicaSet", "apps/v1"),
-    ("Secret", "v1"),
-    ("Service", "v1"),
-    ("ServiceAccount", "v1"),
-    ("StatefulSet", "apps/v1"),
-];
-
-/// The plain object a federated one federates.
-pub fn target(federated: &ObjectRef) -> Result<ObjectRef, ObjectError> {
-    let kind = federated.kind.strip_prefix("Federated").unwrap_or("");
-    let api_version = TARGETS
-        .iter()
-        .find(|(known, _)| *known == kind)
-        .map(|(_, api_version)| *api_version)
+/// The plain object a federated one federates, without a namespace when its type is
+/// cluster-scoped.
+pub fn target(federated: &ObjectRef, types: &TypeConfigs) -> Result<ObjectRef, ObjectError> {
+    let target = types
+        .get(&federated.kind)
         .ok_or_else(|| ObjectError::UnknownFederatedKind {
             kind: federated.kind.clone(),
-            known: TARGETS
-                .iter()
-                .map(|(kind, _)| format!("Federated{kind}"))
-                .collect(),
+            known: types.known(),
         })?;
     Ok(ObjectRef {
-        api_version: api_version.to_string(),
-        kind: kind.to_string(),
-        namespace: federated.namespace.clone(),
+        api_version: target.api_version.clone(),
+        kind: target.kind.clone(),
+        namespace: if target.namespaced {
+            federated.namespace.clone()
+        } else {
+            None
+        },
         name: federated.name.clone(),
     })
 }
@@ -107,6 +88,29 @@ pub fn template(
         }
     }
     Ok(Value::Mapping(object))
+}
+
+/// Karmada's namespace sync controller creates every namespace of the control plane on every
+/// member cluster, unless it carries this label (`pkg/apis/policy/v1alpha1`
+/// `NamespaceSkipAutoPropagationLabel`, karmada-io/karmada f8fdd02df376).
+pub const SKIP_AUTO_PROPAGATION: &str = "namespace.karmada.io/skip-auto-propagation";
+
+/// A FederatedNamespace's Namespace: labelled so that Karmada leaves it to its
+/// ClusterPropagationPolicy instead of creating it on every cluster.
+pub fn skip_auto_propagation(template: &mut Value) -> FieldReport {
+    if let Some(Value::Mapping(metadata)) = template.get_mut("metadata") {
+        let labels = metadata
+            .entry("labels".into())
+            .or_insert_with(|| Value::Mapping(Mapping::new()));
+        if let Value::Mapping(labels) = labels {
+            labels.insert(SKIP_AUTO_PROPAGATION.into(), "true".into());
+        }
+    }
+    FieldReport::exact(
+        "(the namespace on the placed clusters only)",
+        format!("metadata.labels[{SKIP_AUTO_PROPAGATION}] \"true\""),
+    )
+    .because("Karmada's namespace sync controller creates every namespace on every member cluster unless it carries this label; with it, the ClusterPropagationPolicy places the namespace where kubefed did")
 }
 
 #[derive(Deserialize)]
@@ -204,9 +208,13 @@ mod tests {
         serde_yaml::from_str(text).unwrap_or_default()
     }
 
+    fn types() -> TypeConfigs {
+        TypeConfigs::new(&[]).0
+    }
+
     #[test]
     fn the_template_becomes_the_plain_object() {
-        let target = target(&federated("FederatedDeployment")).ok();
+        let target = target(&federated("FederatedDeployment"), &types()).ok();
         let target = target.unwrap_or_else(|| federated("missing"));
         let raw = value("spec: {template: {metadata: {labels: {app: web}}, spec: {replicas: 3}}, placement: {clusters: []}}");
         let made = template(&raw, &target, Some("shop")).unwrap_or_default();
@@ -218,11 +226,29 @@ mod tests {
 
     #[test]
     fn an_unknown_federated_kind_is_an_error_naming_it() {
-        let error = target(&federated("FederatedWidget"))
+        let error = target(&federated("FederatedWidget"), &types())
             .err()
             .map(|error| error.to_string())
             .unwrap_or_default();
         assert!(error.starts_with("kind FederatedWidget: "), "{error}");
+    }
+
+    #[test]
+    fn a_cluster_scoped_target_has_no_namespace() {
+        let mut role = federated("FederatedClusterRole");
+        role.namespace = None;
+        let made = target(&role, &types())
+            .ok()
+            .map(|t| (t.api_version, t.namespace));
+        assert_eq!(
+            made,
+            Some(("rbac.authorization.k8s.io/v1".to_string(), None))
+        );
+        let made = target(&federated("FederatedNamespace"), &types()).ok();
+        assert_eq!(
+            made.map(|t| (t.kind, t.namespace)),
+            Some(("Namespace".to_string(), None))
+        );
     }
 
     #[test]

@@ -24,6 +24,7 @@
 mod federated;
 mod policy;
 mod stand_in;
+mod type_configs;
 mod weights;
 
 use std::collections::HashMap;
@@ -49,6 +50,18 @@ use super::{
     Converted, Migration, CLUSTER_SELECTOR_ANNOTATION, REPLICA_SET_PREFERENCES_ANNOTATION,
 };
 use policy::{ClusterAffinity, Placement};
+use type_configs::TypeConfigs;
+
+/// What a `Federated<Kind>` is converted with: the type configs, and each namespace's
+/// FederatedNamespace placement (kubefed placed a namespaced object only where its namespace
+/// was placed too).
+struct Kubefed<'a> {
+    raws: &'a [RawObject<'a>],
+    /// The namespace objects without one are read in.
+    namespace: &'a str,
+    types: TypeConfigs,
+    namespaces: HashMap<&'a str, &'a FederatedPlacement>,
+}
 
 /// The pure migration to Karmada of a loaded model and its documents; `namespace` is the one
 /// the model gave objects written without one.
@@ -56,6 +69,14 @@ pub(crate) fn migrate(model: &Model, documents: &[Document], namespace: &str) ->
     let raws = objects::raw_objects(documents);
     let index = objects::RawIndex::new(&raws);
     let mut assembly = Assembly::new(model);
+    let (types, type_errors) = TypeConfigs::new(&raws);
+    assembly.report.errors.extend(type_errors);
+    let mut kubefed = Kubefed {
+        raws: &raws,
+        namespace,
+        types,
+        namespaces: HashMap::new(),
+    };
     let bounded = model
         .inventory
         .clusters
@@ -71,16 +92,31 @@ pub(crate) fn migrate(model: &Model, documents: &[Document], namespace: &str) ->
             {
                 divisions.insert(identity(&spec.target_kind, &workload.object), spec);
             }
-            WorkloadKind::Federated(_) => {
+            WorkloadKind::Federated(placement) => {
                 federated_objects
                     .insert(identity(&workload.object.kind, &workload.object), workload);
+                if workload.object.kind == "FederatedNamespace" {
+                    kubefed
+                        .namespaces
+                        .insert(workload.object.name.as_str(), placement);
+                }
             }
             _ => {}
         }
     }
     let mut templates = Vec::new();
+    // Namespaces first: one `kubectl apply -f` of the stream creates them before what they
+    // hold.
+    let (namespaces, others): (Vec<&Workload>, Vec<&Workload>) =
+        model.workloads.iter().partition(|workload| {
+            kubefed
+                .types
+                .get(&workload.object.kind)
+                .is_some_and(|target| target.kind == "Namespace")
+                && matches!(workload.kind, WorkloadKind::Federated(_))
+        });
 
-    for workload in &model.workloads {
+    for workload in namespaces.into_iter().chain(others) {
         let object = &workload.object;
         let raw = index.find(&workload.source, object, namespace);
         let made = match (&workload.kind, raw) {
@@ -92,11 +128,11 @@ pub(crate) fn migrate(model: &Model, documents: &[Document], namespace: &str) ->
             ) => Err(ObjectError::Missing),
             (WorkloadKind::Federated(placement), Some(raw)) => {
                 let division = divisions.get(&identity(&object.kind, object)).copied();
-                federated_object(raw, object, placement, division)
+                federated_object(raw, object, placement, division, &kubefed)
             }
             (WorkloadKind::ReplicaSchedulingPreference(spec), Some(raw)) => {
                 let target = federated_objects.get(&identity(&spec.target_kind, object));
-                replica_scheduling_preference(raw, object, spec, target, bounded)
+                replica_scheduling_preference(raw, object, spec, target, bounded, &kubefed.types)
             }
             (
                 WorkloadKind::Annotated {
@@ -191,9 +227,11 @@ fn federated_object(
     object: &ObjectRef,
     placement: &FederatedPlacement,
     division: Option<&RspSpec>,
+    kubefed: &Kubefed<'_>,
 ) -> Result<Made, ObjectError> {
-    let target = federated::target(object)?;
-    let mut template = federated::template(raw.value, &target, raw.namespace)?;
+    let target = federated::target(object, &kubefed.types)?;
+    let namespace = target.namespace.as_ref().and(raw.namespace);
+    let mut template = federated::template(raw.value, &target, namespace)?;
     let mut fields = vec![FieldReport::exact(
         "spec.template",
         format!(
@@ -202,6 +240,38 @@ fn federated_object(
             ItemSource::from(&target)
         ),
     )];
+    if let Some(removal) = removed_api(&target) {
+        fields.push(FieldReport::lost(
+            format!("apiVersion {}", target.api_version),
+            removal,
+        ));
+    }
+    // The plain object the template would be: kubefed needs a FederatedNamespace's
+    // Namespace on the host, so the Namespace written is that one, labelled; any other
+    // object of the template's identity would be overwritten by it.
+    let existing = kubefed.raws.iter().find(|other| {
+        other.api_version == target.api_version && other.is(&target, kubefed.namespace)
+    });
+    let mut replaces = Vec::new();
+    if let Some(existing) = existing {
+        if target.kind != "Namespace" {
+            return Err(ObjectError::TemplateExists {
+                template: ItemSource::from(&target).to_string(),
+                at: existing.location.source.to_string(),
+            });
+        }
+        template = existing.value.clone();
+        replaces.push(existing.location.clone());
+    }
+    if target.kind == "Namespace" && target.api_version == "v1" {
+        fields.push(federated::skip_auto_propagation(&mut template));
+    } else if let Some(namespace) = &target.namespace {
+        fields.extend(namespace_placement(
+            placement,
+            kubefed.namespaces.get(namespace.as_str()).copied(),
+            namespace,
+        ));
+    }
     let affinity = match division {
         Some(rsp) if !rsp.intersect_with_cluster_selector => {
             fields.push(
@@ -268,8 +338,38 @@ fn federated_object(
         written: raw.namespace.is_some(),
         comparisons,
         carried_by: Vec::new(),
+        replaces,
     };
     Ok((recorded, Some(target)))
+}
+
+/// What kubefed's intersection with the namespace's FederatedNamespace placement becomes: a
+/// Karmada policy places its template alone. Exact when the FederatedNamespace names every
+/// cluster the object does (the intersection changed nothing); nothing to say without a
+/// FederatedNamespace in the inputs.
+fn namespace_placement(
+    placement: &FederatedPlacement,
+    namespace_placement: Option<&FederatedPlacement>,
+    namespace: &str,
+) -> Option<FieldReport> {
+    let field = format!("(FederatedNamespace {namespace} spec.placement)");
+    let covered = match (placement, namespace_placement?) {
+        (FederatedPlacement::Clusters(names), FederatedPlacement::Clusters(namespace_names)) => {
+            names.iter().all(|name| namespace_names.contains(name))
+        }
+        _ => false,
+    };
+    Some(if covered {
+        FieldReport::exact(field, "nothing").because(
+            "kubefed placed a namespaced object only on clusters its FederatedNamespace selects too, which are every cluster it names",
+        )
+    } else {
+        FieldReport::approximate(
+            field,
+            "nothing",
+            "kubefed placed a namespaced object only on clusters its FederatedNamespace selects too; the PropagationPolicy places it wherever its own placement says",
+        )
+    })
 }
 
 /// Sets `spec.replicas`, creating `spec` when the template has none.
@@ -292,6 +392,7 @@ fn replica_scheduling_preference(
     spec: &RspSpec,
     target: Option<&&Workload>,
     bounded: bool,
+    types: &TypeConfigs,
 ) -> Result<Made, ObjectError> {
     let kind = spec.target_kind.trim_start_matches("Federated");
     let recorded = |fields, comparisons, carried_by| Recorded {
@@ -304,6 +405,7 @@ fn replica_scheduling_preference(
         written: raw.namespace.is_some(),
         comparisons,
         carried_by,
+        replaces: Vec::new(),
     };
     if !RSP_TARGETS.contains(&kind) {
         let fields = vec![FieldReport::lost(
@@ -319,7 +421,7 @@ fn replica_scheduling_preference(
             name: object.name.clone(),
         });
     };
-    let template = federated::target(&target.object)?;
+    let template = federated::target(&target.object, types)?;
     let field = |name: &str| format!("spec.{name}");
     let (_, mut fields) = weights::convert(&spec.preferences, &field, bounded);
     fields.insert(
@@ -472,6 +574,7 @@ fn annotated(
         written: raw.namespace.is_some(),
         comparisons,
         carried_by: Vec::new(),
+        replaces: Vec::new(),
     };
     Ok((recorded, Some(object.clone())))
 }

@@ -115,11 +115,22 @@ pub fn policy_ref(kind: &str, template: &ObjectRef) -> ObjectRef {
     }
 }
 
+/// `PropagationPolicy` for a namespaced template, `ClusterPropagationPolicy` for a
+/// cluster-scoped one (a template without a namespace).
+pub fn propagation_kind(template: &ObjectRef) -> &'static str {
+    if template.namespace.is_some() {
+        "PropagationPolicy"
+    } else {
+        "ClusterPropagationPolicy"
+    }
+}
+
 pub fn propagation_policy(template: &ObjectRef, placement: Placement) -> Emitted {
-    let reference = policy_ref("PropagationPolicy", template);
+    let kind = propagation_kind(template);
+    let reference = policy_ref(kind, template);
     manifest::emit(
         POLICY_API_VERSION,
-        "PropagationPolicy",
+        kind,
         Metadata::of(&reference),
         PropagationSpec {
             resource_selectors: vec![ResourceSelector::of(template)],
@@ -157,10 +168,15 @@ struct OverrideSpec {
 }
 
 pub fn override_policy(template: &ObjectRef, rules: Vec<OverrideRule>) -> Emitted {
-    let reference = policy_ref("OverridePolicy", template);
+    let kind = if template.namespace.is_some() {
+        "OverridePolicy"
+    } else {
+        "ClusterOverridePolicy"
+    };
+    let reference = policy_ref(kind, template);
     manifest::emit(
         POLICY_API_VERSION,
-        "OverridePolicy",
+        kind,
         Metadata::of(&reference),
         OverrideSpec {
             resource_selectors: vec![ResourceSelector::of(template)],

@@ -1,0 +1,216 @@
+//! Which plain type each `Federated<Kind>` federates: kubefed's FederatedTypeConfigs.
+//!
+//! - The defaults are the FederatedTypeConfigs kubefed's Helm chart installs
+//!   (`charts/kubefed/templates/federatedtypeconfig.yaml`, kubernetes-sigs/kubefed
+//!   16fb853905f930eff43ef16e24f479f60b6eaa9b): ClusterRole, ConfigMap, Deployment, Ingress
+//!   (`extensions/v1beta1`, as the chart has it), Job, Namespace, ReplicaSet, Secret,
+//!   ServiceAccount, Service; then the types `kubefedctl enable` is most often asked for, at
+//!   the version it would pick on a current cluster (the preferred version discovery names).
+//! - A `FederatedTypeConfig` (`core.kubefed.io/v1beta1`) in the inputs maps its
+//!   `spec.federatedType.kind` to its `spec.targetType` (group, version, kind, scope), over a
+//!   default of the same federated kind, as the kubefed controller reads it.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_yaml::Value;
+
+use super::super::objects::RawObject;
+
+/// The plain type a federated kind federates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetType {
+    pub api_version: String,
+    pub kind: String,
+    /// `Namespaced` (else `Cluster`): a cluster-scoped target is written without a namespace
+    /// and propagated by a ClusterPropagationPolicy.
+    pub namespaced: bool,
+}
+
+/// (target kind, target apiVersion, namespaced); the federated kind is `Federated<kind>`.
+const DEFAULTS: &[(&str, &str, bool)] = &[
+    // kubefed's chart.
+    ("ClusterRole", "rbac.authorization.k8s.io/v1", false),
+    ("ConfigMap", "v1", true),
+    ("Deployment", "apps/v1", true),
+    ("Ingress", "extensions/v1beta1", true),
+    ("Job", "batch/v1", true),
+    ("Namespace", "v1", false),
+    ("ReplicaSet", "apps/v1", true),
+    ("Secret", "v1", true),
+    ("ServiceAccount", "v1", true),
+    ("Service", "v1", true),
+    // `kubefedctl enable`, at today's preferred versions.
+    ("ClusterRoleBinding", "rbac.authorization.k8s.io/v1", false),
+    ("CronJob", "batch/v1", true),
+    ("DaemonSet", "apps/v1", true),
+    ("HorizontalPodAutoscaler", "autoscaling/v2", true),
+    ("Role", "rbac.authorization.k8s.io/v1", true),
+    ("RoleBinding", "rbac.authorization.k8s.io/v1", true),
+    ("StatefulSet", "apps/v1", true),
+];
+
+pub const FEDERATED_TYPE_CONFIG_GROUP: &str = "core.kubefed.io";
+
+/// Federated kind → its target type.
+#[derive(Clone, Debug)]
+pub struct TypeConfigs {
+    types: BTreeMap<String, TargetType>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TypeConfigDoc {
+    spec: TypeConfigSpec,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TypeConfigSpec {
+    target_type: ApiResource,
+    federated_type: ApiResource,
+}
+
+#[derive(Deserialize)]
+struct ApiResource {
+    #[serde(default)]
+    group: String,
+    version: String,
+    kind: String,
+    #[serde(default)]
+    scope: Option<String>,
+}
+
+impl TypeConfigs {
+    /// The defaults, then every FederatedTypeConfig of `raws` in input order; one that does
+    /// not decode is an error (`source: FederatedTypeConfig/name: message`).
+    pub fn new(raws: &[RawObject<'_>]) -> (TypeConfigs, Vec<String>) {
+        let mut types: BTreeMap<String, TargetType> = DEFAULTS
+            .iter()
+            .map(|(kind, api_version, namespaced)| {
+                (
+                    format!("Federated{kind}"),
+                    TargetType {
+                        api_version: api_version.to_string(),
+                        kind: kind.to_string(),
+                        namespaced: *namespaced,
+                    },
+                )
+            })
+            .collect();
+        let mut errors = Vec::new();
+        for raw in raws {
+            if raw.kind != "FederatedTypeConfig" || raw.group() != FEDERATED_TYPE_CONFIG_GROUP {
+                continue;
+            }
+            match read(raw.value) {
+                Ok((federated, target)) => {
+                    types.insert(federated, target);
+                }
+                Err(message) => errors.push(format!(
+                    "{}: FederatedTypeConfig/{}: {message}",
+                    raw.location.source, raw.name
+                )),
+            }
+        }
+        (TypeConfigs { types }, errors)
+    }
+
+    pub fn get(&self, federated_kind: &str) -> Option<&TargetType> {
+        self.types.get(federated_kind)
+    }
+
+    /// The federated kinds known, for an error about another one.
+    pub fn known(&self) -> Vec<String> {
+        self.types.keys().cloned().collect()
+    }
+}
+
+fn read(value: &Value) -> Result<(String, TargetType), String> {
+    let doc: TypeConfigDoc =
+        serde_yaml::from_value(value.clone()).map_err(|error| error.to_string())?;
+    let target = doc.spec.target_type;
+    let namespaced = match target.scope.as_deref() {
+        Some("Namespaced") => true,
+        Some("Cluster") => false,
+        other => {
+            return Err(format!(
+                "spec.targetType.scope: expected Namespaced or Cluster, found {}",
+                other.map_or("nothing".to_string(), |scope| format!("{scope:?}"))
+            ))
+        }
+    };
+    let api_version = if target.group.is_empty() {
+        target.version
+    } else {
+        format!("{}/{}", target.group, target.version)
+    };
+    Ok((
+        doc.spec.federated_type.kind,
+        TargetType {
+            api_version,
+            kind: target.kind,
+            namespaced,
+        },
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_type_config_names_group_version_kind_and_scope() {
+        let value: Value = serde_yaml::from_str(
+            "spec: {federatedType: {group: types.kubefed.io, version: v1beta1, kind: FederatedWidget, scope: Namespaced}, targetType: {group: example.com, version: v2, kind: Widget, scope: Cluster}}",
+        )
+        .unwrap_or_default();
+        assert_eq!(
+            read(&value),
+            Ok((
+                "FederatedWidget".to_string(),
+                TargetType {
+                    api_version: "example.com/v2".to_string(),
+                    kind: "Widget".to_string(),
+                    namespaced: false,
+                }
+            ))
+        );
+    }
+
+    #[test]
+    fn a_type_config_without_scope_is_an_error() {
+        let value: Value = serde_yaml::from_str(
+            "spec: {federatedType: {version: v1beta1, kind: FederatedWidget}, targetType: {version: v1, kind: Widget}}",
+        )
+        .unwrap_or_default();
+        assert_eq!(
+            read(&value).err().as_deref(),
+            Some("spec.targetType.scope: expected Namespaced or Cluster, found nothing")
+        );
+    }
+
+    #[test]
+    fn the_defaults_hold_every_type_kubefed_enables() {
+        let (types, errors) = TypeConfigs::new(&[]);
+        assert!(errors.is_empty());
+        for kind in [
+            "FederatedClusterRole",
+            "FederatedConfigMap",
+            "FederatedDeployment",
+            "FederatedIngress",
+            "FederatedJob",
+            "FederatedNamespace",
+            "FederatedReplicaSet",
+            "FederatedSecret",
+            "FederatedServiceAccount",
+            "FederatedService",
+        ] {
+            assert!(types.get(kind).is_some(), "{kind}");
+        }
+        assert_eq!(
+            types.get("FederatedNamespace").map(|t| t.namespaced),
+            Some(false)
+        );
+    }
+}
