@@ -498,6 +498,7 @@ fn every_crd_is_loaded_with_its_served_versions() {
             "cluster.open-cluster-management.io/v1beta1 PlacementDecision",
             "cluster.open-cluster-management.io/v1beta2 ManagedClusterSet",
             "cluster.open-cluster-management.io/v1beta2 ManagedClusterSetBinding",
+            "policy.karmada.io/v1alpha1 ClusterPropagationPolicy",
             "policy.karmada.io/v1alpha1 OverridePolicy",
             "policy.karmada.io/v1alpha1 PropagationPolicy",
             "policy.open-cluster-management.io/v1 PlacementBinding",

@@ -126,19 +126,23 @@ impl TypeConfigs {
     }
 }
 
-fn read(value: &Value) -> Result<(String, TargetType), String> {
-    let doc: TypeConfigDoc =
-        serde_yaml::from_value(value.clone()).map_err(|error| error.to_string())?;
+/// Why a FederatedTypeConfig cannot be read.
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum TypeConfigError {
+    #[error("{0}")]
+    Decode(String),
+    #[error("spec.targetType.scope: expected Namespaced or Cluster, found {}", .0.as_deref().map_or("nothing".to_string(), |scope| format!("{scope:?}")))]
+    Scope(Option<String>),
+}
+
+fn read(value: &Value) -> Result<(String, TargetType), TypeConfigError> {
+    let doc: TypeConfigDoc = serde_yaml::from_value(value.clone())
+        .map_err(|error| TypeConfigError::Decode(error.to_string()))?;
     let target = doc.spec.target_type;
     let namespaced = match target.scope.as_deref() {
         Some("Namespaced") => true,
         Some("Cluster") => false,
-        other => {
-            return Err(format!(
-                "spec.targetType.scope: expected Namespaced or Cluster, found {}",
-                other.map_or("nothing".to_string(), |scope| format!("{scope:?}"))
-            ))
-        }
+        other => return Err(TypeConfigError::Scope(other.map(String::from))),
     };
     let api_version = if target.group.is_empty() {
         target.version
@@ -185,7 +189,7 @@ mod tests {
         )
         .unwrap_or_default();
         assert_eq!(
-            read(&value).err().as_deref(),
+            read(&value).err().map(|error| error.to_string()).as_deref(),
             Some("spec.targetType.scope: expected Namespaced or Cluster, found nothing")
         );
     }
