@@ -162,11 +162,18 @@ fn stage(staging: &Path, files: &[(String, String)]) -> io::Result<()> {
         ));
     }
     fs::create_dir(staging)?;
+    let mut folders = std::collections::BTreeSet::new();
     for (name, contents) in files {
-        let mut file = fs::File::create(staging.join(checked_file_name(name)?))?;
+        let path = staging.join(checked_relative(name)?);
+        if let Some(parent) = path.parent().filter(|parent| *parent != staging) {
+            fs::create_dir_all(parent)?;
+            folders.insert(parent.to_path_buf());
+        }
+        let mut file = fs::File::create(path)?;
         file.write_all(contents.as_bytes())?;
         file.sync_all()?;
     }
+    folders.iter().try_for_each(|folder| sync_dir(folder))?;
     sync_dir(staging)
 }
 
@@ -176,8 +183,38 @@ fn move_into(staging: &Path, dir: &Path, files: &[(String, String)]) -> io::Resu
     let replaced = staging.join(".replaced");
     fs::create_dir(&replaced)?;
     let mut done: Vec<(&str, bool)> = Vec::new();
+    // Folders of DIR this run made, removed again if a move fails.
+    let mut made: Vec<PathBuf> = Vec::new();
     let result = files.iter().try_for_each(|(name, _)| {
         let destination = dir.join(name);
+        if let Some(parent) = Path::new(name)
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+        {
+            for folder in parent
+                .ancestors()
+                .filter(|a| !a.as_os_str().is_empty())
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+            {
+                let folder = dir.join(folder);
+                match fs::symlink_metadata(&folder) {
+                    Ok(metadata) if metadata.is_dir() => {}
+                    Ok(_) => {
+                        return Err(io::Error::new(
+                            io::ErrorKind::AlreadyExists,
+                            format!("{}: exists and is not a directory", folder.display()),
+                        ))
+                    }
+                    Err(_) => {
+                        fs::create_dir(&folder)?;
+                        made.push(folder);
+                    }
+                }
+            }
+            fs::create_dir_all(replaced.join(parent))?;
+        }
         let existed = match fs::symlink_metadata(&destination) {
             Ok(metadata) if metadata.is_file() => true,
             Ok(_) => {
@@ -211,16 +248,21 @@ fn move_into(staging: &Path, dir: &Path, files: &[(String, String)]) -> io::Resu
                 let _ = fs::rename(replaced.join(name), &destination);
             }
         }
+        for folder in made.iter().rev() {
+            let _ = fs::remove_dir(folder);
+        }
         return result;
     }
     sync_dir(dir)
 }
 
-/// A name that stays inside its directory: one component, not hidden (so never one of our
-/// staged names, `.` or `..`).
-fn checked_file_name(name: &str) -> io::Result<&str> {
-    let single = Path::new(name).file_name() == Some(OsStr::new(name));
-    if single && !name.starts_with('.') {
+/// A name that stays inside its directory: `/`-separated components, each a plain name,
+/// not hidden (so never one of our staged names, `.` or `..`).
+fn checked_relative(name: &str) -> io::Result<&str> {
+    let plain = |part: &str| {
+        Path::new(part).file_name() == Some(OsStr::new(part)) && !part.starts_with('.')
+    };
+    if name.split('/').all(plain) {
         Ok(name)
     } else {
         Err(io::Error::new(
@@ -459,11 +501,49 @@ mod tests {
         assert_eq!(names(dir.path()), Vec::<String>::new());
     }
 
+    /// Names with folders (`migrate --out`'s layout) are written below the directory, into an
+    /// existing one too, and a failure takes the folders it made back out.
+    #[test]
+    fn names_with_folders_are_written_into_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let files = [
+            ("a/x.yaml".to_string(), "1".to_string()),
+            ("b/c/y.yaml".to_string(), "2".to_string()),
+        ];
+        assert!(write_dir_atomic(&out, &files).is_ok());
+        assert_eq!(fs::read_to_string(out.join("b/c/y.yaml")).unwrap(), "2");
+        let files = [
+            ("a/x.yaml".to_string(), "3".to_string()),
+            ("d/z.yaml".to_string(), "4".to_string()),
+        ];
+        assert!(write_dir_atomic(&out, &files).is_ok());
+        assert_eq!(fs::read_to_string(out.join("a/x.yaml")).unwrap(), "3");
+        assert_eq!(names(&out), ["a", "b", "d"]);
+        // e/ is made, then the move into f (a file where a folder should be) fails.
+        fs::write(out.join("f"), "file").unwrap();
+        let files = [
+            ("e/z.yaml".to_string(), "5".to_string()),
+            ("f/z.yaml".to_string(), "6".to_string()),
+        ];
+        assert!(write_dir_atomic(&out, &files).is_err());
+        assert_eq!(names(&out), ["a", "b", "d", "f"]);
+    }
+
     #[test]
     fn file_names_that_leave_the_directory_are_refused() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out");
-        for name in ["../escape.yaml", "a/b.yaml", "..", ".hidden", ""] {
+        for name in [
+            "../escape.yaml",
+            "a/../b.yaml",
+            "/abs.yaml",
+            "a//b.yaml",
+            "a/.hidden/b.yaml",
+            "..",
+            ".hidden",
+            "",
+        ] {
             let files = [(name.to_string(), "x".to_string())];
             assert!(write_dir_atomic(&out, &files).is_err(), "{name}");
         }

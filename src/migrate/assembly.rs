@@ -104,9 +104,14 @@ impl Assembly {
         }
         self.objects.extend(converted.outputs);
         if let Some(stripped) = &stripped {
-            outputs.push(ItemSource::from(object));
+            // Written back, maybe in the apiVersion that replaced a removed one.
+            let mut written = object.clone();
+            if let Some(api_version) = stripped.get("apiVersion").and_then(Value::as_str) {
+                written.api_version = api_version.to_string();
+            }
+            outputs.push(ItemSource::from(&written));
             self.objects.push(Emitted {
-                object: object.clone(),
+                object: written,
                 value: stripped.clone(),
             });
         }

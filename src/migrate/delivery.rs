@@ -13,12 +13,14 @@
 //!   are not split, and the kubefed ReplicaSchedulingPreference written for them acts only
 //!   in kubefed;
 //! - `status` and the server-written `metadata` fields are dropped;
-//! - an apiVersion removed from current Kubernetes would be refused by every cluster.
+//! - an apiVersion removed from current Kubernetes is converted to the one that replaced it
+//!   (`api_versions`), or reported lost when no conversion is known.
 
 use serde_yaml::Value;
 
 use crate::model::ObjectRef;
 
+use super::api_versions;
 use super::manifest::{self, Metadata};
 use super::report::FieldReport;
 use super::Converted;
@@ -98,12 +100,9 @@ pub fn convert(
             "a ManifestWorkReplicaSet sends the same manifest to every cluster; the per-cluster split is the ReplicaSchedulingPreference's, which only kubefed reads",
         ));
     }
-    if let Some(removal) = removed_api(object) {
-        fields.push(FieldReport::lost(
-            format!("apiVersion {}", object.api_version),
-            removal,
-        ));
-    }
+    let served = api_versions::serve(object, &manifest);
+    fields.extend(served.fields);
+    let manifest = served.value;
     let metadata = Metadata::of(placement);
     Converted {
         outputs: vec![manifest::manifest_work_replica_set(
@@ -125,147 +124,4 @@ pub fn not_delivered(placement: &ObjectRef) -> FieldReport {
             placement.name
         ),
     )
-}
-
-/// API versions removed from Kubernetes (the deprecated API migration guide,
-/// kubernetes.io/docs/reference/using-api/deprecation-guide/): (group/version, kinds, the
-/// release that stopped serving them, what replaces them). An empty kind list is every kind.
-const REMOVED: &[(&str, &[&str], &str, &str)] = &[
-    (
-        "extensions/v1beta1",
-        &["Deployment", "DaemonSet", "ReplicaSet"],
-        "1.16",
-        "apps/v1",
-    ),
-    (
-        "extensions/v1beta1",
-        &["NetworkPolicy"],
-        "1.16",
-        "networking.k8s.io/v1",
-    ),
-    (
-        "extensions/v1beta1",
-        &["PodSecurityPolicy"],
-        "1.16",
-        "nothing: PodSecurityPolicy is gone since 1.25",
-    ),
-    (
-        "extensions/v1beta1",
-        &["Ingress"],
-        "1.22",
-        "networking.k8s.io/v1",
-    ),
-    ("apps/v1beta1", &[], "1.16", "apps/v1"),
-    ("apps/v1beta2", &[], "1.16", "apps/v1"),
-    (
-        "networking.k8s.io/v1beta1",
-        &[],
-        "1.22",
-        "networking.k8s.io/v1",
-    ),
-    (
-        "rbac.authorization.k8s.io/v1beta1",
-        &[],
-        "1.22",
-        "rbac.authorization.k8s.io/v1",
-    ),
-    (
-        "scheduling.k8s.io/v1beta1",
-        &[],
-        "1.22",
-        "scheduling.k8s.io/v1",
-    ),
-    (
-        "apiextensions.k8s.io/v1beta1",
-        &[],
-        "1.22",
-        "apiextensions.k8s.io/v1",
-    ),
-    (
-        "admissionregistration.k8s.io/v1beta1",
-        &[],
-        "1.22",
-        "admissionregistration.k8s.io/v1",
-    ),
-    (
-        "apiregistration.k8s.io/v1beta1",
-        &[],
-        "1.22",
-        "apiregistration.k8s.io/v1",
-    ),
-    (
-        "certificates.k8s.io/v1beta1",
-        &[],
-        "1.22",
-        "certificates.k8s.io/v1",
-    ),
-    (
-        "coordination.k8s.io/v1beta1",
-        &[],
-        "1.22",
-        "coordination.k8s.io/v1",
-    ),
-    (
-        "storage.k8s.io/v1beta1",
-        &["CSIDriver", "CSINode", "StorageClass", "VolumeAttachment"],
-        "1.22",
-        "storage.k8s.io/v1",
-    ),
-    (
-        "storage.k8s.io/v1beta1",
-        &["CSIStorageCapacity"],
-        "1.27",
-        "storage.k8s.io/v1",
-    ),
-    ("batch/v1beta1", &["CronJob"], "1.25", "batch/v1"),
-    (
-        "discovery.k8s.io/v1beta1",
-        &[],
-        "1.25",
-        "discovery.k8s.io/v1",
-    ),
-    ("events.k8s.io/v1beta1", &[], "1.25", "events.k8s.io/v1"),
-    ("autoscaling/v2beta1", &[], "1.25", "autoscaling/v2"),
-    ("autoscaling/v2beta2", &[], "1.26", "autoscaling/v2"),
-    (
-        "policy/v1beta1",
-        &["PodSecurityPolicy"],
-        "1.25",
-        "nothing: PodSecurityPolicy has no successor",
-    ),
-    ("policy/v1beta1", &[], "1.25", "policy/v1"),
-    ("node.k8s.io/v1beta1", &[], "1.25", "node.k8s.io/v1"),
-    (
-        "flowcontrol.apiserver.k8s.io/v1beta1",
-        &[],
-        "1.26",
-        "flowcontrol.apiserver.k8s.io/v1",
-    ),
-    (
-        "flowcontrol.apiserver.k8s.io/v1beta2",
-        &[],
-        "1.29",
-        "flowcontrol.apiserver.k8s.io/v1",
-    ),
-    (
-        "flowcontrol.apiserver.k8s.io/v1beta3",
-        &[],
-        "1.32",
-        "flowcontrol.apiserver.k8s.io/v1",
-    ),
-];
-
-/// Why `object`'s apiVersion cannot be applied to a current cluster, when it cannot.
-pub fn removed_api(object: &ObjectRef) -> Option<String> {
-    REMOVED
-        .iter()
-        .find(|(version, kinds, _, _)| {
-            *version == object.api_version && (kinds.is_empty() || kinds.contains(&object.kind.as_str()))
-        })
-        .map(|(version, _, release, replacement)| {
-            format!(
-                "{version} {} is not served since Kubernetes {release}: every cluster refuses it; write it as {replacement}",
-                object.kind
-            )
-        })
 }

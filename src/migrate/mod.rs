@@ -13,6 +13,7 @@
 //! the Placements need, then per converted object (in plan item order) what it became, then
 //! the rewritten consumers in input order.
 
+mod api_versions;
 mod assembly;
 mod cel;
 mod cluster_selector;
@@ -53,6 +54,12 @@ pub use scope::GLOBAL;
 pub use verify::Verification;
 
 pub const API_VERSION: &str = "fleetplan.io/v1alpha1";
+
+/// `--out` folders: cluster-scoped objects; `namespaces/<ns>/` for objects written with a
+/// namespace; namespaced objects written without one (applied with `kubectl apply -n NS`).
+pub const CLUSTER_SCOPED_FOLDER: &str = "cluster-scoped";
+pub const NAMESPACES_FOLDER: &str = "namespaces";
+pub const NO_NAMESPACE_FOLDER: &str = "no-namespace";
 pub const KIND: &str = "Migration";
 
 /// The API the legacy objects are migrated to.
@@ -204,8 +211,12 @@ impl Migration {
         text
     }
 
-    /// One file per object for `--out DIR`: `<kind>_<namespace>_<name>.yaml` (lower-case kind;
-    /// no namespace part for objects written without one), or `.json` with each object as JSON.
+    /// One file per object for `--out DIR`, in a folder that applies with one
+    /// `kubectl apply -f`: `cluster-scoped/` (cluster-scoped objects),
+    /// `namespaces/<namespace>/` (objects written with that `metadata.namespace`) and
+    /// `no-namespace/` (namespaced objects written without one, applied with `-n NS`), so no
+    /// folder mixes objects with and without a namespace. Each file is
+    /// `<kind>_<name>.yaml` (lower-case kind), or `.json` with each object as JSON.
     /// A file name is made only of a kind, namespace and name that pass the API server's
     /// rules (no `/`, never `..`); an object whose do not is an error naming it.
     pub fn files(&self, json: bool) -> Result<Vec<(String, String)>, MigrateError> {
@@ -224,10 +235,12 @@ impl Migration {
                     });
                 }
                 let kind = object.kind.to_ascii_lowercase();
-                let stem = match namespace {
-                    Some(namespace) => format!("{kind}_{namespace}_{}", object.name),
-                    None => format!("{kind}_{}", object.name),
+                let folder = match (namespace, &object.namespace) {
+                    (Some(namespace), _) => format!("{NAMESPACES_FOLDER}/{namespace}"),
+                    (None, Some(_)) => NO_NAMESPACE_FOLDER.to_string(),
+                    (None, None) => CLUSTER_SCOPED_FOLDER.to_string(),
                 };
+                let stem = format!("{folder}/{kind}_{}", object.name);
                 Ok(if json {
                     let mut text = serde_json::to_string_pretty(&emitted.value).unwrap_or_default();
                     text.push('\n');
@@ -477,11 +490,10 @@ fn annotated(
         }
     }
     // Written back bare, the object itself must still be served by the clusters.
-    if let Some(removal) = stripped.as_ref().and(delivery::removed_api(object)) {
-        converted.fields.push(report::FieldReport::lost(
-            format!("apiVersion {}", object.api_version),
-            removal,
-        ));
+    if let Some(value) = stripped.as_mut() {
+        let served = api_versions::serve(object, value);
+        *value = served.value;
+        converted.fields.extend(served.fields);
     }
     if let Some(preferences) = preferences {
         let made = replica_preferences::convert(object, preferences, replicas, selector.is_some())?;

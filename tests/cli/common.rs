@@ -217,6 +217,25 @@ pub fn write(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
 }
 
+/// Every file below `dir`, as a path relative to it with `/` between folders, sorted.
+pub fn files_under(dir: &Path) -> Vec<String> {
+    fn walk(dir: &Path, prefix: &str, out: &mut Vec<String>) {
+        for name in entries(dir) {
+            let path = dir.join(&name);
+            let relative = format!("{prefix}{name}");
+            if path.is_dir() {
+                walk(&path, &format!("{relative}/"), out);
+            } else {
+                out.push(relative);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, "", &mut out);
+    out.sort();
+    out
+}
+
 /// The names in `dir`, sorted: what a run left behind.
 pub fn entries(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)

@@ -190,12 +190,19 @@ fn out_writes_one_file_per_object() {
         .stderr(golden("placementrules.report.txt") + PLACEMENT_RULES_SUMMARY + "\n")
         .stdout("")
         .run();
-    let placement = std::fs::read_to_string(out.join("placement_shop_prod-by-selector.yaml"))
-        .unwrap_or_else(|error| panic!("{error}"));
+    let placement =
+        std::fs::read_to_string(out.join("namespaces/shop/placement_prod-by-selector.yaml"))
+            .unwrap_or_else(|error| panic!("{error}"));
     assert!(placement
         .starts_with("apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\n"));
-    assert!(out.join("subscription_shop_shop-app.yaml").exists());
-    assert!(out.join("managedclustersetbinding_ci_global.yaml").exists());
+    assert!(out
+        .join("namespaces/shop/subscription_shop-app.yaml")
+        .exists());
+    assert!(out
+        .join("namespaces/ci/managedclustersetbinding_global.yaml")
+        .exists());
+    // The example fleet defines the global set: nothing cluster-scoped to write.
+    assert_eq!(entries(&out), ["namespaces"]);
 }
 
 #[test]
@@ -272,23 +279,22 @@ fn out_writes_nothing_when_a_later_object_cannot_be_migrated() {
 fn out_into_an_existing_directory_is_all_or_nothing() {
     let dir = common::tempdir();
     let out = dir.path().join("migrated");
-    let first = out.join("managedclusterset_global.yaml");
-    let blocked = out.join("subscription_shop_shop-app.yaml");
+    let first = out.join("cluster-scoped/managedclusterset_global.yaml");
+    let blocked = out.join("namespaces/shop/subscription_shop-app.yaml");
     std::fs::create_dir_all(blocked.join("inside")).unwrap_or_else(|error| panic!("{error}"));
+    std::fs::create_dir_all(out.join("cluster-scoped")).unwrap_or_else(|error| panic!("{error}"));
     std::fs::write(&first, "previous").unwrap_or_else(|error| panic!("{error}"));
     migrate("testdata/migrate/placementrules.yaml")
         .args(["--out", &out.to_string_lossy()])
-        .stderr_contains("subscription_shop_shop-app.yaml: exists and is not a regular file\n")
+        .stderr_contains("subscription_shop-app.yaml: exists and is not a regular file\n")
         .stdout("")
         .status(1)
         .run();
     assert_eq!(
-        entries(&out),
-        [
-            "managedclusterset_global.yaml",
-            "subscription_shop_shop-app.yaml"
-        ]
+        common::files_under(&out),
+        ["cluster-scoped/managedclusterset_global.yaml"]
     );
+    assert!(blocked.join("inside").is_dir());
     assert_eq!(
         std::fs::read_to_string(&first).unwrap_or_default(),
         "previous"
@@ -483,7 +489,9 @@ fn namespace_less_inputs_migrate_into_namespace_less_objects_and_verify_with_n()
         .run();
 }
 
-/// `--out` names the files of namespace-less objects without a namespace part.
+/// `--out` puts namespace-less objects in `no-namespace/` (applied with `kubectl apply -n NS`)
+/// and the cluster set in `cluster-scoped/`: no folder mixes objects with and without a
+/// namespace.
 #[test]
 fn out_file_names_follow_the_namespace_as_written() {
     let dir = common::tempdir();
@@ -498,20 +506,15 @@ fn out_file_names_follow_the_namespace_as_written() {
         ])
         .stderr_contains("added ManagedClusterSetBinding/default/global:")
         .run();
-    let mut names: Vec<String> = std::fs::read_dir(&out)
-        .unwrap_or_else(|error| panic!("{error}"))
-        .filter_map(|entry| Some(entry.ok()?.file_name().to_string_lossy().into_owned()))
-        .collect();
-    names.sort();
     assert_eq!(
-        names,
+        common::files_under(&out),
         [
-            "managedclusterset_global.yaml",
-            "managedclustersetbinding_global.yaml",
-            "placement_placement-policy-namespace.yaml",
-            "placement_placement-policy-pod.yaml",
-            "placementbinding_binding-policy-namespace.yaml",
-            "placementbinding_binding-policy-pod.yaml",
+            "cluster-scoped/managedclusterset_global.yaml",
+            "no-namespace/managedclustersetbinding_global.yaml",
+            "no-namespace/placement_placement-policy-namespace.yaml",
+            "no-namespace/placement_placement-policy-pod.yaml",
+            "no-namespace/placementbinding_binding-policy-namespace.yaml",
+            "no-namespace/placementbinding_binding-policy-pod.yaml",
         ]
     );
 }
@@ -547,7 +550,9 @@ fn annotated_workloads_are_delivered_by_a_manifest_work_replica_set() {
         .args(["migrate", "-f", "testdata/fleet/inventory.yaml"])
         .args(["-f", "testdata/migrate/federated-deployment.yaml", "-n", "demo", "--verify"])
         .stderr_contains("Deployment/demo/hello -> Placement/demo/deployment-hello, ManifestWorkReplicaSet/demo/deployment-hello: lossy\n")
-        .stderr_contains("  lost: apiVersion extensions/v1beta1 -> not carried (extensions/v1beta1 Deployment is not served since Kubernetes 1.16: every cluster refuses it; write it as apps/v1)\n")
+        .stderr_contains("  exact: apiVersion extensions/v1beta1 -> apiVersion apps/v1 (extensions/v1beta1 Deployment is not served since Kubernetes 1.16)\n")
+        .stderr_contains("  exact: spec.selector (absent) -> spec.selector.matchLabels (the template's labels) (extensions/v1beta1 defaulted the selector to the template's labels; apps/v1 requires it written)\n")
+        .stderr_contains("  exact: spec.revisionHistoryLimit (absent) -> spec.revisionHistoryLimit 2147483647 (the extensions/v1beta1 default, written out: apps/v1 would default it otherwise)\n")
         .stderr_contains("  approximate: (namespace demo on the clusters) -> nothing")
         .stderr_contains("Deployment/demo/hello: identical (selection compared on 14 clusters)\n")
         .run();
@@ -579,6 +584,10 @@ fn annotated_workloads_are_delivered_by_a_manifest_work_replica_set() {
     assert_eq!(work["spec"]["placementRefs"][0]["name"], "deployment-hello");
     let manifest = &work["spec"]["manifestWorkTemplate"]["workload"]["manifests"][0];
     assert_eq!(manifest["kind"], "Deployment");
+    // Converted as kubectl convert does: apps/v1, with the selector extensions/v1beta1 implied.
+    assert_eq!(manifest["apiVersion"], "apps/v1");
+    assert_eq!(manifest["spec"]["selector"]["matchLabels"]["app"], "hello");
+    assert_eq!(manifest["spec"]["strategy"]["rollingUpdate"]["maxSurge"], 1);
     assert_eq!(manifest["metadata"]["namespace"], "demo");
     assert!(manifest["metadata"]["annotations"].is_null(), "{stdout}");
 }
@@ -594,7 +603,7 @@ fn no_manifest_work_writes_the_workload_back_and_reports_its_delivery_lost() {
         .args(["--verify", "--no-manifest-work"])
         .stderr_contains("Deployment/demo/hello -> Placement/demo/deployment-hello, Deployment/demo/hello: lossy\n")
         .stderr_contains("  lost: (delivery to the selected clusters) -> not carried (--no-manifest-work: the object is written back without the annotation and, applied to the hub, runs there; deliver it to the clusters Placement/deployment-hello selects yourself")
-        .stderr_contains("  lost: apiVersion extensions/v1beta1 -> not carried (extensions/v1beta1 Deployment is not served since Kubernetes 1.16")
+        .stderr_contains("  exact: apiVersion extensions/v1beta1 -> apiVersion apps/v1 (extensions/v1beta1 Deployment is not served since Kubernetes 1.16)\n")
         .stderr_contains("Deployment/demo/hello: identical (selection compared on 14 clusters)\n")
         .run();
     let stdout = common::stdout(&output);
@@ -611,6 +620,10 @@ fn no_manifest_work_writes_the_workload_back_and_reports_its_delivery_lost() {
         ]
     );
     assert!(!stdout.contains("ManifestWorkReplicaSet"), "{stdout}");
+    assert!(
+        stdout.contains("apiVersion: apps/v1\nkind: Deployment\n"),
+        "{stdout}"
+    );
     assert!(
         !stdout.contains("federation.alpha.kubernetes.io"),
         "{stdout}"
@@ -645,11 +658,14 @@ fn a_negative_cluster_replicas_becomes_zero_clusters_and_verifies() {
 /// though `--verify` finds every selection identical.
 #[test]
 fn fail_on_lost_exits_1_and_writes_nothing_though_verify_is_identical() {
+    // autoscaling/v2beta1 metrics have another shape in autoscaling/v2: not converted.
+    let hpa = "apiVersion: autoscaling/v2beta1\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: web\n  namespace: demo\n  annotations:\n    federation.alpha.kubernetes.io/cluster-selector: '[{\"key\": \"env\", \"operator\": \"in\", \"values\": [\"prod\"]}]'\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  maxReplicas: 3\n";
     Test::new()
-        .args(["migrate", "-f", "testdata/fleet/inventory.yaml"])
-        .args(["-f", "testdata/migrate/federated-deployment.yaml", "-n", "demo"])
+        .args(["migrate", "-f", "testdata/fleet/inventory.yaml", "-f", "-"])
         .args(["--verify", "--fail-on", "lost"])
-        .stderr_contains("Deployment/demo/hello: identical (selection compared on 14 clusters)\n1 migrated: 0 exact, 0 approximate, 1 lost; verified 1 identical\nerror: --fail-on lost: nothing written, 1 conversion loses a field: Deployment/demo/hello\n")
+        .stdin(hpa)
+        .stderr_contains("  lost: apiVersion autoscaling/v2beta1 -> not carried (autoscaling/v2beta1 HorizontalPodAutoscaler is not served since Kubernetes 1.25: every cluster refuses it; write it as autoscaling/v2)\n")
+        .stderr_contains("HorizontalPodAutoscaler/demo/web: identical (selection compared on 14 clusters)\n1 migrated: 0 exact, 0 approximate, 1 lost; verified 1 identical\nerror: --fail-on lost: nothing written, 1 conversion loses a field: HorizontalPodAutoscaler/demo/web\n")
         .stdout("")
         .status(1)
         .run();

@@ -186,8 +186,9 @@ fn kubefed_sample1_migrates_whole() {
         .stderr_contains("  exact: (FederatedNamespace test-namespace spec.placement) -> nothing (kubefed placed a namespaced object only on clusters its FederatedNamespace selects too, which are every cluster it names)\n")
         .stderr_contains("FederatedNamespace/test-namespace/test-namespace: identical (selection compared on 2 clusters)\n")
         .stderr_contains("FederatedClusterRoleBinding/test-clusterrolebinding: identical (selection compared on 2 clusters)\n")
-        .stderr_contains("10 migrated: ")
-        .stderr_contains("; verified 10 identical\n")
+        .stderr_contains("10 migrated: 10 exact, 0 approximate, 0 lost; verified 10 identical\n")
+        .stderr_contains("  exact: apiVersion extensions/v1beta1 -> apiVersion networking.k8s.io/v1 (extensions/v1beta1 Ingress is not served since Kubernetes 1.22)\n")
+        .stderr_contains("  exact: spec.rules[0].http.paths[0].backend.serviceName -> spec.rules[0].http.paths[0].backend.service.name\n")
         .run();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("error:"), "{stderr}");
@@ -214,6 +215,16 @@ fn kubefed_sample1_migrates_whole() {
         stdout.contains("  labels:\n    namespace.karmada.io/skip-auto-propagation: 'true'\n"),
         "{stdout}"
     );
+    // Every object is one the API server admits under kubectl's strict field validation:
+    // Kubernetes' own kinds against the Kubernetes 1.37 schemas (the FederatedIngress's
+    // extensions/v1beta1 body converted to networking.k8s.io/v1), Karmada's against its CRDs.
+    let schemas = crate::schemas::Schemas::with_kubernetes();
+    let count = schemas.assert_admitted(
+        &stdout,
+        &crate::schemas::Namespace::OneOf(&["test-namespace"]),
+        "migrate --to karmada kubefed example/sample1",
+    );
+    assert_eq!(count, written.len());
     // Cluster-scoped objects have no namespace.
     for object in crate::schemas::yaml_documents(&stdout) {
         let kind = object["kind"].as_str().unwrap_or_default();
@@ -255,4 +266,32 @@ fn a_federated_type_config_in_the_inputs_maps_another_type() {
         .stderr_contains("; add its FederatedTypeConfig with -f\n")
         .status(1)
         .run();
+}
+
+/// `--out` puts sample1's cluster-scoped objects (the Namespace, the ClusterRoles and their
+/// ClusterPropagationPolicies) apart from the namespaced ones, which are all in
+/// `namespaces/test-namespace/`: each folder applies with one `kubectl apply -f`.
+#[test]
+fn kubefed_sample1_out_folders_apply_one_by_one() {
+    let dir = common::tempdir();
+    let out = dir.path().join("karmada");
+    sample1()
+        .args(["--out", &out.to_string_lossy()])
+        .stderr_contains("10 migrated: 10 exact")
+        .stdout("")
+        .run();
+    let files = common::files_under(&out);
+    let folders: std::collections::BTreeSet<&str> = files
+        .iter()
+        .filter_map(|file| file.rsplit_once('/').map(|(folder, _)| folder))
+        .collect();
+    assert_eq!(
+        folders.into_iter().collect::<Vec<_>>(),
+        ["cluster-scoped", "namespaces/test-namespace"]
+    );
+    assert!(files.contains(&"cluster-scoped/namespace_test-namespace.yaml".to_string()));
+    assert!(files.contains(
+        &"cluster-scoped/clusterpropagationpolicy_test-clusterrole-clusterrole.yaml".to_string()
+    ));
+    assert!(files.contains(&"namespaces/test-namespace/ingress_test-ingress.yaml".to_string()));
 }

@@ -25,11 +25,15 @@ struct Served {
 /// The CRDs of testdata/crds, by `group/version` and kind.
 pub struct Schemas {
     served: BTreeMap<(String, String), Served>,
+    /// Kubernetes' own kinds, by `group/version` (or `v1`) and kind.
+    built_in: BTreeMap<(String, String), Served>,
 }
 
 /// Kinds of Kubernetes itself that migrate passes through (the workload a kubefed
-/// ReplicaSchedulingPreference targets, an annotated object under `--no-manifest-work`), with the apiVersion current Kubernetes serves them
-/// as. Their schemas are not in testdata/crds: they are the user's objects, not fleetplan's.
+/// ReplicaSchedulingPreference targets, an annotated object under `--no-manifest-work`), with
+/// the apiVersion current Kubernetes serves them as. [`Schemas::load`] admits them unchecked:
+/// they are the user's objects, not fleetplan's, and the example inputs are not complete
+/// workloads. [`Schemas::with_kubernetes`] checks every Kubernetes kind against its schema.
 const BUILT_IN: &[(&str, &str)] = &[
     ("v1", "ConfigMap"),
     ("v1", "Secret"),
@@ -37,8 +41,15 @@ const BUILT_IN: &[(&str, &str)] = &[
     ("apps/v1", "Deployment"),
     ("apps/v1", "ReplicaSet"),
     ("apps/v1", "StatefulSet"),
-    ("v1", "ConfigMap"),
-    ("v1", "Secret"),
+];
+
+/// The Kubernetes kinds of testdata/schemas/kubernetes-1.37-strict.json (its README says
+/// where they come from) that are cluster-scoped; every other kind there is namespaced.
+const CLUSTER_SCOPED_BUILT_IN: &[&str] = &[
+    "Namespace",
+    "ClusterRole",
+    "ClusterRoleBinding",
+    "PriorityClass",
 ];
 
 pub fn crate_path(relative: &str) -> String {
@@ -164,7 +175,20 @@ impl Schemas {
                 }
             }
         }
-        Schemas { served }
+        Schemas {
+            served,
+            built_in: BTreeMap::new(),
+        }
+    }
+
+    /// [`Schemas::load`], and every Kubernetes kind checked against the Kubernetes 1.37
+    /// schema of its apiVersion (strict: no undeclared field), for outputs whose inputs are
+    /// complete objects.
+    pub fn with_kubernetes() -> Schemas {
+        Schemas {
+            built_in: built_in(),
+            ..Schemas::load()
+        }
     }
 
     fn served_kinds(&self) -> Vec<String> {
@@ -182,10 +206,8 @@ impl Schemas {
         let written = object["metadata"]["namespace"].as_str();
         let id = format!("{kind}/{}/{name}", written.unwrap_or(""));
         let mut problems = Vec::new();
-        let namespaced = match self
-            .served
-            .get(&(api_version.to_string(), kind.to_string()))
-        {
+        let key = (api_version.to_string(), kind.to_string());
+        let namespaced = match self.served.get(&key).or_else(|| self.built_in.get(&key)) {
             Some(served) => {
                 problems.extend(
                     served
@@ -200,10 +222,10 @@ impl Schemas {
                 );
                 served.namespaced
             }
-            None if BUILT_IN.contains(&(api_version, kind)) => true,
+            None if self.built_in.is_empty() && BUILT_IN.contains(&(api_version, kind)) => true,
             None => {
                 problems.push(format!(
-                    "{id}: apiVersion {api_version:?} kind {kind:?} is not served by any CRD in testdata/crds ({:?})",
+                    "{id}: apiVersion {api_version:?} kind {kind:?} is not served by any CRD in testdata/crds ({:?}) nor by Kubernetes",
                     self.served_kinds()
                 ));
                 return problems;
@@ -250,6 +272,39 @@ impl Schemas {
         );
         objects.len()
     }
+}
+
+/// The Kubernetes kinds of testdata/schemas/kubernetes-1.37-strict.json, each compiled with
+/// every definition it may reference.
+fn built_in() -> BTreeMap<(String, String), Served> {
+    let path = crate_path("testdata/schemas/kubernetes-1.37-strict.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
+    let bundle: Value =
+        serde_json::from_str(&text).unwrap_or_else(|error| panic!("{path}: {error}"));
+    let kinds = bundle["kinds"].as_object().cloned().unwrap_or_default();
+    kinds
+        .iter()
+        .map(|(id, definition)| {
+            let (api_version, kind) = id.rsplit_once('/').unwrap_or(("", id));
+            let definition = definition.as_str().unwrap_or_default();
+            let schema = json!({
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$defs": bundle["$defs"],
+                "$ref": format!("#/$defs/{definition}"),
+            });
+            let validator = jsonschema::draft202012::options()
+                .build(&schema)
+                .unwrap_or_else(|error| panic!("{path}: {id}: {error}"));
+            (
+                (api_version.to_string(), kind.to_string()),
+                Served {
+                    namespaced: !CLUSTER_SCOPED_BUILT_IN.contains(&kind),
+                    validator,
+                    schema: json!({}),
+                },
+            )
+        })
+        .collect()
 }
 
 /// Where the namespace rule puts namespaced objects of one run.
@@ -619,7 +674,25 @@ fn every_migrated_object_is_admitted_by_its_crd() {
     }
 }
 
-/// `--out` writes the same objects, one file each, that `kubectl apply -n NS -f DIR` takes.
+/// The `--out` layout: a folder never mixes objects with and without `metadata.namespace`,
+/// so each applies with one `kubectl apply -f` (`-n NS` for `no-namespace/`).
+fn assert_folder_holds(relative: &str, text: &str, context: &str) {
+    for object in yaml_documents(text) {
+        let namespace = object["metadata"]["namespace"].as_str();
+        let kind = object["kind"].as_str().unwrap_or_default();
+        match relative.split('/').collect::<Vec<_>>()[..] {
+            ["cluster-scoped", _] => assert!(
+                namespace.is_none() && kind != "Placement",
+                "{context}: {kind} with namespace {namespace:?} among cluster-scoped objects"
+            ),
+            ["no-namespace", _] => assert_eq!(namespace, None, "{context}"),
+            ["namespaces", folder, _] => assert_eq!(namespace, Some(folder), "{context}"),
+            _ => panic!("{context}: {relative} is outside the documented folders"),
+        }
+    }
+}
+
+/// `--out` writes the same objects, one file each, in folders `kubectl apply -f` takes.
 #[test]
 fn every_file_migrate_out_writes_is_admitted_by_its_crd() {
     let schemas = Schemas::load();
@@ -634,16 +707,14 @@ fn every_file_migrate_out_writes_is_admitted_by_its_crd() {
             .stderr_contains("")
             .status(case.status)
             .run();
-        let mut files: Vec<_> = std::fs::read_dir(&out)
-            .unwrap_or_else(|error| panic!("{}: {error}", out.display()))
-            .filter_map(|entry| Some(entry.ok()?.path()))
-            .collect();
-        files.sort();
+        let files = common::files_under(&out);
         assert!(!files.is_empty(), "{}: no files", out.display());
-        for file in files {
+        for relative in files {
+            let file = out.join(&relative);
             let text = std::fs::read_to_string(&file)
                 .unwrap_or_else(|error| panic!("{}: {error}", file.display()));
             let context = format!("migrate {} --out: {}", case.args.join(" "), file.display());
+            assert_folder_holds(&relative, &text, &context);
             assert_eq!(
                 schemas.assert_admitted(&text, &case.namespace, &context),
                 1,

@@ -39,9 +39,9 @@ use crate::plan::ItemSource;
 use crate::replicas::parse_replica_set_preferences;
 use crate::selector::{Requirement, Selector};
 
+use super::api_versions;
 use super::assembly::{Assembly, Recorded};
 use super::cluster_selector::{describe, match_expression};
-use super::delivery::removed_api;
 use super::object_error::ObjectError;
 use super::objects::{self, RawObject};
 use super::replica_preferences::RSP_TARGETS;
@@ -232,20 +232,6 @@ fn federated_object(
     let target = federated::target(object, &kubefed.types)?;
     let namespace = target.namespace.as_ref().and(raw.namespace);
     let mut template = federated::template(raw.value, &target, namespace)?;
-    let mut fields = vec![FieldReport::exact(
-        "spec.template",
-        format!(
-            "{} {} (the resource template)",
-            target.api_version,
-            ItemSource::from(&target)
-        ),
-    )];
-    if let Some(removal) = removed_api(&target) {
-        fields.push(FieldReport::lost(
-            format!("apiVersion {}", target.api_version),
-            removal,
-        ));
-    }
     // The plain object the template would be: kubefed needs a FederatedNamespace's
     // Namespace on the host, so the Namespace written is that one, labelled; any other
     // object of the template's identity would be overwritten by it.
@@ -263,6 +249,19 @@ fn federated_object(
         template = existing.value.clone();
         replaces.push(existing.location.clone());
     }
+    let served = api_versions::serve(&target, &template);
+    let mut target = target;
+    target.api_version = served.api_version;
+    template = served.value;
+    let mut fields = vec![FieldReport::exact(
+        "spec.template",
+        format!(
+            "{} {} (the resource template)",
+            target.api_version,
+            ItemSource::from(&target)
+        ),
+    )];
+    fields.extend(served.fields);
     if target.kind == "Namespace" && target.api_version == "v1" {
         fields.push(federated::skip_auto_propagation(&mut template));
     } else if let Some(namespace) = &target.namespace {
@@ -506,12 +505,13 @@ fn annotated(
             "removed from the object",
         ));
     }
-    if let Some(removal) = removed_api(object) {
-        fields.push(FieldReport::lost(
-            format!("apiVersion {}", object.api_version),
-            removal,
-        ));
-    }
+    let served = api_versions::serve(object, &stripped);
+    let written = ObjectRef {
+        api_version: served.api_version,
+        ..object.clone()
+    };
+    stripped = served.value;
+    fields.extend(served.fields);
     let replica_scheduling = match preferences {
         Some(preferences) => {
             let preferences = parse_replica_set_preferences(preferences)?;
@@ -557,10 +557,10 @@ fn annotated(
                 Aspect::Clusters
             },
             old: ItemSource::from(object),
-            new: ItemSource::from(object),
+            new: ItemSource::from(&written),
         });
         outputs.push(policy::propagation_policy(
-            object,
+            &written,
             Placement {
                 cluster_affinity: cluster_affinity.flatten(),
                 replica_scheduling,
@@ -576,7 +576,7 @@ fn annotated(
         carried_by: Vec::new(),
         replaces: Vec::new(),
     };
-    Ok((recorded, Some(object.clone())))
+    Ok((recorded, Some(written)))
 }
 
 /// The cluster-selector annotation as a `labelSelector`. `Gt`/`Lt` cannot be stated; they
