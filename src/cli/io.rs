@@ -6,6 +6,7 @@ use std::path::Path;
 
 use super::error::Error;
 use crate::output::{write_atomic_with, write_dir_atomic, BUFFER_BYTES};
+use crate::render::escape::terminal;
 use crate::render::plan::StreamError;
 
 /// The process's streams, injectable so tests and the binary share one entry point.
@@ -52,7 +53,9 @@ pub fn write_file_with(
 }
 
 /// Writes a diagnostic to stderr; there is nowhere left to report a failure to do so.
+/// Text from inputs in it is escaped for a terminal or a CI log (`render::escape::terminal`).
 pub fn report(io: &mut Io<'_>, text: &str) {
+    let text = terminal(text);
     let _ = io.stderr.write_all(text.as_bytes());
     if !text.ends_with('\n') {
         let _ = io.stderr.write_all(b"\n");

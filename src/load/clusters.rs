@@ -11,12 +11,15 @@ use serde::Deserialize;
 use super::content::Content;
 use super::decode::{null_as_default, optional_time, FieldError};
 use super::model_builder::Decoded;
+use super::names::invalid_value;
 use super::object::Object;
 use super::LoadError;
 use crate::model::placement::{qualified_key, taint_value};
 use crate::model::{echo, Cluster, Interner, Quantity, Taint, TaintEffect, CLUSTERSET_LABEL};
 use crate::parallel;
-use crate::selector::{is_valid_label, Operator, Requirement};
+use crate::selector::{
+    dns1123_subdomain_errors, is_valid_label, label_key_errors, Operator, Requirement,
+};
 
 /// OCM's availability condition; not True means the cluster is offline.
 const AVAILABLE: &str = "ManagedClusterConditionAvailable";
@@ -186,7 +189,8 @@ fn convert(
     let mut cluster =
         inventory_cluster(entry, index, interner).map_err(|error| object.invalid(error))?;
     cluster.source = object.source.clone();
-    let warnings = invalid_label_warnings(&cluster, valid);
+    let warnings =
+        invalid_label_warnings(&cluster, index, valid).map_err(|error| object.invalid(error))?;
     Ok((cluster, warnings))
 }
 
@@ -196,9 +200,16 @@ fn convert(
 #[derive(Default)]
 struct ValidLabels(HashSet<(usize, usize)>);
 
-/// Matching never validates the cluster side, so a label Kubernetes would reject still
-/// works here; it is worth a warning because the real cluster could not carry it.
-fn invalid_label_warnings(cluster: &Cluster, valid: &mut ValidLabels) -> Vec<String> {
+/// A label key the API server would refuse is an error, as `ValidateLabels` reports it
+/// (`labels: Invalid value: "KEY": ...`): keys reach every output (tables, selectors, CI
+/// annotations). Matching never validates the cluster side, so a label value Kubernetes would
+/// reject still works here (docs/formats.md, as the design says); it is worth a warning
+/// because the real cluster could not carry it.
+fn invalid_label_warnings(
+    cluster: &Cluster,
+    index: usize,
+    valid: &mut ValidLabels,
+) -> Result<Vec<String>, FieldError> {
     let mut warnings = Vec::new();
     for (key, value) in &cluster.labels {
         let label = (key.address(), value.address());
@@ -208,6 +219,13 @@ fn invalid_label_warnings(cluster: &Cluster, valid: &mut ValidLabels) -> Vec<Str
         if is_valid_label(key, value) {
             valid.0.insert(label);
             continue;
+        }
+        let key_errors = label_key_errors(key);
+        if !key_errors.is_empty() {
+            return Err(FieldError::new(
+                format!("clusters[{index}].labels"),
+                invalid_value(key, &key_errors),
+            ));
         }
         if let Err(error) = Requirement::new(key, Operator::Equals, vec![value.to_string()]) {
             warnings.push(format!(
@@ -219,7 +237,21 @@ fn invalid_label_warnings(cluster: &Cluster, valid: &mut ValidLabels) -> Vec<Str
             ));
         }
     }
-    warnings
+    Ok(warnings)
+}
+
+/// A DNS-1123 subdomain of either case: at most 253 bytes of dot-separated labels, each ASCII
+/// letters, digits and `-`, starting and ending with a letter or digit. One pass, no
+/// allocation: 100k names are checked on every load.
+fn is_inventory_name(name: &str) -> bool {
+    name.len() <= 253
+        && name.split('.').all(|label| {
+            let bytes = label.as_bytes();
+            matches!(
+                (bytes.first(), bytes.last()),
+                (Some(first), Some(last)) if first.is_ascii_alphanumeric() && last.is_ascii_alphanumeric()
+            ) && bytes.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'-')
+        })
 }
 
 fn inventory_cluster(
@@ -233,6 +265,17 @@ fn inventory_cluster(
         return Err(FieldError::new(
             format!("{}.name", path()),
             "expected a cluster name, found an empty string",
+        ));
+    }
+    // An object's name as the API server validates it (`IsDNS1123Subdomain`), upper-case
+    // letters aside: the design's inventories name clusters `A`, `B`, `C`. Either way no
+    // control character, space, slash, colon, comma, backtick or pipe reaches the file names,
+    // PlacementDecisions, terminals and CI annotations that repeat the name.
+    if !is_inventory_name(&entry.name) {
+        let errors = dns1123_subdomain_errors(&entry.name.to_ascii_lowercase());
+        return Err(FieldError::new(
+            format!("{}.name", path()),
+            invalid_value(&entry.name, &errors),
         ));
     }
     let mut labels = entry.labels;

@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use super::escape::terminal_line;
 use super::workflow::{self, At};
 use crate::findings::{CheckReport, CheckResult};
 use crate::verdict::NOT_EVALUATED;
@@ -12,16 +13,16 @@ use crate::verdict::NOT_EVALUATED;
 pub fn text(report: &CheckReport) -> String {
     let mut out = String::new();
     for error in report.errors.iter().filter(|f| f.is_new()) {
-        let _ = writeln!(out, "error: {error}");
+        let _ = writeln!(out, "error: {}", terminal_line(&error.to_string()));
     }
     for finding in report.unsatisfied.iter().filter(|f| f.is_new()) {
-        let _ = writeln!(out, "unsatisfied: {finding}");
+        let _ = writeln!(out, "unsatisfied: {}", terminal_line(&finding.to_string()));
     }
     for entry in report.resolved.iter().flatten() {
         let _ = writeln!(
             out,
             "resolved: {}: in the baseline, no longer found",
-            entry.describe()
+            terminal_line(&entry.describe())
         );
     }
     out.push_str(&summary(report));
@@ -142,7 +143,7 @@ pub fn github(report: &CheckReport) -> String {
     for entry in report.resolved.iter().flatten() {
         let message = format!(
             "resolved: {}: in the baseline, no longer found",
-            entry.describe()
+            terminal_line(&entry.describe())
         );
         out.push_str(&workflow::command("notice", At::default(), &message));
     }

@@ -13,6 +13,7 @@
 use std::fmt::Write as _;
 
 use super::check::summary;
+use super::escape::{xml_attribute as attribute, xml_text as text};
 use crate::findings::{CheckReport, Finding};
 
 /// The name of the test suite (and of the whole report).
@@ -134,37 +135,6 @@ fn cases(report: &CheckReport) -> Vec<Case<'_>> {
     cases
 }
 
-/// Character data: markup escaped, and characters XML 1.0 cannot hold replaced by U+FFFD.
-fn text(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in value.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if is_xml_char(c) => out.push(c),
-            _ => out.push(char::REPLACEMENT_CHARACTER),
-        }
-    }
-    out
-}
-
-/// An attribute value: as text, plus quotes, and whitespace as character references so that
-/// attribute normalisation keeps newlines and tabs.
-fn attribute(value: &str) -> String {
-    text(value)
-        .replace('"', "&quot;")
-        .replace('\n', "&#10;")
-        .replace('\r', "&#13;")
-        .replace('\t', "&#9;")
-}
-
-/// XML 1.0's `Char` production (tab, newline and carriage return handled by the callers).
-fn is_xml_char(c: char) -> bool {
-    matches!(c, '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,12 +147,6 @@ mod tests {
             document: 1,
             line: None,
         }
-    }
-
-    #[test]
-    fn markup_quotes_and_characters_xml_cannot_hold_are_escaped() {
-        assert_eq!(text("a<b>&c\u{1}d\te"), "a&lt;b&gt;&amp;c\u{FFFD}d\te");
-        assert_eq!(attribute("say \"x\"\nnext"), "say &quot;x&quot;&#10;next");
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod bindings;
 pub mod check;
 pub mod decisions;
 pub mod diff;
+pub mod escape;
 pub mod explain;
 pub mod junit;
 pub mod plan;

@@ -6,6 +6,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 use serde_json::ser::{Formatter, PrettyFormatter};
 
+use super::escape::{terminal, terminal_line};
 use super::{bindings, decisions, table, Unrepresentable};
 use crate::parallel;
 use crate::placement::groups;
@@ -292,15 +293,21 @@ fn landing_line(item: &PlanItem, trace: &ItemTrace, cluster: &str) -> String {
         how.push(format!("{replicas} replicas"));
     }
     let source = &item.source;
-    if how.is_empty() {
-        format!("  {source} ({})\n", source.api_version)
+    let line = if how.is_empty() {
+        format!("  {source} ({})", source.api_version)
     } else {
-        format!("  {source} ({}): {}\n", source.api_version, how.join("; "))
-    }
+        format!("  {source} ({}): {}", source.api_version, how.join("; "))
+    };
+    format!("{}\n", terminal_line(&line))
 }
 
-/// One block per item: a heading with its state, its clusters, then what is unsatisfied.
+/// One block per item: a heading with its state, its clusters, then what is unsatisfied;
+/// text from inputs escaped for a terminal (`render::escape::terminal`).
 fn item_block(item: &PlanItem, trace: &ItemTrace, width: Option<u16>) -> String {
+    terminal(&unescaped_block(item, trace, width)).into_owned()
+}
+
+fn unescaped_block(item: &PlanItem, trace: &ItemTrace, width: Option<u16>) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", heading(item));
     let (header, rows) = match trace {

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::escape::{terminal, terminal_line};
 use super::{table, Unrepresentable};
 use crate::model::{Cluster, Interned, Labels};
 
@@ -56,9 +57,9 @@ pub fn render(
         SelectionFormat::Name => Ok(selection
             .clusters
             .iter()
-            .map(|cluster| format!("{}\n", cluster.name))
+            .map(|cluster| format!("{}\n", terminal_line(&cluster.name)))
             .collect()),
-        SelectionFormat::Table => Ok(render_table(selection, width)),
+        SelectionFormat::Table => Ok(terminal(&render_table(selection, width)).into_owned()),
         SelectionFormat::Json => serde_json::to_string_pretty(&document(selection))
             .map(|text| text + "\n")
             .map_err(Unrepresentable::from),

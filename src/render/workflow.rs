@@ -1,6 +1,7 @@
 //! GitHub Actions workflow commands (`::error file=F,line=L,col=C::message`), the annotations
 //! `check -o github` and `diff -o github` print.
 
+use super::escape::{workflow_data, workflow_property};
 use crate::load::STDIN_NAME;
 
 /// Where an annotation points; each part only when known.
@@ -31,7 +32,7 @@ impl<'a> At<'a> {
 pub fn command(command: &str, at: At<'_>, message: &str) -> String {
     let mut properties = Vec::new();
     if let Some(file) = at.file {
-        properties.push(format!("file={}", escape_property(file)));
+        properties.push(format!("file={}", workflow_property(file)));
         if let Some(line) = at.line {
             properties.push(format!("line={line}"));
             if let Some(column) = at.column {
@@ -43,20 +44,8 @@ pub fn command(command: &str, at: At<'_>, message: &str) -> String {
     format!(
         "::{command}{separator}{}::{}\n",
         properties.join(","),
-        escape_data(message)
+        workflow_data(message)
     )
-}
-
-/// The escaping of actions/toolkit's `command.ts`: data escapes `%`, CR and LF.
-fn escape_data(text: &str) -> String {
-    text.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
-}
-
-/// Property values also escape the `:` and `,` that delimit properties.
-fn escape_property(text: &str) -> String {
-    escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ mod check;
 mod consumers;
 mod delivery;
 mod diff;
+mod escaping;
 mod explain;
 mod generated_fleet;
 mod karmada;

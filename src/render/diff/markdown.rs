@@ -9,6 +9,7 @@ use super::summary;
 use super::text::change_lines;
 use crate::diff::PlanDiff;
 use crate::plan::PlanItem;
+use crate::render::escape::{html, markdown_cell, markdown_code as code};
 
 /// Details longer than this many lines are folded.
 const FOLD_ABOVE: usize = 10;
@@ -26,7 +27,7 @@ pub fn markdown(changes: &PlanDiff) -> String {
         let _ = writeln!(
             out,
             "| {} | changed | +{} −{} | {} | {} | {} |",
-            code(&change.source.to_string()),
+            markdown_cell(&change.source.to_string()),
             change.clusters_added.len(),
             change.clusters_removed.len(),
             change.replicas.len(),
@@ -38,7 +39,7 @@ pub fn markdown(changes: &PlanDiff) -> String {
         let _ = writeln!(
             out,
             "| {} | {what} | {} | | | |",
-            code(&item.source.to_string()),
+            markdown_cell(&item.source.to_string()),
             item.clusters.len()
         );
     }
@@ -91,38 +92,9 @@ fn details(out: &mut String, item: &str, what: &str, lines: &[String]) {
     }
 }
 
-/// A code span that holds `text` whatever backticks it contains (CommonMark: a fence longer
-/// than any run inside, padded with spaces when the text touches a backtick).
-fn code(text: &str) -> String {
-    let longest = text
-        .split(|c| c != '`')
-        .map(str::len)
-        .max()
-        .unwrap_or_default();
-    let fence = "`".repeat(longest + 1);
-    if longest > 0 {
-        format!("{fence} {text} {fence}")
-    } else {
-        format!("{fence}{text}{fence}")
-    }
-}
-
-/// Text inside HTML (the `<summary>`), where markdown is not read.
-fn html(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_code_span_outgrows_the_backticks_it_holds() {
-        assert_eq!(code("a"), "`a`");
-        assert_eq!(code("a `b` c"), "`` a `b` c ``");
-    }
 
     #[test]
     fn long_details_are_folded_and_short_ones_are_not() {

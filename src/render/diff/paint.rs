@@ -1,5 +1,7 @@
 //! ANSI colour for diff output, applied only when the caller asks (a terminal, no NO_COLOR).
 
+use crate::render::escape::terminal_line;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Colour {
     Added,
@@ -24,7 +26,10 @@ impl Colour {
 const RESET: &str = "\x1b[0m";
 
 /// Appends `text` to `out`, wrapped in `colour` when `enabled`.
+/// Every line a diff shows a terminal passes here: input text in it is escaped as
+/// [`terminal_line`] escapes it, then fleetplan's own colour is added.
 pub(super) fn paint(out: &mut String, text: &str, colour: Option<Colour>, enabled: bool) {
+    let text = &*terminal_line(text);
     match colour {
         Some(colour) if enabled && !text.is_empty() => {
             out.push_str(colour.code());

@@ -5,9 +5,15 @@ use std::fmt::Write as _;
 
 use super::replicas::ReplicaRun;
 use super::{ClusterVerdict, Engine, Explanation};
+use crate::render::escape::terminal;
 use crate::render::table;
 
+/// The explanation for a terminal, text from inputs escaped (`render::escape::terminal`).
 pub fn text(explanation: &Explanation, width: Option<u16>) -> String {
+    terminal(&unescaped(explanation, width)).into_owned()
+}
+
+fn unescaped(explanation: &Explanation, width: Option<u16>) -> String {
     let mut out = String::new();
     match &explanation.answer {
         Some(answer) => {

@@ -1,0 +1,241 @@
+//! Text from inputs, made safe for each place fleetplan writes it: the one place output is
+//! escaped. Cluster names, label keys and object names are validated as the API server does
+//! when they are read, but much else is free text (a CEL expression, an annotation, a name in
+//! a previous plan or a hub export, a value echoed in an error), so every output escapes what
+//! its readers would act on:
+//!
+//! - a terminal or a CI log ([`terminal`], [`terminal_line`]): control characters (ESC starts
+//!   the sequences that recolour, retitle or hyperlink; CR overwrites a line), DEL, the C1
+//!   controls, and the invisible characters that reorder or hide text (bidi overrides such as
+//!   U+202E, zero-width characters, line and paragraph separators) become `\u{…}`; and a line
+//!   that would start with `::`, which GitHub Actions reads as a workflow command in any log
+//!   line, starts with `\u{3a}:` instead;
+//! - markdown ([`markdown_code`], [`markdown_cell`], [`html`]): a code span that nothing closes
+//!   early, on one line, with table pipes escaped;
+//! - GitHub workflow commands ([`workflow_data`], [`workflow_property`]): actions/toolkit's
+//!   `command.ts` escaping, after [`terminal_line`]'s;
+//! - XML ([`xml_text`], [`xml_attribute`]): as for a terminal, then markup escaped, and what
+//!   XML 1.0 cannot hold replaced.
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+/// Whether `c` is escaped for a terminal: a control character (tab and, in [`terminal`], line
+/// feed aside) or an invisible character that changes how text around it reads.
+fn is_unsafe(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            // Arabic letter mark; zero-width space, joiners and direction marks.
+            '\u{061C}' | '\u{200B}'..='\u{200F}'
+            // Line and paragraph separators, bidi embeddings and overrides (U+202A-U+202E).
+            | '\u{2028}'..='\u{202E}'
+            // Word joiner, invisible operators, bidi isolates, deprecated format characters.
+            | '\u{2060}'..='\u{206F}'
+            // Byte order mark (zero-width no-break space), interlinear annotations.
+            | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}'
+        )
+}
+
+/// `text` for a terminal or a log, lines kept: see the module documentation.
+pub fn terminal(text: &str) -> Cow<'_, str> {
+    escape_for_terminal(text, true)
+}
+
+/// One line for a terminal or a log: as [`terminal`], and line feeds escaped too, so text
+/// from an input can never start a line of its own.
+pub fn terminal_line(text: &str) -> Cow<'_, str> {
+    escape_for_terminal(text, false)
+}
+
+fn escape_for_terminal(text: &str, keep_lines: bool) -> Cow<'_, str> {
+    let kept = |c: char| c == '\t' || (keep_lines && c == '\n');
+    let clean = !text.chars().any(|c| is_unsafe(c) && !kept(c))
+        && !text
+            .split('\n')
+            .any(|line| line.trim_start().starts_with("::"));
+    if clean {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    // Only whitespace so far on this line: a `::` here would be read as a workflow command.
+    let mut line_start = true;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if line_start && c == ':' && chars.peek() == Some(&':') {
+            out.push_str("\\u{3a}");
+            line_start = false;
+        } else if is_unsafe(c) && !kept(c) {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+            line_start = false;
+        } else {
+            out.push(c);
+            if c == '\n' {
+                line_start = true;
+            } else if !c.is_whitespace() {
+                line_start = false;
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A markdown code span holding `text` on one line, whatever it contains (CommonMark: a
+/// fence longer than any run of backticks inside, padded with spaces when the text touches a
+/// backtick); what a terminal would not show is escaped as [`terminal_line`] escapes it, so a
+/// line feed cannot end the span and start a heading.
+pub fn markdown_code(text: &str) -> String {
+    if text.is_empty() {
+        // "``" is no code span at all; a lone space is one, showing nothing.
+        return "` `".to_string();
+    }
+    let text = terminal_line(text);
+    let longest = text
+        .split(|c| c != '`')
+        .map(str::len)
+        .max()
+        .unwrap_or_default();
+    let fence = "`".repeat(longest + 1);
+    if longest > 0 {
+        format!("{fence} {text} {fence}")
+    } else {
+        format!("{fence}{text}{fence}")
+    }
+}
+
+/// A code span in a table cell: as [`markdown_code`], with `|` escaped, which GitHub's
+/// tables split cells at even inside a code span.
+pub fn markdown_cell(text: &str) -> String {
+    markdown_code(text).replace('|', "\\|")
+}
+
+/// Text inside HTML in markdown (a `<summary>`), where markdown is not read.
+pub fn html(text: &str) -> String {
+    terminal_line(text)
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// A workflow command's message: actions/toolkit's `command.ts` `escapeData` (`%`, CR, LF),
+/// after the other controls and invisible characters are escaped as for a terminal.
+pub fn workflow_data(text: &str) -> String {
+    escape_for_terminal_keeping_breaks(text)
+        .replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
+}
+
+/// A workflow command's property value (`file=`): `escapeProperty`, which also escapes the
+/// `:` and `,` that delimit properties.
+pub fn workflow_property(text: &str) -> String {
+    workflow_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// [`terminal_line`] without escaping CR and LF, which workflow commands encode themselves.
+fn escape_for_terminal_keeping_breaks(text: &str) -> Cow<'_, str> {
+    if !text
+        .chars()
+        .any(|c| is_unsafe(c) && !matches!(c, '\t' | '\n' | '\r'))
+    {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if is_unsafe(c) && !matches!(c, '\t' | '\n' | '\r') {
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// XML character data: controls and invisible characters escaped as for a terminal (a JUnit
+/// report is shown in a browser or a log), markup escaped, and anything else XML 1.0 cannot
+/// hold replaced by U+FFFD.
+pub fn xml_text(value: &str) -> String {
+    let value = escape_for_terminal_keeping_breaks(value);
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if is_xml_char(c) => out.push(c),
+            _ => out.push(char::REPLACEMENT_CHARACTER),
+        }
+    }
+    out
+}
+
+/// An XML attribute value: as text, plus quotes, and whitespace as character references so
+/// that attribute normalisation keeps newlines and tabs.
+pub fn xml_attribute(value: &str) -> String {
+    xml_text(value)
+        .replace('"', "&quot;")
+        .replace('\n', "&#10;")
+        .replace('\r', "&#13;")
+        .replace('\t', "&#9;")
+}
+
+/// XML 1.0's `Char` production (tab, newline and carriage return handled by the callers).
+fn is_xml_char(c: char) -> bool {
+    matches!(c, '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terminals_see_controls_and_bidi_overrides_escaped() {
+        assert_eq!(
+            terminal("a\u{1b}]8;;http://x\u{7}b\u{202e}c\rd\n\te"),
+            "a\\u{1b}]8;;http://x\\u{7}b\\u{202e}c\\u{d}d\n\te"
+        );
+        assert_eq!(terminal("plain\ntext"), Cow::Borrowed("plain\ntext"));
+        assert_eq!(terminal_line("a\nb"), "a\\u{a}b");
+    }
+
+    #[test]
+    fn no_line_starts_a_workflow_command() {
+        assert_eq!(
+            terminal("error: x\n  ::error file=a::b\n::warning::c"),
+            "error: x\n  \\u{3a}:error file=a::b\n\\u{3a}:warning::c"
+        );
+        assert_eq!(terminal(":: a"), "\\u{3a}: a");
+        assert_eq!(terminal("a :: b"), Cow::Borrowed("a :: b"));
+        assert_eq!(terminal(":a"), Cow::Borrowed(":a"));
+    }
+
+    #[test]
+    fn a_code_span_outgrows_its_backticks_and_stays_on_one_line() {
+        assert_eq!(markdown_code("a"), "`a`");
+        assert_eq!(markdown_code(""), "` `");
+        assert_eq!(markdown_code("a `b` c"), "`` a `b` c ``");
+        assert_eq!(markdown_code("a\n# heading"), "`a\\u{a}# heading`");
+        assert_eq!(markdown_cell("a|b"), "`a\\|b`");
+        assert_eq!(html("<x>\n&"), "&lt;x&gt;\\u{a}&amp;");
+    }
+
+    #[test]
+    fn workflow_commands_escape_as_actions_toolkit_does() {
+        assert_eq!(workflow_data("50%\r\n::error::x"), "50%25%0D%0A::error::x");
+        assert_eq!(workflow_property("a:b,c\n"), "a%3Ab%2Cc%0A");
+        assert_eq!(workflow_data("\u{1b}[31m"), "\\u{1b}[31m");
+    }
+
+    #[test]
+    fn xml_escapes_markup_quotes_and_what_it_cannot_hold() {
+        assert_eq!(
+            xml_text("a<b>&c\u{1}d\te\u{202e}\u{FFFE}"),
+            "a&lt;b&gt;&amp;c\\u{1}d\te\\u{202e}\u{FFFD}"
+        );
+        assert_eq!(
+            xml_attribute("say \"x\"\nnext"),
+            "say &quot;x&quot;&#10;next"
+        );
+    }
+}
