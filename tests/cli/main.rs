@@ -10,6 +10,7 @@ mod common;
 mod adoption;
 mod architecture;
 mod bad_input;
+mod cel_check;
 mod check;
 mod consumers;
 mod delivery;

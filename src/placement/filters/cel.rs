@@ -3,10 +3,9 @@
 //! `managedCluster.scores("<AddOnPlacementScore name>")` returning `[{name, value}]`.
 //!
 //! Evaluated with the `cel` crate, which parses but does not type-check. cel-go rejects an
-//! undeclared identifier at compile time (Misconfigured); fleetplan does the same by walking
-//! the parsed expression for free identifiers. An unknown *function* is still only an
-//! evaluation error here (the cluster does not match): the crate offers no way to ask
-//! which functions its context declares.
+//! undeclared identifier, an undeclared function and an operator no overload takes at compile
+//! time (Misconfigured); fleetplan does the same by walking the parsed expression for free
+//! identifiers, then checking it against OCM's environment (`cel_check`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -18,6 +17,7 @@ use cel::{
     Context, ExecutionError, IdedExpr, ParseError, ParseErrors, Program, ResolveResult, Value,
 };
 
+use super::cel_check;
 use super::cel_limits::{self, SourceLimit, CLUSTER_BUDGET, PER_CALL_LIMIT};
 use crate::model::{echo, shorten_quoted, AddOnPlacementScore, Cluster, MAX_LINE_CHARS};
 
@@ -56,6 +56,9 @@ pub enum CompileError {
         VARIABLE
     )]
     Undeclared { name: String, expression: String },
+    /// cel-go's checker errors, rendered as its parse errors are.
+    #[error("compilation failed: {0}")]
+    Check(String),
 }
 
 /// The compiled expressions of one predicate (ANDed), each instrumented to count its cost
@@ -100,20 +103,11 @@ fn parse_errors(errors: &ParseErrors) -> String {
         .into_iter()
         .map(|error| {
             let (line, column) = error.pos;
-            let mut text = format!(
-                "ERROR: <input>:{line}:{column}: {}",
-                shorten_quoted(&error.msg)
-            );
             let snippet = error
                 .source_info
                 .as_ref()
-                .and_then(|info| info.snippet(line - 1))
-                .filter(|snippet| snippet.chars().count() <= MAX_LINE_CHARS);
-            if let Some(snippet) = snippet {
-                let dots = usize::try_from(column).unwrap_or(0).saturating_sub(1);
-                text.push_str(&format!("\n| {snippet}\n| {}^", ".".repeat(dots)));
-            }
-            text
+                .and_then(|info| info.snippet(line - 1));
+            located(line, column, &error.msg, snippet)
         })
         .collect();
     if counted > ERROR_LIMIT {
@@ -123,6 +117,47 @@ fn parse_errors(errors: &ParseErrors) -> String {
         ));
     }
     rendered.join("\n")
+}
+
+/// One error as cel-go displays it: `ERROR: <input>:LINE:COLUMN: MESSAGE` (the column from 1),
+/// then the source line and a caret under the column, unless the line is too long to quote.
+fn located(line: isize, column: isize, message: &str, snippet: Option<&str>) -> String {
+    let mut text = format!(
+        "ERROR: <input>:{line}:{column}: {}",
+        shorten_quoted(message)
+    );
+    if let Some(snippet) = snippet.filter(|snippet| snippet.chars().count() <= MAX_LINE_CHARS) {
+        let dots = usize::try_from(column).unwrap_or(0).saturating_sub(1);
+        text.push_str(&format!("\n| {snippet}\n| {}^", ".".repeat(dots)));
+    }
+    text
+}
+
+/// cel-go's checker errors for `program` (see `cel_check`), sorted by where they are and
+/// rendered as parse errors are; `None` when it checks.
+fn check_errors(program: &Program, expression: &str) -> Option<String> {
+    let mut errors = cel_check::check(program.expression(), program.source_info());
+    if errors.is_empty() {
+        return None;
+    }
+    errors.sort_by_key(|error| error.offset);
+    let rendered: Vec<String> = errors
+        .iter()
+        .take(ERROR_LIMIT)
+        .map(|error| {
+            let before: String = expression.chars().take(error.offset).collect();
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+            let snippet = expression.lines().nth(line - 1);
+            located(
+                isize::try_from(line).unwrap_or(isize::MAX),
+                isize::try_from(column).unwrap_or(isize::MAX),
+                &error.message,
+                snippet,
+            )
+        })
+        .collect();
+    Some(rendered.join("\n"))
 }
 
 impl CelSelector {
@@ -135,13 +170,16 @@ impl CelSelector {
                 cel_limits::check_source(expression)?;
                 let program = Program::compile(expression)
                     .map_err(|errors| CompileError::Parse(parse_errors(&errors)))?;
-                match undeclared(program.expression(), &mut Vec::new()) {
-                    Some(name) => Err(CompileError::Undeclared {
+                if let Some(name) = undeclared(program.expression(), &mut Vec::new()) {
+                    return Err(CompileError::Undeclared {
                         name: name.to_string(),
                         expression: expression.clone(),
-                    }),
-                    None => Ok(cel_limits::instrument(program.expression())),
+                    });
                 }
+                if let Some(errors) = check_errors(&program, expression) {
+                    return Err(CompileError::Check(errors));
+                }
+                Ok(cel_limits::instrument(program.expression()))
             })
             .collect::<Result<_, _>>()?;
         Ok(CelSelector {
@@ -202,6 +240,8 @@ fn undeclared<'e>(expression: &'e IdedExpr, bound: &mut Vec<&'e str>) -> Option<
             .target
             .iter()
             .map(|target| &**target)
+            // The namespace of a qualified function (`optional.of`) is no variable.
+            .filter(|target| !cel_check::is_qualified(target, &call.func_name))
             .chain(&call.args)
             .find_map(|argument| undeclared(argument, bound)),
         Expr::List(list) => list
