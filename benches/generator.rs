@@ -14,6 +14,10 @@ pub struct Shape {
     pub replica_workloads: usize,
     /// Karmada Deployments, claimed by PropagationPolicies (one per ten) of every strategy.
     pub karmada_workloads: usize,
+    /// Policies, the i-th bound by its PlacementBinding to the i-th Placement (at most one
+    /// per Placement). They draw nothing from the random stream, so the rest of the mix is
+    /// the same with or without them.
+    pub policies: usize,
     pub seed: u64,
     /// How the clusters are written: one `ClusterInventory`, one OCM `ManagedCluster` each
     /// (what `kubectl get managedclusters -o json` exports), or one Karmada `Cluster` each.
@@ -50,6 +54,7 @@ pub fn generate(shape: &Shape) -> (Vec<Value>, Vec<Value>) {
     let policies = shape.karmada_workloads.div_ceil(KARMADA_GROUP);
     workloads.extend((0..policies).map(|i| propagation_policy(i, &mut rng)));
     workloads.extend((0..shape.karmada_workloads).map(|i| karmada_deployment(i, &mut rng)));
+    workloads.extend((0..shape.policies.min(shape.placements)).flat_map(bound_policy));
     (fleet, workloads)
 }
 
@@ -302,6 +307,27 @@ fn placement(i: usize, rng: &mut Rng) -> Value {
         "metadata": {"name": format!("placement-{i:05}"), "namespace": format!("team-{:02}", i % NAMESPACES)},
         "spec": spec,
     })
+}
+
+/// The i-th Policy and the PlacementBinding that binds it to `placement-i`.
+fn bound_policy(i: usize) -> [Value; 2] {
+    let namespace = format!("team-{:02}", i % NAMESPACES);
+    let name = format!("policy-{i:05}");
+    [
+        json!({
+            "apiVersion": "policy.open-cluster-management.io/v1",
+            "kind": "Policy",
+            "metadata": {"name": name, "namespace": namespace},
+            "spec": {"remediationAction": "inform", "disabled": false, "policy-templates": []},
+        }),
+        json!({
+            "apiVersion": "policy.open-cluster-management.io/v1",
+            "kind": "PlacementBinding",
+            "metadata": {"name": format!("binding-{i:05}"), "namespace": namespace},
+            "placementRef": {"apiGroup": "cluster.open-cluster-management.io", "kind": "Placement", "name": format!("placement-{i:05}")},
+            "subjects": [{"apiGroup": "policy.open-cluster-management.io", "kind": "Policy", "name": name}],
+        }),
+    ]
 }
 
 fn replica_workload(i: usize, rng: &mut Rng) -> Value {

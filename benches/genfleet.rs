@@ -1,7 +1,8 @@
 //! Generates a realistic fleet and workload mix for benchmarks and scale tests.
 //!
 //! `cargo run --release --example genfleet -- --clusters N --placements P
-//!  [--replica-workloads W] [--karmada-workloads K] [--seed S] [--format json|yaml|both]
+//!  [--replica-workloads W] [--karmada-workloads K] [--policies N] [--seed S]
+//!  [--format json|yaml|both]
 //!  [--clusters-as inventory|managedcluster|karmada] --out DIR`
 //!
 //! The Karmada mix: `--clusters-as karmada --placements 0 --replica-workloads 0
@@ -27,6 +28,7 @@ struct Args {
     placements: usize,
     replica_workloads: usize,
     karmada_workloads: usize,
+    policies: usize,
     seed: u64,
     json: bool,
     yaml: bool,
@@ -40,6 +42,7 @@ fn parse_args() -> Result<Args, String> {
         placements: 100,
         replica_workloads: 100,
         karmada_workloads: 0,
+        policies: 0,
         seed: 1,
         json: true,
         yaml: true,
@@ -54,6 +57,7 @@ fn parse_args() -> Result<Args, String> {
             "--placements" => args.placements = number(&value()?)?,
             "--replica-workloads" => args.replica_workloads = number(&value()?)?,
             "--karmada-workloads" => args.karmada_workloads = number(&value()?)?,
+            "--policies" => args.policies = number(&value()?)?,
             "--seed" => args.seed = number(&value()?)? as u64,
             "--format" => match value()?.as_str() {
                 "json" => (args.json, args.yaml) = (true, false),
@@ -99,6 +103,7 @@ fn run() -> Result<(), String> {
         placements: args.placements,
         replica_workloads: args.replica_workloads,
         karmada_workloads: args.karmada_workloads,
+        policies: args.policies,
         seed: args.seed,
         clusters_as: args.clusters_as,
     });

@@ -211,6 +211,7 @@ fn inputs(clusters: usize, placements: usize) -> Result<PathBuf, String> {
             // lists every cluster in the plan, which measures the JSON writer.
             replica_workloads: 0,
             karmada_workloads: 0,
+            policies: 0,
             seed: 1,
             clusters_as,
         });
@@ -231,6 +232,7 @@ fn karmada_inputs(clusters: usize, workloads: usize) -> Result<PathBuf, String> 
         placements: 0,
         replica_workloads: 0,
         karmada_workloads: workloads,
+        policies: 0,
         seed: 1,
         clusters_as: ClusterKind::Karmada,
     });

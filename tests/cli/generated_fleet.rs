@@ -141,3 +141,42 @@ fn the_karmada_mix_plans_every_deployment_with_its_policy() {
         );
     }
 }
+
+/// `--policies N`: the i-th Policy lands exactly where the i-th Placement does, and the rest
+/// of the mix is unchanged (the benchmark compares the two runs).
+#[test]
+fn generated_policies_land_where_their_placements_do() {
+    let root = common::tempdir();
+    let (plain, with_policies) = (root.path().join("plain"), root.path().join("policies"));
+    generate(&plain, &["--format", "json"]);
+    generate(&with_policies, &["--format", "json", "--policies", "150"]);
+    let text = plan(&with_policies);
+    let plan: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+    let items = plan["items"].as_array().cloned().unwrap_or_default();
+    let clusters = |kind: &str, name: &str| {
+        items
+            .iter()
+            .find(|item| item["source"]["kind"] == kind && item["source"]["name"] == name)
+            .map(|item| item["clusters"].clone())
+    };
+    for i in 0..150 {
+        let placement = clusters("Placement", &format!("placement-{i:05}"));
+        assert!(placement.is_some(), "placement-{i:05}");
+        assert_eq!(
+            clusters("Policy", &format!("policy-{i:05}")),
+            placement,
+            "policy-{i:05}"
+        );
+    }
+    let placements_only: Vec<&serde_json::Value> = items
+        .iter()
+        .filter(|item| item["source"]["kind"] != "Policy")
+        .collect();
+    let plain: serde_json::Value = serde_json::from_str(&self::plan(&plain)).unwrap_or_default();
+    assert_eq!(
+        plain["items"]
+            .as_array()
+            .map(|items| items.iter().collect::<Vec<_>>()),
+        Some(placements_only)
+    );
+}

@@ -11,7 +11,7 @@ mod resolve;
 
 use std::collections::{HashMap, HashSet};
 
-use crate::model::consumer::{ArgoCluster, DuckConfigMap, PlacementBinding};
+use crate::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, PlacementBinding};
 use crate::model::{ItemSource, Model, ObjectRef, PlanItem, Source, Workload, WorkloadKind};
 
 pub use bindings::binding_problems;
@@ -61,7 +61,11 @@ pub struct Consumers<'a> {
     placement_namespaces: HashMap<(&'a str, &'a str), Vec<&'a str>>,
     /// Policy and PolicySet workloads by (kind, namespace, name).
     policies: HashMap<(&'a str, &'a str, &'a str), &'a Workload>,
-    bindings: HashMap<&'a str, Vec<&'a PlacementBinding>>,
+    /// (subject kind, namespace, name) → the (binding, subject) positions that name it, in
+    /// the bindings' input order (Policy and PolicySet subjects only).
+    subjects: SubjectIndex<'a>,
+    /// (namespace, Policy) → the PolicySets of the inputs that hold it.
+    sets_holding: HashMap<(&'a str, &'a str), Vec<&'a str>>,
     config_maps: HashMap<(&'a str, &'a str), &'a DuckConfigMap>,
     /// The clusters registered with Argo CD; `None` when no cluster Secret was read.
     argo_clusters: Option<HashSet<&'a str>>,
@@ -69,6 +73,9 @@ pub struct Consumers<'a> {
     /// there).
     namespace_placements: HashMap<&'a str, Vec<&'a Workload>>,
 }
+
+type SubjectIndex<'a> =
+    HashMap<(&'a str, &'a str, &'a str), Vec<(usize, usize, &'a PlacementBinding)>>;
 
 fn namespace(object: &ObjectRef) -> &str {
     object.namespace.as_deref().unwrap_or_default()
@@ -80,7 +87,8 @@ impl<'a> Consumers<'a> {
             placements: HashMap::new(),
             placement_namespaces: HashMap::new(),
             policies: HashMap::new(),
-            bindings: HashMap::new(),
+            subjects: HashMap::new(),
+            sets_holding: HashMap::new(),
             config_maps: HashMap::new(),
             argo_clusters: None,
             namespace_placements: HashMap::new(),
@@ -108,19 +116,27 @@ impl<'a> Consumers<'a> {
                             .push(workload);
                     }
                 }
-                WorkloadKind::Consumer(_) if object.group() == POLICY_GROUP => {
+                WorkloadKind::Consumer(spec) if object.group() == POLICY_GROUP => {
                     consumers.policies.insert(key, workload);
+                    if let ConsumerSpec::PolicySet { policies, .. } = spec.as_ref() {
+                        for policy in policies {
+                            let sets = consumers.sets_holding.entry((key.1, policy)).or_default();
+                            sets.push(key.2);
+                        }
+                    }
                 }
                 _ => {}
             }
         }
         let objects = &model.consumers;
-        for binding in &objects.bindings {
-            consumers
-                .bindings
-                .entry(namespace(&binding.object))
-                .or_default()
-                .push(binding);
+        for (at, binding) in objects.bindings.iter().enumerate() {
+            let ns = namespace(&binding.object);
+            for (subject, (group, kind, name)) in binding.subjects.iter().enumerate() {
+                if group == POLICY_GROUP {
+                    let naming = consumers.subjects.entry((kind, ns, name)).or_default();
+                    naming.push((at, subject, binding));
+                }
+            }
         }
         for config_map in &objects.config_maps {
             let object = &config_map.object;

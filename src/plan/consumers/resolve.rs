@@ -14,9 +14,9 @@
 //! - ApplicationSet: its `clusterDecisionResource` generators (argo-cd
 //!   `applicationset/generators/duck_type.go`).
 
-use super::{name_of, namespace, Consumers, Unresolved, POLICY_GROUP};
+use super::{name_of, namespace, Consumers, Unresolved};
 use crate::model::consumer::{ConsumerSpec, Generator, PlacementBinding, SubscriptionPlacement};
-use crate::model::{LabelSelectorSpec, Workload};
+use crate::model::{LabelSelectorSpec, Workload, WorkloadKind};
 use crate::placement::FleetIndex;
 use crate::selector::{Operator, Requirement, Selector};
 
@@ -192,34 +192,54 @@ pub fn binding_target<'a>(
 fn bound<'a>(consumers: &Consumers<'a>, workload: &'a Workload, resolution: &mut Resolution<'a>) {
     let object = &workload.object;
     let (ns, name) = (namespace(object), object.name.as_str());
-    let mut bound = false;
-    for binding in consumers.bindings.get(ns).into_iter().flatten() {
+    // (binding, subject) positions naming it, then the sets holding it: visited in the
+    // bindings' input order, as the propagator lists them.
+    let mut subjects: Vec<(usize, usize, &PlacementBinding, Option<&str>)> = consumers
+        .subjects
+        .get(&(object.kind.as_str(), ns, name))
+        .into_iter()
+        .flatten()
+        .map(|&(at, subject, binding)| (at, subject, binding, None))
+        .collect();
+    if object.kind == "Policy" {
+        for set in consumers
+            .sets_holding
+            .get(&(ns, name))
+            .into_iter()
+            .flatten()
+        {
+            subjects.extend(
+                consumers
+                    .subjects
+                    .get(&("PolicySet", ns, set))
+                    .into_iter()
+                    .flatten()
+                    .map(|&(at, subject, binding)| (at, subject, binding, Some(*set))),
+            );
+        }
+    }
+    subjects.sort_by_key(|&(at, subject, ..)| (at, subject));
+    // A set that lists the policy twice is one way to it.
+    subjects.dedup_by_key(|&mut (at, subject, ..)| (at, subject));
+    let bound = !subjects.is_empty();
+    for (_, _, binding, through) in subjects {
         let binding_name = name_of("PlacementBinding", ns, &binding.object.name);
-        for (group, kind, subject) in &binding.subjects {
-            if group != POLICY_GROUP {
-                continue;
-            }
-            // (the chain before the binding, clusters left out with why)
-            let (before, excluded) = if kind == &object.kind && subject == name {
-                (Vec::new(), Vec::new())
-            } else if kind == "PolicySet" && object.kind == "Policy" {
-                let Some(ConsumerSpec::PolicySet {
-                    policies,
-                    exclusions,
-                }) = consumers
+        // (the chain before the binding, clusters left out with why)
+        let (before, excluded) = match through {
+            None => (Vec::new(), Vec::new()),
+            Some(set_name) => {
+                let set = name_of("PolicySet", ns, set_name);
+                let exclusions = match consumers
                     .policies
-                    .get(&("PolicySet", ns, subject.as_str()))
-                    .and_then(|set| match &set.kind {
-                        crate::model::WorkloadKind::Consumer(spec) => Some(spec.as_ref()),
-                        _ => None,
-                    })
-                else {
-                    continue;
+                    .get(&("PolicySet", ns, set_name))
+                    .map(|set| &set.kind)
+                {
+                    Some(WorkloadKind::Consumer(spec)) => match spec.as_ref() {
+                        ConsumerSpec::PolicySet { exclusions, .. } => exclusions.as_slice(),
+                        _ => &[],
+                    },
+                    _ => &[],
                 };
-                if !policies.iter().any(|policy| policy == name) {
-                    continue;
-                }
-                let set = name_of("PolicySet", ns, subject);
                 let excluded = exclusions
                     .iter()
                     .filter(|(policy, _)| policy == name)
@@ -232,34 +252,31 @@ fn bound<'a>(consumers: &Consumers<'a>, workload: &'a Workload, resolution: &mut
                     })
                     .collect();
                 (vec![set], excluded)
-            } else {
-                continue;
-            };
-            bound = true;
-            if binding.restricted {
-                resolution.notes.push(format!(
-                    "{binding_name} has subFilter: restricted: it places nothing, and its overrides apply only on clusters another binding places"
-                ));
-                continue;
             }
-            if let Some(action) = &binding.remediation_override {
-                resolution.notes.push(format!(
-                    "{binding_name} overrides remediationAction to {action} on the clusters it places"
-                ));
+        };
+        if binding.restricted {
+            resolution.notes.push(format!(
+                "{binding_name} has subFilter: restricted: it places nothing, and its overrides apply only on clusters another binding places"
+            ));
+            continue;
+        }
+        if let Some(action) = &binding.remediation_override {
+            resolution.notes.push(format!(
+                "{binding_name} overrides remediationAction to {action} on the clusters it places"
+            ));
+        }
+        match binding_target(consumers, binding) {
+            Ok(target) => {
+                let mut chain = before;
+                chain.push(binding_name.clone());
+                resolution.routes.push(Route {
+                    excluded,
+                    ..route(chain, target)
+                });
             }
-            match binding_target(consumers, binding) {
-                Ok(target) => {
-                    let mut chain = before;
-                    chain.push(binding_name.clone());
-                    resolution.routes.push(Route {
-                        excluded,
-                        ..route(chain, target)
-                    });
-                }
-                Err(_) => resolution.notes.push(format!(
-                    "{binding_name} places nothing: its placementRef resolves to nothing (reported as its error)"
-                )),
-            }
+            Err(_) => resolution.notes.push(format!(
+                "{binding_name} places nothing: its placementRef resolves to nothing (reported as its error)"
+            )),
         }
     }
     if !bound {
