@@ -61,6 +61,7 @@ pub fn convert(
             placement.name
         ),
     ));
+    fields.push(feature_gate());
     let namespace = object.namespace.as_deref().unwrap_or_default();
     if let Some(Value::Mapping(metadata)) = manifest.get_mut("metadata") {
         if !written_namespace {
@@ -112,6 +113,21 @@ pub fn convert(
         )],
         fields,
     }
+}
+
+/// The hub runs the ManifestWorkReplicaSet controller only with its feature gate, which is
+/// off by default (alpha): a default hub accepts the object and delivers nothing. The OCM
+/// documentation (open-cluster-management-io.github.io,
+/// `content/en/docs/concepts/work-distribution/manifestworkreplicaset.md`, "Release and Enable
+/// Feature") says how to turn it on.
+pub const FEATURE_GATE: &str = "ManifestWorkReplicaSet";
+
+fn feature_gate() -> FieldReport {
+    FieldReport::approximate(
+        "(delivery by the hub)",
+        format!("the {FEATURE_GATE} feature gate of the hub"),
+        format!("the hub runs the {FEATURE_GATE} controller only with the {FEATURE_GATE} feature gate, off by default: a default hub accepts the object and delivers nothing; enable it on the ClusterManager (kubectl edit clustermanager cluster-manager): add {{feature: {FEATURE_GATE}, mode: Enable}} to spec.workConfiguration.featureGates"),
+    )
 }
 
 /// The loss when delivery is turned off (`migrate --no-manifest-work`): the object is

@@ -554,6 +554,7 @@ fn annotated_workloads_are_delivered_by_a_manifest_work_replica_set() {
         .stderr_contains("  exact: spec.selector (absent) -> spec.selector.matchLabels (the template's labels) (extensions/v1beta1 defaulted the selector to the template's labels; apps/v1 requires it written)\n")
         .stderr_contains("  exact: spec.revisionHistoryLimit (absent) -> spec.revisionHistoryLimit 2147483647 (the extensions/v1beta1 default, written out: apps/v1 would default it otherwise)\n")
         .stderr_contains("  approximate: (namespace demo on the clusters) -> nothing")
+        .stderr_contains("  approximate: (delivery by the hub) -> the ManifestWorkReplicaSet feature gate of the hub (the hub runs the ManifestWorkReplicaSet controller only with the ManifestWorkReplicaSet feature gate, off by default: a default hub accepts the object and delivers nothing; enable it on the ClusterManager (kubectl edit clustermanager cluster-manager): add {feature: ManifestWorkReplicaSet, mode: Enable} to spec.workConfiguration.featureGates)\n")
         .stderr_contains("Deployment/demo/hello: identical (selection compared on 14 clusters)\n")
         .run();
     let stdout = common::stdout(&output);
