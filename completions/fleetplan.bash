@@ -95,7 +95,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__check)
-            opts="-f -n -v -l -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --taint --now --enforce-spread-policy --manifests-only --selector --output --baseline --write-baseline --color --help"
+            opts="-f -n -v -l -o -h --filename --config --no-config --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --taint --now --enforce-spread-policy --manifests-only --selector --output --baseline --write-baseline --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -107,6 +107,21 @@ _fleetplan() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --namespace)
@@ -236,7 +251,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__diff)
-            opts="-f -n -v -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --offline --capacity --label --taint --now --enforce-spread-policy --manifests-only --output --previous --color --help"
+            opts="-f -n -v -o -h --filename --config --no-config --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --offline --capacity --label --taint --now --enforce-spread-policy --manifests-only --output --previous --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -248,6 +263,21 @@ _fleetplan() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --namespace)
@@ -314,7 +344,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__explain)
-            opts="-f -n -v -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --taint --now --enforce-spread-policy --cluster --output --color --help"
+            opts="-f -n -v -o -h --filename --config --no-config --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --taint --now --enforce-spread-policy --cluster --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -326,6 +356,21 @@ _fleetplan() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --namespace)
@@ -561,7 +606,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__migrate)
-            opts="-f -n -v -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --to --output --out --set --verify --no-manifest-work --fail-on --manifests-only --color --help"
+            opts="-f -n -v -o -h --filename --config --no-config --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --to --output --out --set --verify --no-manifest-work --fail-on --manifests-only --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -573,6 +618,21 @@ _fleetplan() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --namespace)
@@ -631,7 +691,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__plan)
-            opts="-f -n -v -l -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --taint --now --enforce-spread-policy --selector --output --cluster --out --color --help"
+            opts="-f -n -v -l -o -h --filename --config --no-config --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --previous --offline --capacity --label --taint --now --enforce-spread-policy --selector --output --cluster --out --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -643,6 +703,21 @@ _fleetplan() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --namespace)
@@ -725,7 +800,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__select)
-            opts="-f -n -v -l -o -h --filename --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --selector --annotation --label-selector --claim-selector --output --color --help"
+            opts="-f -n -v -l -o -h --filename --config --no-config --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --selector --annotation --label-selector --claim-selector --output --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -737,6 +812,21 @@ _fleetplan() {
                     ;;
                 -f)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    local oldifs
+                    if [ -n "${IFS+x}" ]; then
+                        oldifs="$IFS"
+                    fi
+                    IFS=$'\n'
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    if [ -n "${oldifs+x}" ]; then
+                        IFS="$oldifs"
+                    fi
+                    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+                        compopt -o filenames
+                    fi
                     return 0
                     ;;
                 --namespace)
@@ -816,8 +906,8 @@ _fleetplan_names() {
         case "${COMP_WORDS[i]}" in
             explain) explain=1 ;;
             -f|--filename) files=1; inputs+=("${COMP_WORDS[i]}" "${COMP_WORDS[i+1]}") ;;
-            -n|--namespace|--exclude|--max-input-bytes|--max-alias-expansion) inputs+=("${COMP_WORDS[i]}" "${COMP_WORDS[i+1]}") ;;
-            --hidden) inputs+=("${COMP_WORDS[i]}") ;;
+            --config|-n|--namespace|--exclude|--max-input-bytes|--max-alias-expansion) inputs+=("${COMP_WORDS[i]}" "${COMP_WORDS[i+1]}") ;;
+            --no-config|--hidden) inputs+=("${COMP_WORDS[i]}") ;;
         esac
     done
     if [[ $explain -eq 1 && $files -eq 1 ]]; then
@@ -825,7 +915,7 @@ _fleetplan_names() {
             --cluster)
                 COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" select "${inputs[@]}" -o name 2>/dev/null)" -- "$cur"))
                 return 0 ;;
-            -f|--filename|-n|--namespace|--exclude|--max-input-bytes|--max-alias-expansion|--previous|--offline|--capacity|--label|--taint|--now|--cluster|-o|--output|--color) ;;
+            -f|--filename|--config|-n|--namespace|--exclude|--max-input-bytes|--max-alias-expansion|--previous|--offline|--capacity|--label|--taint|--now|--cluster|-o|--output|--color) ;;
             *)
                 if [[ "$cur" != -* ]]; then
                     COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" plan "${inputs[@]}" -o name 2>/dev/null)" -- "$cur"))

@@ -39,6 +39,7 @@ complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "completions" -d
 complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "man" -d 'Print the manual page, or write one page per subcommand into --dir'
 complete -c fleetplan -n "__fish_fleetplan_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l config -d 'Read the defaults of this run from FILE instead of the .fleetplan.yaml found in the working directory or its parents (up to the repository root)' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it [default: default]' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l exclude -d 'Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative to the directory walked: \'vendor/\', \'*.tmpl.yaml\'). Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
@@ -61,11 +62,13 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l out -d 'Wri
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l no-config -d 'Ignore .fleetplan.yaml: only the command line counts'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s v -l verbose -d 'Also list the documents that were read but not used, and what walking skipped'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l hidden -d 'Walking a directory or glob: also read hidden files and directories (.github/, .x.yaml)'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l enforce-spread-policy -d 'Enforce Placements\' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l config -d 'Read the defaults of this run from FILE instead of the .fleetplan.yaml found in the working directory or its parents (up to the repository root)' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it [default: default]' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l exclude -d 'Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative to the directory walked: \'vendor/\', \'*.tmpl.yaml\'). Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
@@ -82,11 +85,13 @@ json\t'The same as JSON; placements also carry upstream\'s debug shape'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l no-config -d 'Ignore .fleetplan.yaml: only the command line counts'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s v -l verbose -d 'Also list the documents that were read but not used, and what walking skipped'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l hidden -d 'Walking a directory or glob: also read hidden files and directories (.github/, .x.yaml)'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l enforce-spread-policy -d 'Enforce Placements\' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l config -d 'Read the defaults of this run from FILE instead of the .fleetplan.yaml found in the working directory or its parents (up to the repository root)' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it [default: default]' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l exclude -d 'Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative to the directory walked: \'vendor/\', \'*.tmpl.yaml\'). Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
@@ -102,10 +107,12 @@ yaml\t''"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l no-config -d 'Ignore .fleetplan.yaml: only the command line counts'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s v -l verbose -d 'Also list the documents that were read but not used, and what walking skipped'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -l hidden -d 'Walking a directory or glob: also read hidden files and directories (.github/, .x.yaml)'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand select" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l config -d 'Read the defaults of this run from FILE instead of the .fleetplan.yaml found in the working directory or its parents (up to the repository root)' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it [default: default]' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l exclude -d 'Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative to the directory walked: \'vendor/\', \'*.tmpl.yaml\'). Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
@@ -123,12 +130,14 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l previous -d
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l no-config -d 'Ignore .fleetplan.yaml: only the command line counts'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s v -l verbose -d 'Also list the documents that were read but not used, and what walking skipped'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l hidden -d 'Walking a directory or glob: also read hidden files and directories (.github/, .x.yaml)'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l enforce-spread-policy -d 'Enforce Placements\' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l manifests-only -d 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l config -d 'Read the defaults of this run from FILE instead of the .fleetplan.yaml found in the working directory or its parents (up to the repository root)' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it [default: default]' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l exclude -d 'Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative to the directory walked: \'vendor/\', \'*.tmpl.yaml\'). Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
@@ -150,12 +159,14 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l write-base
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l no-config -d 'Ignore .fleetplan.yaml: only the command line counts'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s v -l verbose -d 'Also list the documents that were read but not used, and what walking skipped'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l hidden -d 'Walking a directory or glob: also read hidden files and directories (.github/, .x.yaml)'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l enforce-spread-policy -d 'Enforce Placements\' spec.spreadPolicy, a fleetplan extension: the OCM scheduler accepts it but does not enforce it, so by default plans select as the hub does'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l manifests-only -d 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s f -l filename -d 'A file, a directory (recursive), a glob (\'envs/**/*.yaml\') or - for stdin. Repeatable' -r -F
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l config -d 'Read the defaults of this run from FILE instead of the .fleetplan.yaml found in the working directory or its parents (up to the repository root)' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s n -l namespace -d 'The namespace of namespaced objects that have none, as `kubectl apply -n` gives it [default: default]' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l exclude -d 'Walking a directory or glob: leave out paths matching GLOB (gitignore syntax, relative to the directory walked: \'vendor/\', \'*.tmpl.yaml\'). Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l max-input-bytes -d 'The largest file (or stdin) read, in bytes' -r
@@ -171,6 +182,7 @@ approximate\t'Any field carried approximately or not at all'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'
 always\t'Always colour, even piped or with NO_COLOR set'
 never\t'Never colour'"
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l no-config -d 'Ignore .fleetplan.yaml: only the command line counts'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -s v -l verbose -d 'Also list the documents that were read but not used, and what walking skipped'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l hidden -d 'Walking a directory or glob: also read hidden files and directories (.github/, .x.yaml)'
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand migrate" -l verify -d 'Plan the old and the migrated objects against the inventory in the inputs and compare them per object; exit 2 when any differs'

@@ -1,6 +1,8 @@
 //! The flags every planning subcommand shares, as clap parses them: the inputs, their limits,
 //! the what-if flags and the verdict flags. [`super::context`] turns them into a validated run.
 
+use std::path::PathBuf;
+
 use clap::{Args, ValueHint};
 
 use super::error::Error;
@@ -75,6 +77,15 @@ pub struct InputArgs {
         required = true
     )]
     pub filenames: Vec<String>,
+
+    /// Read the defaults of this run from FILE instead of the .fleetplan.yaml found in the
+    /// working directory or its parents (up to the repository root).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+
+    /// Ignore .fleetplan.yaml: only the command line counts.
+    #[arg(long)]
+    pub no_config: bool,
 
     /// The namespace of namespaced objects that have none, as `kubectl apply -n` gives it
     /// [default: default].

@@ -25,10 +25,10 @@ use crate::verdict::{self, Scope};
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     #[command(flatten)]
-    inputs: InputArgs,
+    pub(super) inputs: InputArgs,
 
     #[command(flatten)]
-    what_if: WhatIfArgs,
+    pub(super) what_if: WhatIfArgs,
 
     #[command(flatten)]
     verdict: VerdictArgs,
@@ -43,11 +43,11 @@ pub struct CheckArgs {
     /// Findings FILE (written by --write-baseline) holds are known: reported as such, they do
     /// not fail the run; new ones do, and entries no longer found are reported as resolved.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
-    baseline: Option<PathBuf>,
+    pub(super) baseline: Option<PathBuf>,
 
     /// Record this run's findings in FILE (sorted YAML, for --baseline) and exit 0.
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, conflicts_with = "baseline")]
-    write_baseline: Option<PathBuf>,
+    pub(super) write_baseline: Option<PathBuf>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -20,10 +20,10 @@ use crate::verdict::{self, Nothing, Scope, NOT_EVALUATED};
 #[derive(Debug, Args)]
 pub struct DiffArgs {
     #[command(flatten)]
-    inputs: InputArgs,
+    pub(super) inputs: InputArgs,
 
     #[command(flatten)]
-    what_if: WhatIfArgs,
+    pub(super) what_if: WhatIfArgs,
 
     #[command(flatten)]
     verdict: VerdictArgs,

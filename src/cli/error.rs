@@ -23,6 +23,9 @@ pub enum Error {
     /// A flag whose value does not validate.
     #[error("{flag}: {message}")]
     Flag { flag: &'static str, message: String },
+    /// A config file (`.fleetplan.yaml`) that cannot be read or holds what no flag takes.
+    #[error("{}: {message}", path.display())]
+    Config { path: PathBuf, message: String },
     /// A flag the subcommand cannot run without.
     #[error("{0} is required")]
     MissingFlag(&'static str),

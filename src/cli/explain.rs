@@ -16,10 +16,10 @@ use crate::verdict;
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
     #[command(flatten)]
-    inputs: InputArgs,
+    pub(super) inputs: InputArgs,
 
     #[command(flatten)]
-    what_if: WhatIfArgs,
+    pub(super) what_if: WhatIfArgs,
 
     /// The item to explain: [KIND/][NAMESPACE/]NAME (kind case-insensitive; plural and
     /// short forms like deploy, rs, cm, rsp work).

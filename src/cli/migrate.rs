@@ -23,7 +23,7 @@ use crate::verdict::NOT_EVALUATED;
 #[derive(Debug, Args)]
 pub struct MigrateArgs {
     #[command(flatten)]
-    inputs: InputArgs,
+    pub(super) inputs: InputArgs,
 
     /// What to migrate to. `ocm`: PlacementRules and federation annotations become OCM
     /// Placements. `karmada`: kubefed Federated* objects with their

@@ -4,6 +4,7 @@ mod args;
 mod check;
 mod color;
 pub mod completions;
+mod config;
 mod context;
 mod diff;
 mod error;
@@ -44,6 +45,10 @@ pub struct Cli {
 
     #[command(subcommand)]
     command: Command,
+
+    /// A config file that failed to apply: reported once parsing is done.
+    #[arg(skip)]
+    failed: Option<error::Error>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -67,6 +72,56 @@ enum Command {
     Completions(completions::CompletionsArgs),
     /// Print the manual page, or write one page per subcommand into --dir.
     Man(man::ManArgs),
+}
+
+/// Sets what the subcommand's command line left unset from the config file; false when the
+/// subcommand reads inputs and still has none.
+fn configure(command: &mut Command) -> Result<bool, error::Error> {
+    let settable = match command {
+        Command::Plan(args) => (&mut args.inputs, Some(&mut args.what_if.now), None),
+        Command::Explain(args) => (&mut args.inputs, Some(&mut args.what_if.now), None),
+        Command::Diff(args) => (&mut args.inputs, Some(&mut args.what_if.now), None),
+        Command::Check(args) => {
+            let baseline = args.write_baseline.is_none().then_some(&mut args.baseline);
+            (&mut args.inputs, Some(&mut args.what_if.now), baseline)
+        }
+        Command::Select(args) => (&mut args.inputs, None, None),
+        Command::Migrate(args) => (&mut args.inputs, None, None),
+        Command::Completions(_) | Command::Man(_) => return Ok(true),
+    };
+    let (inputs, now, baseline) = settable;
+    config::apply(config::Settable {
+        inputs: &mut *inputs,
+        now,
+        baseline,
+    })?;
+    Ok(!inputs.filenames.is_empty())
+}
+
+/// Whether the only required argument missing is `-f`.
+fn only_inputs_missing(error: &clap::Error) -> bool {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    error.kind() == ErrorKind::MissingRequiredArgument
+        && matches!(
+            error.get(ContextKind::InvalidArg),
+            Some(ContextValue::Strings(missing))
+                if missing.iter().all(|arg| arg.starts_with("--filename"))
+        )
+}
+
+/// The command with `-f` optional in every subcommand.
+fn inputs_optional(mut cmd: ClapCommand) -> ClapCommand {
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .filter(|sub| sub.get_arguments().any(|arg| arg.get_id() == "filenames"))
+        .map(|sub| sub.get_name().to_string())
+        .collect();
+    for name in names {
+        cmd = cmd.mut_subcommand(name, |sub| {
+            sub.mut_arg("filenames", |arg| arg.required(false))
+        });
+    }
+    cmd
 }
 
 /// The clap definition every generated file (completions, manual pages) is made from.
@@ -106,9 +161,40 @@ pub fn run(args: impl IntoIterator<Item = OsString>, io: &mut Io<'_>) -> ExitCod
         cmd = cmd.bin_name(name);
     }
     let parsed = cmd
-        .try_get_matches_from(args)
+        .clone()
+        .try_get_matches_from(&args)
         .and_then(|matches| Cli::from_arg_matches(&matches));
+    // Without -f, the inputs may come from the config file: parsed again with -f optional,
+    // the missing -f stays the usage error it was unless the config names inputs.
+    let parsed = match parsed {
+        Err(error) if only_inputs_missing(&error) => {
+            let relaxed = inputs_optional(cmd)
+                .try_get_matches_from(&args)
+                .and_then(|matches| Cli::from_arg_matches(&matches));
+            match relaxed {
+                Ok(mut cli) => match configure(&mut cli.command) {
+                    Ok(true) => Ok(cli),
+                    Ok(false) => Err(error),
+                    Err(config_error) => Ok(Cli {
+                        failed: Some(config_error),
+                        ..cli
+                    }),
+                },
+                Err(_) => Err(error),
+            }
+        }
+        parsed => parsed.map(|mut cli| {
+            if let Err(error) = configure(&mut cli.command) {
+                cli.failed = Some(error);
+            }
+            cli
+        }),
+    };
     let cli = match parsed {
+        Ok(Cli {
+            failed: Some(error),
+            ..
+        }) => return error::finish(Err(error), io),
         Ok(cli) => cli,
         Err(error) => {
             let text = error.render().to_string();

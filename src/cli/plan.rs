@@ -18,10 +18,10 @@ use crate::verdict::{self, PLANNED_KINDS};
 #[derive(Debug, Args)]
 pub struct PlanArgs {
     #[command(flatten)]
-    inputs: InputArgs,
+    pub(super) inputs: InputArgs,
 
     #[command(flatten)]
-    what_if: WhatIfArgs,
+    pub(super) what_if: WhatIfArgs,
 
     #[command(flatten)]
     items: ItemArgs,

@@ -19,7 +19,7 @@ use crate::verdict;
 #[derive(Debug, Args)]
 pub struct SelectArgs {
     #[command(flatten)]
-    inputs: InputArgs,
+    pub(super) inputs: InputArgs,
 
     /// Label selector in Kubernetes syntax, e.g. 'env=prod,region in (eu-west,eu-central)'.
     #[arg(value_name = "SELECTOR")]

@@ -457,3 +457,149 @@ fn a_missing_baseline_is_an_error_not_an_empty_one() {
     .status(1)
     .run();
 }
+
+// ---- Config file ----
+
+/// The team's `.fleetplan.yaml`: the inputs every job, hook and laptop checks.
+const CONFIG: &str = "# fleetplan's defaults for this repository
+inputs: [clusters/, apps/]
+exclude: [vendor/]
+namespace: apps
+now: 2026-03-01T00:00:00Z
+";
+
+#[test]
+fn the_config_file_gives_the_inputs_so_a_bare_check_works() {
+    let repo = team_repo();
+    put(repo.path(), ".fleetplan.yaml", CONFIG);
+    fleetplan(repo.path(), &["check"])
+        .stdout("1 item checked, all satisfied\n")
+        .run();
+    // From a subdirectory the file is found at the repository root; its paths are relative
+    // to it.
+    let output = fleetplan(&repo.path().join("apps/shop"), &["plan", "-o", "name"]).run();
+    assert_eq!(common::stdout(&output), "Placement/apps/storefront\n");
+    fleetplan(&repo.path().join("apps/shop"), &["check", "-o", "github"])
+        .stdout("1 item checked, all satisfied\n")
+        .run();
+}
+
+#[test]
+fn flags_override_the_config_file() {
+    let repo = team_repo();
+    put(repo.path(), ".fleetplan.yaml", CONFIG);
+    put(
+        repo.path(),
+        "apps/shop/placement.yaml",
+        &STOREFRONT.replace("  namespace: apps\n", ""),
+    );
+    // The config's namespace applies to objects without one.
+    fleetplan(repo.path(), &["check"])
+        .stdout("1 item checked, all satisfied\n")
+        .run();
+    // -n replaces it; -f replaces the inputs.
+    let output = fleetplan(repo.path(), &["check", "-n", "web"])
+        .status(3)
+        .run();
+    assert!(common::stdout(&output).contains("Placement/web/storefront"));
+    fleetplan(repo.path(), &["plan", "-f", "apps"])
+        .stderr_contains("error: no clusters in the inputs")
+        .status(1)
+        .run();
+}
+
+#[test]
+fn no_config_ignores_the_file_and_config_names_another() {
+    let repo = team_repo();
+    put(repo.path(), ".fleetplan.yaml", "inputs: [nowhere/]\n");
+    put(
+        repo.path(),
+        "ci/fleetplan.yaml",
+        "inputs: [../clusters/, ../apps/]\n",
+    );
+    fleetplan(repo.path(), &["check", "--no-config"])
+        .stderr_contains("the following required arguments were not provided")
+        .status(1)
+        .run();
+    fleetplan(repo.path(), &["check", "--config", "ci/fleetplan.yaml"])
+        .stdout("1 item checked, all satisfied\n")
+        .run();
+}
+
+#[test]
+fn an_unknown_key_is_an_error_with_a_suggestion() {
+    let repo = team_repo();
+    put(
+        repo.path(),
+        ".fleetplan.yaml",
+        "inputs: [clusters/, apps/]\nexlude: [vendor/]\n",
+    );
+    fleetplan(repo.path(), &["check"])
+        .stderr(
+            "error: .fleetplan.yaml: unknown key \"exlude\", did you mean exclude? (known keys: \
+             inputs, namespace, exclude, hidden, now, baseline)\n",
+        )
+        .status(1)
+        .run();
+}
+
+#[test]
+fn the_config_file_names_the_baseline() {
+    let repo = repo_with_baseline();
+    put(
+        repo.path(),
+        ".fleetplan.yaml",
+        &format!("{CONFIG}baseline: baseline.yaml\n"),
+    );
+    fleetplan(repo.path(), &["check"])
+        .stdout("2 items checked: no new findings; 1 known (baseline), 0 resolved\n")
+        .run();
+}
+
+#[test]
+fn a_config_file_above_the_repository_root_is_not_read() {
+    let outer = common::tempdir();
+    put(
+        outer.path(),
+        ".fleetplan.yaml",
+        "inputs: [repo/clusters/, repo/apps/]\n",
+    );
+    let repo = outer.path().join("repo");
+    fs::create_dir_all(repo.join(".git")).unwrap_or_else(|e| panic!("{e}"));
+    fleetplan(&repo, &["check"])
+        .stderr_contains("the following required arguments were not provided")
+        .status(1)
+        .run();
+}
+
+/// The published schema knows exactly the keys fleetplan reads, accepts the team's file and
+/// refuses a misspelt key, so an editor that completes from it completes what works.
+#[test]
+fn the_published_config_schema_matches_the_keys_read() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let text = fs::read_to_string(root.join("docs/fleetplan-config.schema.json"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let schema: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    let keys: Vec<&String> = schema["properties"]
+        .as_object()
+        .map(|properties| properties.keys().collect())
+        .unwrap_or_default();
+    let mut expected = [
+        "inputs",
+        "namespace",
+        "exclude",
+        "hidden",
+        "now",
+        "baseline",
+    ];
+    expected.sort_unstable();
+    assert_eq!(keys, expected);
+    let validator = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{e}"));
+    let config: serde_json::Value =
+        serde_yaml::from_str(&format!("{CONFIG}baseline: b.yaml\nhidden: true\n"))
+            .unwrap_or_else(|e| panic!("{e}"));
+    assert!(validator.is_valid(&config), "{config}");
+    let misspelt: serde_json::Value =
+        serde_yaml::from_str("exlude: [vendor/]\n").unwrap_or_else(|e| panic!("{e}"));
+    assert!(!validator.is_valid(&misspelt));
+}
