@@ -29,7 +29,7 @@ fn misconfigured(expression: &str, message: &str) {
 fn an_operator_no_overload_takes_is_misconfigured() {
     misconfigured(
         "'a' * 3",
-        "ERROR: <input>:1:5: found no matching overload for '_*_' applied to '(string, int)'\n| 'a' * 3\n| ....^",
+        "ERROR: <input>:1:5: found no matching overload for '_*_' applied to '(string, int)'\n | 'a' * 3\n | ....^",
     );
     misconfigured(
         "managedCluster.metadata.name == 'a' && 1 + 'b' == 2",

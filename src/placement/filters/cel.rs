@@ -119,16 +119,29 @@ fn parse_errors(errors: &ParseErrors) -> String {
     rendered.join("\n")
 }
 
-/// One error as cel-go displays it: `ERROR: <input>:LINE:COLUMN: MESSAGE` (the column from 1),
-/// then the source line and a caret under the column, unless the line is too long to quote.
+/// One error as cel-go displays it (`common.Error.ToDisplayString`): `ERROR: <input>:LINE:COLUMN:
+/// MESSAGE` (the column from 1), then ` | ` and the source line (tabs as spaces), and ` | ` with
+/// a dot per character before the column and a caret under it (full-width for a multi-byte
+/// character), unless the line is too long to quote.
 fn located(line: isize, column: isize, message: &str, snippet: Option<&str>) -> String {
     let mut text = format!(
         "ERROR: <input>:{line}:{column}: {}",
         shorten_quoted(message)
     );
     if let Some(snippet) = snippet.filter(|snippet| snippet.chars().count() <= MAX_LINE_CHARS) {
-        let dots = usize::try_from(column).unwrap_or(0).saturating_sub(1);
-        text.push_str(&format!("\n| {snippet}\n| {}^", ".".repeat(dots)));
+        let snippet = snippet.replace('\t', " ");
+        let before = usize::try_from(column).unwrap_or(0).saturating_sub(1);
+        let mut characters = snippet.chars();
+        let dots: String = characters
+            .by_ref()
+            .take(before)
+            .map(|c| if c.len_utf8() > 1 { '\u{ff0e}' } else { '.' })
+            .collect();
+        let caret = match characters.next() {
+            Some(c) if c.len_utf8() > 1 => '\u{ff3e}',
+            _ => '^',
+        };
+        text.push_str(&format!("\n | {snippet}\n | {dots}{caret}"));
     }
     text
 }
@@ -428,6 +441,24 @@ mod tests {
     use crate::testing::cluster;
 
     use super::*;
+
+    /// cel-go's snippet: ` | ` before each line, tabs as spaces, a full-width dot for each
+    /// multi-byte character before the column and a full-width caret under one.
+    #[test]
+    fn errors_are_located_as_cel_go_displays_them() {
+        assert_eq!(
+            located(1, 5, "m", Some("'a'\t* 3")),
+            "ERROR: <input>:1:5: m\n | 'a' * 3\n | ....^"
+        );
+        assert_eq!(
+            located(1, 3, "m", Some("'é' + 1")),
+            "ERROR: <input>:1:3: m\n | 'é' + 1\n | .\u{ff0e}^"
+        );
+        assert_eq!(
+            located(1, 2, "m", Some("'é' + 1")),
+            "ERROR: <input>:1:2: m\n | 'é' + 1\n | .\u{ff3e}"
+        );
+    }
 
     #[test]
     fn label_expression_matches() {
