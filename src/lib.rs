@@ -8,6 +8,7 @@ pub mod cli;
 pub mod diff;
 pub mod exit_code;
 pub mod findings;
+pub mod interrupt;
 pub mod karmada;
 pub mod load;
 pub mod migrate;

@@ -2,14 +2,17 @@
 //! the destination (same directory, so same filesystem), flushed to disk, then renamed into
 //! place. A run that fails before the rename leaves the previous output byte-identical.
 //!
-//! Staged paths are named `.fleetplan-tmp-<pid>-<target>`, so a run killed before its rename
-//! (SIGKILL, power loss) leaves something recognisable; the next write to the same target
-//! removes those whose process no longer runs.
+//! Staged paths are named `.fleetplan-tmp-<pid>-<target>`. SIGINT, SIGTERM and SIGHUP remove
+//! them before the process ends (`interrupt.rs`); a run killed otherwise (SIGKILL, power loss)
+//! leaves something recognisable, and the next write to the same target removes those whose
+//! process no longer runs.
 
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+
+use crate::interrupt::{self, Staged};
 
 const TEMP_PREFIX: &str = ".fleetplan-tmp-";
 
@@ -38,27 +41,24 @@ pub fn write_atomic_with<E: From<io::Error>>(
     // whose process id this one reuses) is removed rather than followed, and one that comes
     // back before the creation makes it fail instead of truncating whatever it points at.
     let _ = fs::remove_file(&temp);
-    let result = (|| {
-        let staged = fs::OpenOptions::new()
+    // Removed when dropped (after a failed write) and by SIGINT, SIGTERM or SIGHUP.
+    let (staged, created) = interrupt::stage(&temp, |temp| {
+        fs::OpenOptions::new()
             .write(true)
             .create_new(true)
-            .open(&temp)?;
-        // A file replaced keeps its permissions, as one written over with `>` does: a plan
-        // kept private (0600) does not become readable by everyone.
-        if let Ok(replaced) = fs::metadata(path) {
-            staged.set_permissions(replaced.permissions())?;
-        }
-        let mut file = BufWriter::with_capacity(BUFFER_BYTES, staged);
-        write(&mut file)?;
-        let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
-        file.sync_all()?;
-        Ok(fs::rename(&temp, path)?)
-    })();
-    if result.is_err() {
-        // Best effort: the error that matters is the write's, not the clean-up's.
-        let _ = fs::remove_file(&temp);
+            .open(temp)
+    })?;
+    // A file replaced keeps its permissions, as one written over with `>` does: a plan
+    // kept private (0600) does not become readable by everyone.
+    if let Ok(replaced) = fs::metadata(path) {
+        created.set_permissions(replaced.permissions())?;
     }
-    result
+    let mut file = BufWriter::with_capacity(BUFFER_BYTES, created);
+    write(&mut file)?;
+    let file = file.into_inner().map_err(io::IntoInnerError::into_error)?;
+    file.sync_all()?;
+    // Published while a signal is held off: all or nothing.
+    Ok(staged.hold(|| fs::rename(&temp, path))?)
 }
 
 /// The file a write to `path` replaces. A rename replaces the directory entry itself, so
@@ -140,20 +140,6 @@ pub fn write_dir_atomic(dir: &Path, files: &[(String, String)]) -> io::Result<()
     fs::create_dir_all(&parent)?;
     remove_stale(&parent, &target);
     let staging = parent.join(temp_name(&target));
-    let result = stage(&staging, files).and_then(|()| match fs::symlink_metadata(dir) {
-        Err(error) if error.kind() == io::ErrorKind::NotFound => {
-            fs::rename(&staging, dir)?;
-            sync_dir(&parent)
-        }
-        _ => move_into(&staging, dir, files),
-    });
-    // Gone after a successful rename; otherwise holds what was staged (and any backups,
-    // already restored).
-    let _ = fs::remove_dir_all(&staging);
-    result
-}
-
-fn stage(staging: &Path, files: &[(String, String)]) -> io::Result<()> {
     let mut seen = std::collections::HashSet::new();
     if let Some((name, _)) = files.iter().find(|(name, _)| !seen.insert(name)) {
         return Err(io::Error::new(
@@ -161,15 +147,33 @@ fn stage(staging: &Path, files: &[(String, String)]) -> io::Result<()> {
             format!("two outputs are named {name}"),
         ));
     }
-    fs::create_dir(staging)?;
+    // Removed when dropped: gone after a successful rename, else what was staged (and any
+    // backups, already restored). SIGINT, SIGTERM and SIGHUP remove it too.
+    let (staged, ()) = interrupt::stage(&staging, |staging| fs::create_dir(staging))?;
+    stage(&staged, &staging, files)?;
+    // The renames publish the output; a signal waits for them: all or nothing.
+    staged.hold(|| match fs::symlink_metadata(dir) {
+        Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            fs::rename(&staging, dir)?;
+            sync_dir(&parent)
+        }
+        _ => move_into(&staging, dir, files),
+    })
+}
+
+fn stage(staged: &Staged, staging: &Path, files: &[(String, String)]) -> io::Result<()> {
     let mut folders = std::collections::BTreeSet::new();
     for (name, contents) in files {
         let path = staging.join(checked_relative(name)?);
-        if let Some(parent) = path.parent().filter(|parent| *parent != staging) {
-            fs::create_dir_all(parent)?;
-            folders.insert(parent.to_path_buf());
-        }
-        let mut file = fs::File::create(path)?;
+        // Created while a signal is held off, so its removal of the directory cannot miss
+        // what is being added.
+        let mut file = staged.hold(|| {
+            if let Some(parent) = path.parent().filter(|parent| *parent != staging) {
+                fs::create_dir_all(parent)?;
+                folders.insert(parent.to_path_buf());
+            }
+            fs::File::create(&path)
+        })?;
         file.write_all(contents.as_bytes())?;
         file.sync_all()?;
     }

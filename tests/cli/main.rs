@@ -33,6 +33,8 @@ mod properties;
 mod schema_extensions;
 mod schemas;
 mod select;
+#[cfg(unix)]
+mod signals;
 mod stories;
 mod unread_kinds;
 mod verdict;
