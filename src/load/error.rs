@@ -33,6 +33,16 @@ pub enum LoadError {
 }
 
 impl LoadError {
+    /// The file (or `<stdin>`) the problem is in.
+    pub fn file(&self) -> &str {
+        match self {
+            LoadError::Input { path, .. } => path,
+            LoadError::Syntax { at, .. }
+            | LoadError::Invalid { at, .. }
+            | LoadError::Duplicate { at, .. } => &at.file,
+        }
+    }
+
     pub(crate) fn input(path: &str, message: impl Into<String>) -> LoadError {
         LoadError::Input {
             path: path.to_string(),

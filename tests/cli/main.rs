@@ -26,6 +26,7 @@ mod karmada_what_if;
 mod migrate;
 mod migrate_karmada;
 mod ocm_vectors;
+mod output_size;
 mod packaging;
 mod placement_fields;
 mod plan;

@@ -14,7 +14,51 @@ use crate::render::escape::{html, markdown_cell, markdown_code as code};
 /// Details longer than this many lines are folded.
 const FOLD_ABOVE: usize = 10;
 
+/// The most characters a comment holds: GitHub refuses a pull-request comment over 65,536.
+/// A longer diff is cut to fit, with a note saying so (see [`cap`]).
+pub const MAX_COMMENT_CHARS: usize = 65_536;
+
 pub fn markdown(changes: &PlanDiff) -> String {
+    cap(uncapped(changes))
+}
+
+/// `text` when it fits in a comment; else its first lines (a `<details>` left open is
+/// closed), then a note with how much was left out and where the whole diff is.
+fn cap(text: String) -> String {
+    if text.chars().count() <= MAX_COMMENT_CHARS {
+        return text;
+    }
+    let total = text.lines().count();
+    let note = |shown: usize| {
+        format!(
+            "\n---\n**This diff is cut to fit a comment**: {shown} of its {total} lines are shown \
+             above. The whole diff is what `fleetplan diff` prints with the same inputs and \
+             `-o text` (or `-o json`), for instance in the job's log.\n"
+        )
+    };
+    // The note for the largest count it could say, and room to close a `<details>`.
+    let budget = MAX_COMMENT_CHARS - note(total).chars().count() - "\n</details>\n".len();
+    let (mut out, mut used, mut shown, mut open) = (String::new(), 0, 0, 0usize);
+    for line in text.lines() {
+        let length = line.chars().count() + 1;
+        if used + length > budget {
+            break;
+        }
+        used += length;
+        shown += 1;
+        open += line.matches("<details>").count();
+        open = open.saturating_sub(line.matches("</details>").count());
+        out.push_str(line);
+        out.push('\n');
+    }
+    for _ in 0..open {
+        out.push_str("\n</details>\n");
+    }
+    out.push_str(&note(shown));
+    out
+}
+
+fn uncapped(changes: &PlanDiff) -> String {
     let mut out = format!("### fleetplan diff: {}\n", summary(changes));
     if changes.is_empty() {
         return out;
@@ -95,6 +139,28 @@ fn details(out: &mut String, item: &str, what: &str, lines: &[String]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_diff_longer_than_a_comment_is_cut_with_a_note() {
+        let mut text =
+            String::from("### fleetplan diff: 1 item changed\n\n<details><summary>x</summary>\n\n");
+        text.push_str(&"- `+ cluster c`\n".repeat(10_000));
+        text.push_str("\n</details>\n");
+        let capped = cap(text);
+        assert!(
+            capped.chars().count() <= MAX_COMMENT_CHARS,
+            "{}",
+            capped.len()
+        );
+        assert!(capped.starts_with("### fleetplan diff: 1 item changed\n"));
+        assert_eq!(
+            capped.matches("<details>").count(),
+            capped.matches("</details>").count()
+        );
+        assert!(capped.contains("**This diff is cut to fit a comment**"));
+        assert!(capped.contains("of its 10006 lines are shown"));
+        assert_eq!(cap("short\n".to_string()), "short\n");
+    }
 
     #[test]
     fn long_details_are_folded_and_short_ones_are_not() {

@@ -1,0 +1,65 @@
+//! Outputs that CI reads stay within what CI takes: a `diff -o markdown` comment under
+//! GitHub's 65,536 characters, and stderr a bounded number of errors per input file.
+
+use std::fmt::Write as _;
+
+use crate::common::{self, Test, ONE_BOUND_CLUSTER};
+
+#[test]
+fn a_markdown_diff_of_thousands_of_items_fits_a_comment_and_says_where_the_rest_is() {
+    let dir = common::tempdir();
+    let mut inputs = ONE_BOUND_CLUSTER.to_string();
+    for n in 0..2_000 {
+        let _ = write!(
+            inputs,
+            "---\napiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\n\
+             metadata: {{name: placement-{n}, namespace: ns}}\nspec: {{}}\n"
+        );
+    }
+    let input = dir.path().join("in.yaml");
+    common::write(&input, &inputs);
+    let input = input.display().to_string();
+    let plan = Test::new().args(["plan", "-f", &input, "-o", "yaml"]).run();
+    // The previous plan had every item on another cluster: 2,000 items changed.
+    let previous = common::stdout(&plan).replace("- east\n", "- west\n");
+    let previous_path = dir.path().join("plan.yaml");
+    common::write(&previous_path, &previous);
+    let output = Test::new()
+        .args(["diff", "-f", &input, "-o", "markdown"])
+        .args(["--previous", &previous_path.display().to_string()])
+        .status(2)
+        .run();
+    let comment = common::stdout(&output);
+    assert!(
+        comment.chars().count() <= 65_536,
+        "{} characters",
+        comment.chars().count()
+    );
+    assert!(comment.starts_with("### fleetplan diff: 2000 items changed\n"));
+    assert!(
+        comment.contains("**This diff is cut to fit a comment**")
+            && comment.contains("The whole diff is what `fleetplan diff` prints"),
+        "{comment}"
+    );
+}
+
+#[test]
+fn stderr_shows_at_most_one_hundred_errors_per_file_and_counts_the_rest() {
+    let broken: String = (0..300)
+        .map(|n| {
+            format!(
+                "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c{n}, namespace: [x]}}\n"
+            )
+        })
+        .collect();
+    let output = Test::new()
+        .args(["plan", "-f", "-"])
+        .stdin(broken)
+        .stderr_contains(
+            "error: <stdin>: 200 more errors not shown (the first 100 of each file are)\n",
+        )
+        .status(1)
+        .run();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 101, "{stderr}");
+}
