@@ -272,6 +272,18 @@ pub fn run(
         Target::Ocm => migrate(&model, &documents, namespace, options),
         Target::Karmada => karmada::migrate(&model, &documents, namespace),
     };
+    // What the loader warned about (an identical duplicate, read once) is said first; each
+    // copy of a duplicate is replaced as the copy that was migrated.
+    migration
+        .report
+        .warnings
+        .splice(0..0, model.warnings.iter().cloned());
+    let copies = objects::copies_replaced(
+        &objects::raw_objects(&documents),
+        &migration.replaced,
+        namespace,
+    );
+    migration.replaced.extend(copies);
     verdict::migrated(
         migration.report.conversions.len(),
         migration.report.errors.len(),
@@ -412,10 +424,20 @@ pub(crate) fn migrate(
         }
     }
 
+    // An identical duplicate (read once by the loader) is rewritten once.
+    let mut rewritten = std::collections::HashSet::new();
     for raw in &raws {
         let Some((value, field)) = consumers::rewrite(raw, namespace, &rules) else {
             continue;
         };
+        if !rewritten.insert((
+            raw.group(),
+            raw.kind,
+            raw.namespace.unwrap_or(namespace),
+            raw.name,
+        )) {
+            continue;
+        }
         let object = ObjectRef {
             api_version: raw.api_version.to_string(),
             kind: raw.kind.to_string(),

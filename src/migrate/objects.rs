@@ -199,6 +199,41 @@ pub fn without_annotations(value: &Value, keys: &[&str]) -> Value {
     value
 }
 
+/// The other copies of replaced objects (identical duplicates, which the loader read once):
+/// each is replaced by what its first copy became, so no copy of an old object survives.
+pub fn copies_replaced(
+    raws: &[RawObject<'_>],
+    replaced: &[(Location, Option<Value>)],
+    default_namespace: &str,
+) -> Vec<(Location, Option<Value>)> {
+    let identity = |raw: &RawObject<'_>| -> (String, String, String, String) {
+        (
+            raw.group().to_string(),
+            raw.kind.to_string(),
+            raw.namespace.unwrap_or(default_namespace).to_string(),
+            raw.name.to_string(),
+        )
+    };
+    let changes: std::collections::HashMap<&Location, &Option<Value>> = replaced
+        .iter()
+        .map(|(location, change)| (location, change))
+        .collect();
+    let mut by_identity: std::collections::HashMap<_, &Option<Value>> =
+        std::collections::HashMap::new();
+    for raw in raws {
+        if let Some(change) = changes.get(&raw.location) {
+            by_identity.entry(identity(raw)).or_insert(change);
+        }
+    }
+    raws.iter()
+        .filter(|raw| !changes.contains_key(&raw.location))
+        .filter_map(|raw| {
+            let change = by_identity.get(&identity(raw))?;
+            Some((raw.location.clone(), (*change).clone()))
+        })
+        .collect()
+}
+
 /// `documents` with the object at each location replaced (`Some`) or removed (`None`);
 /// a document whose object is removed becomes empty, which the loader skips.
 pub fn replace(documents: &[Document], changes: &[(Location, Option<Value>)]) -> Vec<Document> {
