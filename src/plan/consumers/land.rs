@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use super::resolve::{Decisions, Resolution};
 use super::{ConsumerTrace, RouteTrace};
-use crate::model::{ItemSource, PlanItem, Workload};
+use crate::model::{ClusterNames, ItemSource, PlanItem, Workload};
 use crate::plan::{ItemTrace, Planned};
 
 /// Upstream's wording of a rollout strategy's order over the decision groups
@@ -19,8 +19,9 @@ fn rollout_order(strategy: &str) -> &'static str {
     }
 }
 
-/// The clusters of `item`'s decision objects `decisions` reads (every cluster for `All`).
-fn decided(item: &PlanItem, trace: &ItemTrace, decisions: &Decisions) -> (Vec<String>, bool) {
+/// The clusters of `item`'s decision objects `decisions` reads (every cluster for `All`: the
+/// item's own names, shared rather than copied, as most consumers take them whole).
+fn decided(item: &PlanItem, trace: &ItemTrace, decisions: &Decisions) -> (ClusterNames, bool) {
     let objects = match trace {
         ItemTrace::Placement(result) => result.decisions.as_slice(),
         _ => &[],
@@ -28,7 +29,7 @@ fn decided(item: &PlanItem, trace: &ItemTrace, decisions: &Decisions) -> (Vec<St
     let mut found = false;
     let mut clusters = BTreeSet::new();
     match decisions {
-        Decisions::All => return (item.clusters.to_vec(), true),
+        Decisions::All => return (item.clusters.clone(), true),
         Decisions::Matching(selector) => {
             for object in objects
                 .iter()
@@ -45,7 +46,7 @@ fn decided(item: &PlanItem, trace: &ItemTrace, decisions: &Decisions) -> (Vec<St
             }
         }
     }
-    (clusters.into_iter().collect(), found)
+    (clusters.into_iter().collect::<Vec<_>>().into(), found)
 }
 
 /// The consumer's planned item. `placed` gives a placement's planned item (every route's
@@ -64,7 +65,6 @@ where
     let mut notes = resolution.notes;
     let mut routes = Vec::new();
     let mut placements: Vec<(PlanItem, ItemTrace<'a>)> = Vec::new();
-    let mut clusters: BTreeSet<String> = BTreeSet::new();
     let mut generators_found = vec![false; resolution.needs_decisions.len()];
     let mut single_groups = None;
     let route_count = resolution.routes.len();
@@ -103,22 +103,27 @@ where
             .map(|(cluster, why)| (cluster.as_str(), why.as_str()))
             .collect();
         let mut dropped = Vec::new();
-        let mut kept = Vec::new();
-        for cluster in chosen {
-            if let Some(why) = excluded.get(cluster.as_str()) {
-                dropped.push((cluster, why.to_string()));
-            } else if resolution.registered_only
-                && registered.is_some_and(|names| !names.contains(cluster.as_str()))
-            {
-                dropped.push((
-                    cluster,
-                    "not registered with Argo CD (no cluster Secret names it)".to_string(),
-                ));
-            } else {
-                kept.push(cluster);
+        let filtered = !excluded.is_empty() || (resolution.registered_only && registered.is_some());
+        let kept = if filtered {
+            let mut kept = Vec::new();
+            for cluster in chosen.iter() {
+                if let Some(why) = excluded.get(cluster) {
+                    dropped.push((cluster.to_string(), why.to_string()));
+                } else if resolution.registered_only
+                    && registered.is_some_and(|names| !names.contains(cluster))
+                {
+                    dropped.push((
+                        cluster.to_string(),
+                        "not registered with Argo CD (no cluster Secret names it)".to_string(),
+                    ));
+                } else {
+                    kept.push(cluster.to_string());
+                }
             }
-        }
-        clusters.extend(kept.iter().cloned());
+            ClusterNames::from(kept)
+        } else {
+            chosen
+        };
         let mut chain = route.chain;
         chain.push(placement.to_string());
         routes.push(RouteTrace {
@@ -128,15 +133,24 @@ where
             dropped,
         });
     }
+    // One route and nothing else: its names as they are; else the union, sorted.
+    let clusters: ClusterNames = match (routes.as_slice(), &resolution.inline) {
+        ([only], None) => only.clusters.clone(),
+        _ => {
+            let mut union: BTreeSet<&str> = routes
+                .iter()
+                .flat_map(|route| route.clusters.iter())
+                .collect();
+            union.extend(resolution.inline.iter().flatten().map(String::as_str));
+            union.into_iter().map(str::to_string).collect()
+        }
+    };
     for (path, found) in resolution.needs_decisions.iter().zip(generators_found) {
         if !found {
             errors.push(format!(
                 "{path}: no clusterDecisionResources found: no PlacementDecision of the inputs' Placements matches"
             ));
         }
-    }
-    if let Some(inline) = resolution.inline {
-        clusters.extend(inline);
     }
     if resolution.registered_only && registered.is_none() && !routes.is_empty() {
         notes.push(
@@ -147,11 +161,7 @@ where
     let failed = !errors.is_empty();
     let item = PlanItem {
         source: (&workload.object).into(),
-        clusters: if failed {
-            Default::default()
-        } else {
-            clusters.into_iter().collect::<Vec<_>>().into()
-        },
+        clusters: if failed { Default::default() } else { clusters },
         groups: if failed {
             Vec::new()
         } else {

@@ -12,7 +12,9 @@ mod resolve;
 use std::collections::{HashMap, HashSet};
 
 use crate::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, PlacementBinding};
-use crate::model::{ItemSource, Model, ObjectRef, PlanItem, Source, Workload, WorkloadKind};
+use crate::model::{
+    ClusterNames, ItemSource, Model, ObjectRef, PlanItem, Source, Workload, WorkloadKind,
+};
 
 pub use bindings::binding_problems;
 pub use land::land;
@@ -37,7 +39,7 @@ pub struct RouteTrace {
     pub chain: Vec<String>,
     pub placement: ItemSource,
     /// The clusters this route lands on, sorted.
-    pub clusters: Vec<String>,
+    pub clusters: ClusterNames,
     /// Clusters the placement chose that this route leaves out, each with why.
     pub dropped: Vec<(String, String)>,
 }

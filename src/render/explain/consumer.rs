@@ -10,7 +10,7 @@ pub fn explain(explanation: &mut Explanation, trace: &ConsumerTrace, clusters: &
     let selected: Vec<&str> = trace
         .routes
         .iter()
-        .flat_map(|route| route.clusters.iter().map(String::as_str))
+        .flat_map(|route| route.clusters.iter())
         .collect();
     let placements = trace.routes.len();
     explanation.summary = if explanation.errors.is_empty() {
