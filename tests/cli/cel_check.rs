@@ -36,6 +36,10 @@ fn an_operator_no_overload_takes_is_misconfigured() {
         "ERROR: <input>:1:42: found no matching overload for '_+_' applied to '(int, string)'",
     );
     misconfigured(
+        "managedCluster.metadata.name == 'a' || 'abc'.startsWith(1)",
+        "ERROR: <input>:1:56: found no matching overload for 'startsWith' applied to 'string.(int)'",
+    );
+    misconfigured(
         "-'a' == 'b'",
         "ERROR: <input>:1:1: found no matching overload for '-_' applied to '(string)'",
     );

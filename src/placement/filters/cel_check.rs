@@ -344,6 +344,13 @@ impl Checker<'_> {
             );
             return Type::Dyn;
         }
+        if let Some(applied) = string_overload_missing(function, target, arguments) {
+            self.error(
+                expression,
+                format!("found no matching overload for '{function}' applied to '{applied}'"),
+            );
+            return Type::Dyn;
+        }
         match function {
             "size" => Type::Int,
             "int" => Type::Int,
@@ -354,6 +361,32 @@ impl Checker<'_> {
             "bool" | "contains" | "startsWith" | "endsWith" | "matches" => Type::Bool,
             _ => Type::Dyn,
         }
+    }
+}
+
+/// The standard string functions cel-go declares only on strings (`startsWith`, ...) and
+/// `size`, called with operands of certain types no overload takes: cel-go's rendering of
+/// them (`int.(string)`, `(bool)`); `None` when an overload may take them.
+fn string_overload_missing(
+    function: &str,
+    target: Option<Type>,
+    arguments: &[Type],
+) -> Option<String> {
+    let fits = |t: &Type, wanted: &[Type]| *t == Type::Dyn || wanted.contains(t);
+    let sized = [Type::String, Type::Bytes];
+    match (function, target, arguments) {
+        ("contains" | "startsWith" | "endsWith" | "matches", Some(receiver), [argument])
+            if !fits(&receiver, &[Type::String]) || !fits(argument, &[Type::String]) =>
+        {
+            Some(format!("{}.({})", receiver.name(), argument.name()))
+        }
+        ("size", None, [argument]) if !fits(argument, &sized) => {
+            Some(format!("({})", argument.name()))
+        }
+        ("size", Some(receiver), []) if !fits(&receiver, &sized) => {
+            Some(format!("{}.()", receiver.name()))
+        }
+        _ => None,
     }
 }
 
@@ -421,6 +454,8 @@ mod tests {
             "managedCluster.metadata.labels.all(k, k.startsWith('a')) && [1, 2].exists(x, x > 1u)",
             "1u + 2u == 3u && 1.5 * 2.0 == 3.0 && 7 % 2 == 1 && -1 < 0 && !false",
             "'a' + 'b' == 'ab' && b'a' + b'b' == b'ab' && 1 < 2u && 2.0 >= 1",
+            "size('ab') == 2 && size(b'a') == 1 && 'ab'.size() == 2 && size([1]) == 1",
+            "'abc'.startsWith('a') && managedCluster.metadata.name.contains('x')",
             "quantity('1Gi').isGreaterThan(quantity('1Mi')) && 'a,b'.split(',').size() == 2",
             "managedCluster.scores('cpu').exists(s, s.value > 1) && '{}'.parseJSON() != null",
         ] {
@@ -470,6 +505,22 @@ mod tests {
             (
                 "'a'.nope()",
                 "undeclared reference to 'nope' (in container '')",
+            ),
+            (
+                "1.startsWith('a')",
+                "found no matching overload for 'startsWith' applied to 'int.(string)'",
+            ),
+            (
+                "'a'.contains(1)",
+                "found no matching overload for 'contains' applied to 'string.(int)'",
+            ),
+            (
+                "size(true)",
+                "found no matching overload for 'size' applied to '(bool)'",
+            ),
+            (
+                "1.5.size() == 1",
+                "found no matching overload for 'size' applied to 'double.()'",
             ),
         ] {
             assert_eq!(messages(expression), [message], "{expression}");
