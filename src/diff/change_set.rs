@@ -19,6 +19,9 @@ pub struct PlanDiff {
     /// Items in both plans that differ, in plan order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub items_changed: Vec<ItemChange>,
+    /// How many errors the current plan's items have (every summary counts them).
+    #[serde(skip)]
+    pub errors: usize,
 }
 
 impl PlanDiff {
@@ -57,6 +60,30 @@ pub struct ItemChange {
     pub errors_added: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors_removed: Vec<String>,
+    /// Whether the item started or stopped failing: a change of its own type, told apart
+    /// from a change of placement in every format.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_state: Option<ErrorState>,
+}
+
+/// An item that had no error and has one now, or had errors and has none now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ErrorState {
+    /// No error in the previous plan, some in the current one.
+    Gained,
+    /// Errors in the previous plan, none in the current one.
+    Lost,
+}
+
+impl ErrorState {
+    /// What happened to the item, in the words every format uses.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ErrorState::Gained => "gained an error",
+            ErrorState::Lost => "lost its errors",
+        }
+    }
 }
 
 impl ItemChange {

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use super::change_set::{
-    ChangesAtChange, ConditionChange, ConditionState, CountChange, GroupChange, ItemChange,
-    PlanDiff,
+    ChangesAtChange, ConditionChange, ConditionState, CountChange, ErrorState, GroupChange,
+    ItemChange, PlanDiff,
 };
 use super::merge::{join, keyed, Side};
 use crate::plan::{Condition, Group, ItemSource, Plan, PlanItem};
@@ -34,6 +34,7 @@ pub fn compare(previous: &Plan, current: &Plan) -> PlanDiff {
             Side::Both(..) => {}
         }
     }
+    diff.errors = current.items.iter().map(|item| item.errors.len()).sum();
     diff
 }
 
@@ -80,6 +81,11 @@ fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
         changes_at,
         errors_added,
         errors_removed,
+        error_state: match (previous.errors.is_empty(), current.errors.is_empty()) {
+            (true, false) => Some(ErrorState::Gained),
+            (false, true) => Some(ErrorState::Lost),
+            _ => None,
+        },
     }
 }
 

@@ -9,8 +9,8 @@ mod decisions;
 mod merge;
 
 pub use change_set::{
-    ChangesAtChange, ConditionChange, ConditionState, CountChange, GroupChange, ItemChange,
-    PlanDiff,
+    ChangesAtChange, ConditionChange, ConditionState, CountChange, ErrorState, GroupChange,
+    ItemChange, PlanDiff,
 };
 pub use compare::compare;
 pub use decisions::decisions_view;

@@ -5,16 +5,25 @@ use std::fmt::Write as _;
 use std::io::IsTerminal;
 
 use comfy_table::presets::NOTHING;
-use comfy_table::{ContentArrangement, Table};
+use comfy_table::{ColumnConstraint, ContentArrangement, Table, Width};
 
 /// The width to fit tables to: the terminal's when stdout is one, otherwise none.
 pub fn terminal_width() -> Option<u16> {
     if std::io::stdout().is_terminal() {
-        Table::new().width()
+        known_width(Table::new().width())
     } else {
         None
     }
 }
+
+/// A terminal that reports a width of 0 (`script`, some CI and container terminals) has no
+/// known width: nothing is fitted, as when piped, instead of one letter per line.
+fn known_width(reported: Option<u16>) -> Option<u16> {
+    reported.filter(|width| *width > 0)
+}
+
+/// Space comfy-table puts after each column (`set_padding((0, 3))`).
+const COLUMN_PADDING: u16 = 3;
 
 /// Renders `rows` under `header`; each line ends with a newline and has no trailing spaces.
 pub fn render(header: Vec<String>, rows: Vec<Vec<String>>, width: Option<u16>) -> String {
@@ -23,6 +32,26 @@ pub fn render(header: Vec<String>, rows: Vec<Vec<String>>, width: Option<u16>) -
             return text;
         }
     }
+    // Fitted to a terminal, cells wrap at spaces only: a column is at least as wide as its
+    // longest word, so a cluster or item name is never broken (kubectl never wraps them
+    // either); a table that cannot fit is wider than the terminal instead.
+    let columns = rows
+        .iter()
+        .map(Vec::len)
+        .chain([header.len()])
+        .max()
+        .unwrap_or(0);
+    let longest_words: Vec<u16> = (0..columns)
+        .map(|column| {
+            std::iter::once(&header)
+                .chain(&rows)
+                .filter_map(|row| row.get(column))
+                .flat_map(|cell| cell.split_whitespace())
+                .map(|word| u16::try_from(word.chars().count()).unwrap_or(u16::MAX))
+                .max()
+                .unwrap_or_default()
+        })
+        .collect();
     let mut table = Table::new();
     table.load_preset(NOTHING).force_no_tty();
     match width {
@@ -37,8 +66,12 @@ pub fn render(header: Vec<String>, rows: Vec<Vec<String>>, width: Option<u16>) -
     }
     table.set_header(header);
     table.add_rows(rows);
-    for column in table.column_iter_mut() {
-        column.set_padding((0, 3));
+    for (index, column) in table.column_iter_mut().enumerate() {
+        column.set_padding((0, COLUMN_PADDING));
+        if let (Some(_), Some(longest)) = (width, longest_words.get(index)) {
+            let lower = longest.saturating_add(COLUMN_PADDING);
+            column.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(lower)));
+        }
     }
     let mut text = String::new();
     for line in table.lines() {
@@ -175,6 +208,34 @@ mod tests {
             if let Some(text) = aligned(&header, &rows) {
                 proptest::prop_assert_eq!(text, comfy_layout(&header, &rows));
             }
+        }
+    }
+
+    #[test]
+    fn a_reported_width_of_zero_is_no_width() {
+        assert_eq!(known_width(Some(0)), None);
+        assert_eq!(known_width(Some(80)), Some(80));
+        assert_eq!(known_width(None), None);
+    }
+
+    /// At 40 columns a table of long cluster names wraps its text at spaces, never inside a
+    /// name, even when that makes it wider than the terminal.
+    #[test]
+    fn identifiers_are_never_broken_to_fit() {
+        let names = [
+            "aws-eu-west-prod-cluster-1",
+            "gcp-us-east-staging-cluster-22",
+        ];
+        let rows: Vec<Vec<String>> = names
+            .iter()
+            .map(|name| strings(&[name, "not selected: the label env=prod does not match"]))
+            .collect();
+        let text = render(strings(&["CLUSTER", "REASON"]), rows, Some(40));
+        for name in names {
+            assert!(text.contains(name), "{name} broken:\n{text}");
+        }
+        for word in ["selected:", "env=prod", "match"] {
+            assert!(text.contains(word), "{word} broken:\n{text}");
         }
     }
 

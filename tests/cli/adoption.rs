@@ -603,3 +603,94 @@ fn the_published_config_schema_matches_the_keys_read() {
         serde_yaml::from_str("exlude: [vendor/]\n").unwrap_or_else(|e| panic!("{e}"));
     assert!(!validator.is_valid(&misspelt));
 }
+
+// ---- Diff summaries ----
+
+/// A ConfigMap placed by a federation cluster-selector annotation (`operator` substituted).
+fn flags(operator: &str) -> String {
+    format!(
+        "apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: flags
+  namespace: apps
+  annotations:
+    federation.alpha.kubernetes.io/cluster-selector: '[{{\"key\": \"region\", \"operator\": \"{operator}\", \"values\": [\"east\"]}}]'
+"
+    )
+}
+
+/// The team repository with its plan committed as `plan.yaml`, the ConfigMap valid.
+fn repo_with_plan() -> tempfile::TempDir {
+    let repo = team_repo();
+    put(repo.path(), "apps/flags.yaml", &flags("In"));
+    put(
+        repo.path(),
+        ".fleetplan.yaml",
+        "inputs: [clusters/, apps/]\n",
+    );
+    fleetplan(repo.path(), &["plan", "-o", "yaml", "--out", "plan.yaml"]).run();
+    repo
+}
+
+#[test]
+fn an_item_that_gained_an_error_is_its_own_change_and_the_summary_counts_errors() {
+    let repo = repo_with_plan();
+    put(repo.path(), "apps/flags.yaml", &flags("like"));
+    let output = fleetplan(repo.path(), &["diff", "--previous", "plan.yaml"])
+        .stderr_contains("error: apps/flags.yaml#1")
+        .status(1)
+        .run();
+    let text = common::stdout(&output);
+    assert!(
+        text.starts_with("! ConfigMap/apps/flags (gained an error)\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("\n1 changed, 0 added, 0 removed, 1 error\n"),
+        "{text}"
+    );
+    let output = fleetplan(
+        repo.path(),
+        &["diff", "--previous", "plan.yaml", "-o", "markdown"],
+    )
+    .stderr_contains("error: apps/flags.yaml#1")
+    .status(1)
+    .run();
+    let markdown = common::stdout(&output);
+    assert!(
+        markdown.starts_with("### fleetplan diff: 1 changed, 0 added, 0 removed, 1 error\n"),
+        "{markdown}"
+    );
+    assert!(markdown.contains("| gained an error |"), "{markdown}");
+}
+
+#[test]
+fn an_item_that_lost_its_errors_is_its_own_change() {
+    let repo = team_repo();
+    put(repo.path(), "apps/flags.yaml", &flags("like"));
+    put(
+        repo.path(),
+        ".fleetplan.yaml",
+        "inputs: [clusters/, apps/]\n",
+    );
+    // The failing item's plan, as a pipeline would have kept it (`--out` refuses it).
+    let output = fleetplan(repo.path(), &["plan", "-o", "yaml"])
+        .stderr_contains("error: apps/flags.yaml#1")
+        .status(1)
+        .run();
+    put(repo.path(), "plan.yaml", &common::stdout(&output));
+    put(repo.path(), "apps/flags.yaml", &flags("In"));
+    let output = fleetplan(repo.path(), &["diff", "--previous", "plan.yaml"])
+        .status(2)
+        .run();
+    let text = common::stdout(&output);
+    assert!(
+        text.starts_with("~ ConfigMap/apps/flags (lost its errors)\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("\n1 changed, 0 added, 0 removed, 0 errors\n"),
+        "{text}"
+    );
+}

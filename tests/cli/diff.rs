@@ -294,7 +294,7 @@ fn markdown_gives_the_summary_and_table_first_then_each_items_changes() {
         .args(["--offline", "aws-us-east-staging"])
         .status(2)
         .stdout(
-            "### fleetplan diff: 1 item changed\n\
+            "### fleetplan diff: 1 changed, 0 added, 0 removed, 0 errors\n\
              \n\
              | Item | Change | Clusters | Replica moves | Groups | Conditions |\n\
              | --- | --- | --- | --- | --- | --- |\n\
@@ -350,7 +350,7 @@ fn github_annotates_each_changed_item_on_its_file() {
             "::notice file=testdata/fleet/workloads/placements.yaml,line=40::\
              Placement/ci/canary-rollout changed%0A- cluster aws-us-east-staging%0A\
              group 0 canary: - aws-us-east-staging\n\
-             1 item changed\n",
+             1 changed, 0 added, 0 removed, 0 errors\n",
         )
         .run();
 }
@@ -365,7 +365,7 @@ fn github_annotates_a_removed_item_without_a_file() {
              Placement/shop/storefront changed%0A+ cluster gcp-eu-central-prod-1%0A\
              - cluster gcp-us-east-prod-1\n\
              ::notice::Placement/shop/retired (item removed): was on 1 cluster (gcp-us-east-prod-1)\n\
-             1 item changed, 1 removed\n",
+             1 changed, 0 added, 1 removed, 0 errors\n",
         )
         .run();
 }
@@ -391,7 +391,10 @@ fn github_makes_a_new_item_with_errors_an_error_and_exits_1() {
         ),
         "{text}"
     );
-    assert!(text.ends_with("2 items added\n"), "{text}");
+    assert!(
+        text.ends_with("0 changed, 2 added, 0 removed, 1 error\n"),
+        "{text}"
+    );
 }
 
 /// A hand-edited previous plan that lists an item twice: the first copy is compared with the

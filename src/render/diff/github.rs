@@ -20,7 +20,10 @@ pub fn github(changes: &PlanDiff, sources: &Sources) -> String {
     };
     let mut out = String::new();
     for change in &changes.items_changed {
-        let mut message = format!("{} changed", change.source);
+        let what = change
+            .error_state
+            .map_or("changed", |state| state.describe());
+        let mut message = format!("{} {what}", change.source);
         for (line, _) in change_lines(change) {
             message.push('\n');
             message.push_str(&line);

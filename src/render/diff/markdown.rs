@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use super::summary;
 use super::text::change_lines;
-use crate::diff::PlanDiff;
+use crate::diff::{ErrorState, ItemChange, PlanDiff};
 use crate::plan::PlanItem;
 use crate::render::escape::{html, markdown_cell, markdown_code as code};
 
@@ -70,8 +70,9 @@ fn uncapped(changes: &PlanDiff) -> String {
             change.groups_added.len() + change.groups_removed.len() + change.groups_changed.len();
         let _ = writeln!(
             out,
-            "| {} | changed | +{} −{} | {} | {} | {} |",
+            "| {} | {} | +{} −{} | {} | {} | {} |",
             markdown_cell(&change.source.to_string()),
+            what_changed(change),
             change.clusters_added.len(),
             change.clusters_removed.len(),
             change.replicas.len(),
@@ -92,7 +93,12 @@ fn uncapped(changes: &PlanDiff) -> String {
             .into_iter()
             .map(|(line, _)| line)
             .collect();
-        details(&mut out, &change.source.to_string(), "changed", &lines);
+        details(
+            &mut out,
+            &change.source.to_string(),
+            what_changed(change),
+            &lines,
+        );
     }
     for (item, what) in whole_items(changes) {
         let sign = if what == "added" { "+" } else { "-" };
@@ -104,6 +110,11 @@ fn uncapped(changes: &PlanDiff) -> String {
         details(&mut out, &item.source.to_string(), what, &lines);
     }
     out
+}
+
+/// `changed`, or for an item that started or stopped failing, which of the two.
+fn what_changed(change: &ItemChange) -> &'static str {
+    change.error_state.map_or("changed", ErrorState::describe)
 }
 
 /// Items added or removed as a whole, with the word the table uses.

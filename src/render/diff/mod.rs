@@ -43,6 +43,14 @@ pub fn text(
             text.push_str(&unified);
         }
     }
+    // The last line, under the unified diff, is the one-line summary.
+    if !changes.is_empty() || changes.errors > 0 {
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&summary(changes));
+        text.push('\n');
+    }
     Ok(text)
 }
 
@@ -70,28 +78,20 @@ pub fn json(changes: &PlanDiff) -> String {
     text
 }
 
-/// `2 items changed, 1 added, 1 removed` (zero counts left out), or `no changes`.
+/// `N changed, M added, K removed, E errors` (E: the errors of the current plan's items), or
+/// `no changes` when nothing changed and nothing failed.
 fn summary(changes: &PlanDiff) -> String {
-    let counts = [
-        (changes.items_changed.len(), "changed"),
-        (changes.items_added.len(), "added"),
-        (changes.items_removed.len(), "removed"),
-    ];
-    let parts: Vec<String> = counts
-        .iter()
-        .filter(|(count, _)| *count > 0)
-        .enumerate()
-        .map(|(index, (count, what))| match (index, count) {
-            (0, 1) => format!("1 item {what}"),
-            (0, _) => format!("{count} items {what}"),
-            _ => format!("{count} {what}"),
-        })
-        .collect();
-    if parts.is_empty() {
-        "no changes".to_string()
-    } else {
-        parts.join(", ")
+    if changes.is_empty() && changes.errors == 0 {
+        return "no changes".to_string();
     }
+    format!(
+        "{} changed, {} added, {} removed, {} error{}",
+        changes.items_changed.len(),
+        changes.items_added.len(),
+        changes.items_removed.len(),
+        changes.errors,
+        if changes.errors == 1 { "" } else { "s" }
+    )
 }
 
 #[cfg(test)]
@@ -104,20 +104,29 @@ mod tests {
     use crate::testing::{plan, replica_set};
 
     #[test]
-    fn the_summary_names_items_once_and_leaves_out_zero_counts() {
+    fn the_summary_counts_every_kind_of_change_and_the_errors() {
         let mut changes = PlanDiff::default();
         assert_eq!(summary(&changes), "no changes");
         changes.items_removed.push(replica_set("a", &[]));
-        assert_eq!(summary(&changes), "1 item removed");
+        assert_eq!(summary(&changes), "0 changed, 0 added, 1 removed, 0 errors");
         changes.items_changed = vec![ItemChange::default(), ItemChange::default()];
-        assert_eq!(summary(&changes), "2 items changed, 1 removed");
+        changes.errors = 1;
+        assert_eq!(summary(&changes), "2 changed, 0 added, 1 removed, 1 error");
+        // An unchanged plan whose items fail is no "no changes".
+        let failing = PlanDiff {
+            errors: 3,
+            ..PlanDiff::default()
+        };
+        assert_eq!(summary(&failing), "0 changed, 0 added, 0 removed, 3 errors");
     }
 
     /// The unified diff part of `text`'s output between two plans.
     fn unified(previous: &Plan, current: &Plan) -> String {
         let text = text(&compare(previous, current), previous, current, false).unwrap();
         let start = text.find("--- previous\n").expect("a unified diff");
-        text[start..].to_string()
+        // Up to the blank line before the summary, which ends the text.
+        let end = text.rfind("\n\n").map_or(text.len(), |at| at + 1);
+        text[start..end].to_string()
     }
 
     /// `text` with `diff` applied as `patch` applies it: each hunk's context and removed lines

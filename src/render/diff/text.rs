@@ -2,14 +2,19 @@
 //! removed item.
 
 use super::paint::{paint, Colour};
-use crate::diff::{ConditionChange, ConditionState, CountChange, ItemChange, PlanDiff};
+use crate::diff::{ConditionChange, ConditionState, CountChange, ErrorState, ItemChange, PlanDiff};
 use crate::plan::Group;
 
 const INDENT: &str = "    ";
 
 pub fn render_text(diff: &PlanDiff, color: bool) -> String {
     if diff.is_empty() {
-        return "no changes\n".to_string();
+        // The summary says what failed, if anything did.
+        return if diff.errors == 0 {
+            "no changes\n".to_string()
+        } else {
+            String::new()
+        };
     }
     let mut out = String::new();
     let mut line = |indent: &str, text: &str, colour: Option<Colour>| {
@@ -18,7 +23,19 @@ pub fn render_text(diff: &PlanDiff, color: bool) -> String {
         out.push('\n');
     };
     for change in &diff.items_changed {
-        line("", &format!("~ {}", change.source), Some(Colour::Changed));
+        // An item that started or stopped failing is its own kind of change.
+        let (text, colour) = match change.error_state {
+            Some(state @ ErrorState::Gained) => (
+                format!("! {} ({})", change.source, state.describe()),
+                Colour::Removed,
+            ),
+            Some(state @ ErrorState::Lost) => (
+                format!("~ {} ({})", change.source, state.describe()),
+                Colour::Added,
+            ),
+            None => (format!("~ {}", change.source), Colour::Changed),
+        };
+        line("", &text, Some(colour));
         for (text, colour) in change_lines(change) {
             line(INDENT, &text, colour);
         }
