@@ -35,7 +35,7 @@ fn a_markdown_diff_of_thousands_of_items_fits_a_comment_and_says_where_the_rest_
         "{} characters",
         comment.chars().count()
     );
-    assert!(comment.starts_with("### fleetplan diff: 2000 items changed\n"));
+    assert!(comment.starts_with("### fleetplan diff: 2000 changed, 0 added, 0 removed, 0 errors\n"));
     assert!(
         comment.contains("**This diff is cut to fit a comment**")
             && comment.contains("The whole diff is what `fleetplan diff` prints"),
