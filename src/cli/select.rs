@@ -91,7 +91,7 @@ impl SelectArgs {
         }
         if let Some(text) = &self.label_selector {
             let flag: LabelSelectorFlag =
-                serde_yaml::from_str(text).map_err(invalid("--label-selector"))?;
+                crate::load::flag_yaml(text).map_err(invalid("--label-selector"))?;
             let spec = LabelSelectorSpec {
                 match_labels: flag.match_labels,
                 match_expressions: flag.match_expressions,
@@ -103,7 +103,7 @@ impl SelectArgs {
         let claims = match &self.claim_selector {
             Some(text) => {
                 let flag: ClaimSelectorFlag =
-                    serde_yaml::from_str(text).map_err(invalid("--claim-selector"))?;
+                    crate::load::flag_yaml(text).map_err(invalid("--claim-selector"))?;
                 Selector::from_claim_selector(&flag.match_expressions)
                     .map_err(invalid("--claim-selector"))?
             }

@@ -48,6 +48,15 @@ fn at_path(path: &str) -> String {
 /// Parses the annotation value. An absent or empty `clusters` map stays empty: the planner
 /// reads it as `{"*": {weight: 1}}`.
 pub fn parse_replica_set_preferences(value: &str) -> Result<ReplicaPreferences, PreferencesError> {
+    if let Some((line, column, bracket)) = nesting_past_go_limit(value) {
+        return Err(PreferencesError {
+            path: ".".to_string(),
+            json: serde::de::Error::custom(format!(
+                "invalid character '{bracket}' exceeded max depth (Go's encoding/json nests at \
+                 most {GO_MAX_NESTING_DEPTH}) at line {line} column {column}"
+            )),
+        });
+    }
     let mut de = serde_json::Deserializer::from_str(value);
     let parsed: Option<Annotation> =
         serde_path_to_error::deserialize(&mut de).map_err(|err| PreferencesError {
@@ -59,6 +68,43 @@ pub fn parse_replica_set_preferences(value: &str) -> Result<ReplicaPreferences, 
         json,
     })?;
     Ok(parsed.map(|annotation| annotation.0).unwrap_or_default())
+}
+
+/// Go's encoding/json refuses JSON nested deeper than this (`maxNestingDepth`,
+/// `encoding/json/scanner.go`), even in a field it would ignore; serde_json skips an ignored
+/// value without a limit.
+const GO_MAX_NESTING_DEPTH: usize = 10_000;
+
+/// Where the first bracket past [`GO_MAX_NESTING_DEPTH`] is (line, column, bracket), found in
+/// one pass that skips strings.
+fn nesting_past_go_limit(value: &str) -> Option<(usize, usize, char)> {
+    let (mut depth, mut line, mut column) = (0usize, 1usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for c in value.chars() {
+        column += 1;
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '[' | '{' => {
+                depth += 1;
+                if depth > GO_MAX_NESTING_DEPTH {
+                    return Some((line, column, c));
+                }
+            }
+            ']' | '}' => depth = depth.saturating_sub(1),
+            '\n' => (line, column) = (line + 1, 0),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// True when `key` names `field` under Go's `bytes.EqualFold`. `field` is lower-case ASCII;
@@ -204,6 +250,27 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
+
+    #[test]
+    fn nesting_stops_where_go_stops() {
+        let nested = |depth: usize| {
+            format!(
+                "{{\"ignored\": {}1{}, \"clusters\": {{\"a\": {{\"weight\": 1}}}}}}",
+                "[".repeat(depth),
+                "]".repeat(depth)
+            )
+        };
+        // The outer object is one level: 9,999 more are allowed, 10,000 more are not.
+        assert!(parse_replica_set_preferences(&nested(9_999)).is_ok());
+        let error = parse_replica_set_preferences(&nested(10_000)).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "annotation federation.kubernetes.io/replica-set-preferences: invalid character '[' \
+             exceeded max depth (Go's encoding/json nests at most 10000) at line 1 column 10012"
+        );
+        let in_a_string = format!("{{\"x\": \"{}\"}}", "[".repeat(20_000));
+        assert!(parse_replica_set_preferences(&in_a_string).is_ok());
+    }
 
     fn parse(value: &str) -> ReplicaPreferences {
         match parse_replica_set_preferences(value) {

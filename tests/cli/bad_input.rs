@@ -765,3 +765,45 @@ spec:
     );
     assert_eq!(lines[100], "1 more errors were truncated");
 }
+
+/// A `--label-selector` of 60,000 nested flow sequences took 19 s in libyaml: the flag is
+/// scanned as inputs are, and refused at the bracket past serde_yaml's limit at once.
+#[test]
+fn a_deeply_nested_label_selector_flag_is_refused_at_once() {
+    let deep = format!("{}{}", "[".repeat(60_000), "]".repeat(60_000));
+    Test::new()
+        .args(["select", "-f", "testdata/fleet/inventory.yaml"])
+        .args(["--label-selector", &deep])
+        .stderr("error: --label-selector: line 1 column 129: recursion limit exceeded\n")
+        .status(1)
+        .within(60)
+        .run();
+}
+
+/// Go's encoding/json stops at 10,000 levels, also inside a field it ignores; serde_json
+/// skips an ignored value at any depth, so a replica-set-preferences annotation nested
+/// 100,000 deep was accepted.
+#[test]
+fn a_replica_set_preferences_annotation_nested_past_go_limit_is_refused() {
+    let deep = format!(
+        "{{\"x\": {}1{}}}",
+        "{\"a\": ".repeat(100_000),
+        "}".repeat(100_000)
+    );
+    let manifest = format!(
+        "apiVersion: fleetplan.io/v1alpha1\nkind: ClusterInventory\nmetadata: {{name: f}}\n\
+         clusters: [{{name: east}}]\n---\napiVersion: apps/v1\nkind: ReplicaSet\n\
+         metadata:\n  name: web\n  namespace: shop\n  annotations:\n    \
+         federation.kubernetes.io/replica-set-preferences: '{deep}'\nspec: {{replicas: 2}}\n"
+    );
+    Test::new()
+        .args(["plan", "-f", "-"])
+        .stdin(manifest)
+        .stderr_contains(
+            "annotation federation.kubernetes.io/replica-set-preferences: invalid character '{' \
+             exceeded max depth (Go's encoding/json nests at most 10000) at line 1 column 60001",
+        )
+        .status(1)
+        .within(60)
+        .run();
+}
