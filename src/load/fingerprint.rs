@@ -8,6 +8,7 @@
 
 use std::fmt;
 use std::hash::{BuildHasher, Hash, Hasher};
+use std::sync::LazyLock;
 
 use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
 
@@ -24,10 +25,15 @@ pub fn of(content: Content<'_>) -> Option<u64> {
     }
 }
 
-/// A fixed-seed hasher: fingerprints are compared within one run, but a fixed seed keeps a
-/// run reproducible.
+/// One seed per run, drawn at random: fingerprints are only compared within a run, and an
+/// input cannot be crafted to collide with a seed it cannot know (with a fixed seed, two
+/// differing objects could be made to read as "the same object twice", and the second would
+/// be dropped with a warning). Output does not depend on the seed: only whether two contents
+/// are equal does.
+static SEED: LazyLock<foldhash::quality::RandomState> = LazyLock::new(Default::default);
+
 fn hasher() -> impl Hasher {
-    foldhash::quality::FixedState::with_seed(0x6669_6e67_6572).build_hasher()
+    SEED.build_hasher()
 }
 
 /// What a value is, hashed before its content so `"1"`, `1` and `[1]` differ.
