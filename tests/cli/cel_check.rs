@@ -59,10 +59,22 @@ fn an_undeclared_function_is_misconfigured() {
 
 #[test]
 fn declared_functions_and_dynamic_operands_still_compile() {
-    for expression in [
-        "managedCluster.metadata.name.startsWith('gcp') && size(managedCluster.metadata.labels) > 0",
-        "managedCluster.metadata.labels['tier'] + '-x' == 'web-x'",
-        "int('3') * 2 == 6 && 2.0 > 1 && optional.of(1).hasValue()",
+    // Each expression with a cluster it must select: compiling is not enough, an expression
+    // that silently matched nothing would also read `Succeedconfigured`.
+    for (expression, selected) in [
+        (
+            "managedCluster.metadata.name.startsWith('gcp') && size(managedCluster.metadata.labels) > 0",
+            Some("gcp-eu-central-prod-1"),
+        ),
+        (
+            "managedCluster.metadata.labels['cloud'] + '-x' == 'aws-x'",
+            Some("aws-eu-west-prod-1"),
+        ),
+        // Known gap (session 8 note): `optional.*` compiles but matches no cluster yet.
+        (
+            "int('3') * 2 == 6 && 2.0 > 1 && optional.of(1).hasValue()",
+            None,
+        ),
     ] {
         let output = Test::new()
             .args(["plan", "-o", "json", "-f", "testdata/fleet/inventory.yaml"])
@@ -75,5 +87,11 @@ fn declared_functions_and_dynamic_operands_still_compile() {
             text.contains("\"reason\": \"Succeedconfigured\""),
             "{expression}: {text}"
         );
+        if let Some(cluster) = selected {
+            assert!(
+                text.contains(&format!("\"{cluster}\"")),
+                "{expression} does not select {cluster}: {text}"
+            );
+        }
     }
 }
