@@ -194,6 +194,7 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
             cand --hidden 'Walking a directory or glob: also read hidden files and directories (.github/, .x.yaml)'
             cand --verify 'Plan the old and the migrated objects against the inventory in the inputs and compare them per object; exit 2 when any differs'
             cand --no-manifest-work 'Write an object with the federation cluster-selector annotation back without it instead of inside a ManifestWorkReplicaSet, for workloads delivered another way. The loss report says what then delivers it: applied to the hub as is, it runs there. `--to ocm` only'
+            cand --keep-going 'Migrate everything that can be when some inputs or objects cannot (a document that does not load, an object defined twice with different content: both copies), write it (also with `--out`), and exit 1 at the end with the list of what failed'
             cand --manifests-only 'Validate the manifests without an inventory: placements are not evaluated, and the output says so. Without it, inputs with no clusters are an error'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'

@@ -1,10 +1,11 @@
-//! `fleetplan migrate -f PATH... [--to ocm|karmada] [-o yaml|json] [--out DIR] [--set global|NAME] [--verify] [--fail-on lost|approximate]`
+//! `fleetplan migrate -f PATH... [--to ocm|karmada] [-o yaml|json] [--out DIR] [--set global|NAME] [--verify] [--fail-on lost|approximate] [--keep-going]`
 //!
 //! stdout holds only the migrated objects (apply-ready YAML, or the JSON `Migration`
 //! document with the report and verification as data); the loss report, the verification and
-//! the summary line go to stderr. Exit codes: 0 ok, 1 an input or object could not be
-//! migrated or `--fail-on` refused the report (nothing written), 2 `--verify` found an object
-//! that plans differently after migration.
+//! the summary line, then what failed, go to stderr. Exit codes: 0 ok, 1 an input or object
+//! could not be migrated (with `--keep-going` the rest is written) or `--fail-on` refused the
+//! report (nothing written), 2 `--verify` found an object that plans differently after
+//! migration.
 
 use std::path::PathBuf;
 
@@ -63,6 +64,12 @@ pub struct MigrateArgs {
     /// decide differently, or lost). The report is still printed.
     #[arg(long, value_enum, value_name = "FIDELITY")]
     fail_on: Option<FailOn>,
+
+    /// Migrate everything that can be when some inputs or objects cannot (a document that
+    /// does not load, an object defined twice with different content: both copies), write
+    /// it (also with `--out`), and exit 1 at the end with the list of what failed.
+    #[arg(long)]
+    keep_going: bool,
 
     #[command(flatten)]
     verdict: VerdictArgs,
@@ -133,6 +140,7 @@ pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
         set: args.set.clone().unwrap_or_else(|| GLOBAL.to_string()),
         verify: verify.then(|| scenario.plan_options(Trace::Plan)),
         deliver: !args.no_manifest_work,
+        keep_going: args.keep_going,
     };
     let migration = migrate::run(
         &args.inputs.filenames,
@@ -151,6 +159,10 @@ pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
         }
     }
     report(io, &migration.summary().to_string());
+    let errors = migration.report.errors();
+    if !errors.is_empty() {
+        report(io, errors.trim_end());
+    }
     if let Some(fail_on) = args.fail_on {
         let failing = migration.report.at_or_below(fail_on.threshold());
         if !failing.is_empty() {
@@ -176,7 +188,9 @@ pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let json = args.output == MigrateFormat::Json;
     match &args.out {
         // All or nothing, as `plan --out`: an object that failed leaves the directory as it was.
-        Some(dir) if migration.has_errors() => return Err(Error::NotMigrated(dir.clone())),
+        Some(dir) if migration.has_errors() && !args.keep_going => {
+            return Err(Error::NotMigrated(dir.clone()))
+        }
         Some(dir) => write_into(dir, &migration.files(json)?)?,
         None if json => write(io.stdout, &migration.to_json())?,
         None => write(io.stdout, &migration.to_yaml())?,

@@ -108,7 +108,10 @@ fn both_ways(text: &str) -> (Result<String, String>, Result<String, String>) {
     let options = LoadOptions::default();
     let paths = ["-".to_string()];
     let direct = load(&paths, &mut text.as_bytes(), &options);
-    let tree = load_with_documents(&paths, &mut text.as_bytes(), &options).map(|(model, _)| model);
+    let tree = match load_with_documents(&paths, &mut text.as_bytes(), &options) {
+        (model, _, errors) if errors.is_empty() => Ok(model),
+        (_, _, errors) => Err(LoadErrors(errors)),
+    };
     (outcome(direct), outcome(tree))
 }
 

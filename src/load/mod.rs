@@ -118,17 +118,15 @@ pub fn load_partial(
     (model, errors)
 }
 
-/// [`load`], also handing back the parsed documents: `migrate` re-emits objects (without an
-/// annotation, with a rewritten reference) and needs them as written, not as the model.
+/// [`load_partial`], also handing back the parsed documents: `migrate` re-emits objects
+/// (without an annotation, with a rewritten reference) and needs them as written, not as the
+/// model; it stops at the errors unless `--keep-going`.
 pub(crate) fn load_with_documents(
     paths: &[String],
     stdin: &mut dyn Read,
     options: &LoadOptions,
-) -> Result<(Model, Vec<Document>), LoadErrors> {
-    match read(paths, stdin, options, true) {
-        (model, documents, errors) if errors.is_empty() => Ok((model, documents)),
-        (_, _, errors) => Err(LoadErrors(errors)),
-    }
+) -> (Model, Vec<Document>, Vec<LoadError>) {
+    read(paths, stdin, options, true)
 }
 
 fn read(

@@ -22,6 +22,7 @@ mod delivery;
 #[cfg(test)]
 mod golden;
 mod karmada;
+mod keep_going;
 mod manifest;
 mod object_error;
 mod objects;
@@ -101,6 +102,9 @@ pub struct MigrateOptions<'a> {
     /// ManifestWorkReplicaSet; without, it is written back bare and its delivery reported
     /// lost (for users who deliver workloads another way).
     pub deliver: bool,
+    /// Inputs that fail to load are reported as failed and the rest is migrated, instead of
+    /// nothing.
+    pub keep_going: bool,
 }
 
 impl Default for MigrateOptions<'_> {
@@ -110,6 +114,7 @@ impl Default for MigrateOptions<'_> {
             set: GLOBAL.to_string(),
             verify: None,
             deliver: true,
+            keep_going: false,
         }
     }
 }
@@ -265,9 +270,17 @@ pub fn run(
     load_options: &LoadOptions,
     options: &MigrateOptions,
 ) -> Result<Migration, MigrateError> {
-    let (model, documents) =
-        load::load_with_documents(paths, stdin, load_options).map_err(MigrateError::Load)?;
     let namespace = &load_options.namespace;
+    let (model, documents, errors) = load::load_with_documents(paths, stdin, load_options);
+    let (model, documents, failed) = match errors {
+        errors if errors.is_empty() => (model, documents, Vec::new()),
+        errors if !options.keep_going => return Err(MigrateError::Load(LoadErrors(errors))),
+        errors => {
+            let kept = keep_going::without_failed(model, documents, errors, namespace)
+                .map_err(MigrateError::Load)?;
+            (kept.model, kept.documents, kept.failed)
+        }
+    };
     let mut migration = match options.target {
         Target::Ocm => migrate(&model, &documents, namespace, options),
         Target::Karmada => karmada::migrate(&model, &documents, namespace),
@@ -278,6 +291,7 @@ pub fn run(
         .report
         .warnings
         .splice(0..0, model.warnings.iter().cloned());
+    migration.report.errors.splice(0..0, failed);
     let copies = objects::copies_replaced(
         &objects::raw_objects(&documents),
         &migration.replaced,

@@ -195,6 +195,14 @@ impl Report {
         summary
     }
 
+    /// One `error:` line per object or input that could not be migrated, in input order.
+    pub fn errors(&self) -> String {
+        self.errors
+            .iter()
+            .map(|error| format!("error: {error}\n"))
+            .collect()
+    }
+
     /// The conversions as faithful as `threshold` or worse (what `--fail-on` refuses).
     pub fn at_or_below(&self, threshold: Fidelity) -> Vec<&Conversion> {
         self.conversions
@@ -247,7 +255,9 @@ impl fmt::Display for Summary {
 }
 
 impl fmt::Display for Report {
-    /// The text written to stderr: one block per conversion, one line per field.
+    /// The text written to stderr: one block per conversion, one line per field. The errors
+    /// are said last, after the summary line (`errors()`), so the list of what failed ends
+    /// the output however long the report.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for conversion in &self.conversions {
             let outputs: Vec<String> = conversion
@@ -279,9 +289,6 @@ impl fmt::Display for Report {
         }
         for warning in &self.warnings {
             writeln!(f, "warning: {warning}")?;
-        }
-        for error in &self.errors {
-            writeln!(f, "error: {error}")?;
         }
         Ok(())
     }

@@ -772,3 +772,95 @@ fn differing_duplicates_are_an_error_naming_both() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("PlacementRule/ns/r"), "{stderr}");
 }
+
+/// Two PlacementRules of one name whose content differs, and a third rule that is fine.
+const DIFFERING_COPIES: &str = r#"
+apiVersion: apps.open-cluster-management.io/v1
+kind: PlacementRule
+metadata: {name: web, namespace: shop}
+spec: {clusterSelector: {matchLabels: {env: prod}}}
+---
+apiVersion: apps.open-cluster-management.io/v1
+kind: PlacementRule
+metadata: {name: web, namespace: shop}
+spec: {clusterSelector: {matchLabels: {env: staging}}}
+---
+apiVersion: apps.open-cluster-management.io/v1
+kind: PlacementRule
+metadata: {name: api, namespace: shop}
+spec: {clusterSelector: {matchLabels: {env: prod}}}
+"#;
+
+#[test]
+fn without_keep_going_a_differing_duplicate_migrates_nothing() {
+    migrate("-")
+        .stdin(DIFFERING_COPIES)
+        .stderr("error: <stdin>#2: PlacementRule/shop/web: duplicate, first defined at <stdin>#1\n")
+        .stdout("")
+        .status(1)
+        .run();
+}
+
+#[test]
+fn keep_going_migrates_the_rest_and_ends_with_what_failed() {
+    let output = migrate("-")
+        .arg("--keep-going")
+        .arg("--verify")
+        .stdin(DIFFERING_COPIES)
+        .stderr_contains(
+            "1 migrated: 1 exact, 0 approximate, 0 lost; 2 failed; verified 1 identical\n\
+             error: <stdin>#2: PlacementRule/shop/web: duplicate, first defined at <stdin>#1\n\
+             error: <stdin>#1: PlacementRule/shop/web: not migrated either, it differs from its copy at <stdin>#2\n",
+        )
+        .status(1)
+        .run();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.ends_with("its copy at <stdin>#2\n"), "{stderr}");
+    let stdout = common::stdout(&output);
+    assert!(
+        stdout.contains("kind: Placement\nmetadata:\n  name: api\n  namespace: shop\n"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("name: web"), "{stdout}");
+}
+
+#[test]
+fn keep_going_leaves_out_a_document_that_does_not_load() {
+    let stdin = "apiVersion: apps.open-cluster-management.io/v1\nkind: PlacementRule\n\
+                 metadata: {name: web, namespace: shop}\n\
+                 spec: {clusterReplicas: many}\n---\n"
+        .to_string()
+        + DIFFERING_COPIES.split("---").nth(2).unwrap_or_default();
+    let output = migrate("-")
+        .arg("--keep-going")
+        .stdin(stdin)
+        .stderr_contains("1 migrated: 1 exact, 0 approximate, 0 lost; 1 failed\nerror: <stdin>#1: PlacementRule/shop/web: spec.clusterReplicas: ")
+        .status(1)
+        .run();
+    let stdout = common::stdout(&output);
+    assert!(stdout.contains("  name: api\n"), "{stdout}");
+    assert!(!stdout.contains("name: web"), "{stdout}");
+}
+
+#[test]
+fn keep_going_writes_out_the_objects_that_migrated() {
+    let dir = common::tempdir();
+    let out = dir.path().join("migrated");
+    Test::new()
+        .args(["migrate", "-f", "testdata/fleet/inventory.yaml", "-f", "-"])
+        .args(["--out", &out.to_string_lossy(), "--keep-going"])
+        .stdin(FINE_THEN_BROKEN)
+        .stderr_contains("; 1 failed\nerror: <stdin>#2: ConfigMap/shop/broken: annotation federation.alpha.kubernetes.io/cluster-selector:")
+        .stdout("")
+        .status(1)
+        .run();
+    let written = common::files_under(&out);
+    assert!(
+        written.iter().any(|file| file.contains("configmap-fine")),
+        "{written:?}"
+    );
+    assert!(
+        !written.iter().any(|file| file.contains("broken")),
+        "{written:?}"
+    );
+}
