@@ -389,6 +389,7 @@ fn karmada_cluster(entry: &Value) -> Value {
         "kind": "Cluster",
         "metadata": {"name": entry["name"], "labels": labels},
         "spec": {
+            "syncMode": "Push",
             "provider": labels["provider"],
             "region": labels["region"],
             "zones": [labels["zone"]],

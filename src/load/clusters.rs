@@ -11,15 +11,13 @@ use serde::Deserialize;
 use super::content::Content;
 use super::decode::{null_as_default, optional_time, FieldError};
 use super::model_builder::Decoded;
-use super::names::invalid_value;
+use super::names::{invalid_value, label_key_error, metadata_label_error};
 use super::object::Object;
 use super::LoadError;
 use crate::model::placement::{qualified_key, taint_value};
 use crate::model::{echo, Cluster, Interner, Quantity, Taint, TaintEffect, CLUSTERSET_LABEL};
 use crate::parallel;
-use crate::selector::{
-    dns1123_subdomain_errors, is_valid_label, label_key_errors, Operator, Requirement,
-};
+use crate::selector::{dns1123_subdomain_errors, is_valid_label, Operator, Requirement};
 
 /// OCM's availability condition; not True means the cluster is offline.
 const AVAILABLE: &str = "ManagedClusterConditionAvailable";
@@ -220,12 +218,8 @@ fn invalid_label_warnings(
             valid.0.insert(label);
             continue;
         }
-        let key_errors = label_key_errors(key);
-        if !key_errors.is_empty() {
-            return Err(FieldError::new(
-                format!("clusters[{index}].labels"),
-                invalid_value(key, &key_errors),
-            ));
+        if let Some(error) = label_key_error(format!("clusters[{index}].labels"), key) {
+            return Err(error);
         }
         if let Err(error) = Requirement::new(key, Operator::Equals, vec![value.to_string()]) {
             warnings.push(format!(
@@ -383,6 +377,10 @@ struct ClaimDoc {
 
 pub fn managed_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: ManagedClusterDoc = object.decode()?;
+    // The API server's ObjectMeta validation: a label it refuses never reaches the hub.
+    if let Some(error) = metadata_label_error(&object.meta.labels) {
+        return Err(object.invalid(error));
+    }
     let conditions = conditions(doc.status.conditions);
     let claims = doc
         .status

@@ -3,9 +3,13 @@
 //! subdomain or URL path segment: never `..`, never with a `/`, so a name can safely become
 //! part of a file name (`migrate --out`).
 
+use std::collections::BTreeMap;
+
+use super::decode::FieldError;
 use crate::model::echo;
 use crate::selector::{
-    dns1035_label_errors, dns1123_label_errors, dns1123_subdomain_errors, path_segment_errors,
+    dns1035_label_errors, dns1123_label_errors, dns1123_subdomain_errors, label_key_errors,
+    label_value_errors, path_segment_errors,
 };
 
 /// How a kind's `metadata.name` is validated.
@@ -205,4 +209,25 @@ mod tests {
             .to_string()
             .starts_with("a lowercase RFC 1123 label"));
     }
+}
+
+/// apimachinery's `ValidateLabelName`: a label key that is no qualified name, reported at
+/// `path` (`metadata.labels`, or an inventory entry's `labels`) with the key.
+pub fn label_key_error(path: impl Into<String>, key: &str) -> Option<FieldError> {
+    let errors = label_key_errors(key);
+    (!errors.is_empty()).then(|| FieldError::new(path, invalid_value(key, &errors)))
+}
+
+/// apimachinery's `ValidateLabels` (`metav1validation`), which `ValidateObjectMeta` runs on
+/// every object: each key a qualified name, each value a label value, both reported at
+/// `metadata.labels` with the offending key or value. The first refusal, in key order (Go's
+/// map order is random; sorted keys make the report deterministic).
+pub fn metadata_label_error(labels: &BTreeMap<String, String>) -> Option<FieldError> {
+    const PATH: &str = "metadata.labels";
+    labels.iter().find_map(|(key, value)| {
+        label_key_error(PATH, key).or_else(|| {
+            let errors = label_value_errors(value);
+            (!errors.is_empty()).then(|| FieldError::new(PATH, invalid_value(value, &errors)))
+        })
+    })
 }

@@ -823,7 +823,7 @@ fn a_large_list_reports_errors_as_one_thread_does() {
             r#"{{"apiVersion": "cluster.open-cluster-management.io/v1beta1", "kind": "Placement", "metadata": {{"name": "{name}", "namespace": "apps"}}, "spec": {spec}}}"#
         )
     };
-    let modelled = r#"{"apiVersion": "cluster.karmada.io/v1alpha1", "kind": "Cluster", "metadata": {"name": "m"}, "status": {"resourceSummary": {"allocatableModelings": []}}}"#;
+    let modelled = r#"{"apiVersion": "cluster.karmada.io/v1alpha1", "kind": "Cluster", "metadata": {"name": "m"}, "spec": {"syncMode": "Pull"}, "status": {"resourceSummary": {"allocatableModelings": []}}}"#;
     let item = |n| {
         match n {
         40 => Some(placement("p-00040", r#"{"numberOfClusters": "many"}"#)),

@@ -100,6 +100,12 @@ fn inventory_cluster_names_are_dns_subdomains() {
     );
 }
 
+/// apimachinery's refusal of a label key holding an OSC title sequence (`\e]0;title\a`).
+const OSC_TITLE_KEY: &str = "Invalid value: \"\\u{1b}]0;title\\u{7}\": name part must consist of \
+     alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric \
+     character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is \
+     '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')\n";
+
 #[test]
 fn inventory_label_keys_are_qualified_names() {
     Test::new()
@@ -108,12 +114,41 @@ fn inventory_label_keys_are_qualified_names() {
             "apiVersion: fleetplan.io/v1alpha1\nkind: ClusterInventory\nmetadata: {name: f}\n\
              clusters:\n  - {name: east, labels: {\"\\e]0;title\\a\": x}}\n",
         )
+        .stderr(format!(
+            "error: <stdin>#1: ClusterInventory/f: clusters[0].labels: {OSC_TITLE_KEY}"
+        ))
+        .status(1)
+        .run();
+}
+
+/// A ManagedCluster is an object the API server validated: a label key that is no qualified
+/// name, or a value that is no label value, is refused as `ValidateObjectMeta` refuses it
+/// (an inventory entry's value only warns: design/formats.md).
+#[test]
+fn managed_cluster_labels_are_validated_as_the_api_server_does() {
+    let cluster = |labels: &str| {
+        format!(
+            "apiVersion: cluster.open-cluster-management.io/v1\nkind: ManagedCluster\n\
+             metadata: {{name: east, labels: {labels}}}\n"
+        )
+    };
+    Test::new()
+        .args(["select", "-f", "-"])
+        .stdin(cluster("{\"\\e]0;title\\a\": x}"))
+        .stderr(format!(
+            "error: <stdin>#1: ManagedCluster/east: metadata.labels: {OSC_TITLE_KEY}"
+        ))
+        .status(1)
+        .run();
+    Test::new()
+        .args(["select", "-f", "-"])
+        .stdin(cluster("{env: \"prod\\n::error::x\"}"))
         .stderr(
-            "error: <stdin>#1: ClusterInventory/f: clusters[0].labels: Invalid value: \
-             \"\\u{1b}]0;title\\u{7}\": name part must consist of alphanumeric characters, '-', \
-             '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  \
-             or 'my.name',  or '123-abc', regex used for validation is \
-             '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')\n",
+            "error: <stdin>#1: ManagedCluster/east: metadata.labels: Invalid value: \
+             \"prod\\n::error::x\": a valid label must be an empty string or consist of \
+             alphanumeric characters, '-', '_' or '.', and must start and end with an \
+             alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for \
+             validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')\n",
         )
         .status(1)
         .run();

@@ -183,6 +183,60 @@ fn cluster_taints_and_locations_are_the_cluster_apis() {
     }
 }
 
+/// `ValidateClusterSpec`: `syncMode` is required and one of Pull, Push.
+#[test]
+fn cluster_sync_mode_is_required_and_push_or_pull() {
+    for (spec, error) in [
+        ("{}", "spec.syncMode: Required value"),
+        ("{syncMode: ''}", "spec.syncMode: Required value"),
+        (
+            "{syncMode: push}",
+            "spec.syncMode: Unsupported value: \"push\": supported values: \"Pull\", \"Push\"",
+        ),
+    ] {
+        let member = format!(
+            "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {{name: member1}}\nspec: {spec}\n"
+        );
+        refused(
+            [member, deployment(""), policy(SELECTOR)],
+            1,
+            &format!("Cluster/member1: {error}"),
+        );
+    }
+    let pull = cluster("").replace("syncMode: Push", "syncMode: Pull");
+    Test::new()
+        .args(["plan", "-f", "-"])
+        .stdin([pull, deployment(""), policy(SELECTOR)].join("---\n"))
+        .stderr_contains("")
+        .run();
+}
+
+/// `ValidateCluster` runs `ValidateObjectMeta`: a label key that is no qualified name, or a
+/// value that is no label value, is refused with apimachinery's message.
+#[test]
+fn cluster_labels_are_the_api_servers() {
+    for (labels, error) in [
+        (
+            "{\"a b\": x}",
+            "metadata.labels: Invalid value: \"a b\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+        ),
+        (
+            "{tier: \"gold\\u202Eevil\"}",
+            "metadata.labels: Invalid value: \"gold\\u{202e}evil\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+        ),
+    ] {
+        let member = cluster("").replace(
+            "metadata: {name: member1}",
+            &format!("metadata: {{name: member1, labels: {labels}}}"),
+        );
+        refused(
+            [member, deployment(""), policy(SELECTOR)],
+            1,
+            &format!("Cluster/member1: {error}"),
+        );
+    }
+}
+
 #[test]
 fn negative_replicas_parallelism_and_requests_are_the_api_servers() {
     refused(

@@ -77,7 +77,7 @@ fn migrated_objects_plan_as_karmada_workloads() {
         .stderr_contains("")
         .run();
     let migrated = common::stdout(&output);
-    let clusters = "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: gcp-eu-central-prod-1, labels: {env: prod, cloud: gcp}}\nstatus: {apiEnablements: [{groupVersion: apps/v1, resources: [{kind: Deployment}]}]}\n---\napiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: gcp-us-east-prod-1, labels: {env: prod, cloud: gcp}}\nstatus: {apiEnablements: [{groupVersion: apps/v1, resources: [{kind: Deployment}]}]}\n---\n";
+    let clusters = "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: gcp-eu-central-prod-1, labels: {env: prod, cloud: gcp}}\nspec: {syncMode: Push}\nstatus: {apiEnablements: [{groupVersion: apps/v1, resources: [{kind: Deployment}]}]}\n---\napiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata: {name: gcp-us-east-prod-1, labels: {env: prod, cloud: gcp}}\nspec: {syncMode: Push}\nstatus: {apiEnablements: [{groupVersion: apps/v1, resources: [{kind: Deployment}]}]}\n---\n";
     let planned = Test::new()
         .args(["plan", "-f", "-"])
         .stdin(format!("{clusters}{migrated}"))

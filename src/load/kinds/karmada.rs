@@ -18,7 +18,7 @@ use super::{claimed, Api, KnownKind, Reader};
 use crate::load::content::{Content, Shape};
 use crate::load::decode::{null_as_default, optional_time, FieldError};
 use crate::load::model_builder::{Decoded, Entry};
-use crate::load::names::Names;
+use crate::load::names::{metadata_label_error, Names};
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
 use crate::model::karmada::{
@@ -191,8 +191,12 @@ fn nanos(list: BTreeMap<String, Quantity>) -> BTreeMap<String, i128> {
 /// Reads a Karmada `Cluster`.
 fn karmada_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: ClusterDoc = object.decode()?;
-    let mut errors = Vec::new();
+    // `ValidateCluster`: ObjectMeta (the name is checked with every object's), then the spec.
+    let mut errors: Vec<FieldError> = metadata_label_error(&object.meta.labels)
+        .into_iter()
+        .collect();
     let spec = &doc.spec;
+    admission::cluster_sync_mode(&spec.sync_mode, &mut errors);
     admission::cluster_location(
         &spec.provider,
         &spec.region,

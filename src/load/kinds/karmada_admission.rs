@@ -481,6 +481,19 @@ pub fn workload_affinity(doc: &WorkloadAffinityDoc, errors: &mut Vec<FieldError>
 
 // ---- Cluster ----
 
+/// `ValidateClusterSpec`'s first rule: `syncMode` is required, and Push or Pull (the Cluster
+/// API is served by karmada-aggregated-apiserver, whose strategy runs this validation; no
+/// CRD schema defaults it).
+pub fn cluster_sync_mode(mode: &str, errors: &mut Vec<FieldError>) {
+    const PATH: &str = "spec.syncMode";
+    if mode.is_empty() {
+        // Upstream also reports "" as unsupported; only the first refusal is shown.
+        errors.push(FieldError::new(PATH, "Required value"));
+    }
+    // `supportedSyncModes.List()`: sorted.
+    one_of(errors, PATH, mode, &["Pull", "Push"]);
+}
+
 /// `validateClusterSpecForFieldSelector`: provider, region and zone(s) are label values,
 /// and `zone` and `zones` do not co-exist.
 pub fn cluster_location(

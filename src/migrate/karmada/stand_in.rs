@@ -39,7 +39,10 @@ struct Metadata<'a> {
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct Spec {
+    /// Required by the Cluster API; kubefed and federation v1 pushed to their members.
+    sync_mode: &'static str,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     taints: Vec<Taint>,
 }
@@ -106,6 +109,7 @@ pub fn clusters(clusters: &[Cluster], templates: &[ObjectRef]) -> Vec<Value> {
                         .collect(),
                 },
                 spec: Spec {
+                    sync_mode: "Push",
                     taints: if cluster.online {
                         Vec::new()
                     } else {
@@ -158,7 +162,7 @@ mod tests {
         let made = clusters(&[cluster], &[template]);
         assert_eq!(
             serde_yaml::to_string(&made[0]).unwrap_or_default(),
-            "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: a\n  labels:\n    env: prod\nspec:\n  taints:\n  - key: cluster.karmada.io/not-ready\n    effect: NoSchedule\nstatus:\n  conditions:\n  - type: Ready\n    status: 'False'\n  apiEnablements:\n  - groupVersion: apps/v1\n    resources:\n    - kind: Deployment\n"
+            "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: a\n  labels:\n    env: prod\nspec:\n  syncMode: Push\n  taints:\n  - key: cluster.karmada.io/not-ready\n    effect: NoSchedule\nstatus:\n  conditions:\n  - type: Ready\n    status: 'False'\n  apiEnablements:\n  - groupVersion: apps/v1\n    resources:\n    - kind: Deployment\n"
         );
     }
 }
