@@ -157,6 +157,27 @@ pub fn parse_cluster_set(name: &str) -> Result<String, InvalidName> {
     }
 }
 
+/// apimachinery's `ValidateLabelName`: a label key that is no qualified name, reported at
+/// `path` (`metadata.labels`, or an inventory entry's `labels`) with the key.
+pub fn label_key_error(path: impl Into<String>, key: &str) -> Option<FieldError> {
+    let errors = label_key_errors(key);
+    (!errors.is_empty()).then(|| FieldError::new(path, invalid_value(key, &errors)))
+}
+
+/// apimachinery's `ValidateLabels` (`metav1validation`), which `ValidateObjectMeta` runs on
+/// every object: each key a qualified name, each value a label value, both reported at
+/// `metadata.labels` with the offending key or value. The first refusal, in key order (Go's
+/// map order is random; sorted keys make the report deterministic).
+pub fn metadata_label_error(labels: &BTreeMap<String, String>) -> Option<FieldError> {
+    const PATH: &str = "metadata.labels";
+    labels.iter().find_map(|(key, value)| {
+        label_key_error(PATH, key).or_else(|| {
+            let errors = label_value_errors(value);
+            (!errors.is_empty()).then(|| FieldError::new(PATH, invalid_value(value, &errors)))
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,25 +230,4 @@ mod tests {
             .to_string()
             .starts_with("a lowercase RFC 1123 label"));
     }
-}
-
-/// apimachinery's `ValidateLabelName`: a label key that is no qualified name, reported at
-/// `path` (`metadata.labels`, or an inventory entry's `labels`) with the key.
-pub fn label_key_error(path: impl Into<String>, key: &str) -> Option<FieldError> {
-    let errors = label_key_errors(key);
-    (!errors.is_empty()).then(|| FieldError::new(path, invalid_value(key, &errors)))
-}
-
-/// apimachinery's `ValidateLabels` (`metav1validation`), which `ValidateObjectMeta` runs on
-/// every object: each key a qualified name, each value a label value, both reported at
-/// `metadata.labels` with the offending key or value. The first refusal, in key order (Go's
-/// map order is random; sorted keys make the report deterministic).
-pub fn metadata_label_error(labels: &BTreeMap<String, String>) -> Option<FieldError> {
-    const PATH: &str = "metadata.labels";
-    labels.iter().find_map(|(key, value)| {
-        label_key_error(PATH, key).or_else(|| {
-            let errors = label_value_errors(value);
-            (!errors.is_empty()).then(|| FieldError::new(PATH, invalid_value(value, &errors)))
-        })
-    })
 }
