@@ -8,6 +8,7 @@
 //! cluster the same and that wants its first `numberOfClusters` never makes it.
 
 use std::cell::OnceCell;
+use std::sync::Arc;
 
 use crate::selector::ClusterBits;
 
@@ -23,6 +24,9 @@ pub enum Feasible {
         list: OnceCell<Vec<usize>>,
     },
     List(Vec<usize>),
+    /// What the first filter is given: the placement's candidates, the fleet index's cached
+    /// list of its eligible clusterSets' members (in name order), shared rather than copied.
+    Candidates(Arc<Vec<usize>>),
 }
 
 impl Feasible {
@@ -38,6 +42,7 @@ impl Feasible {
         match self {
             Feasible::Bits { len, .. } => *len,
             Feasible::List(list) => list.len(),
+            Feasible::Candidates(list) => list.len(),
         }
     }
 
@@ -50,6 +55,7 @@ impl Feasible {
         match self {
             Feasible::Bits { bits, list, .. } => list.get_or_init(|| bits.iter_ones().collect()),
             Feasible::List(list) => list,
+            Feasible::Candidates(list) => list,
         }
     }
 
@@ -57,7 +63,7 @@ impl Feasible {
     pub fn bits(&self) -> Option<&ClusterBits> {
         match self {
             Feasible::Bits { bits, .. } => Some(bits),
-            Feasible::List(_) => None,
+            Feasible::List(_) | Feasible::Candidates(_) => None,
         }
     }
 

@@ -4,8 +4,8 @@
 //! `schedule` is pure: what the run shares (a [`Scheduler`]: the fleet index, the previous
 //! decisions and each plugin's data, built once), one placement and the time in; selected
 //! clusters, PlacementDecision objects, conditions and a trace out. The filters live in
-//! `filters/`, the prioritizers in `prioritizers/` (one file each, registered in
-//! `prioritizers/mod.rs`), and `scheduler.rs` runs them in one loop for `plan` and `explain`.
+//! `filters/`, the prioritizers in `prioritizers/` (one file each, registered in their
+//! folder's `mod.rs`), and `scheduler.rs` runs them in one loop for `plan` and `explain`.
 //!
 //! A seed v1alpha1 placement whose predicates carry their own `clusterSets` or
 //! `numberOfClusters` is scheduled predicate by predicate (`select::per_predicate`): the same
@@ -175,7 +175,7 @@ fn schedule_spec(input: &PlacementInput) -> PlacementResult {
     let mut scopes = Vec::new();
     let mut candidates = Ok(Default::default());
     if spec.per_predicate() {
-        match scheduler::predicate_scopes(fleet, spec, &eligible_sets) {
+        match filters::predicate::scopes(fleet, spec, &eligible_sets) {
             Ok((sets, found)) => {
                 eligible_sets = sets;
                 scopes = found;
@@ -188,7 +188,7 @@ fn schedule_spec(input: &PlacementInput) -> PlacementResult {
     }
     let (candidates, scheduled) = match candidates {
         Ok(candidates) => {
-            let scheduled = scheduler::run(input, &candidates, &eligible_sets, scopes);
+            let scheduled = scheduler::run(input, &candidates, &eligible_sets, &scopes);
             (candidates, scheduled)
         }
         Err(error) => (

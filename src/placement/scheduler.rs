@@ -6,20 +6,18 @@
 //! which filter or prioritizer runs.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeSet, BinaryHeap, HashMap};
+use std::collections::{BinaryHeap, HashMap};
+use std::sync::Arc;
 
-use crate::model::placement::PlacementSpec;
 use crate::model::{Cluster, Inventory, PreviousDecision};
-use crate::selector::ClusterBits;
 
-use super::clustersets;
 use super::conditions::Status;
 use super::feasible::Feasible;
-use super::filters::predicate::{self, Predicates};
-use super::filters::taint::{self, Tolerance};
-use super::fleet::{ClusterSetError, FleetIndex};
-use super::previous::PreviousDecisions;
-use super::prioritizers::{self, Context, Scores, Totals, Weighted};
+use super::filters::predicate::Scope;
+use super::filters::{self, taint, FilterContext, Filtered, FILTERS};
+use super::fleet::FleetIndex;
+use super::previous::{OwnClusters, PreviousDecisions};
+use super::prioritizers::{self, Context, PerCluster, Scores, Totals, Weighted};
 use super::select::{self, Selection};
 use super::spread::SpreadRules;
 use super::trace::{FilterResult, Verdict};
@@ -131,145 +129,121 @@ fn names(fleet: &FleetIndex, indices: &[usize]) -> Vec<String> {
         .collect()
 }
 
-/// Seed v1alpha1: the eligible clusterSets of one predicate that names its own, and their
-/// members (inventory indices).
-pub(super) struct Scope {
-    predicate: usize,
-    sets: Vec<String>,
-    members: ClusterBits,
-}
-
-/// Seed v1alpha1 per-predicate clusterSets: each predicate's sets ∩ the placement's
-/// eligible sets, and the union of what the predicates can pick from (the placement's
-/// eligible sets, as `explain` and the conditions see them).
-pub(super) fn predicate_scopes(
-    fleet: &FleetIndex,
-    spec: &PlacementSpec,
-    eligible: &[String],
-) -> Result<(Vec<String>, Vec<Scope>), Box<ClusterSetError>> {
-    let mut union = BTreeSet::new();
-    let mut scopes = Vec::new();
-    for (predicate, written) in spec.predicates.iter().enumerate() {
-        if written.cluster_sets.is_empty() {
-            union.extend(eligible.iter().cloned());
-            continue;
-        }
-        let sets = clustersets::eligible_sets(eligible, &written.cluster_sets);
-        let members = if sets.is_empty() {
-            ClusterBits::empty(fleet.len())
-        } else {
-            ClusterBits::from_ids(fleet.len(), fleet.candidates(&sets)?.iter().copied())
-        };
-        union.extend(sets.iter().cloned());
-        scopes.push(Scope {
-            predicate,
-            sets,
-            members,
-        });
-    }
-    Ok((union.into_iter().collect(), scopes))
-}
-
-/// Filters, prioritizers, sort, select.
+/// Upstream `pluginScheduler.Schedule`: filters, prioritizers, sort, select.
 pub(super) fn run(
     input: &PlacementInput,
-    candidates: &[usize],
+    candidates: &Arc<Vec<usize>>,
     candidate_sets: &[String],
-    scopes: Vec<Scope>,
+    scopes: &[Scope],
 ) -> Scheduled {
     let scheduler = input.scheduler;
     let fleet = &scheduler.fleet;
-    let spec = input.spec;
-    let mut out = Scheduled::default();
     let own = scheduler
         .previous
         .own_clusters(fleet, input.namespace, input.name);
-    let in_own = |index: usize| own.as_ref().is_some_and(|own| own.contains(index));
-
-    // Upstream's filters return early on an empty cluster list, before validating.
-    let mut predicates = None;
-    let passed = if spec.predicates.is_empty() || candidates.is_empty() {
-        Feasible::from(candidates.to_vec())
-    } else {
-        let mut compiled =
-            match Predicates::compile(&spec.predicates, fleet, &fleet.inventory.addon_scores) {
-                Ok(compiled) => compiled,
-                Err(error) => {
-                    return out.stop(Status::Misconfigured {
-                        plugin: predicate::NAME.to_string(),
-                        message: error.to_string(),
-                    })
-                }
-            };
-        let scoped = !scopes.is_empty();
-        for scope in scopes {
-            compiled.restrict(scope.predicate, scope.sets, &scope.members);
-        }
-        let rejected = input.trace.then_some(&mut out.filtered_out);
-        let passed = compiled.filter(fleet, candidates, candidate_sets, scoped, rejected);
-        // fleetplan stops where OCM's controller would leave the cluster unselected and
-        // log it: a plan that silently drops clusters would mislead (docs/reliability.md).
-        if let Some(message) = compiled.cel_limit_exceeded() {
-            return out.stop(Status::Error { message });
-        }
-        predicates = Some(compiled);
-        passed
+    let context = FilterContext {
+        input,
+        candidate_sets,
+        scopes,
+        own: own.as_ref(),
     };
-    if input.trace {
-        out.filter_results.push(FilterResult {
-            name: predicate::NAME.to_string(),
-            filtered_clusters: names(fleet, passed.list()),
-        });
-    }
-
-    let tolerated = scheduler.taints.filter(
-        passed,
-        &spec.tolerations,
-        own.as_ref(),
-        input.now,
-        input.trace.then_some(&mut out.filtered_out),
+    let mut out = Scheduled::default();
+    let mut filtered = Filtered::default();
+    let passed = filter(
+        &context,
+        Feasible::Candidates(Arc::clone(candidates)),
+        &mut filtered,
+        &mut out.filter_results,
     );
-    let (feasible, until) = match tolerated {
-        Ok(tolerated) => tolerated,
-        Err(error) => {
-            return out.stop(Status::Misconfigured {
-                plugin: taint::NAME.to_string(),
-                message: error.to_string(),
-            })
+    out.filtered_out = std::mem::take(&mut filtered.rejected);
+    let feasible = match passed {
+        Ok(feasible) => feasible,
+        Err(status) => return out.stop(status),
+    };
+    let record_feasible = |out: &mut Scheduled, clusters: &[usize]| {
+        if input.trace {
+            out.filter_results.push(FilterResult {
+                name: filters::pipeline(FILTERS.len()),
+                filtered_clusters: names(fleet, clusters),
+            });
         }
     };
-    let pipeline_name = format!("{},{}", predicate::NAME, taint::NAME);
 
-    out.weights = match prioritizers::weights(&spec.prioritizer_policy) {
+    out.weights = match prioritizers::weights(&input.spec.prioritizer_policy) {
         Ok(weights) => weights,
         Err(error) => {
-            if input.trace {
-                out.filter_results.push(FilterResult {
-                    name: pipeline_name,
-                    filtered_clusters: names(fleet, feasible.list()),
-                });
-            }
+            record_feasible(&mut out, feasible.list());
             return out.stop(Status::Misconfigured {
                 plugin: String::new(),
                 message: error.to_string(),
             });
         }
     };
-
-    let context = Context {
+    let prioritizing = Context {
         scheduler,
         namespace: input.namespace,
         name: input.name,
         now: input.now,
         own: own.as_ref(),
     };
+    let (totals, scores) = prioritize(&mut out, &prioritizing, &feasible);
+    rank(&mut out, input, &feasible, &totals, &scores);
+    // Upstream sorts the filters' last list in place, so its debugger shows that record in
+    // score order (schedule.go at 2f4ff9f: `sort.SliceStable(filtered, ...)`).
+    let ranked = std::mem::take(&mut out.ranked);
+    record_feasible(&mut out, &ranked);
+    out.ranked = ranked;
+
+    let (selection, unscheduled) = select(&out.ranked, input, &filtered, own.as_ref());
+    out.unscheduled = unscheduled;
+    out.requeue_at = FILTERS.iter().fold(None, |seen, filter| {
+        earliest(seen, filter.requeue_at(&context))
+    });
+    out.changes_at = selection
+        .selected
+        .iter()
+        .filter_map(|&position| filtered.until.get(&out.ranked[position]).copied())
+        .fold(out.requeue_at, |seen, expiry| earliest(seen, Some(expiry)));
+    out.selection = Some(selection);
+    out
+}
+
+/// The filters in the registry's order, each given what the one before it kept. When
+/// traced, what is left after each is recorded (upstream's `filteredRecords`), but after
+/// the last: [`run`] records that list once it is in score order.
+fn filter<'f>(
+    context: &FilterContext<'f>,
+    mut clusters: Feasible,
+    filtered: &mut Filtered<'f>,
+    records: &mut Vec<FilterResult>,
+) -> Result<Feasible, Status> {
+    for (position, plugin) in FILTERS.iter().enumerate() {
+        clusters = plugin.filter(context, clusters, filtered)?;
+        let applied = position + 1;
+        if context.input.trace && applied < FILTERS.len() {
+            records.push(FilterResult {
+                name: filters::pipeline(applied),
+                filtered_clusters: names(context.fleet(), clusters.list()),
+            });
+        }
+    }
+    Ok(clusters)
+}
+
+/// Each weighted prioritizer's scores of the feasible clusters and their totals (Σ score ×
+/// weight). A prioritizer's warning is kept, and becomes the status: scheduling goes on.
+fn prioritize(
+    out: &mut Scheduled,
+    context: &Context,
+    feasible: &Feasible,
+) -> (Totals, Vec<PerCluster>) {
     let mut totals = Totals::default();
     let mut scores = Vec::with_capacity(out.weights.len());
     for weighted in &out.weights {
         let Scores {
             scores: prioritized,
             warning,
-        } = weighted.prioritizer.score(&context, &feasible);
+        } = weighted.prioritizer.score(context, feasible);
         if let Some(message) = warning {
             out.warnings.push(message.clone());
             out.status = Some(Status::Warning {
@@ -280,7 +254,20 @@ pub(super) fn run(
         prioritized.add_weighted(weighted.weight, feasible.len(), &mut totals);
         scores.push(prioritized);
     }
+    (totals, scores)
+}
 
+/// The feasible clusters in score order with their totals (`ranked`, `totals`), and when
+/// traced each prioritizer's scores in that order.
+fn rank(
+    out: &mut Scheduled,
+    input: &PlacementInput,
+    feasible: &Feasible,
+    totals: &Totals,
+    scores: &[PerCluster],
+) {
+    let fleet = &input.scheduler.fleet;
+    let spec = input.spec;
     // Plain v1beta1 selection only needs the head of the order; a trace records every
     // feasible cluster's place, so it keeps the whole order.
     let plain = spec.spread_policy.spread_constraints.is_empty()
@@ -294,7 +281,7 @@ pub(super) fn run(
     let by_name = match totals {
         Totals::Same(total) => head
             .and_then(|head| feasible.first_by_name(head, fleet.in_name_order()))
-            .map(|first| (first, total)),
+            .map(|first| (first, *total)),
         Totals::Each(_) => None,
     };
     match by_name {
@@ -304,7 +291,7 @@ pub(super) fn run(
         }
         None => {
             let feasible = feasible.list();
-            let order = score_order(feasible, &totals, head, |index| fleet.name_rank(index));
+            let order = score_order(feasible, totals, head, |index| fleet.name_rank(index));
             out.ranked = order.iter().map(|&position| feasible[position]).collect();
             out.totals = order.iter().map(|&position| totals.get(position)).collect();
             if input.trace {
@@ -320,65 +307,50 @@ pub(super) fn run(
             }
         }
     }
-    if input.trace {
-        out.filter_results.push(FilterResult {
-            name: pipeline_name,
-            filtered_clusters: names(fleet, &out.ranked),
-        });
-    }
+}
 
-    let ranked: Vec<&Cluster> = out
-        .ranked
-        .iter()
-        .map(|&index| fleet.cluster(index))
-        .collect();
-    let selection = if spec.per_predicate() {
+/// The clusters taken from the score order (positions in `ranked`), and how many of
+/// `numberOfClusters` are left unscheduled: v1beta1's selection (with the spread extension),
+/// or the seed's predicate by predicate.
+fn select(
+    ranked: &[usize],
+    input: &PlacementInput,
+    filtered: &Filtered,
+    own: Option<&OwnClusters>,
+) -> (Selection, i64) {
+    let fleet = &input.scheduler.fleet;
+    let spec = input.spec;
+    let clusters: Vec<&Cluster> = ranked.iter().map(|&index| fleet.cluster(index)).collect();
+    if spec.per_predicate() {
         let counts: Vec<Option<i32>> = spec
             .predicates
             .iter()
             .map(|predicate| predicate.number_of_clusters)
             .collect();
-        let (selection, unscheduled) = select::per_predicate(
-            &ranked,
+        return select::per_predicate(
+            &clusters,
             &counts,
             |predicate, position| {
-                predicates.as_ref().is_some_and(|compiled| {
-                    compiled.predicate_matches(predicate, out.ranked[position], ranked[position])
+                filtered.predicates.as_ref().is_some_and(|compiled| {
+                    compiled.predicate_matches(predicate, ranked[position], clusters[position])
                 })
             },
-            |position| out.ranked.get(position).is_some_and(|&index| in_own(index)),
+            |position| {
+                ranked
+                    .get(position)
+                    .is_some_and(|&index| own.is_some_and(|own| own.contains(index)))
+            },
             spec,
         );
-        out.unscheduled = unscheduled;
-        selection
-    } else {
-        let limit = spec
-            .number_of_clusters
-            .map_or(ranked.len(), |wanted| usize::try_from(wanted).unwrap_or(0));
-        let selection = select::select(&ranked, limit, SpreadRules::new(spec, &ranked));
-        if let Some(wanted) = spec.number_of_clusters {
-            out.unscheduled = i64::from(wanted) - selection.selected.len() as i64;
-        }
-        selection
-    };
-
-    // Upstream TaintToleration.RequeueAfter: over the clusters of the previous decisions.
-    if let Some(own) = &own {
-        for index in own.indices() {
-            if let Tolerance::Tolerated { until: expiry } =
-                taint::check(fleet.cluster(index), &spec.tolerations, true, input.now)
-            {
-                out.requeue_at = earliest(out.requeue_at, expiry);
-            }
-        }
     }
-    out.changes_at = selection
-        .selected
-        .iter()
-        .filter_map(|&position| until.get(&out.ranked[position]).copied())
-        .fold(out.requeue_at, |seen, expiry| earliest(seen, Some(expiry)));
-    out.selection = Some(selection);
-    out
+    let limit = spec.number_of_clusters.map_or(clusters.len(), |wanted| {
+        usize::try_from(wanted).unwrap_or(0)
+    });
+    let selection = select::select(&clusters, limit, SpreadRules::new(spec, &clusters));
+    let unscheduled = spec.number_of_clusters.map_or(0, |wanted| {
+        i64::from(wanted) - selection.selected.len() as i64
+    });
+    (selection, unscheduled)
 }
 
 #[cfg(test)]

@@ -5,18 +5,101 @@
 //! fleet's bitset indexes, so checking a cluster is a bit test (plus its CEL expressions);
 //! why a cluster fails them is read from the same indexes' label tables.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
-use crate::model::placement::ClusterPredicate;
+use crate::model::placement::{ClusterPredicate, PlacementSpec};
 use crate::model::{AddOnPlacementScore, Cluster};
+use crate::placement::clustersets;
+use crate::placement::conditions::Status;
 use crate::placement::feasible::Feasible;
-use crate::placement::fleet::FleetIndex;
+use crate::placement::fleet::{ClusterSetError, FleetIndex};
 use crate::placement::trace::Verdict;
 use crate::selector::{ClusterBits, Selector, SelectorError, TableSelector};
 
 use super::cel::{CelEnv, CelSelector, CompileError};
+use super::{Filter, FilterContext, Filtered};
 
 pub const NAME: &str = "Predicate";
+
+/// The plugin.
+pub struct Predicate;
+
+impl Filter for Predicate {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn filter<'f>(
+        &self,
+        context: &FilterContext<'f>,
+        clusters: Feasible,
+        filtered: &mut Filtered<'f>,
+    ) -> Result<Feasible, Status> {
+        let predicates = &context.input.spec.predicates;
+        // Upstream returns early on an empty cluster list, before validating.
+        if predicates.is_empty() || clusters.is_empty() {
+            return Ok(clusters);
+        }
+        let fleet = context.fleet();
+        let mut compiled = Predicates::compile(predicates, fleet, &fleet.inventory.addon_scores)
+            .map_err(|error| Status::Misconfigured {
+                plugin: NAME.to_string(),
+                message: error.to_string(),
+            })?;
+        for scope in context.scopes {
+            compiled.restrict(scope.predicate, scope.sets.clone(), &scope.members);
+        }
+        let scoped = !context.scopes.is_empty();
+        let rejected = filtered.rejected(context);
+        let passed = compiled.filter(fleet, clusters, context.candidate_sets, scoped, rejected);
+        // fleetplan stops where OCM's controller would leave the cluster unselected and
+        // log it: a plan that silently drops clusters would mislead (docs/reliability.md).
+        if let Some(message) = compiled.cel_limit_exceeded() {
+            return Err(Status::Error { message });
+        }
+        filtered.predicates = Some(compiled);
+        Ok(passed)
+    }
+}
+
+/// Seed v1alpha1: the eligible clusterSets of one predicate that names its own, and their
+/// members (inventory indices).
+pub struct Scope {
+    predicate: usize,
+    sets: Vec<String>,
+    members: ClusterBits,
+}
+
+/// Seed v1alpha1 per-predicate clusterSets: each predicate's sets ∩ the placement's
+/// eligible sets, and the union of what the predicates can pick from (the placement's
+/// eligible sets, as `explain` and the conditions see them).
+pub fn scopes(
+    fleet: &FleetIndex,
+    spec: &PlacementSpec,
+    eligible: &[String],
+) -> Result<(Vec<String>, Vec<Scope>), Box<ClusterSetError>> {
+    let mut union = BTreeSet::new();
+    let mut scopes = Vec::new();
+    for (predicate, written) in spec.predicates.iter().enumerate() {
+        if written.cluster_sets.is_empty() {
+            union.extend(eligible.iter().cloned());
+            continue;
+        }
+        let sets = clustersets::eligible_sets(eligible, &written.cluster_sets);
+        let members = if sets.is_empty() {
+            ClusterBits::empty(fleet.len())
+        } else {
+            ClusterBits::from_ids(fleet.len(), fleet.candidates(&sets)?.iter().copied())
+        };
+        union.extend(sets.iter().cloned());
+        scopes.push(Scope {
+            predicate,
+            sets,
+            members,
+        });
+    }
+    Ok((union.into_iter().collect(), scopes))
+}
 
 struct Compiled<'f> {
     labels: TableSelector<'f>,
@@ -188,14 +271,15 @@ impl<'f> Predicates<'f> {
             .collect()
     }
 
-    /// The filter: the candidates some predicate admits. Without CEL and the seed's
-    /// per-predicate clusterSets that is bitset algebra over the whole fleet, and the bitset
-    /// goes on to the next filter; recording the reasons of the others walks the candidates
-    /// instead, in name order.
+    /// The filter: the clusters some predicate admits. Without CEL and the seed's
+    /// per-predicate clusterSets that is bitset algebra over the whole fleet (the candidates
+    /// are the members of `candidate_sets`, as a bitset the fleet index caches), and the
+    /// bitset goes on to the next filter; recording the reasons of the others walks the
+    /// clusters instead, in their order.
     pub fn filter(
         &self,
         fleet: &FleetIndex,
-        candidates: &[usize],
+        clusters: Feasible,
         candidate_sets: &[String],
         scoped: bool,
         rejected: Option<&mut HashMap<usize, Verdict>>,
@@ -203,20 +287,33 @@ impl<'f> Predicates<'f> {
         let admitted = if scoped { None } else { self.admitted() };
         match admitted {
             Some(mut admitted) if rejected.is_none() => {
-                match fleet.candidate_bits(candidate_sets) {
-                    Ok(candidate_bits) => {
-                        admitted.and_assign(&candidate_bits);
-                        Feasible::from_bits(admitted)
+                // Narrowed to the clusters given, when they are a bitset or the candidates.
+                let narrowed = match &clusters {
+                    Feasible::Bits { bits, .. } => {
+                        admitted.and_assign(bits);
+                        true
                     }
-                    Err(_) => self.walk(fleet, candidates, rejected, |index, _| {
+                    Feasible::Candidates(_) => match fleet.candidate_bits(candidate_sets) {
+                        Ok(candidate_bits) => {
+                            admitted.and_assign(&candidate_bits);
+                            true
+                        }
+                        Err(_) => false,
+                    },
+                    Feasible::List(_) => false,
+                };
+                if narrowed {
+                    Feasible::from_bits(admitted)
+                } else {
+                    self.walk(fleet, &clusters, rejected, |index, _| {
                         admitted.contains(index)
-                    }),
+                    })
                 }
             }
-            Some(admitted) => self.walk(fleet, candidates, rejected, |index, _| {
+            Some(admitted) => self.walk(fleet, &clusters, rejected, |index, _| {
                 admitted.contains(index)
             }),
-            None => self.walk(fleet, candidates, rejected, |index, cluster| {
+            None => self.walk(fleet, &clusters, rejected, |index, cluster| {
                 self.matches(index, cluster)
             }),
         }
@@ -225,12 +322,12 @@ impl<'f> Predicates<'f> {
     fn walk(
         &self,
         fleet: &FleetIndex,
-        candidates: &[usize],
+        clusters: &Feasible,
         mut rejected: Option<&mut HashMap<usize, Verdict>>,
         matches: impl Fn(usize, &Cluster) -> bool,
     ) -> Feasible {
         let mut passed = Vec::new();
-        for &index in candidates {
+        for &index in clusters.list() {
             let cluster = fleet.cluster(index);
             if matches(index, cluster) {
                 passed.push(index);

@@ -6,13 +6,71 @@ use std::sync::Arc;
 
 use crate::model::placement::{Toleration, TolerationOperator};
 use crate::model::{Cluster, Taint, TaintEffect};
+use crate::placement::conditions::Status;
 use crate::placement::feasible::Feasible;
 use crate::placement::memo::Memo;
 use crate::placement::previous::OwnClusters;
 use crate::placement::trace::Verdict as PlacementVerdict;
 use crate::selector::ClusterBits;
 
+use super::{Filter, FilterContext, Filtered};
+
 pub const NAME: &str = "TaintToleration";
+
+/// The plugin.
+pub struct TaintToleration;
+
+impl Filter for TaintToleration {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn filter<'f>(
+        &self,
+        context: &FilterContext<'f>,
+        clusters: Feasible,
+        filtered: &mut Filtered<'f>,
+    ) -> Result<Feasible, Status> {
+        let input = context.input;
+        let (feasible, until) = input
+            .scheduler
+            .taints
+            .filter(
+                clusters,
+                &input.spec.tolerations,
+                context.own,
+                input.now,
+                filtered.rejected(context),
+            )
+            .map_err(|error| Status::Misconfigured {
+                plugin: NAME.to_string(),
+                message: error.to_string(),
+            })?;
+        filtered.until = until;
+        Ok(feasible)
+    }
+
+    /// The earliest future expiry of a toleration on a cluster of the placement's own
+    /// previous decisions.
+    fn requeue_at(&self, context: &FilterContext) -> Option<i64> {
+        let own = context.own?;
+        let fleet = context.fleet();
+        let input = context.input;
+        own.indices()
+            .filter_map(|index| {
+                match check(
+                    fleet.cluster(index),
+                    &input.spec.tolerations,
+                    true,
+                    input.now,
+                ) {
+                    Tolerance::Tolerated { until } => until,
+                    Tolerance::NotTolerated { .. } | Tolerance::Expired { .. } => None,
+                }
+            })
+            .min()
+    }
+}
 
 /// Taints the registration controller puts on clusters that are not available.
 pub const UNAVAILABLE_TAINT: &str = "cluster.open-cluster-management.io/unavailable";
@@ -184,8 +242,11 @@ impl<'a> Taints<'a> {
                     bits.and_assign(&admitted.clusters);
                     Feasible::from_bits(bits)
                 }
-                Feasible::List(list) => Feasible::List(
-                    list.into_iter()
+                listed @ (Feasible::List(_) | Feasible::Candidates(_)) => Feasible::List(
+                    listed
+                        .list()
+                        .iter()
+                        .copied()
                         .filter(|&index| admitted.clusters.contains(index))
                         .collect(),
                 ),
