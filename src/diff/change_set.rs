@@ -56,6 +56,13 @@ pub struct ItemChange {
     pub conditions: Vec<ConditionChange>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub changes_at: Option<ChangesAtChange>,
+    /// A placement consumer's routes (`via` chains) only in the current plan, then only in
+    /// the previous one: a consumer that now lands through other objects is changed even when
+    /// its clusters are the same.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub via_added: Vec<Vec<String>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub via_removed: Vec<Vec<String>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors_added: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -97,6 +104,8 @@ impl ItemChange {
             && self.groups_changed.is_empty()
             && self.conditions.is_empty()
             && self.changes_at.is_none()
+            && self.via_added.is_empty()
+            && self.via_removed.is_empty()
             && self.errors_added.is_empty()
             && self.errors_removed.is_empty()
     }

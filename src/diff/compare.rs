@@ -64,6 +64,7 @@ fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
         previous.errors.iter().map(String::as_str),
         current.errors.iter().map(String::as_str),
     );
+    let (via_added, via_removed) = set_changes(&previous.via, &current.via);
     let changes_at = (previous.changes_at != current.changes_at).then(|| ChangesAtChange {
         before: previous.changes_at.clone(),
         after: current.changes_at.clone(),
@@ -79,6 +80,8 @@ fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
         groups_changed,
         conditions: condition_changes(&previous.conditions, &current.conditions),
         changes_at,
+        via_added,
+        via_removed,
         errors_added,
         errors_removed,
         error_state: match (previous.errors.is_empty(), current.errors.is_empty()) {
@@ -90,12 +93,12 @@ fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
 }
 
 /// (added, removed), each sorted.
-fn set_changes<'v>(
-    previous: impl IntoIterator<Item = &'v str>,
-    current: impl IntoIterator<Item = &'v str>,
-) -> (Vec<String>, Vec<String>) {
+fn set_changes<'v, T: Ord + ToOwned + ?Sized + 'v>(
+    previous: impl IntoIterator<Item = &'v T>,
+    current: impl IntoIterator<Item = &'v T>,
+) -> (Vec<T::Owned>, Vec<T::Owned>) {
     // A name listed twice is one member of the set.
-    fn as_set<'v>(values: impl IntoIterator<Item = &'v str>) -> Vec<(&'v str, ())> {
+    fn as_set<'v, T: Ord + ?Sized>(values: impl IntoIterator<Item = &'v T>) -> Vec<(&'v T, ())> {
         let mut set = keyed(values.into_iter().map(|value| (value, ())));
         set.dedup();
         set
@@ -104,8 +107,8 @@ fn set_changes<'v>(
     let mut removed = Vec::new();
     for (value, side) in join(as_set(previous), as_set(current)) {
         match side {
-            Side::Previous(()) => removed.push(value.to_string()),
-            Side::Current(()) => added.push(value.to_string()),
+            Side::Previous(()) => removed.push(value.to_owned()),
+            Side::Current(()) => added.push(value.to_owned()),
             Side::Both((), ()) => {}
         }
     }
@@ -244,6 +247,23 @@ mod tests {
         let diff = compare(&plan(vec![]), &plan(vec![added.clone()]));
         assert_eq!(diff.items_added, vec![added]);
         assert!(diff.items_removed.is_empty() && diff.items_changed.is_empty());
+    }
+
+    #[test]
+    fn a_chain_that_alone_changed_is_a_change() {
+        let chain = |placement: &str| vec![strings(&["PlacementBinding/p/b", placement])];
+        let previous = PlanItem {
+            via: chain("Placement/p/one"),
+            ..replica_set("policy", &["A"])
+        };
+        let current = PlanItem {
+            via: chain("Placement/p/two"),
+            ..previous.clone()
+        };
+        let change = item_change(previous, current);
+        assert_eq!(change.via_added, chain("Placement/p/two"));
+        assert_eq!(change.via_removed, chain("Placement/p/one"));
+        assert!(change.clusters_added.is_empty() && change.clusters_removed.is_empty());
     }
 
     #[test]

@@ -310,6 +310,43 @@ fn diff_lists_a_consumer_whose_placement_moved() {
 }
 
 #[test]
+fn diff_lists_a_consumer_whose_chain_alone_changed() {
+    // binding-policy-audit moves from placement-prod to placement-prod-copy, which decides
+    // the same clusters: the Policy lands on the same clusters through another Placement.
+    let dir = common::tempdir();
+    let previous = dir.path().join("previous.yaml");
+    let output = with_consumers("plan")
+        .args(["-f", "testdata/consumers/rebound/before.yaml", "-o", "yaml"])
+        .run();
+    common::write(&previous, &common::stdout(&output));
+    with_consumers("diff")
+        .args(["-f", "testdata/consumers/rebound/after.yaml"])
+        .args(["--previous", &previous.to_string_lossy()])
+        .status(2)
+        .stdout("~ Policy/policies/policy-audit\n    + via PlacementBinding/policies/binding-policy-audit -> Placement/policies/placement-prod-copy\n    - via PlacementBinding/policies/binding-policy-audit -> Placement/policies/placement-prod\n\n--- previous\n+++ current\n@@ -213,7 +213,7 @@\n   - gcp-eu-central-prod-1\n   via:\n   - - PlacementBinding/policies/binding-policy-audit\n-    - Placement/policies/placement-prod\n+    - Placement/policies/placement-prod-copy\n - source:\n     apiVersion: policy.open-cluster-management.io/v1\n     kind: Policy\n\n1 changed, 0 added, 0 removed, 0 errors\n")
+        .run();
+    let output = with_consumers("diff")
+        .args(["-f", "testdata/consumers/rebound/after.yaml"])
+        .args(["--previous", &previous.to_string_lossy(), "-o", "json"])
+        .status(2)
+        .run();
+    let diff: serde_json::Value =
+        serde_json::from_str(&common::stdout(&output)).unwrap_or_default();
+    assert_eq!(
+        diff["itemsChanged"][0]["viaRemoved"],
+        serde_json::json!([[
+            "PlacementBinding/policies/binding-policy-audit",
+            "Placement/policies/placement-prod"
+        ]]),
+        "{diff}"
+    );
+    assert!(
+        diff["itemsChanged"][0].get("clustersAdded").is_none(),
+        "{diff}"
+    );
+}
+
+#[test]
 fn plan_for_one_cluster_lists_everything_that_lands_on_it() {
     let output = Test::new()
         .args(["plan", "-f", "testdata/fleet"])

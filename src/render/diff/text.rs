@@ -106,6 +106,15 @@ pub(super) fn change_lines(change: &ItemChange) -> Vec<(String, Option<Colour>)>
         );
         line(text, None);
     }
+    for chain in &change.via_added {
+        line(format!("+ via {}", chain.join(" -> ")), Some(Colour::Added));
+    }
+    for chain in &change.via_removed {
+        line(
+            format!("- via {}", chain.join(" -> ")),
+            Some(Colour::Removed),
+        );
+    }
     for error in &change.errors_added {
         line(format!("+ error: {error}"), Some(Colour::Added));
     }
