@@ -263,9 +263,61 @@ fn each_consumer_kind_naming_a_missing_placement_fails_check() {
     let output = with_consumers("check")
         .args(["-f", "testdata/consumers/broken/references.yaml"])
         .status(1)
-        .stderr("warning: testdata/consumers/broken/references.yaml#5: PolicySet/policies/set-typo: placed nowhere: no PlacementBinding in namespace policies binds it\n")
+        .stderr("")
         .run();
     common::golden(&expected("check-references.txt"), &common::stdout(&output));
+}
+
+const MISSING_MEMBER: &str = "warning: testdata/consumers/broken/policyset-missing-member.yaml#1: PolicySet/policies/set-typo: spec.policies[1]: Policy/policies/policy-podd is not in the inputs: the set's other policies are still propagated, this one is listed as deleted in its status\n";
+
+#[test]
+fn a_policy_set_missing_a_member_still_places_the_others() {
+    // As the policy-set controller does: policy-podd is a finding of the set (listed as
+    // deleted in its status), policy-pod still lands through the set on the dev clusters.
+    broken(
+        "policyset-missing-member.yaml",
+        0,
+        "16 items checked, all satisfied\n",
+    )
+    .stderr(MISSING_MEMBER)
+    .run();
+    let output = with_consumers("plan")
+        .args([
+            "-f",
+            "testdata/consumers/broken/policyset-missing-member.yaml",
+        ])
+        .args(["Policy/policies/policy-pod", "PolicySet/policies/set-typo"])
+        .args(["-o", "json"])
+        .stderr(MISSING_MEMBER)
+        .run();
+    let plan: serde_json::Value =
+        serde_json::from_str(&common::stdout(&output)).unwrap_or_default();
+    let dev = serde_json::json!([
+        "aws-ap-south-dev",
+        "azure-eu-central-dev",
+        "gcp-eu-west-dev"
+    ]);
+    let (policy, set) = (&plan["items"][0], &plan["items"][1]);
+    assert_eq!(set["source"]["kind"], "PolicySet", "{plan}");
+    assert_eq!(set["clusters"], dev, "{plan}");
+    assert!(set.get("errors").is_none(), "{plan}");
+    assert_eq!(
+        policy["via"][1],
+        serde_json::json!([
+            "PolicySet/policies/set-typo",
+            "PlacementBinding/policies/binding-set-typo",
+            "PlacementRule/policies/placement-dev"
+        ]),
+        "{plan}"
+    );
+    assert!(
+        policy["clusters"].as_array().is_some_and(|clusters| dev
+            .as_array()
+            .into_iter()
+            .flatten()
+            .all(|cluster| clusters.contains(cluster))),
+        "{plan}"
+    );
 }
 
 #[test]

@@ -88,19 +88,25 @@ pub fn resolve<'a>(
             }
         }
         ConsumerSpec::PolicySet { policies, .. } => {
+            // The policy-set controller lists a member it cannot find under "Deleted
+            // policies" in the set's status (event PolicyNotFound) and goes on: the other
+            // members propagate, each by its own reconcile.
             let ns = namespace(&workload.object);
+            let mut present = Vec::new();
             for (at, policy) in policies.iter().enumerate() {
-                if !consumers.policies.contains_key(&("Policy", ns, policy)) {
-                    resolution.errors.push(format!(
-                        "spec.policies[{at}]: {} is not in the inputs",
+                if consumers.policies.contains_key(&("Policy", ns, policy)) {
+                    present.push(policy.as_str());
+                } else {
+                    resolution.warnings.push(format!(
+                        "spec.policies[{at}]: {} is not in the inputs: the set's other policies are still propagated, this one is listed as deleted in its status",
                         name_of("Policy", ns, policy)
                     ));
                 }
             }
-            if !policies.is_empty() {
+            if !present.is_empty() {
                 resolution.notes.push(format!(
                     "its policies land where it lands: {}",
-                    policies.join(", ")
+                    present.join(", ")
                 ));
             }
             bound(consumers, workload, &mut resolution);
