@@ -161,6 +161,67 @@ pub fn write_dir_atomic(dir: &Path, files: &[(String, String)]) -> io::Result<()
     })
 }
 
+/// Replaces every existing regular file `path` with its `contents`, or none of them
+/// (`migrate --in-place`): each is staged next to its file (keeping its permissions) and
+/// flushed, then all are renamed into place while a signal is held off. Each file replaced
+/// keeps a second name (a hard link) until all are, so a rename that fails puts back every
+/// file already replaced.
+pub fn replace_files_atomic(files: &[(PathBuf, String)]) -> io::Result<()> {
+    let mut staged = Vec::with_capacity(files.len());
+    for (path, contents) in files {
+        let metadata = fs::symlink_metadata(path)?;
+        if !metadata.file_type().is_file() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{}: not a regular file", path.display()),
+            ));
+        }
+        let (dir, target) = split(path)?;
+        remove_stale(&dir, &target);
+        let temp = dir.join(temp_name(&target));
+        let _ = fs::remove_file(&temp);
+        let (guard, mut file) = interrupt::stage(&temp, |temp| {
+            fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(temp)
+        })?;
+        file.set_permissions(metadata.permissions())?;
+        file.write_all(contents.as_bytes())?;
+        file.sync_all()?;
+        let mut aside = temp.clone().into_os_string();
+        aside.push(".replaced");
+        staged.push((guard, temp, PathBuf::from(aside), path, dir));
+    }
+    let Some((first, ..)) = staged.first() else {
+        return Ok(());
+    };
+    first.hold(|| {
+        let mut done: Vec<(&PathBuf, &Path)> = Vec::new();
+        let result = staged.iter().try_for_each(|(_, temp, aside, path, _)| {
+            // A second name for the old content, so the file is never missing.
+            let _ = fs::remove_file(aside);
+            fs::hard_link(path, aside)?;
+            if let Err(error) = fs::rename(temp, path) {
+                let _ = fs::remove_file(aside);
+                return Err(error);
+            }
+            done.push((aside, path));
+            Ok(())
+        });
+        if result.is_err() {
+            for (aside, path) in done.into_iter().rev() {
+                let _ = fs::rename(aside, path);
+            }
+            return result;
+        }
+        for (aside, _) in &done {
+            let _ = fs::remove_file(aside);
+        }
+        staged.iter().try_for_each(|(.., dir)| sync_dir(dir))
+    })
+}
+
 fn stage(staged: &Staged, staging: &Path, files: &[(String, String)]) -> io::Result<()> {
     let mut folders = std::collections::BTreeSet::new();
     for (name, contents) in files {

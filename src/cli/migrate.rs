@@ -1,4 +1,4 @@
-//! `fleetplan migrate -f PATH... [--to ocm|karmada] [-o yaml|json] [--out DIR] [--set global|NAME] [--verify] [--fail-on lost|approximate] [--keep-going]`
+//! `fleetplan migrate -f PATH... [--to ocm|karmada] [-o yaml|json] [--out DIR] [--set global|NAME] [--verify] [--fail-on lost|approximate] [--keep-going] [--in-place]`
 //!
 //! stdout holds only the migrated objects (apply-ready YAML, or the JSON `Migration`
 //! document with the report and verification as data); the loss report, the verification and
@@ -71,6 +71,15 @@ pub struct MigrateArgs {
     #[arg(long)]
     keep_going: bool,
 
+    /// Rewrite the source files instead of printing: each converted object's document holds
+    /// what it became (a PlacementRule its Placement, with the ManagedClusterSetBinding it
+    /// needs), consumers point at the new objects, every other document stays byte for byte.
+    /// Runs `--verify` first and rewrites nothing unless every object migrated and verified
+    /// identical; all files are replaced together or none. Prints the `kubectl delete`
+    /// lines for the old objects on the hub.
+    #[arg(long, conflicts_with_all = ["out", "output", "keep_going"])]
+    in_place: bool,
+
     #[command(flatten)]
     verdict: VerdictArgs,
 }
@@ -109,8 +118,14 @@ pub enum MigrateFormat {
 }
 
 pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
+    if args.in_place {
+        if let Some(refused) = in_place_refusal(&args) {
+            report(io, &format!("error: --in-place: {refused}"));
+            return Ok(ExitCode::Error);
+        }
+    }
     // `--verify --manifests-only` migrates and says the proof was not attempted.
-    let verify = args.verify && !args.verdict.manifests_only;
+    let verify = (args.verify || args.in_place) && !args.verdict.manifests_only;
     if args.verify && !verify {
         report(io, &format!("verify: {NOT_EVALUATED}"));
     }
@@ -141,6 +156,7 @@ pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
         verify: verify.then(|| scenario.plan_options(Trace::Plan)),
         deliver: !args.no_manifest_work,
         keep_going: args.keep_going,
+        in_place: args.in_place,
     };
     let migration = migrate::run(
         &args.inputs.filenames,
@@ -185,6 +201,9 @@ pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
             return Ok(ExitCode::Error);
         }
     }
+    if let Some(rewrite) = &migration.rewrite {
+        return rewrite_in_place(&migration, rewrite, io);
+    }
     let json = args.output == MigrateFormat::Json;
     match &args.out {
         // All or nothing, as `plan --out`: an object that failed leaves the directory as it was.
@@ -202,4 +221,82 @@ pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     } else {
         ExitCode::Success
     })
+}
+
+/// Why `--in-place` cannot run with these arguments: it rewrites files, so every input must
+/// be one (or a directory of them), and it must prove the migration first.
+fn in_place_refusal(args: &MigrateArgs) -> Option<String> {
+    if args.verdict.manifests_only {
+        return Some("it rewrites only what --verify proved; drop --manifests-only".to_string());
+    }
+    args.inputs.filenames.iter().find_map(|path| {
+        if path == "-" {
+            return Some("standard input cannot be rewritten; give the files with -f".to_string());
+        }
+        match std::fs::symlink_metadata(path) {
+            Ok(metadata) if metadata.is_file() || metadata.is_dir() => None,
+            Ok(_) => Some(format!(
+                "{path}: not a regular file or directory (a symbolic link, device or FIFO is not rewritten)"
+            )),
+            // Globs, and missing paths the loader names.
+            Err(_) => None,
+        }
+    })
+}
+
+/// Writes the rewritten source files (all or none) once the migration is proven, then prints
+/// the `kubectl delete` lines for the old objects.
+fn rewrite_in_place(
+    migration: &migrate::Migration,
+    rewrite: &migrate::in_place::Rewrite,
+    io: &mut Io<'_>,
+) -> Result<ExitCode, Error> {
+    if migration.has_errors() {
+        report(
+            io,
+            "error: --in-place: nothing rewritten, some objects could not be migrated",
+        );
+        return Ok(ExitCode::Error);
+    }
+    if migration.differs() {
+        report(
+            io,
+            "error: --in-place: nothing rewritten, --verify found objects that plan differently",
+        );
+        return Ok(ExitCode::Changes);
+    }
+    let mut files = Vec::with_capacity(rewrite.files.len());
+    for (file, changes) in &rewrite.files {
+        let path = PathBuf::from(file);
+        let file_error = |source| Error::File {
+            path: path.clone(),
+            source,
+        };
+        let metadata = std::fs::symlink_metadata(&path).map_err(file_error)?;
+        if !metadata.is_file() {
+            report(
+                io,
+                &format!("error: --in-place: {file}: not a regular file (a symbolic link is not rewritten); nothing rewritten"),
+            );
+            return Ok(ExitCode::Error);
+        }
+        let text = std::fs::read_to_string(&path).map_err(file_error)?;
+        let text = migrate::in_place::splice(file, &text, changes)
+            .map_err(|error| Error::Migrate(error.into()))?;
+        files.push((path, text));
+    }
+    crate::output::replace_files_atomic(&files).map_err(|source| Error::File {
+        path: PathBuf::from(rewrite.files.first().map_or("", |(file, _)| file.as_str())),
+        source,
+    })?;
+    report(
+        io,
+        &format!(
+            "rewrote {} {}; delete the old objects from the hub with the commands on standard output",
+            files.len(),
+            if files.len() == 1 { "file" } else { "files" }
+        ),
+    );
+    write(io.stdout, &rewrite.to_string())?;
+    Ok(ExitCode::Success)
 }

@@ -52,6 +52,9 @@ pub struct Assembly {
     replaced: Vec<(Location, Option<Value>)>,
     /// Objects the migration creates.
     created: Vec<Value>,
+    /// What each converted input object became, as written, by its location (`--in-place`
+    /// puts them where it was).
+    made: Vec<(Location, Vec<Value>)>,
 }
 
 impl Assembly {
@@ -63,6 +66,7 @@ impl Assembly {
             objects: Vec::new(),
             replaced: Vec::new(),
             created: Vec::new(),
+            made: Vec::new(),
         }
     }
 
@@ -102,6 +106,10 @@ impl Assembly {
             outputs.push(ItemSource::from(&emitted.object));
             self.created.push(emitted.value.clone());
         }
+        self.made.push((
+            location.clone(),
+            converted.outputs.iter().map(|e| e.value.clone()).collect(),
+        ));
         self.objects.extend(converted.outputs);
         if let Some(stripped) = &stripped {
             // Written back, maybe in the apiVersion that replaced a removed one.
@@ -142,6 +150,7 @@ impl Assembly {
     pub fn finish(self, first: Vec<Emitted>) -> Migration {
         let mut created = self.created;
         created.extend(first.iter().map(|emitted| emitted.value.clone()));
+        let support = first.clone();
         let mut objects = first;
         objects.extend(self.objects);
         Migration {
@@ -151,6 +160,10 @@ impl Assembly {
             replaced: self.replaced,
             created,
             stand_ins: Vec::new(),
+            made: self.made,
+            support,
+            copies: Vec::new(),
+            rewrite: None,
         }
     }
 }

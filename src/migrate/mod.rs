@@ -21,6 +21,7 @@ mod consumers;
 mod delivery;
 #[cfg(test)]
 mod golden;
+pub mod in_place;
 mod karmada;
 mod keep_going;
 mod manifest;
@@ -105,6 +106,8 @@ pub struct MigrateOptions<'a> {
     /// Inputs that fail to load are reported as failed and the rest is migrated, instead of
     /// nothing.
     pub keep_going: bool,
+    /// Plan the rewrite of the source files (`--in-place`).
+    pub in_place: bool,
 }
 
 impl Default for MigrateOptions<'_> {
@@ -115,6 +118,7 @@ impl Default for MigrateOptions<'_> {
             verify: None,
             deliver: true,
             keep_going: false,
+            in_place: false,
         }
     }
 }
@@ -126,6 +130,9 @@ pub enum MigrateError {
     /// The migrated objects are rejected by the loader: a bug, but never a silent one.
     #[error("the migrated objects do not load back:\n{0}")]
     RoundTrip(LoadErrors),
+    /// `--in-place` cannot rewrite the source files as asked.
+    #[error(transparent)]
+    InPlace(#[from] in_place::InPlaceError),
     /// `--verify` would call identical what it did not compare.
     #[error("{0}")]
     Nothing(Nothing),
@@ -158,6 +165,15 @@ pub struct Migration {
     /// Objects `--verify` loads with the migrated ones without writing them: the Karmada
     /// Clusters standing in for an inventory that has none.
     stand_ins: Vec<Value>,
+    /// What each converted input object became, by its location.
+    made: Vec<(Location, Vec<Value>)>,
+    /// The objects the others need (cluster set, bindings), made for no one input object.
+    support: Vec<Emitted>,
+    /// Other copies of converted objects (identical duplicates read once), each with the
+    /// location of the copy that was converted.
+    copies: Vec<(Location, Location)>,
+    /// `--in-place`: what to write into each source file.
+    pub rewrite: Option<in_place::Rewrite>,
 }
 
 #[derive(Serialize)]
@@ -292,12 +308,22 @@ pub fn run(
         .warnings
         .splice(0..0, model.warnings.iter().cloned());
     migration.report.errors.splice(0..0, failed);
-    let copies = objects::copies_replaced(
+    let copies = objects::copies(
         &objects::raw_objects(&documents),
         &migration.replaced,
         namespace,
     );
-    migration.replaced.extend(copies);
+    let changes: HashMap<&Location, &Option<Value>> = migration
+        .replaced
+        .iter()
+        .map(|(location, change)| (location, change))
+        .collect();
+    let replaced: Vec<(Location, Option<Value>)> = copies
+        .iter()
+        .filter_map(|(copy, original)| Some((copy.clone(), (*changes.get(original)?).clone())))
+        .collect();
+    migration.replaced.extend(replaced);
+    migration.copies = copies;
     verdict::migrated(
         migration.report.conversions.len(),
         migration.report.errors.len(),
@@ -319,6 +345,9 @@ pub fn run(
         }
         migration.report.warnings.extend(verified.warnings);
         migration.verification = Some(verified.items);
+    }
+    if options.in_place {
+        migration.rewrite = Some(in_place::plan(&documents, &migration, namespace)?);
     }
     Ok(migration)
 }

@@ -199,13 +199,14 @@ pub fn without_annotations(value: &Value, keys: &[&str]) -> Value {
     value
 }
 
-/// The other copies of replaced objects (identical duplicates, which the loader read once):
-/// each is replaced by what its first copy became, so no copy of an old object survives.
-pub fn copies_replaced(
+/// The other copies of replaced objects (identical duplicates, which the loader read once),
+/// each with the location of the copy that was replaced: each is replaced by what its first
+/// copy became, so no copy of an old object survives.
+pub fn copies(
     raws: &[RawObject<'_>],
     replaced: &[(Location, Option<Value>)],
     default_namespace: &str,
-) -> Vec<(Location, Option<Value>)> {
+) -> Vec<(Location, Location)> {
     let identity = |raw: &RawObject<'_>| -> (String, String, String, String) {
         (
             raw.group().to_string(),
@@ -214,22 +215,19 @@ pub fn copies_replaced(
             raw.name.to_string(),
         )
     };
-    let changes: std::collections::HashMap<&Location, &Option<Value>> = replaced
-        .iter()
-        .map(|(location, change)| (location, change))
-        .collect();
-    let mut by_identity: std::collections::HashMap<_, &Option<Value>> =
-        std::collections::HashMap::new();
+    let changed: std::collections::HashSet<&Location> =
+        replaced.iter().map(|(location, _)| location).collect();
+    let mut by_identity: HashMap<_, &Location> = HashMap::new();
     for raw in raws {
-        if let Some(change) = changes.get(&raw.location) {
-            by_identity.entry(identity(raw)).or_insert(change);
+        if changed.contains(&raw.location) {
+            by_identity.entry(identity(raw)).or_insert(&raw.location);
         }
     }
     raws.iter()
-        .filter(|raw| !changes.contains_key(&raw.location))
+        .filter(|raw| !changed.contains(&raw.location))
         .filter_map(|raw| {
-            let change = by_identity.get(&identity(raw))?;
-            Some((raw.location.clone(), (*change).clone()))
+            let original = by_identity.get(&identity(raw))?;
+            Some((raw.location.clone(), (*original).clone()))
         })
         .collect()
 }
