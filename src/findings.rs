@@ -5,6 +5,7 @@
 
 mod hints;
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Serialize;
@@ -13,7 +14,7 @@ pub use hints::Hints;
 
 use crate::baseline::{Comparison, Entry, State};
 use crate::load::LoadError;
-use crate::model::{Model, Source, Workload};
+use crate::model::{Model, Source, Workload, WorkloadKind};
 use crate::plan::PlanOutcome;
 
 /// What `check` found; `-o json` serializes it as is.
@@ -240,11 +241,20 @@ impl CheckReport {
                 ..Finding::at(&workload.source)
             };
             if !item.errors.is_empty() {
-                self.errors.extend(item.errors.iter().map(|error| Finding {
-                    rule: Rule::ItemError,
-                    message: error.clone(),
-                    hint: hints.about(workload, None),
-                    ..finding()
+                let consumer = matches!(workload.kind, WorkloadKind::Consumer(_));
+                self.errors.extend(item.errors.iter().map(|error| {
+                    let (path, message) = if consumer {
+                        field_and_message(error)
+                    } else {
+                        (None, error.clone())
+                    };
+                    Finding {
+                        rule: Rule::ItemError,
+                        path,
+                        message,
+                        hint: hints.about(workload, None),
+                        ..finding()
+                    }
                 }));
                 continue;
             }
@@ -260,13 +270,16 @@ impl CheckReport {
         }
         // Objects that are not items (a PlacementBinding) with a reference that resolves
         // to nothing: errors at the object that holds the reference.
-        self.errors
-            .extend(outcome.problems.iter().map(|problem| Finding {
+        self.errors.extend(outcome.problems.iter().map(|problem| {
+            let (path, message) = field_and_message(&problem.message);
+            Finding {
                 rule: Rule::ItemError,
                 object: Some(problem.object.to_string()),
-                message: problem.message.clone(),
+                path,
+                message,
                 ..Finding::at(&problem.source)
-            }));
+            }
+        }));
         self.conclude();
         self
     }
@@ -277,6 +290,38 @@ impl CheckReport {
         self.checked = checked(workloads);
         self.placements_evaluated = false;
         self.conclude();
+        self
+    }
+
+    /// Each finding with a field path at the line of that field: `lines` gives, for one file,
+    /// the line of each `(document, path)` asked, `None` where it cannot tell (the finding
+    /// keeps its object's line). Each file is asked once, for all of its findings.
+    pub fn at_fields(
+        mut self,
+        lines: impl Fn(&str, &[(usize, &str)]) -> Vec<Option<usize>>,
+    ) -> CheckReport {
+        let mut by_file: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+        for (at, finding) in self.errors.iter().enumerate() {
+            if finding.path.is_some() && finding.document.is_some() {
+                by_file.entry(&finding.file).or_default().push(at);
+            }
+        }
+        let mut found = Vec::new();
+        for (file, at) in by_file {
+            let queries: Vec<(usize, &str)> = at
+                .iter()
+                .filter_map(|&at| {
+                    let finding = self.errors.get(at)?;
+                    Some((finding.document?, finding.path.as_deref()?))
+                })
+                .collect();
+            found.extend(at.into_iter().zip(lines(file, &queries)));
+        }
+        for (at, line) in found {
+            if let (Some(finding), Some(line)) = (self.errors.get_mut(at), line) {
+                finding.line = Some(line);
+            }
+        }
         self
     }
 
@@ -322,6 +367,42 @@ fn checked(workloads: &[&Workload]) -> Vec<Checked> {
             source: workload.source.clone(),
         })
         .collect()
+}
+
+/// A placement consumer's errors, and a PlacementBinding's, name the reference at fault
+/// first (`spec.placementRefs[0]: Placement/ns/p is not in the inputs`, plan/consumers):
+/// split off, that path locates the finding at the reference's line and makes each
+/// reference its own baseline entry. Anything else is all message.
+fn field_and_message(error: &str) -> (Option<String>, String) {
+    let split = error
+        .split_once(": ")
+        .filter(|(path, _)| is_field_path(path));
+    match split {
+        Some((path, message)) => (Some(path.to_string()), message.to_string()),
+        None => (None, error.to_string()),
+    }
+}
+
+/// `spec.placementRefs[0].name`: fields (a letter, then letters and digits), each with any
+/// `[index]`, joined by dots.
+fn is_field_path(path: &str) -> bool {
+    !path.is_empty()
+        && path.split('.').all(|segment| {
+            let (field, mut indices) = segment.split_at(segment.find('[').unwrap_or(segment.len()));
+            while let Some(rest) = indices.strip_prefix('[') {
+                match rest.split_once(']') {
+                    Some((index, after))
+                        if !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()) =>
+                    {
+                        indices = after;
+                    }
+                    _ => return false,
+                }
+            }
+            indices.is_empty()
+                && field.starts_with(|c: char| c.is_ascii_alphabetic())
+                && field.chars().all(|c| c.is_ascii_alphanumeric())
+        })
 }
 
 fn load_finding(error: &LoadError) -> Finding {
@@ -385,6 +466,27 @@ mod tests {
             finding.to_string(),
             "a.yaml#2: line 7 column 3: Placement/ns/p: spec.numberOfClusters: expected a number"
         );
+    }
+
+    #[test]
+    fn a_consumer_error_names_its_field_first() {
+        assert_eq!(
+            field_and_message("spec.placementRefs[0]: Placement/ns/p is not in the inputs"),
+            (
+                Some("spec.placementRefs[0]".to_string()),
+                "Placement/ns/p is not in the inputs".to_string()
+            )
+        );
+        for message in [
+            "placed nowhere: no binding",
+            "Placement/ns/p has errors: it places nothing",
+            "spec.x[]: m",
+            "spec.x[1: m",
+            "spec..x: m",
+            "no field path at all",
+        ] {
+            assert_eq!(field_and_message(message), (None, message.to_string()));
+        }
     }
 
     #[test]

@@ -16,6 +16,7 @@ use super::io::{write, write_file_with, Io};
 use crate::baseline::{self, Baseline};
 use crate::exit_code::ExitCode;
 use crate::findings::{CheckReport, CheckResult, Hints};
+use crate::load;
 use crate::plan::Trace;
 use crate::render::check as render;
 use crate::render::junit::junit;
@@ -92,6 +93,9 @@ pub fn run(args: CheckArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
             check.planned(&context.workloads(), &outcome, &hints)
         }
     };
+    // Annotations, SARIF regions and text lines point at the field at fault.
+    let max_bytes = args.inputs.options().max_input_bytes;
+    let check = check.at_fields(|file, queries| load::field_lines(file, queries, max_bytes));
     if let Some(path) = &args.write_baseline {
         return write_baseline(path, &check, io);
     }

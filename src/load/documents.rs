@@ -110,7 +110,7 @@ pub fn parse_documents(input: &Input, options: &LoadOptions) -> Result<Vec<Docum
 }
 
 /// The input as text (without a byte order mark), and whether it is JSON.
-fn text_of(input: &Input) -> Result<(&str, bool), LoadError> {
+pub(super) fn text_of(input: &Input) -> Result<(&str, bool), LoadError> {
     let text = std::str::from_utf8(&input.bytes).map_err(|error| {
         let valid = input.bytes.get(..error.valid_up_to()).unwrap_or_default();
         let line = 1 + valid.iter().filter(|byte| **byte == b'\n').count();

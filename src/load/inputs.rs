@@ -458,7 +458,7 @@ fn is_hidden(path: &Path) -> bool {
         .is_some_and(|name| name.to_string_lossy().starts_with('.'))
 }
 
-fn syntax_of(path: &Path) -> Syntax {
+pub(super) fn syntax_of(path: &Path) -> Syntax {
     match path.extension().and_then(|extension| extension.to_str()) {
         Some("yaml" | "yml") => Syntax::Yaml,
         Some("json") => Syntax::Json,

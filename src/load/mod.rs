@@ -7,6 +7,7 @@ mod decode;
 mod dispatch;
 mod documents;
 mod error;
+mod field_line;
 mod fields;
 mod fingerprint;
 mod ignore_files;
@@ -24,6 +25,7 @@ use std::io::Read;
 
 pub(crate) use documents::Document;
 pub use error::{LoadError, LoadErrors};
+pub use field_line::field_lines;
 pub use inputs::{WalkOptions, STDIN_NAME};
 pub(crate) use kinds::CLUSTER_SELECTOR_ANNOTATION;
 pub use names::{parse_cluster_set, parse_namespace, refused_identity};

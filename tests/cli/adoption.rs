@@ -694,3 +694,187 @@ fn an_item_that_lost_its_errors_is_its_own_change() {
         "{text}"
     );
 }
+
+// ---- Annotations where the fault is ----
+
+/// The team's Placements with a field at fault each: block YAML after a comment, flow YAML
+/// in a stream's second document, and an item of a JSON List.
+fn repo_with_faults() -> tempfile::TempDir {
+    let repo = team_repo();
+    put(repo.path(), ".fleetplan.yaml", CONFIG);
+    put(
+        repo.path(),
+        "apps/shop/placement.yaml",
+        "# The storefront's placement.
+apiVersion: cluster.open-cluster-management.io/v1beta1
+kind: Placement
+metadata:
+  name: storefront
+  namespace: apps
+spec:
+  clusterSets: [prod]
+  numberOfClusters: many
+",
+    );
+    put(
+        repo.path(),
+        "apps/batch.yaml",
+        "apiVersion: cluster.open-cluster-management.io/v1beta1
+kind: Placement
+metadata: {name: nightly, namespace: apps}
+spec: {numberOfClusters: 1}
+---
+apiVersion: cluster.open-cluster-management.io/v1beta1
+kind: Placement
+metadata: {name: weekly, namespace: apps}
+spec: {clusterSets: [prod],
+  tolerations: [{key: a, operator: Sometimes}]}
+",
+    );
+    put(
+        repo.path(),
+        "apps/exported.json",
+        r#"{
+  "apiVersion": "v1",
+  "kind": "List",
+  "items": [
+    {
+      "apiVersion": "cluster.open-cluster-management.io/v1beta1",
+      "kind": "Placement",
+      "metadata": {"name": "exported", "namespace": "apps"},
+      "spec": {
+        "numberOfClusters": -1
+      }
+    }
+  ]
+}
+"#,
+    );
+    repo
+}
+
+#[test]
+fn github_annotations_point_at_the_field_at_fault_and_do_not_repeat_the_location() {
+    let repo = repo_with_faults();
+    let output = fleetplan(repo.path(), &["check", "-o", "github"])
+        .status(1)
+        .run();
+    let text = common::stdout(&output);
+    let annotations: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        annotations,
+        [
+            "::error file=apps/batch.yaml,line=10::Placement/apps/weekly: \
+             spec.tolerations[0].operator: expected Equal or Exists, found \"Sometimes\"",
+            "::error file=apps/exported.json,line=10::Placement/apps/exported: \
+             items[0].spec.numberOfClusters: expected a count of 0 or more, found -1: the \
+             placement controller panics on a negative numberOfClusters",
+            "::error file=apps/shop/placement.yaml,line=9::Placement/apps/storefront: \
+             spec.numberOfClusters: invalid type: string \"many\", expected i32",
+            "1 item checked: 3 errors",
+        ],
+        "{text}"
+    );
+}
+
+#[test]
+fn sarif_regions_and_text_lines_are_the_fields_lines() {
+    let repo = repo_with_faults();
+    let output = fleetplan(repo.path(), &["check", "-o", "sarif"])
+        .status(1)
+        .run();
+    let sarif: serde_json::Value =
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}"));
+    let regions: Vec<(String, u64)> = sarif["runs"][0]["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|result| {
+            let location = &result["locations"][0]["physicalLocation"];
+            (
+                location["artifactLocation"]["uri"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                location["region"]["startLine"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("apps/batch.yaml", 10),
+        ("apps/exported.json", 10),
+        ("apps/shop/placement.yaml", 9),
+    ];
+    assert_eq!(
+        regions,
+        expected.map(|(file, line)| (file.to_string(), line)),
+        "{sarif:#}"
+    );
+    let output = fleetplan(repo.path(), &["check"]).status(1).run();
+    let places: Vec<String> = common::stdout(&output)
+        .lines()
+        .filter_map(|line| line.split(": ").nth(2).map(|line| line.to_string()))
+        .filter(|part| part.starts_with("line "))
+        .collect();
+    assert_eq!(places, ["line 10", "line 10", "line 9"]);
+}
+
+#[test]
+fn a_field_that_is_missing_keeps_the_line_of_its_object() {
+    let repo = team_repo();
+    put(
+        repo.path(),
+        "apps/shop/placement.yaml",
+        "# no name\napiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\nmetadata:\n  namespace: apps\n",
+    );
+    fleetplan(repo.path(), &["check", "-f", "clusters", "-f", "apps", "-o", "github"])
+        .stdout(
+            "::error file=apps/shop/placement.yaml,line=2::metadata.name: expected the name of \
+             the Placement, found none\n1 error: the inputs could not be read, nothing was checked\n",
+        )
+        .status(1)
+        .run();
+}
+
+#[test]
+fn a_reference_to_nothing_is_reported_at_the_reference() {
+    let repo = team_repo();
+    put(repo.path(), ".fleetplan.yaml", CONFIG);
+    put(
+        repo.path(),
+        "apps/shop/rollout.yaml",
+        "# Rolls the storefront's manifests out where its placement decides.
+apiVersion: work.open-cluster-management.io/v1alpha1
+kind: ManifestWorkReplicaSet
+metadata:
+  name: storefront-rollout
+  namespace: apps
+spec:
+  placementRefs:
+    - name: storefront
+    - name: storefrnt
+",
+    );
+    let message = "ManifestWorkReplicaSet/apps/storefront-rollout: spec.placementRefs[1]: \
+                   Placement/apps/storefrnt is not in the inputs";
+    fleetplan(repo.path(), &["check"])
+        .stdout(format!(
+            "error: apps/shop/rollout.yaml#1: line 10: {message}\n2 items checked: 1 error\n"
+        ))
+        .status(1)
+        .run();
+    fleetplan(repo.path(), &["check", "-o", "github"])
+        .stdout(format!(
+            "::error file=apps/shop/rollout.yaml,line=10::{message}\n2 items checked: 1 error\n"
+        ))
+        .status(1)
+        .run();
+    // Each reference is its own baseline entry, named by its field.
+    fleetplan(repo.path(), &["check", "--write-baseline", "baseline.yaml"]).run();
+    let baseline =
+        fs::read_to_string(repo.path().join("baseline.yaml")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        baseline.contains("  path: spec.placementRefs[1]\n"),
+        "{baseline}"
+    );
+}

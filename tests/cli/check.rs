@@ -155,7 +155,7 @@ fn broken_files_are_all_reported_and_the_rest_is_still_checked() {
         .args(["-f", "testdata/ci/unsatisfied"])
         .args(CI_NOW)
         .stdout(
-            "error: testdata/ci/broken/placement.yaml#1: line 2: Placement/shop/typo: \
+            "error: testdata/ci/broken/placement.yaml#1: line 8: Placement/shop/typo: \
              spec.numberOfClusters: invalid type: string \"three\", expected i32\n\
              error: testdata/ci/broken/unclosed.yaml#2: line 13 column 5: did not find expected \
              ',' or ']', while parsing a flow sequence started at line 12 column 11\n\
@@ -348,14 +348,14 @@ fn lines() -> Test {
 }
 
 #[test]
-fn findings_carry_the_line_of_their_document_in_text_and_github() {
+fn findings_carry_the_line_of_their_field_else_their_document_in_text_and_github() {
     lines()
         .stdout(
-            "error: testdata/ci/lines/placements.json#2: line 8: Placement/shop/json-typo: \
+            "error: testdata/ci/lines/placements.json#2: line 12: Placement/shop/json-typo: \
              spec.numberOfClusters: invalid type: string \"three\", expected i32\n\
-             error: testdata/ci/lines/placements.yaml#3: line 30: Placement/shop/typo: \
+             error: testdata/ci/lines/placements.yaml#3: line 37: Placement/shop/typo: \
              spec.numberOfClusters: invalid type: string \"three\", expected i32\n\
-             error: testdata/ci/lines/placements.yaml#4: line 42: Placement/shop/listed: \
+             error: testdata/ci/lines/placements.yaml#4: line 49: Placement/shop/listed: \
              items[0].spec.numberOfClusters: invalid type: string \"many\", expected i32\n\
              unsatisfied: testdata/ci/lines/placements.yaml#2: line 14: \
              Placement/shop/six-in-europe: NotAllDecisionsScheduled: 2 cluster decisions \
@@ -372,9 +372,9 @@ fn findings_carry_the_line_of_their_document_in_text_and_github() {
     assert_eq!(
         annotations,
         [
-            "error file=testdata/ci/lines/placements.json,line=8",
-            "error file=testdata/ci/lines/placements.yaml,line=30",
-            "error file=testdata/ci/lines/placements.yaml,line=42",
+            "error file=testdata/ci/lines/placements.json,line=12",
+            "error file=testdata/ci/lines/placements.yaml,line=37",
+            "error file=testdata/ci/lines/placements.yaml,line=49",
             "warning file=testdata/ci/lines/placements.yaml,line=14",
         ]
     );
@@ -495,11 +495,11 @@ items:
 }
 
 #[test]
-fn findings_carry_the_line_of_their_document_in_json_sarif_and_junit() {
+fn findings_carry_the_line_of_their_field_else_their_document_in_json_sarif_and_junit() {
     let expected = [
-        ("placements.json", 2, 8),
-        ("placements.yaml", 3, 30),
-        ("placements.yaml", 4, 42),
+        ("placements.json", 2, 12),
+        ("placements.yaml", 3, 37),
+        ("placements.yaml", 4, 49),
         ("placements.yaml", 2, 14),
     ];
     let output = lines().args(["-o", "json"]).run();

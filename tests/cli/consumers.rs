@@ -205,7 +205,7 @@ fn a_binding_to_a_renamed_placement_fails_check() {
     broken(
         "binding-renamed-placement.yaml",
         1,
-        "error: testdata/consumers/broken/binding-renamed-placement.yaml#2: line 11: PlacementBinding/policies/binding-policy-audit: placementRef: Placement/policies/placement-production is not in the inputs\n16 items checked: 1 error\n",
+        "error: testdata/consumers/broken/binding-renamed-placement.yaml#2: line 16: PlacementBinding/policies/binding-policy-audit: placementRef: Placement/policies/placement-production is not in the inputs\n16 items checked: 1 error\n",
     )
     .run();
 }
@@ -215,7 +215,7 @@ fn a_binding_whose_api_group_does_not_serve_its_kind_fails_check() {
     broken(
         "binding-wrong-group.yaml",
         1,
-        "error: testdata/consumers/broken/binding-wrong-group.yaml#1: line 2: PlacementBinding/policies/binding-wrong-group: placementRef: kind Placement is served by apiGroup cluster.open-cluster-management.io, not apps.open-cluster-management.io (the propagator ignores this binding)\n15 items checked: 1 error\n",
+        "error: testdata/consumers/broken/binding-wrong-group.yaml#1: line 7: PlacementBinding/policies/binding-wrong-group: placementRef: kind Placement is served by apiGroup cluster.open-cluster-management.io, not apps.open-cluster-management.io (the propagator ignores this binding)\n15 items checked: 1 error\n",
     )
     .run();
 }
@@ -225,7 +225,7 @@ fn a_binding_to_a_placement_of_another_namespace_fails_check() {
     broken(
         "binding-other-namespace.yaml",
         1,
-        "error: testdata/consumers/broken/binding-other-namespace.yaml#1: line 2: PlacementBinding/policies/binding-storefront: placementRef: Placement/policies/storefront is not in the inputs (a Placement of that name is in namespace shop)\n15 items checked: 1 error\n",
+        "error: testdata/consumers/broken/binding-other-namespace.yaml#1: line 7: PlacementBinding/policies/binding-storefront: placementRef: Placement/policies/storefront is not in the inputs (a Placement of that name is in namespace shop)\n15 items checked: 1 error\n",
     )
     .run();
 }
@@ -235,7 +235,7 @@ fn a_misspelled_placement_kind_is_refused_as_the_api_server_does() {
     broken(
         "binding-misspelled-kind.yaml",
         1,
-        "error: testdata/consumers/broken/binding-misspelled-kind.yaml#1: line 1: PlacementBinding/policies/binding-typo: placementRef.kind: Unsupported value: \"Placment\": supported values: \"PlacementRule\", \"Placement\"\n15 items checked: 1 error\n",
+        "error: testdata/consumers/broken/binding-misspelled-kind.yaml#1: line 8: PlacementBinding/policies/binding-typo: placementRef.kind: Unsupported value: \"Placment\": supported values: \"PlacementRule\", \"Placement\"\n15 items checked: 1 error\n",
     )
     .run();
 }

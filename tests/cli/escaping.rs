@@ -90,7 +90,7 @@ fn inventory_cluster_names_are_dns_subdomains() {
     assert_eq!(
         common::stdout(&output),
         format!(
-            "::error file={file},line=1::ClusterInventory/fleet: clusters[1].name: \
+            "::error file={file},line=6::ClusterInventory/fleet: clusters[1].name: \
              Invalid value: \"west\\n::error file=a.yaml::pwned\": a lowercase RFC 1123 \
              subdomain must consist of lower case alphanumeric characters, '-' or '.', and must \
              start and end with an alphanumeric character (e.g. 'example.com', regex used for \

@@ -88,7 +88,7 @@ fn check_manifests_only_still_reports_broken_manifests() {
     manifests_only()
         .args(["-f", "testdata/ci/broken/placement.yaml"])
         .stdout(
-            "error: testdata/ci/broken/placement.yaml#1: line 2: Placement/shop/typo: \
+            "error: testdata/ci/broken/placement.yaml#1: line 8: Placement/shop/typo: \
              spec.numberOfClusters: invalid type: string \"three\", expected i32\n\
              10 items validated: 1 error\n",
         )

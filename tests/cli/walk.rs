@@ -73,7 +73,7 @@ fn without_the_exclude_the_vendored_manifest_is_read_and_reported() {
     let repo = checkout();
     check(repo.path(), &[])
         .stdout(
-            "error: vendor/upstream/broken.yaml#1: line 1: Placement/shop/vendored: \
+            "error: vendor/upstream/broken.yaml#1: line 5: Placement/shop/vendored: \
              spec.numberOfClusters: invalid type: string \"many\", expected i32\n\
              1 item checked: 1 error; 3 documents skipped (not Kubernetes objects)\n",
         )
