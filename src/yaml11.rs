@@ -14,6 +14,9 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Serialize;
+use serde_yaml::Value;
+
+use crate::render::escape;
 
 /// What go-yaml v2 reads a plain scalar as, when that is not a string.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -253,8 +256,17 @@ fn tagged(before: &str) -> bool {
 /// `value` as YAML, with every string that go-yaml v2 would read as another type quoted.
 /// serde_yaml quotes what YAML 1.2 would misread (and `017`), but writes `yes`, `on`, `y`,
 /// `1_000` or `0B1` plain; those are found by reading the text back and quoted in place.
+///
+/// Text from inputs is escaped as a terminal would see it escaped (`render::escape`): libyaml
+/// prints U+202E and the other invisible characters as they are, so a string holding one is
+/// written again double-quoted, with `\u` escapes.
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, serde_yaml::Error> {
-    let text = serde_yaml::to_string(value)?;
+    let mut text = serde_yaml::to_string(value)?;
+    if escape::yaml_needs_escapes(&text) {
+        let mut tree = serde_yaml::to_value(value)?;
+        mark_strings(&mut tree);
+        text = escape::yaml_unmark(&serde_yaml::to_string(&tree)?);
+    }
     if !may_hold_misread(&text) {
         return Ok(text);
     }
@@ -280,6 +292,30 @@ pub fn to_string<T: Serialize + ?Sized>(value: &T) -> Result<String, serde_yaml:
     }
     quoted.push_str(text.get(copied..).unwrap_or_default());
     Ok(quoted)
+}
+
+/// Every string of `value`, keys included, marked for escaping (`escape::yaml_marked`).
+fn mark_strings(value: &mut Value) {
+    match value {
+        Value::String(text) => {
+            if let Some(marked) = escape::yaml_marked(text) {
+                *text = marked;
+            }
+        }
+        Value::Sequence(items) => items.iter_mut().for_each(mark_strings),
+        Value::Mapping(mapping) => {
+            *mapping = std::mem::take(mapping)
+                .into_iter()
+                .map(|(mut key, mut item)| {
+                    mark_strings(&mut key);
+                    mark_strings(&mut item);
+                    (key, item)
+                })
+                .collect();
+        }
+        Value::Tagged(tagged) => mark_strings(&mut tagged.value),
+        Value::Null | Value::Bool(_) | Value::Number(_) => {}
+    }
 }
 
 /// A cheap look over emitted text: whether any word could be a plain string that go-yaml v2
@@ -522,6 +558,9 @@ mod tests {
                 "[-+]?[0-9_]{0,4}\\.[0-9_]{0,4}([eE][-+]?[0-9]{1,3})?",
                 "(y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|true|null|~)",
                 "\\PC{0,12}",
+                // Invisible characters, backslashes and the text of an escape mark.
+                "[a\\\\\u{202E}\u{85}\u{200B}\u{FFFF}\u{1B}\n\tuF: ]{0,12}",
+                "(\\\\uFFFF|\\\\|\u{202E}|\u{FFFF}|0041|x| ){0,6}",
             ],
         ) {
             let map = std::collections::BTreeMap::from([(value.clone(), vec![value.clone()])]);
@@ -530,6 +569,11 @@ mod tests {
                 serde_yaml::from_str(&text).unwrap_or_default();
             proptest::prop_assert_eq!(&back, &map, "{}", text);
             proptest::prop_assert_eq!(misread_in(&text), Vec::<String>::new(), "{}", text);
+            proptest::prop_assert!(
+                !text.contains(['\u{202E}', '\u{85}', '\u{200B}', '\u{1B}']),
+                "{}",
+                text
+            );
         }
     }
 }

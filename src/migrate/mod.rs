@@ -227,7 +227,7 @@ impl Migration {
             summary: self.summary(),
             verification: self.verification.as_ref(),
         };
-        let mut text = serde_json::to_string_pretty(&document).unwrap_or_default();
+        let mut text = crate::render::escape::json_pretty(&document).unwrap_or_default();
         text.push('\n');
         text
     }
@@ -263,7 +263,8 @@ impl Migration {
                 };
                 let stem = format!("{folder}/{kind}_{}", object.name);
                 Ok(if json {
-                    let mut text = serde_json::to_string_pretty(&emitted.value).unwrap_or_default();
+                    let mut text =
+                        crate::render::escape::json_pretty(&emitted.value).unwrap_or_default();
                     text.push('\n');
                     (format!("{stem}.json"), text)
                 } else {

@@ -105,7 +105,7 @@ fn verdict(report: &CheckReport) -> String {
 
 pub fn json(report: &CheckReport) -> String {
     // Plain structs of strings and integers always serialize.
-    let mut text = serde_json::to_string_pretty(report).unwrap_or_default();
+    let mut text = super::escape::json_pretty(report).unwrap_or_default();
     text.push('\n');
     text
 }

@@ -15,10 +15,17 @@
 //! - GitHub workflow commands ([`workflow_data`], [`workflow_property`]): actions/toolkit's
 //!   `command.ts` escaping, after [`terminal_line`]'s;
 //! - XML ([`xml_text`], [`xml_attribute`]): as for a terminal, then markup escaped, and what
-//!   XML 1.0 cannot hold replaced.
+//!   XML 1.0 cannot hold replaced;
+//! - JSON and SARIF ([`JsonFormatter`], [`json_pretty`]) and YAML ([`yaml_marked`], used by
+//!   `yaml11::to_string`): the same characters as for a terminal as the format's own escapes
+//!   (`\u202e` in JSON, a double-quoted `"\u202E"` in YAML), so the data reads back the same.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::io;
+
+use serde::Serialize;
+use serde_json::ser::{Formatter, PrettyFormatter};
 
 /// Whether `c` is escaped for a terminal: a control character (tab and, in [`terminal`], line
 /// feed aside) or an invisible character that changes how text around it reads.
@@ -183,6 +190,149 @@ pub fn xml_attribute(value: &str) -> String {
 /// XML 1.0's `Char` production (tab, newline and carriage return handled by the callers).
 fn is_xml_char(c: char) -> bool {
     matches!(c, '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+}
+
+/// Whether `c` is written as an escape in YAML and JSON output: what [`terminal`] escapes,
+/// tab and line feed aside (both formats escape those themselves where they must).
+fn is_escaped_in_data(c: char) -> bool {
+    is_unsafe(c) && !matches!(c, '\t' | '\n')
+}
+
+/// serde_json's pretty printer, writing every character [`terminal`] would escape as a JSON
+/// `\uXXXX` escape: serde_json escapes the C0 controls, but writes DEL, the C1 controls and
+/// the invisible characters that reorder text (U+202E) as they are, which a reviewer's
+/// terminal or browser then acts on. The text parses to the same strings.
+pub struct JsonFormatter(PrettyFormatter<'static>);
+
+impl JsonFormatter {
+    pub fn new() -> JsonFormatter {
+        JsonFormatter(PrettyFormatter::new())
+    }
+}
+
+impl Default for JsonFormatter {
+    fn default() -> JsonFormatter {
+        JsonFormatter::new()
+    }
+}
+
+impl Formatter for JsonFormatter {
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        // Below DEL every character is safe (serde_json escapes the C0 controls before a
+        // fragment is cut): one pass over the bytes for nearly every string.
+        if fragment.bytes().all(|byte| byte < 0x7f) {
+            return writer.write_all(fragment.as_bytes());
+        }
+        let mut copied = 0;
+        for (at, c) in fragment.char_indices() {
+            if is_escaped_in_data(c) {
+                writer.write_all(&fragment.as_bytes()[copied..at])?;
+                write!(writer, "\\u{:04x}", u32::from(c))?;
+                copied = at + c.len_utf8();
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[copied..])
+    }
+
+    fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_array(writer)
+    }
+
+    fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_array(writer)
+    }
+
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.0.begin_array_value(writer, first)
+    }
+
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_array_value(writer)
+    }
+
+    fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_object(writer)
+    }
+
+    fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_object(writer)
+    }
+
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.0.begin_object_key(writer, first)
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.begin_object_value(writer)
+    }
+
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        self.0.end_object_value(writer)
+    }
+}
+
+/// `value` as pretty JSON (serde_json's layout) with [`JsonFormatter`]'s escapes.
+pub fn json_pretty<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<String> {
+    let mut bytes = Vec::with_capacity(128);
+    value.serialize(&mut serde_json::Serializer::with_formatter(
+        &mut bytes,
+        JsonFormatter::new(),
+    ))?;
+    // serde_json writes only valid UTF-8, and the escapes are ASCII.
+    Ok(String::from_utf8(bytes).unwrap_or_default())
+}
+
+/// The character YAML output marks a string with: libyaml never prints it, it writes the
+/// escape `\uFFFF` in a double-quoted scalar, so a marked string is always double-quoted.
+const YAML_MARK: char = '\u{FFFF}';
+const YAML_MARK_ESCAPE: &str = "\\uFFFF";
+
+/// Whether YAML emitted by serde_yaml shows a character [`terminal`] would escape (libyaml
+/// escapes the controls itself, but prints U+202E and the other invisible characters as they
+/// are, even in plain scalars), or holds the text of a mark (see [`yaml_marked`]).
+pub fn yaml_needs_escapes(text: &str) -> bool {
+    text.contains(YAML_MARK_ESCAPE) || (!text.is_ascii() && text.chars().any(is_escaped_in_data))
+}
+
+/// `text` as a string that libyaml writes double-quoted, with each character to escape (and
+/// each backslash, and the mark itself) replaced by the mark and its four hex digits, or
+/// `None` when nothing in it needs that. libyaml writes the mark as `\uFFFF`, so the escape
+/// of the character is the emitted text with the `FFFF` dropped ([`yaml_unmark`]). A string
+/// holding the text `\uFFFF` is marked too: written double-quoted, its backslash is an escape,
+/// never text [`yaml_unmark`] could misread.
+pub fn yaml_marked(text: &str) -> Option<String> {
+    let marked = |c: char| is_escaped_in_data(c) || c == YAML_MARK;
+    if !text.chars().any(marked) && !text.contains(YAML_MARK_ESCAPE) {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if marked(c) || c == '\\' {
+            let _ = write!(out, "{YAML_MARK}{:04X}", u32::from(c));
+        } else {
+            out.push(c);
+        }
+    }
+    Some(out)
+}
+
+/// YAML emitted from [`yaml_marked`] strings with each mark and its digits turned into the
+/// `\uXXXX` escape of the character it stands for. Every `\uFFFF` in such text is a mark:
+/// only marked strings could hold the character or the text.
+pub fn yaml_unmark(text: &str) -> String {
+    text.replace(YAML_MARK_ESCAPE, "\\u")
 }
 
 #[cfg(test)]

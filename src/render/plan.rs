@@ -4,9 +4,9 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use serde::Serialize;
-use serde_json::ser::{Formatter, PrettyFormatter};
+use serde_json::ser::Formatter;
 
-use super::escape::{terminal, terminal_line};
+use super::escape::{terminal, terminal_line, JsonFormatter};
 use super::{bindings, decisions, table, Unrepresentable};
 use crate::parallel;
 use crate::placement::groups;
@@ -202,7 +202,7 @@ fn plan_text(
 /// brace when there are none, else `"items": [`.
 fn json_head(plan: &Plan) -> String {
     // Plain structs of strings always serialize.
-    let mut text = serde_json::to_string_pretty(&without_items(plan)).unwrap_or_default();
+    let mut text = crate::render::escape::json_pretty(&without_items(plan)).unwrap_or_default();
     // `items` is the document's last field: `"items": []` then the closing brace.
     if !plan.items.is_empty() && text.ends_with(JSON_NO_ITEMS) {
         text.truncate(text.len() - JSON_NO_ITEMS.len());
@@ -220,7 +220,7 @@ const JSON_TAIL: &str = "\n  ]\n}\n";
 /// mapping and its `items` list), so every line carries the whole document's indentation,
 /// after the new line that begins it.
 fn item_json(item: &PlanItem) -> Result<String, ItemError> {
-    let mut formatter = PrettyFormatter::new();
+    let mut formatter = JsonFormatter::new();
     for _ in 0..2 {
         // Only the depth counts: what a begun list writes goes nowhere.
         let _ = formatter.begin_array(&mut std::io::sink());

@@ -149,7 +149,7 @@ pub fn sarif(report: &CheckReport) -> String {
         }],
     };
     // Plain structs of strings, integers and booleans always serialize.
-    let mut text = serde_json::to_string_pretty(&log).unwrap_or_default();
+    let mut text = super::escape::json_pretty(&log).unwrap_or_default();
     text.push('\n');
     text
 }

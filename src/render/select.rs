@@ -60,7 +60,7 @@ pub fn render(
             .map(|cluster| format!("{}\n", terminal_line(&cluster.name)))
             .collect()),
         SelectionFormat::Table => Ok(terminal(&render_table(selection, width)).into_owned()),
-        SelectionFormat::Json => serde_json::to_string_pretty(&document(selection))
+        SelectionFormat::Json => super::escape::json_pretty(&document(selection))
             .map(|text| text + "\n")
             .map_err(Unrepresentable::from),
         SelectionFormat::Yaml => Ok(crate::yaml11::to_string(&document(selection))?),

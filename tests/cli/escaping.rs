@@ -186,3 +186,121 @@ fn names_from_a_previous_plan_stay_inside_markdown_code_spans() {
         "{stdout}"
     );
 }
+
+/// Characters a reviewer's screen would act on (ESC, BEL, U+202E, NEL, a zero-width space).
+const INVISIBLE: [char; 5] = ['\u{1b}', '\u{7}', '\u{202e}', '\u{85}', '\u{200b}'];
+
+/// Every string in `value` (keys too), for finding what a data output read back as.
+fn strings_of_json(value: &serde_json::Value, found: &mut Vec<String>) {
+    match value {
+        serde_json::Value::String(text) => found.push(text.clone()),
+        serde_json::Value::Array(items) => {
+            items.iter().for_each(|item| strings_of_json(item, found))
+        }
+        serde_json::Value::Object(map) => map.iter().for_each(|(key, item)| {
+            found.push(key.clone());
+            strings_of_json(item, found);
+        }),
+        _ => {}
+    }
+}
+
+fn strings_of_yaml(value: &serde_yaml::Value, found: &mut Vec<String>) {
+    match value {
+        serde_yaml::Value::String(text) => found.push(text.clone()),
+        serde_yaml::Value::Sequence(items) => {
+            items.iter().for_each(|item| strings_of_yaml(item, found));
+        }
+        serde_yaml::Value::Mapping(map) => map.iter().for_each(|(key, item)| {
+            strings_of_yaml(key, found);
+            strings_of_yaml(item, found);
+        }),
+        serde_yaml::Value::Tagged(tagged) => strings_of_yaml(&tagged.value, found),
+        _ => {}
+    }
+}
+
+/// `text` shows none of [`INVISIBLE`] but holds `escaped`, and the strings it reads back as
+/// hold `wanted` whole.
+fn assert_escaped_data(text: &str, escaped: &str, strings: &[String], wanted: &str) {
+    for bad in INVISIBLE {
+        assert!(!text.contains(bad), "{:?} is written raw:\n{text}", bad);
+    }
+    assert!(text.contains(escaped), "no {escaped} in:\n{text}");
+    assert!(
+        strings.iter().any(|found| found.contains(wanted)),
+        "no string holds {wanted:?}: {strings:?}"
+    );
+}
+
+/// The CEL expression of [`HOSTILE_CEL`] as cel-go's message quotes it: its first line.
+const QUOTED_CEL: &str = "(\u{1b}]8;;https://evil.example\u{7}\u{1b}[2J\u{202e}abc";
+
+#[test]
+fn json_output_escapes_invisible_characters_and_reads_back_the_same() {
+    let dir = common::tempdir();
+    let input = write_inputs(dir.path(), HOSTILE_CEL);
+    let output = Test::new()
+        .args(["plan", "-o", "json", "-f", &input])
+        .stderr_contains("")
+        .status(1)
+        .run();
+    let text = common::stdout(&output);
+    let mut strings = Vec::new();
+    strings_of_json(&serde_json::from_str(&text).expect("JSON"), &mut strings);
+    assert_escaped_data(&text, "\\u001b[2J\\u202eabc", &strings, QUOTED_CEL);
+}
+
+#[test]
+fn yaml_output_escapes_invisible_characters_and_reads_back_the_same() {
+    let dir = common::tempdir();
+    let input = write_inputs(dir.path(), HOSTILE_CEL);
+    let output = Test::new()
+        .args(["plan", "-o", "yaml", "-f", &input])
+        .stderr_contains("")
+        .status(1)
+        .run();
+    let text = common::stdout(&output);
+    let mut strings = Vec::new();
+    strings_of_yaml(&serde_yaml::from_str(&text).expect("YAML"), &mut strings);
+    assert_escaped_data(&text, "\\u001B[2J\\u202Eabc", &strings, QUOTED_CEL);
+    // A label value (an inventory's values only warn) with invisible characters, and one
+    // holding the text `\uFFFF`, read back exactly.
+    let output = Test::new()
+        .args(["select", "-o", "yaml", "-f", "-"])
+        .stdin(
+            "apiVersion: fleetplan.io/v1alpha1\nkind: ClusterInventory\nmetadata: {name: f}\n\
+             clusters:\n  - {name: east, labels: {tier: \"gold\\u202Eevil\\u0085\\u200Bx\"}}\n  \
+             - {name: west, labels: {tier: \"a\\\\uFFFFb\\\\\"}}\n",
+        )
+        .stderr_contains("would be rejected by Kubernetes")
+        .run();
+    let text = common::stdout(&output);
+    let mut strings = Vec::new();
+    strings_of_yaml(&serde_yaml::from_str(&text).expect("YAML"), &mut strings);
+    assert_escaped_data(
+        &text,
+        "\"gold\\u202Eevil\\u0085\\u200Bx\"",
+        &strings,
+        "gold\u{202e}evil\u{85}\u{200b}x",
+    );
+    assert!(
+        strings.iter().any(|found| found == "a\\uFFFFb\\"),
+        "{strings:?}"
+    );
+}
+
+#[test]
+fn sarif_output_escapes_invisible_characters_and_reads_back_the_same() {
+    let dir = common::tempdir();
+    let input = write_inputs(dir.path(), HOSTILE_CEL);
+    let output = Test::new()
+        .args(["check", "-o", "sarif", "-f", &input])
+        .stderr_contains("")
+        .status(1)
+        .run();
+    let text = common::stdout(&output);
+    let mut strings = Vec::new();
+    strings_of_json(&serde_json::from_str(&text).expect("SARIF"), &mut strings);
+    assert_escaped_data(&text, "\\u001b[2J\\u202eabc", &strings, QUOTED_CEL);
+}

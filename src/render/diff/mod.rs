@@ -73,7 +73,7 @@ fn keyed<'p>(
 /// The change set as is (documented in docs/formats.md); `{}` when nothing changed.
 pub fn json(changes: &PlanDiff) -> String {
     // Plain structs of strings, integers and maps always serialize.
-    let mut text = serde_json::to_string_pretty(changes).unwrap_or_default();
+    let mut text = crate::render::escape::json_pretty(changes).unwrap_or_default();
     text.push('\n');
     text
 }

@@ -192,7 +192,7 @@ impl Explanation {
 
 pub fn json(explanation: &Explanation) -> String {
     // Plain structs of strings, integers and maps always serialize.
-    let mut text = serde_json::to_string_pretty(explanation).unwrap_or_default();
+    let mut text = crate::render::escape::json_pretty(explanation).unwrap_or_default();
     text.push('\n');
     text
 }
