@@ -6,7 +6,7 @@
 
 use super::args::{InputArgs, WhatIfArgs};
 use super::error::Error;
-use super::io::{report, Io};
+use super::io::{object_diagnostic, report, Io, Level};
 use crate::load::{self, LoadError, PreviousKind};
 use crate::model::time::parse_rfc3339;
 use crate::model::{Model, Workload};
@@ -162,11 +162,11 @@ impl RunContext {
             None => plan::build(&self.model, &options),
         };
         for warning in &outcome.warnings {
-            report(io, &format!("warning: {warning}"));
+            object_diagnostic(io, Level::Warning, warning);
         }
         if diagnostics == Diagnostics::All {
             for error in &outcome.errors {
-                report(io, &format!("error: {error}"));
+                object_diagnostic(io, Level::Error, error);
             }
         }
         outcome
@@ -207,7 +207,7 @@ pub fn load_partial(inputs: &InputArgs, io: &mut Io<'_>) -> (Model, Vec<LoadErro
 
 fn notes(inputs: &InputArgs, model: &Model, io: &mut Io<'_>) {
     for warning in &model.warnings {
-        report(io, &format!("warning: {warning}"));
+        object_diagnostic(io, Level::Warning, warning);
     }
     if inputs.verbose {
         for (source, what) in &model.skipped {

@@ -3,10 +3,9 @@
 //! errors (changes found, unsatisfied items, a plan printed with failed items) are exit codes
 //! the subcommands return themselves.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use super::io::{report, Io};
+use super::io::{diagnostic, report, report_hidden, Io, Level};
 use crate::exit_code::ExitCode;
 use crate::load::LoadErrors;
 use crate::migrate::MigrateError;
@@ -71,44 +70,25 @@ pub enum Error {
 }
 
 impl Error {
-    /// Writes the error to stderr, one `error:` line per problem, at most
-    /// [`MAX_ERRORS_PER_FILE`] per input file, then how many more each file has: 300,000
-    /// broken documents printed 22.7 MB.
+    /// Writes the error to stderr, one `error:` line per problem; load errors are capped per
+    /// input file ([`diagnostic`]).
     fn report(&self, io: &mut Io<'_>) {
         let errors = match self {
             Error::Load(errors) | Error::Migrate(MigrateError::Load(errors)) => &errors.0,
             _ => return report(io, &format!("error: {self}")),
         };
-        let mut per_file: BTreeMap<&str, usize> = BTreeMap::new();
         for error in errors {
-            let count = per_file.entry(error.file()).or_default();
-            *count += 1;
-            if *count <= MAX_ERRORS_PER_FILE {
-                report(io, &format!("error: {error}"));
-            }
-        }
-        for (file, count) in per_file {
-            if count > MAX_ERRORS_PER_FILE {
-                let more = count - MAX_ERRORS_PER_FILE;
-                report(
-                    io,
-                    &format!(
-                        "error: {file}: {more} more errors not shown (the first \
-                         {MAX_ERRORS_PER_FILE} of each file are)"
-                    ),
-                );
-            }
+            diagnostic(io, Level::Error, error.file(), &error.to_string());
         }
     }
 }
 
-/// The most errors of one input file printed on stderr; the rest are counted.
-pub const MAX_ERRORS_PER_FILE: usize = 100;
-
 /// A subcommand's result as the process's exit code: every error is reported and exits 1.
 pub fn finish(result: Result<ExitCode, Error>, io: &mut Io<'_>) -> ExitCode {
-    result.unwrap_or_else(|error| {
+    let code = result.unwrap_or_else(|error| {
         error.report(io);
         ExitCode::Error
-    })
+    });
+    report_hidden(io);
+    code
 }

@@ -6,7 +6,7 @@ use clap::{Args, ValueEnum};
 use super::args::{InputArgs, WhatIfArgs};
 use super::context::RunContext;
 use super::error::Error;
-use super::io::{report, write, Io};
+use super::io::{object_diagnostic, write, Io, Level};
 use crate::exit_code::ExitCode;
 use crate::model::Model;
 use crate::plan::{self, ItemSource, Trace};
@@ -72,10 +72,10 @@ pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     };
     let prefix = format!("{}: {}: ", workload.source, workload.object);
     for warning in outcome.warnings.iter().filter(|w| w.starts_with(&prefix)) {
-        report(io, &format!("warning: {warning}"));
+        object_diagnostic(io, Level::Warning, warning);
     }
     for error in &item.errors {
-        report(io, &format!("error: {prefix}{error}"));
+        object_diagnostic(io, Level::Error, &format!("{prefix}{error}"));
     }
 
     let mut explanation = explain::explain(item, trace, clusters);

@@ -1,6 +1,7 @@
 //! The process's streams, and the two ways a subcommand uses them: its output on stdout, its
 //! diagnostics on stderr. The binary and the tests share one entry point by injecting them.
 
+use std::collections::BTreeMap;
 use std::io::{BufWriter, Read, Write};
 use std::path::Path;
 
@@ -16,6 +17,8 @@ pub struct Io<'a> {
     pub stderr: &'a mut dyn Write,
     /// The terminal width tables are fitted to; `None` when stdout is not a terminal.
     pub width: Option<u16>,
+    /// The errors and warnings about objects reported so far ([`diagnostic`]).
+    pub shown: Shown,
 }
 
 /// Writes command output; a closed pipe (`fleetplan select … | head`) is not an error.
@@ -59,6 +62,73 @@ pub fn report(io: &mut Io<'_>, text: &str) {
     let _ = io.stderr.write_all(text.as_bytes());
     if !text.ends_with('\n') {
         let _ = io.stderr.write_all(b"\n");
+    }
+}
+
+/// The most errors, and the most warnings, about the objects of one input file shown on
+/// stderr; the rest are counted ([`report_hidden`]).
+pub const MAX_PER_FILE: usize = 100;
+
+/// An error or a warning about an object, each capped per input file on its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    Error,
+    Warning,
+}
+
+impl Level {
+    fn name(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Warning => "warning",
+        }
+    }
+}
+
+/// How many errors and warnings of each input file the run has reported: 300,000 broken
+/// documents printed 22.7 MB of errors, and 100,000 clusters with one odd label value as
+/// many warnings.
+#[derive(Default)]
+pub struct Shown(BTreeMap<(Level, String), usize>);
+
+/// Reports `text`, an error or a warning about an object of `file` (`LEVEL: ` is added), if
+/// fewer than [`MAX_PER_FILE`] of its level were reported for that file; else counts it.
+pub fn diagnostic(io: &mut Io<'_>, level: Level, file: &str, text: &str) {
+    let count = io.shown.0.entry((level, file.to_string())).or_default();
+    *count += 1;
+    if *count <= MAX_PER_FILE {
+        report(io, &format!("{}: {text}", level.name()));
+    }
+}
+
+/// [`diagnostic`] for a message that begins with its object's source (`FILE#DOC: `, or
+/// `FILE: ` for what concerns a whole file), which names the file it counts against.
+pub fn object_diagnostic(io: &mut Io<'_>, level: Level, text: &str) {
+    let head = text.split_once(": ").map_or(text, |(head, _)| head);
+    let file = match head.rsplit_once('#') {
+        Some((file, document)) if document.bytes().all(|b| b.is_ascii_digit()) => file,
+        _ => head,
+    };
+    diagnostic(io, level, file, text);
+}
+
+/// One line per file and level with more than [`MAX_PER_FILE`] diagnostics: how many were
+/// not shown. Written once, as the run ends.
+pub fn report_hidden(io: &mut Io<'_>) {
+    let hidden: Vec<(Level, String, usize)> = std::mem::take(&mut io.shown.0)
+        .into_iter()
+        .filter(|(_, count)| *count > MAX_PER_FILE)
+        .map(|((level, file), count)| (level, file, count - MAX_PER_FILE))
+        .collect();
+    for (level, file, more) in hidden {
+        report(
+            io,
+            &format!(
+                "{}: {file}: {more} more {}s not shown (the first {MAX_PER_FILE} of each file are)",
+                level.name(),
+                level.name()
+            ),
+        );
     }
 }
 
@@ -115,6 +185,7 @@ mod tests {
             stdout: &mut std::io::sink(),
             stderr: &mut err,
             width: None,
+            shown: Shown::default(),
         };
         let code = super::super::error::finish(result.map(|()| ExitCode::Success), &mut io);
         assert_eq!(code, ExitCode::Error);
@@ -135,6 +206,7 @@ mod tests {
             stdout: &mut out,
             stderr: &mut err,
             width: None,
+            shown: Shown::default(),
         };
         let code = crate::cli::run(
             ["fleetplan", "completions", "bash"].map(Into::into),

@@ -149,6 +149,7 @@ pub fn main() -> std::process::ExitCode {
         stdout: &mut stdout.lock(),
         stderr: &mut stderr.lock(),
         width: terminal_width(),
+        shown: Default::default(),
     };
     run(std::env::args_os(), &mut io).into()
 }

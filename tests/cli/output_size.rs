@@ -63,3 +63,66 @@ fn stderr_shows_at_most_one_hundred_errors_per_file_and_counts_the_rest() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(stderr.lines().count(), 101, "{stderr}");
 }
+
+/// The cap holds for every error and warning printed about an object, not only for documents
+/// that do not load: 150 Placements that are Misconfigured print 100 errors and a count.
+#[test]
+fn stderr_caps_item_errors_per_file() {
+    let mut inputs = ONE_BOUND_CLUSTER.to_string();
+    for n in 0..150 {
+        let _ = write!(
+            inputs,
+            "---\napiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\n\
+             metadata: {{name: p{n}, namespace: ns}}\nspec:\n  predicates:\n  \
+             - requiredClusterSelector: {{celSelector: {{celExpressions: ['nope()']}}}}\n"
+        );
+    }
+    let output = Test::new()
+        .args(["plan", "-f", "-"])
+        .stdin(inputs)
+        .stderr_contains(
+            "error: <stdin>: 50 more errors not shown (the first 100 of each file are)\n",
+        )
+        .status(1)
+        .run();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("error: "))
+        .collect();
+    assert_eq!(errors.len(), 101, "{stderr}");
+    assert!(
+        errors[..100]
+            .iter()
+            .all(|line| line.starts_with("error: <stdin>#")
+                && line.contains("PlacementMisconfigured")),
+        "{stderr}"
+    );
+}
+
+/// And for warnings, counted apart from errors: 150 inventory clusters whose label value
+/// Kubernetes would refuse warn 100 times, then say how many more there are.
+#[test]
+fn stderr_caps_warnings_per_file() {
+    let mut inventory = String::from(
+        "apiVersion: fleetplan.io/v1alpha1\nkind: ClusterInventory\nmetadata: {name: f}\nclusters:\n",
+    );
+    for n in 0..150 {
+        let _ = writeln!(inventory, "  - {{name: c{n}, labels: {{tier: 'a b'}}}}");
+    }
+    let output = Test::new()
+        .args(["select", "-f", "-"])
+        .stdin(inventory)
+        .stderr_contains(
+            "warning: <stdin>: 50 more warnings not shown (the first 100 of each file are)\n",
+        )
+        .run();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 101, "{stderr}");
+    assert!(
+        stderr
+            .lines()
+            .all(|line| line.starts_with("warning: <stdin>")),
+        "{stderr}"
+    );
+}
