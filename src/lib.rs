@@ -10,6 +10,7 @@ pub mod exit_code;
 pub mod findings;
 pub mod interrupt;
 pub mod karmada;
+pub mod kubefleet;
 pub mod load;
 pub mod migrate;
 pub mod model;

@@ -1,0 +1,120 @@
+//! `ClusterResourceBinding` / `ResourceBinding`: the scheduler's decision for one cluster,
+//! and what a placement's status lists (`ClusterDecision`).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::read::time;
+
+/// The label that ties a binding or a policy snapshot to its placement.
+pub const PARENT_PLACEMENT_LABEL: &str = "kubernetes-fleet.io/parent-CRP";
+/// Where upstream keeps a binding's state while it is Unscheduled (`markAsUnscheduled`).
+pub const PREVIOUS_STATE_ANNOTATION: &str = "kubernetes-fleet.io/previous-binding-state";
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum BindingState {
+    #[default]
+    Scheduled,
+    Bound,
+    Unscheduled,
+}
+
+/// A binding as read from its manifest.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(from = "Wire")]
+pub struct Binding {
+    pub name: String,
+    pub namespace: Option<String>,
+    /// The placement it belongs to (label `kubernetes-fleet.io/parent-CRP`).
+    pub placement: Option<String>,
+    pub deletion_timestamp: Option<i64>,
+    pub target_cluster: String,
+    pub state: BindingState,
+    pub scheduling_policy_snapshot_name: String,
+    pub cluster_decision: ClusterDecision,
+    /// The state an Unscheduled binding had, restored if its cluster is picked again.
+    pub previous_state: Option<BindingState>,
+}
+
+/// `ClusterDecision`: one line of `status.clusterDecisions` (and of a binding's spec).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterDecision {
+    #[serde(default)]
+    pub cluster_name: String,
+    #[serde(default)]
+    pub selected: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cluster_score: Option<BindingScore>,
+    #[serde(default)]
+    pub reason: String,
+}
+
+/// `ClusterScore` of the API: `priorityScore` is the topology spread score (the Go field
+/// `TopologySpreadScore` is serialized under that name).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BindingScore {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub affinity_score: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority_score: Option<i32>,
+}
+
+#[derive(Deserialize)]
+struct Wire {
+    #[serde(default)]
+    metadata: Metadata,
+    #[serde(default)]
+    spec: Spec,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Metadata {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    namespace: Option<String>,
+    #[serde(default)]
+    labels: BTreeMap<String, String>,
+    #[serde(default)]
+    annotations: BTreeMap<String, String>,
+    #[serde(default, deserialize_with = "time")]
+    deletion_timestamp: Option<i64>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Spec {
+    #[serde(default)]
+    target_cluster: String,
+    #[serde(default)]
+    state: BindingState,
+    #[serde(default)]
+    scheduling_policy_snapshot_name: String,
+    #[serde(default)]
+    cluster_decision: ClusterDecision,
+}
+
+impl From<Wire> for Binding {
+    fn from(wire: Wire) -> Binding {
+        let previous_state = match wire.metadata.annotations.get(PREVIOUS_STATE_ANNOTATION) {
+            Some(state) if state == "Bound" => Some(BindingState::Bound),
+            Some(state) if state == "Scheduled" => Some(BindingState::Scheduled),
+            _ => None,
+        };
+        Binding {
+            name: wire.metadata.name,
+            namespace: wire.metadata.namespace,
+            placement: wire.metadata.labels.get(PARENT_PLACEMENT_LABEL).cloned(),
+            deletion_timestamp: wire.metadata.deletion_timestamp,
+            target_cluster: wire.spec.target_cluster,
+            state: wire.spec.state,
+            scheduling_policy_snapshot_name: wire.spec.scheduling_policy_snapshot_name,
+            cluster_decision: wire.spec.cluster_decision,
+            previous_state,
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! `MemberCluster` (cluster.kubernetes-fleet.io v1 and v1beta1; the fields the scheduler
+//! reads are the same in both): labels, taints, reported properties and resource usage, the
+//! member agent's status and heartbeat, and the namespaces a cluster reports.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::read::{quantity_text, resource_list, time};
+use super::taint::Taint;
+
+/// A member cluster as the scheduler sees it.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(from = "Wire")]
+pub struct MemberCluster {
+    pub name: String,
+    pub labels: BTreeMap<String, String>,
+    /// Unix seconds; a cluster with a deletion timestamp is leaving the fleet.
+    pub deletion_timestamp: Option<i64>,
+    pub taints: Vec<Taint>,
+    /// `status.properties[name].value`, as reported (parsed only when a policy reads it).
+    pub properties: BTreeMap<String, String>,
+    pub resource_usage: ResourceUsage,
+    pub agent_status: Vec<AgentStatus>,
+    /// `status.conditions` (only `NamespaceCollectionSucceeded` is read, by NamespaceAffinity).
+    pub conditions: Vec<Condition>,
+    /// `status.namespaces`: namespace → the work that collected it; `None` when absent.
+    pub namespaces: Option<BTreeMap<String, String>>,
+}
+
+/// `status.resourceUsage`: resource name → quantity text.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceUsage {
+    #[serde(default, deserialize_with = "resource_list")]
+    pub capacity: BTreeMap<String, String>,
+    #[serde(default, deserialize_with = "resource_list")]
+    pub allocatable: BTreeMap<String, String>,
+    #[serde(default, deserialize_with = "resource_list")]
+    pub available: BTreeMap<String, String>,
+}
+
+/// One agent's entry in `status.agentStatus`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentStatus {
+    #[serde(rename = "type", default)]
+    pub agent_type: String,
+    #[serde(default)]
+    pub conditions: Vec<Condition>,
+    #[serde(default, deserialize_with = "time")]
+    pub last_received_heartbeat: Option<i64>,
+}
+
+/// A `metav1.Condition` as far as eligibility reads it.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Condition {
+    #[serde(rename = "type", default)]
+    pub condition_type: String,
+    #[serde(default)]
+    pub status: String,
+    #[serde(default, deserialize_with = "time")]
+    pub last_transition_time: Option<i64>,
+}
+
+impl MemberCluster {
+    /// The first `status.agentStatus` entry of `type`, as upstream's `GetAgentStatus` finds it.
+    pub fn agent(&self, agent_type: &str) -> Option<&AgentStatus> {
+        self.agent_status
+            .iter()
+            .find(|agent| agent.agent_type == agent_type)
+    }
+
+    /// Whether `status.conditions` has a condition of `condition_type`, whatever its status.
+    pub fn has_condition(&self, condition_type: &str) -> bool {
+        self.conditions
+            .iter()
+            .any(|condition| condition.condition_type == condition_type)
+    }
+}
+
+impl AgentStatus {
+    pub fn condition(&self, condition_type: &str) -> Option<&Condition> {
+        self.conditions
+            .iter()
+            .find(|condition| condition.condition_type == condition_type)
+    }
+}
+
+#[derive(Deserialize)]
+struct Wire {
+    #[serde(default)]
+    metadata: Metadata,
+    #[serde(default)]
+    spec: Spec,
+    #[serde(default)]
+    status: Status,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Metadata {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    labels: Option<BTreeMap<String, String>>,
+    #[serde(default, deserialize_with = "time")]
+    deletion_timestamp: Option<i64>,
+}
+
+#[derive(Default, Deserialize)]
+struct Spec {
+    #[serde(default)]
+    taints: Option<Vec<Taint>>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Status {
+    #[serde(default)]
+    properties: Option<BTreeMap<String, PropertyValue>>,
+    #[serde(default)]
+    resource_usage: Option<ResourceUsage>,
+    #[serde(default)]
+    agent_status: Option<Vec<AgentStatus>>,
+    #[serde(default)]
+    conditions: Option<Vec<Condition>>,
+    #[serde(default)]
+    namespaces: Option<BTreeMap<String, String>>,
+}
+
+#[derive(Deserialize)]
+struct PropertyValue {
+    #[serde(default, deserialize_with = "quantity_text")]
+    value: String,
+}
+
+impl From<Wire> for MemberCluster {
+    fn from(wire: Wire) -> MemberCluster {
+        MemberCluster {
+            name: wire.metadata.name,
+            labels: wire.metadata.labels.unwrap_or_default(),
+            deletion_timestamp: wire.metadata.deletion_timestamp,
+            taints: wire.spec.taints.unwrap_or_default(),
+            properties: wire
+                .status
+                .properties
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(name, property)| (name, property.value))
+                .collect(),
+            resource_usage: wire.status.resource_usage.unwrap_or_default(),
+            agent_status: wire.status.agent_status.unwrap_or_default(),
+            conditions: wire.status.conditions.unwrap_or_default(),
+            namespaces: wire.status.namespaces,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::kubefleet::read::read;
+
+    #[test]
+    fn a_member_cluster_is_read_from_its_manifest() {
+        let cluster: MemberCluster = read(&json!({
+            "apiVersion": "cluster.kubernetes-fleet.io/v1",
+            "kind": "MemberCluster",
+            "metadata": {"name": "a", "labels": {"zone": "1"}},
+            "spec": {"taints": [{"key": "k", "effect": "NoSchedule"}]},
+            "status": {
+                "properties": {"kubernetes-fleet.io/node-count": {"value": "4"}},
+                "resourceUsage": {"available": {"cpu": 2}},
+                "agentStatus": [{"type": "MemberAgent", "lastReceivedHeartbeat": "2026-06-01T12:00:00Z"}]
+            }
+        }))
+        .unwrap_or_default();
+        assert_eq!(cluster.name, "a");
+        assert_eq!(cluster.taints.len(), 1);
+        assert_eq!(cluster.resource_usage.available["cpu"], "2");
+        assert_eq!(
+            cluster
+                .agent("MemberAgent")
+                .and_then(|agent| agent.last_received_heartbeat),
+            Some(1_780_315_200)
+        );
+    }
+
+    #[test]
+    fn a_bad_time_names_its_field() {
+        let error = read::<MemberCluster>(&json!({
+            "metadata": {"name": "a"},
+            "status": {"agentStatus": [{"type": "MemberAgent", "lastReceivedHeartbeat": "yesterday"}]}
+        }))
+        .err();
+        assert_eq!(
+            error.map(|error| error.path),
+            Some("status.agentStatus[0].lastReceivedHeartbeat".to_string())
+        );
+    }
+}

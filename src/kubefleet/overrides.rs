@@ -1,0 +1,85 @@
+//! Which ClusterResourceOverride / ResourceOverride rules apply to a selected cluster
+//! (`pkg/utils/overrider/overrider.go IsClusterMatched`, `PickFromResourceMatchedOverrides
+//! ForTargetCluster`). Eligibility plays no part; only each term's label selector counts.
+
+use serde::Deserialize;
+
+use super::member_cluster::MemberCluster;
+use super::policy::ClusterSelector;
+use crate::selector::{Selector, SelectorError};
+
+/// `spec.policy.overrideRules[]`, as far as cluster matching reads it.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OverrideRule {
+    #[serde(default)]
+    pub cluster_selector: Option<ClusterSelector>,
+}
+
+/// An override with its rules: `namespace` is set for a ResourceOverride.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Override {
+    pub namespace: Option<String>,
+    pub name: String,
+    pub rules: Vec<OverrideRule>,
+}
+
+/// `IsClusterMatched`: no `clusterSelector` matches no cluster, `clusterSelectorTerms: []`
+/// every cluster; otherwise the terms are ORed and a term without a label selector matches
+/// nothing.
+pub fn rule_matches(rule: &OverrideRule, cluster: &MemberCluster) -> Result<bool, SelectorError> {
+    let Some(selector) = &rule.cluster_selector else {
+        return Ok(false);
+    };
+    if selector.cluster_selector_terms.is_empty() {
+        return Ok(true);
+    }
+    for term in &selector.cluster_selector_terms {
+        if Selector::from_label_selector(term.label_selector.as_ref())?.matches(&cluster.labels) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// An override applies to the cluster if any of its rules matches.
+pub fn applies(override_: &Override, cluster: &MemberCluster) -> Result<bool, SelectorError> {
+    for rule in &override_.rules {
+        if rule_matches(rule, cluster)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// The overrides that apply to `cluster`, each list sorted as upstream sorts them:
+/// ClusterResourceOverrides by name, ResourceOverrides as `namespace/name`.
+pub fn for_cluster(
+    cluster: &MemberCluster,
+    cluster_resource_overrides: &[Override],
+    resource_overrides: &[Override],
+) -> Result<(Vec<String>, Vec<String>), SelectorError> {
+    let mut cluster_scoped = Vec::new();
+    for override_ in cluster_resource_overrides {
+        if applies(override_, cluster)? {
+            cluster_scoped.push(override_.name.clone());
+        }
+    }
+    let mut namespaced = Vec::new();
+    for override_ in resource_overrides {
+        if applies(override_, cluster)? {
+            namespaced.push((
+                override_.namespace.as_deref().unwrap_or_default(),
+                &override_.name,
+            ));
+        }
+    }
+    cluster_scoped.sort();
+    // By namespace, then name: not the joined text, where `a-b/x` would sort before `a/x`.
+    namespaced.sort();
+    let namespaced = namespaced
+        .into_iter()
+        .map(|(namespace, name)| format!("{namespace}/{name}"))
+        .collect();
+    Ok((cluster_scoped, namespaced))
+}

@@ -1,0 +1,272 @@
+//! Stage assignment of a (Cluster)StagedUpdateRun (`pkg/controllers/updaterun/
+//! initialization.go computeRunStageStatus` and the task checks before it): which selected
+//! clusters each stage of the strategy updates, in which order, and which clusters the
+//! deletion stage removes.
+
+use std::collections::HashSet;
+use std::num::IntErrorKind;
+
+use serde::{Deserialize, Deserializer};
+
+use super::member_cluster::MemberCluster;
+use crate::model::LabelSelectorSpec;
+use crate::selector::Selector;
+
+/// `spec.stages[]` of a (Cluster)StagedUpdateStrategy.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StageConfig {
+    pub name: String,
+    /// Absent selects no cluster, `{}` every cluster.
+    #[serde(default)]
+    pub label_selector: Option<LabelSelectorSpec>,
+    #[serde(default)]
+    pub sorting_label_key: Option<String>,
+    #[serde(default)]
+    pub before_stage_tasks: Vec<StageTask>,
+    #[serde(default)]
+    pub after_stage_tasks: Vec<StageTask>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StageTask {
+    #[serde(rename = "type")]
+    pub task_type: String,
+    /// `waitTime` in nanoseconds (`metav1.Duration`, Go's duration syntax).
+    #[serde(default, deserialize_with = "duration")]
+    pub wait_time: Option<i128>,
+}
+
+/// The stages of a run, in the strategy's order, and the deletion stage.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stages {
+    pub stages: Vec<Stage>,
+    pub deletion: Vec<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stage {
+    pub name: String,
+    /// In update order.
+    pub clusters: Vec<String>,
+}
+
+/// Why a run cannot be initialized; `Display` is the run's `Initialized=False` message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: {0}")]
+pub struct StageError(pub String);
+
+/// `computeRunStageStatus` and the deletion stage. `strategy` is `namespace/name` (an empty
+/// namespace for a ClusterStagedUpdateStrategy); `selected` are the clusters of the current
+/// bindings that are not Unscheduled, `unscheduled` the clusters of the Unscheduled ones.
+pub fn assign(
+    strategy: &str,
+    stages: &[StageConfig],
+    clusters: &[MemberCluster],
+    selected: &[&str],
+    unscheduled: &[&str],
+) -> Result<Stages, StageError> {
+    let selected: HashSet<&str> = selected.iter().copied().collect();
+    // The hub lists clusters from its cache in no fixed order; fleetplan takes name order, so
+    // a duplicate or a bad sorting label is reported for the first cluster by name.
+    let mut by_name: Vec<&MemberCluster> = clusters.iter().collect();
+    by_name.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut placed: HashSet<&str> = HashSet::new();
+    let mut assigned = Vec::with_capacity(stages.len());
+    for stage in stages {
+        validate_tasks(strategy, stage)?;
+        let selector = Selector::from_label_selector(stage.label_selector.as_ref()).map_err(|error| {
+            StageError(format!(
+                "the stage label selector is invalid, updateStrategy: `{strategy}`, stage: {}, err: {error}",
+                stage.name
+            ))
+        })?;
+        let mut members: Vec<(i64, &str)> = Vec::new();
+        for cluster in &by_name {
+            let name = cluster.name.as_str();
+            if !selected.contains(name) || !selector.matches(&cluster.labels) {
+                continue;
+            }
+            if !placed.insert(name) {
+                return Err(StageError(format!(
+                    "cluster `{name}` appears in more than one stages"
+                )));
+            }
+            let order = match &stage.sorting_label_key {
+                Some(key) => sorting_value(key, cluster)?,
+                None => 0,
+            };
+            members.push((order, name));
+        }
+        members.sort();
+        assigned.push(Stage {
+            name: stage.name.clone(),
+            clusters: members
+                .into_iter()
+                .map(|(_, name)| name.to_string())
+                .collect(),
+        });
+    }
+    let mut missing: Vec<&str> = selected.difference(&placed).copied().collect();
+    if !missing.is_empty() {
+        missing.sort_unstable();
+        let shown = missing[..missing.len().min(10)].join(", ");
+        return Err(StageError(format!(
+            "some clusters are not placed in any stage, total {}, showing up to 10: {shown}",
+            missing.len()
+        )));
+    }
+    let mut deletion: Vec<String> = unscheduled.iter().map(|name| name.to_string()).collect();
+    deletion.sort();
+    Ok(Stages {
+        stages: assigned,
+        deletion,
+    })
+}
+
+/// The sorting label as `strconv.Atoi` reads it; a missing label is `""`, an error.
+fn sorting_value(key: &str, cluster: &MemberCluster) -> Result<i64, StageError> {
+    let value = cluster.labels.get(key).map_or("", String::as_str);
+    value.parse::<i64>().map_err(|error| {
+        let why = match error.kind() {
+            IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => "value out of range",
+            _ => "invalid syntax",
+        };
+        // Label values hold no character that JSON and Go's %q quote differently.
+        let quoted = serde_json::Value::from(value);
+        StageError(format!(
+            "the sorting label `{key}:{value}` on cluster `{}` is not valid: strconv.Atoi: parsing {quoted}: {why}",
+            cluster.name
+        ))
+    })
+}
+
+/// `validateBeforeStageTask` and `validateAfterStageTask`.
+fn validate_tasks(strategy: &str, stage: &StageConfig) -> Result<(), StageError> {
+    let invalid = |which: &str, error: String| {
+        StageError(format!(
+            "the {which} stage tasks are invalid, updateStrategy: `{strategy}`, stage: {}, err: {error}",
+            stage.name
+        ))
+    };
+    if let Err(error) = before_stage_tasks(&stage.before_stage_tasks) {
+        return Err(invalid("before", error));
+    }
+    if let Err(error) = after_stage_tasks(&stage.after_stage_tasks) {
+        return Err(invalid("after", error));
+    }
+    Ok(())
+}
+
+fn before_stage_tasks(tasks: &[StageTask]) -> Result<(), String> {
+    if tasks.len() > 1 {
+        return Err("beforeStageTasks can have at most one task".to_string());
+    }
+    for (index, task) in tasks.iter().enumerate() {
+        if task.task_type != "Approval" {
+            return Err(format!(
+                "task {index} of type {} is not allowed in beforeStageTasks, allowed type: Approval",
+                task.task_type
+            ));
+        }
+        if task.wait_time.is_some() {
+            return Err(format!(
+                "task {index} of type Approval cannot have wait duration set"
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn after_stage_tasks(tasks: &[StageTask]) -> Result<(), String> {
+    if let [first, second] = tasks {
+        if first.task_type == second.task_type {
+            return Err(format!(
+                "afterStageTasks cannot have two tasks of the same type: {}",
+                first.task_type
+            ));
+        }
+    }
+    for (index, task) in tasks.iter().enumerate() {
+        if task.task_type == "TimedWait" {
+            match task.wait_time {
+                None => {
+                    return Err(format!(
+                        "task {index} of type TimedWait has wait duration set to nil"
+                    ))
+                }
+                Some(wait) if wait <= 0 => {
+                    return Err(format!(
+                        "task {index} of type TimedWait has wait duration <= 0"
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Go's `time.ParseDuration`: `[-+]` then one or more `<number><unit>`, or `0`.
+fn duration<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i128>, D::Error> {
+    let text: Option<String> = Option::deserialize(deserializer)?;
+    text.map(|text| {
+        parse_duration(&text)
+            .ok_or_else(|| serde::de::Error::custom(format!("time: invalid duration {:?}", text)))
+    })
+    .transpose()
+}
+
+fn parse_duration(text: &str) -> Option<i128> {
+    let (negative, mut rest) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    if rest == "0" {
+        return Some(0);
+    }
+    if rest.is_empty() {
+        return None;
+    }
+    let mut total: f64 = 0.0;
+    while !rest.is_empty() {
+        let number_end = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        let number: f64 = rest[..number_end].parse().ok()?;
+        rest = &rest[number_end..];
+        let unit_end = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let scale = match &rest[..unit_end] {
+            "ns" => 1.0,
+            "us" | "µs" | "μs" => 1e3,
+            "ms" => 1e6,
+            "s" => 1e9,
+            "m" => 60e9,
+            "h" => 3600e9,
+            _ => return None,
+        };
+        rest = &rest[unit_end..];
+        total += number * scale;
+    }
+    let nanos = total.round() as i128;
+    Some(if negative { -nanos } else { nanos })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_durations_parse() {
+        assert_eq!(parse_duration("4s"), Some(4_000_000_000));
+        assert_eq!(parse_duration("1m30s"), Some(90_000_000_000));
+        assert_eq!(parse_duration("0"), Some(0));
+        assert_eq!(parse_duration("-1.5h"), Some(-5_400_000_000_000));
+        assert_eq!(parse_duration("4"), None);
+        assert_eq!(parse_duration(""), None);
+    }
+}
