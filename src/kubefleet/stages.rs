@@ -144,7 +144,7 @@ fn sorting_value(key: &str, cluster: &MemberCluster) -> Result<i64, StageError> 
 
 /// `validateBeforeStageTask` and `validateAfterStageTask`.
 fn validate_tasks(strategy: &str, stage: &StageConfig) -> Result<(), StageError> {
-    let invalid = |which: &str, error: String| {
+    let invalid = |which: &str, error: TaskError| {
         StageError(format!(
             "the {which} stage tasks are invalid, updateStrategy: `{strategy}`, stage: {}, err: {error}",
             stage.name
@@ -159,48 +159,49 @@ fn validate_tasks(strategy: &str, stage: &StageConfig) -> Result<(), StageError>
     Ok(())
 }
 
-fn before_stage_tasks(tasks: &[StageTask]) -> Result<(), String> {
+/// Why a stage's tasks are invalid (upstream's texts).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum TaskError {
+    #[error("beforeStageTasks can have at most one task")]
+    TooManyBefore,
+    #[error("task {0} of type {1} is not allowed in beforeStageTasks, allowed type: Approval")]
+    NotApproval(usize, String),
+    #[error("task {0} of type Approval cannot have wait duration set")]
+    ApprovalWait(usize),
+    #[error("afterStageTasks cannot have two tasks of the same type: {0}")]
+    SameType(String),
+    #[error("task {0} of type TimedWait has wait duration set to nil")]
+    NoWait(usize),
+    #[error("task {0} of type TimedWait has wait duration <= 0")]
+    NonPositiveWait(usize),
+}
+
+fn before_stage_tasks(tasks: &[StageTask]) -> Result<(), TaskError> {
     if tasks.len() > 1 {
-        return Err("beforeStageTasks can have at most one task".to_string());
+        return Err(TaskError::TooManyBefore);
     }
     for (index, task) in tasks.iter().enumerate() {
         if task.task_type != "Approval" {
-            return Err(format!(
-                "task {index} of type {} is not allowed in beforeStageTasks, allowed type: Approval",
-                task.task_type
-            ));
+            return Err(TaskError::NotApproval(index, task.task_type.clone()));
         }
         if task.wait_time.is_some() {
-            return Err(format!(
-                "task {index} of type Approval cannot have wait duration set"
-            ));
+            return Err(TaskError::ApprovalWait(index));
         }
     }
     Ok(())
 }
 
-fn after_stage_tasks(tasks: &[StageTask]) -> Result<(), String> {
+fn after_stage_tasks(tasks: &[StageTask]) -> Result<(), TaskError> {
     if let [first, second] = tasks {
         if first.task_type == second.task_type {
-            return Err(format!(
-                "afterStageTasks cannot have two tasks of the same type: {}",
-                first.task_type
-            ));
+            return Err(TaskError::SameType(first.task_type.clone()));
         }
     }
     for (index, task) in tasks.iter().enumerate() {
         if task.task_type == "TimedWait" {
             match task.wait_time {
-                None => {
-                    return Err(format!(
-                        "task {index} of type TimedWait has wait duration set to nil"
-                    ))
-                }
-                Some(wait) if wait <= 0 => {
-                    return Err(format!(
-                        "task {index} of type TimedWait has wait duration <= 0"
-                    ))
-                }
+                None => return Err(TaskError::NoWait(index)),
+                Some(wait) if wait <= 0 => return Err(TaskError::NonPositiveWait(index)),
                 Some(_) => {}
             }
         }
