@@ -16,7 +16,7 @@ pub struct Taint {
 }
 
 /// A toleration's operator; the CRD defaults it to `Equal`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
 pub enum TolerationOperator {
     #[default]
     Equal,
@@ -24,7 +24,7 @@ pub enum TolerationOperator {
 }
 
 /// `spec.policy.tolerations[]`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
 pub struct Toleration {
     #[serde(default)]
     pub key: String,

@@ -1,0 +1,625 @@
+//! What upstream refuses to store as a placement's `spec.policy` (design §1): the CRD's
+//! schema and CEL rules, checked by the API server first, then the validating webhook
+//! (`pkg/utils/validator/placement.go validatePlacementPolicy`). fleetplan refuses such a
+//! placement with the same reason and never plans it.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use serde_json::Value;
+
+use super::policy::{
+    ClusterSelectorTerm, PlacementPolicy, PlacementType, PropertySelectorRequirement,
+};
+use super::property::{self, RESOURCE_PROPERTY_PREFIX};
+use super::taint::{Toleration, TolerationOperator};
+use crate::model::Quantity;
+use crate::selector::{dns1123_subdomain_errors, label_key_errors, label_value_errors, Selector};
+
+/// One refusal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The API server, from the CRD: the field under `spec.policy` and Kubernetes' message.
+    Schema { field: String, message: String },
+    /// The validating webhook: its aggregated messages.
+    Webhook(Vec<String>),
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Schema { field, message } => write!(f, "{field}: {message}"),
+            Refusal::Webhook(messages) => {
+                write!(
+                    f,
+                    "the placement policy field is invalid: {}",
+                    aggregate(messages)
+                )
+            }
+        }
+    }
+}
+
+/// `utilerrors.NewAggregate(…).Error()`: one message as it is, several deduplicated and
+/// bracketed.
+fn aggregate(messages: &[String]) -> String {
+    let mut seen = HashSet::new();
+    let unique: Vec<&str> = messages
+        .iter()
+        .map(String::as_str)
+        .filter(|message| seen.insert(*message))
+        .collect();
+    match unique.as_slice() {
+        [one] => (*one).to_string(),
+        many => format!("[{}]", many.join(", ")),
+    }
+}
+
+const POLICY: &str = "spec.policy";
+
+/// Checks a placement's policy: `raw` is `spec.policy` as written (the CEL rules test which
+/// fields are present), `policy` the same read with the CRD's defaults. The schema's
+/// refusals come first; the webhook only sees what the API server accepted.
+pub fn admit(raw: Option<&Value>, policy: &PlacementPolicy) -> Result<(), Vec<Refusal>> {
+    let Some(raw) = raw else {
+        return Ok(());
+    };
+    let mut refusals = schema(raw, policy);
+    if refusals.is_empty() {
+        let messages = webhook(policy);
+        if !messages.is_empty() {
+            refusals.push(Refusal::Webhook(messages));
+        }
+    }
+    if refusals.is_empty() {
+        Ok(())
+    } else {
+        Err(refusals)
+    }
+}
+
+fn schema(raw: &Value, policy: &PlacementPolicy) -> Vec<Refusal> {
+    let mut refusals = Vec::new();
+    let mut refuse =
+        |field: String, message: String| refusals.push(Refusal::Schema { field, message });
+    let has = |field: &str| raw.get(field).is_some_and(|value| !value.is_null());
+    if let Some(count) = policy.number_of_clusters.filter(|count| *count < 0) {
+        let field = format!("{POLICY}.numberOfClusters");
+        let message =
+            format!("Invalid value: {count}: {field} in body should be greater than or equal to 0");
+        refuse(field, message);
+    }
+    if policy.cluster_names.len() > 100 {
+        refuse(
+            format!("{POLICY}.clusterNames"),
+            format!(
+                "Too many: {}: must have at most 100 items",
+                policy.cluster_names.len()
+            ),
+        );
+    }
+    let required = policy.required_terms();
+    if required.len() > 10 {
+        refuse(
+            format!("{POLICY}.affinity.clusterAffinity.requiredDuringSchedulingIgnoredDuringExecution.clusterSelectorTerms"),
+            format!("Too many: {}: must have at most 10 items", required.len()),
+        );
+    }
+    for (index, term) in required.iter().enumerate() {
+        let path = format!(
+            "{POLICY}.affinity.clusterAffinity.requiredDuringSchedulingIgnoredDuringExecution.clusterSelectorTerms[{index}]"
+        );
+        term_schema(&path, term, &mut refuse);
+    }
+    for (index, preferred) in policy.preferred_terms().iter().enumerate() {
+        let path = format!(
+            "{POLICY}.affinity.clusterAffinity.preferredDuringSchedulingIgnoredDuringExecution[{index}]"
+        );
+        if !(-100..=100).contains(&preferred.weight) {
+            let (bound, word) = if preferred.weight < 0 {
+                (-100, "greater")
+            } else {
+                (100, "less")
+            };
+            refuse(
+                format!("{path}.weight"),
+                format!(
+                    "Invalid value: {}: {path}.weight in body should be {word} than or equal to {bound}",
+                    preferred.weight
+                ),
+            );
+        }
+        term_schema(
+            &format!("{path}.preference"),
+            &preferred.preference,
+            &mut refuse,
+        );
+    }
+    for (index, constraint) in policy.topology_spread_constraints.iter().enumerate() {
+        if constraint.max_skew < 1 {
+            let field = format!("{POLICY}.topologySpreadConstraints[{index}].maxSkew");
+            let message = format!(
+                "Invalid value: {}: {field} in body should be greater than or equal to 1",
+                constraint.max_skew
+            );
+            refuse(field, message);
+        }
+    }
+    for (index, toleration) in policy.tolerations.iter().enumerate() {
+        if !toleration.effect.is_empty() && toleration.effect != "NoSchedule" {
+            refuse(
+                format!("{POLICY}.tolerations[{index}].effect"),
+                format!(
+                    "Unsupported value: {:?}: supported values: \"NoSchedule\"",
+                    toleration.effect
+                ),
+            );
+        }
+    }
+    if policy.tolerations.iter().any(|toleration| {
+        toleration.operator == TolerationOperator::Exists && !toleration.value.is_empty()
+    }) {
+        refuse(
+            format!("{POLICY}.tolerations"),
+            "Invalid value: \"array\": value must be empty when operator is Exists".to_string(),
+        );
+    }
+    if policy.tolerations.iter().any(|toleration| {
+        toleration.key.is_empty() && toleration.operator != TolerationOperator::Exists
+    }) {
+        refuse(
+            format!("{POLICY}.tolerations"),
+            "Invalid value: \"array\": operator must be Exists when key is empty".to_string(),
+        );
+    }
+    let rule = match policy.placement_type {
+        PlacementType::PickFixed
+            if has("affinity") || has("numberOfClusters") || has("topologySpreadConstraints") || has("tolerations") =>
+        {
+            Some("affinity, numberOfClusters, topologySpreadConstraints, and tolerations cannot be set when placementType is PickFixed")
+        }
+        PlacementType::PickAll
+            if has("clusterNames") || has("numberOfClusters") || has("topologySpreadConstraints") =>
+        {
+            Some("clusterNames, numberOfClusters, and topologySpreadConstraints cannot be set when placementType is PickAll")
+        }
+        PlacementType::PickN if has("clusterNames") || !has("numberOfClusters") => {
+            Some("clusterNames cannot be set and numberOfClusters must be set when placementType is PickN")
+        }
+        _ => None,
+    };
+    if let Some(message) = rule {
+        refuse(
+            POLICY.to_string(),
+            format!("Invalid value: \"object\": {message}"),
+        );
+    }
+    refusals
+}
+
+/// A term's schema limits: one value per property expression, a known sort order.
+fn term_schema(path: &str, term: &ClusterSelectorTerm, refuse: &mut impl FnMut(String, String)) {
+    if let Some(selector) = &term.property_selector {
+        for (index, expression) in selector.match_expressions.iter().enumerate() {
+            if expression.values.len() > 1 {
+                refuse(
+                    format!("{path}.propertySelector.matchExpressions[{index}].values"),
+                    format!(
+                        "Too many: {}: must have at most 1 items",
+                        expression.values.len()
+                    ),
+                );
+            }
+        }
+    }
+    if let Some(sorter) = &term.property_sorter {
+        if sorter.sort_order != "Ascending" && sorter.sort_order != "Descending" {
+            refuse(
+                format!("{path}.propertySorter.sortOrder"),
+                format!(
+                    "Unsupported value: {:?}: supported values: \"Descending\", \"Ascending\"",
+                    sorter.sort_order
+                ),
+            );
+        }
+    }
+}
+
+/// `validatePlacementPolicy`: the webhook's messages, in its order.
+fn webhook(policy: &PlacementPolicy) -> Vec<String> {
+    let mut messages = Vec::new();
+    match policy.placement_type {
+        PlacementType::PickFixed => pick_fixed_names(&policy.cluster_names, &mut messages),
+        PlacementType::PickAll | PlacementType::PickN => {
+            for term in policy.required_terms() {
+                label_selector(term, "cluster selector", &mut messages);
+                if term.property_sorter.is_some() {
+                    messages.push(
+                        "PropertySorter is not allowed for RequiredDuringSchedulingIgnoredDuringExecution affinity"
+                            .to_string(),
+                    );
+                }
+                if let Some(selector) = &term.property_selector {
+                    property_requirements(&selector.match_expressions, &mut messages);
+                }
+            }
+            let preferred = policy.preferred_terms();
+            if policy.placement_type == PlacementType::PickAll {
+                if !preferred.is_empty() {
+                    messages.push(
+                        "PreferredDuringSchedulingIgnoredDuringExecution will be ignored for placement policy type PickAll"
+                            .to_string(),
+                    );
+                }
+            } else {
+                for term in preferred {
+                    label_selector(
+                        &term.preference,
+                        "preferred cluster selector",
+                        &mut messages,
+                    );
+                    if term.preference.property_selector.is_some() {
+                        messages.push(
+                            "PropertySelector is not allowed for PreferredDuringSchedulingIgnoredDuringExecution affinity"
+                                .to_string(),
+                        );
+                    }
+                    if let Some(sorter) = &term.preference.property_sorter {
+                        if let Err(error) = property_name(&sorter.name) {
+                            messages.push(error.to_string());
+                        }
+                    }
+                }
+            }
+            tolerations(&policy.tolerations, &mut messages);
+        }
+    }
+    messages
+}
+
+fn pick_fixed_names(names: &[String], messages: &mut Vec<String>) {
+    let mut seen = HashSet::new();
+    for name in names {
+        let mut errors = dns1123_subdomain_errors(name);
+        // A member cluster's name is also a DNS-1123 label's length at most.
+        if name.len() > 63 {
+            errors.push("must be no more than 63 characters".to_string());
+        }
+        if !errors.is_empty() {
+            messages.push(format!(
+                "PickFixed cluster name {name} is not a valid member name: {}",
+                errors.join("; ")
+            ));
+        }
+        if !seen.insert(name.as_str()) {
+            messages.push("cluster names must be unique for policy type PickFixed".to_string());
+            break;
+        }
+    }
+}
+
+fn label_selector(term: &ClusterSelectorTerm, parent: &str, messages: &mut Vec<String>) {
+    if let Some(spec) = &term.label_selector {
+        if let Err(error) = Selector::from_label_selector(Some(spec)) {
+            messages.push(format!("the labelSelector in {parent} is invalid: {error}"));
+        }
+    }
+}
+
+fn tolerations(tolerations: &[Toleration], messages: &mut Vec<String>) {
+    let mut seen = HashSet::new();
+    for toleration in tolerations {
+        if !toleration.key.is_empty() {
+            let errors = label_key_errors(&toleration.key);
+            if !errors.is_empty() {
+                messages.push(format!(
+                    "invalid toleration key {}: {}",
+                    toleration.key,
+                    errors.join("; ")
+                ));
+            }
+        }
+        if toleration.operator == TolerationOperator::Equal && toleration.key.is_empty() {
+            messages.push(format!(
+                "toleration key cannot be empty when operator is {}",
+                toleration.operator.as_str()
+            ));
+        }
+        let errors = label_value_errors(&toleration.value);
+        if !errors.is_empty() {
+            messages.push(format!(
+                "invalid toleration value {}: {}",
+                toleration.value,
+                errors.join("; ")
+            ));
+        }
+        if !seen.insert(toleration) {
+            messages.push(format!(
+                "toleration {{Key:{} Operator:{} Value:{} Effect:{}}} already exists, tolerations must be unique",
+                toleration.key,
+                toleration.operator.as_str(),
+                toleration.value,
+                toleration.effect
+            ));
+        }
+    }
+}
+
+/// `validatePropertySelectorRequirements`, and the contradictions between the requirements
+/// on one property.
+fn property_requirements(requirements: &[PropertySelectorRequirement], messages: &mut Vec<String>) {
+    let mut parsed: Vec<(&str, &str, Quantity)> = Vec::new();
+    for requirement in requirements {
+        if let Err(error) = property_name(&requirement.name) {
+            messages.push(format!(
+                "invalid property name {}: {error}",
+                requirement.name
+            ));
+        }
+        let known = matches!(
+            requirement.operator.as_str(),
+            "Gt" | "Ge" | "Lt" | "Le" | "Eq" | "Ne"
+        );
+        if !known {
+            messages.push(format!(
+                "invalid property selector operator {}",
+                requirement.operator
+            ));
+        } else if requirement.values.len() != 1 {
+            messages.push(format!(
+                "operator {} requires exactly one value, got {}",
+                requirement.operator,
+                requirement.values.len()
+            ));
+        }
+        for value in &requirement.values {
+            match Quantity::parse(value) {
+                Err(error) => messages.push(format!(
+                    "invalid values for property {}: value {value:?} is not a valid resource.Quantity: {error}",
+                    requirement.name
+                )),
+                Ok(quantity) if known && requirement.values.len() == 1 => {
+                    parsed.push((&requirement.name, &requirement.operator, quantity));
+                }
+                Ok(_) => {}
+            }
+        }
+    }
+    contradictions(&parsed, messages);
+}
+
+/// Requirements on one property that no value can meet.
+fn contradictions(parsed: &[(&str, &str, Quantity)], messages: &mut Vec<String>) {
+    let mut names: Vec<&str> = parsed.iter().map(|(name, _, _)| *name).collect();
+    names.dedup();
+    let mut done = HashSet::new();
+    for name in names {
+        if !done.insert(name) {
+            continue;
+        }
+        let on = |operators: &[&str]| -> Vec<&Quantity> {
+            parsed
+                .iter()
+                .filter(|(candidate, operator, _)| {
+                    *candidate == name && operators.contains(operator)
+                })
+                .map(|(_, _, quantity)| quantity)
+                .collect()
+        };
+        let equal = on(&["Eq"]);
+        let not_equal = on(&["Ne"]);
+        for pair in equal.windows(2) {
+            if property::compare(pair[0], pair[1]).is_ne() {
+                messages.push(format!("conflicting Eq values {} and {}", pair[0], pair[1]));
+            }
+        }
+        for value in &equal {
+            if not_equal
+                .iter()
+                .any(|other| property::compare(value, other).is_eq())
+            {
+                messages.push(format!("conflicting Eq and Ne on same value {value}"));
+            }
+        }
+        let lower = tightest(parsed, name, &["Gt", "Ge"], |a, b| {
+            property::compare(a, b).is_gt()
+        });
+        let upper = tightest(parsed, name, &["Lt", "Le"], |a, b| {
+            property::compare(a, b).is_lt()
+        });
+        if let (Some((low, low_strict)), Some((high, high_strict))) = (lower, upper) {
+            let order = property::compare(low, high);
+            if order.is_gt() || (order.is_eq() && (low_strict || high_strict)) {
+                messages.push(format!(
+                    "lower bound ({low}) and upper bound ({high}) exclude all values"
+                ));
+            }
+        }
+        for value in &equal {
+            if let Some((low, strict)) = lower {
+                let order = property::compare(value, low);
+                if order.is_lt() || (order.is_eq() && strict) {
+                    messages.push(format!("eq value {value} violates lower bound {low}"));
+                }
+            }
+            if let Some((high, strict)) = upper {
+                let order = property::compare(value, high);
+                if order.is_gt() || (order.is_eq() && strict) {
+                    messages.push(format!("eq value {value} violates upper bound {high}"));
+                }
+            }
+        }
+    }
+}
+
+/// The bound no other bound of `operators` is tighter than, and whether it is strict.
+fn tightest<'q>(
+    parsed: &'q [(&str, &str, Quantity)],
+    name: &str,
+    operators: &[&str],
+    tighter: impl Fn(&Quantity, &Quantity) -> bool,
+) -> Option<(&'q Quantity, bool)> {
+    let mut best: Option<(&Quantity, bool)> = None;
+    for (candidate, operator, quantity) in parsed {
+        if *candidate != name || !operators.contains(operator) {
+            continue;
+        }
+        let strict = matches!(*operator, "Gt" | "Lt");
+        best = match best {
+            None => Some((quantity, strict)),
+            Some((current, current_strict)) => {
+                if tighter(quantity, current) {
+                    Some((quantity, strict))
+                } else if property::compare(quantity, current).is_eq() {
+                    Some((current, current_strict || strict))
+                } else {
+                    Some((current, current_strict))
+                }
+            }
+        };
+    }
+    best
+}
+
+/// Why a property name is refused (`validateName`'s texts).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum NameError {
+    #[error("invalid resource property name {0}, expected format is [PREFIX]/[CAPACITY_TYPE]-[RESOURCE_NAME]")]
+    Format(String),
+    #[error("invalid capacity type in resource property name {0}, supported values are [allocatable available total]")]
+    CapacityType(String),
+    #[error("property name {name} is not valid: {errors}")]
+    Name { name: String, errors: String },
+    #[error("property name first segment {prefix} is not valid: it is neither a valid DNS subdomain ({subdomain}) nor a valid qualified name ({qualified})")]
+    Prefix {
+        prefix: String,
+        subdomain: String,
+        qualified: String,
+    },
+    #[error("property name segment {segment} is not valid: {errors}")]
+    Segment { segment: String, errors: String },
+}
+
+/// `validateName`: a resource property is `<prefix><capacity type>-<resource>` with a known
+/// capacity type; any other name is one or more `/`-separated segments.
+fn property_name(name: &str) -> Result<(), NameError> {
+    let qualified = |name: &str| {
+        let errors = label_key_errors(name);
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(NameError::Name {
+                name: name.to_string(),
+                errors: errors.join("; "),
+            })
+        }
+    };
+    if let Some(resource) = name.strip_prefix(RESOURCE_PROPERTY_PREFIX) {
+        let Some((capacity, _)) = resource.split_once('-') else {
+            return Err(NameError::Format(name.to_string()));
+        };
+        if !["allocatable", "available", "total"].contains(&capacity) {
+            return Err(NameError::CapacityType(name.to_string()));
+        }
+        return qualified(name);
+    }
+    let segments: Vec<&str> = name.split('/').collect();
+    let [prefix, rest @ ..] = segments.as_slice() else {
+        return qualified(name);
+    };
+    if rest.is_empty() {
+        return qualified(name);
+    }
+    let subdomain = dns1123_subdomain_errors(prefix);
+    let prefix_errors = label_key_errors(prefix);
+    if !subdomain.is_empty() && !prefix_errors.is_empty() {
+        return Err(NameError::Prefix {
+            prefix: prefix.to_string(),
+            subdomain: subdomain.join("; "),
+            qualified: prefix_errors.join("; "),
+        });
+    }
+    for segment in rest {
+        let errors = label_key_errors(segment);
+        if !errors.is_empty() {
+            return Err(NameError::Segment {
+                segment: segment.to_string(),
+                errors: errors.join("; "),
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::kubefleet::read::read;
+
+    fn refusals(raw: Value) -> Vec<String> {
+        let policy: PlacementPolicy = read(&raw).unwrap_or_default();
+        match admit(Some(&raw), &policy) {
+            Ok(()) => Vec::new(),
+            Err(refusals) => refusals.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    #[test]
+    fn pick_n_without_a_count_is_refused_by_the_crd_rule() {
+        assert_eq!(
+            refusals(json!({"placementType": "PickN"})),
+            ["spec.policy: Invalid value: \"object\": clusterNames cannot be set and numberOfClusters must be set when placementType is PickN"]
+        );
+    }
+
+    #[test]
+    fn an_empty_list_is_still_set() {
+        assert_eq!(
+            refusals(json!({"placementType": "PickAll", "clusterNames": []})).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn repeated_pick_fixed_names_are_refused_by_the_webhook() {
+        assert_eq!(
+            refusals(json!({"placementType": "PickFixed", "clusterNames": ["a", "a"]})),
+            ["the placement policy field is invalid: cluster names must be unique for policy type PickFixed"]
+        );
+    }
+
+    #[test]
+    fn pick_all_with_preferred_terms_is_refused() {
+        assert_eq!(
+            refusals(json!({"affinity": {"clusterAffinity": {"preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 1, "preference": {}}]}}})),
+            ["the placement policy field is invalid: PreferredDuringSchedulingIgnoredDuringExecution will be ignored for placement policy type PickAll"]
+        );
+    }
+
+    #[test]
+    fn contradicting_requirements_are_named() {
+        let found = refusals(json!({
+            "placementType": "PickN", "numberOfClusters": 1,
+            "affinity": {"clusterAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"clusterSelectorTerms": [
+                {"propertySelector": {"matchExpressions": [
+                    {"name": "kubernetes-fleet.io/node-count", "operator": "Gt", "values": ["5"]},
+                    {"name": "kubernetes-fleet.io/node-count", "operator": "Lt", "values": ["3"]}
+                ]}}
+            ]}}}
+        }));
+        assert_eq!(
+            found,
+            ["the placement policy field is invalid: lower bound (5) and upper bound (3) exclude all values"]
+        );
+    }
+
+    #[test]
+    fn several_webhook_messages_are_bracketed() {
+        assert_eq!(
+            aggregate(&["a".to_string(), "b".to_string(), "a".to_string()]),
+            "[a, b]"
+        );
+    }
+}
