@@ -6,12 +6,16 @@
 //! One folder per placement API: the CRD types read from decoded manifests with field paths
 //! (`member_cluster`, `policy`, `taint`, `binding`, `overrides`, `stages`), the default
 //! profile's plugins (`plugins/`), scores and picking (`score`), PickN's bookkeeping
-//! (`downscale`), PickFixed (`pick_fixed`), the status text users read (`decisions`). Not yet
-//! wired into load/plan/render: nothing outside this folder calls it.
+//! (`downscale`), PickFixed (`pick_fixed`), the status text users read (`decisions`), what the
+//! API server and webhook refuse (`admission`), and one placement scheduled cycle by cycle over
+//! a run's `fleet` (`schedule`). Not yet wired into load/plan/render: nothing outside this
+//! folder calls it.
 
+pub mod admission;
 pub mod binding;
 pub mod decisions;
 pub mod downscale;
+pub mod fleet;
 pub mod member_cluster;
 pub mod overrides;
 pub mod pick_fixed;
@@ -19,6 +23,7 @@ pub mod plugins;
 pub mod policy;
 pub mod property;
 pub mod read;
+pub mod schedule;
 pub mod score;
 pub mod stages;
 pub mod status;

@@ -3,8 +3,7 @@
 //! (it exists and is eligible), invalid, or not found.
 
 use super::decisions::Invalid;
-use super::member_cluster::MemberCluster;
-use super::plugins::cluster_eligibility;
+use super::plugins::cluster_eligibility::Ineligible;
 
 /// The names of `clusterNames`, sorted into what the hub makes of them, in the list's order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -14,14 +13,15 @@ pub struct Targets<'n> {
     pub not_found: Vec<&'n str>,
 }
 
-pub fn cross_reference<'n, 'c>(
+/// `eligibility(name)` is `None` for a name that is no MemberCluster, else the cluster's
+/// eligibility (ClusterEligibility's `IsEligible` at `now`).
+pub fn cross_reference<'n>(
     names: &'n [String],
-    find: impl Fn(&str) -> Option<&'c MemberCluster>,
-    now: i64,
+    eligibility: impl Fn(&str) -> Option<Result<(), Ineligible>>,
 ) -> Targets<'n> {
     let mut targets = Targets::default();
     for name in names {
-        match find(name).map(|cluster| cluster_eligibility::check(cluster, now)) {
+        match eligibility(name) {
             None => targets.not_found.push(name),
             Some(Ok(())) => targets.valid.push(name),
             Some(Err(reason)) => targets.invalid.push(Invalid {

@@ -269,8 +269,12 @@ fn run(vector: &Vector) -> Result<(), String> {
         "pickFixed" => {
             let clusters = clusters(&input["clusters"])?;
             let names: Vec<String> = decode(&input["clusterNames"])?;
-            let find = |name: &str| clusters.iter().find(|cluster| cluster.name == name);
-            let targets = pick_fixed::cross_reference(&names, find, now(&input["now"])?);
+            let now = now(&input["now"])?;
+            let eligibility = |name: &str| {
+                let cluster = clusters.iter().find(|cluster| cluster.name == name)?;
+                Some(cluster_eligibility::check(cluster, now))
+            };
+            let targets = pick_fixed::cross_reference(&names, eligibility);
             json!({
                 "valid": targets.valid,
                 "invalid": targets.invalid.iter().map(|entry| json!({"cluster": entry.cluster, "reason": entry.reason})).collect::<Vec<_>>(),

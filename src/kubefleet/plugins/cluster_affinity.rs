@@ -3,6 +3,7 @@
 //! `clusterPreference.Scores`, `interpolateWeightFor`), with the property extremes computed
 //! once per cycle over every MemberCluster (`preparePluginState`).
 
+use std::borrow::Borrow;
 use std::collections::BTreeMap;
 
 use crate::kubefleet::member_cluster::MemberCluster;
@@ -159,9 +160,9 @@ pub type Observed = BTreeMap<String, Extremes>;
 /// `PreScore` (`preparePluginState`): `Err(Skip)` without preferred terms; otherwise the
 /// extremes of each sorted property over `clusters` (every MemberCluster, usable or not:
 /// a cluster that does not report the property is skipped, an unparsable value is an error).
-pub fn observe(
+pub fn observe<C: Borrow<MemberCluster>>(
     policy: Option<&PlacementPolicy>,
-    clusters: &[MemberCluster],
+    clusters: &[C],
 ) -> Result<Result<Observed, AffinityError>, Status> {
     let preferred = policy.map_or(&[][..], PlacementPolicy::preferred_terms);
     if preferred.is_empty() {
@@ -177,7 +178,7 @@ pub fn observe(
         }
         let mut extremes = Extremes::default();
         for cluster in clusters {
-            let value = match property_value(cluster, &sorter.name) {
+            let value = match property_value(cluster.borrow(), &sorter.name) {
                 Ok(Some(value)) => value,
                 Ok(None) => continue,
                 Err(error) => return Ok(Err(error.into())),

@@ -15,17 +15,20 @@ pub fn pre_filter(namespace: Option<&str>) -> Result<&str, Status> {
     namespace.ok_or_else(|| Status::skip(CLUSTER_SCOPED))
 }
 
-/// `Filter`: only clusters with a `NamespaceCollectionSucceeded` condition are filtered,
-/// whatever its status (`False`, degraded collection, still filters).
-pub fn filter(namespace: &str, cluster: &MemberCluster) -> Option<Status> {
+/// Why the cluster is filtered: only clusters with a `NamespaceCollectionSucceeded`
+/// condition are, whatever its status (`False`, degraded collection, still filters).
+pub fn rejection(namespace: &str, cluster: &MemberCluster) -> Option<&'static str> {
     if !cluster.has_condition(COLLECTION_CONDITION) {
         return None;
     }
     match &cluster.namespaces {
-        None => Some(Status::unschedulable(NO_NAMESPACES)),
-        Some(namespaces) if !namespaces.contains_key(namespace) => {
-            Some(Status::unschedulable(NAMESPACE_MISSING))
-        }
+        None => Some(NO_NAMESPACES),
+        Some(namespaces) if !namespaces.contains_key(namespace) => Some(NAMESPACE_MISSING),
         Some(_) => None,
     }
+}
+
+/// `Filter`.
+pub fn filter(namespace: &str, cluster: &MemberCluster) -> Option<Status> {
+    rejection(namespace, cluster).map(Status::unschedulable)
 }

@@ -5,19 +5,21 @@ use crate::kubefleet::member_cluster::MemberCluster;
 use crate::kubefleet::status::Status;
 use crate::kubefleet::taint::{GoTaint, Taint, Toleration};
 
-/// The first taint of `cluster` that none of `tolerations` tolerates.
-pub fn untolerated<'c>(
-    cluster: &'c MemberCluster,
-    tolerations: &[Toleration],
-) -> Option<&'c Taint> {
-    cluster.taints.iter().find(|taint| {
+/// The index of the first taint of `cluster` that none of `tolerations` tolerates.
+pub fn untolerated(cluster: &MemberCluster, tolerations: &[Toleration]) -> Option<usize> {
+    cluster.taints.iter().position(|taint| {
         !tolerations
             .iter()
             .any(|toleration| toleration.tolerates(taint))
     })
 }
 
+/// Upstream's reason for an untolerated taint.
+pub fn reason(taint: &Taint) -> String {
+    format!("taint {} cannot be tolerated", GoTaint(taint))
+}
+
 pub fn filter(cluster: &MemberCluster, tolerations: &[Toleration]) -> Option<Status> {
     untolerated(cluster, tolerations)
-        .map(|taint| Status::unschedulable(format!("taint {} cannot be tolerated", GoTaint(taint))))
+        .map(|index| Status::unschedulable(reason(&cluster.taints[index])))
 }

@@ -3,6 +3,7 @@
 //! every MemberCluster; a cluster is filtered when placing there would break a DoNotSchedule
 //! constraint and scored by the skew it would add.
 
+use std::borrow::Borrow;
 use std::collections::BTreeMap;
 
 use crate::kubefleet::member_cluster::MemberCluster;
@@ -41,14 +42,14 @@ pub struct DomainCounts<'c> {
 /// `countByDomain`: every cluster labelled with `key` makes its domain exist (an unusable
 /// cluster makes a domain with count 0); `has_current_binding[i]` says whether `clusters[i]`
 /// has a current scheduled or bound binding (obsolete ones do not count).
-pub fn count_by_domain<'c>(
+pub fn count_by_domain<'c, C: Borrow<MemberCluster>>(
     key: &str,
-    clusters: &'c [MemberCluster],
+    clusters: &'c [C],
     has_current_binding: &[bool],
 ) -> DomainCounts<'c> {
     let mut counts = BTreeMap::new();
     for (index, cluster) in clusters.iter().enumerate() {
-        if let Some(domain) = cluster.labels.get(key) {
+        if let Some(domain) = cluster.borrow().labels.get(key) {
             let count = counts.entry(domain.as_str()).or_insert(0);
             if has_current_binding.get(index).copied().unwrap_or(false) {
                 *count += 1;
@@ -114,8 +115,8 @@ pub enum Spread {
 
 /// `evaluateAllConstraints`, cluster by cluster in `clusters` order. A cluster without the
 /// topology key passes a constraint and adds 0 (unlike kube-scheduler).
-pub fn evaluate(
-    clusters: &[MemberCluster],
+pub fn evaluate<C: Borrow<MemberCluster>>(
+    clusters: &[C],
     has_current_binding: &[bool],
     do_not_schedule: &[&TopologySpreadConstraint],
     schedule_anyway: &[&TopologySpreadConstraint],
@@ -127,6 +128,7 @@ pub fn evaluate(
     let lenient: Vec<_> = schedule_anyway.iter().map(count).collect();
     let mut verdicts = Vec::with_capacity(clusters.len());
     'clusters: for cluster in clusters {
+        let cluster = cluster.borrow();
         let mut score = 0i32;
         for (constraint, counts) in do_not_schedule.iter().zip(&strict) {
             let Some(domain) = cluster.labels.get(&constraint.topology_key) else {
@@ -175,9 +177,9 @@ pub fn classify(
 
 /// `PreFilter` (which prepares the state `Filter` and `Score` read): the skip status, if the
 /// plugin skips, and the verdicts (computed even when only ScheduleAnyway constraints exist).
-pub fn prepare(
+pub fn prepare<C: Borrow<MemberCluster>>(
     policy: Option<&PlacementPolicy>,
-    clusters: &[MemberCluster],
+    clusters: &[C],
     has_current_binding: &[bool],
 ) -> Result<(Option<Status>, Vec<Spread>), SpreadError> {
     let Some(policy) = policy else {
