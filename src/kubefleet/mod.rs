@@ -8,7 +8,8 @@
 //! profile's plugins (`plugins/`), scores and picking (`score`), PickN's bookkeeping
 //! (`downscale`), PickFixed (`pick_fixed`), the status text users read (`decisions`), what the
 //! API server and webhook refuse (`admission`), and one placement scheduled cycle by cycle over
-//! a run's `fleet` (`schedule`). Not yet wired into load/plan/render: nothing outside this
+//! a run's `fleet` (`schedule`), and the plan step that puts them together into the data of a
+//! plan item (`item`). Not yet wired into load/plan/render: nothing outside this
 //! folder calls it.
 
 pub mod admission;
@@ -16,6 +17,7 @@ pub mod binding;
 pub mod decisions;
 pub mod downscale;
 pub mod fleet;
+pub mod item;
 pub mod member_cluster;
 pub mod overrides;
 pub mod pick_fixed;

@@ -3,6 +3,7 @@
 //! clusters each stage of the strategy updates, in which order, and which clusters the
 //! deletion stage removes.
 
+use std::borrow::Borrow;
 use std::collections::HashSet;
 use std::num::IntErrorKind;
 
@@ -54,30 +55,40 @@ pub struct Stage {
 
 /// Why a run cannot be initialized; `Display` is the run's `Initialized=False` message.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: {0}")]
-pub struct StageError(pub String);
+pub enum RunError {
+    /// A user error in the strategy or the clusters' labels (`controller.NewUserError`).
+    #[error("cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: {0}")]
+    User(String),
+    /// The latest policy snapshot is not `Scheduled=True` (`getPolicySnapshot`).
+    #[error("cannot continue the updateRun: failed to validate the updateRun: policy snapshot `{0}` not fully scheduled yet")]
+    NotScheduled(String),
+    /// PickN or PickFixed without as many selected bindings as it asks for
+    /// (`collectScheduledClusters`, `controller.NewUnexpectedBehaviorError`).
+    #[error("cannot continue the updateRun: failed to validate the updateRun: unexpected behavior which cannot be handled by the controller: the number of selected bindings {selected} is not equal to the observed cluster count {observed}")]
+    Count { selected: usize, observed: usize },
+}
 
 /// `computeRunStageStatus` and the deletion stage. `strategy` is `namespace/name` (an empty
 /// namespace for a ClusterStagedUpdateStrategy); `selected` are the clusters of the current
 /// bindings that are not Unscheduled, `unscheduled` the clusters of the Unscheduled ones.
-pub fn assign(
+pub fn assign<C: Borrow<MemberCluster>>(
     strategy: &str,
     stages: &[StageConfig],
-    clusters: &[MemberCluster],
+    clusters: &[C],
     selected: &[&str],
     unscheduled: &[&str],
-) -> Result<Stages, StageError> {
+) -> Result<Stages, RunError> {
     let selected: HashSet<&str> = selected.iter().copied().collect();
     // The hub lists clusters from its cache in no fixed order; fleetplan takes name order, so
     // a duplicate or a bad sorting label is reported for the first cluster by name.
-    let mut by_name: Vec<&MemberCluster> = clusters.iter().collect();
+    let mut by_name: Vec<&MemberCluster> = clusters.iter().map(Borrow::borrow).collect();
     by_name.sort_by(|a, b| a.name.cmp(&b.name));
     let mut placed: HashSet<&str> = HashSet::new();
     let mut assigned = Vec::with_capacity(stages.len());
     for stage in stages {
         validate_tasks(strategy, stage)?;
         let selector = Selector::from_label_selector(stage.label_selector.as_ref()).map_err(|error| {
-            StageError(format!(
+            RunError::User(format!(
                 "the stage label selector is invalid, updateStrategy: `{strategy}`, stage: {}, err: {error}",
                 stage.name
             ))
@@ -89,7 +100,7 @@ pub fn assign(
                 continue;
             }
             if !placed.insert(name) {
-                return Err(StageError(format!(
+                return Err(RunError::User(format!(
                     "cluster `{name}` appears in more than one stages"
                 )));
             }
@@ -112,7 +123,7 @@ pub fn assign(
     if !missing.is_empty() {
         missing.sort_unstable();
         let shown = missing[..missing.len().min(10)].join(", ");
-        return Err(StageError(format!(
+        return Err(RunError::User(format!(
             "some clusters are not placed in any stage, total {}, showing up to 10: {shown}",
             missing.len()
         )));
@@ -126,7 +137,7 @@ pub fn assign(
 }
 
 /// The sorting label as `strconv.Atoi` reads it; a missing label is `""`, an error.
-fn sorting_value(key: &str, cluster: &MemberCluster) -> Result<i64, StageError> {
+fn sorting_value(key: &str, cluster: &MemberCluster) -> Result<i64, RunError> {
     let value = cluster.labels.get(key).map_or("", String::as_str);
     value.parse::<i64>().map_err(|error| {
         let why = match error.kind() {
@@ -135,7 +146,7 @@ fn sorting_value(key: &str, cluster: &MemberCluster) -> Result<i64, StageError> 
         };
         // Label values hold no character that JSON and Go's %q quote differently.
         let quoted = serde_json::Value::from(value);
-        StageError(format!(
+        RunError::User(format!(
             "the sorting label `{key}:{value}` on cluster `{}` is not valid: strconv.Atoi: parsing {quoted}: {why}",
             cluster.name
         ))
@@ -143,9 +154,9 @@ fn sorting_value(key: &str, cluster: &MemberCluster) -> Result<i64, StageError> 
 }
 
 /// `validateBeforeStageTask` and `validateAfterStageTask`.
-fn validate_tasks(strategy: &str, stage: &StageConfig) -> Result<(), StageError> {
+fn validate_tasks(strategy: &str, stage: &StageConfig) -> Result<(), RunError> {
     let invalid = |which: &str, error: TaskError| {
-        StageError(format!(
+        RunError::User(format!(
             "the {which} stage tasks are invalid, updateStrategy: `{strategy}`, stage: {}, err: {error}",
             stage.name
         ))

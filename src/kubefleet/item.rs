@@ -1,0 +1,345 @@
+//! The plan step for one KubeFleet placement, and the data a plan item and explain read
+//! (design §9): admission, the schedule, the stages of a staged update run, and the overrides
+//! that apply to each selected cluster.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use super::admission::{self, Refusal};
+use super::binding::{Binding, BindingScore, BindingState};
+use super::fleet::Fleet;
+use super::overrides::{self, Override};
+use super::policy::{PlacementPolicy, PlacementType};
+use super::schedule::{self, Placement, PolicySnapshot, Schedule};
+use super::stages::{self, RunError, Stage, StageConfig};
+use crate::model::Condition;
+
+/// A (Cluster)StagedUpdateRun against the placement, with its strategy's stages.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StagedRun {
+    /// `namespace/name` of the (Cluster)StagedUpdateStrategy (empty namespace when
+    /// cluster-scoped), as upstream names it in its messages.
+    pub strategy: String,
+    pub stages: Vec<StageConfig>,
+}
+
+/// Everything one placement is planned from.
+#[derive(Clone, Copy, Debug)]
+pub struct Input<'a> {
+    pub placement: &'a Placement,
+    /// `spec.policy` as written, for the CRD's CEL rules (which test presence).
+    pub raw_policy: Option<&'a Value>,
+    pub snapshot: Option<&'a PolicySnapshot>,
+    /// The bindings labelled for the placement (in its namespace for a ResourcePlacement).
+    pub bindings: &'a [Binding],
+    pub run: Option<&'a StagedRun>,
+    /// The ClusterResourceOverrides and ResourceOverrides that apply to the placement (those
+    /// whose `spec.placement` is absent or names it and whose selectors name its resources).
+    pub cluster_resource_overrides: &'a [Override],
+    pub resource_overrides: &'a [Override],
+}
+
+/// The overrides that apply to one selected cluster.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClusterOverrides {
+    pub cluster_resource_overrides: Vec<String>,
+    /// `namespace/name`.
+    pub resource_overrides: Vec<String>,
+}
+
+/// A planned placement: the fields of design §9.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Item {
+    /// Current scheduled or bound bindings after planning, sorted.
+    pub clusters: Vec<String>,
+    /// The placement's Scheduled condition, and `Initialized` for a staged update run.
+    pub conditions: Vec<Condition>,
+    /// As recorded on the bindings; a binding without a score is absent.
+    pub scores: BTreeMap<String, BindingScore>,
+    /// Clusters whose bindings became Unscheduled.
+    pub removed: Vec<String>,
+    pub stages: Vec<Stage>,
+    pub deletion_stage: Vec<String>,
+    pub overrides: BTreeMap<String, ClusterOverrides>,
+    /// Admission refusals, a failed cycle, a run that cannot start.
+    pub errors: Vec<String>,
+    /// The schedule behind it (every filtered and scored cluster, for explain); `None` when
+    /// admission refused the placement.
+    pub schedule: Option<Schedule>,
+}
+
+/// Plans one placement over the run's fleet.
+pub fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
+    let default_policy = PlacementPolicy::default();
+    let policy = input.placement.policy.as_ref().unwrap_or(&default_policy);
+    if let Err(refusals) = admission::admit(input.raw_policy, policy) {
+        return Item {
+            errors: refusals.iter().map(Refusal::to_string).collect(),
+            ..Item::default()
+        };
+    }
+    let schedule = schedule::schedule(input.placement, input.snapshot, input.bindings, fleet);
+    let mut item = Item {
+        clusters: schedule
+            .clusters()
+            .into_iter()
+            .map(str::to_string)
+            .collect(),
+        conditions: vec![schedule.condition.clone()],
+        removed: schedule.removed.clone(),
+        ..Item::default()
+    };
+    for binding in &schedule.bindings {
+        if binding.state == BindingState::Unscheduled {
+            continue;
+        }
+        if let Some(score) = binding.cluster_decision.cluster_score {
+            item.scores.insert(binding.target_cluster.clone(), score);
+        }
+    }
+    if let Some(error) = &schedule.error {
+        item.errors.push(error.to_string());
+    }
+    for cluster in &item.clusters {
+        let Some(member) = fleet.get(cluster) else {
+            continue;
+        };
+        match overrides::for_cluster(
+            member,
+            input.cluster_resource_overrides,
+            input.resource_overrides,
+        ) {
+            Ok((cluster_scoped, namespaced)) => {
+                if !cluster_scoped.is_empty() || !namespaced.is_empty() {
+                    item.overrides.insert(
+                        cluster.clone(),
+                        ClusterOverrides {
+                            cluster_resource_overrides: cluster_scoped,
+                            resource_overrides: namespaced,
+                        },
+                    );
+                }
+            }
+            Err(error) => item
+                .errors
+                .push(format!("override rule of cluster {cluster}: {error}")),
+        }
+    }
+    if let Some(run) = input.run {
+        let kind = if input.placement.namespace.is_some() {
+            "StagedUpdateRun"
+        } else {
+            "ClusterStagedUpdateRun"
+        };
+        match initialize(run, policy, &schedule, fleet) {
+            Ok(assigned) => {
+                item.stages = assigned.stages;
+                item.deletion_stage = assigned.deletion;
+                item.conditions.push(Condition {
+                    type_: "Initialized".to_string(),
+                    status: "True".to_string(),
+                    reason: "UpdateRunInitializedSuccessfully".to_string(),
+                    message: format!("{kind} initialized successfully"),
+                });
+            }
+            Err(error) => {
+                item.errors.push(error.to_string());
+                item.conditions.push(Condition {
+                    type_: "Initialized".to_string(),
+                    status: "False".to_string(),
+                    reason: "UpdateRunInitializedFailed".to_string(),
+                    message: error.to_string(),
+                });
+            }
+        }
+    }
+    item.schedule = Some(schedule);
+    item
+}
+
+/// The run's initialization (design §8): the latest snapshot must be fully scheduled and, for
+/// PickN and PickFixed, hold as many selected bindings as it asks for; then the stages.
+fn initialize(
+    run: &StagedRun,
+    policy: &PlacementPolicy,
+    schedule: &Schedule,
+    fleet: &Fleet<'_>,
+) -> Result<stages::Stages, RunError> {
+    if schedule.condition.status != "True" {
+        return Err(RunError::NotScheduled(schedule.snapshot.clone()));
+    }
+    let (selected, unscheduled): (Vec<&Binding>, Vec<&Binding>) = schedule
+        .bindings
+        .iter()
+        .filter(|binding| {
+            binding.scheduling_policy_snapshot_name == schedule.snapshot
+                || binding.state == BindingState::Unscheduled
+        })
+        .partition(|binding| binding.state != BindingState::Unscheduled);
+    let observed = match policy.placement_type {
+        PlacementType::PickN => usize::try_from(policy.number_of_clusters()).ok(),
+        PlacementType::PickFixed => Some(policy.cluster_names.len()),
+        PlacementType::PickAll => None,
+    };
+    if let Some(observed) = observed {
+        if observed != selected.len() {
+            return Err(RunError::Count {
+                selected: selected.len(),
+                observed,
+            });
+        }
+    }
+    let selected: Vec<&str> = selected
+        .iter()
+        .map(|binding| binding.target_cluster.as_str())
+        .collect();
+    let unscheduled: Vec<&str> = unscheduled
+        .iter()
+        .map(|binding| binding.target_cluster.as_str())
+        .collect();
+    stages::assign(
+        &run.strategy,
+        &run.stages,
+        fleet.clusters(),
+        &selected,
+        &unscheduled,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::kubefleet::member_cluster::MemberCluster;
+    use crate::kubefleet::overrides::OverrideRule;
+    use crate::kubefleet::read::read;
+
+    const NOW: i64 = 1_780_315_200;
+
+    fn healthy(name: &str, labels: Value) -> MemberCluster {
+        read(&json!({
+            "metadata": {"name": name, "labels": labels},
+            "status": {"agentStatus": [{
+                "type": "MemberAgent",
+                "lastReceivedHeartbeat": "2026-06-01T12:00:00Z",
+                "conditions": [
+                    {"type": "Joined", "status": "True"},
+                    {"type": "Healthy", "status": "True", "lastTransitionTime": "2026-06-01T12:00:00Z"}
+                ]
+            }]}
+        }))
+        .unwrap_or_default()
+    }
+
+    fn placement(raw: &Value) -> Placement {
+        Placement {
+            namespace: None,
+            name: "crp".to_string(),
+            policy: read(raw).ok(),
+        }
+    }
+
+    fn input<'a>(placement: &'a Placement, raw: &'a Value) -> Input<'a> {
+        Input {
+            placement,
+            raw_policy: Some(raw),
+            snapshot: None,
+            bindings: &[],
+            run: None,
+            cluster_resource_overrides: &[],
+            resource_overrides: &[],
+        }
+    }
+
+    fn run() -> StagedRun {
+        StagedRun {
+            strategy: "/strategy".to_string(),
+            stages: read(&json!([
+                {"name": "canary", "labelSelector": {"matchLabels": {"ring": "0"}}},
+                {"name": "rest", "labelSelector": {"matchLabels": {"ring": "1"}}}
+            ]))
+            .unwrap_or_default(),
+        }
+    }
+
+    #[test]
+    fn a_refused_placement_is_not_planned() {
+        let raw = json!({"placementType": "PickN"});
+        let placement = placement(&raw);
+        let clusters = [healthy("a", json!({}))];
+        let item = plan(input(&placement, &raw), &Fleet::new(&clusters, NOW));
+        assert!(item.schedule.is_none());
+        assert_eq!(
+            item.errors,
+            ["spec.policy: Invalid value: \"object\": clusterNames cannot be set and numberOfClusters must be set when placementType is PickN"]
+        );
+    }
+
+    #[test]
+    fn a_planned_placement_lists_clusters_scores_stages_and_overrides() {
+        let raw = json!({"placementType": "PickN", "numberOfClusters": 2});
+        let placement = placement(&raw);
+        let clusters = [
+            healthy("a", json!({"ring": "0"})),
+            healthy("b", json!({"ring": "1"})),
+            healthy("c", json!({"ring": "1"})),
+        ];
+        let run = run();
+        let overrides = [Override {
+            namespace: None,
+            name: "cro".to_string(),
+            rules: vec![OverrideRule {
+                cluster_selector: read(&json!({"clusterSelectorTerms": [{"labelSelector": {"matchLabels": {"ring": "1"}}}]})).ok(),
+            }],
+        }];
+        let item = plan(
+            Input {
+                run: Some(&run),
+                cluster_resource_overrides: &overrides,
+                ..input(&placement, &raw)
+            },
+            &Fleet::new(&clusters, NOW),
+        );
+        // Equal scores: the larger names win.
+        assert_eq!(item.clusters, ["b", "c"]);
+        assert_eq!(
+            item.scores.get("b"),
+            Some(&BindingScore {
+                affinity_score: Some(0),
+                priority_score: Some(0)
+            })
+        );
+        assert_eq!(item.stages[0].clusters, Vec::<String>::new());
+        assert_eq!(item.stages[1].clusters, ["b", "c"]);
+        assert_eq!(item.conditions[1].status, "True");
+        assert_eq!(
+            item.overrides
+                .get("c")
+                .map(|found| found.cluster_resource_overrides.clone()),
+            Some(vec!["cro".to_string()])
+        );
+        assert!(item.errors.is_empty());
+    }
+
+    #[test]
+    fn a_run_cannot_start_while_pick_n_is_unfulfilled() {
+        let raw = json!({"placementType": "PickN", "numberOfClusters": 3});
+        let placement = placement(&raw);
+        let clusters = [healthy("a", json!({"ring": "0"}))];
+        let run = run();
+        let item = plan(
+            Input {
+                run: Some(&run),
+                ..input(&placement, &raw)
+            },
+            &Fleet::new(&clusters, NOW),
+        );
+        assert_eq!(item.conditions[1].status, "False");
+        assert_eq!(
+            item.conditions[1].message,
+            "cannot continue the updateRun: failed to validate the updateRun: policy snapshot `crp-0` not fully scheduled yet"
+        );
+    }
+}
