@@ -177,11 +177,11 @@ _fleetplan() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "text json github junit sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json github junit sarif markdown" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "text json github junit sarif" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json github junit sarif markdown" -- "${cur}"))
                     return 0
                     ;;
                 --baseline)

@@ -153,7 +153,8 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s o -l outpu
 json\t'The report as JSON: result, items, errors, unsatisfied'
 github\t'GitHub Actions annotations (`::error file=…,line=…::…`), then the summary'
 junit\t'JUnit XML, one test case per item (GitLab, Jenkins, Azure Pipelines test reports)'
-sarif\t'SARIF 2.1.0, one result per finding (GitHub code scanning)'"
+sarif\t'SARIF 2.1.0, one result per finding (GitHub code scanning)'
+markdown\t'A pull-request comment: the summary, a table of findings (new ones marked against a baseline, known ones folded), resolved entries'"
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l baseline -d 'Findings FILE (written by --write-baseline) holds are known: reported as such, they do not fail the run; new ones do, and entries no longer found are reported as resolved' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l write-baseline -d 'Record this run\'s findings in FILE (sorted YAML, for --baseline) and exit 0' -r -F
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l color -d 'When to colour output: auto colours a terminal unless NO_COLOR is set' -r -f -a "auto\t'Colour when stdout is a terminal and NO_COLOR is unset or empty'

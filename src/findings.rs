@@ -176,11 +176,16 @@ impl Finding {
     /// What is wrong, without where: `object: path: reason: message (hint: …)`, each part
     /// when known.
     pub fn description(&self) -> String {
+        match &self.object {
+            Some(object) => format!("{object}: {}", self.what()),
+            None => self.what(),
+        }
+    }
+
+    /// What is wrong with the object: `path: reason: message (hint: …)`, each part when known.
+    pub fn what(&self) -> String {
         let mut text = String::new();
-        for part in [&self.object, &self.path, &self.reason]
-            .into_iter()
-            .flatten()
-        {
+        for part in [&self.path, &self.reason].into_iter().flatten() {
             text.push_str(part);
             text.push_str(": ");
         }

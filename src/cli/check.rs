@@ -1,4 +1,4 @@
-//! `fleetplan check -f PATH... [ITEM...|-l SELECTOR] [-o text|json|github|junit|sarif]
+//! `fleetplan check -f PATH... [ITEM...|-l SELECTOR] [-o text|json|github|junit|sarif|markdown]
 //! [what-if flags]`: the CI gate.
 //!
 //! Exit codes: 0 clean, 1 an input or item error, 3 everything valid but some item
@@ -63,6 +63,9 @@ pub enum CheckFormat {
     Junit,
     /// SARIF 2.1.0, one result per finding (GitHub code scanning).
     Sarif,
+    /// A pull-request comment: the summary, a table of findings (new ones marked against a
+    /// baseline, known ones folded), resolved entries.
+    Markdown,
 }
 
 pub fn run(args: CheckArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
@@ -120,6 +123,7 @@ pub fn run(args: CheckArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
         CheckFormat::Github => render::github(&check),
         CheckFormat::Junit => junit(&check),
         CheckFormat::Sarif => sarif(&check),
+        CheckFormat::Markdown => render::markdown(&check),
     };
     write(io.stdout, &text)?;
     Ok(match check.result {

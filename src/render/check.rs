@@ -1,11 +1,12 @@
-//! `fleetplan check`'s report as text, JSON or GitHub Actions workflow commands (JUnit and
-//! SARIF are beside it); what the findings are is decided in [`crate::findings`].
+//! `fleetplan check`'s report as text, JSON, GitHub Actions workflow commands or a markdown
+//! comment (JUnit and SARIF are beside it); what the findings are is decided in [`crate::findings`].
 
 use std::fmt::Write as _;
 
-use super::escape::terminal_line;
+use super::diff::cap;
+use super::escape::{markdown_cell, markdown_code, terminal_line};
 use super::workflow::{self, At};
-use crate::findings::{CheckReport, CheckResult};
+use crate::findings::{CheckReport, CheckResult, Finding};
 use crate::verdict::NOT_EVALUATED;
 
 /// One line per finding (with a baseline, per new finding), one per baseline entry that no
@@ -151,6 +152,88 @@ pub fn github(report: &CheckReport) -> String {
     out
 }
 
+/// `-o markdown`: the report as a pull-request comment. A heading with the summary (the line
+/// `-o text` ends with), a table of the findings that fail the gate, then, with a baseline,
+/// the known findings folded in `<details>` and the entries no longer found. Text from inputs
+/// is in code spans ([`markdown_cell`]), so no manifest can inject markdown, and the comment
+/// is cut to GitHub's size limit as `diff -o markdown` is.
+pub fn markdown(report: &CheckReport) -> String {
+    cap(markdown_uncapped(report), "report", "check")
+}
+
+fn markdown_uncapped(report: &CheckReport) -> String {
+    let mut out = format!("### fleetplan check: {}", summary(report));
+    let baseline = report.resolved.is_some();
+    // (what the finding is, the finding), new or known ones, errors first.
+    let findings = |new: bool| {
+        let (error, unsatisfied) = if baseline && new {
+            ("**new** error", "**new** unsatisfied")
+        } else {
+            ("error", "unsatisfied")
+        };
+        let errors = report.errors.iter().map(move |finding| (error, finding));
+        let unsatisfied = report.unsatisfied.iter().map(move |f| (unsatisfied, f));
+        errors
+            .chain(unsatisfied)
+            .filter(move |(_, finding)| finding.is_new() == new)
+    };
+    if findings(true).next().is_some() {
+        finding_table(&mut out, findings(true));
+    }
+    let known = findings(false).count();
+    if known > 0 {
+        let _ = writeln!(
+            out,
+            "\n<details><summary>{known} known finding{} (baseline): they do not fail the \
+             gate</summary>",
+            if known == 1 { "" } else { "s" }
+        );
+        finding_table(&mut out, findings(false));
+        out.push_str("\n</details>\n");
+    }
+    let resolved = report.resolved.as_deref().unwrap_or_default();
+    if !resolved.is_empty() {
+        out.push_str(
+            "\nIn the baseline, no longer found (regenerate it with `--write-baseline`):\n\n",
+        );
+        for entry in resolved {
+            let _ = writeln!(out, "- {}", markdown_code(&entry.describe()));
+        }
+    }
+    out
+}
+
+fn finding_table<'f>(out: &mut String, findings: impl Iterator<Item = (&'f str, &'f Finding)>) {
+    out.push_str("\n| Finding | Object | Where | What is wrong |\n");
+    out.push_str("| --- | --- | --- | --- |\n");
+    for (kind, finding) in findings {
+        let object = finding.object.as_deref().map(markdown_cell);
+        let _ = writeln!(
+            out,
+            "| {kind} | {} | {} | {} |",
+            object.unwrap_or_default(),
+            place(finding),
+            markdown_cell(&finding.what()),
+        );
+    }
+}
+
+/// `` `FILE#N` line L `` (and `column C` when known): where a finding is.
+fn place(finding: &Finding) -> String {
+    let file = match finding.document {
+        Some(document) => format!("{}#{document}", finding.file),
+        None => finding.file.clone(),
+    };
+    let mut place = markdown_cell(&file);
+    if let Some(line) = finding.line {
+        let _ = write!(place, " line {line}");
+        if let Some(column) = finding.column {
+            let _ = write!(place, " column {column}");
+        }
+    }
+    place
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,6 +301,23 @@ mod tests {
             "::warning file=a%2Cb%3Ac.yaml::Placement/ns/p: \
              NotAllDecisionsScheduled: 50%25 done%0Arest\n\
              1 item checked: 1 unsatisfied\n"
+        );
+    }
+
+    #[test]
+    fn markdown_keeps_input_text_in_code_spans() {
+        let mut report = unsatisfied("a | b `c`\n# heading");
+        if let Some(finding) = report.unsatisfied.first_mut() {
+            finding.object = Some("Placement/ns/<img src=x>".to_string());
+            finding.line = Some(3);
+        }
+        assert_eq!(
+            markdown(&report),
+            "### fleetplan check: 1 item checked: 1 unsatisfied\n\
+             \n| Finding | Object | Where | What is wrong |\n\
+             | --- | --- | --- | --- |\n\
+             | unsatisfied | `Placement/ns/<img src=x>` | `a,b:c.yaml#1` line 3 | \
+             `` NotAllDecisionsScheduled: a \\| b `c`\\u{a}# heading `` |\n"
         );
     }
 

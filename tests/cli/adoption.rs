@@ -878,3 +878,135 @@ spec:
         "{baseline}"
     );
 }
+
+// ---- Markdown ----
+
+#[test]
+fn markdown_marks_new_findings_and_folds_the_known_ones() {
+    let repo = repo_with_baseline();
+    put(
+        repo.path(),
+        "apps/fresh.yaml",
+        &LEGACY.replace("legacy", "fresh"),
+    );
+    let args = ["check", "-f", "clusters", "-f", "apps", "-o", "markdown"];
+    let mut with_baseline = args.to_vec();
+    with_baseline.extend(["--baseline", "baseline.yaml"]);
+    fleetplan(repo.path(), &with_baseline)
+        .stdout(
+            "### fleetplan check: 3 items checked: 1 new unsatisfied; 1 known (baseline), 0 resolved\n\
+             \n\
+             | Finding | Object | Where | What is wrong |\n\
+             | --- | --- | --- | --- |\n\
+             | **new** unsatisfied | `Placement/apps/fresh` | `apps/fresh.yaml#1` line 1 | \
+             `NotAllDecisionsScheduled: 1 cluster decisions unscheduled` |\n\
+             \n\
+             <details><summary>1 known finding (baseline): they do not fail the gate</summary>\n\
+             \n\
+             | Finding | Object | Where | What is wrong |\n\
+             | --- | --- | --- | --- |\n\
+             | unsatisfied | `Placement/apps/legacy` | `apps/legacy/placement.yaml#1` line 1 | \
+             `NotAllDecisionsScheduled: 1 cluster decisions unscheduled` |\n\
+             \n\
+             </details>\n",
+        )
+        .status(3)
+        .run();
+    // Without a baseline nothing is new or known: every finding is listed as found.
+    let output = fleetplan(repo.path(), &args).status(3).run();
+    let text = common::stdout(&output);
+    assert!(
+        text.starts_with("### fleetplan check: 3 items checked: 2 unsatisfied\n"),
+        "{text}"
+    );
+    assert!(!text.contains("new") && !text.contains("known"), "{text}");
+    // Once fixed, the baseline's entry is resolved.
+    fs::remove_file(repo.path().join("apps/fresh.yaml")).unwrap_or_else(|e| panic!("{e}"));
+    put(
+        repo.path(),
+        "apps/legacy/placement.yaml",
+        &LEGACY.replace("numberOfClusters: 3", "numberOfClusters: 2"),
+    );
+    fleetplan(repo.path(), &with_baseline)
+        .stdout(
+            "### fleetplan check: 2 items checked, all satisfied; 0 known (baseline), 1 resolved\n\
+             \n\
+             In the baseline, no longer found (regenerate it with `--write-baseline`):\n\
+             \n\
+             - `Placement/apps/legacy: unsatisfied: PlacementSatisfied: NotAllDecisionsScheduled`\n",
+        )
+        .run();
+}
+
+// ---- Terminals ----
+
+/// The team repository with the config file and cluster names long enough that a narrow
+/// terminal cannot hold a table row: what a name must never be broken in.
+fn repo_with_long_names() -> tempfile::TempDir {
+    let repo = team_repo();
+    put(repo.path(), ".fleetplan.yaml", CONFIG);
+    put(
+        repo.path(),
+        "clusters/hub.yaml",
+        &HUB.replace("east-1", "aws-us-east-1-production-cluster")
+            .replace("west-1", "gcp-europe-west4-production-cluster"),
+    );
+    repo
+}
+
+/// `fleetplan ARGS` run at the repository's root on a terminal `columns` wide (a pseudo
+/// terminal made by util-linux `script`, sized with `stty`), as the terminal shows it.
+#[cfg(target_os = "linux")]
+fn on_terminal(repo: &Path, columns: u16, args: &[&str]) -> String {
+    let command = format!(
+        "stty cols {columns} rows 50 && exec '{}' {}",
+        env!("CARGO_BIN_EXE_fleetplan"),
+        args.join(" ")
+    );
+    let output = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(repo)
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("script (util-linux) runs fleetplan on a terminal: {e}"));
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8_lossy(&output.stdout).replace("\r\n", "\n")
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_terminal_of_width_zero_is_of_unknown_width_and_nothing_wraps() {
+    let repo = repo_with_long_names();
+    for args in [&["explain", "storefront"][..], &["plan"][..]] {
+        let piped = common::stdout(&fleetplan(repo.path(), args).run());
+        assert_eq!(on_terminal(repo.path(), 0, args), piped, "{args:?}");
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_narrow_terminal_wraps_text_but_never_breaks_an_identifier() {
+    let repo = repo_with_long_names();
+    let piped = common::stdout(&fleetplan(repo.path(), &["explain", "storefront"]).run());
+    let narrow = on_terminal(repo.path(), 40, &["explain", "storefront"]);
+    // The reasons are wrapped to the width...
+    assert!(narrow.lines().count() > piped.lines().count(), "{narrow}");
+    assert!(
+        narrow.contains("\n                                                 100 = Balance"),
+        "{narrow}"
+    );
+    // ...and every name is whole, on one line, even where it overflows the width.
+    for name in [
+        "Placement/apps/storefront",
+        "aws-us-east-1-production-cluster",
+        "gcp-europe-west4-production-cluster",
+        "storefront-decision-1",
+    ] {
+        assert_eq!(
+            narrow.matches(name).count(),
+            piped.matches(name).count(),
+            "{name} broken or lost:\n{narrow}"
+        );
+    }
+}

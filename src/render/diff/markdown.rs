@@ -19,20 +19,21 @@ const FOLD_ABOVE: usize = 10;
 pub const MAX_COMMENT_CHARS: usize = 65_536;
 
 pub fn markdown(changes: &PlanDiff) -> String {
-    cap(uncapped(changes))
+    cap(uncapped(changes), "diff", "diff")
 }
 
 /// `text` when it fits in a comment; else its first lines (a `<details>` left open is
-/// closed), then a note with how much was left out and where the whole diff is.
-fn cap(text: String) -> String {
+/// closed), then a note with how much was left out and where the whole `what` (`diff`,
+/// `report`) is: what `fleetplan COMMAND` prints as text.
+pub(crate) fn cap(text: String, what: &str, command: &str) -> String {
     if text.chars().count() <= MAX_COMMENT_CHARS {
         return text;
     }
     let total = text.lines().count();
     let note = |shown: usize| {
         format!(
-            "\n---\n**This diff is cut to fit a comment**: {shown} of its {total} lines are shown \
-             above. The whole diff is what `fleetplan diff` prints with the same inputs and \
+            "\n---\n**This {what} is cut to fit a comment**: {shown} of its {total} lines are shown \
+             above. The whole {what} is what `fleetplan {command}` prints with the same inputs and \
              `-o text` (or `-o json`), for instance in the job's log.\n"
         )
     };
@@ -157,7 +158,7 @@ mod tests {
             String::from("### fleetplan diff: 1 item changed\n\n<details><summary>x</summary>\n\n");
         text.push_str(&"- `+ cluster c`\n".repeat(10_000));
         text.push_str("\n</details>\n");
-        let capped = cap(text);
+        let capped = cap(text, "diff", "diff");
         assert!(
             capped.chars().count() <= MAX_COMMENT_CHARS,
             "{}",
@@ -170,7 +171,7 @@ mod tests {
         );
         assert!(capped.contains("**This diff is cut to fit a comment**"));
         assert!(capped.contains("of its 10006 lines are shown"));
-        assert_eq!(cap("short\n".to_string()), "short\n");
+        assert_eq!(cap("short\n".to_string(), "diff", "diff"), "short\n");
     }
 
     #[test]

@@ -11,6 +11,7 @@ mod unified;
 use std::collections::BTreeMap;
 
 pub use github::github;
+pub(crate) use markdown::cap;
 pub use markdown::markdown;
 pub use text::render_text;
 
