@@ -24,8 +24,8 @@ pub enum ConsumerSpec {
     Subscription(SubscriptionPlacement),
     /// `work.open-cluster-management.io/v1alpha1` `ManifestWorkReplicaSet`.
     ManifestWorkReplicaSet {
-        /// `spec.placementRefs[]`: (name, `rolloutStrategy.type`).
-        placements: Vec<(String, String)>,
+        /// `spec.placementRefs[]`: (name, its `rolloutStrategy`).
+        placements: Vec<(String, RolloutStrategy)>,
     },
     /// `addon.open-cluster-management.io` `ClusterManagementAddOn` `spec.installStrategy`.
     AddOn {
@@ -36,6 +36,34 @@ pub enum ConsumerSpec {
     },
     /// `argoproj.io/v1alpha1` `ApplicationSet`: its `clusterDecisionResource` generators.
     ApplicationSet(Vec<Generator>),
+}
+
+/// A `rolloutStrategy` (open-cluster-management-io/api `cluster/v1alpha1`), the part of it its
+/// `type` reads: sdk-go's rollout helper reads only the block named after the type.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RolloutStrategy {
+    /// `All` (the CRD's default), `Progressive` or `ProgressivePerGroup`.
+    pub type_: String,
+    /// `mandatoryDecisionGroups[]`, as written.
+    pub mandatory: Vec<MandatoryGroup>,
+    /// `progressive.maxConcurrency`.
+    pub max_concurrency: Option<Threshold>,
+    /// `maxFailures` of the type's block: read for the error upstream stops with.
+    pub max_failures: Option<Threshold>,
+}
+
+/// A mandatory decision group: by name when `groupName` is set, else by `groupIndex`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MandatoryGroup {
+    Name(String),
+    Index(i64),
+}
+
+/// An int-or-string count of clusters (`5`, `"25%"`), as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Threshold {
+    Count(i64),
+    Text(String),
 }
 
 /// A Subscription's `spec.placement`.

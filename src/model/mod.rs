@@ -30,7 +30,9 @@ pub use echo::{echo, shorten_quoted, Echo, MAX_ECHO_CHARS, MAX_LINE_CHARS};
 pub use label_selector::{LabelSelectorRequirementSpec, LabelSelectorSpec};
 pub use labels::{labels_from, Interned, Interner, Labels};
 pub use object::{write_object_name, ObjectRef, Source};
-pub use plan_document::{Group, ItemSource, Plan, PlanItem, PLAN_API_VERSION, PLAN_KIND};
+pub use plan_document::{
+    Group, ItemSource, Plan, PlanItem, Rollout, Wave, PLAN_API_VERSION, PLAN_KIND,
+};
 pub use quantity::Quantity;
 pub use workload::{FederatedPlacement, Workload, WorkloadKind};
 

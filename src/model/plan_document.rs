@@ -111,6 +111,10 @@ pub struct PlanItem {
     /// (`[PlacementBinding/ns/b, Placement/ns/p]`), in the order its controller reads them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub via: Vec<Vec<String>>,
+    /// A ManifestWorkReplicaSet: for each placement, the order its rollout strategy gives
+    /// the work to the clusters.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rollout: Vec<Rollout>,
     /// An item with errors selected nothing.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<String>,
@@ -129,6 +133,30 @@ impl PlanItem {
             condition.status == bad
         })
     }
+}
+
+/// The waves in which a ManifestWorkReplicaSet's rollout strategy reaches the clusters of one
+/// placement, each wave starting once the one before has succeeded.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Rollout {
+    /// `Placement/ns/name`.
+    pub placement: String,
+    /// `All`, `Progressive` or `ProgressivePerGroup`.
+    pub strategy: String,
+    pub waves: Vec<Wave>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Wave {
+    /// A mandatory decision group: no failure tolerated.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mandatory: bool,
+    /// The decision group's index, when the wave is one whole group.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<usize>,
+    pub clusters: ClusterNames,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

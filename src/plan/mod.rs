@@ -11,7 +11,8 @@ use std::collections::HashMap;
 
 pub use crate::model::Condition;
 pub use crate::model::{
-    Group, ItemSource, Plan, PlanItem, PLAN_API_VERSION as API_VERSION, PLAN_KIND as KIND,
+    Group, ItemSource, Plan, PlanItem, Rollout, Wave, PLAN_API_VERSION as API_VERSION,
+    PLAN_KIND as KIND,
 };
 pub use consumers::{ConsumerTrace, ObjectProblem, RouteTrace};
 pub use federated_fleet::FederatedFleet;

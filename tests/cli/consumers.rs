@@ -140,9 +140,62 @@ fn a_manifest_work_replica_set_shows_its_rollout_over_the_decision_groups() {
     let output = with_consumers("explain")
         .args(["ManifestWorkReplicaSet/ci/canary-config"])
         .run();
-    assert!(common::stdout(&output).contains(
-        "rollout ProgressivePerGroup over Placement/ci/canary-rollout: mandatory decision groups first, then one decision group after another, in index order"
-    ));
+    let text = common::stdout(&output);
+    assert!(
+        text.contains(
+            "rollout ProgressivePerGroup over Placement/ci/canary-rollout: 2 waves\n  wave 1 (group 0 canary): aws-us-east-staging, gcp-eu-central-staging\n  wave 2 (group 1): gcp-eu-west-dev\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_progressive_rollout_takes_mandatory_groups_first_then_max_concurrency_at_a_time() {
+    let output = with_consumers("plan")
+        .args(["-f", "testdata/consumers/rollouts.yaml", "-o", "yaml"])
+        .args([
+            "ManifestWorkReplicaSet/ci/canary-first",
+            "ManifestWorkReplicaSet/shop/storefront-config",
+        ])
+        .run();
+    common::golden(&expected("rollouts.yaml"), &common::stdout(&output));
+    let output = with_consumers("explain")
+        .args(["-f", "testdata/consumers/rollouts.yaml"])
+        .args(["ManifestWorkReplicaSet/ci/canary-first"])
+        .run();
+    let text = common::stdout(&output);
+    assert!(
+        text.contains(
+            "rollout Progressive over Placement/ci/canary-rollout: 2 waves\n  wave 1 (mandatory, group 0 canary): aws-us-east-staging, gcp-eu-central-staging\n  wave 2: gcp-eu-west-dev\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_rollout_count_written_as_a_string_fails_as_the_rollout_helper_does() {
+    broken(
+        "rollout-count-as-string.yaml",
+        1,
+        "error: testdata/consumers/broken/rollout-count-as-string.yaml#1: line 3: ManifestWorkReplicaSet/shop/storefront-quoted: spec.placementRefs[0].rolloutStrategy.progressive: failed to parse the provided maxConcurrency: '2' is an invalid maximum threshold value: string is not a percentage\n16 items checked: 1 error\n",
+    )
+    .run();
+}
+
+#[test]
+fn a_rollout_count_outside_the_crd_pattern_is_refused_at_load() {
+    let dir = common::tempdir();
+    let path = dir.path().join("mwrs.yaml");
+    let text = std::fs::read_to_string("testdata/consumers/broken/rollout-count-as-string.yaml")
+        .unwrap_or_default()
+        .replace("maxConcurrency: \"2\"", "maxConcurrency: half");
+    common::write(&path, &text);
+    let output = with_consumers("check")
+        .args(["-f", &path.to_string_lossy()])
+        .status(1)
+        .run();
+    let text = common::stdout(&output);
+    assert!(text.contains("spec.placementRefs[0].rolloutStrategy.progressive.maxConcurrency: Invalid value: \"half\": spec.placementRefs[0].rolloutStrategy.progressive.maxConcurrency in body should match '^((100|[0-9]{1,2})%|[0-9]+)$'"), "{text}");
 }
 
 #[test]

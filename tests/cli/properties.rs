@@ -7,7 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use fleetplan::load::{self, LoadOptions};
 use fleetplan::model::{ClusterNames, Condition, Model};
 use fleetplan::placement::trace::Verdict;
-use fleetplan::plan::{self, Group, ItemSource, ItemTrace, Plan, PlanItem, PlanOptions, Trace};
+use fleetplan::plan::{
+    self, Group, ItemSource, ItemTrace, Plan, PlanItem, PlanOptions, Rollout, Trace, Wave,
+};
 use fleetplan::render;
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
@@ -426,6 +428,21 @@ fn item() -> impl Strategy<Value = PlanItem> {
                                 "PlacementBinding/ns/b".to_string(),
                                 "Placement/ns/p".to_string(),
                             ]]
+                        })
+                        .unwrap_or_default(),
+                    // ManifestWorkReplicaSet items round-trip their rollout waves.
+                    rollout: changes_at
+                        .as_ref()
+                        .map(|_| {
+                            vec![Rollout {
+                                placement: "Placement/ns/p".to_string(),
+                                strategy: "ProgressivePerGroup".to_string(),
+                                waves: vec![Wave {
+                                    mandatory: true,
+                                    group: Some(0),
+                                    clusters: vec!["a".to_string()].into(),
+                                }],
+                            }]
                         })
                         .unwrap_or_default(),
                     conditions,

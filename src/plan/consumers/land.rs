@@ -5,19 +5,11 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use super::resolve::{Decisions, Resolution};
+use super::rollout;
 use super::{ConsumerTrace, RouteTrace};
-use crate::model::{ClusterNames, ItemSource, PlanItem, Workload};
+use crate::model::consumer::RolloutStrategy;
+use crate::model::{ClusterNames, Group, ItemSource, PlanItem, Rollout, Workload};
 use crate::plan::{ItemTrace, Planned};
-
-/// Upstream's wording of a rollout strategy's order over the decision groups
-/// (sdk-go `pkg/apis/cluster/v1alpha1/rollout.go`).
-fn rollout_order(strategy: &str) -> &'static str {
-    match strategy {
-        "Progressive" => "mandatory decision groups first, then the other clusters maxConcurrency at a time, in decision group order",
-        "ProgressivePerGroup" => "mandatory decision groups first, then one decision group after another, in index order",
-        _ => "every cluster at once",
-    }
-}
 
 /// The clusters of `item`'s decision objects `decisions` reads (every cluster for `All`: the
 /// item's own names, shared rather than copied, as most consumers take them whole).
@@ -67,6 +59,7 @@ where
     let mut placements: Vec<(PlanItem, ItemTrace<'a>)> = Vec::new();
     let mut generators_found = vec![false; resolution.needs_decisions.len()];
     let mut single_groups = None;
+    let mut rollouts = Vec::new();
     let route_count = resolution.routes.len();
     for route in resolution.routes {
         let placement = ItemSource::from(&route.target.object);
@@ -88,11 +81,14 @@ where
                 *slot |= found;
             }
         }
-        if let Some(strategy) = &route.rollout {
-            notes.push(format!(
-                "rollout {strategy} over {placement}: {}",
-                rollout_order(strategy)
-            ));
+        if let Some((field, strategy)) = route.rollout {
+            match rollout_over(&placement, strategy, &planned.item) {
+                Ok((rollout, note)) => {
+                    rollouts.push(rollout);
+                    notes.extend(note);
+                }
+                Err(error) => errors.push(format!("{field}.{error}")),
+            }
             if route_count == 1 {
                 single_groups = Some(planned.item.groups.clone());
             }
@@ -168,6 +164,7 @@ where
             single_groups.unwrap_or_default()
         },
         via: routes.iter().map(|route| route.chain.clone()).collect(),
+        rollout: if failed { Vec::new() } else { rollouts },
         errors,
         ..PlanItem::default()
     };
@@ -185,4 +182,60 @@ where
         })),
         warnings,
     }
+}
+
+/// The rollout over one placement (its decision groups; a placement without a decision
+/// strategy has one group, index 0, of every cluster it chose), and explain's lines for it.
+fn rollout_over(
+    placement: &ItemSource,
+    strategy: &RolloutStrategy,
+    item: &PlanItem,
+) -> Result<(Rollout, Vec<String>), rollout::RolloutError> {
+    let whole = [Group {
+        name: String::new(),
+        index: 0,
+        clusters: item.clusters.clone(),
+    }];
+    let groups = if item.groups.is_empty() {
+        &whole[..]
+    } else {
+        &item.groups[..]
+    };
+    let waves = rollout::waves(strategy, groups)?;
+    let mut notes = vec![format!(
+        "rollout {} over {placement}: {} wave{}",
+        strategy.type_,
+        waves.len(),
+        if waves.len() == 1 { "" } else { "s" }
+    )];
+    for (at, wave) in waves.iter().enumerate() {
+        let mut what = Vec::new();
+        if wave.mandatory {
+            what.push("mandatory".to_string());
+        }
+        if let Some(index) = wave.group {
+            match groups.iter().find(|group| group.index == index) {
+                Some(group) if !group.name.is_empty() => {
+                    what.push(format!("group {index} {}", group.name))
+                }
+                _ => what.push(format!("group {index}")),
+            }
+        }
+        let what = if what.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", what.join(", "))
+        };
+        notes.push(format!(
+            "  wave {}{what}: {}",
+            at + 1,
+            wave.clusters.join(", ")
+        ));
+    }
+    let rollout = Rollout {
+        placement: placement.to_string(),
+        strategy: strategy.type_.clone(),
+        waves,
+    };
+    Ok((rollout, notes))
 }

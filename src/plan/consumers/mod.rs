@@ -8,6 +8,7 @@
 mod bindings;
 mod land;
 mod resolve;
+mod rollout;
 
 use std::collections::{HashMap, HashSet};
 

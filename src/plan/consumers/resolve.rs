@@ -15,7 +15,9 @@
 //!   `applicationset/generators/duck_type.go`).
 
 use super::{name_of, namespace, Consumers, Unresolved};
-use crate::model::consumer::{ConsumerSpec, Generator, PlacementBinding, SubscriptionPlacement};
+use crate::model::consumer::{
+    ConsumerSpec, Generator, PlacementBinding, RolloutStrategy, SubscriptionPlacement,
+};
 use crate::model::{LabelSelectorSpec, Workload, WorkloadKind};
 use crate::placement::FleetIndex;
 use crate::selector::{Operator, Requirement, Selector};
@@ -34,8 +36,8 @@ pub struct Route<'a> {
     /// Clusters this route leaves out (a PolicySet's exclusions), with why.
     pub excluded: Vec<(String, String)>,
     pub decisions: Decisions,
-    /// A ManifestWorkReplicaSet's `rolloutStrategy.type` for this placement.
-    pub rollout: Option<String>,
+    /// A ManifestWorkReplicaSet's `rolloutStrategy` for this placement, with its field path.
+    pub rollout: Option<(String, &'a RolloutStrategy)>,
     /// The generator this route comes from: its index in [`Resolution::needs_decisions`].
     pub generator: Option<usize>,
 }
@@ -119,7 +121,10 @@ pub fn resolve<'a>(
             for (at, (name, rollout)) in placements.iter().enumerate() {
                 match consumers.placement("Placement", ns, name) {
                     Ok(target) => resolution.routes.push(Route {
-                        rollout: Some(rollout.clone()),
+                        rollout: Some((
+                            format!("spec.placementRefs[{at}].rolloutStrategy"),
+                            rollout,
+                        )),
                         ..route(Vec::new(), target)
                     }),
                     Err(why) => resolution
