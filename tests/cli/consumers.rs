@@ -177,7 +177,7 @@ fn a_rollout_count_written_as_a_string_fails_as_the_rollout_helper_does() {
     broken(
         "rollout-count-as-string.yaml",
         1,
-        "error: testdata/consumers/broken/rollout-count-as-string.yaml#1: line 3: ManifestWorkReplicaSet/shop/storefront-quoted: spec.placementRefs[0].rolloutStrategy.progressive: failed to parse the provided maxConcurrency: '2' is an invalid maximum threshold value: string is not a percentage\n16 items checked: 1 error\n",
+        "error: testdata/consumers/broken/rollout-count-as-string.yaml#1: line 14: ManifestWorkReplicaSet/shop/storefront-quoted: spec.placementRefs[0].rolloutStrategy.progressive.maxConcurrency: failed to parse the provided maxConcurrency: '2' is an invalid maximum threshold value: string is not a percentage\n16 items checked: 1 error\n",
     )
     .run();
 }

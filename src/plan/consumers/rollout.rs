@@ -20,7 +20,7 @@ use crate::model::{ClusterNames, Group, Wave};
 /// What the rollout helper refuses (the controller then rolls nothing out through the
 /// placement).
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{field}: failed to parse the provided {name}: {why}")]
+#[error("{field}.{name}: failed to parse the provided {name}: {why}")]
 pub struct RolloutError {
     field: &'static str,
     name: &'static str,
@@ -265,7 +265,7 @@ mod tests {
         );
         assert_eq!(
             error.map_err(|error| error.to_string()),
-            Err("progressive: failed to parse the provided maxConcurrency: '5' is an invalid maximum threshold value: string is not a percentage".to_string())
+            Err("progressive.maxConcurrency: failed to parse the provided maxConcurrency: '5' is an invalid maximum threshold value: string is not a percentage".to_string())
         );
     }
 }
