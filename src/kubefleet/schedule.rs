@@ -9,11 +9,13 @@ use super::binding::{Binding, BindingState, ClusterDecision};
 use super::decisions::{self, Filtered, MAX_UNSELECTED};
 use super::downscale::{self, should_downscale, should_requeue};
 use super::fleet::Fleet;
+use super::member_cluster::MemberCluster;
 use super::pick_fixed;
 use super::plugins::cluster_affinity::{self, AffinityError, Scorer};
+use super::plugins::cluster_eligibility::Ineligible;
 use super::plugins::topology_spread_constraints::{self as spread, Spread, SpreadError};
 use super::plugins::{namespace_affinity, same_placement_affinity, taint_toleration};
-use super::policy::{PlacementPolicy, PlacementType};
+use super::policy::{PlacementPolicy, PlacementType, TopologySpreadConstraint};
 use super::score::{pick_top_n, ClusterScore, ScoredCluster};
 use super::status::Status;
 use crate::model::Condition;
@@ -65,14 +67,75 @@ pub struct Schedule {
     pub condition: Condition,
     /// `status.clusterDecisions` as the hub writes them (at most 20 unselected).
     pub decisions: Vec<ClusterDecision>,
-    /// Every cluster a filter rejected in the last cycle, by name, with upstream's reason.
-    pub filtered: Vec<(String, String)>,
-    /// Every cluster scored but not picked in the last cycle, best first.
-    pub not_picked: Vec<(String, ClusterScore)>,
+    /// Every cluster a filter rejected in the last cycle, by fleet position, in name order
+    /// (`filtered` renders them).
+    pub rejected: Vec<(usize, Rejection)>,
+    /// Every cluster scored but not picked in the last cycle, by fleet position, best first.
+    pub scored_not_picked: Vec<(usize, ClusterScore)>,
+    /// The DoNotSchedule spread constraints a `Rejection::Spread` indexes.
+    pub do_not_schedule: Vec<TopologySpreadConstraint>,
     pub error: Option<CycleError>,
 }
 
+/// Why a filter rejected a cluster: data until a reason is read, so the filter loop allocates
+/// nothing per cluster.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Rejection {
+    Affinity,
+    Ineligible(Ineligible),
+    Namespace(&'static str),
+    /// The index of the first untolerated taint.
+    Taint(usize),
+    /// The index of the violated DoNotSchedule constraint.
+    Spread(usize),
+}
+
+/// Upstream's reason for a rejection, as `clusterDecisions[].reason` shows it.
+fn reason(
+    cluster: &MemberCluster,
+    why: Rejection,
+    do_not_schedule: &[TopologySpreadConstraint],
+) -> String {
+    let reason = match why {
+        Rejection::Affinity => cluster_affinity::NOT_MATCHED.to_string(),
+        Rejection::Ineligible(ineligible) => ineligible.to_string(),
+        Rejection::Namespace(reason) => reason.to_string(),
+        Rejection::Taint(index) => cluster
+            .taints
+            .get(index)
+            .map(taint_toleration::reason)
+            .unwrap_or_default(),
+        Rejection::Spread(index) => do_not_schedule
+            .get(index)
+            .map(spread::violation)
+            .unwrap_or_default(),
+    };
+    Status::unschedulable(reason).to_string()
+}
+
 impl Schedule {
+    /// Every rejected cluster with upstream's reason, in name order.
+    pub fn filtered(&self, fleet: &Fleet<'_>) -> Vec<(String, String)> {
+        self.rejected
+            .iter()
+            .map(|(position, why)| {
+                let cluster = fleet.clusters()[*position];
+                (
+                    cluster.name.clone(),
+                    reason(cluster, *why, &self.do_not_schedule),
+                )
+            })
+            .collect()
+    }
+
+    /// Every scored cluster that was not picked, best first.
+    pub fn not_picked<'f>(&self, fleet: &Fleet<'f>) -> Vec<(&'f str, ClusterScore)> {
+        self.scored_not_picked
+            .iter()
+            .map(|(position, score)| (fleet.clusters()[*position].name.as_str(), *score))
+            .collect()
+    }
+
     /// The clusters of current scheduled or bound bindings, sorted.
     pub fn clusters(&self) -> Vec<&str> {
         let mut clusters: Vec<&str> = self
@@ -117,6 +180,11 @@ pub fn schedule(
     let mut schedule = Schedule {
         snapshot: snapshot_name,
         new_snapshot,
+        do_not_schedule: spread::classify(&policy.topology_spread_constraints)
+            .0
+            .into_iter()
+            .cloned()
+            .collect(),
         ..Schedule::default()
     };
     let mut status = None;
@@ -130,9 +198,9 @@ pub fn schedule(
             }
             Ok(outcome) => {
                 let requeue = outcome.requeue;
-                if let Some(cycle_status) = outcome.status {
-                    schedule.filtered = cycle_status.filtered.clone();
-                    schedule.not_picked = cycle_status.not_picked.clone();
+                if let Some(mut cycle_status) = outcome.status {
+                    schedule.rejected = std::mem::take(&mut cycle_status.rejected);
+                    schedule.scored_not_picked = std::mem::take(&mut cycle_status.not_picked);
                     status = Some(cycle_status);
                 }
                 if !requeue || schedule.cycles >= max_cycles(fleet) {
@@ -237,8 +305,8 @@ enum Class {
     Bound,
 }
 
-/// The clusters a filter rejected, by name, with upstream's reason.
-type Rejected = Vec<(String, String)>;
+/// The clusters a filter rejected, by fleet position.
+type Rejected = Vec<(usize, Rejection)>;
 
 struct Outcome {
     requeue: bool,
@@ -248,18 +316,8 @@ struct Outcome {
 struct CycleStatus {
     condition: Condition,
     decisions: Vec<ClusterDecision>,
-    filtered: Vec<(String, String)>,
-    not_picked: Vec<(String, ClusterScore)>,
-}
-
-/// Why a filter rejected a cluster, kept small and rendered only when read.
-#[derive(Clone, Copy)]
-enum Rejection {
-    Affinity,
-    Ineligible,
-    Namespace(&'static str),
-    Taint(usize),
-    Spread,
+    rejected: Rejected,
+    not_picked: Vec<(usize, ClusterScore)>,
 }
 
 impl<'c> State<'_, 'c> {
@@ -334,7 +392,7 @@ impl<'c> State<'_, 'c> {
             })
             .collect();
         let touched = self.cross_reference(&classes, &picked);
-        let status = self.status_from_bindings(&classes, &touched, None, &[], &filtered);
+        let status = self.status_from_bindings(&classes, &touched, None, Vec::new(), filtered);
         Ok(Outcome {
             requeue: false,
             status: Some(status),
@@ -356,7 +414,8 @@ impl<'c> State<'_, 'c> {
             return Ok(self.downscale(&classes, count, desired));
         }
         if desired <= present {
-            let status = self.status_from_bindings(&classes, &[], Some(desired), &[], &[]);
+            let status =
+                self.status_from_bindings(&classes, &[], Some(desired), Vec::new(), Vec::new());
             return Ok(Outcome {
                 requeue: false,
                 status: Some(status),
@@ -381,14 +440,15 @@ impl<'c> State<'_, 'c> {
             .iter()
             .map(|scored| (scored.name.to_string(), Some(scored.score)))
             .collect();
-        let not_picked: Vec<(String, ClusterScore)> = not_picked
+        let fleet = self.fleet;
+        let not_picked: Vec<(usize, ClusterScore)> = not_picked
             .iter()
-            .map(|scored| (scored.name.to_string(), scored.score))
+            .filter_map(|scored| Some((fleet.position(scored.name)?, scored.score)))
             .collect();
         let touched = self.cross_reference(&classes, &picked);
         let requeue = should_requeue(wanted, batch_limit, touched.len());
         let status =
-            self.status_from_bindings(&classes, &touched, Some(desired), &not_picked, &filtered);
+            self.status_from_bindings(&classes, &touched, Some(desired), not_picked, filtered);
         Ok(Outcome {
             requeue,
             status: Some(status),
@@ -429,7 +489,7 @@ impl<'c> State<'_, 'c> {
             status: Some(CycleStatus {
                 condition: decisions::scheduled_condition(desired, count),
                 decisions: decisions::from_bindings(MAX_UNSELECTED, &[], &[], &kept),
-                filtered: Vec::new(),
+                rejected: Vec::new(),
                 not_picked: Vec::new(),
             }),
         }
@@ -468,7 +528,7 @@ impl<'c> State<'_, 'c> {
             status: Some(CycleStatus {
                 condition,
                 decisions,
-                filtered: Vec::new(),
+                rejected: Vec::new(),
                 not_picked: Vec::new(),
             }),
         }
@@ -542,8 +602,8 @@ impl<'c> State<'_, 'c> {
         classes: &[Class],
         touched: &[usize],
         desired: Option<usize>,
-        not_picked: &[(String, ClusterScore)],
-        filtered: &[(String, String)],
+        not_picked: Vec<(usize, ClusterScore)>,
+        rejected: Rejected,
     ) -> CycleStatus {
         let touched_set: std::collections::HashSet<usize> = touched.iter().copied().collect();
         let made: Vec<Binding> = touched
@@ -565,26 +625,37 @@ impl<'c> State<'_, 'c> {
         bound.sort_by(|a, b| a.name.cmp(&b.name));
         let existing = [made.as_slice(), scheduled.as_slice(), bound.as_slice()];
         let count: usize = existing.iter().map(|bindings| bindings.len()).sum();
+        let clusters = self.fleet.clusters();
         let scored: Vec<ScoredCluster<'_>> = not_picked
             .iter()
-            .map(|(name, score)| ScoredCluster {
-                name,
+            .take(MAX_UNSELECTED)
+            .map(|(position, score)| ScoredCluster {
+                name: &clusters[*position].name,
                 score: *score,
             })
             .collect();
-        let rejected: Vec<Filtered<'_>> = filtered
+        // Only the first MAX_UNSELECTED rejections can reach the status (the filtered loop
+        // counts the ones it skips), so only those are rendered.
+        let do_not_schedule: Vec<TopologySpreadConstraint> =
+            spread::classify(&self.policy.topology_spread_constraints)
+                .0
+                .into_iter()
+                .cloned()
+                .collect();
+        let filtered: Vec<Filtered<'_>> = rejected
             .iter()
-            .map(|(cluster, reason)| Filtered {
-                cluster,
-                reason: reason.clone(),
+            .take(MAX_UNSELECTED)
+            .map(|(position, why)| Filtered {
+                cluster: &clusters[*position].name,
+                reason: reason(clusters[*position], *why, &do_not_schedule),
             })
             .collect();
         CycleStatus {
             // PickAll is always fulfilled: it wants whatever it found.
             condition: decisions::scheduled_condition(desired.unwrap_or(count), count),
-            decisions: decisions::from_bindings(MAX_UNSELECTED, &scored, &rejected, &existing),
-            filtered: filtered.to_vec(),
-            not_picked: not_picked.to_vec(),
+            decisions: decisions::from_bindings(MAX_UNSELECTED, &scored, &filtered, &existing),
+            rejected,
+            not_picked,
         }
     }
 
@@ -599,7 +670,7 @@ impl<'c> State<'_, 'c> {
         let affinity = cluster_affinity::Filter::new(Some(self.policy)).ok();
         let namespace = self.placement.namespace.as_deref();
         let mut passed = Vec::new();
-        let mut rejected: Vec<(usize, Rejection)> = Vec::new();
+        let mut rejected: Rejected = Vec::new();
         for (position, cluster) in self.fleet.clusters().iter().enumerate() {
             if let Some(filter) = &affinity {
                 if filter
@@ -611,8 +682,8 @@ impl<'c> State<'_, 'c> {
                     continue;
                 }
             }
-            if self.fleet.eligibility(position).is_err() {
-                rejected.push((position, Rejection::Ineligible));
+            if let Err(ineligible) = self.fleet.eligibility(position) {
+                rejected.push((position, Rejection::Ineligible(ineligible)));
                 continue;
             }
             if let Some(reason) =
@@ -628,39 +699,14 @@ impl<'c> State<'_, 'c> {
             if same_placement_affinity::filter(current[position]).is_some() {
                 continue;
             }
-            if let Some(Spread::Violated(_)) = verdicts.and_then(|verdicts| verdicts.get(position))
+            if let Some(Spread::Violated(index)) =
+                verdicts.and_then(|verdicts| verdicts.get(position))
             {
-                rejected.push((position, Rejection::Spread));
+                rejected.push((position, Rejection::Spread(*index)));
                 continue;
             }
             passed.push(position);
         }
-        let rejected = rejected
-            .into_iter()
-            .map(|(position, why)| {
-                let cluster = self.fleet.clusters()[position];
-                let reason = match why {
-                    Rejection::Affinity => cluster_affinity::NOT_MATCHED.to_string(),
-                    Rejection::Ineligible => self
-                        .fleet
-                        .eligibility(position)
-                        .err()
-                        .map(|reason| reason.to_string())
-                        .unwrap_or_default(),
-                    Rejection::Namespace(reason) => reason.to_string(),
-                    Rejection::Taint(index) => taint_toleration::reason(&cluster.taints[index]),
-                    Rejection::Spread => match verdicts.and_then(|verdicts| verdicts.get(position))
-                    {
-                        Some(Spread::Violated(reason)) => reason.clone(),
-                        _ => String::new(),
-                    },
-                };
-                (
-                    cluster.name.clone(),
-                    Status::unschedulable(reason).to_string(),
-                )
-            })
-            .collect();
         Ok((passed, rejected))
     }
 
@@ -756,7 +802,6 @@ mod tests {
     use serde_json::{json, Value};
 
     use super::*;
-    use crate::kubefleet::member_cluster::MemberCluster;
     use crate::kubefleet::read::read;
 
     const NOW: &str = "2026-06-01T12:00:00Z";
@@ -794,6 +839,11 @@ mod tests {
         schedule(placement, None, bindings, &fleet)
     }
 
+    /// The rejected clusters with their reasons, as explain will read them.
+    fn filtered(schedule: &Schedule, clusters: &[MemberCluster]) -> Vec<(String, String)> {
+        schedule.filtered(&Fleet::new(clusters, NOW_SECONDS))
+    }
+
     fn bound(cluster: &str, snapshot: &str) -> Binding {
         Binding {
             name: format!("crp-{cluster}"),
@@ -828,8 +878,7 @@ mod tests {
             schedule.condition.type_,
             "ClusterResourcePlacementScheduled"
         );
-        assert!(schedule
-            .filtered
+        assert!(filtered(&schedule, &clusters)
             .iter()
             .any(|(cluster, reason)| cluster == "a"
                 && reason == "ClusterUnschedulable, violated doNotSchedule topology spread constraint \"zone\" (max skew 1)"));
@@ -963,7 +1012,7 @@ mod tests {
         assert_eq!(schedule.clusters(), ["b"]);
         assert_eq!(schedule.condition.type_, "ResourcePlacementScheduled");
         assert_eq!(
-            schedule.filtered,
+            filtered(&schedule, &clusters),
             [(
                 "a".to_string(),
                 "ClusterUnschedulable, cluster has no namespace information available".to_string()

@@ -213,14 +213,15 @@ fn run(vector: &Vector) -> Result<(), String> {
             let current = has_current(&clusters, &input["scheduledOrBoundBindings"])?;
             let do_not_schedule: Vec<TopologySpreadConstraint> = decode(&input["doNotSchedule"])?;
             let schedule_anyway: Vec<TopologySpreadConstraint> = decode(&input["scheduleAnyway"])?;
+            let do_not_schedule: Vec<_> = do_not_schedule.iter().collect();
             let verdicts = spread::evaluate(
                 &clusters,
                 &current,
-                &do_not_schedule.iter().collect::<Vec<_>>(),
+                &do_not_schedule,
                 &schedule_anyway.iter().collect::<Vec<_>>(),
             )
             .map_err(|error| error.to_string())?;
-            spread_state(&clusters, &verdicts)
+            spread_state(&clusters, &do_not_schedule, &verdicts)
         }
         "tscPrepare" => tsc_prepare(input, &vector.expected)?,
         "scoreLess" => json!({"result": score(&input["a"])? < score(&input["b"])?}),
@@ -608,12 +609,19 @@ fn will_violate(input: &Value) -> Result<Value, String> {
 }
 
 /// The spread plugin's state as the vectors write it: violations and scores by cluster.
-fn spread_state(clusters: &[MemberCluster], verdicts: &[Spread]) -> Value {
+fn spread_state(
+    clusters: &[MemberCluster],
+    do_not_schedule: &[&TopologySpreadConstraint],
+    verdicts: &[Spread],
+) -> Value {
     let mut violations = Map::new();
     let mut scores = Map::new();
     for (cluster, verdict) in clusters.iter().zip(verdicts) {
         match verdict {
-            Spread::Violated(reason) => {
+            Spread::Violated(index) => {
+                let reason = do_not_schedule
+                    .get(*index)
+                    .map(|constraint| spread::violation(constraint));
                 violations.insert(cluster.name.clone(), json!([reason]));
             }
             Spread::Score(score) => {
@@ -630,7 +638,11 @@ fn tsc_prepare(input: &Value, expected: &Value) -> Result<Value, String> {
     let current = has_current(&clusters, &input["scheduledOrBoundBindings"])?;
     let (status, verdicts) =
         spread::prepare(policy.as_ref(), &clusters, &current).map_err(|error| error.to_string())?;
-    let mut got = spread_state(&clusters, &verdicts);
+    let constraints = policy
+        .as_ref()
+        .map(|policy| policy.topology_spread_constraints.as_slice());
+    let (do_not_schedule, _) = spread::classify(constraints.unwrap_or_default());
+    let mut got = spread_state(&clusters, &do_not_schedule, &verdicts);
     // The plugin-state test checks the state only; the PreFilter test its status too.
     if expected.get("verdict").is_some() {
         if let (Value::Object(got), Value::Object(status)) = (&mut got, verdict(status)) {

@@ -107,8 +107,9 @@ pub fn will_violate(
 /// What the constraints say about one cluster.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Spread {
-    /// A DoNotSchedule constraint would be violated: the cluster is filtered with this reason.
-    Violated(String),
+    /// The DoNotSchedule constraint at this index (of those `evaluate` was given) would be
+    /// violated: the cluster is filtered, with `violation(constraint)` as the reason.
+    Violated(usize),
     /// The TopologySpreadScore.
     Score(i32),
 }
@@ -130,13 +131,13 @@ pub fn evaluate<C: Borrow<MemberCluster>>(
     'clusters: for cluster in clusters {
         let cluster = cluster.borrow();
         let mut score = 0i32;
-        for (constraint, counts) in do_not_schedule.iter().zip(&strict) {
+        for (index, (constraint, counts)) in do_not_schedule.iter().zip(&strict).enumerate() {
             let Some(domain) = cluster.labels.get(&constraint.topology_key) else {
                 continue;
             };
             let (violated, change) = will_violate(counts, domain, constraint.max_skew)?;
             if violated {
-                verdicts.push(Spread::Violated(violation(constraint)));
+                verdicts.push(Spread::Violated(index));
                 continue 'clusters;
             }
             score -= change;
@@ -155,7 +156,7 @@ pub fn evaluate<C: Borrow<MemberCluster>>(
 
 /// `violated doNotSchedule topology spread constraint "<key>" (max skew <n>)`. The key is
 /// quoted as JSON quotes it, which is Go's `%q` for every character a label key may hold.
-fn violation(constraint: &TopologySpreadConstraint) -> String {
+pub fn violation(constraint: &TopologySpreadConstraint) -> String {
     let key = serde_json::Value::from(constraint.topology_key.as_str());
     format!(
         "violated doNotSchedule topology spread constraint {key} (max skew {})",
