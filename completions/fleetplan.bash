@@ -606,7 +606,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__migrate)
-            opts="-f -n -v -o -h --filename --config --no-config --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --to --output --out --set --verify --no-manifest-work --fail-on --keep-going --in-place --manifests-only --color --help"
+            opts="-f -n -v -o -h --filename --config --no-config --namespace --verbose --exclude --hidden --max-input-bytes --max-alias-expansion --to --output --out --set --verify --no-manifest-work --fail-on --keep-going --in-place --ocm-version --karmada-version --manifests-only --color --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -677,6 +677,14 @@ _fleetplan() {
                     ;;
                 --fail-on)
                     COMPREPLY=($(compgen -W "lost approximate" -- "${cur}"))
+                    return 0
+                    ;;
+                --ocm-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --karmada-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

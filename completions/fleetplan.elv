@@ -187,6 +187,8 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
             cand --out 'Write one file per object into DIR (created when missing) instead of stdout'
             cand --set 'The ManagedClusterSet the Placements choose from, bound in their namespaces. `global` (added when the inputs lack it) holds every cluster, as the legacy schedulers saw them; another set narrows the candidates. `--to ocm` only; `global` when not given'
             cand --fail-on 'Exit 1 without writing any object when a conversion carries a field this faithfully or worse: `lost` (a field not carried), `approximate` (one the new scheduler may decide differently, or lost). The report is still printed'
+            cand --ocm-version 'The OCM release of the hub the objects are for (`v1.0`, `v0.16.1`, ...; default: the commit fleetplan follows, 00f84c32): nothing is written that it does not serve (before v1.0, no celSelector: what would need one is reported lost). An unknown version is an error listing the known ones. `--to ocm` only'
+            cand --karmada-version 'The Karmada release of the control plane the objects are for (`v1.4`, `v1.18.2`, ...; default: the commit fleetplan follows, f8fdd02df376): before v1.4 a Namespace cannot be kept off the clusters its policy does not choose (reported approximate). An unknown version is an error listing the known ones. `--to karmada` only'
             cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
             cand --no-config 'Ignore .fleetplan.yaml: only the command line counts'
             cand -v 'Also list the documents that were read but not used, and what walking skipped'

@@ -1,4 +1,4 @@
-//! `fleetplan migrate -f PATH... [--to ocm|karmada] [-o yaml|json] [--out DIR] [--set global|NAME] [--verify] [--fail-on lost|approximate] [--keep-going] [--in-place]`
+//! `fleetplan migrate -f PATH... [--to ocm|karmada] [-o yaml|json] [--out DIR] [--set global|NAME] [--verify] [--fail-on lost|approximate] [--keep-going] [--in-place] [--ocm-version V] [--karmada-version V]`
 //!
 //! stdout holds only the migrated objects (apply-ready YAML, or the JSON `Migration`
 //! document with the report and verification as data); the loss report, the verification and
@@ -16,6 +16,7 @@ use super::context::Scenario;
 use super::error::Error;
 use super::io::{report, write, write_into, Io};
 use crate::exit_code::ExitCode;
+use crate::migrate::hub_version::{self, KarmadaVersion, OcmVersion};
 use crate::migrate::report::Fidelity;
 use crate::migrate::{self, verify, MigrateOptions, Target, GLOBAL};
 use crate::plan::Trace;
@@ -80,6 +81,20 @@ pub struct MigrateArgs {
     #[arg(long, conflicts_with_all = ["out", "output", "keep_going"])]
     in_place: bool,
 
+    /// The OCM release of the hub the objects are for (`v1.0`, `v0.16.1`, ...; default: the
+    /// commit fleetplan follows, 00f84c32): nothing is written that it does not serve (before
+    /// v1.0, no celSelector: what would need one is reported lost). An unknown version is an
+    /// error listing the known ones. `--to ocm` only.
+    #[arg(long, value_name = "VERSION", value_parser = hub_version::parse_ocm)]
+    ocm_version: Option<&'static OcmVersion>,
+
+    /// The Karmada release of the control plane the objects are for (`v1.4`, `v1.18.2`, ...;
+    /// default: the commit fleetplan follows, f8fdd02df376): before v1.4 a Namespace cannot be
+    /// kept off the clusters its policy does not choose (reported approximate). An unknown
+    /// version is an error listing the known ones. `--to karmada` only.
+    #[arg(long, value_name = "VERSION", value_parser = hub_version::parse_karmada)]
+    karmada_version: Option<&'static KarmadaVersion>,
+
     #[command(flatten)]
     verdict: VerdictArgs,
 }
@@ -140,6 +155,20 @@ pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
         );
         return Ok(ExitCode::Error);
     }
+    if target == Target::Karmada && args.ocm_version.is_some() {
+        report(
+            io,
+            "error: --ocm-version names the OCM hub of --to ocm; for Karmada use --karmada-version",
+        );
+        return Ok(ExitCode::Error);
+    }
+    if target == Target::Ocm && args.karmada_version.is_some() {
+        report(
+            io,
+            "error: --karmada-version names the Karmada control plane of --to karmada; for OCM use --ocm-version",
+        );
+        return Ok(ExitCode::Error);
+    }
     if target == Target::Karmada && args.set.is_some() {
         report(
             io,
@@ -157,6 +186,10 @@ pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
         deliver: !args.no_manifest_work,
         keep_going: args.keep_going,
         in_place: args.in_place,
+        ocm: args.ocm_version.unwrap_or_else(hub_version::default_ocm),
+        karmada: args
+            .karmada_version
+            .unwrap_or_else(hub_version::default_karmada),
     };
     let migration = migrate::run(
         &args.inputs.filenames,

@@ -21,6 +21,7 @@ mod consumers;
 mod delivery;
 #[cfg(test)]
 mod golden;
+pub mod hub_version;
 pub mod in_place;
 mod karmada;
 mod keep_going;
@@ -47,6 +48,7 @@ pub(crate) use crate::replicas::REPLICA_SET_PREFERENCES_ANNOTATION;
 use crate::verdict::{self, Nothing};
 
 use assembly::{Assembly, Recorded};
+use hub_version::{KarmadaVersion, OcmVersion};
 use manifest::Emitted;
 use object_error::ObjectError;
 use objects::{Location, RawIndex, RawObject};
@@ -108,6 +110,9 @@ pub struct MigrateOptions<'a> {
     pub keep_going: bool,
     /// Plan the rewrite of the source files (`--in-place`).
     pub in_place: bool,
+    /// The OCM hub (`--to ocm`) and Karmada control plane (`--to karmada`) the output is for.
+    pub ocm: &'static OcmVersion,
+    pub karmada: &'static KarmadaVersion,
 }
 
 impl Default for MigrateOptions<'_> {
@@ -119,6 +124,8 @@ impl Default for MigrateOptions<'_> {
             deliver: true,
             keep_going: false,
             in_place: false,
+            ocm: hub_version::default_ocm(),
+            karmada: hub_version::default_karmada(),
         }
     }
 }
@@ -300,7 +307,7 @@ pub fn run(
     };
     let mut migration = match options.target {
         Target::Ocm => migrate(&model, &documents, namespace, options),
-        Target::Karmada => karmada::migrate(&model, &documents, namespace),
+        Target::Karmada => karmada::migrate(&model, &documents, namespace, options.karmada),
     };
     // What the loader warned about (an identical duplicate, read once) is said first; each
     // copy of a duplicate is replaced as the copy that was migrated.
@@ -425,7 +432,7 @@ pub(crate) fn migrate(
             }),
             _ => continue,
         };
-        let (converted, stripped, location, placements, rsps) = match result {
+        let (mut converted, stripped, location, placements, rsps) = match result {
             Ok(parts) => parts,
             Err(error) => {
                 assembly
@@ -435,6 +442,7 @@ pub(crate) fn migrate(
                 continue;
             }
         };
+        options.ocm.restrict(&mut converted);
         let written = raw().and_then(|raw| raw.namespace).is_some();
         let mut comparisons: Vec<Comparison> = placements
             .iter()

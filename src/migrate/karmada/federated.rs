@@ -18,6 +18,7 @@ use serde_yaml::{Mapping, Value};
 
 use crate::model::ObjectRef;
 
+use super::super::hub_version::KarmadaVersion;
 use super::super::object_error::ObjectError;
 use super::super::report::FieldReport;
 use super::policy::{ClusterAffinity, OverrideRule, Overriders, Plaintext};
@@ -96,8 +97,17 @@ pub fn template(
 pub const SKIP_AUTO_PROPAGATION: &str = "namespace.karmada.io/skip-auto-propagation";
 
 /// A FederatedNamespace's Namespace: labelled so that Karmada leaves it to its
-/// ClusterPropagationPolicy instead of creating it on every cluster.
-pub fn skip_auto_propagation(template: &mut Value) -> FieldReport {
+/// ClusterPropagationPolicy instead of creating it on every cluster, where the control plane
+/// serves the label; before, the namespace goes to every cluster.
+pub fn skip_auto_propagation(template: &mut Value, version: &KarmadaVersion) -> FieldReport {
+    let field = "(the namespace on the placed clusters only)";
+    if !version.skip_auto_propagation {
+        return FieldReport::approximate(
+            field,
+            "the ClusterPropagationPolicy, on every cluster",
+            format!("{version}'s namespace sync controller creates every namespace on every member cluster; the {SKIP_AUTO_PROPAGATION} label that leaves it to the policy is served from v1.4 (karmada-io/karmada ecfec33ec)"),
+        );
+    }
     if let Some(Value::Mapping(metadata)) = template.get_mut("metadata") {
         let labels = metadata
             .entry("labels".into())
@@ -107,7 +117,7 @@ pub fn skip_auto_propagation(template: &mut Value) -> FieldReport {
         }
     }
     FieldReport::exact(
-        "(the namespace on the placed clusters only)",
+        field,
         format!("metadata.labels[{SKIP_AUTO_PROPAGATION}] \"true\""),
     )
     .because("Karmada's namespace sync controller creates every namespace on every member cluster unless it carries this label; with it, the ClusterPropagationPolicy places the namespace where kubefed did")

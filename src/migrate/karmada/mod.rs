@@ -42,6 +42,7 @@ use crate::selector::{Requirement, Selector};
 use super::api_versions;
 use super::assembly::{Assembly, Recorded};
 use super::cluster_selector::{describe, match_expression};
+use super::hub_version::KarmadaVersion;
 use super::object_error::ObjectError;
 use super::objects::{self, RawObject};
 use super::replica_preferences::RSP_TARGETS;
@@ -61,11 +62,18 @@ struct Kubefed<'a> {
     namespace: &'a str,
     types: TypeConfigs,
     namespaces: HashMap<&'a str, &'a FederatedPlacement>,
+    /// The control plane the output is for.
+    version: &'static KarmadaVersion,
 }
 
 /// The pure migration to Karmada of a loaded model and its documents; `namespace` is the one
 /// the model gave objects written without one.
-pub(crate) fn migrate(model: &Model, documents: &[Document], namespace: &str) -> Migration {
+pub(crate) fn migrate(
+    model: &Model,
+    documents: &[Document],
+    namespace: &str,
+    version: &'static KarmadaVersion,
+) -> Migration {
     let raws = objects::raw_objects(documents);
     let index = objects::RawIndex::new(&raws);
     let mut assembly = Assembly::new(model);
@@ -76,6 +84,7 @@ pub(crate) fn migrate(model: &Model, documents: &[Document], namespace: &str) ->
         namespace,
         types,
         namespaces: HashMap::new(),
+        version,
     };
     let bounded = model
         .inventory
@@ -263,7 +272,10 @@ fn federated_object(
     )];
     fields.extend(served.fields);
     if target.kind == "Namespace" && target.api_version == "v1" {
-        fields.push(federated::skip_auto_propagation(&mut template));
+        fields.push(federated::skip_auto_propagation(
+            &mut template,
+            kubefed.version,
+        ));
     } else if let Some(namespace) = &target.namespace {
         fields.extend(namespace_placement(
             placement,
