@@ -120,23 +120,27 @@ fn known<T>(table: &[T], name: impl Fn(&T) -> &'static str) -> String {
     table.iter().map(name).collect::<Vec<_>>().join(", ")
 }
 
+/// A version the table does not know.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {hub} version; known: {known} (the default)")]
+pub struct UnknownVersion {
+    hub: &'static str,
+    known: String,
+}
+
 /// clap's parser for `--ocm-version`.
-pub fn parse_ocm(given: &str) -> Result<&'static OcmVersion, String> {
-    find(OCM_VERSIONS, |v| v.name, given).ok_or_else(|| {
-        format!(
-            "unknown OCM version; known: {} (the default)",
-            known(OCM_VERSIONS, |v| v.name)
-        )
+pub fn parse_ocm(given: &str) -> Result<&'static OcmVersion, UnknownVersion> {
+    find(OCM_VERSIONS, |v| v.name, given).ok_or_else(|| UnknownVersion {
+        hub: "OCM",
+        known: known(OCM_VERSIONS, |v| v.name),
     })
 }
 
 /// clap's parser for `--karmada-version`.
-pub fn parse_karmada(given: &str) -> Result<&'static KarmadaVersion, String> {
-    find(KARMADA_VERSIONS, |v| v.name, given).ok_or_else(|| {
-        format!(
-            "unknown Karmada version; known: {} (the default)",
-            known(KARMADA_VERSIONS, |v| v.name)
-        )
+pub fn parse_karmada(given: &str) -> Result<&'static KarmadaVersion, UnknownVersion> {
+    find(KARMADA_VERSIONS, |v| v.name, given).ok_or_else(|| UnknownVersion {
+        hub: "Karmada",
+        known: known(KARMADA_VERSIONS, |v| v.name),
     })
 }
 
@@ -231,7 +235,7 @@ mod tests {
 
     #[test]
     fn an_unknown_version_lists_the_known_ones() {
-        let error = parse_ocm("v0.9.0").unwrap_err();
+        let error = parse_ocm("v0.9.0").map(|v| v.name).unwrap_err().to_string();
         assert!(
             error.starts_with("unknown OCM version; known: v0.11, v0.12,"),
             "{error}"
