@@ -75,10 +75,11 @@ pub struct MigrateArgs {
     /// Rewrite the source files instead of printing: each converted object's document holds
     /// what it became (a PlacementRule its Placement, with the ManagedClusterSetBinding it
     /// needs), consumers point at the new objects, every other document stays byte for byte.
-    /// Runs `--verify` first and rewrites nothing unless every object migrated and verified
-    /// identical; all files are replaced together or none. Prints the `kubectl delete`
-    /// lines for the old objects on the hub.
-    #[arg(long, conflicts_with_all = ["out", "output", "keep_going"])]
+    /// Runs `--verify` first and rewrites nothing unless every object migrated (with
+    /// `--keep-going`: what migrated is rewritten, the documents that failed stay as they
+    /// were, exit 1) and verified identical; all files are replaced together or none. Prints
+    /// the `kubectl delete` lines for the old objects on the hub.
+    #[arg(long, conflicts_with_all = ["out", "output"])]
     in_place: bool,
 
     /// The OCM release of the hub the objects are for (`v1.0`, `v0.16.1`, ...; default: the
@@ -235,7 +236,7 @@ pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
         }
     }
     if let Some(rewrite) = &migration.rewrite {
-        return rewrite_in_place(&migration, rewrite, io);
+        return rewrite_in_place(&migration, rewrite, args.keep_going, io);
     }
     let json = args.output == MigrateFormat::Json;
     match &args.out {
@@ -282,9 +283,10 @@ fn in_place_refusal(args: &MigrateArgs) -> Option<String> {
 fn rewrite_in_place(
     migration: &migrate::Migration,
     rewrite: &migrate::in_place::Rewrite,
+    keep_going: bool,
     io: &mut Io<'_>,
 ) -> Result<ExitCode, Error> {
-    if migration.has_errors() {
+    if migration.has_errors() && !keep_going {
         report(
             io,
             "error: --in-place: nothing rewritten, some objects could not be migrated",
@@ -331,5 +333,9 @@ fn rewrite_in_place(
         ),
     );
     write(io.stdout, &rewrite.to_string())?;
-    Ok(ExitCode::Success)
+    Ok(if migration.has_errors() {
+        ExitCode::Error
+    } else {
+        ExitCode::Success
+    })
 }

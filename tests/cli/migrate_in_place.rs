@@ -163,3 +163,59 @@ fn in_place_rewrites_every_copy_of_an_identical_duplicate() {
         read(&dir.path().join("policy-pod.yaml"))
     );
 }
+
+/// policy-collection's excerpt (testdata/migrate/policy-collection, from cec403c) in place
+/// with `--keep-going`: the rule both folders share becomes its Placement in both, each file
+/// with its binding; the documents that failed (differing copies, a rule whose Placement
+/// already exists) stay byte for byte, and the run exits 1 naming them.
+#[test]
+fn in_place_with_keep_going_rewrites_what_migrated_and_keeps_what_failed() {
+    let dir = common::tempdir();
+    let source = Path::new("testdata/migrate/policy-collection");
+    let files = common::files_under(source);
+    for relative in &files {
+        let to = dir.path().join(relative);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).unwrap_or_else(|error| panic!("{error}"));
+        }
+        common::write(&to, &read(&source.join(relative)));
+    }
+    let output = Test::new()
+        .args(["migrate", "-f", "testdata/migrate/policy-collection-fleet.yaml"])
+        .args(["-f", &dir.path().to_string_lossy(), "--in-place", "--keep-going"])
+        .stderr_contains("1 migrated: 1 exact, 0 approximate, 0 lost; 1 references rewritten; 5 failed; verified 2 identical\n")
+        .stderr_contains("rewrote 2 files;")
+        .stdout("kubectl delete placementrule.apps.open-cluster-management.io/placement-policy-gatekeeper-operator\n")
+        .status(1)
+        .run();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("stable/CM-Configuration-Management/policy-pod.yaml#3: PlacementRule/default/placement-policy-pod: Placement/default/placement-policy-pod already exists in the inputs or another migration\nrewrote 2 files;"),
+        "{stderr}"
+    );
+    for gatekeeper in [
+        "community/CM-Configuration-Management/policy-gatekeeper-operator.yaml",
+        "stable/CM-Configuration-Management/policy-gatekeeper-operator-downstream.yaml",
+    ] {
+        let text = read(&dir.path().join(gatekeeper));
+        assert!(
+            !text.contains("\nkind: PlacementRule"),
+            "{gatekeeper}: {text}"
+        );
+        assert!(text.contains("\nkind: Placement\n"), "{gatekeeper}: {text}");
+        assert!(
+            text.contains("\nkind: ManagedClusterSetBinding\n"),
+            "{gatekeeper}: {text}"
+        );
+    }
+    for failed in [
+        "community/CM-Configuration-Management/policy-pod-placement.yaml",
+        "stable/CM-Configuration-Management/policy-pod.yaml",
+    ] {
+        assert_eq!(
+            read(&dir.path().join(failed)),
+            read(&source.join(failed)),
+            "{failed}"
+        );
+    }
+}

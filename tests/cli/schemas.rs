@@ -444,6 +444,13 @@ struct MigrateCase {
 
 const MIGRATE_CASES: &[MigrateCase] = &[
     MigrateCase {
+        // policy-collection's duplicates (identical and differing) with --keep-going: what
+        // migrates is written, namespace-less as its inputs; exit 1 for what did not.
+        args: &["-f", "testdata/migrate/policy-collection", "--keep-going"],
+        namespace: Namespace::Absent,
+        status: 1,
+    },
+    MigrateCase {
         // PlacementRules, a Subscription and a PlacementBinding, in two namespaces.
         args: &["-f", "testdata/migrate/placementrules.yaml"],
         namespace: Namespace::OneOf(&["shop", "ci"]),
