@@ -64,16 +64,27 @@ fn declared_functions_and_dynamic_operands_still_compile() {
     for (expression, selected) in [
         (
             "managedCluster.metadata.name.startsWith('gcp') && size(managedCluster.metadata.labels) > 0",
-            Some("gcp-eu-central-prod-1"),
+            "gcp-eu-central-prod-1",
         ),
         (
             "managedCluster.metadata.labels['cloud'] + '-x' == 'aws-x'",
-            Some("aws-eu-west-prod-1"),
+            "aws-eu-west-prod-1",
         ),
-        // Known gap (session 8 note): `optional.*` compiles but matches no cluster yet.
+        // OCM's environment declares cel-go's optional types (sdk-go `BaseEnvOpts`:
+        // `cel.OptionalTypes()`): the functions, the syntax and the macros evaluate.
         (
-            "int('3') * 2 == 6 && 2.0 > 1 && optional.of(1).hasValue()",
-            None,
+            "optional.of(1).hasValue() && int('3') * 2 == 6 && 2.0 > 1.0 && \
+             managedCluster.metadata.labels[?'cloud'].orValue('none') == 'gcp' && \
+             managedCluster.?metadata.?name.optMap(n, n + '!').value() == 'gcp-eu-central-prod-1!'",
+            "gcp-eu-central-prod-1",
+        ),
+        (
+            "[?optional.none(), ?optional.of(1)] == [1] && {?'a': optional.none()}.size() == 0 && \
+             !optional.ofNonZeroValue(0).hasValue() && \
+             managedCluster.?metadata.?labels.?cloud.orValue('') == 'aws' && \
+             strings.quote('a\"b') == '\"a\\\\\"b\"' && ip.isCanonical('2001:db8::abcd') && \
+             !ip.isCanonical('2001:DB8::ABCD')",
+            "aws-eu-west-prod-1",
         ),
     ] {
         let output = Test::new()
@@ -87,11 +98,45 @@ fn declared_functions_and_dynamic_operands_still_compile() {
             text.contains("\"reason\": \"Succeedconfigured\""),
             "{expression}: {text}"
         );
-        if let Some(cluster) = selected {
-            assert!(
-                text.contains(&format!("\"{cluster}\"")),
-                "{expression} does not select {cluster}: {text}"
-            );
-        }
+        assert!(
+            text.contains(&format!("\"{selected}\"")),
+            "{expression} does not select {selected}: {text}"
+        );
     }
+}
+
+/// cel-go's checker binds `==`'s, `!=`'s and the ternary's operands to one type, and indexes
+/// lists by int and maps by their key type: nothing converts implicitly (`dyn(1) == 1.0` is
+/// how CEL compares across types), and OCM's environment does not enable
+/// `CrossTypeNumericComparisons`, so `2.0 > 1` is refused too.
+#[test]
+fn mismatched_operands_of_equality_ternary_and_index_are_misconfigured() {
+    misconfigured(
+        "managedCluster.metadata.name == 'a' || 1 == 1.0",
+        "ERROR: <input>:1:42: found no matching overload for '_==_' applied to '(int, double)'",
+    );
+    misconfigured(
+        "managedCluster.metadata.name != 'a' && [1] != ['a']",
+        "ERROR: <input>:1:44: found no matching overload for '_!=_' applied to '(list(int), list(string))'",
+    );
+    misconfigured(
+        "(managedCluster.metadata.name == 'a' ? 1 : 'b') == 1",
+        "ERROR: <input>:1:38: found no matching overload for '_?_:_' applied to '(bool, int, string)'",
+    );
+    misconfigured(
+        "managedCluster[0] == 1",
+        "ERROR: <input>:1:15: found no matching overload for '_[_]' applied to '(map(string, dyn), int)'",
+    );
+    misconfigured(
+        "[1, 2]['a'] == 1",
+        "ERROR: <input>:1:7: found no matching overload for '_[_]' applied to '(list(int), string)'",
+    );
+    misconfigured(
+        "int('3') * 2 == 6 && 2.0 > 1 && optional.of(1).hasValue()",
+        "ERROR: <input>:1:26: found no matching overload for '_>_' applied to '(double, int)'",
+    );
+    misconfigured(
+        "managedCluster.metadata.name == 'x' || 1",
+        "ERROR: <input>:1:40: expected type 'bool' but found 'int'",
+    );
 }

@@ -14,14 +14,14 @@ use cel::common::ast::{EntryExpr, Expr};
 use cel::extractors::This;
 use cel::objects::{KeyRef, Map};
 use cel::{
-    Context, ExecutionError, IdedExpr, ParseError, ParseErrors, Program, ResolveResult, Value,
+    Context, Env, ExecutionError, IdedExpr, ParseError, ParseErrors, Program, ResolveResult, Value,
 };
 
 use super::cel_check;
 use super::cel_limits::{self, SourceLimit, CLUSTER_BUDGET, PER_CALL_LIMIT};
 use crate::model::{echo, shorten_quoted, AddOnPlacementScore, Cluster, MAX_LINE_CHARS};
 
-const VARIABLE: &str = "managedCluster";
+pub(super) const VARIABLE: &str = "managedCluster";
 
 /// Identifiers the environment declares: the cluster variable and CEL's type names.
 const DECLARED: [&str; 14] = [
@@ -173,6 +173,14 @@ fn check_errors(program: &Program, expression: &str) -> Option<String> {
     Some(rendered.join("\n"))
 }
 
+/// OCM's parser: cel-go's, with what `cel.OptionalTypes()` (sdk-go's `BaseEnvOpts`) enables:
+/// the optional syntax (`a.?b`, `m[?k]`, `[?x]`, `{?k: v}`) and the `optMap` and `optFlatMap`
+/// macros.
+fn environment() -> &'static Env {
+    static ENV: OnceLock<Env> = OnceLock::new();
+    ENV.get_or_init(|| Env::stdlib().with_optional_support(true))
+}
+
 impl CelSelector {
     /// Upstream's Misconfigured text for an expression that does not parse or is over
     /// cel-go's parser limits.
@@ -181,7 +189,8 @@ impl CelSelector {
             .iter()
             .map(|expression| {
                 cel_limits::check_source(expression)?;
-                let program = Program::compile(expression)
+                let program = environment()
+                    .compile(expression)
                     .map_err(|errors| CompileError::Parse(parse_errors(&errors)))?;
                 if let Some(name) = undeclared(program.expression(), &mut Vec::new()) {
                     return Err(CompileError::Undeclared {
@@ -347,8 +356,65 @@ impl CelEnv {
                     })
             },
         );
+        add_namespaced_functions(&mut context);
         CelEnv { context }
     }
+}
+
+/// The namespaced functions of OCM's environment the cel crate does not define (its standard
+/// library has `optional.*`): ext.Strings' `strings.quote` and the Kubernetes IP library's
+/// `ip.isCanonical`. Neither name is a standard function, so adding them cannot conflict.
+fn add_namespaced_functions(context: &mut Context<'static, 'static>) {
+    let _ = context.add_function("strings.quote", |text: Arc<String>| quote(&text));
+    let _ = context.add_function("ip.isCanonical", |text: Arc<String>| -> ResolveResult {
+        is_canonical_ip(&text)
+            .map(Value::Bool)
+            .map_err(|message| ExecutionError::function_error("ip.isCanonical", message))
+    });
+}
+
+/// cel-go `ext/strings.go` `quote`: double quotes around the text, with `\a \b \f \n \r \t
+/// \v`, backslash and double quote escaped.
+fn quote(text: &str) -> String {
+    let mut quoted = String::with_capacity(text.len() + 2);
+    quoted.push('"');
+    for c in text.chars() {
+        match c {
+            '\u{7}' => quoted.push_str("\\a"),
+            '\u{8}' => quoted.push_str("\\b"),
+            '\u{c}' => quoted.push_str("\\f"),
+            '\n' => quoted.push_str("\\n"),
+            '\r' => quoted.push_str("\\r"),
+            '\t' => quoted.push_str("\\t"),
+            '\u{b}' => quoted.push_str("\\v"),
+            '\\' => quoted.push_str("\\\\"),
+            '"' => quoted.push_str("\\\""),
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('"');
+    quoted
+}
+
+/// k8s.io/apiserver `library/ip.go` `ipIsCanonical`: whether `text` is an IP address written
+/// the one way Go's `netip.Addr.String` writes it (RFC 5952 for IPv6, as Rust's `Display`);
+/// an address with a zone, or an IPv4-mapped IPv6 address, is an error (`parseIPAddr`).
+fn is_canonical_ip(text: &str) -> Result<bool, String> {
+    let address: std::net::IpAddr = text.parse().map_err(|_| {
+        format!(
+            "IP Address {:?} parse error during conversion from string",
+            echo(text)
+        )
+    })?;
+    if let std::net::IpAddr::V6(v6) = address {
+        if v6.to_ipv4_mapped().is_some() {
+            return Err(format!(
+                "IPv4-mapped IPv6 address {:?} is not allowed",
+                echo(text)
+            ));
+        }
+    }
+    Ok(address.to_string() == text)
 }
 
 fn cluster_name(cluster: &Value) -> Option<String> {

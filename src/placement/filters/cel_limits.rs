@@ -24,6 +24,8 @@ use cel::common::ast::{
 };
 use cel::{Context, ExecutionError, IdedExpr, Value};
 
+use super::cel_check::is_qualified;
+
 /// cel-go's default `expressionSizeCodePointLimit`.
 pub const MAX_CODE_POINTS: usize = 100_000;
 /// cel-go's default `maxRecursionDepth`.
@@ -248,10 +250,14 @@ pub fn instrument(expression: &IdedExpr) -> IdedExpr {
                 id,
                 Expr::Call(CallExpr {
                     func_name: call.func_name.clone(),
-                    target: call
-                        .target
-                        .as_ref()
-                        .map(|target| Box::new(instrument(target))),
+                    // A qualified function's namespace (`optional.of`) is no value to charge.
+                    target: call.target.as_ref().map(|target| {
+                        Box::new(if is_qualified(target, &call.func_name) {
+                            (**target).clone()
+                        } else {
+                            instrument(target)
+                        })
+                    }),
                     args: call.args.iter().map(instrument).collect(),
                 }),
             );
