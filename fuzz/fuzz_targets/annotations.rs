@@ -1,15 +1,10 @@
-//! The federation annotation front ends: the cluster-selector JSON and the
-//! replica-set-preferences JSON. Neither may panic on any input.
+//! cargo-fuzz target `annotations`: the body is `bodies::annotations` (`fuzz/bodies.rs`), which the stable
+//! driver (`tests/cli/fuzz_stable.rs`) runs too.
 #![no_main]
 
-use fleetplan::replicas::parse_replica_set_preferences;
-use fleetplan::selector::Selector;
-use libfuzzer_sys::fuzz_target;
+// Each target uses one of the bodies.
+#[allow(dead_code)]
+#[path = "../bodies.rs"]
+mod bodies;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    let _ = Selector::from_annotation(text);
-    let _ = parse_replica_set_preferences(text);
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bodies::annotations(data));

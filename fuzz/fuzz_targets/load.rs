@@ -1,11 +1,10 @@
-//! The loader on one input read from stdin (YAML or JSON, sniffed): never panics, and memory
-//! stays within the limits (a 256 MiB input cap, an alias-expansion budget).
+//! cargo-fuzz target `load`: the body is `bodies::load` (`fuzz/bodies.rs`), which the stable
+//! driver (`tests/cli/fuzz_stable.rs`) runs too.
 #![no_main]
 
-use fleetplan::load::{load, LoadOptions};
-use libfuzzer_sys::fuzz_target;
+// Each target uses one of the bodies.
+#[allow(dead_code)]
+#[path = "../bodies.rs"]
+mod bodies;
 
-fuzz_target!(|data: &[u8]| {
-    let mut stdin = data;
-    let _ = load(&["-".to_string()], &mut stdin, &LoadOptions::default());
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| bodies::load(data));

@@ -17,6 +17,7 @@ mod delivery;
 mod diff;
 mod escaping;
 mod explain;
+mod fuzz_stable;
 mod generated_fleet;
 mod karmada;
 mod karmada_admission;

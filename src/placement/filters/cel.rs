@@ -367,9 +367,7 @@ impl CelEnv {
 fn add_namespaced_functions(context: &mut Context<'static, 'static>) {
     let _ = context.add_function("strings.quote", |text: Arc<String>| quote(&text));
     let _ = context.add_function("ip.isCanonical", |text: Arc<String>| -> ResolveResult {
-        is_canonical_ip(&text)
-            .map(Value::Bool)
-            .map_err(|message| ExecutionError::function_error("ip.isCanonical", message))
+        is_canonical_ip(&text).map(Value::Bool)
     });
 }
 
@@ -399,19 +397,20 @@ fn quote(text: &str) -> String {
 /// k8s.io/apiserver `library/ip.go` `ipIsCanonical`: whether `text` is an IP address written
 /// the one way Go's `netip.Addr.String` writes it (RFC 5952 for IPv6, as Rust's `Display`);
 /// an address with a zone, or an IPv4-mapped IPv6 address, is an error (`parseIPAddr`).
-fn is_canonical_ip(text: &str) -> Result<bool, String> {
+fn is_canonical_ip(text: &str) -> Result<bool, ExecutionError> {
+    let refused = |message: String| ExecutionError::function_error("ip.isCanonical", message);
     let address: std::net::IpAddr = text.parse().map_err(|_| {
-        format!(
+        refused(format!(
             "IP Address {:?} parse error during conversion from string",
             echo(text)
-        )
+        ))
     })?;
     if let std::net::IpAddr::V6(v6) = address {
         if v6.to_ipv4_mapped().is_some() {
-            return Err(format!(
+            return Err(refused(format!(
                 "IPv4-mapped IPv6 address {:?} is not allowed",
                 echo(text)
-            ));
+            )));
         }
     }
     Ok(address.to_string() == text)
