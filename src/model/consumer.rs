@@ -34,8 +34,8 @@ pub enum ConsumerSpec {
         /// `placements[]`: (namespace, name).
         placements: Vec<(String, String)>,
     },
-    /// `argoproj.io/v1alpha1` `ApplicationSet`: its `clusterDecisionResource` generators.
-    ApplicationSet(Vec<Generator>),
+    /// `argoproj.io/v1alpha1` `ApplicationSet`: its generators and template destination.
+    ApplicationSet(ApplicationSetSpec),
 }
 
 /// A `rolloutStrategy` (open-cluster-management-io/api `cluster/v1alpha1`), the part of it its
@@ -87,8 +87,20 @@ pub struct SubscriptionRef {
     pub name: String,
 }
 
-/// One `clusterDecisionResource` generator of an ApplicationSet, or where another generator
-/// was that fleetplan does not plan.
+/// An ApplicationSet's `spec`: what decides where its Applications go.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ApplicationSetSpec {
+    pub generators: Vec<Generator>,
+    /// `spec.goTemplate`: parameters are `{{.name}}`, not `{{name}}`.
+    pub go_template: bool,
+    /// `spec.template.metadata.name`, as written.
+    pub name: String,
+    /// `spec.template.spec.destination`: (`name` or else `server`, its value), as written.
+    pub destination: Option<(String, String)>,
+}
+
+/// One generator of an ApplicationSet: those that decide which clusters the Applications
+/// target, and where another was that fleetplan does not plan.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Generator {
     ClusterDecisionResource {
@@ -99,7 +111,21 @@ pub enum Generator {
         name: String,
         label_selector: Option<LabelSelectorSpec>,
     },
-    /// A generator of another type (`list`, `clusters`, `git`…): noted, not planned.
+    /// `matrix`: every combination of its two children's parameter sets.
+    Matrix {
+        /// `spec.generators[0].matrix`.
+        path: String,
+        children: Vec<Generator>,
+    },
+    /// `merge`: its first child's parameter sets, overridden by the others' by `mergeKeys`.
+    Merge {
+        path: String,
+        merge_keys: Vec<String>,
+        children: Vec<Generator>,
+    },
+    /// `list` with literal `elements`: how many parameter sets it yields.
+    List { path: String, elements: usize },
+    /// A generator of another type (`clusters`, `git`, `scmProvider`…): noted, not planned.
     Other { path: String, kind: String },
 }
 

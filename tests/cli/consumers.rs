@@ -210,6 +210,117 @@ fn an_application_set_generates_only_for_clusters_registered_with_argo_cd() {
     );
 }
 
+/// `explain` of one ApplicationSet of testdata/consumers/appsets.yaml.
+fn explain_application_set(name: &str) -> String {
+    let output = with_consumers("explain")
+        .args(["-f", "testdata/consumers/appsets.yaml"])
+        .arg(format!("ApplicationSet/shop/{name}"))
+        .run();
+    common::stdout(&output)
+}
+
+#[test]
+fn an_application_set_in_a_matrix_or_merge_lands_as_argo_cd_generates() {
+    let output = with_consumers("plan")
+        .args(["-f", "testdata/consumers/appsets.yaml", "-o", "json"])
+        .args(["-l", "!team"])
+        .run();
+    let plan: serde_json::Value =
+        serde_json::from_str(&common::stdout(&output)).unwrap_or_default();
+    let storefront = serde_json::json!([
+        "aws-eu-west-prod-1",
+        "aws-us-east-prod-1",
+        "azure-eu-west-prod-1",
+        "gcp-eu-central-prod-1"
+    ]);
+    let clusters = |name: &str| {
+        plan["items"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|item| {
+                item["source"]["kind"] == "ApplicationSet" && item["source"]["name"] == name
+            })
+            .map(|item| item["clusters"].clone())
+    };
+    // matrix × a list, matrix × git: the decided clusters; merge on a git base and matrix ×
+    // an empty list: none.
+    assert_eq!(
+        clusters("storefront-colours"),
+        Some(storefront.clone()),
+        "{plan}"
+    );
+    assert_eq!(clusters("storefront-services"), Some(storefront), "{plan}");
+    assert_eq!(
+        clusters("storefront-overrides"),
+        Some(serde_json::json!([])),
+        "{plan}"
+    );
+    assert_eq!(
+        clusters("storefront-none"),
+        Some(serde_json::json!([])),
+        "{plan}"
+    );
+}
+
+#[test]
+fn explain_says_which_cluster_each_generated_application_targets() {
+    let text = explain_application_set("storefront-colours");
+    assert!(
+        text.contains("spec.template.spec.destination.name is \"{{name}}\": each Application targets the cluster it was generated for\nApplication storefront-aws-eu-west-prod-1-{{colour}} -> aws-eu-west-prod-1\n"),
+        "{text}"
+    );
+    let text = explain_application_set("storefront-services");
+    assert!(
+        text.contains(
+            "Application {{.path.basename}}-gcp-eu-central-prod-1 -> gcp-eu-central-prod-1\n"
+        ),
+        "{text}"
+    );
+    let text = explain_application_set("storefront-hub");
+    assert!(
+        text.contains("spec.template.spec.destination.server is \"https://kubernetes.default.svc\": every generated Application deploys there, whichever cluster was decided"),
+        "{text}"
+    );
+}
+
+#[test]
+fn what_a_matrix_or_merge_leaves_undetermined_offline_is_noted() {
+    let text = explain_application_set("storefront-services");
+    assert!(
+        text.contains("spec.generators[0].matrix.generators[1]: its clusters are destinations provided the other generator (git) yields at least one parameter set, which is not known offline"),
+        "{text}"
+    );
+    let text = explain_application_set("storefront-overrides");
+    assert!(
+        text.contains("spec.generators[0].merge.generators[0]: the base (git generator) decides which Applications exist, which is not known offline: nothing is planned through this merge"),
+        "{text}"
+    );
+    assert!(
+        text.contains("spec.generators[0].merge.generators[1]: merged into the base by mergeKeys name: it only overrides the base's parameter sets, it adds no Application"),
+        "{text}"
+    );
+    assert!(text.contains("lands on 0 of 14 clusters"), "{text}");
+    let text = explain_application_set("storefront-none");
+    assert!(
+        text.contains("spec.generators[0].matrix: a child generator yields no parameter set: the matrix generates no Application"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_matrix_of_three_generators_fails_as_argo_cd_refuses_it() {
+    let output = with_consumers("check")
+        .args(["-f", "testdata/consumers/broken/appset-matrix-three.yaml"])
+        .status(1)
+        .run();
+    let text = common::stdout(&output);
+    assert!(
+        text.contains("ApplicationSet/shop/storefront-three: spec.generators[0].matrix: found more than two generators, Matrix support only two"),
+        "{text}"
+    );
+}
+
 #[test]
 fn an_application_set_without_cluster_secrets_says_so() {
     let output = with_consumers("explain")

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use super::resolve::{Decisions, Resolution};
+use super::resolve::{render, Decisions, Resolution};
 use super::rollout;
 use super::{ConsumerTrace, RouteTrace};
 use crate::model::consumer::RolloutStrategy;
@@ -81,6 +81,9 @@ where
                 *slot |= found;
             }
         }
+        if !route.counts {
+            continue;
+        }
         if let Some((field, strategy)) = route.rollout {
             match rollout_over(&placement, strategy, &planned.item) {
                 Ok((rollout, note)) => {
@@ -148,13 +151,21 @@ where
             ));
         }
     }
+    let failed = !errors.is_empty();
+    if let (Some(name), true, false) = (&resolution.applications, full, failed) {
+        for cluster in clusters.iter() {
+            notes.push(format!(
+                "Application {} -> {cluster}",
+                render(name, resolution.applications_go, cluster)
+            ));
+        }
+    }
     if resolution.registered_only && registered.is_none() && !routes.is_empty() {
         notes.push(
             "no Argo CD cluster Secret in the inputs: every decided cluster is taken as registered"
                 .to_string(),
         );
     }
-    let failed = !errors.is_empty();
     let item = PlanItem {
         source: (&workload.object).into(),
         clusters: if failed { Default::default() } else { clusters },

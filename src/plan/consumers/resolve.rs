@@ -16,7 +16,8 @@
 
 use super::{name_of, namespace, Consumers, Unresolved};
 use crate::model::consumer::{
-    ConsumerSpec, Generator, PlacementBinding, RolloutStrategy, SubscriptionPlacement,
+    ApplicationSetSpec, ConsumerSpec, Generator, PlacementBinding, RolloutStrategy,
+    SubscriptionPlacement,
 };
 use crate::model::{LabelSelectorSpec, Workload, WorkloadKind};
 use crate::placement::FleetIndex;
@@ -40,6 +41,9 @@ pub struct Route<'a> {
     pub rollout: Option<(String, &'a RolloutStrategy)>,
     /// The generator this route comes from: its index in [`Resolution::needs_decisions`].
     pub generator: Option<usize>,
+    /// Whether its clusters are the consumer's: not for a generator merged into another's
+    /// parameter sets (read, and its errors reported, but adding no Application).
+    pub counts: bool,
 }
 
 /// Which of the placement's decision objects the route reads.
@@ -69,6 +73,10 @@ pub struct Resolution<'a> {
     /// Planned through decision objects that must exist (an ApplicationSet): none found
     /// is upstream's error.
     pub needs_decisions: Vec<String>,
+    /// An ApplicationSet whose destination reads a cluster parameter: its template's
+    /// Application name, rendered per cluster (with goTemplate when the flag says so).
+    pub applications: Option<String>,
+    pub applications_go: bool,
 }
 
 /// Where `workload` goes, given the run's consumers and fleet.
@@ -159,8 +167,8 @@ pub fn resolve<'a>(
                 }
             }
         }
-        ConsumerSpec::ApplicationSet(generators) => {
-            application_set(consumers, workload, generators, &mut resolution);
+        ConsumerSpec::ApplicationSet(spec) => {
+            application_set(consumers, workload, spec, &mut resolution);
         }
     }
     resolution
@@ -174,6 +182,7 @@ fn route<'a>(chain: Vec<String>, target: &'a Workload) -> Route<'a> {
         decisions: Decisions::All,
         rollout: None,
         generator: None,
+        counts: true,
     }
 }
 
@@ -426,134 +435,402 @@ const ACM_PLACEMENT: (&str, &str, &str, &str) = (
 fn application_set<'a>(
     consumers: &Consumers<'a>,
     workload: &'a Workload,
-    generators: &[Generator],
+    spec: &ApplicationSetSpec,
     resolution: &mut Resolution<'a>,
 ) {
     let ns = namespace(&workload.object);
     resolution.registered_only = true;
-    let mut planned = false;
-    for generator in generators {
-        let (path, config_map, name, label_selector) = match generator {
-            Generator::Other { path, kind } => {
-                resolution.notes.push(format!(
-                    "{path}: a {kind} generator is not planned (only clusterDecisionResource)"
-                ));
-                continue;
-            }
-            Generator::ClusterDecisionResource {
-                path,
-                config_map,
-                name,
-                label_selector,
-            } => (path, config_map, name, label_selector),
-        };
-        planned = true;
-        let config = name_of("ConfigMap", ns, config_map);
-        let shape = match consumers.config_maps.get(&(ns, config_map.as_str())) {
-            Some(data) => (
-                data.api_version.as_str(),
-                data.kind.as_str(),
-                data.status_list_key.as_str(),
-                data.match_key.as_str(),
-            ),
-            None => {
-                resolution.notes.push(format!(
-                    "{path}.configMapRef: {config} is not in the inputs: read as the standard acm-placement ConfigMap (apiVersion {}, kind {}, statusListKey {}, matchKey {})",
-                    ACM_PLACEMENT.0, ACM_PLACEMENT.1, ACM_PLACEMENT.2, ACM_PLACEMENT.3
-                ));
-                ACM_PLACEMENT
-            }
-        };
-        let (api_version, kind, list_key, match_key) = shape;
-        let Some((group, _version)) = api_version.split_once('/').filter(|_| !kind.is_empty())
-        else {
-            resolution.errors.push(format!(
-                "{path}: {config}: there is a problem with the apiVersion, kind or resourceName provided"
-            ));
-            continue;
-        };
-        if group != PLACEMENT_GROUP || !kind.eq_ignore_ascii_case("placementdecisions") {
-            resolution.notes.push(format!(
-                "{path}: {config} lists {kind} of {api_version}, not OCM PlacementDecisions: not planned"
-            ));
-            continue;
-        }
-        let list_key = if list_key.is_empty() {
-            "clusters"
-        } else {
-            list_key
-        };
-        if list_key != ACM_PLACEMENT.2 || match_key != ACM_PLACEMENT.3 {
-            resolution.notes.push(format!(
-                "{path}: {config} reads status.{list_key}[].{match_key}, which a PlacementDecision does not have (status.decisions[].clusterName): it generates nothing"
-            ));
-            continue;
-        }
-        let selects = label_selector.as_ref().is_some_and(|selector| {
-            selector.match_labels.is_some() || selector.match_expressions.is_some()
-        });
-        if name.is_empty() != selects {
-            resolution.errors.push(format!(
-                "{path}: there is a problem with the definition of the ClusterDecisionResource generator: give either name or labelSelector"
-            ));
-            continue;
-        }
-        let before = vec![config.clone()];
-        let generator = Some(resolution.needs_decisions.len());
-        if !name.is_empty() {
-            // `<placement>-decision-<n>`: the names the scheduler gives its decisions.
-            let placement = name
-                .rsplit_once("-decision-")
-                .filter(|(_, index)| !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()))
-                .map(|(placement, _)| placement);
-            match placement.map(|placement| consumers.placement("Placement", ns, placement)) {
-                Some(Ok(target)) => resolution.routes.push(Route {
-                    decisions: Decisions::Named(name.clone()),
-                    generator,
-                    ..route(before, target)
-                }),
-                _ => resolution.errors.push(format!(
-                    "{path}.name: no PlacementDecision {} would be written: no Placement in the inputs writes a decision of that name",
-                    name_of("PlacementDecision", ns, name)
-                )),
-            }
-            resolution.needs_decisions.push(format!("{path}.name"));
-            continue;
-        }
-        let selector = match Selector::from_label_selector(label_selector.as_ref()) {
-            Ok(selector) => selector,
-            Err(error) => {
-                resolution
-                    .errors
-                    .push(format!("{path}.labelSelector: {error}"));
-                continue;
-            }
-        };
-        let only = label_selector
-            .as_ref()
-            .and_then(|selector| selector.match_labels.as_ref())
-            .and_then(|labels| labels.get(PLACEMENT_LABEL));
-        let candidates = consumers
-            .namespace_placements
-            .get(ns)
-            .into_iter()
-            .flatten()
-            .filter(|placement| only.is_none_or(|name| &placement.object.name == name));
-        for target in candidates {
-            resolution.routes.push(Route {
-                decisions: Decisions::Matching(selector.clone()),
-                generator,
-                ..route(before.clone(), target)
-            });
-        }
-        resolution
-            .needs_decisions
-            .push(format!("{path}.labelSelector"));
+    for each in &spec.generators {
+        plan_generator(consumers, ns, each, true, resolution);
     }
-    if !planned {
+    if !spec.generators.iter().any(has_decisions) {
         resolution.registered_only = false;
         resolution.notes.push(
             "no clusterDecisionResource generator: nothing planned through a placement".to_string(),
         );
+        return;
+    }
+    if resolution.routes.iter().any(|route| route.counts) {
+        destination(spec, resolution);
+    }
+}
+
+fn has_decisions(generator: &Generator) -> bool {
+    match generator {
+        Generator::ClusterDecisionResource { .. } => true,
+        Generator::Matrix { children, .. } | Generator::Merge { children, .. } => {
+            children.iter().any(has_decisions)
+        }
+        Generator::List { .. } | Generator::Other { .. } => false,
+    }
+}
+
+/// The parameters a clusterDecisionResource gives each decided cluster that name it
+/// (`duck_type.go`: `name` and `server` of the Argo CD cluster, the decision's `clusterName`).
+const CLUSTER_PARAMS: [&str; 3] = ["name", "clusterName", "server"];
+
+/// The parameter a template expression reads (`{{ name }}`; with goTemplate `{{ .name }}`),
+/// when it is a bare reference.
+fn parameter(expression: &str, go_template: bool) -> Option<&str> {
+    let expression = expression.trim();
+    if go_template {
+        expression.strip_prefix('.')
+    } else {
+        Some(expression)
+    }
+}
+
+/// The byte ranges of `text`'s `{{ … }}` expressions, braces included.
+fn expressions(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut found = Vec::new();
+    let mut from = 0;
+    while let Some(start) = text[from..].find("{{").map(|at| from + at) {
+        let Some(end) = text[start..].find("}}").map(|at| start + at + 2) else {
+            break;
+        };
+        found.push(start..end);
+        from = end;
+    }
+    found
+}
+
+/// `text` with each bare reference to one of the cluster parameters replaced by `cluster`
+/// (`server` too: the server of the Argo CD cluster of that name); anything else left as
+/// written.
+pub fn render(text: &str, go_template: bool, cluster: &str) -> String {
+    let mut out = String::new();
+    let mut written = 0;
+    for range in expressions(text) {
+        let inner = &text[range.start + 2..range.end - 2];
+        if parameter(inner, go_template).is_some_and(|name| name == "name" || name == "clusterName")
+        {
+            out.push_str(&text[written..range.start]);
+            out.push_str(cluster);
+            written = range.end;
+        }
+    }
+    out.push_str(&text[written..]);
+    out
+}
+
+/// Which cluster each Application targets: the one it was generated for when the template's
+/// destination reads a cluster parameter; a fixed one, or one only the other generators
+/// know, said as a note.
+fn destination(spec: &ApplicationSetSpec, resolution: &mut Resolution<'_>) {
+    let Some((field, value)) = &spec.destination else {
+        return;
+    };
+    let field = format!("spec.template.spec.destination.{field}");
+    let reads: Vec<Option<&str>> = expressions(value)
+        .into_iter()
+        .map(|range| parameter(&value[range.start + 2..range.end - 2], spec.go_template))
+        .collect();
+    let echo = crate::model::echo(value);
+    if reads.is_empty() {
+        resolution.notes.push(format!(
+            "{field} is {echo:?}: every generated Application deploys there, whichever cluster was decided"
+        ));
+    } else if reads.len() == 1 && reads[0].is_some_and(|name| CLUSTER_PARAMS.contains(&name)) {
+        resolution.applications = Some(spec.name.clone());
+        resolution.applications_go = spec.go_template;
+        resolution.notes.push(format!(
+            "{field} is {echo:?}: each Application targets the cluster it was generated for"
+        ));
+    } else {
+        resolution.notes.push(format!(
+            "{field} is {echo:?}: not a cluster parameter of the clusterDecisionResource, so which cluster each Application targets is not known offline"
+        ));
+    }
+}
+
+/// What a generator yields, as far as the inputs tell before anything is planned: the
+/// decided clusters of a clusterDecisionResource, a known number of parameter sets (a
+/// `list`), or a number only the live generator knows (git, SCM, pull requests…).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Yields {
+    Decisions,
+    Count(usize),
+    Unknown,
+}
+
+/// What `generator` yields (argo-cd `matrix.go`: the product of its two children;
+/// `merge.go`: the parameter sets of its first child, the others only override them).
+fn yields(generator: &Generator) -> Yields {
+    match generator {
+        Generator::ClusterDecisionResource { .. } => Yields::Decisions,
+        Generator::List { elements, .. } => Yields::Count(*elements),
+        Generator::Other { .. } => Yields::Unknown,
+        Generator::Matrix { children, .. } => {
+            let each: Vec<Yields> = children.iter().map(yields).collect();
+            if each.contains(&Yields::Count(0)) {
+                Yields::Count(0)
+            } else if each.contains(&Yields::Decisions) {
+                Yields::Decisions
+            } else if each.contains(&Yields::Unknown) {
+                Yields::Unknown
+            } else {
+                Yields::Count(
+                    each.iter()
+                        .map(|yields| match yields {
+                            Yields::Count(count) => *count,
+                            _ => 1,
+                        })
+                        .product(),
+                )
+            }
+        }
+        Generator::Merge { children, .. } => children.first().map_or(Yields::Count(0), yields),
+    }
+}
+
+/// A generator's kind as its field is named (`clusterDecisionResource`, `list`, `git`…).
+fn kind_of(generator: &Generator) -> &str {
+    match generator {
+        Generator::ClusterDecisionResource { .. } => "clusterDecisionResource",
+        Generator::List { .. } => "list",
+        Generator::Matrix { .. } => "matrix",
+        Generator::Merge { .. } => "merge",
+        Generator::Other { kind, .. } => kind,
+    }
+}
+
+/// Plans `generator` (at `path`): its clusterDecisionResources as routes, counted toward the
+/// ApplicationSet's clusters only when `counts` (they decide which Applications exist).
+fn plan_generator<'a>(
+    consumers: &Consumers<'a>,
+    ns: &str,
+    generator: &Generator,
+    counts: bool,
+    resolution: &mut Resolution<'a>,
+) {
+    match generator {
+        Generator::ClusterDecisionResource {
+            path,
+            config_map,
+            name,
+            label_selector,
+        } => decision_resource(
+            consumers,
+            ns,
+            (path, config_map, name, label_selector.as_ref()),
+            counts,
+            resolution,
+        ),
+        Generator::List { .. } => {}
+        Generator::Other { path, kind } => {
+            if counts {
+                resolution.notes.push(format!(
+                    "{path}: a {kind} generator is not planned (only clusterDecisionResource)"
+                ));
+            }
+        }
+        Generator::Matrix { path, children } => {
+            let [first, second] = children.as_slice() else {
+                resolution.errors.push(format!(
+                    "{path}: found {} than two generators, Matrix support only two",
+                    if children.len() < 2 { "less" } else { "more" }
+                ));
+                return;
+            };
+            let (a, b) = (yields(first), yields(second));
+            let empty = a == Yields::Count(0) || b == Yields::Count(0);
+            if counts && empty {
+                resolution.notes.push(format!(
+                    "{path}: a child generator yields no parameter set: the matrix generates no Application"
+                ));
+            }
+            for (at, (child, other)) in [(first, b), (second, a)].into_iter().enumerate() {
+                // With two clusterDecisionResources, each combination's `name` would be the
+                // first's (goTemplate) or refused when they differ: the first decides.
+                let decides = counts
+                    && !empty
+                    && !(at == 1 && a == Yields::Decisions && other == Yields::Decisions);
+                if counts && !empty && yields(child) == Yields::Decisions {
+                    match other {
+                        Yields::Unknown => resolution.notes.push(format!(
+                            "{path}.generators[{at}]: its clusters are destinations provided the other generator ({}) yields at least one parameter set, which is not known offline",
+                            kind_of(children.get(1 - at).unwrap_or(child))
+                        )),
+                        Yields::Decisions if at == 1 => resolution.notes.push(format!(
+                            "{path}.generators[1]: a second clusterDecisionResource in one matrix: each combination takes the first generator's cluster (goTemplate) or fails when the two differ; planned as the first's clusters"
+                        )),
+                        _ => {}
+                    }
+                }
+                plan_generator(consumers, ns, child, decides, resolution);
+            }
+        }
+        Generator::Merge {
+            path,
+            merge_keys,
+            children,
+        } => {
+            if children.len() < 2 {
+                resolution.errors.push(format!(
+                    "{path}: found less than two generators, Merge requires two or more"
+                ));
+                return;
+            }
+            if merge_keys.is_empty() {
+                resolution.errors.push(format!(
+                    "{path}: no merge keys were specified, Merge requires at least one"
+                ));
+                return;
+            }
+            for (at, child) in children.iter().enumerate() {
+                let decides = counts && at == 0;
+                if counts && at == 0 && yields(child) == Yields::Unknown {
+                    resolution.notes.push(format!(
+                        "{path}.generators[0]: the base ({} generator) decides which Applications exist, which is not known offline: nothing is planned through this merge",
+                        kind_of(child)
+                    ));
+                }
+                if counts && at > 0 && yields(child) == Yields::Decisions {
+                    resolution.notes.push(format!(
+                        "{path}.generators[{at}]: merged into the base by mergeKeys {}: it only overrides the base's parameter sets, it adds no Application",
+                        merge_keys.join(", ")
+                    ));
+                }
+                plan_generator(consumers, ns, child, decides, resolution);
+            }
+        }
+    }
+}
+
+/// One clusterDecisionResource generator at `path`: its routes, counted toward the
+/// ApplicationSet's clusters when `counts`.
+fn decision_resource<'a>(
+    consumers: &Consumers<'a>,
+    ns: &str,
+    (path, config_map, name, label_selector): (
+        &String,
+        &String,
+        &String,
+        Option<&LabelSelectorSpec>,
+    ),
+    counts: bool,
+    resolution: &mut Resolution<'a>,
+) {
+    let config = name_of("ConfigMap", ns, config_map);
+    let shape = match consumers.config_maps.get(&(ns, config_map.as_str())) {
+        Some(data) => (
+            data.api_version.as_str(),
+            data.kind.as_str(),
+            data.status_list_key.as_str(),
+            data.match_key.as_str(),
+        ),
+        None => {
+            resolution.notes.push(format!(
+                "{path}.configMapRef: {config} is not in the inputs: read as the standard acm-placement ConfigMap (apiVersion {}, kind {}, statusListKey {}, matchKey {})",
+                ACM_PLACEMENT.0, ACM_PLACEMENT.1, ACM_PLACEMENT.2, ACM_PLACEMENT.3
+            ));
+            ACM_PLACEMENT
+        }
+    };
+    let (api_version, kind, list_key, match_key) = shape;
+    let Some((group, _version)) = api_version.split_once('/').filter(|_| !kind.is_empty()) else {
+        resolution.errors.push(format!(
+            "{path}: {config}: there is a problem with the apiVersion, kind or resourceName provided"
+        ));
+        return;
+    };
+    if group != PLACEMENT_GROUP || !kind.eq_ignore_ascii_case("placementdecisions") {
+        resolution.notes.push(format!(
+            "{path}: {config} lists {kind} of {api_version}, not OCM PlacementDecisions: not planned"
+        ));
+        return;
+    }
+    let list_key = if list_key.is_empty() {
+        "clusters"
+    } else {
+        list_key
+    };
+    if list_key != ACM_PLACEMENT.2 || match_key != ACM_PLACEMENT.3 {
+        resolution.notes.push(format!(
+            "{path}: {config} reads status.{list_key}[].{match_key}, which a PlacementDecision does not have (status.decisions[].clusterName): it generates nothing"
+        ));
+        return;
+    }
+    let selects = label_selector.as_ref().is_some_and(|selector| {
+        selector.match_labels.is_some() || selector.match_expressions.is_some()
+    });
+    if name.is_empty() != selects {
+        resolution.errors.push(format!(
+            "{path}: there is a problem with the definition of the ClusterDecisionResource generator: give either name or labelSelector"
+        ));
+        return;
+    }
+    let before = vec![config.clone()];
+    let generator = Some(resolution.needs_decisions.len());
+    if !name.is_empty() {
+        // `<placement>-decision-<n>`: the names the scheduler gives its decisions.
+        let placement = name
+            .rsplit_once("-decision-")
+            .filter(|(_, index)| !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()))
+            .map(|(placement, _)| placement);
+        match placement.map(|placement| consumers.placement("Placement", ns, placement)) {
+            Some(Ok(target)) => resolution.routes.push(Route {
+                decisions: Decisions::Named(name.clone()),
+                generator,
+                counts,
+                ..route(before, target)
+            }),
+            _ => resolution.errors.push(format!(
+                "{path}.name: no PlacementDecision {} would be written: no Placement in the inputs writes a decision of that name",
+                name_of("PlacementDecision", ns, name)
+            )),
+        }
+        resolution.needs_decisions.push(format!("{path}.name"));
+        return;
+    }
+    let selector = match Selector::from_label_selector(label_selector) {
+        Ok(selector) => selector,
+        Err(error) => {
+            resolution
+                .errors
+                .push(format!("{path}.labelSelector: {error}"));
+            return;
+        }
+    };
+    let only = label_selector
+        .and_then(|selector| selector.match_labels.as_ref())
+        .and_then(|labels| labels.get(PLACEMENT_LABEL));
+    let candidates = consumers
+        .namespace_placements
+        .get(ns)
+        .into_iter()
+        .flatten()
+        .filter(|placement| only.is_none_or(|name| &placement.object.name == name));
+    for target in candidates {
+        resolution.routes.push(Route {
+            decisions: Decisions::Matching(selector.clone()),
+            generator,
+            counts,
+            ..route(before.clone(), target)
+        });
+    }
+    resolution
+        .needs_decisions
+        .push(format!("{path}.labelSelector"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::render;
+
+    #[test]
+    fn a_template_renders_the_cluster_parameters_and_keeps_the_rest() {
+        assert_eq!(
+            render("app-{{ name }}-{{env}}", false, "east"),
+            "app-east-{{env}}"
+        );
+        assert_eq!(render("{{clusterName}}", false, "east"), "east");
+        assert_eq!(render("{{ .name }}-{{.x}}", true, "east"), "east-{{.x}}");
+        // Without goTemplate, `.name` is not a parameter; `server` is a URL, not the name.
+        assert_eq!(
+            render("{{.name}}-{{server}}", false, "east"),
+            "{{.name}}-{{server}}"
+        );
+        assert_eq!(render("open {{name", false, "east"), "open {{name");
     }
 }

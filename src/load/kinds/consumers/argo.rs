@@ -15,7 +15,9 @@ use crate::load::model_builder::{Decoded, Entry};
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
-use crate::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, Generator};
+use crate::model::consumer::{
+    ApplicationSetSpec, ArgoCluster, ConsumerSpec, DuckConfigMap, Generator,
+};
 use crate::model::LabelSelectorSpec;
 
 /// The label that makes a Secret an Argo CD cluster (`common.LabelKeySecretType`).
@@ -176,56 +178,110 @@ struct DecisionResource {
     label_selector: Option<LabelSelectorSpec>,
 }
 
-/// The generator types that hold generators of their own.
-const NESTING: &[&str] = &["matrix", "merge"];
-
-fn generators(list: &Value, path: &str, out: &mut Vec<Generator>) -> Result<(), FieldError> {
+fn generators(list: &Value, path: &str) -> Result<Vec<Generator>, FieldError> {
     let Some(list) = list.as_array() else {
-        return Ok(());
+        return Ok(Vec::new());
     };
+    let mut out = Vec::with_capacity(list.len());
     for (at, generator) in list.iter().enumerate() {
-        let path = format!("{path}[{at}]");
-        if let Some(resource) = generator.get("clusterDecisionResource") {
-            let path = format!("{path}.clusterDecisionResource");
-            let resource: DecisionResource = serde_json::from_value(resource.clone())
-                .map_err(|error| FieldError::new(path.as_str(), error.to_string()))?;
-            out.push(Generator::ClusterDecisionResource {
-                path,
-                config_map: resource.config_map_ref,
-                name: resource.name,
-                label_selector: resource.label_selector,
-            });
-            continue;
-        }
-        let nested = NESTING.iter().find_map(|kind| {
-            let inner = generator.get(kind)?.get("generators")?;
-            Some((kind, inner))
-        });
-        match nested {
-            Some((kind, inner)) => generators(inner, &format!("{path}.{kind}.generators"), out)?,
-            None => {
-                let kind = generator
-                    .as_object()
-                    .and_then(|fields| fields.keys().find(|key| key.as_str() != "selector"))
-                    .cloned()
-                    .unwrap_or_default();
-                out.push(Generator::Other { path, kind });
-            }
-        }
+        out.push(one_generator(generator, format!("{path}[{at}]"))?);
     }
-    Ok(())
+    Ok(out)
+}
+
+/// One generator: a clusterDecisionResource, a `matrix` or `merge` of generators (argo-cd
+/// `matrix.go`, `merge.go`), a literal `list`, or another kind, noted.
+fn one_generator(generator: &Value, path: String) -> Result<Generator, FieldError> {
+    let nested = |kind: &str, inner: &Value| {
+        let path = format!("{path}.{kind}");
+        let children = generators(
+            inner.get("generators").unwrap_or(&Value::Null),
+            &format!("{path}.generators"),
+        )?;
+        Ok::<_, FieldError>((path, children))
+    };
+    if let Some(resource) = generator.get("clusterDecisionResource") {
+        let path = format!("{path}.clusterDecisionResource");
+        let resource: DecisionResource = serde_json::from_value(resource.clone())
+            .map_err(|error| FieldError::new(path.as_str(), error.to_string()))?;
+        return Ok(Generator::ClusterDecisionResource {
+            path,
+            config_map: resource.config_map_ref,
+            name: resource.name,
+            label_selector: resource.label_selector,
+        });
+    }
+    if let Some(matrix) = generator.get("matrix") {
+        let (path, children) = nested("matrix", matrix)?;
+        return Ok(Generator::Matrix { path, children });
+    }
+    if let Some(merge) = generator.get("merge") {
+        let (path, children) = nested("merge", merge)?;
+        let merge_keys = match merge.get("mergeKeys") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(keys) => serde_json::from_value(keys.clone())
+                .map_err(|error| FieldError::new(format!("{path}.mergeKeys"), error.to_string()))?,
+        };
+        return Ok(Generator::Merge {
+            path,
+            merge_keys,
+            children,
+        });
+    }
+    let list = generator.get("list");
+    let elements = list
+        .and_then(|list| list.get("elements"))
+        .and_then(Value::as_array);
+    let templated = list.is_some_and(|list| list.get("elementsYaml").is_some());
+    if let (Some(elements), false) = (elements, templated) {
+        return Ok(Generator::List {
+            path: format!("{path}.list"),
+            elements: elements.len(),
+        });
+    }
+    let kind = generator
+        .as_object()
+        .and_then(|fields| fields.keys().find(|key| key.as_str() != "selector"))
+        .cloned()
+        .unwrap_or_default();
+    Ok(Generator::Other { path, kind })
 }
 
 fn application_set(object: Object<'_>) -> Result<Decoded, LoadError> {
     let spec = subtree(&object, "spec")?;
-    let mut found = Vec::new();
-    generators(
+    let found = generators(
         spec.get("generators").unwrap_or(&Value::Null),
         "spec.generators",
-        &mut found,
     )
     .map_err(|e| object.invalid(e))?;
-    Ok(consumer(object, ConsumerSpec::ApplicationSet(found)))
+    let text = |value: Option<&Value>| {
+        value
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let template = spec.get("template");
+    let destination = template
+        .and_then(|template| template.get("spec"))
+        .and_then(|spec| spec.get("destination"));
+    let destination = ["name", "server"].into_iter().find_map(|field| {
+        let value = text(destination.and_then(|destination| destination.get(field)));
+        (!value.is_empty()).then(|| (field.to_string(), value))
+    });
+    let spec = ApplicationSetSpec {
+        generators: found,
+        go_template: spec
+            .get("goTemplate")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        name: text(
+            template
+                .and_then(|template| template.get("metadata"))
+                .and_then(|metadata| metadata.get("name")),
+        ),
+        destination,
+    };
+    Ok(consumer(object, ConsumerSpec::ApplicationSet(spec)))
 }
 
 #[cfg(test)]
