@@ -275,16 +275,14 @@ impl CheckReport {
         }
         // Objects that are not items (a PlacementBinding) with a reference that resolves
         // to nothing: errors at the object that holds the reference.
-        self.errors.extend(outcome.problems.iter().map(|problem| {
-            let (path, message) = field_and_message(&problem.message);
-            Finding {
+        self.errors
+            .extend(outcome.problems.iter().map(|problem| Finding {
                 rule: Rule::ItemError,
                 object: Some(problem.object.to_string()),
-                path,
-                message,
+                path: problem.field.map(str::to_string),
+                message: problem.message.clone(),
                 ..Finding::at(&problem.source)
-            }
-        }));
+            }));
         self.conclude();
         self
     }
@@ -374,8 +372,9 @@ fn checked(workloads: &[&Workload]) -> Vec<Checked> {
         .collect()
 }
 
-/// A placement consumer's errors, and a PlacementBinding's, name the reference at fault
-/// first (`spec.placementRefs[0]: Placement/ns/p is not in the inputs`, plan/consumers):
+/// A placement consumer's errors name the reference at fault first
+/// (`spec.placementRefs[0]: Placement/ns/p is not in the inputs`, plan/consumers; a
+/// PlacementBinding's carry it apart, as their diagnostic's field):
 /// split off, that path locates the finding at the reference's line and makes each
 /// reference its own baseline entry. Anything else is all message.
 fn field_and_message(error: &str) -> (Option<String>, String) {

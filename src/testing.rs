@@ -5,7 +5,9 @@
 use std::collections::BTreeMap;
 
 use crate::model::karmada::{ClusterTaint, KarmadaCluster};
-use crate::model::{Cluster, LabelSelectorRequirementSpec, Quantity, Taint, TaintEffect};
+use crate::model::{
+    Cluster, ConditionStatus, LabelSelectorRequirementSpec, Quantity, Taint, TaintEffect,
+};
 use crate::plan::{Condition, Group, ItemSource, Plan, PlanItem};
 use crate::selector::{Operator, Requirement};
 
@@ -188,13 +190,13 @@ pub fn group(index: usize, name: &str, clusters: &[&str]) -> Group {
 pub fn with_condition(
     mut item: PlanItem,
     type_: &str,
-    status: &str,
+    status: ConditionStatus,
     reason: &str,
     message: &str,
 ) -> PlanItem {
     item.conditions.push(Condition {
         type_: type_.to_string(),
-        status: status.to_string(),
+        status,
         reason: reason.to_string(),
         message: message.to_string(),
     });
@@ -214,7 +216,7 @@ pub fn condition_message_moved() -> (PlanItem, PlanItem) {
         with_condition(
             replica_set("p", &["A"]),
             "PlacementSatisfied",
-            "True",
+            ConditionStatus::True,
             "R",
             message,
         )

@@ -6,7 +6,7 @@
 
 use super::args::{InputArgs, WhatIfArgs};
 use super::error::Error;
-use super::io::{object_diagnostic, report, Io, Level};
+use super::io::{object_diagnostic, plan_diagnostic, report, Io, Level};
 use crate::load::{self, LoadError, PreviousKind};
 use crate::model::time::parse_rfc3339;
 use crate::model::{Model, Workload};
@@ -162,11 +162,11 @@ impl RunContext {
             None => plan::build(&self.model, &options),
         };
         for warning in &outcome.warnings {
-            object_diagnostic(io, Level::Warning, warning);
+            plan_diagnostic(io, Level::Warning, warning);
         }
         if diagnostics == Diagnostics::All {
             for error in &outcome.errors {
-                object_diagnostic(io, Level::Error, error);
+                plan_diagnostic(io, Level::Error, error);
             }
         }
         outcome

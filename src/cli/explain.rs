@@ -6,7 +6,7 @@ use clap::{Args, ValueEnum};
 use super::args::{InputArgs, WhatIfArgs};
 use super::context::RunContext;
 use super::error::Error;
-use super::io::{object_diagnostic, write, Io, Level};
+use super::io::{plan_diagnostic, write, Io, Level};
 use crate::exit_code::ExitCode;
 use crate::model::Model;
 use crate::plan::{self, ItemSource, Trace};
@@ -70,12 +70,11 @@ pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     ) else {
         return Ok(ExitCode::Error);
     };
-    let prefix = format!("{}: {}: ", workload.source, workload.object);
-    for warning in outcome.warnings.iter().filter(|w| w.starts_with(&prefix)) {
-        object_diagnostic(io, Level::Warning, warning);
+    for warning in outcome.warnings.iter().filter(|w| w.is_about(workload)) {
+        plan_diagnostic(io, Level::Warning, warning);
     }
-    for error in &item.errors {
-        object_diagnostic(io, Level::Error, &format!("{prefix}{error}"));
+    for error in outcome.errors.iter().filter(|e| e.is_about(workload)) {
+        plan_diagnostic(io, Level::Error, error);
     }
 
     let mut explanation = explain::explain(item, trace, clusters);

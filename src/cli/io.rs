@@ -7,6 +7,7 @@ use std::path::Path;
 
 use super::error::Error;
 use crate::output::{write_atomic_with, write_dir_atomic, BUFFER_BYTES};
+use crate::plan::Diagnostic;
 use crate::render::escape::terminal;
 use crate::render::plan::StreamError;
 
@@ -110,6 +111,11 @@ pub fn object_diagnostic(io: &mut Io<'_>, level: Level, text: &str) {
         _ => head,
     };
     diagnostic(io, level, file, text);
+}
+
+/// [`diagnostic`] for one of a plan run's, counted against its own document's file.
+pub fn plan_diagnostic(io: &mut Io<'_>, level: Level, about: &Diagnostic) {
+    diagnostic(io, level, &about.source.file, &about.to_string());
 }
 
 /// One line per file and level with more than [`MAX_PER_FILE`] diagnostics: how many were

@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use crate::model::ConditionStatus;
 use crate::plan::{Group, ItemSource, PlanItem};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -149,7 +150,7 @@ pub struct ConditionChange {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConditionState {
-    pub status: String,
+    pub status: ConditionStatus,
     pub reason: String,
     #[serde(skip_serializing_if = "String::is_empty")]
     pub message: String,

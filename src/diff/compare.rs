@@ -197,7 +197,7 @@ fn condition_changes(previous: &[Condition], current: &[Condition]) -> Vec<Condi
 impl From<&Condition> for ConditionState {
     fn from(condition: &Condition) -> Self {
         ConditionState {
-            status: condition.status.clone(),
+            status: condition.status,
             reason: condition.reason.clone(),
             message: condition.message.clone(),
         }
@@ -207,6 +207,7 @@ impl From<&Condition> for ConditionState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::ConditionStatus;
     use crate::testing::{
         condition_message_moved, group, plan, replica_set, source, with_condition, with_replicas,
     };
@@ -380,14 +381,14 @@ mod tests {
         let previous = with_condition(
             replica_set("p", &["A"]),
             "PlacementSatisfied",
-            "True",
+            ConditionStatus::True,
             "AllDecisionsScheduled",
             "",
         );
         let current = with_condition(
             replica_set("p", &["A"]),
             "PlacementSatisfied",
-            "False",
+            ConditionStatus::False,
             "NotAllDecisionsScheduled",
             "1 of 2",
         );
@@ -397,12 +398,12 @@ mod tests {
             vec![ConditionChange {
                 type_: "PlacementSatisfied".to_string(),
                 before: Some(ConditionState {
-                    status: "True".to_string(),
+                    status: ConditionStatus::True,
                     reason: "AllDecisionsScheduled".to_string(),
                     message: String::new(),
                 }),
                 after: Some(ConditionState {
-                    status: "False".to_string(),
+                    status: ConditionStatus::False,
                     reason: "NotAllDecisionsScheduled".to_string(),
                     message: "1 of 2".to_string(),
                 }),
@@ -412,8 +413,20 @@ mod tests {
 
     #[test]
     fn conditions_appearing_and_disappearing_have_one_side() {
-        let previous = with_condition(replica_set("p", &["A"]), "Old", "True", "R", "");
-        let current = with_condition(replica_set("p", &["A"]), "New", "True", "R", "");
+        let previous = with_condition(
+            replica_set("p", &["A"]),
+            "Old",
+            ConditionStatus::True,
+            "R",
+            "",
+        );
+        let current = with_condition(
+            replica_set("p", &["A"]),
+            "New",
+            ConditionStatus::True,
+            "R",
+            "",
+        );
         let change = item_change(previous, current);
         let sides: Vec<_> = change
             .conditions

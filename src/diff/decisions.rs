@@ -58,6 +58,7 @@ fn clusters_only(source: &ItemSource, clusters: &ClusterNames) -> PlanItem {
 mod tests {
     use super::super::compare::compare;
     use super::*;
+    use crate::model::ConditionStatus;
     use crate::testing::{plan, replica_set, source, with_condition, with_replicas};
 
     const V1BETA1: &str = "cluster.open-cluster-management.io/v1beta1";
@@ -89,7 +90,7 @@ mod tests {
         let current = plan(vec![with_condition(
             placement(V1BETA1, "web", &["A", "C"]),
             "PlacementSatisfied",
-            "True",
+            ConditionStatus::True,
             "AllDecisionsScheduled",
             "",
         )]);

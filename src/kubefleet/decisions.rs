@@ -4,7 +4,7 @@
 
 use super::binding::{Binding, ClusterDecision};
 use super::score::ScoredCluster;
-use crate::model::Condition;
+use crate::model::{Condition, ConditionStatus};
 
 /// The scheduler's default `maxUnselectedClusterDecisionCount`.
 pub const MAX_UNSELECTED: usize = 20;
@@ -102,7 +102,7 @@ pub fn scheduled_condition(desired: usize, count: usize) -> Condition {
 fn fulfilled(count: usize) -> Condition {
     Condition {
         type_: SCHEDULED.to_string(),
-        status: "True".to_string(),
+        status: ConditionStatus::True,
         reason: FULFILLED.to_string(),
         message: format!("found all cluster needed as specified by the scheduling policy, found {count} cluster(s)"),
     }
@@ -111,7 +111,7 @@ fn fulfilled(count: usize) -> Condition {
 fn unfulfilled(count: usize) -> Condition {
     Condition {
         type_: SCHEDULED.to_string(),
-        status: "False".to_string(),
+        status: ConditionStatus::False,
         reason: UNFULFILLED.to_string(),
         message: format!("could not find all clusters needed as specified by the scheduling policy, found {count} cluster(s) instead"),
     }

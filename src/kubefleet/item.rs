@@ -13,7 +13,7 @@ use super::overrides::{self, Override};
 use super::policy::{PlacementPolicy, PlacementType};
 use super::schedule::{self, Placement, PolicySnapshot, Schedule};
 use super::stages::{self, RunError, Stage, StageConfig};
-use crate::model::Condition;
+use crate::model::{Condition, ConditionStatus};
 
 /// A (Cluster)StagedUpdateRun against the placement, with its strategy's stages.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -138,7 +138,7 @@ pub fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
                 item.deletion_stage = assigned.deletion;
                 item.conditions.push(Condition {
                     type_: "Initialized".to_string(),
-                    status: "True".to_string(),
+                    status: ConditionStatus::True,
                     reason: "UpdateRunInitializedSuccessfully".to_string(),
                     message: format!("{kind} initialized successfully"),
                 });
@@ -147,7 +147,7 @@ pub fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
                 item.errors.push(error.to_string());
                 item.conditions.push(Condition {
                     type_: "Initialized".to_string(),
-                    status: "False".to_string(),
+                    status: ConditionStatus::False,
                     reason: "UpdateRunInitializedFailed".to_string(),
                     message: error.to_string(),
                 });
@@ -166,7 +166,7 @@ fn initialize(
     schedule: &Schedule,
     fleet: &Fleet<'_>,
 ) -> Result<stages::Stages, RunError> {
-    if schedule.condition.status != "True" {
+    if schedule.condition.status != ConditionStatus::True {
         return Err(RunError::NotScheduled(schedule.snapshot.clone()));
     }
     let (selected, unscheduled): (Vec<&Binding>, Vec<&Binding>) = schedule
@@ -313,7 +313,7 @@ mod tests {
         );
         assert_eq!(item.stages[0].clusters, Vec::<String>::new());
         assert_eq!(item.stages[1].clusters, ["b", "c"]);
-        assert_eq!(item.conditions[1].status, "True");
+        assert_eq!(item.conditions[1].status, ConditionStatus::True);
         assert_eq!(
             item.overrides
                 .get("c")
@@ -336,7 +336,7 @@ mod tests {
             },
             &Fleet::new(&clusters, NOW),
         );
-        assert_eq!(item.conditions[1].status, "False");
+        assert_eq!(item.conditions[1].status, ConditionStatus::False);
         assert_eq!(
             item.conditions[1].message,
             "cannot continue the updateRun: failed to validate the updateRun: policy snapshot `crp-0` not fully scheduled yet"

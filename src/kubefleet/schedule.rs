@@ -18,7 +18,7 @@ use super::plugins::{namespace_affinity, same_placement_affinity, taint_tolerati
 use super::policy::{PlacementPolicy, PlacementType, TopologySpreadConstraint};
 use super::score::{pick_top_n, ClusterScore, ScoredCluster};
 use super::status::Status;
-use crate::model::Condition;
+use crate::model::{Condition, ConditionStatus};
 
 /// The placement being scheduled.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -225,7 +225,7 @@ pub fn schedule(
         None => {
             schedule.condition = Condition {
                 type_: condition_type.to_string(),
-                status: "Unknown".to_string(),
+                status: ConditionStatus::Unknown,
                 reason: "SchedulePending".to_string(),
                 message: "Scheduling has not completed".to_string(),
             };
@@ -958,7 +958,7 @@ mod tests {
             placement(json!({"placementType": "PickFixed", "clusterNames": ["a", "b", "c"]}));
         let schedule = run(&placement, &[], &clusters);
         assert_eq!(schedule.clusters(), ["a"]);
-        assert_eq!(schedule.condition.status, "False");
+        assert_eq!(schedule.condition.status, ConditionStatus::False);
         let reasons: Vec<&str> = schedule
             .decisions
             .iter()

@@ -23,7 +23,7 @@ pub use cluster::{
     TaintEffect, CLUSTERSET_LABEL,
 };
 pub use cluster_names::{ClusterNames, NameTable};
-pub use condition::Condition;
+pub use condition::{Condition, ConditionStatus};
 pub use decision::PreviousDecision;
 pub use decode_message::plain_decode_message;
 pub use echo::{echo, shorten_quoted, Echo, MAX_ECHO_CHARS, MAX_LINE_CHARS};

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use std::fmt;
 
-use super::{write_object_name, ClusterNames, Condition, ObjectRef};
+use super::{write_object_name, ClusterNames, Condition, ConditionStatus, ObjectRef};
 
 pub const PLAN_API_VERSION: &str = "fleetplan.io/v1alpha1";
 pub const PLAN_KIND: &str = "Plan";
@@ -126,9 +126,9 @@ impl PlanItem {
     pub fn problems(&self) -> impl Iterator<Item = &Condition> {
         self.conditions.iter().filter(|condition| {
             let bad = if condition.type_ == "PlacementMisconfigured" {
-                "True"
+                ConditionStatus::True
             } else {
-                "False"
+                ConditionStatus::False
             };
             condition.status == bad
         })

@@ -32,7 +32,7 @@ pub enum Status {
 fn condition(kind: &str, status: bool, reason: &str, message: String) -> Condition {
     Condition {
         type_: kind.to_string(),
-        status: if status { "True" } else { "False" }.to_string(),
+        status: status.into(),
         reason: reason.to_string(),
         message,
     }
@@ -143,6 +143,7 @@ pub fn misconfigured(status: &Status) -> Condition {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::ConditionStatus;
 
     #[test]
     fn misconfigured_message_names_the_plugin() {
@@ -151,7 +152,7 @@ mod tests {
             message: "If the key is empty, operator must be Exists.".into(),
         };
         let condition = misconfigured(&status);
-        assert_eq!(condition.status, "True");
+        assert_eq!(condition.status, ConditionStatus::True);
         assert_eq!(
             condition.message,
             "TaintToleration:If the key is empty, operator must be Exists."

@@ -60,6 +60,27 @@ pub struct PlacementInput<'a> {
 pub const SPREAD_NOT_ENFORCED: &str =
     "spreadPolicy is accepted by the API but not enforced by the OCM scheduler";
 
+/// What the scheduler warns about besides its result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Warning {
+    /// A prioritizer's Warning status (upstream logs it and goes on).
+    Plugin { plugin: String, message: String },
+    /// `spec.spreadPolicy` is written and not enforced (no `--enforce-spread-policy`).
+    SpreadNotEnforced,
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Warning::Plugin { message, .. } => f.write_str(message),
+            Warning::SpreadNotEnforced => write!(
+                f,
+                "{SPREAD_NOT_ENFORCED}: the hub selects as if it were absent (--enforce-spread-policy enforces it as a fleetplan extension)"
+            ),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlacementResult {
     /// Valid ManagedClusterSetBindings in the namespace.
@@ -84,7 +105,7 @@ pub struct PlacementResult {
     /// When this plan stops holding: the earliest of `requeue_at` and the toleration
     /// expiries of the clusters selected now.
     pub changes_at: Option<i64>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     /// Fields written in the spec that do not change the selection (`spec.sortBy`, ...).
     pub unread_fields: Vec<&'static str>,
     pub trace: Option<Trace>,
@@ -160,9 +181,7 @@ pub fn schedule(input: &PlacementInput) -> PlacementResult {
         spec: &hub_spec,
         ..*input
     });
-    result.warnings.push(format!(
-        "{SPREAD_NOT_ENFORCED}: the hub selects as if it were absent (--enforce-spread-policy enforces it as a fleetplan extension)"
-    ));
+    result.warnings.push(Warning::SpreadNotEnforced);
     result.unread_fields = unread;
     result
 }
@@ -666,7 +685,10 @@ pub(crate) mod tests {
         }}]});
         let result = run(&inventory, &[], spec);
         assert!(result.selected.is_empty());
-        assert_eq!(result.misconfigured.status, "True");
+        assert_eq!(
+            result.misconfigured.status,
+            crate::model::ConditionStatus::True
+        );
         assert!(
             result
                 .misconfigured
@@ -721,7 +743,10 @@ pub(crate) mod tests {
         let result = run_alpha(&clouds(), &[], aws_and_gce(4));
         assert_eq!(result.selected, vec!["aws1", "aws2", "gce1", "gce2"]);
         assert_eq!(result.unscheduled, 2);
-        assert_eq!(result.satisfied.status, "False");
+        assert_eq!(
+            result.satisfied.status,
+            crate::model::ConditionStatus::False
+        );
         assert_eq!(result.satisfied.reason, "NotAllDecisionsScheduled");
     }
 

@@ -21,7 +21,7 @@ use super::prioritizers::{self, Context, PerCluster, Scores, Totals, Weighted};
 use super::select::{self, Selection};
 use super::spread::SpreadRules;
 use super::trace::{FilterResult, Verdict};
-use super::PlacementInput;
+use super::{PlacementInput, Warning};
 
 /// What every placement of a run shares, built once: the fleet index, the previous
 /// decisions, and each plugin's own data. 100k clusters × 1k placements must not redo
@@ -61,7 +61,7 @@ pub(super) struct Scheduled {
     pub unscheduled: i64,
     pub requeue_at: Option<i64>,
     pub changes_at: Option<i64>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 impl Scheduled {
@@ -245,7 +245,10 @@ fn prioritize(
             warning,
         } = weighted.prioritizer.score(context, feasible);
         if let Some(message) = warning {
-            out.warnings.push(message.clone());
+            out.warnings.push(Warning::Plugin {
+                plugin: weighted.name.clone(),
+                message: message.clone(),
+            });
             out.status = Some(Status::Warning {
                 plugin: weighted.name.clone(),
                 message,

@@ -1,6 +1,7 @@
 //! The Plan document (versioned, stable) and the per-workload combination of the engines.
 
 mod consumers;
+mod diagnostic;
 mod federated_fleet;
 mod items;
 mod lookup;
@@ -14,7 +15,8 @@ pub use crate::model::{
     Group, ItemSource, Plan, PlanItem, Rollout, Wave, PLAN_API_VERSION as API_VERSION,
     PLAN_KIND as KIND,
 };
-pub use consumers::{ConsumerTrace, ObjectProblem, RouteTrace};
+pub use consumers::{ConsumerTrace, RouteTrace};
+pub use diagnostic::{Diagnostic, Kind as DiagnosticKind};
 pub use federated_fleet::FederatedFleet;
 pub use items::karmada::{BindingTrace, KarmadaTrace};
 pub use lookup::{find_cluster, find_item, LookupError};
@@ -72,12 +74,12 @@ pub enum Trace {
 pub struct PlanOutcome<'a> {
     pub plan: Plan,
     pub traces: Vec<ItemTrace<'a>>,
-    /// `file#document: kind/namespace/name: message` for every item error and problem.
-    pub errors: Vec<String>,
+    /// Every item error and problem.
+    pub errors: Vec<Diagnostic>,
     /// Errors of objects that are not plan items (a PlacementBinding whose placementRef
     /// resolves to nothing), also in `errors`.
-    pub problems: Vec<ObjectProblem>,
-    pub warnings: Vec<String>,
+    pub problems: Vec<Diagnostic>,
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl PlanOutcome<'_> {
@@ -104,7 +106,7 @@ impl PlanOutcome<'_> {
 struct Planned<'a> {
     item: PlanItem,
     trace: ItemTrace<'a>,
-    warnings: Vec<String>,
+    warnings: Vec<Diagnostic>,
 }
 
 impl<'a> Planned<'a> {
@@ -239,20 +241,17 @@ fn build_workloads<'a>(
             )
         });
         for error in &planned.item.errors {
-            outcome
-                .errors
-                .push(format!("{}: {}: {error}", workload.source, workload.object));
+            outcome.errors.push(Diagnostic::about(
+                workload,
+                DiagnosticKind::ItemFailed,
+                error.clone(),
+            ));
         }
         outcome.warnings.extend(planned.warnings);
         outcome.plan.items.push(planned.item);
         outcome.traces.push(planned.trace);
     }
-    for problem in &problems {
-        outcome.errors.push(format!(
-            "{}: {}: {}",
-            problem.source, problem.object, problem.message
-        ));
-    }
+    outcome.errors.extend(problems.iter().cloned());
     outcome.problems = problems;
     outcome.warnings.extend(problem_warnings);
     outcome
@@ -270,7 +269,7 @@ fn plan_consumers<'a>(
     workloads: &[&'a Workload],
     planned: &mut [Option<Planned<'a>>],
     whole: bool,
-) -> (Vec<ObjectProblem>, Vec<String>) {
+) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
     let index = consumers::Consumers::new(run.model);
     let fleet = &run.placements.fleet;
     let resolutions: Vec<(usize, &'a Workload, consumers::Resolution<'a>)> = workloads

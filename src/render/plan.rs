@@ -476,6 +476,7 @@ fn group_label(index: usize, name: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use crate::model::ConditionStatus;
     use std::collections::BTreeMap;
 
     use super::*;
@@ -508,7 +509,7 @@ mod tests {
         }];
         full.conditions = vec![Condition {
             type_: "PlacementSatisfied".into(),
-            status: "True".into(),
+            status: ConditionStatus::True,
             reason: "AllDecisionsScheduled".into(),
             message: "line\nbreak".into(),
         }];

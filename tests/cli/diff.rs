@@ -29,6 +29,27 @@ fn the_committed_plan_has_no_changes() {
         .run();
 }
 
+/// A condition's status is metav1's True, False or Unknown: anything else in a previous plan
+/// is refused at its field, not compared as if it were a state.
+#[test]
+fn a_previous_condition_status_outside_true_false_unknown_is_an_error() {
+    let committed = std::fs::read_to_string("testdata/ci/plan.yaml")
+        .unwrap_or_else(|error| panic!("testdata/ci/plan.yaml: {error}"));
+    let previous = committed.replacen("status: 'False'", "status: Maybe", 1);
+    assert_ne!(
+        previous, committed,
+        "the committed plan has a False condition"
+    );
+    diff()
+        .args(["--previous", "-"])
+        .stdin(previous)
+        .stderr_contains(
+            ".status: unknown variant `Maybe`, expected one of `True`, `False`, `Unknown`",
+        )
+        .status(1)
+        .run();
+}
+
 #[test]
 fn no_changes_in_json_is_an_empty_object() {
     diff()

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use fleetplan::load::{self, LoadOptions};
-use fleetplan::model::{ClusterNames, Condition, Model};
+use fleetplan::model::{ClusterNames, Condition, ConditionStatus, Model};
 use fleetplan::placement::trace::Verdict;
 use fleetplan::plan::{
     self, Group, ItemSource, ItemTrace, Plan, PlanItem, PlanOptions, Rollout, Trace, Wave,
@@ -364,13 +364,16 @@ fn tricky() -> impl Strategy<Value = String> {
 }
 
 fn condition() -> impl Strategy<Value = Condition> {
-    (tricky(), tricky(), tricky(), tricky()).prop_map(|(type_, status, reason, message)| {
-        Condition {
-            type_,
-            status,
-            reason,
-            message,
-        }
+    let status = prop_oneof![
+        Just(ConditionStatus::True),
+        Just(ConditionStatus::False),
+        Just(ConditionStatus::Unknown),
+    ];
+    (tricky(), status, tricky(), tricky()).prop_map(|(type_, status, reason, message)| Condition {
+        type_,
+        status,
+        reason,
+        message,
     })
 }
 

@@ -5,9 +5,10 @@
 use std::collections::HashSet;
 
 use super::resolve::binding_target;
-use super::{name_of, namespace, Consumers, ObjectProblem, POLICY_GROUP};
+use super::{name_of, namespace, Consumers, POLICY_GROUP};
 use crate::model::consumer::{ConsumerSpec, PlacementBinding};
 use crate::model::{Model, Workload, WorkloadKind};
+use crate::plan::diagnostic::{Diagnostic, Kind};
 
 /// Whether `binding` binds one of `selected` (Policy and PolicySet items), directly or
 /// through a PolicySet holding a selected Policy.
@@ -41,7 +42,7 @@ pub fn binding_problems(
     consumers: &Consumers,
     model: &Model,
     selected: Option<&[&Workload]>,
-) -> (Vec<ObjectProblem>, Vec<String>) {
+) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
     let selected: Option<HashSet<(&str, &str, &str)>> = selected.map(|workloads| {
         workloads
             .iter()
@@ -65,10 +66,9 @@ pub fn binding_problems(
             continue;
         }
         if let Err(why) = binding_target(consumers, binding) {
-            errors.push(ObjectProblem {
-                source: binding.source.clone(),
-                object: binding.object.clone(),
-                message: format!("placementRef: {why}"),
+            errors.push(Diagnostic {
+                field: Some("placementRef"),
+                ..diagnostic(binding, Kind::Unresolved, why.to_string())
             });
         }
         // Without any Policy or PolicySet the inputs are taken as a part of the hub (a
@@ -90,15 +90,32 @@ pub fn binding_problems(
             })
             .map(|(at, (_, kind, name))| format!("subjects[{at}] {}", name_of(kind, ns, name)))
             .collect();
-        let at = format!("{}: {}", binding.source, binding.object);
         if missing.len() == binding.subjects.len() {
-            warnings.push(format!(
-                "{at}: binds nothing: none of its subjects is in the inputs ({})",
-                missing.join(", ")
+            warnings.push(diagnostic(
+                binding,
+                Kind::PlacedNowhere,
+                format!(
+                    "binds nothing: none of its subjects is in the inputs ({})",
+                    missing.join(", ")
+                ),
             ));
         } else if !missing.is_empty() {
-            warnings.push(format!("{at}: not in the inputs: {}", missing.join(", ")));
+            warnings.push(diagnostic(
+                binding,
+                Kind::MissingSubjects,
+                format!("not in the inputs: {}", missing.join(", ")),
+            ));
         }
     }
     (errors, warnings)
+}
+
+fn diagnostic(binding: &PlacementBinding, kind: Kind, message: String) -> Diagnostic {
+    Diagnostic {
+        source: binding.source.clone(),
+        object: binding.object.clone(),
+        kind,
+        field: None,
+        message,
+    }
 }

@@ -9,6 +9,7 @@ use super::rollout;
 use super::{ConsumerTrace, RouteTrace};
 use crate::model::consumer::RolloutStrategy;
 use crate::model::{ClusterNames, Group, ItemSource, PlanItem, Rollout, Workload};
+use crate::plan::diagnostic::Diagnostic;
 use crate::plan::{ItemTrace, Planned};
 
 /// The clusters of `item`'s decision objects `decisions` reads (every cluster for `All`: the
@@ -182,7 +183,7 @@ where
     let warnings = resolution
         .warnings
         .into_iter()
-        .map(|warning| format!("{}: {}: {warning}", workload.source, workload.object))
+        .map(|(kind, message)| Diagnostic::about(workload, kind, message))
         .collect();
     Planned {
         item,

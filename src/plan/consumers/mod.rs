@@ -13,9 +13,7 @@ mod rollout;
 use std::collections::{HashMap, HashSet};
 
 use crate::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, PlacementBinding};
-use crate::model::{
-    ClusterNames, ItemSource, Model, ObjectRef, PlanItem, Source, Workload, WorkloadKind,
-};
+use crate::model::{ClusterNames, ItemSource, Model, ObjectRef, PlanItem, Workload, WorkloadKind};
 
 pub use bindings::binding_problems;
 pub use land::land;
@@ -43,15 +41,6 @@ pub struct RouteTrace {
     pub clusters: ClusterNames,
     /// Clusters the placement chose that this route leaves out, each with why.
     pub dropped: Vec<(String, String)>,
-}
-
-/// An error of an object that is not a plan item (a PlacementBinding): where it is, which
-/// object, and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ObjectProblem {
-    pub source: Source,
-    pub object: ObjectRef,
-    pub message: String,
 }
 
 /// The model's consumers and the objects between them and their placements, indexed once

@@ -21,6 +21,7 @@ use crate::model::consumer::{
 };
 use crate::model::{LabelSelectorSpec, Workload, WorkloadKind};
 use crate::placement::FleetIndex;
+use crate::plan::diagnostic::Kind;
 use crate::selector::{Operator, Requirement, Selector};
 
 /// The label of a PlacementDecision that names its Placement.
@@ -63,7 +64,7 @@ pub struct Resolution<'a> {
     /// References that resolve to nothing, and what the controller refuses: the item fails.
     pub errors: Vec<String>,
     /// `placed nowhere` and the like, for stderr.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<(Kind, String)>,
     pub notes: Vec<String>,
     /// Clusters chosen without a placement: a Subscription's `clusters` or
     /// `clusterSelector`.
@@ -107,10 +108,10 @@ pub fn resolve<'a>(
                 if consumers.policies.contains_key(&("Policy", ns, policy)) {
                     present.push(policy.as_str());
                 } else {
-                    resolution.warnings.push(format!(
+                    resolution.warnings.push((Kind::Unresolved, format!(
                         "spec.policies[{at}]: {} is not in the inputs: the set's other policies are still propagated, this one is listed as deleted in its status",
                         name_of("Policy", ns, policy)
-                    ));
+                    )));
                 }
             }
             if !present.is_empty() {
@@ -141,9 +142,10 @@ pub fn resolve<'a>(
                 }
             }
             if placements.is_empty() {
-                resolution
-                    .warnings
-                    .push("placed nowhere: spec.placementRefs is empty".to_string());
+                resolution.warnings.push((
+                    Kind::PlacedNowhere,
+                    "placed nowhere: spec.placementRefs is empty".to_string(),
+                ));
             }
         }
         ConsumerSpec::AddOn {
@@ -305,8 +307,9 @@ fn bound<'a>(consumers: &Consumers<'a>, workload: &'a Workload, resolution: &mut
         } else {
             ""
         };
-        resolution.warnings.push(format!(
-            "placed nowhere: no PlacementBinding in namespace {ns} binds it{through}"
+        resolution.warnings.push((
+            Kind::PlacedNowhere,
+            format!("placed nowhere: no PlacementBinding in namespace {ns} binds it{through}"),
         ));
     }
 }

@@ -14,7 +14,7 @@ use crate::model::karmada::{
 use crate::model::{ClusterNames, Condition, PlanItem, Workload};
 
 use crate::plan::trace::ItemTrace;
-use crate::plan::{Planned, Run, Trace};
+use crate::plan::{Diagnostic, DiagnosticKind, Planned, Run, Trace};
 
 /// The binding condition fleetplan reports (`workv1alpha2.Scheduled`).
 pub const SCHEDULED: &str = "Scheduled";
@@ -55,7 +55,11 @@ pub fn plan<'a>(
     let (claim, candidates) = match ignored(resource) {
         Some(why) => {
             let why = format!("not propagated: {why}");
-            warnings.push(format!("{}: {}: {why}", workload.source, workload.object));
+            warnings.push(Diagnostic::about(
+                workload,
+                DiagnosticKind::NotPropagated,
+                why.clone(),
+            ));
             (Claim::Unclaimed { why }, Vec::new())
         }
         None => claim(resource, &karmada.policies),
@@ -89,15 +93,11 @@ pub fn plan<'a>(
         observed_affinity: previous.trace.observed_affinity.as_deref(),
     };
     let outcome = schedule(run.karmada, &binding, run.options.trace == Trace::Full);
-    let mut say = |message: String| {
-        warnings.push(format!(
-            "{}: {}: {message}",
-            workload.source, workload.object
-        ));
-    };
-    for quirk in quirks(run.karmada, &binding, policy, &outcome) {
-        say(quirk);
-    }
+    warnings.extend(
+        quirks(run.karmada, &binding, policy, &outcome)
+            .into_iter()
+            .map(|quirk| Diagnostic::about(workload, DiagnosticKind::UpstreamQuirk, quirk)),
+    );
     item.policy = Some(policy.reference());
     item.affinity_term = outcome.term.clone();
     // Already in name order: a placed entry's rank is read off its index, not sorted again.
@@ -119,7 +119,7 @@ pub fn plan<'a>(
         .collect::<BTreeMap<_, _>>();
     item.conditions = vec![Condition {
         type_: SCHEDULED.to_string(),
-        status: if outcome.scheduled() { "True" } else { "False" }.to_string(),
+        status: outcome.scheduled().into(),
         reason: outcome.reason.as_str().to_string(),
         message: outcome.message.clone(),
     }];

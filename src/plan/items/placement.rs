@@ -2,12 +2,12 @@
 
 use crate::model::placement::PlacementSpec;
 use crate::model::time::format_rfc3339;
-use crate::model::{Group, ObjectRef, Plan, PlanItem, PreviousDecision, Workload};
+use crate::model::{ConditionStatus, Group, ObjectRef, Plan, PlanItem, PreviousDecision, Workload};
 use crate::placement::conditions::Status;
-use crate::placement::{self, PlacementInput};
+use crate::placement::{self, PlacementInput, Warning};
 
 use crate::plan::trace::ItemTrace;
-use crate::plan::{Planned, Run, Trace};
+use crate::plan::{Diagnostic, DiagnosticKind, Planned, Run, Trace};
 
 const KIND: &str = "Placement";
 
@@ -34,7 +34,7 @@ pub fn plan(run: &Run, workload: &Workload, spec: &PlacementSpec) -> Planned<'st
         errors.push(message.clone());
     }
     // A placement the scheduler cannot even configure is a broken manifest: CI must fail.
-    if result.misconfigured.status == "True" {
+    if result.misconfigured.status == ConditionStatus::True {
         errors.push(format!(
             "{}: {}",
             result.misconfigured.type_, result.misconfigured.message
@@ -43,7 +43,13 @@ pub fn plan(run: &Run, workload: &Workload, spec: &PlacementSpec) -> Planned<'st
     let warnings = result
         .warnings
         .iter()
-        .map(|warning| format!("{}: {}: {warning}", workload.source, workload.object))
+        .map(|warning| {
+            let kind = match warning {
+                Warning::Plugin { .. } => DiagnosticKind::PluginWarning,
+                Warning::SpreadNotEnforced => DiagnosticKind::NotEnforced,
+            };
+            Diagnostic::about(workload, kind, warning.to_string())
+        })
         .collect();
     let item = PlanItem {
         source: (&workload.object).into(),

@@ -4,11 +4,11 @@
 use std::collections::BTreeMap;
 
 use crate::model::preferences::ReplicaPreferences;
-use crate::model::{Condition, PlanItem, Workload};
+use crate::model::{Condition, ConditionStatus, PlanItem, Workload};
 use crate::replicas::{self, PlannerInput};
 
 use crate::plan::trace::{ItemTrace, SelectionTrace};
-use crate::plan::{Planned, Run, Trace};
+use crate::plan::{Diagnostic, DiagnosticKind, Planned, Run, Trace};
 
 pub(super) fn plan<'a>(
     run: &Run<'_, 'a>,
@@ -48,9 +48,10 @@ pub(super) fn plan<'a>(
     let warnings = preferences
         .min_above_max()
         .map(|name| {
-            format!(
-                "{}: {}: preferences for {name:?}: minReplicas exceeds maxReplicas (accepted, as the reference planner does)",
-                workload.source, workload.object
+            Diagnostic::about(
+                workload,
+                DiagnosticKind::Inconsistent,
+                format!("preferences for {name:?}: minReplicas exceeds maxReplicas (accepted, as the reference planner does)"),
             )
         })
         .collect();
@@ -83,20 +84,20 @@ fn owned_non_zero<'a>(counts: impl Iterator<Item = (&'a str, i64)>) -> BTreeMap<
 fn assigned_condition(total: i64, unassigned: i64) -> Condition {
     let (status, reason, message) = if unassigned > 0 {
         (
-            "False",
+            ConditionStatus::False,
             "ReplicasUnassigned",
             format!("{unassigned} of {total} replicas left unassigned"),
         )
     } else {
         (
-            "True",
+            ConditionStatus::True,
             "AllReplicasAssigned",
             format!("{total} of {total} replicas assigned"),
         )
     };
     Condition {
         type_: "ReplicasAssigned".to_string(),
-        status: status.to_string(),
+        status,
         reason: reason.to_string(),
         message,
     }

@@ -171,6 +171,7 @@ fn condition_line(change: &ConditionChange) -> String {
 mod tests {
     use super::*;
     use crate::diff::compare;
+    use crate::model::ConditionStatus;
     use crate::plan::PlanItem;
     use crate::testing::{
         condition_message_moved, group, plan, replica_set, source, with_condition, with_replicas,
@@ -183,7 +184,7 @@ mod tests {
                 &[("A", 16), ("B", 17), ("C", 17)],
             ),
             "PlacementSatisfied",
-            "True",
+            ConditionStatus::True,
             "AllDecisionsScheduled",
             "",
         );
@@ -193,7 +194,7 @@ mod tests {
                 &[("A", 20), ("B", 17), ("D", 13)],
             ),
             "PlacementSatisfied",
-            "False",
+            ConditionStatus::False,
             "NotAllDecisionsScheduled",
             "",
         );
@@ -314,7 +315,7 @@ mod tests {
         let previous = with_condition(
             replica_set("p", &["A"]),
             "PlacementSatisfied",
-            "True",
+            ConditionStatus::True,
             "R",
             "",
         );

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{explain, Engine};
+use super::{explain, Code, Engine};
 use crate::load::{self, LoadOptions};
 use crate::model::time::parse_rfc3339;
 use crate::plan::{self, PlanOptions, Trace};
@@ -56,10 +56,10 @@ fn assert_agreement(paths: &[String], previous: Option<&str>, now: &str) {
             .collect();
         assert_eq!(item.clusters, selected, "selected clusters: {context}");
         for verdict in &explanation.clusters {
-            assert_ne!(verdict.verdict, "notSelected", "{context}: {verdict:?}");
+            assert_ne!(verdict.verdict, Code::NotSelected, "{context}: {verdict:?}");
             assert_eq!(
                 verdict.selected,
-                verdict.verdict == "selected",
+                verdict.verdict == Code::Selected,
                 "{context}: {verdict:?}"
             );
             if let Some(run) = &verdict.planner {

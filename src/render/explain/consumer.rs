@@ -4,7 +4,7 @@
 use crate::model::Cluster;
 use crate::plan::ConsumerTrace;
 
-use super::{clusters_text, explain as explain_item, ClusterVerdict, Explanation};
+use super::{clusters_text, explain as explain_item, ClusterVerdict, Code, Explanation};
 
 pub fn explain(explanation: &mut Explanation, trace: &ConsumerTrace, clusters: &[Cluster]) {
     let selected: Vec<&str> = trace
@@ -59,7 +59,7 @@ pub fn explain(explanation: &mut Explanation, trace: &ConsumerTrace, clusters: &
                 return ClusterVerdict::new(
                     name,
                     false,
-                    "failed",
+                    Code::Failed,
                     format!("the item failed: {error}"),
                 );
             }
@@ -71,7 +71,7 @@ pub fn explain(explanation: &mut Explanation, trace: &ConsumerTrace, clusters: &
                 return ClusterVerdict::new(
                     name,
                     true,
-                    "selected",
+                    Code::Selected,
                     format!("placed via {}", route.chain.join(" -> ")),
                 );
             }
@@ -98,7 +98,7 @@ pub fn explain(explanation: &mut Explanation, trace: &ConsumerTrace, clusters: &
                 });
             }
             reasons.dedup();
-            ClusterVerdict::new(name, false, "notPlaced", reasons.join("; "))
+            ClusterVerdict::new(name, false, Code::NotPlaced, reasons.join("; "))
         })
         .collect();
 }

@@ -11,7 +11,7 @@ use crate::karmada::Claim;
 use crate::model::karmada::{KarmadaCluster, TargetCluster};
 use crate::plan::KarmadaTrace;
 
-use super::{clusters_text, list, ClusterVerdict, Explanation};
+use super::{clusters_text, list, ClusterVerdict, Code, Explanation};
 
 pub fn explain(explanation: &mut Explanation, trace: &KarmadaTrace) {
     verdicts(explanation, trace);
@@ -39,7 +39,7 @@ fn verdicts(explanation: &mut Explanation, trace: &KarmadaTrace) {
                 ClusterVerdict::new(
                     &cluster.name,
                     false,
-                    "notClaimed",
+                    Code::NotClaimed,
                     "no policy schedules the resource".to_string(),
                 )
             })
@@ -96,7 +96,7 @@ fn verdicts(explanation: &mut Explanation, trace: &KarmadaTrace) {
                 ClusterVerdict::new(
                     &cluster.name,
                     result.is_some(),
-                    "notScheduled",
+                    Code::NotScheduled,
                     "no affinity term was tried".to_string(),
                 )
             })
@@ -326,17 +326,17 @@ fn verdict(
             Some(scores) => format!("{replicas} replicas; {scores}"),
             None => format!("{replicas} replicas (kept from the previous binding)"),
         };
-        return ClusterVerdict::new(name, true, "selected", reason);
+        return ClusterVerdict::new(name, true, Code::Selected, reason);
     }
     match attempt.verdicts.get(index) {
         Some(Verdict::Deleting) => ClusterVerdict::new(
             name,
             false,
-            "deleting",
+            Code::Deleting,
             "being deleted: skipped before the filters (still counted in N)".to_string(),
         ),
         Some(Verdict::Unfit { plugin, reason }) => {
-            ClusterVerdict::new(name, false, "filtered", format!("{plugin}: {reason}"))
+            ClusterVerdict::new(name, false, Code::Filtered, format!("{plugin}: {reason}"))
         }
         _ => {
             let selected = by_index.selected[index];
@@ -348,19 +348,19 @@ fn verdict(
                     }
                     Err(failure) => format!("selected, then: {}", failure.message),
                 };
-                ClusterVerdict::new(name, false, "zeroReplicas", format!("{why}; {scores}"))
+                ClusterVerdict::new(name, false, Code::ZeroReplicas, format!("{why}; {scores}"))
             } else if attempt.selection.is_some() {
                 ClusterVerdict::new(
                     name,
                     false,
-                    "notSelected",
+                    Code::NotSelected,
                     format!("feasible but left out by the spread selection; {scores}"),
                 )
             } else {
                 ClusterVerdict::new(
                     name,
                     false,
-                    "notScheduled",
+                    Code::NotScheduled,
                     "feasible; the run failed before selection".to_string(),
                 )
             }

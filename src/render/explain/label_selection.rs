@@ -5,7 +5,7 @@
 use crate::model::Cluster;
 use crate::plan::{SelectionRule, SelectionTrace};
 
-use super::{clusters_text, ClusterVerdict, Explanation};
+use super::{clusters_text, ClusterVerdict, Code, Explanation};
 
 pub fn explain(explanation: &mut Explanation, selection: &SelectionTrace, clusters: &[Cluster]) {
     explanation.summary = format!(
@@ -58,10 +58,10 @@ pub fn describe(rule: &SelectionRule) -> String {
 fn verdict(rule: &SelectionRule, selected: bool, cluster: &Cluster) -> ClusterVerdict {
     let name = cluster.name.as_str();
     if selected {
-        return ClusterVerdict::new(name, true, "selected", chosen(rule));
+        return ClusterVerdict::new(name, true, Code::Selected, chosen(rule));
     }
     if !cluster.online {
-        return ClusterVerdict::new(name, false, "offline", "offline".to_string());
+        return ClusterVerdict::new(name, false, Code::Offline, "offline".to_string());
     }
     match rejection(rule, cluster) {
         Some((code, reason)) => ClusterVerdict::new(name, false, code, reason),
@@ -70,7 +70,7 @@ fn verdict(rule: &SelectionRule, selected: bool, cluster: &Cluster) -> ClusterVe
         None => ClusterVerdict::new(
             name,
             false,
-            "notSelected",
+            Code::NotSelected,
             "left out by the engine".to_string(),
         ),
     }
@@ -91,13 +91,13 @@ fn chosen(rule: &SelectionRule) -> String {
 }
 
 /// Why the rule left out an online cluster: a verdict code and the reason.
-fn rejection(rule: &SelectionRule, cluster: &Cluster) -> Option<(&'static str, String)> {
+fn rejection(rule: &SelectionRule, cluster: &Cluster) -> Option<(Code, String)> {
     match rule {
         SelectionRule::Everything => None,
         SelectionRule::Annotation(selector) => {
             selector.first_mismatch(&cluster.labels).map(|why| {
                 (
-                    "selectorMismatch",
+                    Code::SelectorMismatch,
                     format!("cluster-selector annotation: {why}"),
                 )
             })
@@ -105,18 +105,18 @@ fn rejection(rule: &SelectionRule, cluster: &Cluster) -> Option<(&'static str, S
         SelectionRule::LabelSelector(selector) => {
             selector.first_mismatch(&cluster.labels).map(|why| {
                 (
-                    "selectorMismatch",
+                    Code::SelectorMismatch,
                     format!("spec.placement.clusterSelector: {why}"),
                 )
             })
         }
         SelectionRule::NoSelector => Some((
-            "noSelector",
+            Code::NoSelector,
             "spec.placement has no clusterSelector, which selects no cluster".to_string(),
         )),
         SelectionRule::ClusterNames(names) => (!names.contains(&cluster.name)).then(|| {
             (
-                "notNamed",
+                Code::NotNamed,
                 "not named in spec.placement.clusters".to_string(),
             )
         }),
@@ -185,7 +185,7 @@ mod tests {
         let clusters = [cluster("a").build(), cluster("b").build()];
         let rule = SelectionRule::ClusterNames(vec!["b".to_string()]);
         let explanation = explained(rule, &clusters, &[1]);
-        assert_eq!(explanation.clusters[0].verdict, "notNamed");
+        assert_eq!(explanation.clusters[0].verdict, Code::NotNamed);
         assert_eq!(
             explanation.clusters[1].reason,
             "named in spec.placement.clusters"

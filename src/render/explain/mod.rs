@@ -55,8 +55,7 @@ pub struct Explanation {
 pub struct ClusterVerdict {
     pub cluster: String,
     pub selected: bool,
-    /// A stable code (`selected`, `offline`, `selectorMismatch`, `cutByNumberOfClusters`…).
-    pub verdict: String,
+    pub verdict: Code,
     /// The reason in words, with the cluster's actual values.
     pub reason: String,
     /// OCM Placements: rank, total and each prioritizer's score × weight.
@@ -70,12 +69,78 @@ pub struct ClusterVerdict {
     pub planner: Option<replicas::ClusterRun>,
 }
 
+/// A verdict's stable code: what `-o json` writes (camelCase) and the table's VERDICT
+/// column shows. Scripts match on them, so a code is never renamed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Code {
+    Selected,
+    // Label selection (federation, kubefed) and PlacementRule.
+    Offline,
+    SelectorMismatch,
+    NoSelector,
+    NotNamed,
+    NotSelected,
+    NotListed,
+    ConditionMismatch,
+    CutByClusterReplicas,
+    NoPreference,
+    // OCM Placement.
+    NotInEligibleSet,
+    BeingDeleted,
+    NotScheduled,
+    NoPredicateMatched,
+    TaintNotTolerated,
+    TolerationExpired,
+    Spread,
+    CutByNumberOfClusters,
+    // Karmada.
+    NotClaimed,
+    Deleting,
+    Filtered,
+    ZeroReplicas,
+    // Placement consumers, and an item that failed.
+    NotPlaced,
+    Failed,
+}
+
+impl Code {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::Selected => "selected",
+            Code::Offline => "offline",
+            Code::SelectorMismatch => "selectorMismatch",
+            Code::NoSelector => "noSelector",
+            Code::NotNamed => "notNamed",
+            Code::NotSelected => "notSelected",
+            Code::NotListed => "notListed",
+            Code::ConditionMismatch => "conditionMismatch",
+            Code::CutByClusterReplicas => "cutByClusterReplicas",
+            Code::NoPreference => "noPreference",
+            Code::NotInEligibleSet => "notInEligibleSet",
+            Code::BeingDeleted => "beingDeleted",
+            Code::NotScheduled => "notScheduled",
+            Code::NoPredicateMatched => "noPredicateMatched",
+            Code::TaintNotTolerated => "taintNotTolerated",
+            Code::TolerationExpired => "tolerationExpired",
+            Code::Spread => "spread",
+            Code::CutByNumberOfClusters => "cutByNumberOfClusters",
+            Code::NotClaimed => "notClaimed",
+            Code::Deleting => "deleting",
+            Code::Filtered => "filtered",
+            Code::ZeroReplicas => "zeroReplicas",
+            Code::NotPlaced => "notPlaced",
+            Code::Failed => "failed",
+        }
+    }
+}
+
 impl ClusterVerdict {
-    fn new(cluster: &str, selected: bool, verdict: &str, reason: String) -> ClusterVerdict {
+    fn new(cluster: &str, selected: bool, verdict: Code, reason: String) -> ClusterVerdict {
         ClusterVerdict {
             cluster: cluster.to_string(),
             selected,
-            verdict: verdict.to_string(),
+            verdict,
             reason,
             score: None,
             decision: None,
@@ -163,7 +228,9 @@ pub fn explain(item: &PlanItem, trace: &ItemTrace, clusters: &[Cluster]) -> Expl
             };
             explanation.clusters = clusters
                 .iter()
-                .map(|cluster| ClusterVerdict::new(&cluster.name, false, "failed", reason.clone()))
+                .map(|cluster| {
+                    ClusterVerdict::new(&cluster.name, false, Code::Failed, reason.clone())
+                })
                 .collect();
         }
     }
@@ -223,9 +290,25 @@ pub(crate) mod tests {
         explain(&PlanItem::default(), &ItemTrace::Failed, &[])
     }
 
+    /// `-o json` and the table show the same code.
+    #[test]
+    fn a_code_serializes_as_it_reads() {
+        for code in [
+            Code::Selected,
+            Code::NotInEligibleSet,
+            Code::CutByNumberOfClusters,
+            Code::NoPreference,
+            Code::ZeroReplicas,
+            Code::Failed,
+        ] {
+            let json = serde_json::to_string(&code).ok();
+            assert_eq!(json, Some(format!("\"{}\"", code.as_str())));
+        }
+    }
+
     #[test]
     fn the_sentence_says_whether_and_why() {
-        let verdict = ClusterVerdict::new("a", false, "offline", "offline".to_string());
+        let verdict = ClusterVerdict::new("a", false, Code::Offline, "offline".to_string());
         assert_eq!(verdict.sentence(), "a was not selected: offline.");
     }
 

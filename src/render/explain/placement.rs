@@ -1,11 +1,11 @@
 //! OCM Placements: the scheduler's one verdict per cluster, in words.
 
 use crate::model::time::format_rfc3339;
-use crate::model::Cluster;
+use crate::model::{Cluster, ConditionStatus};
 use crate::placement::trace::{Score, Verdict};
 use crate::placement::{PlacementResult, SPREAD_NOT_ENFORCED};
 
-use super::{list, ClusterVerdict, DecisionPlace, Explanation, UpstreamDebug};
+use super::{list, ClusterVerdict, Code, DecisionPlace, Explanation, UpstreamDebug};
 
 pub fn explain(explanation: &mut Explanation, result: &PlacementResult, clusters: &[Cluster]) {
     let wanted = i64::try_from(result.selected.len())
@@ -52,7 +52,7 @@ pub fn explain(explanation: &mut Explanation, result: &PlacementResult, clusters
                 .to_string(),
         );
     }
-    if result.misconfigured.status == "True" {
+    if result.misconfigured.status == ConditionStatus::True {
         explanation.notes.push(format!(
             "{}={} ({}): {}",
             result.misconfigured.type_,
@@ -87,7 +87,7 @@ pub fn explain(explanation: &mut Explanation, result: &PlacementResult, clusters
             explanation.clusters.push(ClusterVerdict::new(
                 &cluster.name,
                 false,
-                "notScheduled",
+                Code::NotScheduled,
                 "the scheduler gave no verdict".to_string(),
             ));
         }
@@ -134,24 +134,24 @@ fn cluster_verdict(
 ) -> ClusterVerdict {
     let (code, reason) = match verdict {
         Verdict::NotInEligibleSet => (
-            "notInEligibleSet",
+            Code::NotInEligibleSet,
             format!(
                 "not in an eligible clusterset (eligible: {})",
                 list(&result.eligible_sets)
             ),
         ),
-        Verdict::BeingDeleted => ("beingDeleted", "being deleted".to_string()),
-        Verdict::NotScheduled { reason } => ("notScheduled", reason.clone()),
+        Verdict::BeingDeleted => (Code::BeingDeleted, "being deleted".to_string()),
+        Verdict::NotScheduled { reason } => (Code::NotScheduled, reason.clone()),
         Verdict::NoPredicateMatched { reasons } => (
-            "noPredicateMatched",
+            Code::NoPredicateMatched,
             format!("no predicate matched: {}", reasons.join("; ")),
         ),
         Verdict::TaintNotTolerated { taint } => (
-            "taintNotTolerated",
+            Code::TaintNotTolerated,
             format!("taint {taint} is not tolerated"),
         ),
         Verdict::TolerationExpired { taint, at } => (
-            "tolerationExpired",
+            Code::TolerationExpired,
             format!(
                 "the toleration of taint {taint} expired at {}",
                 format_rfc3339(*at)
@@ -174,12 +174,12 @@ fn cluster_verdict(
                 ),
             };
             (
-                "spread",
+                Code::Spread,
                 format!("kept out by {rule}: {why}; {}", score_text(score, feasible)),
             )
         }
         Verdict::CutByNumberOfClusters { score } => (
-            "cutByNumberOfClusters",
+            Code::CutByNumberOfClusters,
             format!(
                 "cut by numberOfClusters {wanted}: {}",
                 score_text(score, feasible)
@@ -197,7 +197,7 @@ fn cluster_verdict(
                 format!("group {group_index} ({group_name})")
             };
             (
-                "selected",
+                Code::Selected,
                 format!(
                     "{}; {group}, decision {decision}",
                     score_text(score, feasible)
@@ -205,7 +205,7 @@ fn cluster_verdict(
             )
         }
     };
-    let mut explained = ClusterVerdict::new(name, code == "selected", code, reason);
+    let mut explained = ClusterVerdict::new(name, code == Code::Selected, code, reason);
     explained.score = score_of(verdict).cloned();
     if let Verdict::Selected {
         group_index,

@@ -3,7 +3,7 @@
 use crate::model::Cluster;
 use crate::placement::rule::{RuleResult, RuleVerdict};
 
-use super::{clusters_text, list, ClusterVerdict, Explanation};
+use super::{clusters_text, list, ClusterVerdict, Code, Explanation};
 
 pub fn explain(explanation: &mut Explanation, result: &RuleResult, clusters: &[Cluster]) {
     explanation.summary = format!(
@@ -22,13 +22,15 @@ pub fn explain(explanation: &mut Explanation, result: &RuleResult, clusters: &[C
                     Some(error) => format!("nothing is selected: {error}"),
                     None => "the rule gave no verdict".to_string(),
                 };
-                return ClusterVerdict::new(name, false, "notScheduled", reason);
+                return ClusterVerdict::new(name, false, Code::NotScheduled, reason);
             };
             let (code, reason) = match verdict {
-                RuleVerdict::BeingDeleted => ("beingDeleted", "being deleted".to_string()),
-                RuleVerdict::NotListed => ("notListed", "not listed in spec.clusters".to_string()),
+                RuleVerdict::BeingDeleted => (Code::BeingDeleted, "being deleted".to_string()),
+                RuleVerdict::NotListed => {
+                    (Code::NotListed, "not listed in spec.clusters".to_string())
+                }
                 RuleVerdict::SelectorMismatch { reason } => (
-                    "selectorMismatch",
+                    Code::SelectorMismatch,
                     format!("spec.clusterSelector: {reason}"),
                 ),
                 RuleVerdict::ConditionMismatch {
@@ -36,20 +38,21 @@ pub fn explain(explanation: &mut Explanation, result: &RuleResult, clusters: &[C
                     wanted,
                     found,
                 } => (
-                    "conditionMismatch",
+                    Code::ConditionMismatch,
                     format!("condition {condition} is {found}, wanted {wanted}"),
                 ),
                 RuleVerdict::CutByClusterReplicas { position } => (
-                    "cutByClusterReplicas",
+                    Code::CutByClusterReplicas,
                     format!(
                         "position {position} in the pick order, beyond clusterReplicas {chosen}"
                     ),
                 ),
-                RuleVerdict::Selected { position } => {
-                    ("selected", format!("position {position} in the pick order"))
-                }
+                RuleVerdict::Selected { position } => (
+                    Code::Selected,
+                    format!("position {position} in the pick order"),
+                ),
             };
-            ClusterVerdict::new(name, code == "selected", code, reason)
+            ClusterVerdict::new(name, code == Code::Selected, code, reason)
         })
         .collect();
 }

@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::plan::PlanItem;
 use crate::replicas::{ClusterTrace, PreferenceSource, ReplicaTrace, RoundTrace};
 
-use super::{clusters_text, Explanation};
+use super::{clusters_text, Code, Explanation};
 
 /// The planner's run as a whole.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -153,7 +153,7 @@ pub fn explain(explanation: &mut Explanation, item: &PlanItem, trace: &ReplicaTr
         };
         if cluster.source == PreferenceSource::None {
             verdict.selected = false;
-            verdict.verdict = "noPreference".to_string();
+            verdict.verdict = Code::NoPreference;
             verdict.reason =
                 "available, but the preferences have neither an entry for it nor \"*\"".to_string();
             continue;

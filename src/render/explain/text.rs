@@ -87,7 +87,7 @@ fn verdict_table(verdicts: &[&ClusterVerdict], width: Option<u16>) -> String {
         .map(|verdict| {
             vec![
                 verdict.cluster.clone(),
-                verdict.verdict.clone(),
+                verdict.verdict.as_str().to_string(),
                 verdict.reason.clone(),
             ]
         })
