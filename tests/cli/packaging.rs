@@ -179,11 +179,16 @@ fn readme_opens_with_the_two_newcomer_commands() {
     );
 }
 
-/// One README example: a `<!-- example: NAME [status=N] -->` line, a fenced block holding one
-/// `$ fleetplan ARGS` line, then a fenced block with exactly what stdout shows.
+/// One README example: a `<!-- example: NAME [status=N] [cwd=DIR] [stdin=FILE] -->` line, a
+/// fenced block holding one `$ fleetplan ARGS` line, then a fenced block with exactly what
+/// stdout shows. It runs in DIR (the repository's root by default); with `stdin=FILE` (in
+/// DIR) the command is `$ PRODUCER | fleetplan ARGS`, and FILE, what PRODUCER prints (a
+/// `kustomize build`), is fleetplan's standard input: the producer is shown, not run.
 struct Example {
     name: String,
     status: i32,
+    cwd: Option<String>,
+    stdin: Option<String>,
     args: Vec<String>,
     expected: String,
     /// Where the expected output sits in the README, for FLEETPLAN_BLESS=1.
@@ -215,10 +220,17 @@ fn parse_examples(readme: &str) -> Vec<Example> {
         let mut words = marker.split_whitespace();
         let name = words.next().unwrap_or_default().to_string();
         let mut status = 0;
+        let (mut cwd, mut stdin) = (None, None);
         for word in words {
-            match word.strip_prefix("status=").map(str::parse) {
-                Some(Ok(code)) => status = code,
-                _ => panic!("example {name}: unknown marker word {word:?}"),
+            if let Some(dir) = word.strip_prefix("cwd=") {
+                cwd = Some(dir.to_string());
+            } else if let Some(file) = word.strip_prefix("stdin=") {
+                stdin = Some(file.to_string());
+            } else {
+                match word.strip_prefix("status=").map(str::parse) {
+                    Some(Ok(code)) => status = code,
+                    _ => panic!("example {name}: unknown marker word {word:?}"),
+                }
             }
         }
         let mut rest = lines[index + 1..]
@@ -233,6 +245,16 @@ fn parse_examples(readme: &str) -> Vec<Example> {
         };
         fence(rest.next(), "a fenced command block");
         let command = rest.next().map_or("", |(_, line)| *line);
+        let command = match &stdin {
+            // `$ PRODUCER | fleetplan ARGS`: the producer's output is the stdin file.
+            Some(_) => command
+                .strip_prefix("$ ")
+                .and_then(|command| command.split_once(" | "))
+                .map_or(command.to_string(), |(_, fleetplan)| {
+                    format!("$ {fleetplan}")
+                }),
+            None => command.to_string(),
+        };
         let args = command
             .strip_prefix("$ fleetplan ")
             .map(|args| split_words(args, &name))
@@ -265,6 +287,8 @@ fn parse_examples(readme: &str) -> Vec<Example> {
         examples.push(Example {
             name,
             status,
+            cwd,
+            stdin,
             args,
             expected,
             output: start.unwrap_or(end)..end,
@@ -305,12 +329,59 @@ fn split_words(line: &str, example: &str) -> Vec<String> {
 }
 
 fn run_example(example: &Example) -> (Option<i32>, String) {
+    let dir = root().join(example.cwd.as_deref().unwrap_or("."));
+    let stdin = match &example.stdin {
+        Some(file) => fs::File::open(dir.join(file))
+            .unwrap_or_else(|e| panic!("example {}: {file}: {e}", example.name))
+            .into(),
+        None => std::process::Stdio::null(),
+    };
     let output = Command::new(env!("CARGO_BIN_EXE_fleetplan"))
         .args(&example.args)
-        .current_dir(root())
+        .current_dir(dir)
+        .stdin(stdin)
         .output()
         .unwrap();
     (output.status.code(), common::stdout(&output))
+}
+
+/// The fenced block after each `<!-- MARKER: VALUE -->` line of `readme`: (value, body).
+fn marked_blocks<'r>(readme: &'r str, marker: &str) -> Vec<(&'r str, String)> {
+    let lines: Vec<&str> = readme.lines().collect();
+    let mut blocks = Vec::new();
+    for (index, line) in lines.iter().enumerate() {
+        let Some(value) = line
+            .strip_prefix(&format!("<!-- {marker}: "))
+            .and_then(|rest| rest.strip_suffix(" -->"))
+        else {
+            continue;
+        };
+        let mut rest = lines[index + 1..]
+            .iter()
+            .skip_while(|line| line.trim().is_empty());
+        assert!(
+            rest.next().is_some_and(|line| line.starts_with("```")),
+            "{marker} {value}: a fenced block must follow"
+        );
+        let body: Vec<&str> = rest
+            .take_while(|line| !line.starts_with("```"))
+            .copied()
+            .collect();
+        blocks.push((value, body.iter().map(|line| format!("{line}\n")).collect()));
+    }
+    blocks
+}
+
+/// A block after `<!-- file: PATH -->` shows the file as it is.
+#[test]
+fn readme_shows_the_files_it_names() {
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
+    let files = marked_blocks(&readme, "file");
+    assert!(!files.is_empty(), "README.md shows .fleetplan.yaml");
+    for (path, body) in files {
+        let file = fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(body, file, "README's block for {path}");
+    }
 }
 
 /// Runs every README example through the real binary. With FLEETPLAN_BLESS=1 the README's
@@ -370,6 +441,17 @@ fn example_commands_split_like_a_shell() {
         ]
     );
     assert_eq!(split_words("a\"b c\"'d'", "t"), ["ab cd"]);
+}
+
+#[test]
+fn an_example_reads_what_a_producer_printed_from_a_file() {
+    let readme = "<!-- example: demo cwd=testdata/ci/team stdin=rendered/prod.yaml -->\n```sh\n$ kustomize build deploy | fleetplan check -f -\n```\n\n```text\nok\n```\n";
+    let [example] = parse_examples(readme)
+        .try_into()
+        .unwrap_or_else(|_| panic!("one example"));
+    assert_eq!(example.cwd.as_deref(), Some("testdata/ci/team"));
+    assert_eq!(example.stdin.as_deref(), Some("rendered/prod.yaml"));
+    assert_eq!(example.args, ["check", "-f", "-"]);
 }
 
 #[test]
@@ -594,15 +676,30 @@ fn readme_ci_commands() -> (Vec<Vec<String>>, Vec<String>) {
 }
 
 /// CI jobs install a release (the Action, or the archive checked against SHA256SUMS) rather
-/// than compiling fleetplan in every job of every pull request.
+/// than compiling fleetplan in every job of every pull request, and every `fleetplan` command
+/// they hold runs in `testdata/ci/team`, a repository laid out as a team's with the README's
+/// `.fleetplan.yaml`: each succeeds without a word on stderr, so no job names a flag
+/// fleetplan does not have or inputs the config file does not give.
 #[test]
-fn readme_ci_jobs_install_a_release_and_use_flags_fleetplan_accepts() {
+fn readme_ci_jobs_install_a_release_and_their_commands_run_on_a_team_repository() {
     let (commands, installs) = readme_ci_commands();
     assert!(commands.len() >= 4, "{commands:?}");
     for words in &commands {
-        if let Err(error) = command().try_get_matches_from(words) {
-            panic!("README CI command {words:?} does not parse:\n{error}");
-        }
+        let output = Command::new(env!("CARGO_BIN_EXE_fleetplan"))
+            .args(words.iter().skip(1))
+            .current_dir(root().join("testdata/ci/team"))
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(
+            (
+                output.status.code(),
+                String::from_utf8_lossy(&output.stderr).into_owned()
+            ),
+            (Some(0), String::new()),
+            "README CI command {words:?} in testdata/ci/team\n{}",
+            common::stdout(&output)
+        );
     }
     assert_eq!(installs, Vec::<String>::new());
     let readme = fs::read_to_string(root().join("README.md")).unwrap();
