@@ -90,13 +90,20 @@ fn walk_yaml(
     count: usize,
 ) -> Vec<Option<usize>> {
     let walk = Walk::new(text, count);
+    let last = by_document.keys().next_back().copied().unwrap_or_default();
     for (index, deserializer) in serde_yaml::Deserializer::from_str(text).enumerate() {
-        if by_document.is_empty() {
+        let document = index.saturating_add(1);
+        if document > last {
             break;
         }
-        if let Some(queries) = by_document.remove(&index.saturating_add(1)) {
-            // A document the parser refuses part way keeps what was found before.
-            let _ = walk.root(queries).deserialize(deserializer);
+        let walked = match by_document.remove(&document) {
+            Some(queries) => walk.root(queries).deserialize(deserializer).map(drop),
+            None => serde::Deserialize::deserialize(deserializer).map(|_: IgnoredAny| ()),
+        };
+        // A document the parser refuses keeps what was found in it before; the documents
+        // serde_yaml goes on to hand out after one are not read (it panics on some).
+        if walked.is_err() {
+            break;
         }
     }
     walk.found.into_inner()
@@ -630,6 +637,11 @@ spec:
             [Some(1), Some(2), None]
         );
         assert_eq!(line("? [complex, key]\n: 1\n", "a"), None);
+        // serde_yaml panics on the document it hands out after "unknown anchor".
+        assert_eq!(
+            lines_in("p.yaml", "[*0]a", &[(1, ""), (2, "")]),
+            [None, None]
+        );
         assert_eq!(line(&"[".repeat(10_000), "a"), None);
     }
 
