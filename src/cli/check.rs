@@ -119,10 +119,10 @@ pub fn run(args: CheckArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     };
     let text = match args.output {
         CheckFormat::Text => render::text(&check),
-        CheckFormat::Json => render::json(&check),
+        CheckFormat::Json => render::json(&check)?,
         CheckFormat::Github => render::github(&check),
         CheckFormat::Junit => junit(&check),
-        CheckFormat::Sarif => sarif(&check),
+        CheckFormat::Sarif => sarif(&check)?,
         CheckFormat::Markdown => render::markdown(&check),
     };
     write(io.stdout, &text)?;

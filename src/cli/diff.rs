@@ -79,7 +79,7 @@ pub fn run(args: DiffArgs, color: bool, io: &mut Io<'_>) -> Result<ExitCode, Err
     let changes = diff::compare(&previous, &current);
     let text = match args.output {
         DiffFormat::Text => render::text(&changes, &previous, &current, color)?,
-        DiffFormat::Json => render::json(&changes),
+        DiffFormat::Json => render::json(&changes)?,
         DiffFormat::Markdown => render::markdown(&changes),
         DiffFormat::Github => render::github(&changes, &sources(model)),
     };

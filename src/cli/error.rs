@@ -41,9 +41,9 @@ pub enum Error {
     /// A label selector given on the command line that does not parse.
     #[error(transparent)]
     Selector(#[from] SelectorError),
-    /// A selection document the serializer refused.
-    #[error("the selection cannot be written as {0}")]
-    Selection(#[from] Unrepresentable),
+    /// A document the serializer refused (render::Unrepresentable): never an empty output.
+    #[error("the output cannot be written as {0}")]
+    Unrepresentable(#[from] Unrepresentable),
     /// A verdict that would be about nothing (see [`crate::verdict`]).
     #[error(transparent)]
     Nothing(#[from] Nothing),

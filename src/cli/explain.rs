@@ -84,7 +84,7 @@ pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     }
     let text = match args.output {
         ExplainFormat::Table => explain::text(&explanation, io.width),
-        ExplainFormat::Json => explain::json(&explanation),
+        ExplainFormat::Json => explain::json(&explanation)?,
     };
     write(io.stdout, &text)?;
     Ok(if item.errors.is_empty() {

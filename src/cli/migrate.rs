@@ -245,8 +245,8 @@ pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
             return Err(Error::NotMigrated(dir.clone()))
         }
         Some(dir) => write_into(dir, &migration.files(json)?)?,
-        None if json => write(io.stdout, &migration.to_json())?,
-        None => write(io.stdout, &migration.to_yaml())?,
+        None if json => write(io.stdout, &migration.to_json()?)?,
+        None => write(io.stdout, &migration.to_yaml()?)?,
     }
     Ok(if migration.has_errors() {
         ExitCode::Error

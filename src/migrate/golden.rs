@@ -62,7 +62,13 @@ fn check_case(case: &str, inputs: &[&str]) -> Migration {
 fn check_target_case(case: &str, inputs: &[&str], target: Target) -> Migration {
     let migration = migrate(inputs, target);
     assert!(!migration.has_errors(), "{}", migration.report);
-    compare(case, "yaml", &migration.to_yaml());
+    compare(
+        case,
+        "yaml",
+        &migration
+            .to_yaml()
+            .unwrap_or_else(|error| panic!("{error}")),
+    );
     compare(case, "report.txt", &migration.report.to_string());
     let verification = migration.verification.clone().unwrap_or_default();
     compare(case, "verify.txt", &verify::render(&verification));
@@ -85,7 +91,9 @@ fn assert_exact_ones_are_identical(migration: &Migration) {
 
 /// The migrated objects load back on their own without errors or warnings.
 fn assert_round_trip(migration: &Migration) {
-    let yaml = migration.to_yaml();
+    let yaml = migration
+        .to_yaml()
+        .unwrap_or_else(|error| panic!("{error}"));
     let model = load::load(
         &["-".to_string()],
         &mut yaml.as_bytes(),

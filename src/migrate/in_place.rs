@@ -25,6 +25,7 @@ use crate::load::Document;
 use super::manifest::Emitted;
 use super::objects::{self, Location, RawObject};
 use super::Migration;
+use crate::render::Unrepresentable;
 
 /// What to write into each file, and the objects to delete from the hub.
 #[derive(Clone, Debug, Default)]
@@ -65,6 +66,14 @@ pub enum InPlaceError {
     NestedList { file: String, document: usize },
     #[error("{file}: --in-place rewrites a file with a byte order mark only at its start")]
     LaterByteOrderMark { file: String },
+    #[error(
+        "{file}#{document}: the migrated objects cannot be written as {message}; not rewritten"
+    )]
+    Unrepresentable {
+        file: String,
+        document: usize,
+        message: String,
+    },
 }
 
 /// The rewrite of `documents` that `migration` asks for.
@@ -373,7 +382,17 @@ pub fn splice(
             });
         }
         out.push_str(&body[kept..range.start]);
-        out.push_str(&replaced(&body[range.start..range.end], &change.values));
+        let values = change
+            .values
+            .iter()
+            .map(super::yaml)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|error: Unrepresentable| InPlaceError::Unrepresentable {
+                file: file.to_string(),
+                document: *document,
+                message: error.to_string(),
+            })?;
+        out.push_str(&replaced(&body[range.start..range.end], &values));
         kept = range.end;
     }
     out.push_str(&body[kept..]);
@@ -383,7 +402,7 @@ pub fn splice(
 /// One document's text with its content replaced by `values`: its `---` line (unless content
 /// follows it on the line) and the comments and blank lines before and after its content are
 /// kept.
-fn replaced(document: &str, values: &[Value]) -> String {
+fn replaced(document: &str, objects: &[String]) -> String {
     let lines: Vec<&str> = document.split_inclusive('\n').collect();
     let mut head = String::new();
     let mut rest = lines.as_slice();
@@ -409,7 +428,6 @@ fn replaced(document: &str, values: &[Value]) -> String {
         .take_while(|line| is_blank(line) || marker(line, "..."))
         .count();
     let tail: String = rest[rest.len() - trailing..].concat();
-    let objects: Vec<String> = values.iter().map(super::yaml).collect();
     let mut out = head;
     out.push_str(&objects.join("---\n"));
     out.push_str(&tail);

@@ -44,6 +44,7 @@ pub(crate) use crate::load::CLUSTER_SELECTOR_ANNOTATION;
 use crate::load::{self, Document, LoadErrors, LoadOptions};
 use crate::model::{Model, ObjectRef, WorkloadKind};
 use crate::plan::{ItemSource, PlanOptions};
+use crate::render::{json_document, Unrepresentable};
 pub(crate) use crate::replicas::REPLICA_SET_PREFERENCES_ANNOTATION;
 use crate::verdict::{self, Nothing};
 
@@ -151,6 +152,13 @@ pub enum MigrateError {
         field: &'static str,
         message: String,
     },
+    /// A migrated object the output's format cannot write (JSON writes only string mapping
+    /// keys; a migrated object keeps its input's): the command fails, never writes it empty.
+    #[error("{object}: cannot be written as {source}")]
+    Unrepresentable {
+        object: String,
+        source: Unrepresentable,
+    },
 }
 
 /// What one conversion made.
@@ -215,17 +223,17 @@ impl Migration {
     }
 
     /// One YAML stream, `---` between objects.
-    pub fn to_yaml(&self) -> String {
+    pub fn to_yaml(&self) -> Result<String, MigrateError> {
         let documents: Vec<String> = self
             .objects
             .iter()
-            .map(|object| yaml(&object.value))
-            .collect();
-        documents.join("---\n")
+            .map(|object| written(object, yaml))
+            .collect::<Result<_, _>>()?;
+        Ok(documents.join("---\n"))
     }
 
     /// The `Migration` document: objects, report and verification as data.
-    pub fn to_json(&self) -> String {
+    pub fn to_json(&self) -> Result<String, MigrateError> {
         let document = MigrationDocument {
             api_version: API_VERSION,
             kind: KIND,
@@ -234,9 +242,15 @@ impl Migration {
             summary: self.summary(),
             verification: self.verification.as_ref(),
         };
-        let mut text = crate::render::escape::json_pretty(&document).unwrap_or_default();
-        text.push('\n');
-        text
+        json_document(&document).map_err(|source| {
+            // The object the serializer refuses, looked for only once it has refused one.
+            let object = self
+                .objects
+                .iter()
+                .find(|object| written(object, json_document).is_err())
+                .map_or_else(|| KIND.to_string(), |object| object.object.to_string());
+            MigrateError::Unrepresentable { object, source }
+        })
     }
 
     /// One file per object for `--out DIR`, in a folder that applies with one
@@ -270,21 +284,28 @@ impl Migration {
                 };
                 let stem = format!("{folder}/{kind}_{}", object.name);
                 Ok(if json {
-                    let mut text =
-                        crate::render::escape::json_pretty(&emitted.value).unwrap_or_default();
-                    text.push('\n');
-                    (format!("{stem}.json"), text)
+                    (format!("{stem}.json"), written(emitted, json_document)?)
                 } else {
-                    (format!("{stem}.yaml"), yaml(&emitted.value))
+                    (format!("{stem}.yaml"), written(emitted, yaml)?)
                 })
             })
             .collect()
     }
 }
 
-fn yaml(value: &Value) -> String {
-    // A `serde_yaml::Value` always serializes.
-    crate::yaml11::to_string(value).unwrap_or_default()
+fn yaml(value: &Value) -> Result<String, Unrepresentable> {
+    Ok(crate::yaml11::to_string(value)?)
+}
+
+/// `emitted` as `write` writes it; a refusal names the object.
+fn written(
+    emitted: &Emitted,
+    write: impl Fn(&Value) -> Result<String, Unrepresentable>,
+) -> Result<String, MigrateError> {
+    write(&emitted.value).map_err(|source| MigrateError::Unrepresentable {
+        object: emitted.object.to_string(),
+        source,
+    })
 }
 
 /// Loads the inputs, migrates them, and verifies when `options.verify`.

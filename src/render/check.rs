@@ -1,6 +1,7 @@
 //! `fleetplan check`'s report as text, JSON, GitHub Actions workflow commands or a markdown
 //! comment (JUnit and SARIF are beside it); what the findings are is decided in [`crate::findings`].
 
+use super::{json_document, Unrepresentable};
 use std::fmt::Write as _;
 
 use super::diff::cap;
@@ -104,11 +105,8 @@ fn verdict(report: &CheckReport) -> String {
     }
 }
 
-pub fn json(report: &CheckReport) -> String {
-    // Plain structs of strings and integers always serialize.
-    let mut text = super::escape::json_pretty(report).unwrap_or_default();
-    text.push('\n');
-    text
+pub fn json(report: &CheckReport) -> Result<String, Unrepresentable> {
+    json_document(report)
 }
 
 /// GitHub Actions workflow commands: `::error` per error and `::warning` per unsatisfied

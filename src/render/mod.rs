@@ -14,12 +14,22 @@ pub mod select;
 pub mod table;
 pub mod workflow;
 
-/// Why a document cannot be written: the serializer's own error. None of today's documents
-/// fails to serialize; should one ever, the command fails and says which.
+/// Why a document cannot be written: the serializer's own error. Every document fleetplan
+/// writes goes through a serializer that can refuse it (a migrated object keeps its input's
+/// mapping keys, which JSON cannot write unless they are strings): the refusal is the
+/// command's error, never an empty or partial output. A plan item's is an
+/// [`plan::ItemError`] naming the item.
 #[derive(Debug, thiserror::Error)]
 pub enum Unrepresentable {
     #[error("YAML: {0}")]
     Yaml(#[from] serde_yaml::Error),
     #[error("JSON: {0}")]
     Json(#[from] serde_json::Error),
+}
+
+/// `value` as indented JSON and a final new line: how every JSON document is written.
+pub fn json_document<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, Unrepresentable> {
+    let mut text = escape::json_pretty(value)?;
+    text.push('\n');
+    Ok(text)
 }

@@ -8,6 +8,7 @@
 //! validate the output against the OASIS schema. (serde-sarif generates the whole model with
 //! a build script, a dozen build-time crates for these few structs.)
 
+use super::{json_document, Unrepresentable};
 use serde::Serialize;
 
 use crate::baseline::{Entry, State};
@@ -113,7 +114,7 @@ struct RunProperties {
     skipped_documents: usize,
 }
 
-pub fn sarif(report: &CheckReport) -> String {
+pub fn sarif(report: &CheckReport) -> Result<String, Unrepresentable> {
     let log = Log {
         schema: SCHEMA,
         version: "2.1.0",
@@ -148,10 +149,7 @@ pub fn sarif(report: &CheckReport) -> String {
             },
         }],
     };
-    // Plain structs of strings, integers and booleans always serialize.
-    let mut text = super::escape::json_pretty(&log).unwrap_or_default();
-    text.push('\n');
-    text
+    json_document(&log)
 }
 
 fn level(rule: Rule) -> &'static str {

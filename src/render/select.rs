@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::escape::{terminal, terminal_line};
-use super::{table, Unrepresentable};
+use super::{json_document, table, Unrepresentable};
 use crate::model::{Cluster, Interned, Labels};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,9 +60,7 @@ pub fn render(
             .map(|cluster| format!("{}\n", terminal_line(&cluster.name)))
             .collect()),
         SelectionFormat::Table => Ok(terminal(&render_table(selection, width)).into_owned()),
-        SelectionFormat::Json => super::escape::json_pretty(&document(selection))
-            .map(|text| text + "\n")
-            .map_err(Unrepresentable::from),
+        SelectionFormat::Json => json_document(&document(selection)),
         SelectionFormat::Yaml => Ok(crate::yaml11::to_string(&document(selection))?),
     }
 }

@@ -272,6 +272,56 @@ fn out_writes_nothing_when_a_later_object_cannot_be_migrated() {
     assert_eq!(entries(dir.path()), Vec::<String>::new());
 }
 
+/// A Deployment whose pod spec has a mapping key that is a list: YAML writes it, JSON writes
+/// only string keys.
+const LIST_KEY: &str = r#"
+apiVersion: extensions/v1beta1
+kind: Deployment
+metadata:
+  name: hello
+  namespace: shop
+  annotations:
+    federation.alpha.kubernetes.io/cluster-selector: '[{"key": "env", "operator": "in", "values": ["prod"]}]'
+spec:
+  template:
+    metadata:
+      labels: {app: hello}
+    spec:
+      containers: [{name: hello, image: nginx}]
+      ? [a, b]
+      : c
+"#;
+
+/// `migrate -o json` of [`LIST_KEY`]: it fails naming the object JSON cannot write.
+fn json_of_a_list_key() -> Test {
+    Test::new()
+        .args(["migrate", "-f", "-", "--to", "ocm", "-o", "json"])
+        .stdin(LIST_KEY)
+        .stderr_contains(
+            "error: ManifestWorkReplicaSet/shop/deployment-hello: cannot be written as JSON: key must be a string\n",
+        )
+        .stdout("")
+        .status(1)
+}
+
+/// `-o json` of an object JSON cannot write is an error; it printed an empty document and
+/// exited 0.
+#[test]
+fn json_of_an_object_json_cannot_write_is_an_error_not_empty_output() {
+    json_of_a_list_key().run();
+}
+
+/// `--out DIR -o json` writes no file when one object cannot be written as JSON.
+#[test]
+fn out_as_json_writes_nothing_when_an_object_json_cannot_write() {
+    let dir = common::tempdir();
+    let out = dir.path().join("migrated");
+    json_of_a_list_key()
+        .args(["--out", &out.to_string_lossy()])
+        .run();
+    assert_eq!(entries(dir.path()), Vec::<String>::new());
+}
+
 /// A file of the same name as an output that is not a regular file (here a directory) is
 /// never replaced; the outputs moved in before it are taken back out, and the files they
 /// replaced restored.

@@ -8,6 +8,7 @@ mod paint;
 mod text;
 mod unified;
 
+use crate::render::{json_document, Unrepresentable};
 use std::collections::BTreeMap;
 
 pub use github::github;
@@ -72,11 +73,8 @@ fn keyed<'p>(
 }
 
 /// The change set as is (documented in docs/formats.md); `{}` when nothing changed.
-pub fn json(changes: &PlanDiff) -> String {
-    // Plain structs of strings, integers and maps always serialize.
-    let mut text = crate::render::escape::json_pretty(changes).unwrap_or_default();
-    text.push('\n');
-    text
+pub fn json(changes: &PlanDiff) -> Result<String, Unrepresentable> {
+    json_document(changes)
 }
 
 /// `N changed, M added, K removed, E errors` (E: the errors of the current plan's items), or

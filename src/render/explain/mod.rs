@@ -11,6 +11,7 @@ mod placement_rule;
 mod replicas;
 mod text;
 
+use super::{json_document, Unrepresentable};
 use serde::Serialize;
 
 use crate::model::{Cluster, Condition};
@@ -257,11 +258,8 @@ impl Explanation {
     }
 }
 
-pub fn json(explanation: &Explanation) -> String {
-    // Plain structs of strings, integers and maps always serialize.
-    let mut text = crate::render::escape::json_pretty(explanation).unwrap_or_default();
-    text.push('\n');
-    text
+pub fn json(explanation: &Explanation) -> Result<String, Unrepresentable> {
+    json_document(explanation)
 }
 
 /// Names joined by commas, or "none".
