@@ -62,6 +62,10 @@ pub struct Item {
     pub stages: Vec<Stage>,
     pub deletion_stage: Vec<String>,
     pub overrides: BTreeMap<String, ClusterOverrides>,
+    /// The placement's per-cluster `Scheduled=False` / `ScheduleFailed` entries
+    /// (`placement_status.go`): one per missing cluster, from the first unselected decisions,
+    /// each with the decision's reason and no cluster name.
+    pub schedule_failed: Vec<Condition>,
     /// Admission refusals, a failed cycle, a run that cannot start.
     pub errors: Vec<String>,
     /// The schedule behind it (every filtered and scored cluster, for explain); `None` when
@@ -101,6 +105,23 @@ pub fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
     if let Some(error) = &schedule.error {
         item.errors.push(error.to_string());
     }
+    let wanted = match policy.placement_type {
+        PlacementType::PickN => usize::try_from(policy.number_of_clusters()).unwrap_or(0),
+        PlacementType::PickFixed => policy.cluster_names.len(),
+        PlacementType::PickAll => 0,
+    };
+    item.schedule_failed = schedule
+        .decisions
+        .iter()
+        .filter(|decision| !decision.selected)
+        .take(wanted.saturating_sub(item.clusters.len()))
+        .map(|decision| Condition {
+            type_: "Scheduled".to_string(),
+            status: ConditionStatus::False,
+            reason: "ScheduleFailed".to_string(),
+            message: decision.reason.clone(),
+        })
+        .collect();
     for cluster in &item.clusters {
         let Some(member) = fleet.get(cluster) else {
             continue;
@@ -265,6 +286,26 @@ mod tests {
     }
 
     #[test]
+    fn each_missing_cluster_gets_a_failed_entry_without_its_name() {
+        let raw = json!({"placementType": "PickFixed", "clusterNames": ["a", "b", "c"]});
+        let placement = placement(&raw);
+        let clusters = [healthy("a", json!({}))];
+        let item = plan(input(&placement, &raw), &Fleet::new(&clusters, NOW));
+        let messages: Vec<&str> = item
+            .schedule_failed
+            .iter()
+            .map(|condition| condition.message.as_str())
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "Specified cluster \"b\" is not found",
+                "Specified cluster \"c\" is not found"
+            ]
+        );
+    }
+
+    #[test]
     fn a_refused_placement_is_not_planned() {
         let raw = json!({"placementType": "PickN"});
         let placement = placement(&raw);
@@ -337,6 +378,9 @@ mod tests {
             &Fleet::new(&clusters, NOW),
         );
         assert_eq!(item.conditions[1].status, ConditionStatus::False);
+        // Two clusters are missing but no decision is unselected (`a`, the only cluster, was
+        // picked), so there is no failed entry.
+        assert!(item.schedule_failed.is_empty());
         assert_eq!(
             item.conditions[1].message,
             "cannot continue the updateRun: failed to validate the updateRun: policy snapshot `crp-0` not fully scheduled yet"
