@@ -1,11 +1,9 @@
 //! `ClusterResourceBinding` / `ResourceBinding`: the scheduler's decision for one cluster,
 //! and what a placement's status lists (`ClusterDecision`).
 
-use std::collections::BTreeMap;
-
 use serde::{Deserialize, Serialize};
 
-use super::read::time;
+use super::read::Metadata;
 
 /// The label that ties a binding or a policy snapshot to its placement.
 pub const PARENT_PLACEMENT_LABEL: &str = "kubernetes-fleet.io/parent-CRP";
@@ -68,21 +66,6 @@ struct Wire {
     metadata: Metadata,
     #[serde(default)]
     spec: Spec,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Metadata {
-    #[serde(default)]
-    name: String,
-    #[serde(default)]
-    namespace: Option<String>,
-    #[serde(default)]
-    labels: BTreeMap<String, String>,
-    #[serde(default)]
-    annotations: BTreeMap<String, String>,
-    #[serde(default, deserialize_with = "time")]
-    deletion_timestamp: Option<i64>,
 }
 
 #[derive(Default, Deserialize)]

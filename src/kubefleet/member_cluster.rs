@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::read::{quantity_text, resource_list, time};
+use super::read::{quantity_text, resource_list, time, Metadata};
 use super::taint::Taint;
 
 /// A member cluster as the scheduler sees it.
@@ -99,17 +99,6 @@ struct Wire {
 }
 
 #[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Metadata {
-    #[serde(default)]
-    name: String,
-    #[serde(default)]
-    labels: Option<BTreeMap<String, String>>,
-    #[serde(default, deserialize_with = "time")]
-    deletion_timestamp: Option<i64>,
-}
-
-#[derive(Default, Deserialize)]
 struct Spec {
     #[serde(default)]
     taints: Option<Vec<Taint>>,
@@ -140,7 +129,7 @@ impl From<Wire> for MemberCluster {
     fn from(wire: Wire) -> MemberCluster {
         MemberCluster {
             name: wire.metadata.name,
-            labels: wire.metadata.labels.unwrap_or_default(),
+            labels: wire.metadata.labels,
             deletion_timestamp: wire.metadata.deletion_timestamp,
             taints: wire.spec.taints.unwrap_or_default(),
             properties: wire

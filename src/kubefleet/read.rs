@@ -23,6 +23,29 @@ pub fn read<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, ReadErr
     })
 }
 
+/// The ObjectMeta fields the KubeFleet types read. `labels` and `annotations` written as
+/// `null` read as empty, as the API server stores them.
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Metadata {
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub namespace: Option<String>,
+    #[serde(default, deserialize_with = "map_or_null")]
+    pub labels: std::collections::BTreeMap<String, String>,
+    #[serde(default, deserialize_with = "map_or_null")]
+    pub annotations: std::collections::BTreeMap<String, String>,
+    #[serde(default, deserialize_with = "time")]
+    pub deletion_timestamp: Option<i64>,
+}
+
+fn map_or_null<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<std::collections::BTreeMap<String, String>, D::Error> {
+    Ok(Option::deserialize(deserializer)?.unwrap_or_default())
+}
+
 /// An optional RFC 3339 time as Unix seconds (`metav1.Time`; absent is Go's zero time).
 pub(crate) fn time<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
     let text: Option<String> = Option::deserialize(deserializer)?;
@@ -60,4 +83,21 @@ pub(crate) fn resource_list<'de, D: Deserializer<'de>>(
         .into_iter()
         .map(|(name, Text(text))| (name, text))
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn null_labels_and_annotations_read_as_empty_and_a_bad_time_names_its_field() {
+        let value = serde_json::json!({"name": "a", "labels": null, "annotations": null});
+        let metadata: Metadata = read(&value).unwrap();
+        assert_eq!(metadata.name, "a");
+        assert!(metadata.labels.is_empty() && metadata.annotations.is_empty());
+        let value =
+            serde_json::json!({"name": "a", "labels": {"k": "v"}, "deletionTimestamp": "x"});
+        let error = read::<Metadata>(&value).err().unwrap();
+        assert_eq!(error.path, "deletionTimestamp");
+    }
 }
