@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use crate::model::ConditionStatus;
-use crate::plan::{Group, ItemSource, PlanItem};
+use crate::plan::{Group, ItemSource, PlanItem, Rollout};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -55,8 +55,14 @@ pub struct ItemChange {
     pub groups_changed: Vec<GroupChange>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<ConditionChange>,
+    /// Karmada: the policy that claims the resource, and the affinity term the result came
+    /// from.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub changes_at: Option<ChangesAtChange>,
+    pub policy: Option<ValueChange>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub affinity_term: Option<ValueChange>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes_at: Option<ValueChange>,
     /// A placement consumer's routes (`via` chains) only in the current plan, then only in
     /// the previous one: a consumer that now lands through other objects is changed even when
     /// its clusters are the same.
@@ -64,6 +70,10 @@ pub struct ItemChange {
     pub via_added: Vec<Vec<String>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub via_removed: Vec<Vec<String>>,
+    /// A ManifestWorkReplicaSet's rollouts (matched by placement) whose strategy or waves
+    /// changed: the same clusters reached in another order is a change.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rollout: Vec<RolloutChange>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors_added: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -104,7 +114,10 @@ impl ItemChange {
             && self.groups_removed.is_empty()
             && self.groups_changed.is_empty()
             && self.conditions.is_empty()
+            && self.policy.is_none()
+            && self.affinity_term.is_none()
             && self.changes_at.is_none()
+            && self.rollout.is_empty()
             && self.via_added.is_empty()
             && self.via_removed.is_empty()
             && self.errors_added.is_empty()
@@ -156,9 +169,22 @@ pub struct ConditionState {
     pub message: String,
 }
 
+/// A rollout present in one plan only (one side absent) or different in both.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ChangesAtChange {
+pub struct RolloutChange {
+    /// `Placement/ns/name`.
+    pub placement: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub before: Option<Rollout>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<Rollout>,
+}
+
+/// A single value that changed; absent on the side that has none.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ValueChange {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub before: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]

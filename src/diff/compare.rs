@@ -4,11 +4,11 @@
 use std::collections::BTreeMap;
 
 use super::change_set::{
-    ChangesAtChange, ConditionChange, ConditionState, CountChange, ErrorState, GroupChange,
-    ItemChange, PlanDiff,
+    ConditionChange, ConditionState, CountChange, ErrorState, GroupChange, ItemChange, PlanDiff,
+    RolloutChange, ValueChange,
 };
 use super::merge::{join, keyed, Side};
-use crate::plan::{Condition, Group, ItemSource, Plan, PlanItem};
+use crate::plan::{Condition, Group, ItemSource, Plan, PlanItem, Rollout};
 
 /// What changes from `previous` to `current`, in plan order (formats.md: apiVersion group,
 /// kind, namespace, name).
@@ -56,40 +56,83 @@ fn plan_order(source: &ItemSource) -> PlanOrder<'_> {
     )
 }
 
-/// How one item changed; the source is the current item's.
+/// How one item changed; the source is the current item's. Every field of the item is
+/// named here, so a field added to `PlanItem` does not compile until the diff compares it:
+/// two items that differ never make an empty change ("no changes" about a real change).
 fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
-    let (clusters_added, clusters_removed) = set_changes(&previous.clusters, &current.clusters);
+    let PlanItem {
+        source,
+        clusters,
+        replicas,
+        overflow,
+        groups: _,
+        policy,
+        affinity_term,
+        conditions,
+        changes_at,
+        via,
+        rollout,
+        errors,
+    } = current;
+    let (clusters_added, clusters_removed) = set_changes(&previous.clusters, clusters);
     let (groups_added, groups_removed, groups_changed) = group_changes(previous, current);
     let (errors_added, errors_removed) = set_changes(
         previous.errors.iter().map(String::as_str),
-        current.errors.iter().map(String::as_str),
+        errors.iter().map(String::as_str),
     );
-    let (via_added, via_removed) = set_changes(&previous.via, &current.via);
-    let changes_at = (previous.changes_at != current.changes_at).then(|| ChangesAtChange {
-        before: previous.changes_at.clone(),
-        after: current.changes_at.clone(),
-    });
+    let (via_added, via_removed) = set_changes(&previous.via, via);
     ItemChange {
-        source: current.source.clone(),
+        source: source.clone(),
         clusters_added,
         clusters_removed,
-        replicas: count_changes(&previous.replicas, &current.replicas),
-        overflow: count_changes(&previous.overflow, &current.overflow),
+        replicas: count_changes(&previous.replicas, replicas),
+        overflow: count_changes(&previous.overflow, overflow),
         groups_added,
         groups_removed,
         groups_changed,
-        conditions: condition_changes(&previous.conditions, &current.conditions),
-        changes_at,
+        conditions: condition_changes(&previous.conditions, conditions),
+        policy: value_change(&previous.policy, policy),
+        affinity_term: value_change(&previous.affinity_term, affinity_term),
+        changes_at: value_change(&previous.changes_at, changes_at),
         via_added,
         via_removed,
+        rollout: rollout_changes(&previous.rollout, rollout),
         errors_added,
         errors_removed,
-        error_state: match (previous.errors.is_empty(), current.errors.is_empty()) {
+        error_state: match (previous.errors.is_empty(), errors.is_empty()) {
             (true, false) => Some(ErrorState::Gained),
             (false, true) => Some(ErrorState::Lost),
             _ => None,
         },
     }
+}
+
+fn value_change(previous: &Option<String>, current: &Option<String>) -> Option<ValueChange> {
+    (previous != current).then(|| ValueChange {
+        before: previous.clone(),
+        after: current.clone(),
+    })
+}
+
+/// Rollouts matched by placement; one that differs in strategy or in any wave is changed.
+fn rollout_changes(previous: &[Rollout], current: &[Rollout]) -> Vec<RolloutChange> {
+    fn by_placement(rollouts: &[Rollout]) -> Vec<(&str, &Rollout)> {
+        keyed(
+            rollouts
+                .iter()
+                .map(|rollout| (rollout.placement.as_str(), rollout)),
+        )
+    }
+    join(by_placement(previous), by_placement(current))
+        .filter_map(|(placement, side)| {
+            let (before, after) = side.sides();
+            (before != after).then(|| RolloutChange {
+                placement: placement.to_string(),
+                before: before.cloned(),
+                after: after.cloned(),
+            })
+        })
+        .collect()
 }
 
 /// (added, removed), each sorted.
@@ -180,11 +223,7 @@ fn condition_changes(previous: &[Condition], current: &[Condition]) -> Vec<Condi
     }
     join(by_type(previous), by_type(current))
         .filter_map(|(type_, side)| {
-            let (before, after) = match side {
-                Side::Previous(before) => (Some(before), None),
-                Side::Current(after) => (None, Some(after)),
-                Side::Both(before, after) => (Some(before), Some(after)),
-            };
+            let (before, after) = side.sides();
             (before != after).then(|| ConditionChange {
                 type_: type_.to_string(),
                 before,
@@ -265,6 +304,70 @@ mod tests {
         assert_eq!(change.via_added, chain("Placement/p/two"));
         assert_eq!(change.via_removed, chain("Placement/p/one"));
         assert!(change.clusters_added.is_empty() && change.clusters_removed.is_empty());
+    }
+
+    #[test]
+    fn the_same_clusters_in_other_rollout_waves_are_a_change() {
+        let rollout = |waves: &[&[&str]]| {
+            vec![Rollout {
+                placement: "Placement/p/canary".to_string(),
+                strategy: "Progressive".to_string(),
+                waves: waves
+                    .iter()
+                    .map(|clusters| crate::plan::Wave {
+                        clusters: strings(clusters).into(),
+                        ..crate::plan::Wave::default()
+                    })
+                    .collect(),
+            }]
+        };
+        let previous = PlanItem {
+            rollout: rollout(&[&["A", "B"]]),
+            ..replica_set("work", &["A", "B"])
+        };
+        let current = PlanItem {
+            rollout: rollout(&[&["A"], &["B"]]),
+            ..previous.clone()
+        };
+        let change = item_change(previous.clone(), current.clone());
+        assert_eq!(
+            change.rollout,
+            vec![RolloutChange {
+                placement: "Placement/p/canary".to_string(),
+                before: previous.rollout.first().cloned(),
+                after: current.rollout.first().cloned(),
+            }]
+        );
+        assert!(change.clusters_added.is_empty() && change.clusters_removed.is_empty());
+    }
+
+    #[test]
+    fn another_claiming_policy_or_affinity_term_alone_is_a_change() {
+        let previous = PlanItem {
+            policy: Some("PropagationPolicy/p/old".to_string()),
+            affinity_term: Some("primary".to_string()),
+            ..replica_set("nginx", &["A"])
+        };
+        let current = PlanItem {
+            policy: Some("ClusterPropagationPolicy/new".to_string()),
+            affinity_term: None,
+            ..previous.clone()
+        };
+        let change = item_change(previous, current);
+        assert_eq!(
+            change.policy,
+            Some(ValueChange {
+                before: Some("PropagationPolicy/p/old".to_string()),
+                after: Some("ClusterPropagationPolicy/new".to_string()),
+            })
+        );
+        assert_eq!(
+            change.affinity_term,
+            Some(ValueChange {
+                before: Some("primary".to_string()),
+                after: None,
+            })
+        );
     }
 
     #[test]
@@ -449,7 +552,7 @@ mod tests {
         let change = item_change(replica_set("p", &["A"]), current);
         assert_eq!(
             change.changes_at,
-            Some(ChangesAtChange {
+            Some(ValueChange {
                 before: None,
                 after: Some("2026-01-01T00:00:00Z".to_string()),
             })

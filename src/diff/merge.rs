@@ -11,6 +11,17 @@ pub(super) enum Side<V> {
     Both(V, V),
 }
 
+impl<V> Side<V> {
+    /// (previous, current), `None` on the side the key is missing from.
+    pub(super) fn sides(self) -> (Option<V>, Option<V>) {
+        match self {
+            Side::Previous(before) => (Some(before), None),
+            Side::Current(after) => (None, Some(after)),
+            Side::Both(before, after) => (Some(before), Some(after)),
+        }
+    }
+}
+
 /// The pairs sorted by key, every copy of a repeated key kept in the order given: [`join`]
 /// pairs the first copies of a key on both sides and reports the others on their own side, so
 /// a hand-edited previous plan that repeats an entry shows the extra copy removed instead of

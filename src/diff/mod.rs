@@ -9,8 +9,8 @@ mod decisions;
 mod merge;
 
 pub use change_set::{
-    ChangesAtChange, ConditionChange, ConditionState, CountChange, ErrorState, GroupChange,
-    ItemChange, PlanDiff,
+    ConditionChange, ConditionState, CountChange, ErrorState, GroupChange, ItemChange, PlanDiff,
+    RolloutChange, ValueChange,
 };
 pub use compare::compare;
 pub use decisions::decisions_view;

@@ -172,6 +172,42 @@ fn a_progressive_rollout_takes_mandatory_groups_first_then_max_concurrency_at_a_
     );
 }
 
+/// The same clusters reached in other waves is a change `diff` reports, never "no changes".
+#[test]
+fn diff_reports_a_rollout_that_only_changed_its_waves() {
+    let dir = common::tempdir();
+    let previous = dir.path().join("plan.yaml");
+    let output = with_consumers("plan")
+        .args(["-f", "testdata/consumers/rollouts.yaml", "-o", "yaml"])
+        .run();
+    common::write(&previous, &common::stdout(&output));
+    let rollouts = std::fs::read_to_string("testdata/consumers/rollouts.yaml").unwrap();
+    let changed = dir.path().join("rollouts.yaml");
+    common::write(
+        &changed,
+        &rollouts.replacen("maxConcurrency: 50%", "maxConcurrency: 25%", 1),
+    );
+    let output = with_consumers("diff")
+        .args(["-f", &changed.display().to_string()])
+        .args(["--previous", &previous.display().to_string()])
+        .status(2)
+        .run();
+    let text = common::stdout(&output);
+    assert!(
+        text.starts_with(
+            "~ ManifestWorkReplicaSet/shop/storefront-config\n    rollout over \
+             Placement/shop/storefront: Progressive [aws-eu-west-prod-1, aws-us-east-prod-1] \
+             [azure-eu-west-prod-1, gcp-eu-central-prod-1] → Progressive [aws-eu-west-prod-1] \
+             [aws-us-east-prod-1] [azure-eu-west-prod-1] [gcp-eu-central-prod-1]\n\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("1 changed, 0 added, 0 removed, 0 errors\n"),
+        "{text}"
+    );
+}
+
 #[test]
 fn a_rollout_count_written_as_a_string_fails_as_the_rollout_helper_does() {
     broken(

@@ -2,8 +2,10 @@
 //! removed item.
 
 use super::paint::{paint, Colour};
-use crate::diff::{ConditionChange, ConditionState, CountChange, ErrorState, ItemChange, PlanDiff};
-use crate::plan::Group;
+use crate::diff::{
+    ConditionChange, ConditionState, CountChange, ErrorState, ItemChange, PlanDiff, ValueChange,
+};
+use crate::plan::{Group, Rollout};
 
 const INDENT: &str = "    ";
 
@@ -98,13 +100,15 @@ pub(super) fn change_lines(change: &ItemChange) -> Vec<(String, Option<Colour>)>
     for condition in &change.conditions {
         line(condition_line(condition), None);
     }
-    if let Some(changes_at) = &change.changes_at {
-        let text = format!(
-            "changesAt: {} → {}",
-            changes_at.before.as_deref().unwrap_or(NONE),
-            changes_at.after.as_deref().unwrap_or(NONE)
-        );
-        line(text, None);
+    let values = [
+        ("policy", &change.policy),
+        ("affinityTerm", &change.affinity_term),
+        ("changesAt", &change.changes_at),
+    ];
+    for (name, value) in values {
+        if let Some(value) = value {
+            line(value_line(name, value), None);
+        }
     }
     for chain in &change.via_added {
         line(format!("+ via {}", chain.join(" -> ")), Some(Colour::Added));
@@ -114,6 +118,15 @@ pub(super) fn change_lines(change: &ItemChange) -> Vec<(String, Option<Colour>)>
             format!("- via {}", chain.join(" -> ")),
             Some(Colour::Removed),
         );
+    }
+    for rollout in &change.rollout {
+        let text = format!(
+            "rollout over {}: {} → {}",
+            rollout.placement,
+            rollout_text(rollout.before.as_ref()),
+            rollout_text(rollout.after.as_ref())
+        );
+        line(text, None);
     }
     for error in &change.errors_added {
         line(format!("+ error: {error}"), Some(Colour::Added));
@@ -125,6 +138,29 @@ pub(super) fn change_lines(change: &ItemChange) -> Vec<(String, Option<Colour>)>
 }
 
 const NONE: &str = "(none)";
+
+fn value_line(name: &str, value: &ValueChange) -> String {
+    format!(
+        "{name}: {} → {}",
+        value.before.as_deref().unwrap_or(NONE),
+        value.after.as_deref().unwrap_or(NONE)
+    )
+}
+
+/// `Progressive [a, b] [c]`: the strategy, then each wave's clusters in the order they are
+/// reached (a mandatory wave marked `!`).
+fn rollout_text(rollout: Option<&Rollout>) -> String {
+    let Some(rollout) = rollout else {
+        return NONE.to_string();
+    };
+    let mut text = rollout.strategy.clone();
+    for wave in &rollout.waves {
+        let clusters: Vec<&str> = wave.clusters.iter().collect();
+        let mark = if wave.mandatory { "!" } else { "" };
+        text.push_str(&format!(" {mark}[{}]", clusters.join(", ")));
+    }
+    text
+}
 
 fn counts(changes: &[CountChange]) -> String {
     let parts: Vec<String> = changes
