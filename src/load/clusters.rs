@@ -375,12 +375,16 @@ struct ClaimDoc {
     value: String,
 }
 
+/// The API server's ObjectMeta validation of a cluster object's labels (`ValidateLabels`):
+/// a label it refuses never reaches the hub, so a cluster carrying one is refused, not
+/// matched by the selectors that read it.
+fn admitted_labels(object: &Object<'_>) -> Result<(), LoadError> {
+    metadata_label_error(&object.meta.labels).map_or(Ok(()), |error| Err(object.invalid(error)))
+}
+
 pub fn managed_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: ManagedClusterDoc = object.decode()?;
-    // The API server's ObjectMeta validation: a label it refuses never reaches the hub.
-    if let Some(error) = metadata_label_error(&object.meta.labels) {
-        return Err(object.invalid(error));
-    }
+    admitted_labels(&object)?;
     let conditions = conditions(doc.status.conditions);
     let claims = doc
         .status
@@ -427,6 +431,7 @@ struct FederationClusterStatus {
 /// Both federation generations schedule only onto clusters whose `Ready` condition is True.
 pub fn federation_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: FederationClusterDoc = object.decode()?;
+    admitted_labels(&object)?;
     let conditions = conditions(doc.status.conditions);
     let cluster = Cluster {
         name: object.object.name,

@@ -121,37 +121,54 @@ fn inventory_label_keys_are_qualified_names() {
         .run();
 }
 
-/// A ManagedCluster is an object the API server validated: a label key that is no qualified
-/// name, or a value that is no label value, is refused as `ValidateObjectMeta` refuses it
-/// (an inventory entry's value only warns: design/formats.md).
+/// A cluster object (ManagedCluster, KubeFedCluster, federation v1 Cluster) is an object the
+/// API server validated: a label key that is no qualified name, or a value that is no label
+/// value, is refused as `ValidateObjectMeta` refuses it (an inventory entry's value only
+/// warns: design/formats.md). Karmada's Cluster: tests/cli/karmada_admission.rs.
 #[test]
-fn managed_cluster_labels_are_validated_as_the_api_server_does() {
-    let cluster = |labels: &str| {
-        format!(
-            "apiVersion: cluster.open-cluster-management.io/v1\nkind: ManagedCluster\n\
-             metadata: {{name: east, labels: {labels}}}\n"
-        )
-    };
-    Test::new()
-        .args(["select", "-f", "-"])
-        .stdin(cluster("{\"\\e]0;title\\a\": x}"))
-        .stderr(format!(
-            "error: <stdin>#1: ManagedCluster/east: metadata.labels: {OSC_TITLE_KEY}"
-        ))
-        .status(1)
-        .run();
-    Test::new()
-        .args(["select", "-f", "-"])
-        .stdin(cluster("{env: \"prod\\n::error::x\"}"))
-        .stderr(
-            "error: <stdin>#1: ManagedCluster/east: metadata.labels: Invalid value: \
-             \"prod\\n::error::x\": a valid label must be an empty string or consist of \
-             alphanumeric characters, '-', '_' or '.', and must start and end with an \
-             alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for \
-             validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')\n",
-        )
-        .status(1)
-        .run();
+fn cluster_labels_are_validated_as_the_api_server_does() {
+    let kinds = [
+        (
+            "cluster.open-cluster-management.io/v1",
+            "ManagedCluster",
+            "",
+        ),
+        (
+            "core.kubefed.io/v1beta1",
+            "KubeFedCluster",
+            "kube-federation-system/",
+        ),
+        ("federation/v1beta1", "Cluster", ""),
+    ];
+    for (api_version, kind, namespace) in kinds {
+        let cluster = |labels: &str| {
+            let namespace = namespace.trim_end_matches('/');
+            format!(
+                "apiVersion: {api_version}\nkind: {kind}\n\
+                 metadata: {{name: east, namespace: '{namespace}', labels: {labels}}}\n"
+            )
+        };
+        Test::new()
+            .args(["select", "-f", "-"])
+            .stdin(cluster("{\"\\e]0;title\\a\": x}"))
+            .stderr(format!(
+                "error: <stdin>#1: {kind}/{namespace}east: metadata.labels: {OSC_TITLE_KEY}"
+            ))
+            .status(1)
+            .run();
+        Test::new()
+            .args(["select", "-f", "-"])
+            .stdin(cluster("{env: \"prod\\n::error::x\"}"))
+            .stderr(format!(
+                "error: <stdin>#1: {kind}/{namespace}east: metadata.labels: Invalid value: \
+                 \"prod\\n::error::x\": a valid label must be an empty string or consist of \
+                 alphanumeric characters, '-', '_' or '.', and must start and end with an \
+                 alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used \
+                 for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')\n"
+            ))
+            .status(1)
+            .run();
+    }
 }
 
 /// A committed previous plan (or a hub export) is input too: a cluster name in it that holds
