@@ -19,12 +19,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use fleetplan::load::{load, LoadOptions};
-use fleetplan::model::{Model, WorkloadKind};
-use fleetplan::placement::{schedule, PlacementInput, Scheduler};
-use fleetplan::plan::{build, ItemSource, Plan, PlanItem, PlanOptions, Trace};
-use fleetplan::replicas::{parse_replica_set_preferences, PlannerInput};
-use fleetplan::selector::{ClusterBits, LabelIndex, LabelTable, Selector};
+use fleetplan::{
+    build, load, parse_replica_set_preferences, schedule, ClusterBits, ItemSource, LabelIndex,
+    LabelTable, LoadOptions, Model, PlacementInput, Plan, PlanItem, PlanOptions, PlannerInput,
+    Scheduler, Selector, Trace, WorkloadKind,
+};
 use generator::{ClusterKind, Shape};
 
 /// The selector the targets name: three requirements, each a different operator.
@@ -365,7 +364,7 @@ fn replicas_bench() -> Result<(), String> {
     let sample = || {
         let start = Clock::now();
         for i in 0..PLANS_PER_SAMPLE {
-            let plan = fleetplan::replicas::plan(&PlannerInput {
+            let plan = fleetplan::plan_replicas(&PlannerInput {
                 total: 10 + (i % 500) as i64,
                 key: &keys[i % keys.len()],
                 preferences: &preferences,
@@ -395,7 +394,7 @@ fn plan_bench(group: &str, dir: &Path, size: &str, count: usize) -> Result<(), S
         let start = EveryCore::start();
         let model = load_dir(dir)?;
         let outcome = build(&model, &PlanOptions::at(NOW, Trace::Plan));
-        black_box(fleetplan::render::plan::json(&outcome.plan).map_err(|e| e.to_string())?);
+        black_box(fleetplan::plan_json(&outcome.plan).map_err(|e| e.to_string())?);
         samples.stop(start);
         // Freed after the clocks stop, as `runs` does.
         drop(outcome);
@@ -443,8 +442,8 @@ fn diff_bench(clusters: usize, items: usize, count: usize) -> Result<(), String>
         let mut samples = EveryCore::default();
         for _ in 0..count {
             let start = EveryCore::start();
-            let changes = fleetplan::diff::compare(&previous, current);
-            let text = fleetplan::render::diff::text(&changes, &previous, current, false)
+            let changes = fleetplan::compare(&previous, current);
+            let text = fleetplan::diff_text(&changes, &previous, current, false)
                 .map_err(|e| e.to_string())?;
             samples.stop(start);
             black_box(text);

@@ -2,12 +2,11 @@
 //! the stable driver (`tests/cli/fuzz_stable.rs`), which runs each over its corpus and inputs
 //! made from it. Each body may return early on input it does not take; a panic is a finding.
 
-use fleetplan::load::{load as load_inputs, LoadOptions};
-use fleetplan::plan::{build, PlanOptions, Trace};
-use fleetplan::render::escape;
-use fleetplan::render::plan::{stream, Output};
-use fleetplan::replicas::parse_replica_set_preferences;
-use fleetplan::selector::Selector;
+use fleetplan::escape;
+use fleetplan::{
+    build, load as load_inputs, parse_replica_set_preferences, stream_plan, LoadOptions,
+    PlanOptions, PlanOutput, Selector, Trace,
+};
 
 /// A target's body: one input, a panic on a finding.
 pub type Body = fn(&[u8]);
@@ -121,7 +120,7 @@ pub fn escape(data: &[u8]) {
         Some(&[text.to_string()][..]),
         "{json}"
     );
-    let yaml = fleetplan::yaml11::to_string(&document).expect("a map of strings is YAML");
+    let yaml = fleetplan::to_yaml(&document).expect("a map of strings is YAML");
     assert!(!yaml.chars().any(unsafe_char), "{text:?} → {yaml}");
     let back: std::collections::BTreeMap<String, Vec<String>> =
         serde_yaml::from_str(&yaml).expect("fleetplan's YAML parses");
@@ -157,11 +156,11 @@ pub fn plan(data: &[u8]) {
     };
     let outcome = build(&model, &PlanOptions::at(1_767_225_600, Trace::Full));
     // Rendering is part of `plan`: every output format must cope with any outcome.
-    let _ = fleetplan::render::plan::yaml(&outcome.plan);
-    let _ = stream(Output::Bindings, &outcome, &mut Vec::new());
-    let _ = fleetplan::render::plan::json(&outcome.plan);
-    let _ = stream(Output::Table(Some(100)), &outcome, &mut Vec::new());
-    let _ = stream(Output::Decisions, &outcome, &mut Vec::new());
+    let _ = fleetplan::plan_yaml(&outcome.plan);
+    let _ = stream_plan(PlanOutput::Bindings, &outcome, &mut Vec::new());
+    let _ = fleetplan::plan_json(&outcome.plan);
+    let _ = stream_plan(PlanOutput::Table(Some(100)), &outcome, &mut Vec::new());
+    let _ = stream_plan(PlanOutput::Decisions, &outcome, &mut Vec::new());
 }
 
 /// The label selector string syntax (`a=b,c notin (x,y),!d`): never panics, and whatever

@@ -20,11 +20,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::findings::{CheckReport, Finding};
 
-pub const API_VERSION: &str = "fleetplan.io/v1alpha1";
-pub const KIND: &str = "CheckBaseline";
+pub(crate) const API_VERSION: &str = "fleetplan.io/v1alpha1";
+pub(crate) const KIND: &str = "CheckBaseline";
 
 /// The comment a written baseline starts with.
-pub const HEADER: &str =
+pub(crate) const HEADER: &str =
     "# Findings `fleetplan check --baseline` reports as known: they do not fail the run.\n\
 # Written by `fleetplan check --write-baseline`; an entry is an object (or a file) and the\n\
 # kind of finding, never a line. Regenerate it to accept the current findings.\n";
@@ -32,7 +32,7 @@ pub const HEADER: &str =
 /// The baseline file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Baseline {
+pub(crate) struct Baseline {
     pub api_version: String,
     pub kind: String,
     /// Sorted, each once.
@@ -43,7 +43,7 @@ pub struct Baseline {
 /// One accepted finding: its identity.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Entry {
+pub(crate) struct Entry {
     /// `Kind/namespace/name`, when the finding is about an object.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
@@ -63,7 +63,7 @@ pub struct Entry {
 /// Whether a finding was in the baseline: SARIF's `baselineState` values for a result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub enum State {
+pub(crate) enum State {
     /// Not in the baseline: it fails the gate.
     New,
     /// In the baseline: reported as known, it does not change the exit code.
@@ -72,7 +72,7 @@ pub enum State {
 
 impl Entry {
     /// The identity of `finding`.
-    pub fn of(finding: &Finding) -> Entry {
+    pub(crate) fn of(finding: &Finding) -> Entry {
         Entry {
             object: finding.object.clone(),
             file: finding.object.is_none().then(|| finding.file.clone()),
@@ -84,7 +84,7 @@ impl Entry {
     }
 
     /// `object: rule: path: condition: reason`, each part when known, for messages.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         [
             self.object.as_deref().or(self.file.as_deref()),
             Some(self.rule.as_str()),
@@ -101,7 +101,7 @@ impl Entry {
 
 impl Baseline {
     /// The baseline accepting every finding of `report`.
-    pub fn of(report: &CheckReport) -> Baseline {
+    pub(crate) fn of(report: &CheckReport) -> Baseline {
         let entries: BTreeSet<Entry> = report.findings().map(Entry::of).collect();
         Baseline {
             api_version: API_VERSION.to_string(),
@@ -111,7 +111,7 @@ impl Baseline {
     }
 
     /// Whether `kind` and `apiVersion` are a baseline's.
-    pub fn check_type(&self) -> Result<(), NotABaseline> {
+    pub(crate) fn check_type(&self) -> Result<(), NotABaseline> {
         if self.api_version == API_VERSION && self.kind == KIND {
             Ok(())
         } else {
@@ -126,7 +126,7 @@ impl Baseline {
 /// A file given as a baseline that is another kind of document.
 #[derive(Debug, thiserror::Error)]
 #[error("expected apiVersion {API_VERSION} and kind {KIND}, found {api_version:?} and {kind:?}")]
-pub struct NotABaseline {
+pub(crate) struct NotABaseline {
     api_version: String,
     kind: String,
 }
@@ -134,7 +134,7 @@ pub struct NotABaseline {
 /// What a baseline makes of a report: each finding's state (errors then unsatisfied, in
 /// report order) and the entries no finding matched.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Comparison {
+pub(crate) struct Comparison {
     pub states: Vec<State>,
     /// Baseline entries that no longer occur, sorted.
     pub resolved: Vec<Entry>,
@@ -142,7 +142,7 @@ pub struct Comparison {
 
 /// Compares `report` with `baseline`. `judged(entry)` says whether the run looked at what an
 /// entry is about (an item left out by `-l` or item arguments is not resolved, only unseen).
-pub fn compare(
+pub(crate) fn compare(
     report: &CheckReport,
     baseline: &Baseline,
     judged: impl Fn(&Entry) -> bool,

@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-pub use hints::Hints;
+pub(crate) use hints::Hints;
 
 use crate::baseline::{Comparison, Entry, State};
 use crate::load::LoadError;
@@ -20,7 +20,7 @@ use crate::plan::PlanOutcome;
 /// What `check` found; `-o json` serializes it as is.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CheckReport {
+pub(crate) struct CheckReport {
     pub result: CheckResult,
     /// Items planned (or, with `--manifests-only`, validated); 0 when none could be read.
     pub items: usize,
@@ -43,7 +43,7 @@ pub struct CheckReport {
 
 /// An item that was checked: the object and where it was read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Checked {
+pub(crate) struct Checked {
     /// `Kind/namespace/name`.
     pub object: String,
     pub source: Source,
@@ -51,7 +51,7 @@ pub struct Checked {
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub enum CheckResult {
+pub(crate) enum CheckResult {
     /// Everything valid and satisfied.
     #[default]
     Clean,
@@ -63,7 +63,7 @@ pub enum CheckResult {
 
 /// The kinds of problem `check` reports: SARIF's rules, JUnit's failure types.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Rule {
+pub(crate) enum Rule {
     /// A path that cannot be read: missing, too large, not UTF-8.
     #[default]
     UnreadableInput,
@@ -81,7 +81,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order SARIF lists them.
-    pub const ALL: [Rule; 6] = [
+    pub(crate) const ALL: [Rule; 6] = [
         Rule::UnreadableInput,
         Rule::SyntaxError,
         Rule::InvalidObject,
@@ -91,7 +91,7 @@ impl Rule {
     ];
 
     /// A stable identifier, kebab-case.
-    pub fn id(self) -> &'static str {
+    pub(crate) fn id(self) -> &'static str {
         match self {
             Rule::UnreadableInput => "unreadable-input",
             Rule::SyntaxError => "syntax-error",
@@ -103,7 +103,7 @@ impl Rule {
     }
 
     /// One sentence saying what breaks the rule.
-    pub fn description(self) -> &'static str {
+    pub(crate) fn description(self) -> &'static str {
         match self {
             Rule::UnreadableInput => {
                 "An input path cannot be read (missing, too large, not UTF-8)."
@@ -117,7 +117,7 @@ impl Rule {
     }
 
     /// Errors fail the gate with exit 1; unsatisfied items with exit 3.
-    pub fn is_error(self) -> bool {
+    pub(crate) fn is_error(self) -> bool {
         self != Rule::Unsatisfied
     }
 }
@@ -125,7 +125,7 @@ impl Rule {
 /// One problem, with where it is as far as it is known.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Finding {
+pub(crate) struct Finding {
     /// What kind of problem this is; `-o json` tells errors from unsatisfied by their list.
     #[serde(skip)]
     pub rule: Rule,
@@ -169,13 +169,13 @@ impl Finding {
     }
 
     /// Whether it fails the gate: anything but a finding the baseline knows.
-    pub fn is_new(&self) -> bool {
+    pub(crate) fn is_new(&self) -> bool {
         self.baseline_state != Some(State::Unchanged)
     }
 
     /// What is wrong, without where: `object: path: reason: message (hint: …)`, each part
     /// when known.
-    pub fn description(&self) -> String {
+    pub(crate) fn description(&self) -> String {
         match &self.object {
             Some(object) => format!("{object}: {}", self.what()),
             None => self.what(),
@@ -183,7 +183,7 @@ impl Finding {
     }
 
     /// What is wrong with the object: `path: reason: message (hint: …)`, each part when known.
-    pub fn what(&self) -> String {
+    pub(crate) fn what(&self) -> String {
         let mut text = String::new();
         for part in [&self.path, &self.reason].into_iter().flatten() {
             text.push_str(part);
@@ -218,7 +218,7 @@ impl fmt::Display for Finding {
 impl CheckReport {
     /// A report that starts with the inputs' errors (each file's, in input order); the
     /// objects that did load are checked next.
-    pub fn new(model: &Model, load_errors: &[LoadError]) -> CheckReport {
+    pub(crate) fn new(model: &Model, load_errors: &[LoadError]) -> CheckReport {
         let mut report = CheckReport {
             skipped_documents: model.not_objects.len(),
             errors: load_errors.iter().map(load_finding).collect(),
@@ -230,7 +230,7 @@ impl CheckReport {
 
     /// Adds the plan of `workloads`: its item errors, else its unsatisfied conditions, each
     /// with what `hints` says would fix it.
-    pub fn planned(
+    pub(crate) fn planned(
         mut self,
         workloads: &[&Workload],
         outcome: &PlanOutcome,
@@ -288,7 +288,7 @@ impl CheckReport {
     }
 
     /// `--manifests-only`: `workloads` were read and validated, not planned.
-    pub fn validated(mut self, workloads: &[&Workload]) -> CheckReport {
+    pub(crate) fn validated(mut self, workloads: &[&Workload]) -> CheckReport {
         self.items = workloads.len();
         self.checked = checked(workloads);
         self.placements_evaluated = false;
@@ -299,7 +299,7 @@ impl CheckReport {
     /// Each finding with a field path at the line of that field: `lines` gives, for one file,
     /// the line of each `(document, path)` asked, `None` where it cannot tell (the finding
     /// keeps its object's line). Each file is asked once, for all of its findings.
-    pub fn at_fields(
+    pub(crate) fn at_fields(
         mut self,
         lines: impl Fn(&str, &[(usize, &str)]) -> Vec<Option<usize>>,
     ) -> CheckReport {
@@ -329,13 +329,13 @@ impl CheckReport {
     }
 
     /// Every finding: the errors, then the unsatisfied conditions.
-    pub fn findings(&self) -> impl Iterator<Item = &Finding> {
+    pub(crate) fn findings(&self) -> impl Iterator<Item = &Finding> {
         self.errors.iter().chain(&self.unsatisfied)
     }
 
     /// Marks each finding new or known by `comparison` (made from this report), and records
     /// the baseline entries that no longer occur; known findings stop deciding the result.
-    pub fn with_baseline(mut self, comparison: Comparison) -> CheckReport {
+    pub(crate) fn with_baseline(mut self, comparison: Comparison) -> CheckReport {
         let mut states = comparison.states.into_iter();
         for finding in self.errors.iter_mut().chain(&mut self.unsatisfied) {
             finding.baseline_state = states.next();
@@ -346,7 +346,7 @@ impl CheckReport {
     }
 
     /// Findings the baseline knew: `(errors, unsatisfied)`.
-    pub fn known(&self) -> (usize, usize) {
+    pub(crate) fn known(&self) -> (usize, usize) {
         let known = |findings: &[Finding]| findings.iter().filter(|f| !f.is_new()).count();
         (known(&self.errors), known(&self.unsatisfied))
     }

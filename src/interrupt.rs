@@ -31,12 +31,12 @@ fn staged() -> MutexGuard<'static, Vec<PathBuf>> {
 /// A staged output (a file, or a directory and what is in it): removed when dropped, and by a
 /// terminating signal before that.
 #[must_use]
-pub struct Staged {
+pub(crate) struct Staged {
     path: PathBuf,
 }
 
 /// Creates the staged output at `path` with `create`, registered before any signal can see it.
-pub fn stage<T>(
+pub(crate) fn stage<T>(
     path: &Path,
     create: impl FnOnce(&Path) -> io::Result<T>,
 ) -> io::Result<(Staged, T)> {
@@ -56,7 +56,7 @@ impl Staged {
     /// Runs `step` with signals held off: creating a file inside a staged directory (so the
     /// handler's removal of the directory cannot race with it), or publishing the output
     /// (the renames), which a signal then waits for, so the output is all or nothing.
-    pub fn hold<T>(&self, step: impl FnOnce() -> T) -> T {
+    pub(crate) fn hold<T>(&self, step: impl FnOnce() -> T) -> T {
         let _held = staged();
         step()
     }

@@ -18,17 +18,18 @@ const TEMP_PREFIX: &str = ".fleetplan-tmp-";
 
 /// What a streamed output gathers before each write: few system calls for a plan of hundreds
 /// of megabytes, little memory.
-pub const BUFFER_BYTES: usize = 256 * 1024;
+pub(crate) const BUFFER_BYTES: usize = 256 * 1024;
 
+#[cfg(test)]
 /// Replaces the file at `path` with `contents`, or leaves it as it was.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
+pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
     write_atomic_with(path, |file| file.write_all(contents))
 }
 
 /// Replaces the file at `path` with what `write` writes (through a buffer), or leaves it as it
 /// was: a `write` that fails midway (on the disk, or with an error of its own such as an item
 /// it cannot render), or a full disk, leaves neither a half-written `path` nor the staged file.
-pub fn write_atomic_with<E: From<io::Error>>(
+pub(crate) fn write_atomic_with<E: From<io::Error>>(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> Result<(), E>,
 ) -> Result<(), E> {
@@ -128,7 +129,7 @@ fn link_target(path: &Path) -> io::Result<PathBuf> {
 /// all are staged in a directory next to `dir` first. A missing `dir` is the staged directory
 /// renamed; into an existing one the files are moved one by one, and a move that fails puts
 /// back every file already moved or replaced.
-pub fn write_dir_atomic(dir: &Path, files: &[(String, String)]) -> io::Result<()> {
+pub(crate) fn write_dir_atomic(dir: &Path, files: &[(String, String)]) -> io::Result<()> {
     let (parent, target) = split(dir)?;
     if fs::metadata(&parent).is_ok_and(|metadata| !metadata.is_dir()) {
         // create_dir_all would say only "File exists".
@@ -166,7 +167,7 @@ pub fn write_dir_atomic(dir: &Path, files: &[(String, String)]) -> io::Result<()
 /// flushed, then all are renamed into place while a signal is held off. Each file replaced
 /// keeps a second name (a hard link) until all are, so a rename that fails puts back every
 /// file already replaced.
-pub fn replace_files_atomic(files: &[(PathBuf, String)]) -> io::Result<()> {
+pub(crate) fn replace_files_atomic(files: &[(PathBuf, String)]) -> io::Result<()> {
     let mut staged = Vec::with_capacity(files.len());
     for (path, contents) in files {
         let metadata = fs::symlink_metadata(path)?;

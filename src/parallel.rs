@@ -10,7 +10,7 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 /// The stack of every thread that plans: CEL's parser and evaluator recurse once per level of
 /// an expression (up to cel-go's 250, see `placement::filters::cel_limits`), at up to ~40 KB
 /// a level in a debug build. Only the pages a thread touches are ever allocated.
-pub const STACK_BYTES: usize = 256 * 1024 * 1024;
+pub(crate) const STACK_BYTES: usize = 256 * 1024 * 1024;
 
 /// `f` on a thread with a [`STACK_BYTES`] stack (the main thread's is fixed by the OS); an
 /// error when no such thread can be had.
@@ -27,7 +27,7 @@ pub fn with_deep_stack<R: Send>(f: impl FnOnce() -> R + Send) -> std::io::Result
 
 /// `f` of every item, in `items` order, on every core (see [`for_each_in_order`]). Nothing
 /// bounds how far the workers run ahead: every result is kept anyway.
-pub fn map_in_order<'a, T, R, F>(items: &'a [T], f: F) -> Vec<R>
+pub(crate) fn map_in_order<'a, T, R, F>(items: &'a [T], f: F) -> Vec<R>
 where
     T: Sync,
     R: Send,
@@ -53,7 +53,11 @@ where
 /// (`fleetplan plan | less`, a stalled pipe) what is rendered and not yet written stays
 /// bounded instead of growing to the whole plan. The first error of `consume` stops the
 /// workers taking more blocks and is returned.
-pub fn for_each_in_order<'a, T, R, E, F, C>(items: &'a [T], f: F, consume: C) -> Result<(), E>
+pub(crate) fn for_each_in_order<'a, T, R, E, F, C>(
+    items: &'a [T],
+    f: F,
+    consume: C,
+) -> Result<(), E>
 where
     T: Sync,
     R: Send,
@@ -235,7 +239,7 @@ impl Drop for StopOnPanic<'_> {
 /// `f` of contiguous chunks of `items`, one per core and each of at least `min_chunk` items
 /// (fewer items stay on one thread), in order: for work that keeps state across the items of
 /// a chunk (a loading thread's own interner).
-pub fn chunks_in_order<'a, T, R, F>(items: &'a [T], min_chunk: usize, f: F) -> Vec<R>
+pub(crate) fn chunks_in_order<'a, T, R, F>(items: &'a [T], min_chunk: usize, f: F) -> Vec<R>
 where
     T: Sync,
     R: Send,

@@ -12,7 +12,7 @@ use crate::plan::{Condition, Group, ItemSource, Plan, PlanItem};
 use crate::selector::{Operator, Requirement};
 
 /// An online cluster named `name`, with no labels, claims, taints or resources.
-pub fn cluster(name: &str) -> ClusterBuilder {
+pub(crate) fn cluster(name: &str) -> ClusterBuilder {
     ClusterBuilder(Cluster {
         name: name.to_string(),
         online: true,
@@ -20,44 +20,50 @@ pub fn cluster(name: &str) -> ClusterBuilder {
     })
 }
 
-pub struct ClusterBuilder(Cluster);
+pub(crate) struct ClusterBuilder(Cluster);
 
 impl ClusterBuilder {
-    pub fn label(mut self, key: &str, value: &str) -> ClusterBuilder {
+    pub(crate) fn label(mut self, key: &str, value: &str) -> ClusterBuilder {
         self.0.labels.insert(key.into(), value.into());
         self
     }
 
-    pub fn labels<'a>(self, pairs: impl IntoIterator<Item = &'a (&'a str, &'a str)>) -> Self {
+    pub(crate) fn labels<'a>(
+        self,
+        pairs: impl IntoIterator<Item = &'a (&'a str, &'a str)>,
+    ) -> Self {
         pairs
             .into_iter()
             .fold(self, |built, (key, value)| built.label(key, value))
     }
 
     /// A ClusterClaim (`status.clusterClaims[]`).
-    pub fn claim(mut self, name: &str, value: &str) -> ClusterBuilder {
+    pub(crate) fn claim(mut self, name: &str, value: &str) -> ClusterBuilder {
         self.0.claims.insert(name.into(), value.into());
         self
     }
 
     /// A status condition: `kind` (`Ready`, `ManagedClusterConditionAvailable`) → `status`.
-    pub fn condition(mut self, kind: &str, status: &str) -> ClusterBuilder {
+    pub(crate) fn condition(mut self, kind: &str, status: &str) -> ClusterBuilder {
         self.0.conditions.insert(kind.into(), status.into());
         self
     }
 
-    pub fn conditions<'a>(self, pairs: impl IntoIterator<Item = &'a (&'a str, &'a str)>) -> Self {
+    pub(crate) fn conditions<'a>(
+        self,
+        pairs: impl IntoIterator<Item = &'a (&'a str, &'a str)>,
+    ) -> Self {
         pairs
             .into_iter()
             .fold(self, |built, (kind, status)| built.condition(kind, status))
     }
 
-    pub fn offline(mut self) -> ClusterBuilder {
+    pub(crate) fn offline(mut self) -> ClusterBuilder {
         self.0.online = false;
         self
     }
 
-    pub fn taint(mut self, key: &str, value: &str, effect: TaintEffect) -> ClusterBuilder {
+    pub(crate) fn taint(mut self, key: &str, value: &str, effect: TaintEffect) -> ClusterBuilder {
         self.0.taints.push(Taint {
             key: key.into(),
             value: value.into(),
@@ -68,7 +74,7 @@ impl ClusterBuilder {
     }
 
     /// `status.allocatable[resource]`, a whole or fractional amount (`2.5` cpu).
-    pub fn allocatable(mut self, resource: &str, amount: f64) -> ClusterBuilder {
+    pub(crate) fn allocatable(mut self, resource: &str, amount: f64) -> ClusterBuilder {
         let quantity = Quantity {
             text: amount.to_string(),
             value: amount,
@@ -77,13 +83,13 @@ impl ClusterBuilder {
         self
     }
 
-    pub fn build(self) -> Cluster {
+    pub(crate) fn build(self) -> Cluster {
         self.0
     }
 }
 
 /// A Karmada member cluster named `name`, Ready, with no labels, location or taints.
-pub fn karmada_cluster(name: &str) -> KarmadaClusterBuilder {
+pub(crate) fn karmada_cluster(name: &str) -> KarmadaClusterBuilder {
     KarmadaClusterBuilder(KarmadaCluster {
         name: name.to_string(),
         ready: Some("True".to_string()),
@@ -91,16 +97,16 @@ pub fn karmada_cluster(name: &str) -> KarmadaClusterBuilder {
     })
 }
 
-pub struct KarmadaClusterBuilder(KarmadaCluster);
+pub(crate) struct KarmadaClusterBuilder(KarmadaCluster);
 
 impl KarmadaClusterBuilder {
-    pub fn label(mut self, key: &str, value: &str) -> KarmadaClusterBuilder {
+    pub(crate) fn label(mut self, key: &str, value: &str) -> KarmadaClusterBuilder {
         self.0.labels.insert(key.into(), value.into());
         self
     }
 
     /// `spec.provider`, `spec.region` and `spec.zones`.
-    pub fn location(mut self, provider: &str, region: &str, zones: &[&str]) -> Self {
+    pub(crate) fn location(mut self, provider: &str, region: &str, zones: &[&str]) -> Self {
         self.0.provider = provider.into();
         self.0.region = region.into();
         self.0.zones = zones.iter().map(|zone| zone.to_string()).collect();
@@ -108,12 +114,12 @@ impl KarmadaClusterBuilder {
     }
 
     /// `spec.syncMode`: `Push` or `Pull`.
-    pub fn sync_mode(mut self, mode: &str) -> KarmadaClusterBuilder {
+    pub(crate) fn sync_mode(mut self, mode: &str) -> KarmadaClusterBuilder {
         self.0.sync_mode = mode.into();
         self
     }
 
-    pub fn taint(mut self, key: &str, effect: &str) -> KarmadaClusterBuilder {
+    pub(crate) fn taint(mut self, key: &str, effect: &str) -> KarmadaClusterBuilder {
         self.0.taints.push(ClusterTaint {
             key: key.into(),
             value: String::new(),
@@ -122,13 +128,13 @@ impl KarmadaClusterBuilder {
         self
     }
 
-    pub fn build(self) -> KarmadaCluster {
+    pub(crate) fn build(self) -> KarmadaCluster {
         self.0
     }
 }
 
 /// A plain label map (workload metadata, selector tests).
-pub fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+pub(crate) fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
     pairs
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -136,7 +142,7 @@ pub fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
 }
 
 /// A requirement the test knows to be valid.
-pub fn req(key: &str, op: Operator, values: &[&str]) -> Requirement {
+pub(crate) fn req(key: &str, op: Operator, values: &[&str]) -> Requirement {
     match Requirement::new(key, op, values.iter().map(|v| v.to_string()).collect()) {
         Ok(r) => r,
         Err(e) => panic!("requirement {key} {op} {values:?}: {e}"),
@@ -144,7 +150,7 @@ pub fn req(key: &str, op: Operator, values: &[&str]) -> Requirement {
 }
 
 /// A `matchExpressions` entry as a manifest spells it.
-pub fn expr(key: &str, operator: &str, values: &[&str]) -> LabelSelectorRequirementSpec {
+pub(crate) fn expr(key: &str, operator: &str, values: &[&str]) -> LabelSelectorRequirementSpec {
     LabelSelectorRequirementSpec {
         key: key.to_string(),
         operator: operator.to_string(),
@@ -153,7 +159,12 @@ pub fn expr(key: &str, operator: &str, values: &[&str]) -> LabelSelectorRequirem
 }
 
 /// A plan item's identity.
-pub fn source(api_version: &str, kind: &str, namespace: Option<&str>, name: &str) -> ItemSource {
+pub(crate) fn source(
+    api_version: &str,
+    kind: &str,
+    namespace: Option<&str>,
+    name: &str,
+) -> ItemSource {
     ItemSource {
         api_version: api_version.to_string(),
         kind: kind.to_string(),
@@ -163,7 +174,7 @@ pub fn source(api_version: &str, kind: &str, namespace: Option<&str>, name: &str
 }
 
 /// A `ReplicaSet` in `default` selecting `clusters`.
-pub fn replica_set(name: &str, clusters: &[&str]) -> PlanItem {
+pub(crate) fn replica_set(name: &str, clusters: &[&str]) -> PlanItem {
     PlanItem {
         source: source("apps/v1", "ReplicaSet", Some("default"), name),
         clusters: clusters.iter().map(|cluster| cluster.to_string()).collect(),
@@ -171,7 +182,7 @@ pub fn replica_set(name: &str, clusters: &[&str]) -> PlanItem {
     }
 }
 
-pub fn with_replicas(mut item: PlanItem, replicas: &[(&str, i64)]) -> PlanItem {
+pub(crate) fn with_replicas(mut item: PlanItem, replicas: &[(&str, i64)]) -> PlanItem {
     item.replicas = replicas
         .iter()
         .map(|(cluster, count)| (cluster.to_string(), *count))
@@ -179,7 +190,7 @@ pub fn with_replicas(mut item: PlanItem, replicas: &[(&str, i64)]) -> PlanItem {
     item
 }
 
-pub fn group(index: usize, name: &str, clusters: &[&str]) -> Group {
+pub(crate) fn group(index: usize, name: &str, clusters: &[&str]) -> Group {
     Group {
         name: name.to_string(),
         index,
@@ -187,7 +198,7 @@ pub fn group(index: usize, name: &str, clusters: &[&str]) -> Group {
     }
 }
 
-pub fn with_condition(
+pub(crate) fn with_condition(
     mut item: PlanItem,
     type_: &str,
     status: ConditionStatus,
@@ -203,7 +214,7 @@ pub fn with_condition(
     item
 }
 
-pub fn plan(items: Vec<PlanItem>) -> Plan {
+pub(crate) fn plan(items: Vec<PlanItem>) -> Plan {
     Plan {
         items,
         ..Plan::default()
@@ -211,7 +222,7 @@ pub fn plan(items: Vec<PlanItem>) -> Plan {
 }
 
 /// (previous, current) of an item whose `PlacementSatisfied` message alone changed.
-pub fn condition_message_moved() -> (PlanItem, PlanItem) {
+pub(crate) fn condition_message_moved() -> (PlanItem, PlanItem) {
     let with_message = |message| {
         with_condition(
             replica_set("p", &["A"]),

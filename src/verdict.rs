@@ -10,7 +10,7 @@ use crate::model::Model;
 
 /// What a run that passed the rule will judge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scope {
+pub(crate) enum Scope {
     /// The placements, against the inventory.
     Placements,
     /// Only that the manifests are valid (`--manifests-only`).
@@ -19,7 +19,7 @@ pub enum Scope {
 
 impl Scope {
     /// Asked for with `--manifests-only`.
-    pub fn new(manifests_only: bool) -> Scope {
+    pub(crate) fn new(manifests_only: bool) -> Scope {
         if manifests_only {
             Scope::ManifestsOnly
         } else {
@@ -29,13 +29,13 @@ impl Scope {
 }
 
 /// What fleetplan plans, as the messages about inputs without any of it name it.
-pub const PLANNED_KINDS: &str = "Placement, PlacementRule, ReplicaSchedulingPreference, \
+pub(crate) const PLANNED_KINDS: &str = "Placement, PlacementRule, ReplicaSchedulingPreference, \
      Federated object, object with a placement annotation or object of a kind a Karmada policy \
      selects";
 
 /// Why a verdict would be about nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Nothing {
+pub(crate) enum Nothing {
     /// No cluster in the inputs: every placement would select nothing. `manifests_only`:
     /// the command offers `--manifests-only`, and the message says so.
     NoClusters { manifests_only: bool },
@@ -46,9 +46,9 @@ pub enum Nothing {
     NoItems,
     /// `migrate` found nothing it converts to its target (named: what it looks for), so its
     /// output would be empty or only the inputs' own objects.
-    NothingToMigrate { looked_for: &'static str },
+    ToMigrate { looked_for: &'static str },
     /// `migrate --verify` converted no object, so there is no pair to compare.
-    NothingMigrated,
+    Migrated,
 }
 
 impl fmt::Display for Nothing {
@@ -70,10 +70,10 @@ impl fmt::Display for Nothing {
                 f,
                 "no workloads in the inputs: nothing to check (no {PLANNED_KINDS} was found)"
             ),
-            Nothing::NothingToMigrate { looked_for } => {
+            Nothing::ToMigrate { looked_for } => {
                 write!(f, "nothing to migrate: the inputs have no {looked_for}")
             }
-            Nothing::NothingMigrated => f.write_str(
+            Nothing::Migrated => f.write_str(
                 "nothing to verify: the inputs have no PlacementRule and no object with a \
                  federation placement annotation to migrate",
             ),
@@ -89,7 +89,7 @@ const NO_CLUSTERS: &str = "no clusters in the inputs: placements cannot be evalu
 
 /// What `check` and `migrate --verify` may judge in `model`: its workloads against its
 /// clusters, or (asked for) the manifests alone; never nothing.
-pub fn require(model: &Model, scope: Scope) -> Result<(), Nothing> {
+pub(crate) fn require(model: &Model, scope: Scope) -> Result<(), Nothing> {
     if scope == Scope::Placements {
         clusters(model, true)?;
     }
@@ -101,7 +101,7 @@ pub fn require(model: &Model, scope: Scope) -> Result<(), Nothing> {
 
 /// The inventory a selection or a placement is judged against is not empty;
 /// `manifests_only`: the command offers `--manifests-only` instead.
-pub fn clusters(model: &Model, manifests_only: bool) -> Result<(), Nothing> {
+pub(crate) fn clusters(model: &Model, manifests_only: bool) -> Result<(), Nothing> {
     if model.inventory.clusters.is_empty() && model.karmada.clusters.is_empty() {
         Err(Nothing::NoClusters { manifests_only })
     } else {
@@ -111,26 +111,26 @@ pub fn clusters(model: &Model, manifests_only: bool) -> Result<(), Nothing> {
 
 /// What `plan` and `explain` plan has clusters to be planned on: with none, every item
 /// would show 0 clusters and the run would look like a plan.
-pub fn clusters_to_plan(model: &Model) -> Result<(), Nothing> {
+pub(crate) fn clusters_to_plan(model: &Model) -> Result<(), Nothing> {
     clusters(model, false).map_err(|_| Nothing::NoClustersToPlan)
 }
 
 /// A migration converted something: `conversions` made, or `errors` reported for objects
 /// that could not be (their own verdict); else there is nothing to call migrated.
-pub fn migrated(
+pub(crate) fn migrated(
     conversions: usize,
     errors: usize,
     looked_for: &'static str,
 ) -> Result<(), Nothing> {
     if conversions == 0 && errors == 0 {
-        Err(Nothing::NothingToMigrate { looked_for })
+        Err(Nothing::ToMigrate { looked_for })
     } else {
         Ok(())
     }
 }
 
 /// The words every output uses when `--manifests-only` was asked for.
-pub const NOT_EVALUATED: &str = "placements were not evaluated (--manifests-only)";
+pub(crate) const NOT_EVALUATED: &str = "placements were not evaluated (--manifests-only)";
 
 #[cfg(test)]
 mod tests {

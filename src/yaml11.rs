@@ -20,7 +20,7 @@ use crate::render::escape;
 
 /// What go-yaml v2 reads a plain scalar as, when that is not a string.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Reading {
+pub(crate) enum Reading {
     Bool(bool),
     Int(i64),
     /// An integer above `i64::MAX` (go-yaml's `ParseUint` fallback).
@@ -41,7 +41,7 @@ impl fmt::Display for Reading {
 
 impl Reading {
     /// The value kubectl sends for it (after sigs.k8s.io/yaml's conversion to JSON).
-    pub fn value(self) -> serde_yaml::Value {
+    pub(crate) fn value(self) -> serde_yaml::Value {
         match self {
             Reading::Bool(value) => serde_yaml::Value::Bool(value),
             Reading::Int(value) => serde_yaml::Value::Number(value.into()),
@@ -55,7 +55,7 @@ impl Reading {
 /// YAML 1.2 reads as strings are asked about, so YAML 1.2's own null, boolean and number
 /// forms (which go-yaml v2 reads alike) never get here; timestamps stay strings because
 /// go-yaml v2 hands them to an `interface{}` (kubectl's target) as strings.
-pub fn reading(text: &str) -> Option<Reading> {
+pub(crate) fn reading(text: &str) -> Option<Reading> {
     // resolve.go's hint table: only these first bytes are ever resolved.
     match text.as_bytes().first()? {
         b'y' | b'Y' | b'n' | b'N' | b'o' | b'O' => word(text),
@@ -70,7 +70,7 @@ pub fn reading(text: &str) -> Option<Reading> {
 /// cheap question comes first: [`reading`] looks at the first byte and most strings stop there;
 /// only a candidate is looked up in the text.
 #[inline]
-pub fn plain_reading(text: &str, scalar: &str) -> Option<Reading> {
+pub(crate) fn plain_reading(text: &str, scalar: &str) -> Option<Reading> {
     let reading = reading(scalar)?;
     written_plain(text, scalar).then_some(reading)
 }
@@ -221,7 +221,7 @@ pub(crate) fn offset_in(text: &str, part: &str) -> Option<usize> {
 /// without a tag (a `!!str` scalar is a string to every reader). serde_yaml lends a plain
 /// scalar's whole text and a quoted one's text between its quotes, so the byte before tells
 /// them apart (a plain scalar never follows a quote).
-pub fn written_plain(text: &str, scalar: &str) -> bool {
+pub(crate) fn written_plain(text: &str, scalar: &str) -> bool {
     let Some(offset) =
         offset_in(text, scalar).filter(|offset| offset.saturating_add(scalar.len()) <= text.len())
     else {
@@ -328,7 +328,7 @@ fn may_hold_misread(text: &str) -> bool {
 
 /// go-yaml (Kubernetes' YAML reader) reads a plain `<<` key as a merge key, and a quoted one
 /// as the string: fleetplan quotes a string `<<` it writes, and merges only a plain one.
-pub const MERGE_KEY: &str = "<<";
+pub(crate) const MERGE_KEY: &str = "<<";
 
 /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?`: read alike by YAML 1.1 and 1.2.
 fn plain_decimal(word: &str) -> bool {

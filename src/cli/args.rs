@@ -14,7 +14,7 @@ use crate::selector::Selector;
 /// Which workloads `plan` and `check` judge, as `kubectl get` names them: item arguments or a
 /// label selector, not both (kubectl refuses names with a selector too).
 #[derive(Debug, Args)]
-pub struct ItemArgs {
+pub(super) struct ItemArgs {
     /// Only these items: [KIND/][NAMESPACE/]NAME as `explain` takes it (kind
     /// case-insensitive; plural and short forms like deploy, rs, cm, rsp work).
     #[arg(value_name = "ITEM")]
@@ -29,7 +29,7 @@ pub struct ItemArgs {
 impl ItemArgs {
     /// The indices of the workloads asked for, in plan order; `None` for all of them. An
     /// argument that names no item, or a selector no workload matches, is an error.
-    pub fn select(&self, model: &Model) -> Result<Option<Vec<usize>>, Error> {
+    pub(super) fn select(&self, model: &Model) -> Result<Option<Vec<usize>>, Error> {
         let mut indices = if let Some(text) = &self.selector {
             let selector = Selector::parse(text).map_err(|error| Error::Flag {
                 flag: "-l",
@@ -67,7 +67,7 @@ impl ItemArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct InputArgs {
+pub(super) struct InputArgs {
     /// A file, a directory (recursive), a glob ('envs/**/*.yaml') or - for stdin. Repeatable.
     #[arg(
         short = 'f',
@@ -116,7 +116,7 @@ pub struct InputArgs {
 
 /// Limits on what one input may cost, shared by every subcommand that reads manifests.
 #[derive(Debug, Args)]
-pub struct LimitArgs {
+pub(super) struct LimitArgs {
     /// The largest file (or stdin) read, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = load::DEFAULT_MAX_INPUT_BYTES)]
     pub max_input_bytes: u64,
@@ -129,12 +129,12 @@ pub struct LimitArgs {
 impl InputArgs {
     /// The namespace objects without one are read into, when it is the built-in default
     /// (no `-n`): `check`'s hints say so.
-    pub fn defaulted_namespace(&self) -> Option<&'static str> {
+    pub(super) fn defaulted_namespace(&self) -> Option<&'static str> {
         self.namespace.is_none().then_some(load::DEFAULT_NAMESPACE)
     }
 
     /// How every input (and `--previous`) is read: the limits and the namespace.
-    pub fn options(&self) -> LoadOptions {
+    pub(super) fn options(&self) -> LoadOptions {
         LoadOptions {
             max_input_bytes: self.limits.max_input_bytes,
             max_alias_expansion: self.limits.max_alias_expansion,
@@ -153,7 +153,7 @@ impl InputArgs {
 /// The rule of every success verdict (`check`, `diff`, `migrate --verify`): something must
 /// have been compared, see [`crate::verdict`].
 #[derive(Debug, Args)]
-pub struct VerdictArgs {
+pub(super) struct VerdictArgs {
     /// Validate the manifests without an inventory: placements are not evaluated, and the
     /// output says so. Without it, inputs with no clusters are an error.
     #[arg(long)]
@@ -161,7 +161,7 @@ pub struct VerdictArgs {
 }
 
 #[derive(Debug, Args)]
-pub struct WhatIfArgs {
+pub(super) struct WhatIfArgs {
     /// A previous plan (fleetplan Plan YAML/JSON) or PlacementDecision manifests (a file or
     /// directory, as a live hub exports them): previous decisions and current replicas.
     #[arg(long, value_name = "PLAN", value_hint = ValueHint::AnyPath)]
@@ -197,7 +197,7 @@ pub struct WhatIfArgs {
 
 impl WhatIfArgs {
     /// The cluster edits of `--offline`, `--capacity` and `--label`, validated.
-    pub fn what_if(&self) -> Result<WhatIf, Error> {
+    pub(super) fn what_if(&self) -> Result<WhatIf, Error> {
         let mut what_if = WhatIf {
             offline: self.offline.clone(),
             ..WhatIf::default()

@@ -24,7 +24,7 @@ use crate::render::sarif::sarif;
 use crate::verdict::{self, Scope};
 
 #[derive(Debug, Args)]
-pub struct CheckArgs {
+pub(super) struct CheckArgs {
     #[command(flatten)]
     pub(super) inputs: InputArgs,
 
@@ -52,7 +52,7 @@ pub struct CheckArgs {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum CheckFormat {
+pub(super) enum CheckFormat {
     /// One line per error and unsatisfied condition, then a summary.
     Text,
     /// The report as JSON: result, items, errors, unsatisfied.
@@ -68,7 +68,7 @@ pub enum CheckFormat {
     Markdown,
 }
 
-pub fn run(args: CheckArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
+pub(super) fn run(args: CheckArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let scenario = Scenario::new(&args.what_if, &args.inputs, io)?;
     // Like kubeconform, every file's problems are reported and what did load is checked.
     let (model, load_errors) = load_partial(&args.inputs, io);

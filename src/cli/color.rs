@@ -5,7 +5,7 @@ use std::ffi::OsStr;
 use clap::ValueEnum;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
+pub(super) enum ColorChoice {
     /// Colour when stdout is a terminal and NO_COLOR is unset or empty.
     #[default]
     Auto,
@@ -19,7 +19,7 @@ impl ColorChoice {
     /// Whether output gets ANSI colour. NO_COLOR (no-color.org) counts only when set to a
     /// non-empty value, and an explicit `--color always` overrides it, as no-color.org allows
     /// for explicit user configuration.
-    pub fn enabled(self, terminal: bool, no_color: Option<&OsStr>) -> bool {
+    pub(super) fn enabled(self, terminal: bool, no_color: Option<&OsStr>) -> bool {
         match self {
             ColorChoice::Always => true,
             ColorChoice::Never => false,

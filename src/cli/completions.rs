@@ -22,7 +22,7 @@ use crate::exit_code::ExitCode;
 const BIN_NAME: &str = "fleetplan";
 
 #[derive(Debug, Args)]
-pub struct CompletionsArgs {
+pub(crate) struct CompletionsArgs {
     /// The shell to print the completion script of.
     #[arg(value_enum, required_unless_present = "dir", conflicts_with = "dir")]
     shell: Option<Shell>,
@@ -119,7 +119,7 @@ fn flags<'a>(args: impl Iterator<Item = &'a Arg>, keep: impl Fn(&Arg) -> bool) -
 }
 
 /// The completion script of `shell` for `cmd`.
-pub fn script(shell: Shell, cmd: &Command) -> String {
+pub(crate) fn script(shell: Shell, cmd: &Command) -> String {
     let mut cmd = cmd.clone();
     let mut buffer = Vec::new();
     clap_complete::generate(shell, &mut cmd, BIN_NAME, &mut buffer);
@@ -141,7 +141,7 @@ pub fn scripts(cmd: &Command) -> Vec<(String, String)> {
     scripts
 }
 
-pub fn run(args: CompletionsArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
+pub(crate) fn run(args: CompletionsArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let cmd = super::command();
     match (args.shell, args.dir) {
         (_, Some(dir)) => write_into(&dir, &scripts(&cmd))?,

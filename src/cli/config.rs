@@ -19,10 +19,10 @@ use super::error::Error;
 use crate::plan::close_matches;
 
 /// The file looked for.
-pub const FILE_NAME: &str = ".fleetplan.yaml";
+pub(super) const FILE_NAME: &str = ".fleetplan.yaml";
 
 /// The keys a config file may hold, in the order the docs list them.
-pub const KEYS: [&str; 6] = [
+pub(super) const KEYS: [&str; 6] = [
     "inputs",
     "namespace",
     "exclude",
@@ -33,7 +33,7 @@ pub const KEYS: [&str; 6] = [
 
 /// A config file's settings, paths already relative to the working directory.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Config {
+pub(super) struct Config {
     pub inputs: Option<Vec<String>>,
     pub namespace: Option<String>,
     pub exclude: Option<Vec<String>>,
@@ -55,7 +55,7 @@ struct Written {
 }
 
 /// The flags of one subcommand that a config file sets when the command line does not.
-pub struct Settable<'a> {
+pub(super) struct Settable<'a> {
     pub inputs: &'a mut InputArgs,
     /// `--now`, for the subcommands that plan.
     pub now: Option<&'a mut Option<String>>,
@@ -65,7 +65,7 @@ pub struct Settable<'a> {
 
 /// Finds the run's config file (`--config`, else `.fleetplan.yaml` looked for; none with
 /// `--no-config`) and sets from it every flag the command line left unset.
-pub fn apply(settable: Settable<'_>) -> Result<(), Error> {
+pub(super) fn apply(settable: Settable<'_>) -> Result<(), Error> {
     let inputs = settable.inputs;
     if inputs.no_config {
         return Ok(());

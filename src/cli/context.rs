@@ -13,7 +13,7 @@ use crate::model::{Model, Workload};
 use crate::plan::{self, Plan, PlanOptions, PlanOutcome, Trace, WhatIf};
 
 /// The what-if flags, validated, with the previous plan they name.
-pub struct Scenario {
+pub(super) struct Scenario {
     previous: Option<Plan>,
     /// What `--previous` held (a Plan when there is none).
     previous_kind: PreviousKind,
@@ -25,7 +25,11 @@ pub struct Scenario {
 
 impl Scenario {
     /// The what-if flags, validated; `--previous` is read under the inputs' limits.
-    pub fn new(flags: &WhatIfArgs, inputs: &InputArgs, io: &mut Io<'_>) -> Result<Self, Error> {
+    pub(super) fn new(
+        flags: &WhatIfArgs,
+        inputs: &InputArgs,
+        io: &mut Io<'_>,
+    ) -> Result<Self, Error> {
         let now = match &flags.now {
             Some(text) => parse_rfc3339(text).map_err(|error| Error::Flag {
                 flag: "--now",
@@ -62,7 +66,7 @@ impl Scenario {
     }
 
     /// The scenario of a subcommand without what-if flags: no previous plan, judged now.
-    pub fn current() -> Self {
+    pub(super) fn current() -> Self {
         Scenario {
             previous: None,
             previous_kind: PreviousKind::Plan,
@@ -73,7 +77,7 @@ impl Scenario {
     }
 
     /// How the engines plan this scenario, recording `trace`.
-    pub fn plan_options(&self, trace: Trace) -> PlanOptions<'_> {
+    pub(super) fn plan_options(&self, trace: Trace) -> PlanOptions<'_> {
         PlanOptions {
             previous: self.previous.as_ref(),
             now: self.now,
@@ -84,7 +88,7 @@ impl Scenario {
 }
 
 /// The model with the scenario applied, ready to plan.
-pub struct RunContext {
+pub(super) struct RunContext {
     pub model: Model,
     scenario: Scenario,
     trace: Trace,
@@ -94,7 +98,7 @@ pub struct RunContext {
 
 /// Which of a plan's diagnostics go to stderr.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Diagnostics {
+pub(super) enum Diagnostics {
     /// Warnings and item errors.
     All,
     /// Warnings only: the caller reports item errors itself (`check`, as findings).
@@ -103,7 +107,7 @@ pub enum Diagnostics {
 
 impl RunContext {
     /// Validates the what-if flags, loads the inputs and applies the flags to them.
-    pub fn load(
+    pub(super) fn load(
         inputs: &InputArgs,
         what_if: &WhatIfArgs,
         trace: Trace,
@@ -115,7 +119,7 @@ impl RunContext {
     }
 
     /// Applies the scenario's what-if flags to a loaded model.
-    pub fn new(mut model: Model, scenario: Scenario, trace: Trace) -> Result<Self, Error> {
+    pub(super) fn new(mut model: Model, scenario: Scenario, trace: Trace) -> Result<Self, Error> {
         scenario.what_if.apply(&mut model, scenario.now)?;
         Ok(RunContext {
             model,
@@ -126,7 +130,7 @@ impl RunContext {
     }
 
     /// The previous plan `--previous` named, and what the file held.
-    pub fn previous(&self) -> Option<(&Plan, PreviousKind)> {
+    pub(super) fn previous(&self) -> Option<(&Plan, PreviousKind)> {
         let scenario = &self.scenario;
         scenario
             .previous
@@ -135,7 +139,7 @@ impl RunContext {
     }
 
     /// When the upstream controllers would act on each `--taint` (`explain` says it).
-    pub fn taint_notes(&self) -> Vec<String> {
+    pub(super) fn taint_notes(&self) -> Vec<String> {
         let taints = &self.scenario.what_if.taints;
         taints
             .iter()
@@ -144,18 +148,18 @@ impl RunContext {
     }
 
     /// Plans only the workloads at `selection` (`None`: all of them).
-    pub fn select(mut self, selection: Option<Vec<usize>>) -> Self {
+    pub(super) fn select(mut self, selection: Option<Vec<usize>>) -> Self {
         self.selection = selection;
         self
     }
 
     /// The workloads [`RunContext::plan`] plans, in plan order.
-    pub fn workloads(&self) -> Vec<&Workload> {
+    pub(super) fn workloads(&self) -> Vec<&Workload> {
         selected(&self.model, self.selection.as_deref())
     }
 
     /// Plans every selected workload, reporting its `diagnostics` on stderr.
-    pub fn plan(&self, diagnostics: Diagnostics, io: &mut Io<'_>) -> PlanOutcome<'_> {
+    pub(super) fn plan(&self, diagnostics: Diagnostics, io: &mut Io<'_>) -> PlanOutcome<'_> {
         let options = self.scenario.plan_options(self.trace);
         let outcome = match &self.selection {
             Some(indices) => plan::build_items(&self.model, &options, indices),
@@ -174,13 +178,13 @@ impl RunContext {
 
     /// Plans the workload at `index` alone, as [`RunContext::plan`] plans it; the caller
     /// reports what concerns it.
-    pub fn plan_item(&self, index: usize) -> PlanOutcome<'_> {
+    pub(super) fn plan_item(&self, index: usize) -> PlanOutcome<'_> {
         plan::build_item(&self.model, &self.scenario.plan_options(self.trace), index)
     }
 }
 
 /// The workloads of `model` at `selection` (`None`: all), in plan order.
-pub fn selected<'m>(model: &'m Model, selection: Option<&[usize]>) -> Vec<&'m Workload> {
+pub(super) fn selected<'m>(model: &'m Model, selection: Option<&[usize]>) -> Vec<&'m Workload> {
     match selection {
         Some(indices) => indices
             .iter()
@@ -191,7 +195,7 @@ pub fn selected<'m>(model: &'m Model, selection: Option<&[usize]>) -> Vec<&'m Wo
 }
 
 /// Loads the model, reporting warnings (and skipped documents with --verbose) on stderr.
-pub fn load_model(inputs: &InputArgs, io: &mut Io<'_>) -> Result<Model, Error> {
+pub(super) fn load_model(inputs: &InputArgs, io: &mut Io<'_>) -> Result<Model, Error> {
     let model = load::load(&inputs.filenames, io.stdin, &inputs.options())?;
     notes(inputs, &model, io);
     Ok(model)
@@ -199,7 +203,7 @@ pub fn load_model(inputs: &InputArgs, io: &mut Io<'_>) -> Result<Model, Error> {
 
 /// Every object that loaded, and every error for the caller to report (`check` reports them
 /// as findings); warnings and skipped documents as [`load_model`] does.
-pub fn load_partial(inputs: &InputArgs, io: &mut Io<'_>) -> (Model, Vec<LoadError>) {
+pub(super) fn load_partial(inputs: &InputArgs, io: &mut Io<'_>) -> (Model, Vec<LoadError>) {
     let (model, errors) = load::load_partial(&inputs.filenames, io.stdin, &inputs.options());
     notes(inputs, &model, io);
     (model, errors)

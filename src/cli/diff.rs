@@ -18,7 +18,7 @@ use crate::render::diff as render;
 use crate::verdict::{self, Nothing, Scope, NOT_EVALUATED};
 
 #[derive(Debug, Args)]
-pub struct DiffArgs {
+pub(super) struct DiffArgs {
     #[command(flatten)]
     pub(super) inputs: InputArgs,
 
@@ -34,7 +34,7 @@ pub struct DiffArgs {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum DiffFormat {
+pub(super) enum DiffFormat {
     /// What changed per item, then a unified diff of the two plans' YAML.
     Text,
     /// The change set as JSON (`{}` when nothing changed).
@@ -46,7 +46,7 @@ pub enum DiffFormat {
     Github,
 }
 
-pub fn run(args: DiffArgs, color: bool, io: &mut Io<'_>) -> Result<ExitCode, Error> {
+pub(super) fn run(args: DiffArgs, color: bool, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let context = RunContext::load(&args.inputs, &args.what_if, Trace::Plan, io)?;
     let Some((previous, previous_kind)) = context.previous() else {
         return Err(Error::MissingFlag("--previous"));

@@ -16,7 +16,7 @@ use crate::selector::SelectorError;
 use crate::verdict::Nothing;
 
 #[derive(Debug, thiserror::Error)]
-pub enum Error {
+pub(crate) enum Error {
     /// Inputs that did not load: one diagnostic per broken document.
     #[error(transparent)]
     Load(#[from] LoadErrors),
@@ -84,7 +84,7 @@ impl Error {
 }
 
 /// A subcommand's result as the process's exit code: every error is reported and exits 1.
-pub fn finish(result: Result<ExitCode, Error>, io: &mut Io<'_>) -> ExitCode {
+pub(super) fn finish(result: Result<ExitCode, Error>, io: &mut Io<'_>) -> ExitCode {
     let code = result.unwrap_or_else(|error| {
         error.report(io);
         ExitCode::Error

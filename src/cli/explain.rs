@@ -14,7 +14,7 @@ use crate::render::explain;
 use crate::verdict;
 
 #[derive(Debug, Args)]
-pub struct ExplainArgs {
+pub(super) struct ExplainArgs {
     #[command(flatten)]
     pub(super) inputs: InputArgs,
 
@@ -36,14 +36,14 @@ pub struct ExplainArgs {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ExplainFormat {
+pub(super) enum ExplainFormat {
     /// A summary, then each cluster's verdict and reason.
     Table,
     /// The same as JSON; placements also carry upstream's debug shape.
     Json,
 }
 
-pub fn run(args: ExplainArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
+pub(super) fn run(args: ExplainArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let context = RunContext::load(&args.inputs, &args.what_if, Trace::Full, io)?;
     verdict::clusters_to_plan(&context.model)?;
     let model = &context.model;

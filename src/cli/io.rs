@@ -12,7 +12,7 @@ use crate::render::escape::terminal;
 use crate::render::plan::StreamError;
 
 /// The process's streams, injectable so tests and the binary share one entry point.
-pub struct Io<'a> {
+pub(crate) struct Io<'a> {
     pub stdin: &'a mut dyn Read,
     pub stdout: &'a mut dyn Write,
     pub stderr: &'a mut dyn Write,
@@ -23,13 +23,13 @@ pub struct Io<'a> {
 }
 
 /// Writes command output; a closed pipe (`fleetplan select … | head`) is not an error.
-pub fn write(out: &mut dyn Write, text: &str) -> Result<(), Error> {
+pub(super) fn write(out: &mut dyn Write, text: &str) -> Result<(), Error> {
     write_with(out, |out| Ok(out.write_all(text.as_bytes())?))
 }
 
 /// Writes command output as `write` produces it, through a buffer; a closed pipe (`fleetplan
 /// plan -o json | head -c 100`) ends the output early and is not an error.
-pub fn write_with(
+pub(super) fn write_with(
     out: &mut dyn Write,
     write: impl FnOnce(&mut dyn Write) -> Result<(), StreamError>,
 ) -> Result<(), Error> {
@@ -43,7 +43,7 @@ pub fn write_with(
 }
 
 /// Writes command output to `path` as `write` produces it, all of it or nothing.
-pub fn write_file_with(
+pub(super) fn write_file_with(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> Result<(), StreamError>,
 ) -> Result<(), Error> {
@@ -58,7 +58,7 @@ pub fn write_file_with(
 
 /// Writes a diagnostic to stderr; there is nowhere left to report a failure to do so.
 /// Text from inputs in it is escaped for a terminal or a CI log (`render::escape::terminal`).
-pub fn report(io: &mut Io<'_>, text: &str) {
+pub(super) fn report(io: &mut Io<'_>, text: &str) {
     let text = terminal(text);
     let _ = io.stderr.write_all(text.as_bytes());
     if !text.ends_with('\n') {
@@ -68,11 +68,11 @@ pub fn report(io: &mut Io<'_>, text: &str) {
 
 /// The most errors, and the most warnings, about the objects of one input file shown on
 /// stderr; the rest are counted ([`report_hidden`]).
-pub const MAX_PER_FILE: usize = 100;
+pub(super) const MAX_PER_FILE: usize = 100;
 
 /// An error or a warning about an object, each capped per input file on its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Level {
+pub(super) enum Level {
     Error,
     Warning,
 }
@@ -90,11 +90,11 @@ impl Level {
 /// documents printed 22.7 MB of errors, and 100,000 clusters with one odd label value as
 /// many warnings.
 #[derive(Default)]
-pub struct Shown(BTreeMap<(Level, String), usize>);
+pub(crate) struct Shown(BTreeMap<(Level, String), usize>);
 
 /// Reports `text`, an error or a warning about an object of `file` (`LEVEL: ` is added), if
 /// fewer than [`MAX_PER_FILE`] of its level were reported for that file; else counts it.
-pub fn diagnostic(io: &mut Io<'_>, level: Level, file: &str, text: &str) {
+pub(super) fn diagnostic(io: &mut Io<'_>, level: Level, file: &str, text: &str) {
     let count = io.shown.0.entry((level, file.to_string())).or_default();
     *count += 1;
     if *count <= MAX_PER_FILE {
@@ -104,7 +104,7 @@ pub fn diagnostic(io: &mut Io<'_>, level: Level, file: &str, text: &str) {
 
 /// [`diagnostic`] for a message that begins with its object's source (`FILE#DOC: `, or
 /// `FILE: ` for what concerns a whole file), which names the file it counts against.
-pub fn object_diagnostic(io: &mut Io<'_>, level: Level, text: &str) {
+pub(super) fn object_diagnostic(io: &mut Io<'_>, level: Level, text: &str) {
     let head = text.split_once(": ").map_or(text, |(head, _)| head);
     let file = match head.rsplit_once('#') {
         Some((file, document)) if document.bytes().all(|b| b.is_ascii_digit()) => file,
@@ -114,13 +114,13 @@ pub fn object_diagnostic(io: &mut Io<'_>, level: Level, text: &str) {
 }
 
 /// [`diagnostic`] for one of a plan run's, counted against its own document's file.
-pub fn plan_diagnostic(io: &mut Io<'_>, level: Level, about: &Diagnostic) {
+pub(super) fn plan_diagnostic(io: &mut Io<'_>, level: Level, about: &Diagnostic) {
     diagnostic(io, level, &about.source.file, &about.to_string());
 }
 
 /// One line per file and level with more than [`MAX_PER_FILE`] diagnostics: how many were
 /// not shown. Written once, as the run ends.
-pub fn report_hidden(io: &mut Io<'_>) {
+pub(super) fn report_hidden(io: &mut Io<'_>) {
     let hidden: Vec<(Level, String, usize)> = std::mem::take(&mut io.shown.0)
         .into_iter()
         .filter(|(_, count)| *count > MAX_PER_FILE)
@@ -139,7 +139,7 @@ pub fn report_hidden(io: &mut Io<'_>) {
 }
 
 /// Writes each `(name, text)` into `dir` (created when missing), all of them or none.
-pub fn write_into(dir: &Path, files: &[(String, String)]) -> Result<(), Error> {
+pub(super) fn write_into(dir: &Path, files: &[(String, String)]) -> Result<(), Error> {
     write_dir_atomic(dir, files).map_err(|source| Error::File {
         path: dir.to_path_buf(),
         source,

@@ -13,7 +13,7 @@ use super::man_usage::{usage, Example};
 use crate::exit_code::ExitCode;
 
 #[derive(Debug, Args)]
-pub struct ManArgs {
+pub(crate) struct ManArgs {
     /// Write every page into DIR (as committed in man/) instead of printing fleetplan.1.
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     dir: Option<PathBuf>,
@@ -127,7 +127,7 @@ fn root_sections(root: &Command) -> Roff {
     roff
 }
 
-pub fn run(args: ManArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
+pub(crate) fn run(args: ManArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let pages = pages(&super::command());
     match args.dir {
         Some(dir) => write_into(&dir, &pages)?,

@@ -23,7 +23,7 @@ use crate::plan::Trace;
 use crate::verdict::NOT_EVALUATED;
 
 #[derive(Debug, Args)]
-pub struct MigrateArgs {
+pub(super) struct MigrateArgs {
     #[command(flatten)]
     pub(super) inputs: InputArgs,
 
@@ -101,7 +101,7 @@ pub struct MigrateArgs {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FailOn {
+pub(super) enum FailOn {
     /// Any field not carried.
     Lost,
     /// Any field carried approximately or not at all.
@@ -118,7 +118,7 @@ impl FailOn {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum MigrateTarget {
+pub(super) enum MigrateTarget {
     /// Open Cluster Management Placements.
     Ocm,
     /// Karmada PropagationPolicies.
@@ -126,14 +126,14 @@ pub enum MigrateTarget {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum MigrateFormat {
+pub(super) enum MigrateFormat {
     /// The objects as one YAML stream.
     Yaml,
     /// A Migration document: the objects, the loss report and the verification.
     Json,
 }
 
-pub fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
+pub(super) fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     if args.in_place {
         if let Some(refused) = in_place_refusal(&args) {
             report(io, &format!("error: --in-place: {refused}"));

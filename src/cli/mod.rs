@@ -3,15 +3,15 @@
 mod args;
 mod check;
 mod color;
-pub mod completions;
+pub(crate) mod completions;
 mod config;
 mod context;
 mod diff;
 mod error;
 mod explain;
 mod io;
-pub mod man;
-pub mod man_usage;
+pub(crate) mod man;
+pub(crate) mod man_usage;
 mod migrate;
 mod plan;
 mod select;
@@ -22,7 +22,7 @@ use clap::{Command as ClapCommand, CommandFactory, FromArgMatches, Parser, Subco
 
 use crate::exit_code::ExitCode;
 use crate::render::table::terminal_width;
-pub use io::Io;
+pub(crate) use io::Io;
 use io::{report, write};
 
 /// `fleetplan --version`: the crate version and the commit it was built from (see build.rs).
@@ -38,7 +38,7 @@ const VERSION: &str = concat!(
 /// Management and Karmada.
 #[derive(Debug, Parser)]
 #[command(name = "fleetplan", version = VERSION, about, long_about = None)]
-pub struct Cli {
+pub(crate) struct Cli {
     /// When to colour output: auto colours a terminal unless NO_COLOR is set.
     #[arg(long, value_enum, global = true, value_name = "WHEN", default_value_t = color::ColorChoice::Auto)]
     color: color::ColorChoice,
@@ -155,7 +155,7 @@ pub fn main() -> std::process::ExitCode {
 }
 
 /// Parses `args` (program name first) and runs the subcommand.
-pub fn run(args: impl IntoIterator<Item = OsString>, io: &mut Io<'_>) -> ExitCode {
+pub(crate) fn run(args: impl IntoIterator<Item = OsString>, io: &mut Io<'_>) -> ExitCode {
     let args: Vec<OsString> = args.into_iter().collect();
     let mut cmd = command();
     if let Some(name) = bin_name(args.first()) {

@@ -16,7 +16,7 @@ use crate::render::plan::Output;
 use crate::verdict::{self, PLANNED_KINDS};
 
 #[derive(Debug, Args)]
-pub struct PlanArgs {
+pub(super) struct PlanArgs {
     #[command(flatten)]
     pub(super) inputs: InputArgs,
 
@@ -42,7 +42,7 @@ pub struct PlanArgs {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum PlanFormat {
+pub(super) enum PlanFormat {
     /// Per item: its clusters, replicas, scores and what is unsatisfied.
     Table,
     /// The Plan document (fleetplan.io/v1alpha1) as YAML.
@@ -57,7 +57,7 @@ pub enum PlanFormat {
     Name,
 }
 
-pub fn run(args: PlanArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
+pub(super) fn run(args: PlanArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let trace = if args.output == PlanFormat::Table {
         Trace::Table
     } else {

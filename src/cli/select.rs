@@ -17,7 +17,7 @@ use crate::selector::Selector;
 use crate::verdict;
 
 #[derive(Debug, Args)]
-pub struct SelectArgs {
+pub(super) struct SelectArgs {
     #[command(flatten)]
     pub(super) inputs: InputArgs,
 
@@ -156,7 +156,7 @@ fn keys(selector: &Selector) -> Vec<String> {
     keys
 }
 
-pub fn run(args: SelectArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
+pub(super) fn run(args: SelectArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let config = args.config()?;
     let model = load_model(&args.inputs, io)?;
     // An empty selection from an empty inventory would say "nothing matches" of nothing.

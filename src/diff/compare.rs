@@ -314,9 +314,9 @@ mod tests {
                 strategy: "Progressive".to_string(),
                 waves: waves
                     .iter()
-                    .map(|clusters| crate::plan::Wave {
+                    .map(|clusters| crate::model::Wave {
                         clusters: strings(clusters).into(),
-                        ..crate::plan::Wave::default()
+                        ..crate::model::Wave::default()
                     })
                     .collect(),
             }]

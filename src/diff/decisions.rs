@@ -14,7 +14,7 @@ use crate::plan::{ItemSource, Plan, PlanItem};
 /// namespace and name, because decisions do not say which apiVersion their Placement has
 /// (v1alpha1 or v1beta1); a matched pair takes the current item's source. A previous item
 /// with no current one stays, and shows as removed.
-pub fn decisions_view(previous: &Plan, current: &Plan) -> (Plan, Plan) {
+pub(crate) fn decisions_view(previous: &Plan, current: &Plan) -> (Plan, Plan) {
     let current_items: BTreeMap<Key<'_>, &PlanItem> = current
         .items
         .iter()

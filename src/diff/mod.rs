@@ -8,9 +8,8 @@ mod compare;
 mod decisions;
 mod merge;
 
-pub use change_set::{
-    ConditionChange, ConditionState, CountChange, ErrorState, GroupChange, ItemChange, PlanDiff,
-    RolloutChange, ValueChange,
+pub(crate) use change_set::{
+    ConditionChange, ConditionState, CountChange, ErrorState, ItemChange, PlanDiff, ValueChange,
 };
 pub use compare::compare;
-pub use decisions::decisions_view;
+pub(crate) use decisions::decisions_view;

@@ -14,7 +14,7 @@ const CLUSTER_SET_LABEL: &str = "cluster.open-cluster-management.io/clusterset";
 /// What the hints are worked out from: the inventory, and whether objects without
 /// `metadata.namespace` were put in the built-in default namespace (no `-n`, no `namespace`
 /// in the config file).
-pub struct Hints<'m> {
+pub(crate) struct Hints<'m> {
     pub inventory: &'m Inventory,
     /// `Some(namespace)` when the namespace of objects without one is the built-in default.
     pub default_namespace: Option<&'m str>,
@@ -23,7 +23,7 @@ pub struct Hints<'m> {
 impl Hints<'_> {
     /// The hints for a finding about `workload` (`reason`: its condition's reason, for an
     /// unsatisfied item), joined into one sentence; `None` when there is nothing to add.
-    pub fn about(&self, workload: &Workload, reason: Option<&str>) -> Option<String> {
+    pub(crate) fn about(&self, workload: &Workload, reason: Option<&str>) -> Option<String> {
         let mut hints = Vec::new();
         if let (true, Some(namespace)) = (workload.namespace_omitted, self.default_namespace) {
             hints.push(format!(

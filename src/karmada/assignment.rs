@@ -132,7 +132,7 @@ pub struct Division {
 
 /// Why assignment failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AssignError {
+pub(crate) struct AssignError {
     /// Upstream's text, after `failed to assign replicas: `.
     pub message: String,
     /// An `UnschedulableError` (not enough available replicas): reason `Unschedulable`.
@@ -143,14 +143,14 @@ pub struct AssignError {
 /// as integers in name order (ranks are unique), then its index in the fleet.
 type Member = (u32, u32);
 
-pub struct Assignment {
+pub(crate) struct Assignment {
     pub strategy: Option<Strategy>,
     pub divisions: Vec<Division>,
     pub result: Result<Vec<Target>, AssignError>,
 }
 
 /// `AssignReplicas` over the selected clusters, in selection order.
-pub fn assign(
+pub(crate) fn assign(
     binding: &Binding,
     fleet: &Fleet,
     selected: &[ClusterDetail],

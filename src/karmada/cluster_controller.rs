@@ -8,15 +8,15 @@
 use crate::model::karmada::{ClusterTaint, KarmadaCluster};
 
 /// `clusterv1alpha1.TaintClusterNotReady`: added while Ready is False (or missing).
-pub const NOT_READY_TAINT: &str = "cluster.karmada.io/not-ready";
+pub(crate) const NOT_READY_TAINT: &str = "cluster.karmada.io/not-ready";
 /// `clusterv1alpha1.TaintClusterUnreachable`: added while Ready is Unknown.
-pub const UNREACHABLE_TAINT: &str = "cluster.karmada.io/unreachable";
+pub(crate) const UNREACHABLE_TAINT: &str = "cluster.karmada.io/unreachable";
 /// Both taints are `NoSchedule` (`*TaintTemplateForSched`): nothing is evicted by them.
 const EFFECT: &str = "NoSchedule";
 
 /// The Ready condition an unreachable member ends up with, by sync mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Unreachable {
+pub(crate) struct Unreachable {
     /// The sync mode the answer followed (`Push` for a Cluster without one).
     pub sync_mode: &'static str,
     pub status: &'static str,
@@ -34,7 +34,7 @@ pub struct Unreachable {
 /// period (`monitorClusterHealth` returns early for Push only, so a Cluster without a valid
 /// sync mode, which the API server would not store, is treated as Push, the mode
 /// `karmadactl join` registers).
-pub fn unreachable(cluster: &KarmadaCluster) -> Unreachable {
+pub(crate) fn unreachable(cluster: &KarmadaCluster) -> Unreachable {
     if cluster.sync_mode == "Pull" {
         Unreachable {
             sync_mode: "Pull",
@@ -57,7 +57,7 @@ pub fn unreachable(cluster: &KarmadaCluster) -> Unreachable {
 /// The member as the control plane leaves it once it is unreachable: its Ready condition
 /// set, the other scheduling taint removed and this one appended unless a taint with the same
 /// key and effect is already there (`Taint.MatchTaint` compares key and effect only).
-pub fn mark_unreachable(cluster: &mut KarmadaCluster) -> Unreachable {
+pub(crate) fn mark_unreachable(cluster: &mut KarmadaCluster) -> Unreachable {
     let change = unreachable(cluster);
     cluster.ready = Some(change.status.to_string());
     let same = |taint: &ClusterTaint, key: &str| taint.key == key && taint.effect == EFFECT;

@@ -13,7 +13,7 @@ const ZONE: &str = "zone";
 
 /// A `ClusterAffinity` with its selectors built once, matched against many clusters.
 #[derive(Clone, Debug)]
-pub struct AffinityMatcher<'a> {
+pub(crate) struct AffinityMatcher<'a> {
     affinity: &'a ClusterAffinity,
     /// `None`: no label selector. `Some(None)`: a selector upstream cannot build (false).
     labels: Option<Option<Selector>>,
@@ -23,7 +23,7 @@ pub struct AffinityMatcher<'a> {
 }
 
 impl<'a> AffinityMatcher<'a> {
-    pub fn new(affinity: &'a ClusterAffinity) -> AffinityMatcher<'a> {
+    pub(crate) fn new(affinity: &'a ClusterAffinity) -> AffinityMatcher<'a> {
         let labels = affinity
             .label_selector
             .as_ref()
@@ -46,18 +46,18 @@ impl<'a> AffinityMatcher<'a> {
         }
     }
 
-    pub fn matches(&self, cluster: &KarmadaCluster) -> bool {
+    pub(crate) fn matches(&self, cluster: &KarmadaCluster) -> bool {
         self.matches_with(cluster, |selector| selector.matches(&cluster.labels))
     }
 
     /// The label selector, when the affinity has one upstream can build.
-    pub fn label_selector(&self) -> Option<&Selector> {
+    pub(crate) fn label_selector(&self) -> Option<&Selector> {
         self.labels.as_ref().and_then(Option::as_ref)
     }
 
     /// [`AffinityMatcher::matches`] with the label selector's answer for this cluster from
     /// `labels_match` (an index over the whole fleet answers it for every cluster at once).
-    pub fn matches_with(
+    pub(crate) fn matches_with(
         &self,
         cluster: &KarmadaCluster,
         labels_match: impl FnOnce(&Selector) -> bool,

@@ -74,7 +74,7 @@ const CLAIMED_BY_LABEL: &str = "resourcetemplate.karmada.io/claimed-by";
 /// `Reconcile`, `pkg/util/names/names.go` `IsReservedNamespace`, the controller manager's
 /// `--skipped-propagating-namespaces=kube-.*`, `pkg/util/apigroup.go`
 /// `NewSkippedResourceConfig`).
-pub fn ignored(resource: &ResourceTemplate) -> Option<String> {
+pub(crate) fn ignored(resource: &ResourceTemplate) -> Option<String> {
     let object = &resource.object;
     let group = object.group();
     let version = object
@@ -119,7 +119,7 @@ pub fn ignored(resource: &ResourceTemplate) -> Option<String> {
 
 /// `propagateResource`: an existing claim first, then the PropagationPolicies of the
 /// resource's namespace, then the ClusterPropagationPolicies.
-pub fn claim<'a>(
+pub(crate) fn claim<'a>(
     resource: &ResourceTemplate,
     policies: &'a [PropagationPolicy],
 ) -> (Claim<'a>, Vec<Candidate<'a>>) {
@@ -205,7 +205,10 @@ fn candidates<'a>(
 }
 
 /// `ResourceMatchSelectorsPriority`: the best over the selectors.
-pub fn priority(resource: &ResourceTemplate, selectors: &[ResourceSelector]) -> ImplicitPriority {
+pub(crate) fn priority(
+    resource: &ResourceTemplate,
+    selectors: &[ResourceSelector],
+) -> ImplicitPriority {
     selectors
         .iter()
         .map(|selector| selector_priority(resource, selector))

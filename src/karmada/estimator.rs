@@ -8,14 +8,14 @@ use crate::model::karmada::{KarmadaCluster, ReplicaRequirements, ResourceSummary
 use crate::model::quantity::{nanos_to_milli_value, nanos_to_value};
 
 /// `math.MaxInt32`: "not estimated".
-pub const UNBOUNDED: i64 = i32::MAX as i64;
+pub(crate) const UNBOUNDED: i64 = i32::MAX as i64;
 
 /// What the general estimator reads of every cluster, reduced once per run to numbers: for
 /// each cluster its free pods, and for each resource any cluster reports, a column of what is
 /// free in the unit requests are divided by. A workload's estimate is then a few array reads
 /// per cluster instead of map lookups by resource name.
 #[derive(Clone, Debug, Default)]
-pub struct GeneralEstimator {
+pub(crate) struct GeneralEstimator {
     /// Per cluster: `None` without a `resourceSummary` (estimate 0), else the free pods
     /// (`getAllowedPodNumber`, never below 0).
     pods: Vec<Option<i128>>,
@@ -28,7 +28,7 @@ pub struct GeneralEstimator {
 }
 
 impl GeneralEstimator {
-    pub fn new(clusters: &[KarmadaCluster]) -> GeneralEstimator {
+    pub(crate) fn new(clusters: &[KarmadaCluster]) -> GeneralEstimator {
         let mut free: HashMap<String, Column> = HashMap::new();
         for (index, cluster) in clusters.iter().enumerate() {
             let Some(summary) = &cluster.resource_summary else {
@@ -55,7 +55,10 @@ impl GeneralEstimator {
     }
 
     /// The requested resources resolved to their columns, once per workload.
-    pub fn requests<'e>(&'e self, requirements: Option<&ReplicaRequirements>) -> Requests<'e> {
+    pub(crate) fn requests<'e>(
+        &'e self,
+        requirements: Option<&ReplicaRequirements>,
+    ) -> Requests<'e> {
         let Some(requirements) = requirements else {
             return Requests(None);
         };
@@ -73,7 +76,12 @@ impl GeneralEstimator {
     /// replicas (nothing is estimated), else the general estimate (an estimate left at
     /// MaxInt32 becomes `replicas`). A `--capacity` on the cluster is the estimate instead of
     /// its `resourceSummary`'s, capped at MaxInt32 as every estimator's answer is.
-    pub fn available_replicas(&self, index: usize, replicas: i64, requests: &Requests) -> i64 {
+    pub(crate) fn available_replicas(
+        &self,
+        index: usize,
+        replicas: i64,
+        requests: &Requests,
+    ) -> i64 {
         if replicas == 0 {
             return UNBOUNDED;
         }
@@ -112,7 +120,7 @@ impl GeneralEstimator {
 
 /// A workload's positive requests, each with the column of what every cluster has free of
 /// that resource (`None`: no cluster reports it). `None` without replica requirements.
-pub struct Requests<'e>(Option<Vec<(Option<&'e Column>, i128)>>);
+pub(crate) struct Requests<'e>(Option<Vec<(Option<&'e Column>, i128)>>);
 
 /// Per cluster, what it has free of one resource (`None`: not allocatable there).
 type Column = Vec<Option<i128>>;

@@ -24,7 +24,7 @@ use super::filter::{self, api_enablement, cluster_affinity, FilterContext, TermA
 use super::Binding;
 
 /// The Karmada clusters of a run and what is computed once over them.
-pub struct Fleet<'a> {
+pub(crate) struct Fleet<'a> {
     pub clusters: &'a [KarmadaCluster],
     pub estimator: GeneralEstimator,
     /// Cluster name → index in `clusters`.
@@ -74,7 +74,7 @@ struct TableKey {
 
 /// Every cluster's verdict for a binding that targets no cluster and is evicted from none.
 #[derive(Debug)]
-pub struct FilterTable {
+pub(crate) struct FilterTable {
     /// The distinct verdicts, each once.
     verdicts: Vec<Verdict>,
     /// Per cluster, its verdict's index in `verdicts`.
@@ -134,7 +134,7 @@ impl FilterTable {
     }
 
     /// The verdict of the cluster at `index`.
-    pub fn verdict(&self, index: usize) -> &Verdict {
+    pub(crate) fn verdict(&self, index: usize) -> &Verdict {
         &self.verdicts[self.of_cluster[index] as usize]
     }
 }
@@ -197,7 +197,7 @@ fn same_fixed(a: &Verdict, b: &Verdict) -> bool {
 }
 
 impl<'a> Fleet<'a> {
-    pub fn new(clusters: &'a [KarmadaCluster]) -> Fleet<'a> {
+    pub(crate) fn new(clusters: &'a [KarmadaCluster]) -> Fleet<'a> {
         let mut by_name: Vec<usize> = (0..clusters.len()).collect();
         by_name.sort_by(|&a, &b| clusters[a].name.cmp(&clusters[b].name));
         let mut ranks = vec![0; clusters.len()];
@@ -223,23 +223,23 @@ impl<'a> Fleet<'a> {
     }
 
     /// The place of the cluster at `index` in the fleet's name order.
-    pub fn rank(&self, index: usize) -> u32 {
+    pub(crate) fn rank(&self, index: usize) -> u32 {
         self.ranks[index]
     }
 
     /// The clusters' names by rank.
-    pub fn names(&self) -> &Arc<NameTable> {
+    pub(crate) fn names(&self) -> &Arc<NameTable> {
         &self.names
     }
 
     /// The index of the cluster named `name`, if the fleet has it.
-    pub fn position(&self, name: &str) -> Option<usize> {
+    pub(crate) fn position(&self, name: &str) -> Option<usize> {
         self.index.get(name).copied()
     }
 
     /// Every cluster's weight under `placement`'s `staticWeightList` (`rules`): the highest
     /// weight of the rules whose `targetCluster` matches it, 0 when none does.
-    pub fn static_weights(
+    pub(crate) fn static_weights(
         &self,
         placement: &Placement,
         rules: &[(ClusterAffinity, i64)],
@@ -277,7 +277,7 @@ impl<'a> Fleet<'a> {
 
     /// The verdicts of `binding`'s policy with `term` and `affinity` for an empty binding,
     /// computed by the first binding that asks (the others wait for it, then share it).
-    pub fn filter_table(
+    pub(crate) fn filter_table(
         &self,
         binding: &Binding,
         term: Option<&str>,

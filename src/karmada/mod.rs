@@ -5,30 +5,30 @@
 //! `pkg/estimator/client/general.go`, `pkg/util/helper/webstermethod.go`). One file per
 //! upstream concern; every function here is pure (no I/O, no clock: time is an input).
 
-pub mod assignment;
-pub mod cluster_controller;
-pub mod cluster_locality;
-pub mod cluster_matches;
-pub mod detector;
-pub mod estimator;
-pub mod filter;
-pub mod fleet;
-pub mod scheduler;
-pub mod spread;
+pub(crate) mod assignment;
+pub(crate) mod cluster_controller;
+pub(crate) mod cluster_locality;
+pub(crate) mod cluster_matches;
+pub(crate) mod detector;
+pub(crate) mod estimator;
+pub(crate) mod filter;
+pub(crate) mod fleet;
+pub(crate) mod scheduler;
+pub(crate) mod spread;
 #[cfg(test)]
 mod upstream_vectors;
-pub mod webster;
+pub(crate) mod webster;
 
 use crate::model::karmada::{Placement, ResourceTemplate, TargetCluster};
 
-pub use detector::{claim, ignored, Candidate, Claim};
-pub use scheduler::{schedule, Attempt, Outcome, Reason};
+pub(crate) use detector::{claim, ignored, Candidate, Claim};
+pub(crate) use scheduler::schedule;
 
 /// The ResourceBinding the scheduler reads: the resource's replicas and requirements, the
 /// claiming policy's placement, and what the previous binding kept (`ApplyPolicy` keeps
 /// `spec.clusters`, `gracefulEvictionTasks`, `rescheduleTriggeredAt` and `status`).
 #[derive(Clone, Copy, Debug)]
-pub struct Binding<'a> {
+pub(crate) struct Binding<'a> {
     pub resource: &'a ResourceTemplate,
     pub placement: &'a Placement,
     /// The previous `spec.clusters`.
@@ -43,18 +43,18 @@ pub struct Binding<'a> {
 
 impl Binding<'_> {
     /// `ResourceBindingSpec.TargetContains`.
-    pub fn targets(&self, cluster: &str) -> bool {
+    pub(crate) fn targets(&self, cluster: &str) -> bool {
         self.clusters.iter().any(|target| target.name == cluster)
     }
 
     /// `ResourceBindingSpec.IsWorkload` (without components).
-    pub fn is_workload(&self) -> bool {
+    pub(crate) fn is_workload(&self) -> bool {
         self.resource.replicas > 0 || self.resource.requirements.is_some()
     }
 }
 
 /// `names.GenerateBindingName`: `<name>-<kind>` lower-cased, `:` replaced by `.`.
-pub fn binding_name(kind: &str, name: &str) -> String {
+pub(crate) fn binding_name(kind: &str, name: &str) -> String {
     format!("{}-{kind}", name.replace(':', ".")).to_lowercase()
 }
 

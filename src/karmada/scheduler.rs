@@ -35,7 +35,7 @@ impl Reason {
 }
 
 /// `successfulSchedulingMessage`.
-pub const SUCCESS_MESSAGE: &str = "Binding has been scheduled successfully.";
+pub(crate) const SUCCESS_MESSAGE: &str = "Binding has been scheduled successfully.";
 
 /// One run of the pipeline (one affinity term, or the placement's single affinity).
 #[derive(Clone, Debug)]
@@ -172,7 +172,7 @@ impl Clusters {
 }
 
 /// Schedules `binding` over `fleet` as `scheduleResourceBinding` does.
-pub fn schedule<'a>(fleet: &Fleet<'a>, binding: &Binding, trace: bool) -> Outcome<'a> {
+pub(crate) fn schedule<'a>(fleet: &Fleet<'a>, binding: &Binding, trace: bool) -> Outcome<'a> {
     match &binding.placement.cluster_affinities {
         Some(terms) => with_affinities(fleet, binding, terms, trace),
         None => {

@@ -16,14 +16,14 @@ use std::collections::BinaryHeap;
 
 /// Which way equal parties are ordered by name (`tieBreakerByUID`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TieBreak {
+pub(crate) enum TieBreak {
     NameAscending,
     NameDescending,
 }
 
 impl TieBreak {
     /// An empty UID, or an even FNV-1a (32-bit) hash, breaks ties by ascending name.
-    pub fn for_uid(uid: &str) -> TieBreak {
+    pub(crate) fn for_uid(uid: &str) -> TieBreak {
         if !uid.is_empty() && fnv32a(uid.as_bytes()) & 1 == 1 {
             TieBreak::NameDescending
         } else {
@@ -33,7 +33,7 @@ impl TieBreak {
 }
 
 /// FNV-1a, 32 bits (Go's `hash/fnv.New32a`).
-pub fn fnv32a(bytes: &[u8]) -> u32 {
+pub(crate) fn fnv32a(bytes: &[u8]) -> u32 {
     let mut hash: u32 = 0x811c_9dc5;
     for byte in bytes {
         hash ^= u32::from(*byte);
@@ -45,7 +45,7 @@ pub fn fnv32a(bytes: &[u8]) -> u32 {
 /// One party: a cluster (by any key that orders as its name) with its votes (weight) and
 /// seats (replicas).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Party<K> {
+pub(crate) struct Party<K> {
     pub key: K,
     pub votes: i64,
     pub seats: i64,
@@ -285,7 +285,7 @@ impl<K: Ord> Ord for Ranked<K> {
 }
 
 /// `explain` records this many seats at most: the first ones, one at a time.
-pub const ROUNDS_RECORDED: usize = 50;
+pub(crate) const ROUNDS_RECORDED: usize = 50;
 
 /// `AllocateWebsterSeats`: hands `new_seats` out over `votes`, starting from `initial`
 /// (a party only in `initial` keeps its seats with 0 votes). Both lists are in strictly
@@ -293,7 +293,7 @@ pub const ROUNDS_RECORDED: usize = 50;
 /// the fleet's name order: the caller picks, so a division of thousands of clusters compares
 /// integers). Parties come back in key order; `rounds` records the first
 /// [`ROUNDS_RECORDED`] seats when asked.
-pub fn allocate<K: Ord + Copy>(
+pub(crate) fn allocate<K: Ord + Copy>(
     new_seats: i64,
     votes: &[(K, i64)],
     initial: &[(K, i64)],

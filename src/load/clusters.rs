@@ -124,7 +124,7 @@ struct InventoryClusterDoc {
 /// Entries are decoded and converted on every core (100k of them are most of a large
 /// fleet's loading), each thread interning into its own interner, then kept in order, so
 /// errors, warnings and clusters come out as one thread would give them.
-pub fn inventory(object: Object<'_>) -> Result<Decoded, LoadError> {
+pub(super) fn inventory(object: Object<'_>) -> Result<Decoded, LoadError> {
     let entries: Vec<(usize, Content)> = object
         .content
         .list_at("clusters")
@@ -382,7 +382,7 @@ fn admitted_labels(object: &Object<'_>) -> Result<(), LoadError> {
     metadata_label_error(&object.meta.labels).map_or(Ok(()), |error| Err(object.invalid(error)))
 }
 
-pub fn managed_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
+pub(super) fn managed_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: ManagedClusterDoc = object.decode()?;
     admitted_labels(&object)?;
     let conditions = conditions(doc.status.conditions);
@@ -429,7 +429,7 @@ struct FederationClusterStatus {
 }
 
 /// Both federation generations schedule only onto clusters whose `Ready` condition is True.
-pub fn federation_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
+pub(super) fn federation_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: FederationClusterDoc = object.decode()?;
     admitted_labels(&object)?;
     let conditions = conditions(doc.status.conditions);

@@ -20,7 +20,7 @@ use super::strict;
 
 /// One value to read, borrowed from a parsed document.
 #[derive(Clone, Copy, Debug)]
-pub enum Content<'a> {
+pub(super) enum Content<'a> {
     Tree(&'a Value),
     /// The text of one JSON value, one of those [`json_documents`] accepted.
     Json(&'a str),
@@ -31,7 +31,7 @@ pub enum Content<'a> {
 
 /// The kind of a value, for "expected …, found …" messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shape {
+pub(super) enum Shape {
     Null,
     Bool,
     Number,
@@ -42,7 +42,7 @@ pub enum Shape {
 }
 
 impl Shape {
-    pub fn describe(self) -> &'static str {
+    pub(super) fn describe(self) -> &'static str {
         match self {
             Shape::Null => "nothing",
             Shape::Bool => "a boolean",
@@ -56,7 +56,7 @@ impl Shape {
 }
 
 impl<'a> Content<'a> {
-    pub fn shape(self) -> Shape {
+    pub(super) fn shape(self) -> Shape {
         match self {
             Content::Tree(value) => match value {
                 Value::Null => Shape::Null,
@@ -81,7 +81,7 @@ impl<'a> Content<'a> {
 
     /// The top-level fields of a JSON mapping, read in one pass; `None` for a tree or any
     /// other value. The caller keeps them and reads through `Content::Fields`.
-    pub fn fields(self) -> Option<Fields<'a>> {
+    pub(super) fn fields(self) -> Option<Fields<'a>> {
         match self {
             Content::Json(text) if self.shape() == Shape::Mapping => Fields::read(text),
             _ => None,
@@ -92,7 +92,7 @@ impl<'a> Content<'a> {
     /// fields that ignores the others (`TypeMeta`, `metadata`), so the rest of a large object
     /// is not read. A failure is decoded again from the whole value, whose error is the one
     /// reported.
-    pub fn decode_fields<T: DeserializeOwned>(self, keys: &[&str]) -> Result<T, FieldError> {
+    pub(super) fn decode_fields<T: DeserializeOwned>(self, keys: &[&str]) -> Result<T, FieldError> {
         let Content::Fields(fields) = self else {
             return self.decode();
         };
@@ -108,7 +108,7 @@ impl<'a> Content<'a> {
     }
 
     /// Decodes the value as `T`, reporting the path of the field that did not fit.
-    pub fn decode<T: DeserializeOwned>(self) -> Result<T, FieldError> {
+    pub(super) fn decode<T: DeserializeOwned>(self) -> Result<T, FieldError> {
         match self {
             Content::Tree(value) => decode(value),
             Content::Json(text) => {
@@ -124,7 +124,7 @@ impl<'a> Content<'a> {
     }
 
     /// The value of `key` when this is a mapping that has it.
-    pub fn get(self, key: &str) -> Option<Content<'a>> {
+    pub(super) fn get(self, key: &str) -> Option<Content<'a>> {
         match self {
             Content::Tree(value) => value.get(key).map(Content::Tree),
             Content::Json(text) => {
@@ -139,7 +139,7 @@ impl<'a> Content<'a> {
     }
 
     /// The JSON text this is, a slice of its input; `None` for a tree.
-    pub fn text(self) -> Option<&'a str> {
+    pub(super) fn text(self) -> Option<&'a str> {
         match self {
             Content::Tree(_) => None,
             Content::Json(text) => Some(text),
@@ -148,7 +148,7 @@ impl<'a> Content<'a> {
     }
 
     /// The elements when this is a list.
-    pub fn elements(self) -> Option<Vec<Content<'a>>> {
+    pub(super) fn elements(self) -> Option<Vec<Content<'a>>> {
         match self {
             Content::Tree(Value::Sequence(items)) => {
                 Some(items.iter().map(Content::Tree).collect())
@@ -167,7 +167,7 @@ impl<'a> Content<'a> {
 
     /// The elements of the list at `key`, when this is a mapping whose `key` is a list. JSON
     /// text is read once (a 100k-cluster inventory's `clusters` is most of its document).
-    pub fn list_at(self, key: &str) -> Option<Vec<Content<'a>>> {
+    pub(super) fn list_at(self, key: &str) -> Option<Vec<Content<'a>>> {
         match self {
             Content::Tree(_) => self.get(key)?.elements(),
             Content::Json(text) => {
@@ -192,7 +192,7 @@ impl<'a> Content<'a> {
     }
 
     /// The value as JSON (what the placement model decodes).
-    pub fn to_json(self) -> Result<serde_json::Value, serde_json::Error> {
+    pub(super) fn to_json(self) -> Result<serde_json::Value, serde_json::Error> {
         match self {
             Content::Tree(value) => serde_json::to_value(value),
             Content::Json(text) => serde_json::from_str(text),
@@ -268,13 +268,13 @@ fn tree(text: &str) -> Result<Value, FieldError> {
 }
 
 /// What JSON skips between values.
-pub const JSON_WHITESPACE: [char; 4] = [' ', '\t', '\n', '\r'];
+pub(super) const JSON_WHITESPACE: [char; 4] = [' ', '\t', '\n', '\r'];
 
 /// The texts of the values of a JSON stream, each with the byte offset it starts at, when each
 /// is as the tree parser would take it: valid, and no mapping with a key twice (values that
 /// pass can be decoded without building a tree). `None` when any is not; the stream is read
 /// once.
-pub fn json_documents(text: &str) -> Option<Vec<(usize, &str)>> {
+pub(super) fn json_documents(text: &str) -> Option<Vec<(usize, &str)>> {
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Checked>();
     let mut documents = Vec::new();
     let mut start = 0;

@@ -8,14 +8,14 @@ use crate::model::{echo, time};
 
 /// A decoding failure: where in the document, and what was expected and found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FieldError {
+pub(super) struct FieldError {
     /// `spec.taints[0].effect`; empty for the document itself.
     pub path: String,
     pub message: String,
 }
 
 impl FieldError {
-    pub fn new(path: impl Into<String>, message: impl Into<String>) -> FieldError {
+    pub(super) fn new(path: impl Into<String>, message: impl Into<String>) -> FieldError {
         FieldError {
             path: path.into(),
             message: message.into(),
@@ -24,7 +24,7 @@ impl FieldError {
 }
 
 /// Decodes `value` as `T`, reporting the path of the field that did not fit.
-pub fn decode<T: DeserializeOwned>(value: &Value) -> Result<T, FieldError> {
+pub(super) fn decode<T: DeserializeOwned>(value: &Value) -> Result<T, FieldError> {
     // Tracking the path of every field costs a third of decoding a large inventory, and
     // decoding is deterministic: only a failure is decoded again, with the path tracked.
     if let Ok(decoded) = T::deserialize(value) {
@@ -48,7 +48,7 @@ pub fn decode<T: DeserializeOwned>(value: &Value) -> Result<T, FieldError> {
 
 /// `null` (an empty YAML value such as `labels:`) decodes as the type's default, as Go's
 /// JSON decoding leaves a nil map or slice.
-pub fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+pub(super) fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
     T: Default + Deserialize<'de>,
@@ -57,7 +57,9 @@ where
 }
 
 /// An optional `metav1.Time` as Unix seconds; `null` and absent are `None`.
-pub fn optional_time<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i64>, D::Error> {
+pub(super) fn optional_time<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<i64>, D::Error> {
     Option::<String>::deserialize(deserializer)?
         .map(|text| time::parse_rfc3339(&text).map_err(serde::de::Error::custom))
         .transpose()

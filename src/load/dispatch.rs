@@ -17,7 +17,7 @@ use crate::parallel;
 /// template or a test mapping beside the manifests is not a Kubernetes object. One of the two
 /// without the other is a broken manifest, and a file named explicitly is read strictly.
 /// `item_lines` are a List document's items' lines where its parsing found them.
-pub fn load_document(
+pub(super) fn load_document(
     content: Content<'_>,
     source: &Source,
     misread: &[Misread],
@@ -40,7 +40,7 @@ pub fn load_document(
 
 /// Whether a document has `apiVersion` or `kind` (an empty document counts as having them:
 /// it is skipped as empty, not as foreign).
-pub fn has_type_meta(content: Content<'_>) -> bool {
+pub(super) fn has_type_meta(content: Content<'_>) -> bool {
     match content.shape() {
         Shape::Null => true,
         Shape::Mapping => content.get("apiVersion").is_some() || content.get("kind").is_some(),

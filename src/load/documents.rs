@@ -19,7 +19,7 @@ use crate::yaml11::offset_in;
 
 /// One document of an input, parsed but not yet interpreted.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Document {
+pub(crate) struct Document {
     pub source: Source,
     pub value: Value,
     /// Plain scalars kubectl reads as another type (`yes`, `017`); in Kubernetes objects the
@@ -36,20 +36,20 @@ const BUDGET_PER_BYTE: usize = 2;
 
 /// A document as the readers take it: the tree, or the text of a JSON document (see
 /// [`Content`]).
-pub enum Parsed<'t> {
+pub(super) enum Parsed<'t> {
     Tree(Document),
     Json { source: Source, text: &'t str },
 }
 
 impl Parsed<'_> {
-    pub fn source(&self) -> &Source {
+    pub(super) fn source(&self) -> &Source {
         match self {
             Parsed::Tree(document) => &document.source,
             Parsed::Json { source, .. } => source,
         }
     }
 
-    pub fn content(&self) -> Content<'_> {
+    pub(super) fn content(&self) -> Content<'_> {
         match self {
             Parsed::Tree(document) => Content::Tree(&document.value),
             Parsed::Json { text, .. } => Content::Json(text),
@@ -57,7 +57,7 @@ impl Parsed<'_> {
     }
 
     /// JSON has one reading: nothing is misread.
-    pub fn misread(&self) -> &[Misread] {
+    pub(super) fn misread(&self) -> &[Misread] {
         match self {
             Parsed::Tree(document) => &document.misread,
             Parsed::Json { .. } => &[],
@@ -66,7 +66,7 @@ impl Parsed<'_> {
 
     /// A JSON List's items are found in its text when it is read ([`crate::load`]'s
     /// `dispatch`), so only a tree carries them.
-    pub fn item_lines(&self) -> &[Option<usize>] {
+    pub(super) fn item_lines(&self) -> &[Option<usize>] {
         match self {
             Parsed::Tree(document) => &document.item_lines,
             Parsed::Json { .. } => &[],
@@ -77,7 +77,7 @@ impl Parsed<'_> {
 /// The documents of `input` for reading. A JSON input whose every document parses and has no
 /// duplicate key stays text; any other input is parsed into trees by [`parse_documents`],
 /// whose errors are the ones reported.
-pub fn read_documents<'t>(
+pub(super) fn read_documents<'t>(
     input: &'t Input,
     options: &LoadOptions,
 ) -> Result<Vec<Parsed<'t>>, LoadError> {
@@ -100,7 +100,10 @@ pub fn read_documents<'t>(
 
 /// Parses every document of `input`. Empty documents are returned as `Value::Null` (the
 /// caller skips them) so document numbers match what the user counts.
-pub fn parse_documents(input: &Input, options: &LoadOptions) -> Result<Vec<Document>, LoadError> {
+pub(super) fn parse_documents(
+    input: &Input,
+    options: &LoadOptions,
+) -> Result<Vec<Document>, LoadError> {
     let (text, json) = text_of(input)?;
     if json {
         parse_json(&input.name, text)

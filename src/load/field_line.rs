@@ -34,7 +34,11 @@ use crate::yaml11::{self, offset_in};
 /// The line (from 1) of each `(document, path)` of `file` (documents from 1, paths from the
 /// document's root), `None` where it cannot be told: the file is no longer a readable regular
 /// file under `max_bytes` (standard input is never read again), or the path is not in it.
-pub fn field_lines(file: &str, queries: &[(usize, &str)], max_bytes: u64) -> Vec<Option<usize>> {
+pub(crate) fn field_lines(
+    file: &str,
+    queries: &[(usize, &str)],
+    max_bytes: u64,
+) -> Vec<Option<usize>> {
     let lines = vec![None; queries.len()];
     let Some(bytes) = read(file, max_bytes) else {
         return lines;

@@ -15,7 +15,7 @@ use std::borrow::Cow;
 
 /// The top-level fields of one JSON mapping, in the order written.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Fields<'a> {
+pub(super) struct Fields<'a> {
     text: &'a str,
     fields: Vec<Field<'a>>,
 }
@@ -31,7 +31,7 @@ struct Field<'a> {
 
 impl<'a> Fields<'a> {
     /// The fields of `text` when it is one JSON mapping; `None` for any other value.
-    pub fn read(text: &'a str) -> Option<Fields<'a>> {
+    pub(super) fn read(text: &'a str) -> Option<Fields<'a>> {
         let mut cursor = Cursor { text, at: 0 };
         cursor.whitespace();
         let mut fields = Vec::new();
@@ -58,22 +58,22 @@ impl<'a> Fields<'a> {
     }
 
     /// The whole mapping's text.
-    pub fn text(&self) -> &'a str {
+    pub(super) fn text(&self) -> &'a str {
         self.text
     }
 
     /// The text of the value of `key`.
-    pub fn get(&self, key: &str) -> Option<&'a str> {
+    pub(super) fn get(&self, key: &str) -> Option<&'a str> {
         self.field(key).map(|field| field.value)
     }
 
     /// The texts of the elements of `key`'s value, when it is a list.
-    pub fn elements(&self, key: &str) -> Option<&[&'a str]> {
+    pub(super) fn elements(&self, key: &str) -> Option<&[&'a str]> {
         self.field(key)?.elements.as_deref()
     }
 
     /// Each field's key and value text, in the order written.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &'a str)> {
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&str, &'a str)> {
         self.fields
             .iter()
             .map(|field| (field.key.as_ref(), field.value))

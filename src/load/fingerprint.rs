@@ -15,7 +15,7 @@ use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, Variant
 use super::content::Content;
 
 /// The fingerprint of `content`; `None` when it cannot be read (its reader reports why).
-pub fn of(content: Content<'_>) -> Option<u64> {
+pub(super) fn of(content: Content<'_>) -> Option<u64> {
     match content {
         Content::Tree(value) => Fingerprint.deserialize(value).ok(),
         Content::Json(text) => Fingerprint

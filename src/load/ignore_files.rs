@@ -26,7 +26,7 @@ use super::LoadError;
 /// The most distinct patterns one run reads from all its ignore files together; an ignore
 /// file that would take it past this is not read. Every pattern becomes a compiled glob:
 /// 150,000 took over a gigabyte, 10,000 take about 130 MB.
-pub const MAX_PATTERNS: usize = 10_000;
+pub(super) const MAX_PATTERNS: usize = 10_000;
 
 /// The names of a directory's ignore files, in the order their rules take precedence.
 const IN_DIRECTORY: [&str; 2] = [".ignore", ".gitignore"];

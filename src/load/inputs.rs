@@ -26,11 +26,11 @@ use super::ignore_files::{open_regular, what_it_is, Follow, IgnoreFiles, Refused
 use super::LoadError;
 
 /// The name errors use for standard input.
-pub const STDIN_NAME: &str = "<stdin>";
+pub(crate) const STDIN_NAME: &str = "<stdin>";
 
 /// How to parse an input's bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Syntax {
+pub(super) enum Syntax {
     Yaml,
     Json,
     /// Standard input and files without a known extension: JSON when the first
@@ -40,7 +40,7 @@ pub enum Syntax {
 
 /// One file's (or stdin's) content, named as the user will see it in errors.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Input {
+pub(super) struct Input {
     pub name: String,
     pub bytes: Vec<u8>,
     pub syntax: Syntax,
@@ -61,7 +61,7 @@ pub struct WalkOptions {
 
 /// Everything `-f` arguments named.
 #[derive(Debug, Default)]
-pub struct ReadInputs {
+pub(super) struct ReadInputs {
     pub inputs: Vec<Input>,
     pub errors: Vec<LoadError>,
     /// What walking found that is not a regular file: (path, what it is). Never opened.
@@ -73,7 +73,7 @@ pub struct ReadInputs {
 /// Reads every input named by `paths`, in argument order; directories and globs expand to
 /// their files in sorted path order. Problems are collected, not fatal, so one run reports
 /// every unreadable path.
-pub fn read_inputs(
+pub(super) fn read_inputs(
     paths: &[String],
     stdin: &mut dyn Read,
     max_bytes: u64,

@@ -24,12 +24,13 @@ mod yaml_scan;
 use std::io::Read;
 
 pub(crate) use documents::Document;
-pub use error::{LoadError, LoadErrors};
-pub use field_line::field_lines;
-pub use inputs::{WalkOptions, STDIN_NAME};
+pub(crate) use error::{LoadError, LoadErrors};
+pub(crate) use field_line::field_lines;
+pub(crate) use inputs::{WalkOptions, STDIN_NAME};
 pub(crate) use kinds::CLUSTER_SELECTOR_ANNOTATION;
-pub use names::{parse_cluster_set, parse_namespace, refused_identity};
-pub use previous::{previous_plan, previous_plan_limited, PreviousKind};
+pub(crate) use names::{parse_cluster_set, parse_namespace, refused_identity};
+pub(crate) use previous::previous_plan_limited;
+pub use previous::{previous_plan, PreviousKind};
 
 use crate::model::{Model, Source};
 use content::{Content, Shape};
@@ -53,10 +54,10 @@ pub struct LoadOptions {
 /// 256 MiB: a 100k-cluster fleet exported as ManagedClusters is ~64 MB even without
 /// `managedFields`, and 100k clusters is a normal input; a stray multi-gigabyte dump is still
 /// refused from its size before a byte is read.
-pub const DEFAULT_MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
-pub const DEFAULT_MAX_ALIAS_EXPANSION: usize = 100_000;
+pub(crate) const DEFAULT_MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+pub(crate) const DEFAULT_MAX_ALIAS_EXPANSION: usize = 100_000;
 /// Where kubectl puts a namespaced object without `metadata.namespace` when no `-n` is given.
-pub const DEFAULT_NAMESPACE: &str = "default";
+pub(crate) const DEFAULT_NAMESPACE: &str = "default";
 
 impl Default for LoadOptions {
     fn default() -> LoadOptions {
@@ -74,7 +75,7 @@ impl Default for LoadOptions {
 /// A YAML value given on the command line (`select --label-selector`), read under the same
 /// nesting rule as inputs: flow nesting past serde_yaml's recursion limit is refused in one
 /// linear pass before the parser, whose time is quadratic in flow depth (60,000 levels: 19 s).
-pub fn flag_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, FlagYamlError> {
+pub(crate) fn flag_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, FlagYamlError> {
     if let Err(refusal) = yaml_scan::scan(text) {
         return Err(FlagYamlError::Refused {
             line: refusal.line,
@@ -87,7 +88,7 @@ pub fn flag_yaml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, FlagYa
 
 /// Why a YAML flag value could not be read.
 #[derive(Debug, thiserror::Error)]
-pub enum FlagYamlError {
+pub(crate) enum FlagYamlError {
     #[error("line {line} column {column}: {message}")]
     Refused {
         line: usize,
@@ -111,7 +112,7 @@ pub fn load(
 
 /// Reads every path into a model of the objects that loaded, and every error found: `check`
 /// goes on with what it could read, like kubeconform, and reports the rest.
-pub fn load_partial(
+pub(crate) fn load_partial(
     paths: &[String],
     stdin: &mut dyn Read,
     options: &LoadOptions,

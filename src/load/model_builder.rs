@@ -17,7 +17,7 @@ use crate::model::{
 /// alone, so a List's items are decoded on every core; [`ModelBuilder::add`] then adds them
 /// one after the other in document order, which is where an object's identity is claimed
 /// and the fleet's strings are interned: the model and its errors are the one-thread ones.
-pub enum Decoded {
+pub(super) enum Decoded {
     /// An object kept under its identity: added unless an earlier object has it.
     Claimed {
         object: ObjectRef,
@@ -49,13 +49,13 @@ pub enum Decoded {
 impl Decoded {
     /// Whether this is one object with an identity (a duplicate of it may be the same object
     /// read twice); a ClusterInventory's entries are not objects of their own.
-    pub fn identified(&self) -> bool {
+    pub(super) fn identified(&self) -> bool {
         !matches!(self, Decoded::Clusters { .. })
     }
 }
 
 /// What a claimed object adds to the model.
-pub enum Entry {
+pub(super) enum Entry {
     /// With the previous decisions it carries (a PlacementRule's `status.decisions`).
     Workload {
         workload: Workload,
@@ -86,7 +86,7 @@ type ObjectKey = (String, String, Option<String>, String);
 type FirstSeen = (Source, Option<u64>);
 
 #[derive(Default)]
-pub struct ModelBuilder {
+pub(super) struct ModelBuilder {
     model: Model,
     errors: Vec<LoadError>,
     objects: HashMap<ObjectKey, FirstSeen>,
@@ -103,7 +103,7 @@ pub struct ModelBuilder {
 }
 
 impl ModelBuilder {
-    pub fn new(namespace: &str) -> ModelBuilder {
+    pub(super) fn new(namespace: &str) -> ModelBuilder {
         ModelBuilder {
             namespace: namespace.to_string(),
             ..ModelBuilder::default()
@@ -111,38 +111,38 @@ impl ModelBuilder {
     }
 
     /// The namespace of namespaced objects written without one (`-n`, else `default`).
-    pub fn namespace(&self) -> &str {
+    pub(super) fn namespace(&self) -> &str {
         &self.namespace
     }
 
-    pub fn error(&mut self, error: LoadError) {
+    pub(super) fn error(&mut self, error: LoadError) {
         self.errors.push(error);
     }
 
-    pub fn errors(&mut self, errors: impl IntoIterator<Item = LoadError>) {
+    pub(super) fn errors(&mut self, errors: impl IntoIterator<Item = LoadError>) {
         self.errors.extend(errors);
     }
 
-    pub fn warn(&mut self, warning: String) {
+    pub(super) fn warn(&mut self, warning: String) {
         self.model.warnings.push(warning);
     }
 
     /// A document found by walking that is not a Kubernetes object.
-    pub fn not_an_object(&mut self, source: Source) {
+    pub(super) fn not_an_object(&mut self, source: Source) {
         self.model.not_objects.push(source);
     }
 
     /// Paths walking found that are not regular files.
-    pub fn skip_files(&mut self, files: Vec<(String, String)>) {
+    pub(super) fn skip_files(&mut self, files: Vec<(String, String)>) {
         self.model.skipped_files.extend(files);
     }
 
-    pub fn skip(&mut self, source: Source, what: String) {
+    pub(super) fn skip(&mut self, source: Source, what: String) {
         self.model.skipped.push((source, what));
     }
 
     /// Adds one decoded object, in document order; `fingerprint` is its content's.
-    pub fn add(&mut self, decoded: Decoded, fingerprint: Option<u64>) {
+    pub(super) fn add(&mut self, decoded: Decoded, fingerprint: Option<u64>) {
         match decoded {
             Decoded::Claimed {
                 object,
@@ -320,7 +320,7 @@ impl ModelBuilder {
     }
 
     /// The model, or every error found.
-    pub fn finish(self) -> Result<Model, LoadErrors> {
+    pub(super) fn finish(self) -> Result<Model, LoadErrors> {
         match self.finish_partial() {
             (model, errors) if errors.is_empty() => Ok(model),
             (_, errors) => Err(LoadErrors(errors)),
@@ -330,7 +330,7 @@ impl ModelBuilder {
     /// Every object that loaded, and every error found: `check` plans what it could read
     /// and reports the rest. Workloads are sorted by (API group, kind, namespace, name),
     /// the order of the plan's items.
-    pub fn finish_partial(mut self) -> (Model, Vec<LoadError>) {
+    pub(super) fn finish_partial(mut self) -> (Model, Vec<LoadError>) {
         self.keep_selectable_resources();
         let mut model = self.model;
         model.workloads = in_plan_order(model.workloads);

@@ -14,7 +14,7 @@ use crate::selector::{
 
 /// How a kind's `metadata.name` is validated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Names {
+pub(super) enum Names {
     /// `NameIsDNSSubdomain`: most built-in kinds and every custom resource.
     Subdomain,
     /// `NameIsDNSLabel`: Namespaces, and OCM's ManagedCluster (its webhook validates the name
@@ -56,7 +56,7 @@ const BUILT_IN: &[(&str, &str, Names)] = &[
 ];
 
 /// The rule for names of `kind` in `group`.
-pub fn names_of(group: &str, kind: &str) -> Names {
+pub(super) fn names_of(group: &str, kind: &str) -> Names {
     BUILT_IN
         .iter()
         .find(|(g, k, _)| *g == group && *k == kind)
@@ -67,7 +67,7 @@ pub fn names_of(group: &str, kind: &str) -> Names {
 
 impl Names {
     /// Every reason `name` is refused (empty when it is valid).
-    pub fn errors(self, name: &str) -> Vec<String> {
+    pub(super) fn errors(self, name: &str) -> Vec<String> {
         match self {
             Names::Subdomain => dns1123_subdomain_errors(name),
             Names::Label => dns1123_label_errors(name),
@@ -84,18 +84,18 @@ impl Names {
 }
 
 /// `ValidateNamespaceName`: every reason `namespace` is refused.
-pub fn namespace_errors(namespace: &str) -> Vec<String> {
+pub(super) fn namespace_errors(namespace: &str) -> Vec<String> {
     dns1123_label_errors(namespace)
 }
 
 /// The API server's `field.Invalid` text: `Invalid value: "VALUE": REASON, REASON`.
-pub fn invalid_value(value: &str, errors: &[String]) -> String {
+pub(super) fn invalid_value(value: &str, errors: &[String]) -> String {
     format!("Invalid value: {:?}: {}", echo(value), errors.join(", "))
 }
 
 /// Why `kind` names no kind the API server could serve: a CustomResourceDefinition's kind must
 /// be a DNS-1035 label in lower case, and every built-in kind is one.
-pub fn kind_errors(kind: &str) -> Vec<String> {
+pub(super) fn kind_errors(kind: &str) -> Vec<String> {
     let errors = dns1035_label_errors(&kind.to_ascii_lowercase());
     if errors.is_empty() {
         return errors;
@@ -109,7 +109,7 @@ pub fn kind_errors(kind: &str) -> Vec<String> {
 /// What the API server would refuse in an object's identity as written: the field and why.
 /// Load checks every object it reads with this; `migrate` checks what it writes again
 /// before a name becomes part of a file name.
-pub fn refused_identity(
+pub(crate) fn refused_identity(
     group: &str,
     kind: &str,
     namespace: Option<&str>,
@@ -137,11 +137,11 @@ pub fn refused_identity(
 /// messages, as the API server lists them.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}", .0.join(", "))]
-pub struct InvalidName(pub Vec<String>);
+pub(crate) struct InvalidName(pub Vec<String>);
 
 /// `-n/--namespace`, checked as the API server checks `metadata.namespace` (clap names the
 /// flag and the value).
-pub fn parse_namespace(namespace: &str) -> Result<String, InvalidName> {
+pub(crate) fn parse_namespace(namespace: &str) -> Result<String, InvalidName> {
     match namespace_errors(namespace) {
         errors if errors.is_empty() => Ok(namespace.to_string()),
         errors => Err(InvalidName(errors)),
@@ -150,7 +150,7 @@ pub fn parse_namespace(namespace: &str) -> Result<String, InvalidName> {
 
 /// `migrate --set NAME`: the ManagedClusterSet's name, checked as its kind's names are (it
 /// names the set's output file too).
-pub fn parse_cluster_set(name: &str) -> Result<String, InvalidName> {
+pub(crate) fn parse_cluster_set(name: &str) -> Result<String, InvalidName> {
     match names_of("cluster.open-cluster-management.io", "ManagedClusterSet").errors(name) {
         errors if errors.is_empty() => Ok(name.to_string()),
         errors => Err(InvalidName(errors)),
@@ -159,7 +159,7 @@ pub fn parse_cluster_set(name: &str) -> Result<String, InvalidName> {
 
 /// apimachinery's `ValidateLabelName`: a label key that is no qualified name, reported at
 /// `path` (`metadata.labels`, or an inventory entry's `labels`) with the key.
-pub fn label_key_error(path: impl Into<String>, key: &str) -> Option<FieldError> {
+pub(super) fn label_key_error(path: impl Into<String>, key: &str) -> Option<FieldError> {
     let errors = label_key_errors(key);
     (!errors.is_empty()).then(|| FieldError::new(path, invalid_value(key, &errors)))
 }
@@ -168,7 +168,7 @@ pub fn label_key_error(path: impl Into<String>, key: &str) -> Option<FieldError>
 /// every object: each key a qualified name, each value a label value, both reported at
 /// `metadata.labels` with the offending key or value. The first refusal, in key order (Go's
 /// map order is random; sorted keys make the report deterministic).
-pub fn metadata_label_error(labels: &BTreeMap<String, String>) -> Option<FieldError> {
+pub(super) fn metadata_label_error(labels: &BTreeMap<String, String>) -> Option<FieldError> {
     const PATH: &str = "metadata.labels";
     labels.iter().find_map(|(key, value)| {
         label_key_error(PATH, key).or_else(|| {

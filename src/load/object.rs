@@ -13,7 +13,7 @@ use super::LoadError;
 use crate::model::{ObjectRef, Source};
 
 #[derive(Clone, Debug, Deserialize)]
-pub struct TypeMeta {
+pub(super) struct TypeMeta {
     #[serde(rename = "apiVersion")]
     pub api_version: String,
     pub kind: String,
@@ -23,7 +23,7 @@ impl TypeMeta {
     /// What kubectl refuses before sending an object: an empty apiVersion or kind, an
     /// apiVersion that is not `version` or `group/version` (apimachinery's
     /// `ParseGroupVersion`). The field and its message.
-    pub fn invalid(&self) -> Option<(&'static str, String)> {
+    pub(super) fn invalid(&self) -> Option<(&'static str, String)> {
         if self.api_version.is_empty() {
             return Some((
                 "apiVersion",
@@ -60,7 +60,7 @@ impl TypeMeta {
     }
 
     /// `apps` of `apps/v1`; "" for the core group.
-    pub fn group(&self) -> &str {
+    pub(super) fn group(&self) -> &str {
         self.api_version
             .rsplit_once('/')
             .map_or("", |(group, _version)| group)
@@ -69,7 +69,7 @@ impl TypeMeta {
 
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ObjectMeta {
+pub(super) struct ObjectMeta {
     #[serde(default)]
     pub name: Option<String>,
     #[serde(default)]
@@ -91,7 +91,7 @@ struct WithMetadata {
 /// The `metadata` shape the API server decodes for any kind (`ObjectMeta`: a mapping, its
 /// name and namespace strings, its labels and annotations maps of strings), checked for the
 /// objects fleetplan does not read: they are still Kubernetes objects.
-pub fn check_metadata(content: Content<'_>) -> Result<(), FieldError> {
+pub(super) fn check_metadata(content: Content<'_>) -> Result<(), FieldError> {
     content
         .decode_fields::<WithMetadata>(&["metadata"])
         .map(|_| ())
@@ -99,7 +99,7 @@ pub fn check_metadata(content: Content<'_>) -> Result<(), FieldError> {
 
 /// Whether a kind lives in a namespace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scope {
+pub(super) enum Scope {
     Namespaced,
     Cluster,
 }
@@ -138,7 +138,7 @@ const CLUSTER_SCOPED: &[(&str, &str)] = &[
     ("types.kubefed.io", "FederatedCustomResourceDefinition"),
 ];
 
-pub fn scope_of(group: &str, kind: &str) -> Scope {
+pub(super) fn scope_of(group: &str, kind: &str) -> Scope {
     if CLUSTER_SCOPED.contains(&(group, kind)) {
         Scope::Cluster
     } else {
@@ -148,7 +148,7 @@ pub fn scope_of(group: &str, kind: &str) -> Scope {
 
 /// One object being read: its identity (once known) and where it is, so every error can
 /// say `file#document: Kind/namespace/name: path: message`.
-pub struct Object<'a> {
+pub(super) struct Object<'a> {
     pub meta: ObjectMeta,
     pub content: Content<'a>,
     pub source: Source,
@@ -162,7 +162,7 @@ pub struct Object<'a> {
 impl<'a> Object<'a> {
     /// Reads `metadata` and fixes the object's identity (a namespaced object without a
     /// namespace lands in `default_namespace`, as `kubectl apply -n` would put it).
-    pub fn new(
+    pub(super) fn new(
         type_meta: TypeMeta,
         content: Content<'a>,
         source: Source,
@@ -233,16 +233,16 @@ impl<'a> Object<'a> {
         })
     }
 
-    pub fn name(&self) -> &str {
+    pub(super) fn name(&self) -> &str {
         &self.object.name
     }
 
     /// Decodes the whole object as `T`, naming the object and field on failure.
-    pub fn decode<T: serde::de::DeserializeOwned>(&self) -> Result<T, LoadError> {
+    pub(super) fn decode<T: serde::de::DeserializeOwned>(&self) -> Result<T, LoadError> {
         self.content.decode().map_err(|error| self.invalid(error))
     }
 
-    pub fn invalid(&self, error: FieldError) -> LoadError {
+    pub(super) fn invalid(&self, error: FieldError) -> LoadError {
         LoadError::Invalid {
             at: self.source.clone(),
             object: Some(self.object.to_string()),
@@ -253,7 +253,7 @@ impl<'a> Object<'a> {
 }
 
 /// `items[3].` + `spec.replicas`; the prefix alone (without its dot) for the whole item.
-pub fn join(prefix: &str, path: &str) -> String {
+pub(super) fn join(prefix: &str, path: &str) -> String {
     if path.is_empty() {
         prefix.trim_end_matches('.').to_string()
     } else {

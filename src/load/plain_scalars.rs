@@ -22,20 +22,20 @@ use crate::yaml11::Reading;
 
 /// One step of a path from a document's root.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Step {
+pub(crate) enum Step {
     Key(Value),
     Index(usize),
 }
 
 /// A path being walked by the parser, one stack frame per level: nothing is allocated unless
 /// a misread scalar is found below it.
-pub struct Segment<'p> {
+pub(crate) struct Segment<'p> {
     pub parent: Option<&'p Segment<'p>>,
     pub step: StepRef<'p>,
 }
 
 #[derive(Clone, Copy)]
-pub enum StepRef<'p> {
+pub(crate) enum StepRef<'p> {
     Key(&'p Value),
     Index(usize),
     /// A `<<` key that merges its mapping (or list of mappings) into the mapping holding it.
@@ -44,7 +44,7 @@ pub enum StepRef<'p> {
 
 /// A plain scalar that YAML 1.2 reads as a string and kubectl as `reading`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Misread {
+pub(crate) struct Misread {
     /// From the document's root (or, once [`by_item`] handed it to a List's item, from
     /// the item's); for a key, the path of its value.
     pub path: Vec<Step>,
@@ -55,7 +55,12 @@ pub struct Misread {
 
 impl Misread {
     /// The misread scalar `text` at `at` (the key itself when `key`).
-    pub fn new(at: Option<&Segment<'_>>, key: bool, text: &str, reading: Reading) -> Misread {
+    pub(crate) fn new(
+        at: Option<&Segment<'_>>,
+        key: bool,
+        text: &str,
+        reading: Reading,
+    ) -> Misread {
         let mut steps = Vec::new();
         let mut segment = at;
         while let Some(current) = segment {
@@ -88,7 +93,7 @@ impl Misread {
     }
 
     /// The path as decode errors write it: `spec.items[0].name`.
-    pub fn field(&self) -> String {
+    pub(crate) fn field(&self) -> String {
         let mut field = String::new();
         for step in &self.path {
             match step {
@@ -110,12 +115,12 @@ impl Misread {
 
     /// Whether a Kubernetes object with this scalar is refused before it is read: a key
     /// (kubectl would send another key), or a string field of an ObjectMeta.
-    pub fn refused(&self) -> bool {
+    pub(crate) fn refused(&self) -> bool {
         refused_at(self.key, &self.path)
     }
 
     /// Why the API server would refuse it, and what to write instead.
-    pub fn refusal(&self) -> String {
+    pub(crate) fn refusal(&self) -> String {
         let what = if self.key { "key " } else { "" };
         let text = echo(&self.text);
         format!(
@@ -128,7 +133,7 @@ impl Misread {
 /// Settles a parsed document: in each Kubernetes object (the document, or each item of a
 /// List), every misread scalar that is not refused takes kubectl's reading. Objects of
 /// fleetplan's own kinds keep their strings.
-pub fn settle(document: &mut Value, misread: &[Misread]) {
+pub(super) fn settle(document: &mut Value, misread: &[Misread]) {
     for found in misread {
         let Some((root, relative)) = object_of(document, &found.path) else {
             continue;
@@ -169,7 +174,7 @@ fn refused_at(key: bool, path: &[Step]) -> bool {
 }
 
 /// The kinds fleetplan defines (`ClusterInventory`): YAML 1.2 is their reading.
-pub fn fleetplan_only(api_version: &str) -> bool {
+pub(super) fn fleetplan_only(api_version: &str) -> bool {
     api_version.starts_with("fleetplan.io/")
 }
 
@@ -198,7 +203,7 @@ fn node_mut<'v>(value: &'v mut Value, path: &[Step]) -> Option<&'v mut Value> {
 
 /// The misread scalars of each of a List's `items` items, with paths from the item: one walk
 /// over the document's findings (a filter per item was quadratic in a large List).
-pub fn by_item(misread: &[Misread], items: usize) -> Vec<Vec<Misread>> {
+pub(super) fn by_item(misread: &[Misread], items: usize) -> Vec<Vec<Misread>> {
     let mut by_item = vec![Vec::new(); items];
     for found in misread {
         if let [Step::Key(Value::String(key)), Step::Index(at), rest @ ..] = found.path.as_slice() {
@@ -215,7 +220,7 @@ pub fn by_item(misread: &[Misread], items: usize) -> Vec<Vec<Misread>> {
 
 /// A decode error at a field that held a misread scalar says so: kubectl's reading is what
 /// failed to decode, and the user wrote something else.
-pub fn explained(error: LoadError, prefix: &str, misread: &[Misread]) -> LoadError {
+pub(super) fn explained(error: LoadError, prefix: &str, misread: &[Misread]) -> LoadError {
     let LoadError::Invalid {
         at,
         object,
@@ -247,7 +252,7 @@ pub fn explained(error: LoadError, prefix: &str, misread: &[Misread]) -> LoadErr
 
 /// One warning per distinct misread value of an object of fleetplan's own kinds, at its first
 /// field, with how many other fields hold it.
-pub fn warnings(misread: &[Misread]) -> Vec<(String, String)> {
+pub(super) fn warnings(misread: &[Misread]) -> Vec<(String, String)> {
     let mut first: BTreeMap<&str, (usize, &Misread, usize)> = BTreeMap::new();
     for (order, found) in misread.iter().enumerate() {
         first

@@ -28,7 +28,7 @@ pub fn previous_plan(path: &str, stdin: &mut dyn Read) -> Result<(Plan, Previous
 }
 
 /// [`previous_plan`] under the limits the user chose (`--max-input-bytes`, ...).
-pub fn previous_plan_limited(
+pub(crate) fn previous_plan_limited(
     path: &str,
     stdin: &mut dyn Read,
     options: &LoadOptions,

@@ -13,7 +13,7 @@ use serde::de::{
 };
 
 /// Decodes `T` from `deserializer`, structs from mappings only.
-pub fn deserialize<'de, T, D>(deserializer: D) -> Result<T, D::Error>
+pub(super) fn deserialize<'de, T, D>(deserializer: D) -> Result<T, D::Error>
 where
     T: serde::Deserialize<'de>,
     D: Deserializer<'de>,
@@ -22,7 +22,7 @@ where
 }
 
 /// Decodes `seed`'s value from `deserializer`, structs from mappings only.
-pub fn deserialize_seed<'de, S, D>(seed: S, deserializer: D) -> Result<S::Value, D::Error>
+pub(super) fn deserialize_seed<'de, S, D>(seed: S, deserializer: D) -> Result<S::Value, D::Error>
 where
     S: DeserializeSeed<'de>,
     D: Deserializer<'de>,
@@ -30,7 +30,7 @@ where
     seed.deserialize(Strict(deserializer))
 }
 
-pub struct Strict<D>(D);
+pub(super) struct Strict<D>(D);
 
 macro_rules! forward {
     ($($method:ident),* $(,)?) => {

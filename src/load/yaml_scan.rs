@@ -19,13 +19,13 @@
 use std::borrow::Cow;
 
 /// serde_yaml's (and serde_json's) recursion limit: the nesting the parser refuses past.
-pub const MAX_DEPTH: usize = 128;
+pub(super) const MAX_DEPTH: usize = 128;
 
 const BOM: char = '\u{feff}';
 
 /// What the pass refused, and where: document number, line and column from 1.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Refusal {
+pub(super) struct Refusal {
     pub document: usize,
     pub line: usize,
     pub column: usize,
@@ -33,7 +33,7 @@ pub struct Refusal {
 }
 
 /// The text without byte order marks at the start of a line (a later document's start).
-pub fn without_later_boms(text: &str) -> Cow<'_, str> {
+pub(super) fn without_later_boms(text: &str) -> Cow<'_, str> {
     if !text.contains(BOM) {
         return Cow::Borrowed(text);
     }
@@ -59,7 +59,7 @@ enum Mode {
 /// the line (from 1) each document's content starts on, after its `---` and comments, by
 /// document number from 1 (`None` for a document without content; documents after the last
 /// one with content are left out).
-pub fn scan(text: &str) -> Result<Vec<Option<usize>>, Refusal> {
+pub(super) fn scan(text: &str) -> Result<Vec<Option<usize>>, Refusal> {
     let bytes = text.as_bytes();
     let mut documents = Documents::default();
     let mut mode = Mode::Normal;
@@ -182,7 +182,7 @@ pub fn scan(text: &str) -> Result<Vec<Option<usize>>, Refusal> {
 }
 
 /// The first character YAML does not allow (libyaml's printable set), with where it is.
-pub fn disallowed_character(text: &str) -> Option<Refusal> {
+pub(super) fn disallowed_character(text: &str) -> Option<Refusal> {
     let (offset, character) = text.char_indices().find(|(_, c)| !printable(*c))?;
     let before = text.get(..offset).unwrap_or_default();
     let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);

@@ -265,7 +265,7 @@ fn removal(
 }
 
 /// Why `object`'s apiVersion cannot be applied to a current cluster, when it cannot.
-pub fn removed_api(object: &ObjectRef) -> Option<String> {
+pub(super) fn removed_api(object: &ObjectRef) -> Option<String> {
     removal(&object.api_version, &object.kind).map(|(version, _, release, replacement, _)| {
         format!(
             "{version} {} is not served since Kubernetes {release}: every cluster refuses it; write it as {replacement}",
@@ -275,7 +275,7 @@ pub fn removed_api(object: &ObjectRef) -> Option<String> {
 }
 
 /// An object converted to a served apiVersion, with what each change carried.
-pub struct Served {
+pub(super) struct Served {
     pub api_version: String,
     pub value: Value,
     pub fields: Vec<FieldReport>,
@@ -284,7 +284,7 @@ pub struct Served {
 /// `value` (the object `object`) in a served apiVersion: unchanged when its own is served;
 /// converted when a conversion is known (the fields say what changed); else as it was, with
 /// the apiVersion reported lost.
-pub fn serve(object: &ObjectRef, value: &Value) -> Served {
+pub(super) fn serve(object: &ObjectRef, value: &Value) -> Served {
     let Some((version, _, release, replacement, conversion)) =
         removal(&object.api_version, &object.kind)
     else {

@@ -25,7 +25,7 @@ use super::scope::{self, ClusterScope};
 use super::{Converted, CLUSTER_SELECTOR_ANNOTATION};
 
 /// The Placement's identity for an annotated object.
-pub fn placement_ref(object: &ObjectRef) -> ObjectRef {
+pub(super) fn placement_ref(object: &ObjectRef) -> ObjectRef {
     ObjectRef {
         api_version: manifest::PLACEMENT_API_VERSION.to_string(),
         kind: "Placement".to_string(),
@@ -38,7 +38,7 @@ pub fn placement_ref(object: &ObjectRef) -> ObjectRef {
 /// `DoesNotExist`/`!` keep their operator, `=`/`==` become `In` and `!=` `NotIn` with the one
 /// value (same truth table, the absent key included). `None` for `Gt`/`Lt`: a labelSelector
 /// cannot compare.
-pub fn match_expression(requirement: &Requirement) -> Option<LabelSelectorRequirementSpec> {
+pub(super) fn match_expression(requirement: &Requirement) -> Option<LabelSelectorRequirementSpec> {
     let values = requirement.values().to_vec();
     let (operator, values) = match requirement.operator() {
         Operator::In | Operator::Equals | Operator::DoubleEquals => ("In", values),
@@ -55,7 +55,7 @@ pub fn match_expression(requirement: &Requirement) -> Option<LabelSelectorRequir
 }
 
 /// `key Operator [a,b]`, how the loss report names a match expression.
-pub fn describe(expression: &LabelSelectorRequirementSpec) -> String {
+pub(super) fn describe(expression: &LabelSelectorRequirementSpec) -> String {
     format!(
         "{} {} [{}]",
         expression.key,
@@ -64,7 +64,7 @@ pub fn describe(expression: &LabelSelectorRequirementSpec) -> String {
     )
 }
 
-pub fn convert(
+pub(super) fn convert(
     object: &ObjectRef,
     annotation: &str,
     scope: &ClusterScope,

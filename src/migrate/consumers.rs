@@ -40,7 +40,7 @@ const CONSUMERS: &[ConsumerKind] = &[
 /// `raw` with its reference pointing at the Placement, when it names a migrated rule.
 /// `rules` holds (namespace, name) of the migrated PlacementRules; `default_namespace` is the
 /// namespace of a consumer written without one.
-pub fn rewrite(
+pub(super) fn rewrite(
     raw: &RawObject<'_>,
     default_namespace: &str,
     rules: &BTreeSet<(String, String)>,

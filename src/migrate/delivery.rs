@@ -41,7 +41,7 @@ const SERVER_METADATA: &[&str] = &[
 
 /// The ManifestWorkReplicaSet delivering `workload` (already without the federation
 /// annotations) to the clusters of the Placement `placement` selects.
-pub fn convert(
+pub(super) fn convert(
     object: &ObjectRef,
     placement: &ObjectRef,
     workload: &Value,
@@ -120,7 +120,7 @@ pub fn convert(
 /// documentation (open-cluster-management-io.github.io,
 /// `content/en/docs/concepts/work-distribution/manifestworkreplicaset.md`, "Release and Enable
 /// Feature") says how to turn it on.
-pub const FEATURE_GATE: &str = "ManifestWorkReplicaSet";
+pub(super) const FEATURE_GATE: &str = "ManifestWorkReplicaSet";
 
 fn feature_gate() -> FieldReport {
     FieldReport::approximate(
@@ -132,7 +132,7 @@ fn feature_gate() -> FieldReport {
 
 /// The loss when delivery is turned off (`migrate --no-manifest-work`): the object is
 /// written back bare, and on a hub it runs there, tied to no Placement.
-pub fn not_delivered(placement: &ObjectRef) -> FieldReport {
+pub(super) fn not_delivered(placement: &ObjectRef) -> FieldReport {
     FieldReport::lost(
         "(delivery to the selected clusters)",
         format!(

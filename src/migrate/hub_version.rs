@@ -14,7 +14,7 @@ use super::Converted;
 
 /// An OCM hub release, and what of the migration's output it serves.
 #[derive(Debug, PartialEq, Eq)]
-pub struct OcmVersion {
+pub(crate) struct OcmVersion {
     pub name: &'static str,
     /// `spec.predicates[].requiredClusterSelector.celSelector` (open-cluster-management-io/api
     /// 2458a27a "add celSelector in placement", first in v1.0.0).
@@ -23,7 +23,7 @@ pub struct OcmVersion {
 
 /// A Karmada control plane release, and what of the migration's output it serves.
 #[derive(Debug, PartialEq, Eq)]
-pub struct KarmadaVersion {
+pub(crate) struct KarmadaVersion {
     pub name: &'static str,
     /// The `namespace.karmada.io/skip-auto-propagation` label (karmada-io/karmada ecfec33ec,
     /// first in v1.4.0): without it, every Namespace goes to every member cluster.
@@ -32,9 +32,9 @@ pub struct KarmadaVersion {
 
 /// The commit docs/semantics.md follows (open-cluster-management-io/ocm, with the API types
 /// of open-cluster-management-io/api 1845fd80).
-pub const DEFAULT_OCM: &str = "00f84c32";
+pub(crate) const DEFAULT_OCM: &str = "00f84c32";
 /// The commit docs/semantics.md follows (karmada-io/karmada, v1.19.0-rc.0-18).
-pub const DEFAULT_KARMADA: &str = "f8fdd02df376";
+pub(crate) const DEFAULT_KARMADA: &str = "f8fdd02df376";
 
 const fn ocm(name: &'static str, cel_selector: bool) -> OcmVersion {
     OcmVersion { name, cel_selector }
@@ -49,7 +49,7 @@ const fn karmada(name: &'static str, skip_auto_propagation: bool) -> KarmadaVers
 
 /// Every OCM release of open-cluster-management-io/ocm (the hub's single repository from
 /// v0.11, the first to serve ManifestWorkReplicaSet), oldest first, then the default.
-pub const OCM_VERSIONS: &[OcmVersion] = &[
+pub(crate) const OCM_VERSIONS: &[OcmVersion] = &[
     ocm("v0.11", false),
     ocm("v0.12", false),
     ocm("v0.13", false),
@@ -65,7 +65,7 @@ pub const OCM_VERSIONS: &[OcmVersion] = &[
 
 /// Every Karmada release from v1.0 (OverridePolicy's `overrideRules`, karmada-io/karmada
 /// 4b456ea89, which the migration writes), oldest first, then the default.
-pub const KARMADA_VERSIONS: &[KarmadaVersion] = &[
+pub(crate) const KARMADA_VERSIONS: &[KarmadaVersion] = &[
     karmada("v1.0", false),
     karmada("v1.1", false),
     karmada("v1.2", false),
@@ -123,13 +123,13 @@ fn known<T>(table: &[T], name: impl Fn(&T) -> &'static str) -> String {
 /// A version the table does not know.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown {hub} version; known: {known} (the default)")]
-pub struct UnknownVersion {
+pub(crate) struct UnknownVersion {
     hub: &'static str,
     known: String,
 }
 
 /// clap's parser for `--ocm-version`.
-pub fn parse_ocm(given: &str) -> Result<&'static OcmVersion, UnknownVersion> {
+pub(crate) fn parse_ocm(given: &str) -> Result<&'static OcmVersion, UnknownVersion> {
     find(OCM_VERSIONS, |v| v.name, given).ok_or_else(|| UnknownVersion {
         hub: "OCM",
         known: known(OCM_VERSIONS, |v| v.name),
@@ -137,7 +137,7 @@ pub fn parse_ocm(given: &str) -> Result<&'static OcmVersion, UnknownVersion> {
 }
 
 /// clap's parser for `--karmada-version`.
-pub fn parse_karmada(given: &str) -> Result<&'static KarmadaVersion, UnknownVersion> {
+pub(crate) fn parse_karmada(given: &str) -> Result<&'static KarmadaVersion, UnknownVersion> {
     find(KARMADA_VERSIONS, |v| v.name, given).ok_or_else(|| UnknownVersion {
         hub: "Karmada",
         known: known(KARMADA_VERSIONS, |v| v.name),
@@ -145,12 +145,12 @@ pub fn parse_karmada(given: &str) -> Result<&'static KarmadaVersion, UnknownVers
 }
 
 /// The OCM version the design follows.
-pub fn default_ocm() -> &'static OcmVersion {
+pub(crate) fn default_ocm() -> &'static OcmVersion {
     &OCM_VERSIONS[OCM_VERSIONS.len() - 1]
 }
 
 /// The Karmada version the design follows.
-pub fn default_karmada() -> &'static KarmadaVersion {
+pub(crate) fn default_karmada() -> &'static KarmadaVersion {
     &KARMADA_VERSIONS[KARMADA_VERSIONS.len() - 1]
 }
 
@@ -169,7 +169,7 @@ impl fmt::Display for KarmadaVersion {
 impl OcmVersion {
     /// `converted` as this hub serves it: without a celSelector where it has none, each
     /// field that became one reported lost.
-    pub fn restrict(&self, converted: &mut Converted) {
+    pub(crate) fn restrict(&self, converted: &mut Converted) {
         if self.cel_selector {
             return;
         }

@@ -29,7 +29,7 @@ use crate::render::Unrepresentable;
 
 /// What to write into each file, and the objects to delete from the hub.
 #[derive(Clone, Debug, Default)]
-pub struct Rewrite {
+pub(crate) struct Rewrite {
     /// By file, in input order: each changed document's new objects.
     pub files: Vec<(String, BTreeMap<usize, Change>)>,
     /// `kubectl delete` lines for the input objects the migration removes, in input order.
@@ -38,7 +38,7 @@ pub struct Rewrite {
 
 /// One document's new content.
 #[derive(Clone, Debug)]
-pub struct Change {
+pub(crate) struct Change {
     /// The line the loader read the document's content on, checked against the text.
     pub line: Option<usize>,
     /// The objects that take its place (a List's new value is one).
@@ -46,7 +46,7 @@ pub struct Change {
 }
 
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
-pub enum InPlaceError {
+pub(crate) enum InPlaceError {
     #[error("{file}: --in-place rewrites YAML files; this one is JSON (migrate it with --out)")]
     Json { file: String },
     #[error("{file}: --in-place cannot find the loader's {expected} documents in the text (found {found}); not rewritten")]
@@ -333,7 +333,7 @@ fn document_count(text: &str) -> usize {
 }
 
 /// `text` (the file `file`) with each changed document replaced.
-pub fn splice(
+pub(crate) fn splice(
     file: &str,
     text: &str,
     changes: &BTreeMap<usize, Change>,

@@ -10,10 +10,10 @@ use serde_yaml::Value;
 use crate::model::preferences::ClusterPreferences;
 use crate::model::{LabelSelectorSpec, ObjectRef};
 
-pub const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
-pub const CLUSTER_SET_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta2";
-pub const RSP_API_VERSION: &str = "scheduling.kubefed.io/v1alpha1";
-pub const MANIFEST_WORK_API_VERSION: &str = "work.open-cluster-management.io/v1alpha1";
+pub(super) const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
+pub(super) const CLUSTER_SET_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta2";
+pub(super) const RSP_API_VERSION: &str = "scheduling.kubefed.io/v1alpha1";
+pub(super) const MANIFEST_WORK_API_VERSION: &str = "work.open-cluster-management.io/v1alpha1";
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -25,7 +25,7 @@ struct Manifest<'a, S> {
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
-pub struct Metadata {
+pub(super) struct Metadata {
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
@@ -36,7 +36,7 @@ pub struct Metadata {
 }
 
 impl Metadata {
-    pub fn of(object: &ObjectRef) -> Metadata {
+    pub(super) fn of(object: &ObjectRef) -> Metadata {
         Metadata {
             name: object.name.clone(),
             namespace: object.namespace.clone(),
@@ -48,21 +48,21 @@ impl Metadata {
 /// A manifest as a YAML value, with its identity (its namespace resolved, as the loader
 /// resolves an input's, even where the manifest leaves it out).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Emitted {
+pub(crate) struct Emitted {
     pub object: ObjectRef,
     pub value: Value,
 }
 
 impl Emitted {
     /// Leaves `metadata.namespace` out of the manifest: it goes where its input goes.
-    pub fn drop_namespace(&mut self) {
+    pub(crate) fn drop_namespace(&mut self) {
         if let Some(Value::Mapping(metadata)) = self.value.get_mut("metadata") {
             metadata.remove("namespace");
         }
     }
 
     /// `metadata.namespace` as written.
-    pub fn written_namespace(&self) -> Option<&str> {
+    pub(crate) fn written_namespace(&self) -> Option<&str> {
         self.value.get("metadata")?.get("namespace")?.as_str()
     }
 }
@@ -94,7 +94,7 @@ pub(super) fn emit<S: Serialize>(
 /// `spec` of a v1beta1 Placement, as far as migrations fill it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PlacementSpec {
+pub(super) struct PlacementSpec {
     pub cluster_sets: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub number_of_clusters: Option<i32>,
@@ -106,13 +106,13 @@ pub struct PlacementSpec {
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Predicate {
+pub(super) struct Predicate {
     pub required_cluster_selector: ClusterSelector,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ClusterSelector {
+pub(super) struct ClusterSelector {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label_selector: Option<LabelSelectorSpec>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -121,27 +121,27 @@ pub struct ClusterSelector {
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CelSelector {
+pub(super) struct CelSelector {
     pub cel_expressions: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PrioritizerPolicy {
+pub(super) struct PrioritizerPolicy {
     pub mode: &'static str,
     pub configurations: Vec<PrioritizerConfig>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PrioritizerConfig {
+pub(super) struct PrioritizerConfig {
     pub score_coordinate: ScoreCoordinate,
     pub weight: i32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ScoreCoordinate {
+pub(super) struct ScoreCoordinate {
     #[serde(rename = "type")]
     pub kind: &'static str,
     pub built_in: &'static str,
@@ -150,7 +150,7 @@ pub struct ScoreCoordinate {
 impl PrioritizerPolicy {
     /// `Exact` mode with one built-in prioritizer: `Additive` would add Balance, which
     /// scores by other placements' decisions, something no legacy scheduler looked at.
-    pub fn exact(built_in: &'static str, weight: i32) -> PrioritizerPolicy {
+    pub(super) fn exact(built_in: &'static str, weight: i32) -> PrioritizerPolicy {
         PrioritizerPolicy {
             mode: "Exact",
             configurations: vec![PrioritizerConfig {
@@ -165,18 +165,18 @@ impl PrioritizerPolicy {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Toleration {
+pub(super) struct Toleration {
     pub operator: &'static str,
 }
 
 impl Toleration {
     /// Empty key with `Exists`: tolerates every taint.
-    pub fn everything() -> Toleration {
+    pub(super) fn everything() -> Toleration {
         Toleration { operator: "Exists" }
     }
 }
 
-pub fn placement(metadata: Metadata, spec: PlacementSpec) -> Emitted {
+pub(super) fn placement(metadata: Metadata, spec: PlacementSpec) -> Emitted {
     emit(PLACEMENT_API_VERSION, "Placement", metadata, spec)
 }
 
@@ -194,7 +194,7 @@ struct SetSelector {
 }
 
 /// A ManagedClusterSet of every cluster (`LabelSelector` `{}`), like OCM's own `global`.
-pub fn every_cluster_set(name: &str) -> Emitted {
+pub(super) fn every_cluster_set(name: &str) -> Emitted {
     emit(
         CLUSTER_SET_API_VERSION,
         "ManagedClusterSet",
@@ -218,7 +218,7 @@ struct BindingSpec<'a> {
 }
 
 /// A ManagedClusterSetBinding; OCM requires its name to be the set's name.
-pub fn binding(namespace: &str, set: &str) -> Emitted {
+pub(super) fn binding(namespace: &str, set: &str) -> Emitted {
     emit(
         CLUSTER_SET_API_VERSION,
         "ManagedClusterSetBinding",
@@ -233,7 +233,7 @@ pub fn binding(namespace: &str, set: &str) -> Emitted {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RspSpec {
+pub(super) struct RspSpec {
     pub target_kind: String,
     pub total_replicas: i64,
     pub rebalance: bool,
@@ -245,7 +245,7 @@ pub struct RspSpec {
 /// kubefed's `ClusterPreferences` (every field `omitempty`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RspClusterPreferences {
+pub(super) struct RspClusterPreferences {
     #[serde(skip_serializing_if = "is_zero")]
     pub min_replicas: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -295,7 +295,11 @@ struct WorkloadManifests {
 }
 
 /// A ManifestWorkReplicaSet delivering `manifest` to the clusters `placement` selects.
-pub fn manifest_work_replica_set(metadata: Metadata, placement: &str, manifest: Value) -> Emitted {
+pub(super) fn manifest_work_replica_set(
+    metadata: Metadata,
+    placement: &str,
+    manifest: Value,
+) -> Emitted {
     emit(
         MANIFEST_WORK_API_VERSION,
         "ManifestWorkReplicaSet",
@@ -312,7 +316,7 @@ pub fn manifest_work_replica_set(metadata: Metadata, placement: &str, manifest: 
     )
 }
 
-pub fn replica_scheduling_preference(metadata: Metadata, spec: RspSpec) -> Emitted {
+pub(super) fn replica_scheduling_preference(metadata: Metadata, spec: RspSpec) -> Emitted {
     emit(
         RSP_API_VERSION,
         "ReplicaSchedulingPreference",

@@ -21,8 +21,8 @@ mod consumers;
 mod delivery;
 #[cfg(test)]
 mod golden;
-pub mod hub_version;
-pub mod in_place;
+pub(crate) mod hub_version;
+pub(crate) mod in_place;
 mod karmada;
 mod keep_going;
 mod manifest;
@@ -30,9 +30,9 @@ mod object_error;
 mod objects;
 mod placement_rule;
 mod replica_preferences;
-pub mod report;
+pub(crate) mod report;
 mod scope;
-pub mod verify;
+pub(crate) mod verify;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::Read;
@@ -55,21 +55,21 @@ use object_error::ObjectError;
 use objects::{Location, RawIndex, RawObject};
 use report::{Added, Aspect, Comparison, Conversion, FieldReport, Report, Summary};
 use scope::ClusterScope;
-pub use scope::GLOBAL;
-pub use verify::Verification;
+pub(crate) use scope::GLOBAL;
+pub(crate) use verify::Verification;
 
-pub const API_VERSION: &str = "fleetplan.io/v1alpha1";
+pub(crate) const API_VERSION: &str = "fleetplan.io/v1alpha1";
 
 /// `--out` folders: cluster-scoped objects; `namespaces/<ns>/` for objects written with a
 /// namespace; namespaced objects written without one (applied with `kubectl apply -n NS`).
-pub const CLUSTER_SCOPED_FOLDER: &str = "cluster-scoped";
-pub const NAMESPACES_FOLDER: &str = "namespaces";
-pub const NO_NAMESPACE_FOLDER: &str = "no-namespace";
-pub const KIND: &str = "Migration";
+pub(crate) const CLUSTER_SCOPED_FOLDER: &str = "cluster-scoped";
+pub(crate) const NAMESPACES_FOLDER: &str = "namespaces";
+pub(crate) const NO_NAMESPACE_FOLDER: &str = "no-namespace";
+pub(crate) const KIND: &str = "Migration";
 
 /// The API the legacy objects are migrated to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Target {
+pub(crate) enum Target {
     /// OCM Placements (and ManifestWorkReplicaSets, kubefed ReplicaSchedulingPreferences).
     #[default]
     Ocm,
@@ -79,7 +79,7 @@ pub enum Target {
 
 impl Target {
     /// The inputs a migration to this target converts, as an error names them.
-    pub fn inputs(self) -> &'static str {
+    pub(crate) fn inputs(self) -> &'static str {
         match self {
             Target::Ocm => {
                 "PlacementRule and no object with a federation placement annotation \
@@ -96,7 +96,7 @@ impl Target {
 }
 
 #[derive(Clone, Debug)]
-pub struct MigrateOptions<'a> {
+pub(crate) struct MigrateOptions<'a> {
     pub target: Target,
     /// The ManagedClusterSet migrated Placements use (`global` by default).
     pub set: String,
@@ -132,7 +132,7 @@ impl Default for MigrateOptions<'_> {
 }
 
 #[derive(Debug, thiserror::Error)]
-pub enum MigrateError {
+pub(crate) enum MigrateError {
     #[error("{0}")]
     Load(LoadErrors),
     /// The migrated objects are rejected by the loader: a bug, but never a silent one.
@@ -162,14 +162,14 @@ pub enum MigrateError {
 }
 
 /// What one conversion made.
-pub struct Converted {
+pub(crate) struct Converted {
     pub outputs: Vec<Emitted>,
     pub fields: Vec<FieldReport>,
 }
 
 /// The migration: objects to apply, the loss report, and the verification when asked for.
 #[derive(Clone, Debug)]
-pub struct Migration {
+pub(crate) struct Migration {
     pub objects: Vec<Emitted>,
     pub report: Report,
     pub verification: Option<Vec<Verification>>,
@@ -205,12 +205,12 @@ struct MigrationDocument<'a> {
 
 impl Migration {
     /// Some object could not be migrated.
-    pub fn has_errors(&self) -> bool {
+    pub(crate) fn has_errors(&self) -> bool {
         !self.report.errors.is_empty()
     }
 
     /// `--verify` found an object whose migrated form plans differently.
-    pub fn differs(&self) -> bool {
+    pub(crate) fn differs(&self) -> bool {
         self.verification
             .iter()
             .flatten()
@@ -218,12 +218,12 @@ impl Migration {
     }
 
     /// The counts of the report's last line.
-    pub fn summary(&self) -> Summary {
+    pub(crate) fn summary(&self) -> Summary {
         self.report.summary(self.verification.as_deref())
     }
 
     /// One YAML stream, `---` between objects.
-    pub fn to_yaml(&self) -> Result<String, MigrateError> {
+    pub(crate) fn to_yaml(&self) -> Result<String, MigrateError> {
         let documents: Vec<String> = self
             .objects
             .iter()
@@ -233,7 +233,7 @@ impl Migration {
     }
 
     /// The `Migration` document: objects, report and verification as data.
-    pub fn to_json(&self) -> Result<String, MigrateError> {
+    pub(crate) fn to_json(&self) -> Result<String, MigrateError> {
         let document = MigrationDocument {
             api_version: API_VERSION,
             kind: KIND,
@@ -261,7 +261,7 @@ impl Migration {
     /// `<kind>_<name>.yaml` (lower-case kind), or `.json` with each object as JSON.
     /// A file name is made only of a kind, namespace and name that pass the API server's
     /// rules (no `/`, never `..`); an object whose do not is an error naming it.
-    pub fn files(&self, json: bool) -> Result<Vec<(String, String)>, MigrateError> {
+    pub(crate) fn files(&self, json: bool) -> Result<Vec<(String, String)>, MigrateError> {
         self.objects
             .iter()
             .map(|emitted| {
@@ -309,7 +309,7 @@ fn written(
 }
 
 /// Loads the inputs, migrates them, and verifies when `options.verify`.
-pub fn run(
+pub(crate) fn run(
     paths: &[String],
     stdin: &mut dyn Read,
     load_options: &LoadOptions,
@@ -364,7 +364,7 @@ pub fn run(
         let verified = verify::verify(&model, &documents, &migration, namespace, plan_options)
             .map_err(MigrateError::RoundTrip)?;
         if verified.items.is_empty() {
-            return Err(MigrateError::Nothing(Nothing::NothingMigrated));
+            return Err(MigrateError::Nothing(Nothing::Migrated));
         }
         if !migration.stand_ins.is_empty() {
             migration.report.warnings.push(format!(

@@ -11,12 +11,12 @@ use crate::model::{ObjectRef, Source};
 
 /// Where a raw object sits: its document and, inside a `List`, its item index path.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Location {
+pub(super) struct Location {
     pub source: Source,
     pub items: Vec<usize>,
 }
 
-pub struct RawObject<'a> {
+pub(super) struct RawObject<'a> {
     pub location: Location,
     pub value: &'a Value,
     pub api_version: &'a str,
@@ -27,7 +27,7 @@ pub struct RawObject<'a> {
 }
 
 impl RawObject<'_> {
-    pub fn group(&self) -> &str {
+    pub(super) fn group(&self) -> &str {
         self.api_version
             .rsplit_once('/')
             .map_or("", |(group, _version)| group)
@@ -35,7 +35,7 @@ impl RawObject<'_> {
 
     /// Whether this is the object the loader read as `object` (a namespaced object without a
     /// namespace is in `default_namespace` there).
-    pub fn is(&self, object: &ObjectRef, default_namespace: &str) -> bool {
+    pub(super) fn is(&self, object: &ObjectRef, default_namespace: &str) -> bool {
         self.group() == object.group()
             && self.kind == object.kind
             && self.name == object.name
@@ -46,7 +46,7 @@ impl RawObject<'_> {
     }
 
     /// `metadata.labels` or `metadata.annotations` as string pairs, in their written order.
-    pub fn metadata_strings(&self, field: &str) -> Vec<(String, String)> {
+    pub(super) fn metadata_strings(&self, field: &str) -> Vec<(String, String)> {
         let Some(Value::Mapping(map)) = self
             .value
             .get("metadata")
@@ -66,13 +66,13 @@ impl RawObject<'_> {
 /// source has its own line), kind and name: finding the one the loader read as a workload is
 /// one lookup. (A walk over every raw object per workload made `migrate` quadratic in the
 /// number of rules.)
-pub struct RawIndex<'r, 'a> {
+pub(super) struct RawIndex<'r, 'a> {
     raws: &'r [RawObject<'a>],
     by_identity: HashMap<(&'r str, usize, &'a str, &'a str), Vec<usize>>,
 }
 
 impl<'r, 'a> RawIndex<'r, 'a> {
-    pub fn new(raws: &'r [RawObject<'a>]) -> RawIndex<'r, 'a> {
+    pub(super) fn new(raws: &'r [RawObject<'a>]) -> RawIndex<'r, 'a> {
         let mut by_identity: HashMap<_, Vec<usize>> = HashMap::with_capacity(raws.len());
         for (index, raw) in raws.iter().enumerate() {
             by_identity
@@ -90,7 +90,7 @@ impl<'r, 'a> RawIndex<'r, 'a> {
 
     /// The first raw object of the document `source` names that is `object` (see
     /// [`RawObject::is`]).
-    pub fn find(
+    pub(super) fn find(
         &self,
         source: &Source,
         object: &ObjectRef,
@@ -116,19 +116,19 @@ impl<'r, 'a> RawIndex<'r, 'a> {
 /// How many raw objects [`RawIndex::find`] compared on this thread: the work a migration's
 /// lookups do, which tests hold to one comparison per lookup.
 #[cfg(test)]
-pub mod probes {
+pub(super) mod probes {
     use std::cell::Cell;
 
     thread_local! {
         static PROBES: Cell<usize> = const { Cell::new(0) };
     }
 
-    pub fn count() {
+    pub(crate) fn count() {
         PROBES.with(|probes| probes.set(probes.get() + 1));
     }
 
     /// The comparisons so far, reset to 0.
-    pub fn take() -> usize {
+    pub(crate) fn take() -> usize {
         PROBES.with(|probes| probes.replace(0))
     }
 }
@@ -138,7 +138,7 @@ fn text<'a>(value: &'a Value, field: &str) -> Option<&'a str> {
 }
 
 /// Every object of the documents, in input order, `List` items in place.
-pub fn raw_objects(documents: &[Document]) -> Vec<RawObject<'_>> {
+pub(super) fn raw_objects(documents: &[Document]) -> Vec<RawObject<'_>> {
     let mut out = Vec::new();
     for document in documents {
         walk(
@@ -184,7 +184,7 @@ fn walk<'a>(value: &'a Value, location: Location, out: &mut Vec<RawObject<'a>>) 
 }
 
 /// `value` without the annotations `keys`; an `annotations` map left empty is removed.
-pub fn without_annotations(value: &Value, keys: &[&str]) -> Value {
+pub(super) fn without_annotations(value: &Value, keys: &[&str]) -> Value {
     let mut value = value.clone();
     if let Some(Value::Mapping(metadata)) = value.get_mut("metadata") {
         if let Some(Value::Mapping(annotations)) = metadata.get_mut("annotations") {
@@ -202,7 +202,7 @@ pub fn without_annotations(value: &Value, keys: &[&str]) -> Value {
 /// The other copies of replaced objects (identical duplicates, which the loader read once),
 /// each with the location of the copy that was replaced: each is replaced by what its first
 /// copy became, so no copy of an old object survives.
-pub fn copies(
+pub(super) fn copies(
     raws: &[RawObject<'_>],
     replaced: &[(Location, Option<Value>)],
     default_namespace: &str,
@@ -234,7 +234,10 @@ pub fn copies(
 
 /// `documents` with the object at each location replaced (`Some`) or removed (`None`);
 /// a document whose object is removed becomes empty, which the loader skips.
-pub fn replace(documents: &[Document], changes: &[(Location, Option<Value>)]) -> Vec<Document> {
+pub(super) fn replace(
+    documents: &[Document],
+    changes: &[(Location, Option<Value>)],
+) -> Vec<Document> {
     let mut documents = documents.to_vec();
     // The first document read from each source, as a search from the start would find it.
     let mut by_source: HashMap<Source, usize> = HashMap::with_capacity(documents.len());

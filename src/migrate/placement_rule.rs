@@ -43,7 +43,7 @@ fn is_user_identity(key: &str) -> bool {
 /// compute a wrong three-way merge for the new one.
 const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
-pub struct RuleInput<'a> {
+pub(super) struct RuleInput<'a> {
     pub raw: &'a RawObject<'a>,
     pub object: &'a ObjectRef,
     pub spec: &'a PlacementRuleSpec,
@@ -52,7 +52,7 @@ pub struct RuleInput<'a> {
     pub scope: &'a ClusterScope,
 }
 
-pub fn convert(input: &RuleInput) -> Converted {
+pub(super) fn convert(input: &RuleInput) -> Converted {
     let spec = input.spec;
     let mut fields = Vec::new();
     let mut metadata = Metadata::of(input.object);

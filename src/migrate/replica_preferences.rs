@@ -27,7 +27,7 @@ use super::{Converted, REPLICA_SET_PREFERENCES_ANNOTATION};
 /// Kinds kubefed's ReplicaSchedulingPreference controller schedules.
 pub(super) const RSP_TARGETS: &[&str] = &["Deployment", "ReplicaSet"];
 
-pub fn rsp_ref(object: &ObjectRef) -> ObjectRef {
+pub(super) fn rsp_ref(object: &ObjectRef) -> ObjectRef {
     ObjectRef {
         api_version: manifest::RSP_API_VERSION.to_string(),
         kind: "ReplicaSchedulingPreference".to_string(),
@@ -36,7 +36,7 @@ pub fn rsp_ref(object: &ObjectRef) -> ObjectRef {
     }
 }
 
-pub fn convert(
+pub(super) fn convert(
     object: &ObjectRef,
     annotation: &str,
     replicas: i64,

@@ -15,7 +15,7 @@ use super::verify::Verification;
 /// its worst field).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Fidelity {
+pub(crate) enum Fidelity {
     /// Same meaning under the new scheduler.
     Exact,
     /// Carried, but the new scheduler can decide differently (the reason says when).
@@ -36,7 +36,7 @@ impl fmt::Display for Fidelity {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct FieldReport {
+pub(crate) struct FieldReport {
     /// The field of the old object (`spec.clusterSelector`), or a behaviour in parentheses
     /// (`(taints)`) where the old scheduler had a rule but no field.
     pub field: String,
@@ -48,7 +48,7 @@ pub struct FieldReport {
 }
 
 impl FieldReport {
-    pub fn exact(field: impl Into<String>, became: impl Into<String>) -> FieldReport {
+    pub(crate) fn exact(field: impl Into<String>, became: impl Into<String>) -> FieldReport {
         FieldReport {
             field: field.into(),
             became: became.into(),
@@ -57,7 +57,7 @@ impl FieldReport {
         }
     }
 
-    pub fn approximate(
+    pub(crate) fn approximate(
         field: impl Into<String>,
         became: impl Into<String>,
         reason: impl Into<String>,
@@ -70,7 +70,7 @@ impl FieldReport {
         }
     }
 
-    pub fn lost(field: impl Into<String>, reason: impl Into<String>) -> FieldReport {
+    pub(crate) fn lost(field: impl Into<String>, reason: impl Into<String>) -> FieldReport {
         FieldReport {
             field: field.into(),
             became: "not carried".to_string(),
@@ -79,7 +79,7 @@ impl FieldReport {
         }
     }
 
-    pub fn because(mut self, reason: impl Into<String>) -> FieldReport {
+    pub(crate) fn because(mut self, reason: impl Into<String>) -> FieldReport {
         self.reason = Some(reason.into());
         self
     }
@@ -88,7 +88,7 @@ impl FieldReport {
 /// What `--verify` compares for a conversion: the old object's item against the new one's.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Comparison {
+pub(crate) struct Comparison {
     pub aspect: Aspect,
     pub old: ItemSource,
     pub new: ItemSource,
@@ -96,7 +96,7 @@ pub struct Comparison {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Aspect {
+pub(crate) enum Aspect {
     /// The selected clusters (for an annotated object: its cluster-selector alone).
     Clusters,
     /// The replica layout: per-cluster replicas and overflow.
@@ -106,7 +106,7 @@ pub enum Aspect {
 /// One old object and everything made from it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Conversion {
+pub(crate) struct Conversion {
     pub source: ItemSource,
     pub outputs: Vec<ItemSource>,
     /// Every field carried is exact.
@@ -121,7 +121,7 @@ pub struct Conversion {
 }
 
 impl Conversion {
-    pub fn new(
+    pub(crate) fn new(
         source: ItemSource,
         outputs: Vec<ItemSource>,
         fields: Vec<FieldReport>,
@@ -140,7 +140,7 @@ impl Conversion {
 
 impl Conversion {
     /// Its worst field's fidelity (exact when it has none).
-    pub fn fidelity(&self) -> Fidelity {
+    pub(crate) fn fidelity(&self) -> Fidelity {
         self.fields
             .iter()
             .map(|field| field.fidelity)
@@ -151,14 +151,14 @@ impl Conversion {
 
 /// An object added only so the migrated ones work (a cluster set, a binding).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Added {
+pub(crate) struct Added {
     pub object: ItemSource,
     pub reason: String,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Report {
+pub(crate) struct Report {
     pub conversions: Vec<Conversion>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub added: Vec<Added>,
@@ -173,7 +173,7 @@ pub struct Report {
 
 impl Report {
     /// The counts the summary line states; `verification` when `--verify` ran.
-    pub fn summary(&self, verification: Option<&[Verification]>) -> Summary {
+    pub(crate) fn summary(&self, verification: Option<&[Verification]>) -> Summary {
         let mut summary = Summary::default();
         for conversion in &self.conversions {
             if conversion.reference {
@@ -196,7 +196,7 @@ impl Report {
     }
 
     /// One `error:` line per object or input that could not be migrated, in input order.
-    pub fn errors(&self) -> String {
+    pub(crate) fn errors(&self) -> String {
         self.errors
             .iter()
             .map(|error| format!("error: {error}\n"))
@@ -204,7 +204,7 @@ impl Report {
     }
 
     /// The conversions as faithful as `threshold` or worse (what `--fail-on` refuses).
-    pub fn at_or_below(&self, threshold: Fidelity) -> Vec<&Conversion> {
+    pub(crate) fn at_or_below(&self, threshold: Fidelity) -> Vec<&Conversion> {
         self.conversions
             .iter()
             .filter(|conversion| conversion.fidelity() >= threshold)
@@ -216,7 +216,7 @@ impl Report {
 /// `--verify` found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Summary {
+pub(crate) struct Summary {
     /// Input objects converted (not counting rewritten references).
     pub migrated: usize,
     pub exact: usize,

@@ -8,7 +8,7 @@ use super::report::FieldReport;
 
 /// The set migrated Placements name in `spec.clusterSets` and bind in their namespace.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ClusterScope {
+pub(super) struct ClusterScope {
     pub set: String,
     /// The set is every cluster (`LabelSelector {}`), so candidates are as before.
     pub every_cluster: bool,
@@ -17,10 +17,10 @@ pub struct ClusterScope {
 }
 
 /// The name OCM gives its set of every cluster.
-pub const GLOBAL: &str = "global";
+pub(crate) const GLOBAL: &str = "global";
 
 impl ClusterScope {
-    pub fn new(set: &str, inventory: &Inventory) -> ClusterScope {
+    pub(super) fn new(set: &str, inventory: &Inventory) -> ClusterScope {
         let existing = inventory
             .cluster_sets
             .iter()
@@ -43,7 +43,7 @@ impl ClusterScope {
 }
 
 /// The report line for the candidates: exact only with a set of every cluster.
-pub fn candidates_field(scope: &ClusterScope, before: &str) -> FieldReport {
+pub(super) fn candidates_field(scope: &ClusterScope, before: &str) -> FieldReport {
     let became = format!(
         "spec.clusterSets [{}] with a ManagedClusterSetBinding in the namespace",
         scope.set

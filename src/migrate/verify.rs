@@ -28,7 +28,7 @@ use super::Migration;
 /// One converted object: identical when every comparison is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Verification {
+pub(crate) struct Verification {
     pub source: ItemSource,
     pub identical: bool,
     pub checks: Vec<Check>,
@@ -36,7 +36,7 @@ pub struct Verification {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Check {
+pub(crate) struct Check {
     pub aspect: Aspect,
     pub new: ItemSource,
     /// How many clusters the two sides were planned over (the union of both fleets): each
@@ -48,7 +48,7 @@ pub struct Check {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "type", rename_all = "camelCase")]
-pub enum Difference {
+pub(crate) enum Difference {
     /// Selected before the migration, not after.
     OnlyBefore {
         cluster: String,
@@ -97,7 +97,7 @@ impl fmt::Display for Difference {
 }
 
 /// The verification, plus warnings the migrated objects load with.
-pub struct Verified {
+pub(crate) struct Verified {
     pub items: Vec<Verification>,
     pub warnings: Vec<String>,
 }
@@ -353,7 +353,7 @@ fn aspect(aspect: Aspect) -> &'static str {
 }
 
 /// The text `--verify` prints: one line per object, then each difference.
-pub fn render(verifications: &[Verification]) -> String {
+pub(crate) fn render(verifications: &[Verification]) -> String {
     let mut out = String::new();
     for verification in verifications {
         let verdict = if verification.identical {

@@ -3,7 +3,7 @@ use std::collections::BTreeMap;
 use super::{LabelSelectorSpec, Labels, Quantity, Source};
 
 /// The label that puts a ManagedCluster into an exclusive ManagedClusterSet.
-pub const CLUSTERSET_LABEL: &str = "cluster.open-cluster-management.io/clusterset";
+pub(crate) const CLUSTERSET_LABEL: &str = "cluster.open-cluster-management.io/clusterset";
 
 /// One member cluster of the fleet, from any of the cluster kinds the loader reads.
 #[derive(Clone, Debug, Default, PartialEq)]

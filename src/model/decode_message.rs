@@ -4,7 +4,7 @@ use std::fmt::Display;
 
 /// serde names the Rust type a mapping decodes into (`expected struct ClusterSelectorDoc`);
 /// the field path already says where, so the message says what a user writes instead.
-pub fn plain_decode_message(error: impl Display) -> String {
+pub(crate) fn plain_decode_message(error: impl Display) -> String {
     let message = error.to_string();
     let mut out = String::with_capacity(message.len());
     let mut rest = message.as_str();

@@ -5,21 +5,21 @@
 use std::fmt;
 
 /// The most characters of a value a message repeats.
-pub const MAX_ECHO_CHARS: usize = 64;
+pub(crate) const MAX_ECHO_CHARS: usize = 64;
 
 /// `value` for a message: whole when short, else its first [`MAX_ECHO_CHARS`] characters and
 /// its length, as `abc... (N bytes)` (`{}`) or `"abc"... (N bytes)` (`{:?}`).
-pub fn echo(value: &str) -> Echo<'_> {
+pub(crate) fn echo(value: &str) -> Echo<'_> {
     Echo(value)
 }
 
 /// The longest source line a parser's error repeats (above the caret marking the column).
-pub const MAX_LINE_CHARS: usize = 200;
+pub(crate) const MAX_LINE_CHARS: usize = 200;
 
 /// `message` with every quoted span (`"..."` with its escapes, or `` `...` ``) longer than
 /// [`MAX_ECHO_CHARS`] cut as [`echo`] cuts a value: for messages written by code that quotes
 /// the value itself (serde's `unknown field `…``, `invalid type: string "…"`).
-pub fn shorten_quoted(message: &str) -> String {
+pub(crate) fn shorten_quoted(message: &str) -> String {
     let mut out = String::with_capacity(message.len().min(4096));
     let mut rest = message;
     while let Some(open) = rest.find(['"', '`']) {
@@ -59,7 +59,7 @@ pub fn shorten_quoted(message: &str) -> String {
 }
 
 #[derive(Clone, Copy)]
-pub struct Echo<'a>(&'a str);
+pub(crate) struct Echo<'a>(&'a str);
 
 impl<'a> Echo<'a> {
     fn prefix(self) -> Option<&'a str> {

@@ -17,7 +17,7 @@ use serde::{Serialize, Serializer};
 pub struct Interned(Arc<str>);
 
 /// A cluster's labels or claims, key → value. `get("region")` works through `Borrow<str>`.
-pub type Labels = BTreeMap<Interned, Interned>;
+pub(crate) type Labels = BTreeMap<Interned, Interned>;
 
 impl Interned {
     pub fn as_str(&self) -> &str {
@@ -82,9 +82,10 @@ impl From<String> for Interned {
     }
 }
 
+#[cfg(test)]
 /// Labels from `(key, value)` pairs without sharing: for tests and one-off clusters. The
 /// loader goes through an [`Interner`] instead.
-pub fn labels_from<K: Into<Interned>, V: Into<Interned>>(
+pub(crate) fn labels_from<K: Into<Interned>, V: Into<Interned>>(
     pairs: impl IntoIterator<Item = (K, V)>,
 ) -> Labels {
     pairs
@@ -99,13 +100,13 @@ pub fn labels_from<K: Into<Interned>, V: Into<Interned>>(
 /// A reader that interns on several threads gives each a clone and absorbs the clones back:
 /// a string first seen by two threads at once then has one copy per thread.
 #[derive(Clone, Debug, Default)]
-pub struct Interner {
+pub(crate) struct Interner {
     strings: HashSet<Arc<str>>,
 }
 
 impl Interner {
     /// The one shared copy of `text`, allocated the first time it is seen.
-    pub fn intern(&mut self, text: &str) -> Interned {
+    pub(crate) fn intern(&mut self, text: &str) -> Interned {
         if let Some(shared) = self.strings.get(text) {
             return Interned(Arc::clone(shared));
         }
@@ -115,12 +116,12 @@ impl Interner {
     }
 
     /// Takes in the strings `other` has and this one lacks (those it has stay as they are).
-    pub fn absorb(&mut self, other: Interner) {
+    pub(crate) fn absorb(&mut self, other: Interner) {
         self.strings.extend(other.strings);
     }
 
     /// The `(key, value)` pairs as labels, every key and value interned.
-    pub fn labels<K: AsRef<str>, V: AsRef<str>>(
+    pub(crate) fn labels<K: AsRef<str>, V: AsRef<str>>(
         &mut self,
         pairs: impl IntoIterator<Item = (K, V)>,
     ) -> Labels {

@@ -3,38 +3,41 @@
 mod cluster;
 mod cluster_names;
 mod condition;
-pub mod consumer;
+pub(crate) mod consumer;
 mod decision;
 mod decode_message;
 mod echo;
-pub mod karmada;
+pub(crate) mod karmada;
 mod label_selector;
 mod labels;
 mod object;
-pub mod placement;
+pub(crate) mod placement;
 mod plan_document;
-pub mod preferences;
-pub mod quantity;
-pub mod time;
+pub(crate) mod preferences;
+pub(crate) mod quantity;
+pub(crate) mod time;
 mod workload;
 
-pub use cluster::{
+pub(crate) use cluster::{
     AddOnPlacementScore, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory, Taint,
     TaintEffect, CLUSTERSET_LABEL,
 };
-pub use cluster_names::{ClusterNames, NameTable};
+pub use cluster_names::ClusterNames;
+pub(crate) use cluster_names::NameTable;
 pub use condition::{Condition, ConditionStatus};
-pub use decision::PreviousDecision;
-pub use decode_message::plain_decode_message;
-pub use echo::{echo, shorten_quoted, Echo, MAX_ECHO_CHARS, MAX_LINE_CHARS};
-pub use label_selector::{LabelSelectorRequirementSpec, LabelSelectorSpec};
-pub use labels::{labels_from, Interned, Interner, Labels};
-pub use object::{write_object_name, ObjectRef, Source};
-pub use plan_document::{
-    Group, ItemSource, Plan, PlanItem, Rollout, Wave, PLAN_API_VERSION, PLAN_KIND,
-};
-pub use quantity::Quantity;
-pub use workload::{FederatedPlacement, Workload, WorkloadKind};
+pub(crate) use decision::PreviousDecision;
+pub(crate) use decode_message::plain_decode_message;
+pub(crate) use echo::{echo, shorten_quoted, MAX_LINE_CHARS};
+pub(crate) use label_selector::{LabelSelectorRequirementSpec, LabelSelectorSpec};
+#[cfg(test)]
+pub(crate) use labels::labels_from;
+pub(crate) use labels::{Interned, Interner, Labels};
+pub(crate) use object::{write_object_name, ObjectRef, Source};
+pub use plan_document::{Group, ItemSource, Plan, PlanItem, Rollout, Wave};
+pub(crate) use plan_document::{PLAN_API_VERSION, PLAN_KIND};
+pub(crate) use quantity::Quantity;
+pub use workload::WorkloadKind;
+pub(crate) use workload::{FederatedPlacement, Workload};
 
 /// Everything one run reads: the fleet, the workloads that ask for placement, and the
 /// previous decisions that keep placements stable.

@@ -46,7 +46,7 @@ impl fmt::Display for ObjectRef {
 
 /// `Kind/namespace/name`, or `Kind/name` for a cluster-scoped object: how every message and
 /// view names an object.
-pub fn write_object_name(
+pub(crate) fn write_object_name(
     f: &mut fmt::Formatter<'_>,
     kind: &str,
     namespace: Option<&str>,

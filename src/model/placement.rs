@@ -9,12 +9,12 @@ use serde::Deserialize;
 use super::{LabelSelectorRequirementSpec, LabelSelectorSpec, TaintEffect};
 
 /// The label OCM puts on PlacementDecisions to name their Placement.
-pub const PLACEMENT_LABEL: &str = "cluster.open-cluster-management.io/placement";
+pub(crate) const PLACEMENT_LABEL: &str = "cluster.open-cluster-management.io/placement";
 /// The decision group name label of a PlacementDecision.
-pub const DECISION_GROUP_NAME_LABEL: &str =
+pub(crate) const DECISION_GROUP_NAME_LABEL: &str =
     "cluster.open-cluster-management.io/decision-group-name";
 /// The decision group index label of a PlacementDecision.
-pub const DECISION_GROUP_INDEX_LABEL: &str =
+pub(crate) const DECISION_GROUP_INDEX_LABEL: &str =
     "cluster.open-cluster-management.io/decision-group-index";
 
 /// `spec` of a Placement, v1alpha1 and v1beta1 normalised to the v1beta1 shape.
@@ -392,10 +392,10 @@ fn taint_effect<'de, D: Deserializer<'de>>(
 /// A taint effect OCM does not define (the text found).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("expected NoSelect, PreferNoSelect or NoSelectIfNew, found {0:?}")]
-pub struct UnknownTaintEffect(pub String);
+pub(crate) struct UnknownTaintEffect(pub String);
 
 /// Reads a taint effect as OCM spells it.
-pub fn parse_taint_effect(text: &str) -> Result<TaintEffect, UnknownTaintEffect> {
+pub(crate) fn parse_taint_effect(text: &str) -> Result<TaintEffect, UnknownTaintEffect> {
     match text {
         "NoSelect" => Ok(TaintEffect::NoSelect),
         "PreferNoSelect" => Ok(TaintEffect::PreferNoSelect),
@@ -537,7 +537,7 @@ fn cel_selector<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String
 /// and what was wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("spec.{path}: {message}")]
-pub struct SpecError {
+pub(crate) struct SpecError {
     pub path: String,
     pub message: String,
 }
@@ -551,7 +551,7 @@ fn decode<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T,
 
 /// Reads a Placement's `spec` for its apiVersion (`cluster.open-cluster-management.io/v1alpha1`
 /// or `v1beta1`), applying the CRD defaults.
-pub fn decode_placement_spec(
+pub(crate) fn decode_placement_spec(
     api_version: &str,
     spec: serde_json::Value,
 ) -> Result<PlacementSpec, SpecError> {
@@ -603,7 +603,7 @@ mod alpha {
 
     #[derive(Deserialize)]
     #[serde(rename_all = "camelCase", deny_unknown_fields)]
-    pub struct PlacementSpec {
+    pub(super) struct PlacementSpec {
         #[serde(default)]
         cluster_sets: Vec<String>,
         #[serde(default)]
@@ -649,7 +649,7 @@ mod alpha {
         /// The seed's per-predicate `clusterSets`/`numberOfClusters` stay on the predicates
         /// (the scheduler evaluates each predicate on its own); a placement-level
         /// `numberOfClusters` beside them would be ambiguous, so it is an error.
-        pub fn normalise(self) -> Result<super::PlacementSpec, SpecError> {
+        pub(super) fn normalise(self) -> Result<super::PlacementSpec, SpecError> {
             if self.number_of_clusters.is_some() {
                 if let Some(index) = self.predicates.iter().position(|predicate| {
                     !predicate.cluster_sets.is_empty() || predicate.number_of_clusters.is_some()
@@ -796,7 +796,9 @@ impl<'de> Deserialize<'de> for SelectionOrder {
 }
 
 /// Reads a PlacementRule's `spec`.
-pub fn decode_placement_rule_spec(spec: serde_json::Value) -> Result<PlacementRuleSpec, SpecError> {
+pub(crate) fn decode_placement_rule_spec(
+    spec: serde_json::Value,
+) -> Result<PlacementRuleSpec, SpecError> {
     if spec.is_null() {
         return Ok(PlacementRuleSpec::default());
     }
@@ -818,7 +820,7 @@ struct RuleDecision {
 
 /// The cluster names of a PlacementRule's `status.decisions`, in their order: the previous
 /// decisions the rule keeps first.
-pub fn decode_placement_rule_decisions(
+pub(crate) fn decode_placement_rule_decisions(
     status: serde_json::Value,
 ) -> Result<Vec<String>, SpecError> {
     if status.is_null() {

@@ -12,8 +12,8 @@ use std::fmt;
 
 use super::{write_object_name, ClusterNames, Condition, ConditionStatus, ObjectRef};
 
-pub const PLAN_API_VERSION: &str = "fleetplan.io/v1alpha1";
-pub const PLAN_KIND: &str = "Plan";
+pub(crate) const PLAN_API_VERSION: &str = "fleetplan.io/v1alpha1";
+pub(crate) const PLAN_KIND: &str = "Plan";
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

@@ -99,7 +99,7 @@ impl From<RspSpecFields> for RspSpec {
 
 /// Rejects negative counts and weights: the reference would loop forever on a negative
 /// weight and hand out negative replica counts for negative minimums.
-pub fn check_non_negative<E: serde::de::Error>(value: i64) -> Result<i64, E> {
+pub(crate) fn check_non_negative<E: serde::de::Error>(value: i64) -> Result<i64, E> {
     if value < 0 {
         Err(E::custom(format_args!(
             "expected a non-negative integer, found {value}"

@@ -125,12 +125,12 @@ impl Quantity {
 }
 
 /// `Quantity.Value()`: whole units, rounded up away from zero.
-pub fn nanos_to_value(nanos: i128) -> i128 {
+pub(crate) fn nanos_to_value(nanos: i128) -> i128 {
     scaled_ceil(nanos, 1_000_000_000)
 }
 
 /// `Quantity.MilliValue()`: thousandths, rounded up away from zero.
-pub fn nanos_to_milli_value(nanos: i128) -> i128 {
+pub(crate) fn nanos_to_milli_value(nanos: i128) -> i128 {
     scaled_ceil(nanos, 1_000_000)
 }
 

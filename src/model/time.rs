@@ -6,7 +6,7 @@
 
 /// Why a timestamp was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum TimeError {
+pub(crate) enum TimeError {
     #[error("expected an RFC 3339 time like \"2006-01-02T15:04:05Z\", found {:?}", super::echo(.0))]
     Format(String),
     #[error("{field} out of range in {:?}", super::echo(text))]
@@ -14,7 +14,7 @@ pub enum TimeError {
 }
 
 /// Parses an RFC 3339 timestamp into Unix seconds (UTC).
-pub fn parse_rfc3339(text: &str) -> Result<i64, TimeError> {
+pub(crate) fn parse_rfc3339(text: &str) -> Result<i64, TimeError> {
     let format_error = || TimeError::Format(text.to_string());
     let bytes = text.as_bytes();
     let number = |from: usize, len: usize| -> Result<i64, TimeError> {
@@ -102,7 +102,7 @@ const LATEST_RFC3339: i64 = 253_402_300_799;
 /// Formats Unix seconds as RFC 3339 in UTC (`2026-01-01T00:00:00Z`), as metav1.Time does.
 /// A time outside the years 0000-9999 (a `tolerationSeconds` near the int64 maximum) is
 /// written as the nearest end of that range, so the output stays RFC 3339.
-pub fn format_rfc3339(unix_seconds: i64) -> String {
+pub(crate) fn format_rfc3339(unix_seconds: i64) -> String {
     let unix_seconds = unix_seconds.clamp(EARLIEST_RFC3339, LATEST_RFC3339);
     let days = unix_seconds.div_euclid(86_400);
     let seconds_of_day = unix_seconds.rem_euclid(86_400);

@@ -8,7 +8,7 @@ use super::fleet::FleetIndex;
 /// Names of the ManagedClusterSetBindings in `namespace` whose clusterset exists. Upstream
 /// looks the set up by the binding's own name, which its webhook keeps equal to
 /// `spec.clusterSet`.
-pub fn valid_bindings(fleet: &FleetIndex, namespace: &str) -> Vec<String> {
+pub(crate) fn valid_bindings(fleet: &FleetIndex, namespace: &str) -> Vec<String> {
     let names: BTreeSet<&str> = fleet
         .inventory
         .bindings
@@ -20,7 +20,7 @@ pub fn valid_bindings(fleet: &FleetIndex, namespace: &str) -> Vec<String> {
 }
 
 /// Bound set names ∩ `spec.clusterSets` (all bound sets when it is empty), sorted.
-pub fn eligible_sets(bound: &[String], in_spec: &[String]) -> Vec<String> {
+pub(crate) fn eligible_sets(bound: &[String], in_spec: &[String]) -> Vec<String> {
     let bound: BTreeSet<&String> = bound.iter().collect();
     if in_spec.is_empty() {
         return bound.into_iter().cloned().collect();

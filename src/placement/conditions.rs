@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::model::echo;
 
-pub use crate::model::Condition;
+pub(crate) use crate::model::Condition;
 
 /// The outcome of the scheduling framework: upstream's `framework.Status`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -38,11 +38,11 @@ fn condition(kind: &str, status: bool, reason: &str, message: String) -> Conditi
     }
 }
 
-pub const SATISFIED: &str = "PlacementSatisfied";
-pub const MISCONFIGURED: &str = "PlacementMisconfigured";
+pub(crate) const SATISFIED: &str = "PlacementSatisfied";
+pub(crate) const MISCONFIGURED: &str = "PlacementMisconfigured";
 
 /// The counts `PlacementSatisfied` is decided from.
-pub struct Counts<'c> {
+pub(crate) struct Counts<'c> {
     pub cluster_sets_in_spec: &'c [String],
     pub eligible_sets: &'c [String],
     pub bindings: usize,
@@ -52,7 +52,7 @@ pub struct Counts<'c> {
     pub unscheduled: i64,
 }
 
-pub fn satisfied(counts: &Counts, status: &Status) -> Condition {
+pub(crate) fn satisfied(counts: &Counts, status: &Status) -> Condition {
     if counts.bindings == 0 {
         return condition(
             SATISFIED,
@@ -123,7 +123,7 @@ pub fn satisfied(counts: &Counts, status: &Status) -> Condition {
     )
 }
 
-pub fn misconfigured(status: &Status) -> Condition {
+pub(crate) fn misconfigured(status: &Status) -> Condition {
     match status {
         Status::Misconfigured { plugin, message } => condition(
             MISCONFIGURED,

@@ -16,7 +16,7 @@ use crate::selector::{Selector, SelectorError};
 
 use super::fleet::FleetIndex;
 
-pub const MAX_DECISIONS_PER_OBJECT: usize = 100;
+pub(crate) const MAX_DECISIONS_PER_OBJECT: usize = 100;
 
 /// A `status.decisionGroups[]` entry.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -44,7 +44,7 @@ pub struct DecisionObject {
 
 /// Where a selected cluster was put: its decision group and PlacementDecision object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Placed<'d> {
+pub(crate) struct Placed<'d> {
     pub group_index: usize,
     pub group_name: &'d str,
     pub decision: &'d str,
@@ -52,7 +52,7 @@ pub struct Placed<'d> {
 
 /// Each cluster of `decisions`, by name, with the group and object it is in (read back from
 /// the objects' labels, as a reader of the PlacementDecisions would).
-pub fn placed(decisions: &[DecisionObject]) -> HashMap<&str, Placed<'_>> {
+pub(crate) fn placed(decisions: &[DecisionObject]) -> HashMap<&str, Placed<'_>> {
     let mut placed = HashMap::new();
     for decision in decisions {
         let group_index = decision
@@ -80,7 +80,7 @@ pub fn placed(decisions: &[DecisionObject]) -> HashMap<&str, Placed<'_>> {
 
 /// A decision strategy upstream refuses (Misconfigured), with upstream's message.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum GroupsError {
+pub(crate) enum GroupsError {
     #[error(
         "spec.decisionStrategy.groupStrategy.clustersPerDecisionGroup: {:?} invalid type: string is not a percentage",
         crate::model::echo(.0)
@@ -99,7 +99,7 @@ impl From<SelectorError> for GroupsError {
 }
 
 /// Upstream `calculateLength`: an int, or `ceil(p% × total)`; ≤ 0 or > total is total.
-pub fn group_length(per_group: &IntOrString, total: usize) -> Result<usize, GroupsError> {
+pub(crate) fn group_length(per_group: &IntOrString, total: usize) -> Result<usize, GroupsError> {
     let length = match per_group {
         IntOrString::Int(count) => *count,
         IntOrString::String(text) => {
@@ -117,12 +117,12 @@ pub fn group_length(per_group: &IntOrString, total: usize) -> Result<usize, Grou
 }
 
 /// A decision group: its name and its clusters' name ranks.
-pub type RankedGroup = (String, Vec<usize>);
+pub(crate) type RankedGroup = (String, Vec<usize>);
 
 /// Groups `selected` (in name order, each cluster's inventory index in `fleet` with its name
 /// rank) by the strategy: named groups take their matching clusters first, the rest form
 /// groups named "". Each group lists its clusters in name order.
-pub fn decision_groups(
+pub(crate) fn decision_groups(
     strategy: &GroupStrategy,
     fleet: &FleetIndex,
     selected: &[(usize, usize)],
@@ -170,7 +170,7 @@ fn divide(name: &str, clusters: &[usize], length: usize, groups: &mut Vec<Ranked
 
 /// The PlacementDecision objects and group statuses (clusters named by their ranks in
 /// `table`); object numbers start at 1 and run across groups, group indices start at 0.
-pub fn decision_objects(
+pub(crate) fn decision_objects(
     namespace: &str,
     placement: &str,
     table: &Arc<NameTable>,

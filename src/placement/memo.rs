@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::Mutex;
 
-pub struct Memo<K, V>(Mutex<HashMap<K, V>>);
+pub(super) struct Memo<K, V>(Mutex<HashMap<K, V>>);
 
 impl<K, V> Default for Memo<K, V> {
     fn default() -> Memo<K, V> {
@@ -18,7 +18,7 @@ impl<K: Hash + Eq, V: Clone> Memo<K, V> {
     /// The value for `key`, made when missing. It is made outside the lock, so threads
     /// asking for other keys do not wait on it; two threads that miss the same key at once
     /// both make it and the first stored is kept (a value depends only on its key).
-    pub fn get_or_insert_with<Q>(&self, key: &Q, make: impl FnOnce() -> V) -> V
+    pub(super) fn get_or_insert_with<Q>(&self, key: &Q, make: impl FnOnce() -> V) -> V
     where
         K: Borrow<Q>,
         Q: Hash + Eq + ToOwned<Owned = K> + ?Sized,

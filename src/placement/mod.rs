@@ -12,20 +12,20 @@
 //! filters and score order, but each predicate fills its own count, previous clusters first,
 //! then in score order where the seed says "random".
 
-pub mod clustersets;
-pub mod conditions;
-pub mod feasible;
-pub mod filters;
-pub mod fleet;
-pub mod groups;
+pub(crate) mod clustersets;
+pub(crate) mod conditions;
+pub(crate) mod feasible;
+pub(crate) mod filters;
+pub(crate) mod fleet;
+pub(crate) mod groups;
 mod memo;
-pub mod previous;
-pub mod prioritizers;
-pub mod rule;
+pub(crate) mod previous;
+pub(crate) mod prioritizers;
+pub(crate) mod rule;
 mod scheduler;
-pub mod select;
-pub mod spread;
-pub mod trace;
+pub(crate) mod select;
+pub(crate) mod spread;
+pub(crate) mod trace;
 #[cfg(test)]
 mod upstream_vectors;
 
@@ -35,7 +35,7 @@ use crate::model::placement::PlacementSpec;
 use crate::model::ClusterNames;
 
 use conditions::{Condition, Counts, Status};
-pub use fleet::FleetIndex;
+pub(crate) use fleet::FleetIndex;
 use groups::{DecisionGroupStatus, DecisionObject};
 use scheduler::Scheduled;
 pub use scheduler::Scheduler;
@@ -57,7 +57,7 @@ pub struct PlacementInput<'a> {
 }
 
 /// What a plan and `explain` say about a spreadPolicy the hub does not enforce.
-pub const SPREAD_NOT_ENFORCED: &str =
+pub(crate) const SPREAD_NOT_ENFORCED: &str =
     "spreadPolicy is accepted by the API but not enforced by the OCM scheduler";
 
 /// What the scheduler warns about besides its result.
@@ -443,12 +443,12 @@ pub(crate) mod tests {
     use crate::testing::cluster;
 
     /// An online cluster of the clusterset `set`.
-    pub fn member(name: &str) -> Cluster {
+    pub(crate) fn member(name: &str) -> Cluster {
         cluster(name).label(CLUSTERSET_LABEL, "set").build()
     }
 
     /// The clusters, with the clusterset `set` bound to the namespace `ns`.
-    pub fn fleet(clusters: Vec<Cluster>) -> Inventory {
+    pub(crate) fn fleet(clusters: Vec<Cluster>) -> Inventory {
         Inventory {
             clusters,
             cluster_sets: vec![ClusterSet {
@@ -467,12 +467,12 @@ pub(crate) mod tests {
     }
 
     /// The previous decision of the placement `ns/p`.
-    pub fn decided(clusters: &[&str]) -> Vec<PreviousDecision> {
+    pub(crate) fn decided(clusters: &[&str]) -> Vec<PreviousDecision> {
         decided_by("p", clusters)
     }
 
     /// The previous decision of the placement `ns/<placement>`.
-    pub fn decided_by(placement: &str, clusters: &[&str]) -> Vec<PreviousDecision> {
+    pub(crate) fn decided_by(placement: &str, clusters: &[&str]) -> Vec<PreviousDecision> {
         vec![PreviousDecision {
             object: ObjectRef {
                 api_version: "cluster.open-cluster-management.io/v1beta1".into(),

@@ -11,7 +11,7 @@ use super::fleet::FleetIndex;
 
 /// Only PlacementDecision objects count for Balance, Steady and NoSelectIfNew; a
 /// PlacementRule's status decisions are its own business.
-pub const PLACEMENT_DECISION_KIND: &str = "PlacementDecision";
+pub(crate) const PLACEMENT_DECISION_KIND: &str = "PlacementDecision";
 
 /// Namespace → placement → cluster name → how often it appears in the placement's decisions.
 pub struct PreviousDecisions<'a> {
@@ -64,7 +64,7 @@ impl<'a> PreviousDecisions<'a> {
 }
 
 /// The decisions that are PlacementDecisions.
-pub fn placement_decisions(
+pub(crate) fn placement_decisions(
     previous: &[PreviousDecision],
 ) -> impl Iterator<Item = &PreviousDecision> {
     previous

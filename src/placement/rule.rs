@@ -15,7 +15,7 @@ use crate::model::Cluster;
 use crate::placement::FleetIndex;
 use crate::selector::Selector;
 
-pub struct RuleInput<'a> {
+pub(crate) struct RuleInput<'a> {
     pub fleet: &'a FleetIndex<'a>,
     pub spec: &'a PlacementRuleSpec,
     /// The rule's `status.decisions` cluster names, in order.
@@ -71,7 +71,7 @@ fn condition_mismatch(spec: &PlacementRuleSpec, cluster: &Cluster) -> Option<Rul
     })
 }
 
-pub fn evaluate(input: &RuleInput) -> RuleResult {
+pub(crate) fn evaluate(input: &RuleInput) -> RuleResult {
     let spec = input.spec;
     let mut verdicts = BTreeMap::new();
     let selector = if spec.clusters.is_empty() {

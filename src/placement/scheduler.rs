@@ -65,7 +65,7 @@ pub(super) struct Scheduled {
 }
 
 impl Scheduled {
-    pub fn stop(mut self, status: Status) -> Scheduled {
+    pub(super) fn stop(mut self, status: Status) -> Scheduled {
         self.status = Some(status);
         self
     }

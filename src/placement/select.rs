@@ -8,7 +8,7 @@ use crate::model::Cluster;
 
 use super::spread::{Block, SpreadRules};
 
-pub struct Selection {
+pub(crate) struct Selection {
     /// Positions in the score order, ascending.
     pub selected: Vec<usize>,
     /// Positions kept out by a spread rule.
@@ -20,7 +20,11 @@ pub struct Selection {
 /// the first cluster not taken, because the take may have lifted a domain's minimum and
 /// admitted a better-ranked cluster refused before. Then it fills up, in the same way, with
 /// clusters only the ScheduleAnyway rules refused.
-pub fn select<'s>(ranked: &[&'s Cluster], limit: usize, mut spread: SpreadRules<'s>) -> Selection {
+pub(crate) fn select<'s>(
+    ranked: &[&'s Cluster],
+    limit: usize,
+    mut spread: SpreadRules<'s>,
+) -> Selection {
     if spread.is_empty() {
         return Selection {
             selected: (0..ranked.len().min(limit)).collect(),
@@ -97,7 +101,7 @@ pub fn select<'s>(ranked: &[&'s Cluster], limit: usize, mut spread: SpreadRules<
 ///
 /// Returns the selection and the unscheduled count: the sum over predicates of how many
 /// clusters each found fewer than its `numberOfClusters` (the seed's `PlacementSatisfied`).
-pub fn per_predicate<'s>(
+pub(crate) fn per_predicate<'s>(
     ranked: &[&'s Cluster],
     counts: &[Option<i32>],
     matches: impl Fn(usize, usize) -> bool,

@@ -54,7 +54,7 @@ impl<'s> Rule<'s> {
 
 /// Why a spread rule kept a cluster out.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Block {
+pub(crate) struct Block {
     pub rule: String,
     /// `None`: the cluster lacks the topology key.
     pub domain: Option<String>,
@@ -62,12 +62,12 @@ pub struct Block {
     pub taken_by: Vec<String>,
 }
 
-pub struct SpreadRules<'s> {
+pub(crate) struct SpreadRules<'s> {
     rules: Vec<Rule<'s>>,
 }
 
 impl<'s> SpreadRules<'s> {
-    pub fn new(spec: &'s PlacementSpec, feasible: &[&'s Cluster]) -> SpreadRules<'s> {
+    pub(crate) fn new(spec: &'s PlacementSpec, feasible: &[&'s Cluster]) -> SpreadRules<'s> {
         let spread = spec
             .spread_policy
             .spread_constraints
@@ -113,13 +113,13 @@ impl<'s> SpreadRules<'s> {
         SpreadRules { rules }
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.rules.is_empty()
     }
 
     /// Whether taking `cluster` keeps every rule satisfied; `preferred` also enforces the
     /// ScheduleAnyway rules.
-    pub fn admit(&self, cluster: &'s Cluster, preferred: bool) -> Result<(), Block> {
+    pub(crate) fn admit(&self, cluster: &'s Cluster, preferred: bool) -> Result<(), Block> {
         for rule in self.rules.iter().filter(|rule| rule.hard || preferred) {
             let Some(domain) = rule.domain(cluster) else {
                 return Err(Block {
@@ -143,7 +143,7 @@ impl<'s> SpreadRules<'s> {
         Ok(())
     }
 
-    pub fn take(&mut self, cluster: &'s Cluster) {
+    pub(crate) fn take(&mut self, cluster: &'s Cluster) {
         for rule in &mut self.rules {
             if let Some(domain) = rule.domain(cluster) {
                 rule.taken

@@ -11,7 +11,7 @@ use crate::selector::{ClusterBits, Selector};
 
 /// `'a` borrows the model (names in replica traces outlive the run's indexes); `'i` the run's
 /// `FleetIndex`.
-pub struct FederatedFleet<'a, 'i> {
+pub(crate) struct FederatedFleet<'a, 'i> {
     pub clusters: &'a [Cluster],
     index: &'i FleetIndex<'i>,
     /// Built by the first federation or kubefed item: a run of Placements alone never needs
@@ -28,7 +28,10 @@ struct Shared {
 
 impl<'a, 'i> FederatedFleet<'a, 'i> {
     /// `index` must index these `clusters` (the same inventory, in the same order).
-    pub fn new(clusters: &'a [Cluster], index: &'i FleetIndex<'i>) -> FederatedFleet<'a, 'i> {
+    pub(crate) fn new(
+        clusters: &'a [Cluster],
+        index: &'i FleetIndex<'i>,
+    ) -> FederatedFleet<'a, 'i> {
         FederatedFleet {
             clusters,
             index,
@@ -54,27 +57,27 @@ impl<'a, 'i> FederatedFleet<'a, 'i> {
         })
     }
 
-    pub fn id(&self, name: &str) -> Option<usize> {
+    pub(crate) fn id(&self, name: &str) -> Option<usize> {
         self.index.index_of(name)
     }
 
-    pub fn capacity(&self) -> &BTreeMap<String, i64> {
+    pub(crate) fn capacity(&self) -> &BTreeMap<String, i64> {
         &self.shared().capacity
     }
 
-    pub fn online(&self) -> &ClusterBits {
+    pub(crate) fn online(&self) -> &ClusterBits {
         &self.shared().online
     }
 
     /// Online clusters whose labels match.
-    pub fn online_matching(&self, selector: &Selector) -> ClusterBits {
+    pub(crate) fn online_matching(&self, selector: &Selector) -> ClusterBits {
         let mut bits = self.index.select_labels(selector);
         bits.and_assign(self.online());
         bits
     }
 
     /// Names of the clusters in `bits`, in inventory order.
-    pub fn names(&self, bits: &ClusterBits) -> Vec<&'a str> {
+    pub(crate) fn names(&self, bits: &ClusterBits) -> Vec<&'a str> {
         bits.iter_ones()
             .filter_map(|id| self.clusters.get(id))
             .map(|cluster| cluster.name.as_str())

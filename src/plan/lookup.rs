@@ -46,7 +46,7 @@ fn plural(kind: &str) -> String {
 /// An item or cluster the command line names that the inputs do not hold. Each
 /// `suggestion` is ", did you mean …?" or empty.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
-pub enum LookupError {
+pub(crate) enum LookupError {
     #[error(
         "expected [KIND/][NAMESPACE/]NAME, found {:?}",
         crate::model::echo(query)
@@ -69,7 +69,7 @@ pub enum LookupError {
 }
 
 /// The index of the one item `query` names.
-pub fn find_item(sources: &[ItemSource], query: &str) -> Result<usize, LookupError> {
+pub(crate) fn find_item(sources: &[ItemSource], query: &str) -> Result<usize, LookupError> {
     let parts: Vec<&str> = query.split('/').collect();
     let matches = |source: &ItemSource| -> bool {
         let namespace = source.namespace.as_deref().unwrap_or("");
@@ -139,7 +139,11 @@ pub fn find_item(sources: &[ItemSource], query: &str) -> Result<usize, LookupErr
 }
 
 /// Checks that `known`, the clusters `searched` names ("in the inventory"), has `name`.
-pub fn find_cluster(known: &[&str], searched: &'static str, name: &str) -> Result<(), LookupError> {
+pub(crate) fn find_cluster(
+    known: &[&str],
+    searched: &'static str,
+    name: &str,
+) -> Result<(), LookupError> {
     if known.contains(&name) {
         return Ok(());
     }

@@ -10,18 +10,16 @@ mod whatif;
 
 use std::collections::HashMap;
 
-pub use crate::model::Condition;
-pub use crate::model::{
-    Group, ItemSource, Plan, PlanItem, Rollout, Wave, PLAN_API_VERSION as API_VERSION,
-    PLAN_KIND as KIND,
-};
-pub use consumers::{ConsumerTrace, RouteTrace};
-pub use diagnostic::{Diagnostic, Kind as DiagnosticKind};
-pub use federated_fleet::FederatedFleet;
-pub use items::karmada::{BindingTrace, KarmadaTrace};
-pub use lookup::{find_cluster, find_item, LookupError};
-pub use trace::{Engine, ItemTrace, SelectionRule, SelectionTrace};
-pub use whatif::{close_matches, every_cluster, TaintEdit, WhatIf, WhatIfError};
+pub(crate) use crate::model::Condition;
+pub(crate) use crate::model::{Group, ItemSource, Plan, PlanItem, Rollout};
+pub(crate) use consumers::ConsumerTrace;
+pub(crate) use diagnostic::{Diagnostic, Kind as DiagnosticKind};
+pub(crate) use federated_fleet::FederatedFleet;
+pub(crate) use items::karmada::KarmadaTrace;
+pub(crate) use lookup::{find_cluster, find_item, LookupError};
+pub use trace::ItemTrace;
+pub(crate) use trace::{Engine, SelectionRule, SelectionTrace};
+pub(crate) use whatif::{close_matches, every_cluster, TaintEdit, WhatIf, WhatIfError};
 
 use crate::karmada::fleet::Fleet as KarmadaFleet;
 use crate::model::{Model, Workload, WorkloadKind};
@@ -160,7 +158,7 @@ pub fn build_item<'a>(model: &'a Model, options: &PlanOptions, index: usize) -> 
 /// Plans the workloads at `indices` (in that order) as [`build`] would: items are
 /// independent given the run's indexes, which are built from the whole model, so `explain`
 /// traces one item and `plan ITEM…` plans a few without tracing or planning the whole fleet.
-pub fn build_items<'a>(
+pub(crate) fn build_items<'a>(
     model: &'a Model,
     options: &PlanOptions,
     indices: &[usize],

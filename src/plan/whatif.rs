@@ -8,7 +8,7 @@ use crate::model::{Model, Taint, TaintEffect};
 use crate::selector::{Requirement, SelectorError};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct WhatIf {
+pub(crate) struct WhatIf {
     pub offline: Vec<String>,
     pub capacity: Vec<(String, i64)>,
     /// (cluster, key, value)
@@ -18,7 +18,7 @@ pub struct WhatIf {
 
 /// `--taint CLUSTER:KEY[=VALUE]:EFFECT`, as given.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct TaintEdit {
+pub(crate) struct TaintEdit {
     pub cluster: String,
     pub key: String,
     pub value: String,
@@ -35,7 +35,7 @@ const KARMADA_EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute
 
 impl TaintEdit {
     /// `key=value:Effect` (`key:Effect` without a value), as taints are written.
-    pub fn taint(&self) -> String {
+    pub(crate) fn taint(&self) -> String {
         match self.value.as_str() {
             "" => format!("{}:{}", self.key, self.effect),
             value => format!("{}={value}:{}", self.key, self.effect),
@@ -43,7 +43,7 @@ impl TaintEdit {
     }
 
     /// When the upstream controllers act on this taint (`explain` says it).
-    pub fn when_upstream_acts(&self) -> String {
+    pub(crate) fn when_upstream_acts(&self) -> String {
         let when = if KARMADA_EFFECTS.contains(&self.effect.as_str()) {
             match self.effect.as_str() {
                 "NoExecute" => "Karmada evicts from it once the cluster is updated, when its taint manager (--enable-taint-manager, on by default) is on; karmada-scheduler places the evicted elsewhere at once, and the rest at its next rescheduling trigger (a change of the binding's placement or replicas)",
@@ -58,7 +58,7 @@ impl TaintEdit {
 
 /// A what-if change the inventory cannot take.
 #[derive(Debug, thiserror::Error)]
-pub enum WhatIfError {
+pub(crate) enum WhatIfError {
     /// `suggestion` is ", did you mean …?" or empty; `searched` says which clusters were
     /// loaded, so a Karmada-only fleet is not told about an inventory it never had.
     #[error(
@@ -99,7 +99,7 @@ pub enum WhatIfError {
 impl WhatIf {
     /// Applies every change to the clusters of that name, in the inventory and among the
     /// Karmada `Cluster`s; naming a cluster neither has is an error.
-    pub fn apply(&self, model: &mut Model, now: i64) -> Result<(), WhatIfError> {
+    pub(crate) fn apply(&self, model: &mut Model, now: i64) -> Result<(), WhatIfError> {
         for name in &self.offline {
             let found = clusters(model, "--offline", name)?;
             if let Some(cluster) = found.inventory {
@@ -257,7 +257,7 @@ fn clusters<'m>(
 
 /// Every cluster name of both fleets (the inventory's, then Karmada's), and where a message
 /// says they were looked for.
-pub fn every_cluster(model: &Model) -> (Vec<&str>, &'static str) {
+pub(crate) fn every_cluster(model: &Model) -> (Vec<&str>, &'static str) {
     let known = model
         .inventory
         .clusters
@@ -283,7 +283,7 @@ pub fn every_cluster(model: &Model) -> (Vec<&str>, &'static str) {
 }
 
 /// ", did you mean A or B?" for names within a small edit distance, else "".
-pub fn close_matches(name: &str, known: &[&str]) -> String {
+pub(crate) fn close_matches(name: &str, known: &[&str]) -> String {
     // Few enough edits to be a typo: at most a fifth of the name, but always 2.
     let limit = (name.chars().count() / 5).max(2);
     let mut close: Vec<(usize, &str)> = known

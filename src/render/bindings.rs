@@ -13,7 +13,7 @@ use crate::model::karmada::KarmadaCluster;
 use crate::plan::{ItemTrace, PlanItem};
 
 /// The head of every `-o bindings` stream.
-pub const HEADER: &str = "\
+pub(crate) const HEADER: &str = "\
 # ResourceBindings as karmada-scheduler would write them (spec.clusters sorted by name).
 # The resource detector and the scheduler own these objects: compare them with
 #   kubectl get resourcebindings -A -o yaml
@@ -100,7 +100,7 @@ fn is_zero(value: &i64) -> bool {
 /// by every binding's entries: one serde call per entry was most of `-o bindings`' time
 /// (5.6M entries at 10k clusters × 10k workloads, 2,000 Duplicated ones on ~2,800 clusters).
 #[derive(Debug, Default)]
-pub struct NameLines<'f> {
+pub(crate) struct NameLines<'f> {
     /// The fleet and a line per cluster, set by the first binding rendered. A plan's Karmada
     /// items all schedule over one fleet; another one's entries are rendered each time. The
     /// fleet is borrowed, so no other one can take its place at the same address.
@@ -166,7 +166,7 @@ fn name_line(name: &str) -> Result<String, serde_yaml::Error> {
 /// The item's binding as a YAML document after `---` (the `-o bindings` stream is
 /// [`HEADER`] then every item's, in plan item order); nothing for a resource no policy claims,
 /// which has no binding. `lines` caches the fleet's entry lines across the items of a run.
-pub fn object<'f>(
+pub(crate) fn object<'f>(
     item: &PlanItem,
     trace: &ItemTrace<'f>,
     lines: &NameLines<'f>,

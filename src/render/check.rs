@@ -12,7 +12,7 @@ use crate::verdict::NOT_EVALUATED;
 
 /// One line per finding (with a baseline, per new finding), one per baseline entry that no
 /// longer occurs, then a summary line.
-pub fn text(report: &CheckReport) -> String {
+pub(crate) fn text(report: &CheckReport) -> String {
     let mut out = String::new();
     for error in report.errors.iter().filter(|f| f.is_new()) {
         let _ = writeln!(out, "error: {}", terminal_line(&error.to_string()));
@@ -105,7 +105,7 @@ fn verdict(report: &CheckReport) -> String {
     }
 }
 
-pub fn json(report: &CheckReport) -> Result<String, Unrepresentable> {
+pub(crate) fn json(report: &CheckReport) -> Result<String, Unrepresentable> {
     json_document(report)
 }
 
@@ -114,7 +114,7 @@ pub fn json(report: &CheckReport) -> Result<String, Unrepresentable> {
 /// The annotation carries the location, so the message does not repeat it (a finding on
 /// standard input, which annotates no file, keeps it). With a baseline, new findings say
 /// so and known ones are `::notice`s, which do not fail a review.
-pub fn github(report: &CheckReport) -> String {
+pub(crate) fn github(report: &CheckReport) -> String {
     let mut out = String::new();
     let baseline = report.resolved.is_some();
     for (command, findings) in [("error", &report.errors), ("warning", &report.unsatisfied)] {
@@ -155,7 +155,7 @@ pub fn github(report: &CheckReport) -> String {
 /// the known findings folded in `<details>` and the entries no longer found. Text from inputs
 /// is in code spans ([`markdown_cell`]), so no manifest can inject markdown, and the comment
 /// is cut to GitHub's size limit as `diff -o markdown` is.
-pub fn markdown(report: &CheckReport) -> String {
+pub(crate) fn markdown(report: &CheckReport) -> String {
     cap(markdown_uncapped(report), "report", "check")
 }
 

@@ -38,7 +38,7 @@ struct ClusterDecision<'a> {
 /// it are given where the output is read (docs/formats.md repeats them, and a test holds the two
 /// together). `kubectl replace --subresource=status` is not one of them: a custom resource is
 /// only replaced at its current `metadata.resourceVersion`, which a plan cannot know.
-pub const HEADER: &str = "\
+pub(crate) const HEADER: &str = "\
 # PlacementDecisions as the OCM scheduler would write them. Their decisions are in status, a
 # subresource that a plain `kubectl apply` drops. Create the objects, then write their status:
 #   kubectl apply --server-side -f decisions.yaml
@@ -50,7 +50,7 @@ pub const HEADER: &str = "\
 
 /// An item's PlacementDecision objects in decision name order, each a YAML document after
 /// `---` (the `-o decisions` stream is [`HEADER`] then every item's, in plan item order).
-pub fn objects(trace: &ItemTrace) -> Result<String, serde_yaml::Error> {
+pub(crate) fn objects(trace: &ItemTrace) -> Result<String, serde_yaml::Error> {
     let mut out = String::new();
     let ItemTrace::Placement(result) = trace else {
         return Ok(out);

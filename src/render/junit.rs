@@ -26,7 +26,7 @@ struct Case<'a> {
     findings: Vec<&'a Finding>,
 }
 
-pub fn junit(report: &CheckReport) -> String {
+pub(crate) fn junit(report: &CheckReport) -> String {
     let cases = cases(report);
     let failed = |error: bool| {
         cases

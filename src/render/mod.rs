@@ -1,18 +1,18 @@
 //! Turning plans, traces, selections and check reports into tables, YAML, JSON and the
 //! formats CI reads (JUnit, SARIF, GitHub workflow commands).
 
-pub mod bindings;
-pub mod check;
-pub mod decisions;
-pub mod diff;
+pub(crate) mod bindings;
+pub(crate) mod check;
+pub(crate) mod decisions;
+pub(crate) mod diff;
 pub mod escape;
-pub mod explain;
-pub mod junit;
-pub mod plan;
-pub mod sarif;
-pub mod select;
-pub mod table;
-pub mod workflow;
+pub(crate) mod explain;
+pub(crate) mod junit;
+pub(crate) mod plan;
+pub(crate) mod sarif;
+pub(crate) mod select;
+pub(crate) mod table;
+pub(crate) mod workflow;
 
 /// Why a document cannot be written: the serializer's own error. Every document fleetplan
 /// writes goes through a serializer that can refuse it (a migrated object keeps its input's
@@ -28,7 +28,9 @@ pub enum Unrepresentable {
 }
 
 /// `value` as indented JSON and a final new line: how every JSON document is written.
-pub fn json_document<T: serde::Serialize + ?Sized>(value: &T) -> Result<String, Unrepresentable> {
+pub(crate) fn json_document<T: serde::Serialize + ?Sized>(
+    value: &T,
+) -> Result<String, Unrepresentable> {
     let mut text = escape::json_pretty(value)?;
     text.push('\n');
     Ok(text)

@@ -173,11 +173,11 @@ pub fn yaml(plan: &Plan) -> Result<String, ItemError> {
 
 /// A plan's YAML as [`yaml`] joins it: the head, then each item's piece (each ending in a new
 /// line, with no separator between them and nothing after the last).
-pub type YamlPieces = (String, Vec<String>);
+pub(crate) type YamlPieces = (String, Vec<String>);
 
 /// The pieces of [`yaml`], the items rendered on every core: for `diff`, which compares the
 /// plans item by item.
-pub fn yaml_pieces(plan: &Plan) -> Result<YamlPieces, ItemError> {
+pub(crate) fn yaml_pieces(plan: &Plan) -> Result<YamlPieces, ItemError> {
     let items = parallel::map_in_order(&plan.items, item_yaml)
         .into_iter()
         .collect::<Result<_, _>>()?;

@@ -114,7 +114,7 @@ struct RunProperties {
     skipped_documents: usize,
 }
 
-pub fn sarif(report: &CheckReport) -> Result<String, Unrepresentable> {
+pub(crate) fn sarif(report: &CheckReport) -> Result<String, Unrepresentable> {
     let log = Log {
         schema: SCHEMA,
         version: "2.1.0",

@@ -9,7 +9,7 @@ use super::{json_document, table, Unrepresentable};
 use crate::model::{Cluster, Interned, Labels};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SelectionFormat {
+pub(crate) enum SelectionFormat {
     Table,
     Name,
     Json,
@@ -17,7 +17,7 @@ pub enum SelectionFormat {
 }
 
 /// What was asked and what matched, ready to print.
-pub struct Selection<'a> {
+pub(crate) struct Selection<'a> {
     /// Canonical text of the label selector (`""` = everything).
     pub label_selector: String,
     /// Canonical text of the claim selector.
@@ -48,7 +48,7 @@ struct ClusterDocument<'a> {
 }
 
 /// Renders the selection; `width` fits the table to a terminal.
-pub fn render(
+pub(crate) fn render(
     selection: &Selection<'_>,
     format: SelectionFormat,
     width: Option<u16>,

@@ -8,7 +8,7 @@ use comfy_table::presets::NOTHING;
 use comfy_table::{ColumnConstraint, ContentArrangement, Table, Width};
 
 /// The width to fit tables to: the terminal's when stdout is one, otherwise none.
-pub fn terminal_width() -> Option<u16> {
+pub(crate) fn terminal_width() -> Option<u16> {
     if std::io::stdout().is_terminal() {
         known_width(Table::new().width())
     } else {
@@ -26,7 +26,7 @@ fn known_width(reported: Option<u16>) -> Option<u16> {
 const COLUMN_PADDING: u16 = 3;
 
 /// Renders `rows` under `header`; each line ends with a newline and has no trailing spaces.
-pub fn render(header: Vec<String>, rows: Vec<Vec<String>>, width: Option<u16>) -> String {
+pub(crate) fn render(header: Vec<String>, rows: Vec<Vec<String>>, width: Option<u16>) -> String {
     if width.is_none() {
         if let Some(text) = aligned(&header, &rows) {
             return text;

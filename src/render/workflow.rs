@@ -6,7 +6,7 @@ use crate::load::STDIN_NAME;
 
 /// Where an annotation points; each part only when known.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct At<'a> {
+pub(crate) struct At<'a> {
     pub file: Option<&'a str>,
     pub line: Option<usize>,
     pub column: Option<usize>,
@@ -15,7 +15,7 @@ pub struct At<'a> {
 impl<'a> At<'a> {
     /// A place in an input. Standard input is no file of the repository, so an annotation
     /// on it names none (its message still says `<stdin>#N`), as SARIF gives it no location.
-    pub fn input(file: &'a str, line: Option<usize>, column: Option<usize>) -> At<'a> {
+    pub(crate) fn input(file: &'a str, line: Option<usize>, column: Option<usize>) -> At<'a> {
         if file == STDIN_NAME {
             return At::default();
         }
@@ -29,7 +29,7 @@ impl<'a> At<'a> {
 
 /// One command line, `command` being `error`, `warning` or `notice`. A column is given only
 /// with a line, as GitHub reads it.
-pub fn command(command: &str, at: At<'_>, message: &str) -> String {
+pub(crate) fn command(command: &str, at: At<'_>, message: &str) -> String {
     let mut properties = Vec::new();
     if let Some(file) = at.file {
         properties.push(format!("file={}", workflow_property(file)));

@@ -13,7 +13,7 @@ use serde::Deserialize;
 
 use crate::model::preferences::{check_non_negative, ClusterPreferences, ReplicaPreferences};
 
-pub const REPLICA_SET_PREFERENCES_ANNOTATION: &str =
+pub(crate) const REPLICA_SET_PREFERENCES_ANNOTATION: &str =
     "federation.kubernetes.io/replica-set-preferences";
 
 /// The annotation is not the JSON the controller could read.

@@ -11,9 +11,10 @@ mod trace;
 #[cfg(test)]
 mod upstream_vectors;
 
-pub use annotation::{
-    parse_replica_set_preferences, PreferencesError, REPLICA_SET_PREFERENCES_ANNOTATION,
-};
-pub use order::fnv1_32;
-pub use planner::{plan, plan_with_trace, ClusterPlan, PlannerInput, ReplicaPlan};
-pub use trace::{ClusterTrace, PreferenceSource, ReplicaTrace, RoundTrace, ShareTrace};
+pub use annotation::parse_replica_set_preferences;
+pub(crate) use annotation::{PreferencesError, REPLICA_SET_PREFERENCES_ANNOTATION};
+#[cfg(test)]
+use order::fnv1_32;
+pub(crate) use planner::plan_with_trace;
+pub use planner::{plan, PlannerInput};
+pub(crate) use trace::{ClusterTrace, PreferenceSource, ReplicaTrace, RoundTrace};

@@ -1,12 +1,13 @@
 //! The order in which clusters are served: weight descending, then a per-workload hash so that
 //! single-replica workloads do not all land on the alphabetically first cluster.
 
-pub const FNV_OFFSET_BASIS: u32 = 2_166_136_261;
+pub(super) const FNV_OFFSET_BASIS: u32 = 2_166_136_261;
 const FNV_PRIME: u32 = 16_777_619;
 
+#[cfg(test)]
 /// FNV-1 (multiply, then xor; not FNV-1a) over the cluster name immediately followed by the
 /// workload key, as the reference's `fnv.New32()` written with both.
-pub fn fnv1_32(cluster: &str, key: &str) -> u32 {
+pub(crate) fn fnv1_32(cluster: &str, key: &str) -> u32 {
     fnv1_extend(
         fnv1_extend(FNV_OFFSET_BASIS, cluster.as_bytes()),
         key.as_bytes(),
@@ -14,11 +15,11 @@ pub fn fnv1_32(cluster: &str, key: &str) -> u32 {
 }
 
 /// Continues an FNV-1 hash over more bytes.
-pub fn fnv1_extend(hash: u32, bytes: &[u8]) -> u32 {
+pub(super) fn fnv1_extend(hash: u32, bytes: &[u8]) -> u32 {
     bytes.iter().fold(hash, |hash, &byte| fnv1_step(hash, byte))
 }
 
-pub fn fnv1_step(hash: u32, byte: u8) -> u32 {
+pub(super) fn fnv1_step(hash: u32, byte: u8) -> u32 {
     hash.wrapping_mul(FNV_PRIME) ^ u32::from(byte)
 }
 
@@ -27,7 +28,7 @@ pub fn fnv1_step(hash: u32, byte: u8) -> u32 {
 /// `available`, the low 32 bits), so exact ties keep inventory order as the stable sort over
 /// (weight, hash) did; the reference's `sort.Sort` leaves them in an unspecified order.
 /// `weight` is not negative; `available` never reaches 2^32 clusters (64 GiB of names alone).
-pub fn serving_key(weight: i64, hash: u32, index: usize) -> u128 {
+pub(super) fn serving_key(weight: i64, hash: u32, index: usize) -> u128 {
     let weight_descending = i64::MAX.abs_diff(weight);
     (u128::from(weight_descending) << 64) | (u128::from(hash) << 32) | u128::from(index as u32)
 }

@@ -71,7 +71,9 @@ pub fn plan<'n>(input: &PlannerInput<'_, 'n>) -> ReplicaPlan<'n> {
 }
 
 /// `plan`, and what it did on the way, for `explain`. The same run: the trace cannot disagree.
-pub fn plan_with_trace<'n>(input: &PlannerInput<'_, 'n>) -> (ReplicaPlan<'n>, ReplicaTrace<'n>) {
+pub(crate) fn plan_with_trace<'n>(
+    input: &PlannerInput<'_, 'n>,
+) -> (ReplicaPlan<'n>, ReplicaTrace<'n>) {
     let mut recorder = Recorder::default();
     let plan = run(input, Some(&mut recorder));
     let prefs = input.preferences;

@@ -76,7 +76,7 @@ impl Selector {
 /// `metav1validation.ValidateLabelSelector` (values validated, as with
 /// `AllowInvalidLabelValueInSelector: false`): every problem of `spec`, with paths under `path`
 /// (e.g. `spec.predicates[0].requiredClusterSelector.labelSelector`).
-pub fn validate_label_selector(spec: &LabelSelectorSpec, path: &str) -> Vec<FieldError> {
+pub(crate) fn validate_label_selector(spec: &LabelSelectorSpec, path: &str) -> Vec<FieldError> {
     let mut errors = Vec::new();
     let labels_path = child(path, "matchLabels");
     for (key, value) in spec.match_labels.iter().flatten() {

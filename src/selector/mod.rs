@@ -26,16 +26,15 @@ pub(crate) use validation::{
 
 pub use bits::ClusterBits;
 pub use conjunction::Selector;
-pub use error::{ErrorType, FieldError, SelectorError};
+pub(crate) use error::{FieldError, SelectorError};
 pub use index::LabelIndex;
-pub use label_selector::validate_label_selector;
-pub use label_source::LabelSource;
-pub use label_table::{LabelTable, TableSelector};
-pub use node_selector::TermSelector;
-pub use requirement::{Operator, Requirement};
+pub(crate) use label_selector::validate_label_selector;
+pub use label_table::LabelTable;
+pub(crate) use label_table::TableSelector;
+pub(crate) use requirement::{Operator, Requirement};
 
 /// Whether Kubernetes accepts `key: value` as a label. Allocation-free when it does, so an
 /// inventory of 100k clusters can be checked label by label.
-pub fn is_valid_label(key: &str, value: &str) -> bool {
+pub(crate) fn is_valid_label(key: &str, value: &str) -> bool {
     validation::label_key_errors(key).is_empty() && validation::label_value_errors(value).is_empty()
 }

@@ -317,7 +317,7 @@ impl fmt::Display for Requirement {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::selector::ErrorType;
+    use crate::selector::error::ErrorType;
     use crate::testing::{labels, req};
 
     #[test]

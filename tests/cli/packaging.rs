@@ -9,7 +9,7 @@ use std::process::Command;
 
 use crate::common::{self, Test};
 use clap::{Arg, Command as ClapCommand};
-use fleetplan::cli::{command, completions, man};
+use fleetplan::{command, completion_scripts, man_pages};
 
 /// The one command that brings `completions/` and `man/` back in line with the CLI.
 const REGENERATE: &str =
@@ -62,17 +62,17 @@ fn cli_with_a_new_flag() -> ClapCommand {
 
 #[test]
 fn committed_completions_match_the_cli() {
-    assert_no_drift("completions", &completions::scripts(&command()));
+    assert_no_drift("completions", &completion_scripts(&command()));
 }
 
 #[test]
 fn committed_man_pages_match_the_cli() {
-    assert_no_drift("man", &man::pages(&command()));
+    assert_no_drift("man", &man_pages(&command()));
 }
 
 #[test]
 fn a_flag_added_without_regenerating_is_drift_in_every_completion_script() {
-    let problems = drift("completions", &completions::scripts(&cli_with_a_new_flag()));
+    let problems = drift("completions", &completion_scripts(&cli_with_a_new_flag()));
     assert_eq!(
         problems,
         [
@@ -87,7 +87,7 @@ fn a_flag_added_without_regenerating_is_drift_in_every_completion_script() {
 
 #[test]
 fn a_flag_added_without_regenerating_is_drift_in_the_subcommand_page() {
-    let problems = drift("man", &man::pages(&cli_with_a_new_flag()));
+    let problems = drift("man", &man_pages(&cli_with_a_new_flag()));
     assert!(
         problems.contains(&"man/fleetplan-plan.1 differs from the CLI".to_string()),
         "{problems:?}"
@@ -737,7 +737,7 @@ fn every_manual_page_example_runs_and_ends_with_its_documented_status() {
         if name == "help" {
             continue;
         }
-        let usage = fleetplan::cli::man_usage::usage(name)
+        let usage = fleetplan::man_usage(name)
             .unwrap_or_else(|| panic!("fleetplan-{name}.1 has no examples"));
         assert!(!usage.examples.is_empty(), "{name}");
         for example in usage.examples {

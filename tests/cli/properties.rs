@@ -4,13 +4,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use fleetplan::load::{self, LoadOptions};
-use fleetplan::model::{ClusterNames, Condition, ConditionStatus, Model};
-use fleetplan::placement::trace::Verdict;
-use fleetplan::plan::{
-    self, Group, ItemSource, ItemTrace, Plan, PlanItem, PlanOptions, Rollout, Trace, Wave,
+use fleetplan::{
+    build, build_item, load, plan_json, plan_yaml, previous_plan, ClusterNames, Condition,
+    ConditionStatus, Group, ItemSource, ItemTrace, LoadOptions, Model, PlacementResult, Plan,
+    PlanItem, PlanOptions, PreviousKind, Rollout, Trace, Verdict, Wave,
 };
-use fleetplan::render;
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
 
@@ -158,7 +156,7 @@ fn manifests(clusters: &[ClusterGen], placements: &[PlacementGen], reversed: boo
 }
 
 fn load_text(text: &str) -> Model {
-    load::load(
+    load(
         &["-".to_string()],
         &mut text.as_bytes(),
         &LoadOptions::default(),
@@ -179,7 +177,7 @@ fn disjoint_union<'a>(
 
 fn check_placement(
     item: &PlanItem,
-    result: &fleetplan::placement::PlacementResult,
+    result: &PlacementResult,
     model: &Model,
     spec_clusters: Option<i32>,
 ) -> Result<(), TestCaseError> {
@@ -283,7 +281,7 @@ proptest! {
     ) {
         let model = load_text(&manifests(&clusters, &placements, false));
         let full = PlanOptions::at(NOW, Trace::Full);
-        let outcome = plan::build(&model, &full);
+        let outcome = build(&model, &full);
         prop_assert_eq!(outcome.plan.items.len(), placements.len());
         for (item, trace) in outcome.plan.items.iter().zip(&outcome.traces) {
             let ItemTrace::Placement(result) = trace else {
@@ -295,12 +293,12 @@ proptest! {
         }
         // The untraced run filters by bitset algebra instead of cluster by cluster: the plan
         // must not depend on which path ran.
-        let untraced = plan::build(&model, &PlanOptions::at(NOW, Trace::Plan));
+        let untraced = build(&model, &PlanOptions::at(NOW, Trace::Plan));
         prop_assert_eq!(&untraced.plan, &outcome.plan);
         // Nor on the inventory's order: clusters are ranked by name, and an inventory in name
         // order lets the untraced run take a placement's first clusters off a bitset.
         let reversed = load_text(&manifests(&clusters, &placements, true));
-        let untraced_reversed = plan::build(&reversed, &PlanOptions::at(NOW, Trace::Plan));
+        let untraced_reversed = build(&reversed, &PlanOptions::at(NOW, Trace::Plan));
         prop_assert_eq!(&untraced_reversed.plan, &outcome.plan);
         // The plan table reads the selected clusters' scores, kept in every run.
         for (traced, plain) in outcome.traces.iter().zip(&untraced.traces) {
@@ -310,7 +308,7 @@ proptest! {
         }
         // `explain` plans its item alone: the same item as in the whole run.
         for (index, item) in outcome.plan.items.iter().enumerate() {
-            let alone = plan::build_item(&model, &full, index);
+            let alone = build_item(&model, &full, index);
             prop_assert_eq!(alone.plan.items.first(), Some(item));
         }
     }
@@ -457,9 +455,9 @@ fn item() -> impl Strategy<Value = PlanItem> {
 }
 
 fn read_back(text: &str) -> Plan {
-    let (plan, kind) = load::previous_plan("-", &mut text.as_bytes())
+    let (plan, kind) = previous_plan("-", &mut text.as_bytes())
         .unwrap_or_else(|errors| panic!("{errors}\n{text}"));
-    assert_eq!(kind, load::PreviousKind::Plan, "{text}");
+    assert_eq!(kind, PreviousKind::Plan, "{text}");
     plan
 }
 
@@ -469,14 +467,14 @@ proptest! {
     #[test]
     fn a_plan_written_as_yaml_reads_back_as_previous_unchanged(items in vec(item(), 0..4)) {
         let plan = Plan { items, ..Plan::default() };
-        let text = render::plan::yaml(&plan).unwrap();
+        let text = plan_yaml(&plan).unwrap();
         prop_assert_eq!(read_back(&text), plan, "{}", text);
     }
 
     #[test]
     fn a_plan_written_as_json_reads_back_as_previous_unchanged(items in vec(item(), 0..4)) {
         let plan = Plan { items, ..Plan::default() };
-        let text = render::plan::json(&plan).unwrap();
+        let text = plan_json(&plan).unwrap();
         prop_assert_eq!(read_back(&text), plan, "{}", text);
     }
 }
@@ -485,9 +483,9 @@ proptest! {
 fn the_example_fleet_plan_reads_back_as_previous_unchanged() {
     let root = env!("CARGO_MANIFEST_DIR");
     let paths = [format!("{root}/testdata/fleet")];
-    let model = load::load(&paths, &mut std::io::empty(), &LoadOptions::default())
+    let model = load(&paths, &mut std::io::empty(), &LoadOptions::default())
         .unwrap_or_else(|errors| panic!("{errors}"));
-    let outcome = plan::build(&model, &PlanOptions::at(NOW, Trace::Plan));
+    let outcome = build(&model, &PlanOptions::at(NOW, Trace::Plan));
     let replicas: BTreeMap<&str, usize> = outcome
         .plan
         .items
@@ -498,12 +496,6 @@ fn the_example_fleet_plan_reads_back_as_previous_unchanged() {
         replicas.values().any(|&n| n > 0),
         "the example has replica items"
     );
-    assert_eq!(
-        read_back(&render::plan::yaml(&outcome.plan).unwrap()),
-        outcome.plan
-    );
-    assert_eq!(
-        read_back(&render::plan::json(&outcome.plan).unwrap()),
-        outcome.plan
-    );
+    assert_eq!(read_back(&plan_yaml(&outcome.plan).unwrap()), outcome.plan);
+    assert_eq!(read_back(&plan_json(&outcome.plan).unwrap()), outcome.plan);
 }

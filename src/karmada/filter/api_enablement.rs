@@ -7,9 +7,12 @@ use crate::model::karmada::KarmadaCluster;
 
 use super::FilterContext;
 
-pub const NAME: &str = "APIEnablement";
+pub(crate) const NAME: &str = "APIEnablement";
 
-pub fn filter(context: &FilterContext, cluster: &KarmadaCluster) -> Option<Cow<'static, str>> {
+pub(crate) fn filter(
+    context: &FilterContext,
+    cluster: &KarmadaCluster,
+) -> Option<Cow<'static, str>> {
     let binding = context.binding;
     if binding.targets(&cluster.name) {
         return None;

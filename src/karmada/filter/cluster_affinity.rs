@@ -9,11 +9,11 @@ use crate::model::karmada::{ClusterAffinityTerm, KarmadaCluster, Placement};
 use super::super::cluster_matches::AffinityMatcher;
 use super::FilterContext;
 
-pub const NAME: &str = "ClusterAffinity";
+pub(crate) const NAME: &str = "ClusterAffinity";
 
 /// The affinities one scheduling attempt filters with: empty means no constraint.
 #[derive(Clone, Debug, Default)]
-pub struct TermAffinity<'a> {
+pub(crate) struct TermAffinity<'a> {
     /// The term's own affinity first, then its overflow affinities (the overflow order is the
     /// index in this list).
     pub matchers: Vec<AffinityMatcher<'a>>,
@@ -22,7 +22,7 @@ pub struct TermAffinity<'a> {
 impl<'a> TermAffinity<'a> {
     /// `clusterAffinity` wins; else the term named `observed` in `clusterAffinities` (none
     /// found: no constraint, as upstream).
-    pub fn new(
+    pub(crate) fn new(
         placement: &'a Placement,
         observed: Option<&str>,
         workload: bool,
@@ -45,7 +45,7 @@ impl<'a> TermAffinity<'a> {
     }
 
     /// `getClusterOverflowOrder`: 0 for the term itself, i+1 for overflow affinity i.
-    pub fn overflow_order(&self, cluster: &KarmadaCluster) -> i64 {
+    pub(crate) fn overflow_order(&self, cluster: &KarmadaCluster) -> i64 {
         if self.matchers.len() <= 1 {
             return 0;
         }
@@ -69,14 +69,17 @@ fn matchers(term: &ClusterAffinityTerm, workload: bool) -> Vec<AffinityMatcher<'
     matchers
 }
 
-pub fn filter(context: &FilterContext, cluster: &KarmadaCluster) -> Option<Cow<'static, str>> {
+pub(crate) fn filter(
+    context: &FilterContext,
+    cluster: &KarmadaCluster,
+) -> Option<Cow<'static, str>> {
     answer(&context.affinity.matchers, |_, matcher| {
         matcher.matches(cluster)
     })
 }
 
 /// The plugin's answer given whether each of `matchers` (by position) matches the cluster.
-pub fn answer(
+pub(crate) fn answer(
     matchers: &[AffinityMatcher],
     mut matches: impl FnMut(usize, &AffinityMatcher) -> bool,
 ) -> Option<Cow<'static, str>> {

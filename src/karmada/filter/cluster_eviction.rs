@@ -7,9 +7,12 @@ use crate::model::karmada::KarmadaCluster;
 
 use super::FilterContext;
 
-pub const NAME: &str = "ClusterEviction";
+pub(super) const NAME: &str = "ClusterEviction";
 
-pub fn filter(context: &FilterContext, cluster: &KarmadaCluster) -> Option<Cow<'static, str>> {
+pub(super) fn filter(
+    context: &FilterContext,
+    cluster: &KarmadaCluster,
+) -> Option<Cow<'static, str>> {
     context
         .binding
         .eviction_from

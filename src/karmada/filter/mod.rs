@@ -6,8 +6,8 @@
 //! cluster failing several filters always reports the same one. Which clusters pass does not
 //! depend on the order.
 
-pub mod api_enablement;
-pub mod cluster_affinity;
+pub(crate) mod api_enablement;
+pub(crate) mod cluster_affinity;
 mod cluster_eviction;
 mod spread_constraint;
 mod taint_toleration;
@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 
 use crate::model::karmada::KarmadaCluster;
 
-pub use cluster_affinity::TermAffinity;
+pub(crate) use cluster_affinity::TermAffinity;
 
 use super::Binding;
 
@@ -37,13 +37,13 @@ pub enum Verdict {
 }
 
 /// What every filter reads besides the cluster.
-pub struct FilterContext<'b, 'a> {
+pub(crate) struct FilterContext<'b, 'a> {
     pub binding: &'b Binding<'a>,
     pub affinity: &'b TermAffinity<'a>,
 }
 
 /// One plugin's `Filter`: `None` passes, else the reason.
-pub type Filter = fn(&FilterContext, &KarmadaCluster) -> Option<Cow<'static, str>>;
+pub(crate) type Filter = fn(&FilterContext, &KarmadaCluster) -> Option<Cow<'static, str>>;
 
 /// The plugins in fleetplan's fixed order, by upstream name.
 const FILTERS: [(&str, Filter); 5] = [
@@ -55,13 +55,13 @@ const FILTERS: [(&str, Filter); 5] = [
 ];
 
 /// The verdict of every filter on one cluster, in order.
-pub fn verdict(context: &FilterContext, cluster: &KarmadaCluster) -> Verdict {
+pub(crate) fn verdict(context: &FilterContext, cluster: &KarmadaCluster) -> Verdict {
     verdict_with(cluster, |_, filter| filter(context, cluster))
 }
 
 /// [`verdict`] with each plugin's answer from `answer(plugin, filter)`, which may run the
 /// filter or give what an earlier run of it found (a verdict shared by many bindings).
-pub fn verdict_with(
+pub(crate) fn verdict_with(
     cluster: &KarmadaCluster,
     mut answer: impl FnMut(&'static str, Filter) -> Option<Cow<'static, str>>,
 ) -> Verdict {
@@ -78,7 +78,7 @@ pub fn verdict_with(
 
 /// `FitError.Error()`: `0/N clusters are available: <count> <reason>, ....` with the entries
 /// sorted as strings (so "10 ..." sorts before "2 ...").
-pub fn fit_error(total: usize, reasons: &BTreeMap<String, usize>) -> String {
+pub(crate) fn fit_error(total: usize, reasons: &BTreeMap<String, usize>) -> String {
     if total == 0 || reasons.is_empty() {
         return format!("0/{total} clusters are available: no cluster exists.");
     }

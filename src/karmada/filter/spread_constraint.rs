@@ -8,9 +8,12 @@ use crate::model::karmada::{KarmadaCluster, SpreadField};
 
 use super::FilterContext;
 
-pub const NAME: &str = "SpreadConstraint";
+pub(super) const NAME: &str = "SpreadConstraint";
 
-pub fn filter(context: &FilterContext, cluster: &KarmadaCluster) -> Option<Cow<'static, str>> {
+pub(super) fn filter(
+    context: &FilterContext,
+    cluster: &KarmadaCluster,
+) -> Option<Cow<'static, str>> {
     context
         .binding
         .placement

@@ -9,9 +9,12 @@ use crate::model::karmada::{ClusterTaint, KarmadaCluster, Toleration};
 
 use super::FilterContext;
 
-pub const NAME: &str = "TaintToleration";
+pub(super) const NAME: &str = "TaintToleration";
 
-pub fn filter(context: &FilterContext, cluster: &KarmadaCluster) -> Option<Cow<'static, str>> {
+pub(super) fn filter(
+    context: &FilterContext,
+    cluster: &KarmadaCluster,
+) -> Option<Cow<'static, str>> {
     let binding = context.binding;
     if binding.targets(&cluster.name) {
         return None;
@@ -35,7 +38,7 @@ pub fn filter(context: &FilterContext, cluster: &KarmadaCluster) -> Option<Cow<'
 }
 
 /// `Toleration.ToleratesTaint`.
-pub fn tolerates(toleration: &Toleration, taint: &ClusterTaint) -> bool {
+pub(super) fn tolerates(toleration: &Toleration, taint: &ClusterTaint) -> bool {
     if !toleration.effect.is_empty() && toleration.effect != taint.effect {
         return false;
     }
@@ -50,7 +53,7 @@ pub fn tolerates(toleration: &Toleration, taint: &ClusterTaint) -> bool {
 }
 
 /// `Taint.ToString`: `key=value:Effect`, or `key:Effect` without a value.
-pub fn taint_string(taint: &ClusterTaint) -> String {
+pub(super) fn taint_string(taint: &ClusterTaint) -> String {
     if taint.value.is_empty() {
         format!("{}:{}", taint.key, taint.effect)
     } else {

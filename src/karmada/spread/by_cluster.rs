@@ -4,7 +4,7 @@ use crate::model::karmada::SpreadConstraint;
 
 use super::{ClusterDetail, SelectError, Selection};
 
-pub fn select<'a>(
+pub(super) fn select<'a>(
     constraint: &SpreadConstraint,
     mut clusters: Vec<ClusterDetail<'a>>,
     need_replicas: Option<i64>,

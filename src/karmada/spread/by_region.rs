@@ -19,7 +19,7 @@ pub struct RegionGroup {
     pub weight: i64,
 }
 
-pub fn select<'a>(
+pub(super) fn select<'a>(
     placement: &Placement,
     region: &SpreadConstraint,
     cluster: Option<&SpreadConstraint>,

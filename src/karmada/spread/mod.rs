@@ -8,8 +8,8 @@ mod select_groups;
 
 use crate::model::karmada::{DivisionPreference, Placement, SpreadField};
 
-pub use by_region::RegionGroup;
-pub use order::sort_clusters;
+pub(crate) use by_region::RegionGroup;
+pub(crate) use order::sort_clusters;
 
 /// `spreadconstraint.ClusterDetailInfo` of a feasible cluster.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,10 +49,10 @@ pub enum Selection {
 
 /// A selection failure (`failed to select clusters: ...` upstream).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SelectError(pub String);
+pub(crate) struct SelectError(pub String);
 
 /// `SelectBestClusters`: `feasible` must already be sorted with [`sort_clusters`].
-pub fn select_best_clusters<'a>(
+pub(crate) fn select_best_clusters<'a>(
     placement: &Placement,
     feasible: Vec<ClusterDetail<'a>>,
     fleet_regions: impl Fn(usize) -> &'a str,
@@ -108,7 +108,7 @@ pub fn select_best_clusters<'a>(
 
 /// `shouldIgnoreSpreadConstraint`: Divided + Weighted with no weight preference, or with static
 /// weights and no dynamic weight.
-pub fn ignores_spread_constraints(placement: &Placement) -> bool {
+pub(crate) fn ignores_spread_constraints(placement: &Placement) -> bool {
     let Some(strategy) = &placement.replica_scheduling else {
         return false;
     };

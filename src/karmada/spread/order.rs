@@ -13,7 +13,7 @@ use super::ClusterDetail;
 
 /// Sorts `clusters` in `sortClusters`' order. A total order (ranks are unique), so an
 /// unstable sort gives the same result.
-pub fn sort_clusters(clusters: &mut Vec<ClusterDetail<'_>>) {
+pub(crate) fn sort_clusters(clusters: &mut Vec<ClusterDetail<'_>>) {
     let mut keys = Vec::with_capacity(clusters.len());
     for (place, cluster) in clusters.iter().enumerate() {
         match packed_key(cluster, place) {

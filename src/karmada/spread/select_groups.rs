@@ -4,7 +4,7 @@ use std::cmp::Ordering;
 
 /// `GroupInfo`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Group {
+pub(super) struct Group {
     pub name: String,
     /// Clusters in the group.
     pub value: i64,
@@ -22,7 +22,7 @@ struct Path {
 }
 
 /// `selectGroups`: the chosen groups (indexes into `groups`), in the path's order, or none.
-pub fn select_groups(groups: &mut [Group], min: i64, max: i64, target: i64) -> Vec<usize> {
+pub(super) fn select_groups(groups: &mut [Group], min: i64, max: i64, target: i64) -> Vec<usize> {
     if groups.is_empty() {
         return Vec::new();
     }

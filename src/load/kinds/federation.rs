@@ -14,11 +14,12 @@ use crate::load::LoadError;
 use crate::model::preferences::check_non_negative;
 use crate::model::WorkloadKind;
 
-pub const CLUSTER_SELECTOR_ANNOTATION: &str = "federation.alpha.kubernetes.io/cluster-selector";
-pub const REPLICA_SET_PREFERENCES_ANNOTATION: &str =
+pub(crate) const CLUSTER_SELECTOR_ANNOTATION: &str =
+    "federation.alpha.kubernetes.io/cluster-selector";
+pub(super) const REPLICA_SET_PREFERENCES_ANNOTATION: &str =
     "federation.kubernetes.io/replica-set-preferences";
 
-pub const API: Api = Api {
+pub(super) const API: Api = Api {
     kinds: &[KnownKind {
         group: "federation",
         kind: "Cluster",

@@ -34,7 +34,7 @@ const CLUSTER_GROUP: &str = "cluster.karmada.io";
 const POLICY_GROUP: &str = "policy.karmada.io";
 const WORK_GROUP: &str = "work.karmada.io";
 
-pub const API: Api = Api {
+pub(super) const API: Api = Api {
     kinds: &[
         KnownKind {
             group: CLUSTER_GROUP,

@@ -20,7 +20,7 @@ use crate::model::Quantity;
 use crate::selector::{label_key_errors, label_value_errors};
 
 /// `Unsupported value: "X": supported values: "A", "B"` (`field.NotSupported`).
-pub fn unsupported(value: &str, supported: &[&str]) -> String {
+pub(super) fn unsupported(value: &str, supported: &[&str]) -> String {
     let supported: Vec<String> = supported.iter().map(|value| format!("{value:?}")).collect();
     format!(
         "Unsupported value: {:?}: supported values: {}",
@@ -42,7 +42,7 @@ fn one_of(errors: &mut Vec<FieldError>, path: &str, value: &str, supported: &[&s
 /// `spec.failover` (`FailoverBehavior`).
 #[derive(Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct FailoverDoc {
+pub(super) struct FailoverDoc {
     #[serde(default)]
     application: Option<ApplicationFailoverDoc>,
     #[serde(default)]
@@ -96,7 +96,7 @@ struct StatePreservationRuleDoc {
 /// `spec.suspension`.
 #[derive(Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct SuspensionDoc {
+pub(super) struct SuspensionDoc {
     #[serde(default)]
     dispatching: Option<bool>,
     #[serde(default)]
@@ -113,7 +113,7 @@ struct SuspendClustersDoc {
 /// `spec.schedulePriority`.
 #[derive(Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct SchedulePriorityDoc {
+pub(super) struct SchedulePriorityDoc {
     #[serde(default)]
     priority_class_source: Option<String>,
     #[serde(default)]
@@ -121,7 +121,7 @@ pub struct SchedulePriorityDoc {
 }
 
 /// The policy spec's fields checked here, as written.
-pub struct PolicyFields<'a> {
+pub(super) struct PolicyFields<'a> {
     /// Every resource selector as `(apiVersion, kind, namespace after the webhook's default,
     /// name)`.
     pub selectors: Vec<(&'a str, &'a str, &'a str, &'a str)>,
@@ -145,7 +145,7 @@ fn imports_services(selectors: &[(&str, &str, &str, &str)]) -> bool {
 
 /// The CRD's enums and required fields, then `ValidatePropagationSpec` after the mutating
 /// webhook, except `ValidatePlacement` (checked where the placement is read).
-pub fn policy(fields: &PolicyFields<'_>, errors: &mut Vec<FieldError>) {
+pub(super) fn policy(fields: &PolicyFields<'_>, errors: &mut Vec<FieldError>) {
     if fields.selectors.is_empty() {
         errors.push(FieldError::new(
             "spec.resourceSelectors",
@@ -353,7 +353,7 @@ fn label_name(errors: &mut Vec<FieldError>, path: &str, name: &str) {
 /// `ValidateClusterAffinities`' name rules for one term (`affinityName`, CRD length 1..32,
 /// a label key) and `ValidateOverflowAffinities`' for its overflow terms: names that are
 /// label keys, unique and unlike the term's own, and an inline affinity to overflow from.
-pub fn affinity_term_names(
+pub(super) fn affinity_term_names(
     path: &str,
     name: &str,
     inline_is_empty: bool,
@@ -402,7 +402,11 @@ fn affinity_name(errors: &mut Vec<FieldError>, path: &str, name: &str) {
 
 /// `ValidatePolicyFieldSelector`: keys provider, region or zone; operators In or NotIn. The
 /// first requirement that breaks either rule is the error, as upstream returns.
-pub fn field_selector(path: &str, requirements: &[(&str, &str)], errors: &mut Vec<FieldError>) {
+pub(super) fn field_selector(
+    path: &str,
+    requirements: &[(&str, &str)],
+    errors: &mut Vec<FieldError>,
+) {
     for (key, operator) in requirements {
         let message = if !matches!(*key, "provider" | "region" | "zone") {
             format!(
@@ -423,7 +427,7 @@ pub fn field_selector(path: &str, requirements: &[(&str, &str)], errors: &mut Ve
 }
 
 /// `validateClusterTolerations`: the `Lt` and `Gt` operators of nodes are refused.
-pub fn toleration_operator(index: usize, operator: &str, errors: &mut Vec<FieldError>) {
+pub(super) fn toleration_operator(index: usize, operator: &str, errors: &mut Vec<FieldError>) {
     if matches!(operator, "Lt" | "Gt") {
         errors.push(FieldError::new(
             format!("spec.placement.clusterTolerations[{index}].operator"),
@@ -435,7 +439,7 @@ pub fn toleration_operator(index: usize, operator: &str, errors: &mut Vec<FieldE
 /// `spec.placement.workloadAffinity`.
 #[derive(Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct WorkloadAffinityDoc {
+pub(super) struct WorkloadAffinityDoc {
     #[serde(default)]
     affinity: Option<GroupByDoc>,
     #[serde(default)]
@@ -450,7 +454,7 @@ struct GroupByDoc {
 }
 
 /// `ValidateWorkloadAffinity` (the CRD requires `groupByLabelKey`).
-pub fn workload_affinity(doc: &WorkloadAffinityDoc, errors: &mut Vec<FieldError>) {
+pub(super) fn workload_affinity(doc: &WorkloadAffinityDoc, errors: &mut Vec<FieldError>) {
     const PATH: &str = "spec.placement.workloadAffinity";
     let mut keys = Vec::new();
     for (field, term) in [
@@ -484,7 +488,7 @@ pub fn workload_affinity(doc: &WorkloadAffinityDoc, errors: &mut Vec<FieldError>
 /// `ValidateClusterSpec`'s first rule: `syncMode` is required, and Push or Pull (the Cluster
 /// API is served by karmada-aggregated-apiserver, whose strategy runs this validation; no
 /// CRD schema defaults it).
-pub fn cluster_sync_mode(mode: &str, errors: &mut Vec<FieldError>) {
+pub(super) fn cluster_sync_mode(mode: &str, errors: &mut Vec<FieldError>) {
     const PATH: &str = "spec.syncMode";
     if mode.is_empty() {
         // Upstream also reports "" as unsupported; only the first refusal is shown.
@@ -496,7 +500,7 @@ pub fn cluster_sync_mode(mode: &str, errors: &mut Vec<FieldError>) {
 
 /// `validateClusterSpecForFieldSelector`: provider, region and zone(s) are label values,
 /// and `zone` and `zones` do not co-exist.
-pub fn cluster_location(
+pub(super) fn cluster_location(
     provider: &str,
     region: &str,
     zone: &str,
@@ -526,7 +530,7 @@ pub fn cluster_location(
 
 /// `lifted.ValidateClusterTaints`: key a label name, value a label value, effect NoSchedule
 /// or NoExecute, each key and effect pair once.
-pub fn cluster_taints<'t>(
+pub(super) fn cluster_taints<'t>(
     taints: impl Iterator<Item = (&'t str, &'t str, &'t str)>,
     errors: &mut Vec<FieldError>,
 ) {
@@ -566,7 +570,7 @@ pub fn cluster_taints<'t>(
 
 /// The API server's `ValidateNonnegativeField` for a count the replica interpreter reads
 /// (`spec.replicas`, a Job's `parallelism` and `completions`).
-pub fn non_negative(path: &str, value: Option<i32>, errors: &mut Vec<FieldError>) {
+pub(super) fn non_negative(path: &str, value: Option<i32>, errors: &mut Vec<FieldError>) {
     if let Some(value) = value.filter(|value| *value < 0) {
         errors.push(FieldError::new(
             path,
@@ -576,7 +580,7 @@ pub fn non_negative(path: &str, value: Option<i32>, errors: &mut Vec<FieldError>
 }
 
 /// `ValidateResourceQuantityValue` for each request and limit of a container.
-pub fn resources(
+pub(super) fn resources(
     path: &str,
     lists: [(&str, Option<&BTreeMap<String, Quantity>>); 2],
     errors: &mut Vec<FieldError>,

@@ -22,8 +22,8 @@ use super::LoadError;
 use crate::model::placement::SpecError;
 use crate::model::{PreviousDecision, Workload, WorkloadKind};
 
-pub use federation::CLUSTER_SELECTOR_ANNOTATION;
-pub use placement::{names_no_placement, planned_object};
+pub(crate) use federation::CLUSTER_SELECTOR_ANNOTATION;
+pub(super) use placement::{names_no_placement, planned_object};
 
 /// The registry: every placement API (and the fleet inventory) fleetplan reads.
 const APIS: &[&Api] = &[
@@ -44,10 +44,10 @@ const APIS: &[&Api] = &[
 ];
 
 /// Decodes one object of its kind, reading nothing but the object (see [`Decoded`]).
-pub type Reader = fn(Object<'_>) -> Result<Decoded, LoadError>;
+pub(super) type Reader = fn(Object<'_>) -> Result<Decoded, LoadError>;
 
 /// What one API reads.
-pub struct Api {
+pub(super) struct Api {
     pub kinds: &'static [KnownKind],
     /// A reader for an object of a kind no API defines that this API still asks placement for
     /// (the federation annotations on any object), decided from the object's content.
@@ -55,7 +55,7 @@ pub struct Api {
 }
 
 /// A kind fleetplan reads: its API group, the versions it understands, and its reader.
-pub struct KnownKind {
+pub(super) struct KnownKind {
     pub group: &'static str,
     /// The kind; a trailing `*` matches every kind with that prefix (`Federated*`).
     pub kind: &'static str,
@@ -77,7 +77,7 @@ impl KnownKind {
 }
 
 /// How a document is handled.
-pub enum Route {
+pub(super) enum Route {
     Read(Reader),
     /// A kind fleetplan knows, in a version it does not.
     UnsupportedVersion(&'static str, &'static [&'static str]),
@@ -90,7 +90,7 @@ fn known(group: &str, kind: &str) -> Option<&'static KnownKind> {
         .find(|known| known.matches(group, kind))
 }
 
-pub fn route(type_meta: &TypeMeta, content: Content<'_>) -> Route {
+pub(super) fn route(type_meta: &TypeMeta, content: Content<'_>) -> Route {
     let group = type_meta.group();
     let version = type_meta
         .api_version
@@ -107,12 +107,12 @@ pub fn route(type_meta: &TypeMeta, content: Content<'_>) -> Route {
 }
 
 /// The scope of a kind an API defines; `None` for any other kind.
-pub fn scope(group: &str, kind: &str) -> Option<Scope> {
+pub(super) fn scope(group: &str, kind: &str) -> Option<Scope> {
     known(group, kind).map(|known| known.scope)
 }
 
 /// The name rule of a kind an API defines; `None` for any other kind.
-pub fn names(group: &str, kind: &str) -> Option<Names> {
+pub(super) fn names(group: &str, kind: &str) -> Option<Names> {
     known(group, kind).map(|known| known.names)
 }
 

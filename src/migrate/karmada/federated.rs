@@ -26,7 +26,7 @@ use super::type_configs::TypeConfigs;
 
 /// The plain object a federated one federates, without a namespace when its type is
 /// cluster-scoped.
-pub fn target(federated: &ObjectRef, types: &TypeConfigs) -> Result<ObjectRef, ObjectError> {
+pub(super) fn target(federated: &ObjectRef, types: &TypeConfigs) -> Result<ObjectRef, ObjectError> {
     let target = types
         .get(&federated.kind)
         .ok_or_else(|| ObjectError::UnknownFederatedKind {
@@ -46,7 +46,7 @@ pub fn target(federated: &ObjectRef, types: &TypeConfigs) -> Result<ObjectRef, O
 }
 
 /// `spec.template` as the `target` object; `namespace` is the federated object's as written.
-pub fn template(
+pub(super) fn template(
     raw: &Value,
     target: &ObjectRef,
     namespace: Option<&str>,
@@ -94,12 +94,12 @@ pub fn template(
 /// Karmada's namespace sync controller creates every namespace of the control plane on every
 /// member cluster, unless it carries this label (`pkg/apis/policy/v1alpha1`
 /// `NamespaceSkipAutoPropagationLabel`, karmada-io/karmada f8fdd02df376).
-pub const SKIP_AUTO_PROPAGATION: &str = "namespace.karmada.io/skip-auto-propagation";
+pub(super) const SKIP_AUTO_PROPAGATION: &str = "namespace.karmada.io/skip-auto-propagation";
 
 /// A FederatedNamespace's Namespace: labelled so that Karmada leaves it to its
 /// ClusterPropagationPolicy instead of creating it on every cluster, where the control plane
 /// serves the label; before, the namespace goes to every cluster.
-pub fn skip_auto_propagation(template: &mut Value, version: &KarmadaVersion) -> FieldReport {
+pub(super) fn skip_auto_propagation(template: &mut Value, version: &KarmadaVersion) -> FieldReport {
     let field = "(the namespace on the placed clusters only)";
     if !version.skip_auto_propagation {
         return FieldReport::approximate(
@@ -142,7 +142,7 @@ struct ClusterOverrideDoc {
 
 /// `spec.overrides` as override rules, and what each became. `replicas_divided`: a
 /// ReplicaSchedulingPreference divides the replicas, so `/spec/replicas` is not carried.
-pub fn overrides(
+pub(super) fn overrides(
     raw: &Value,
     replicas_divided: bool,
 ) -> Result<(Vec<OverrideRule>, Vec<FieldReport>), ObjectError> {

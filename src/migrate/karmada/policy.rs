@@ -11,18 +11,18 @@ use crate::model::{LabelSelectorSpec, ObjectRef};
 
 use super::super::manifest::{self, Emitted, Metadata};
 
-pub const POLICY_API_VERSION: &str = "policy.karmada.io/v1alpha1";
+pub(super) const POLICY_API_VERSION: &str = "policy.karmada.io/v1alpha1";
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ResourceSelector {
+pub(super) struct ResourceSelector {
     pub api_version: String,
     pub kind: String,
     pub name: String,
 }
 
 impl ResourceSelector {
-    pub fn of(template: &ObjectRef) -> ResourceSelector {
+    pub(super) fn of(template: &ObjectRef) -> ResourceSelector {
         ResourceSelector {
             api_version: template.api_version.clone(),
             kind: template.kind.clone(),
@@ -34,7 +34,7 @@ impl ResourceSelector {
 /// `ClusterAffinity`; an empty one matches every cluster.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ClusterAffinity {
+pub(super) struct ClusterAffinity {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label_selector: Option<LabelSelectorSpec>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -44,7 +44,7 @@ pub struct ClusterAffinity {
 }
 
 impl ClusterAffinity {
-    pub fn named(name: &str) -> ClusterAffinity {
+    pub(super) fn named(name: &str) -> ClusterAffinity {
         ClusterAffinity {
             cluster_names: vec![name.to_string()],
             ..ClusterAffinity::default()
@@ -54,21 +54,21 @@ impl ClusterAffinity {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct StaticWeight {
+pub(super) struct StaticWeight {
     pub target_cluster: ClusterAffinity,
     pub weight: i64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct WeightPreference {
+pub(super) struct WeightPreference {
     pub static_weight_list: Vec<StaticWeight>,
 }
 
 /// `Divided` + `Weighted` with static weights; `None` weights is every cluster at weight 1.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ReplicaScheduling {
+pub(super) struct ReplicaScheduling {
     pub replica_scheduling_type: &'static str,
     pub replica_division_preference: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -76,7 +76,7 @@ pub struct ReplicaScheduling {
 }
 
 impl ReplicaScheduling {
-    pub fn static_weights(list: Vec<StaticWeight>) -> ReplicaScheduling {
+    pub(super) fn static_weights(list: Vec<StaticWeight>) -> ReplicaScheduling {
         ReplicaScheduling {
             replica_scheduling_type: "Divided",
             replica_division_preference: "Weighted",
@@ -90,7 +90,7 @@ impl ReplicaScheduling {
 /// `spec.placement`; no `replicaScheduling` is Duplicated.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Placement {
+pub(super) struct Placement {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cluster_affinity: Option<ClusterAffinity>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -106,7 +106,7 @@ struct PropagationSpec {
 
 /// The policy's identity: `<name>-<kind>` lower-cased in the template's namespace, the name
 /// Karmada gives the template's ResourceBinding, so one reads the other.
-pub fn policy_ref(kind: &str, template: &ObjectRef) -> ObjectRef {
+pub(super) fn policy_ref(kind: &str, template: &ObjectRef) -> ObjectRef {
     ObjectRef {
         api_version: POLICY_API_VERSION.to_string(),
         kind: kind.to_string(),
@@ -117,7 +117,7 @@ pub fn policy_ref(kind: &str, template: &ObjectRef) -> ObjectRef {
 
 /// `PropagationPolicy` for a namespaced template, `ClusterPropagationPolicy` for a
 /// cluster-scoped one (a template without a namespace).
-pub fn propagation_kind(template: &ObjectRef) -> &'static str {
+pub(super) fn propagation_kind(template: &ObjectRef) -> &'static str {
     if template.namespace.is_some() {
         "PropagationPolicy"
     } else {
@@ -125,7 +125,7 @@ pub fn propagation_kind(template: &ObjectRef) -> &'static str {
     }
 }
 
-pub fn propagation_policy(template: &ObjectRef, placement: Placement) -> Emitted {
+pub(super) fn propagation_policy(template: &ObjectRef, placement: Placement) -> Emitted {
     let kind = propagation_kind(template);
     let reference = policy_ref(kind, template);
     manifest::emit(
@@ -141,7 +141,7 @@ pub fn propagation_policy(template: &ObjectRef, placement: Placement) -> Emitted
 
 /// One JSON-patch-like change (`plaintext` overrider).
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Plaintext {
+pub(super) struct Plaintext {
     pub path: String,
     pub operator: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -149,13 +149,13 @@ pub struct Plaintext {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Overriders {
+pub(super) struct Overriders {
     pub plaintext: Vec<Plaintext>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct OverrideRule {
+pub(super) struct OverrideRule {
     pub target_cluster: ClusterAffinity,
     pub overriders: Overriders,
 }
@@ -167,7 +167,7 @@ struct OverrideSpec {
     override_rules: Vec<OverrideRule>,
 }
 
-pub fn override_policy(template: &ObjectRef, rules: Vec<OverrideRule>) -> Emitted {
+pub(super) fn override_policy(template: &ObjectRef, rules: Vec<OverrideRule>) -> Emitted {
     let kind = if template.namespace.is_some() {
         "OverridePolicy"
     } else {

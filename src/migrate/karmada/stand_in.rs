@@ -80,7 +80,7 @@ struct Resource<'a> {
 }
 
 /// The stand-ins for `clusters`, serving every API of `templates`.
-pub fn clusters(clusters: &[Cluster], templates: &[ObjectRef]) -> Vec<Value> {
+pub(super) fn clusters(clusters: &[Cluster], templates: &[ObjectRef]) -> Vec<Value> {
     let mut apis: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
     for template in templates {
         apis.entry(&template.api_version)

@@ -19,7 +19,7 @@ use super::super::objects::RawObject;
 
 /// The plain type a federated kind federates.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TargetType {
+pub(super) struct TargetType {
     pub api_version: String,
     pub kind: String,
     /// `Namespaced` (else `Cluster`): a cluster-scoped target is written without a namespace
@@ -50,11 +50,11 @@ const DEFAULTS: &[(&str, &str, bool)] = &[
     ("StatefulSet", "apps/v1", true),
 ];
 
-pub const FEDERATED_TYPE_CONFIG_GROUP: &str = "core.kubefed.io";
+pub(super) const FEDERATED_TYPE_CONFIG_GROUP: &str = "core.kubefed.io";
 
 /// Federated kind → its target type.
 #[derive(Clone, Debug)]
-pub struct TypeConfigs {
+pub(super) struct TypeConfigs {
     types: BTreeMap<String, TargetType>,
 }
 
@@ -84,7 +84,7 @@ struct ApiResource {
 impl TypeConfigs {
     /// The defaults, then every FederatedTypeConfig of `raws` in input order; one that does
     /// not decode is an error (`source: FederatedTypeConfig/name: message`).
-    pub fn new(raws: &[RawObject<'_>]) -> (TypeConfigs, Vec<String>) {
+    pub(super) fn new(raws: &[RawObject<'_>]) -> (TypeConfigs, Vec<String>) {
         let mut types: BTreeMap<String, TargetType> = DEFAULTS
             .iter()
             .map(|(kind, api_version, namespaced)| {
@@ -116,19 +116,19 @@ impl TypeConfigs {
         (TypeConfigs { types }, errors)
     }
 
-    pub fn get(&self, federated_kind: &str) -> Option<&TargetType> {
+    pub(super) fn get(&self, federated_kind: &str) -> Option<&TargetType> {
         self.types.get(federated_kind)
     }
 
     /// The federated kinds known, for an error about another one.
-    pub fn known(&self) -> Vec<String> {
+    pub(super) fn known(&self) -> Vec<String> {
         self.types.keys().cloned().collect()
     }
 }
 
 /// Why a FederatedTypeConfig cannot be read.
 #[derive(Debug, PartialEq, thiserror::Error)]
-pub enum TypeConfigError {
+pub(super) enum TypeConfigError {
     #[error("{0}")]
     Decode(String),
     #[error("spec.targetType.scope: expected Namespaced or Cluster, found {}", .0.as_deref().map_or("nothing".to_string(), |scope| format!("{scope:?}")))]

@@ -19,7 +19,7 @@ use super::policy::{ClusterAffinity, ReplicaScheduling, StaticWeight};
 
 /// The converted preferences; `field` names a preference field of the input
 /// (`spec.clusters["a"].weight` or the annotation's).
-pub fn convert(
+pub(super) fn convert(
     preferences: &ReplicaPreferences,
     field: &dyn Fn(&str) -> String,
     bounded_capacity: bool,

@@ -43,7 +43,7 @@ const DECLARED: [&str; 14] = [
 
 /// Why a `celSelector` does not compile, as upstream's Misconfigured message says it.
 #[derive(Debug, thiserror::Error)]
-pub enum CompileError {
+pub(crate) enum CompileError {
     #[error("compilation failed: {0}")]
     Limit(#[from] SourceLimit),
     /// cel-go's rendering of the parse errors (see `parse_errors`).
@@ -63,7 +63,7 @@ pub enum CompileError {
 
 /// The compiled expressions of one predicate (ANDed), each instrumented to count its cost
 /// (see `cel_limits`).
-pub struct CelSelector {
+pub(crate) struct CelSelector {
     programs: Vec<IdedExpr>,
     /// Why evaluation stopped: the first cluster on which an expression ran over its cost
     /// limit. Every later evaluation is skipped.
@@ -184,7 +184,7 @@ fn environment() -> &'static Env {
 impl CelSelector {
     /// Upstream's Misconfigured text for an expression that does not parse or is over
     /// cel-go's parser limits.
-    pub fn compile(expressions: &[String]) -> Result<CelSelector, CompileError> {
+    pub(crate) fn compile(expressions: &[String]) -> Result<CelSelector, CompileError> {
         let programs = expressions
             .iter()
             .map(|expression| {
@@ -210,14 +210,14 @@ impl CelSelector {
         })
     }
 
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.programs.is_empty()
     }
 
     /// Every expression evaluates to `true`; errors and non-booleans do not match. An
     /// expression over its cost limit does not match either, and is recorded: see
     /// [`CelSelector::exceeded`].
-    pub fn matches(&self, env: &CelEnv, cluster: &Cluster) -> bool {
+    pub(crate) fn matches(&self, env: &CelEnv, cluster: &Cluster) -> bool {
         if self.exceeded.get().is_some() {
             return false;
         }
@@ -243,7 +243,7 @@ impl CelSelector {
     }
 
     /// The cost limit an expression ran over, on the first cluster it did.
-    pub fn exceeded(&self) -> Option<&str> {
+    pub(crate) fn exceeded(&self) -> Option<&str> {
         self.exceeded.get().map(String::as_str)
     }
 }
@@ -314,12 +314,12 @@ fn entry_undeclared<'e>(entry: &'e EntryExpr, bound: &mut Vec<&'e str>) -> Optio
 type ScoreTable = HashMap<(String, String), Value>;
 
 /// The evaluation environment shared by every cluster of one placement.
-pub struct CelEnv {
+pub(crate) struct CelEnv {
     context: Context<'static, 'static>,
 }
 
 impl CelEnv {
-    pub fn new(scores: &[AddOnPlacementScore]) -> CelEnv {
+    pub(crate) fn new(scores: &[AddOnPlacementScore]) -> CelEnv {
         let table: ScoreTable = scores
             .iter()
             .map(|score| {

@@ -162,7 +162,7 @@ const QUALIFIED: &[(&str, &str)] = &[
 ];
 
 /// Whether `target.function(...)` is a qualified function: `target` is a namespace.
-pub fn is_qualified(target: &IdedExpr, function: &str) -> bool {
+pub(super) fn is_qualified(target: &IdedExpr, function: &str) -> bool {
     matches!(&target.expr, Expr::Ident(namespace)
         if QUALIFIED.contains(&(namespace.as_str(), function)))
 }
@@ -246,13 +246,13 @@ fn joined(types: impl IntoIterator<Item = Type>) -> Type {
 }
 
 /// One error, at the offset of the expression cel-go reports it at.
-pub struct CheckError {
+pub(super) struct CheckError {
     pub offset: usize,
     pub message: String,
 }
 
 /// Every error cel-go's checker would report for `expression`, in no particular order.
-pub fn check(expression: &IdedExpr, source_info: &SourceInfo) -> Vec<CheckError> {
+pub(super) fn check(expression: &IdedExpr, source_info: &SourceInfo) -> Vec<CheckError> {
     let mut checker = Checker {
         source_info,
         scope: Vec::new(),

@@ -27,13 +27,13 @@ use cel::{Context, ExecutionError, IdedExpr, Value};
 use super::cel_check::is_qualified;
 
 /// cel-go's default `expressionSizeCodePointLimit`.
-pub const MAX_CODE_POINTS: usize = 100_000;
+pub(super) const MAX_CODE_POINTS: usize = 100_000;
 /// cel-go's default `maxRecursionDepth`.
-pub const MAX_DEPTH: usize = 250;
+pub(super) const MAX_DEPTH: usize = 250;
 /// `k8s.io/apiserver/pkg/apis/cel.PerCallLimit`: one expression on one cluster.
-pub const PER_CALL_LIMIT: u64 = 1_000_000;
+pub(super) const PER_CALL_LIMIT: u64 = 1_000_000;
 /// `k8s.io/apiserver/pkg/apis/cel.RuntimeCELCostBudget`: every expression on one cluster.
-pub const CLUSTER_BUDGET: u64 = 10_000_000;
+pub(super) const CLUSTER_BUDGET: u64 = 10_000_000;
 
 const CHARGE: &str = "@charge";
 const CHARGE_SIZE: &str = "@charge_size";
@@ -43,7 +43,7 @@ const STRUCT_CREATE_COST: i64 = 40;
 
 /// An expression over one of cel-go's parser limits, with cel-go's message.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SourceLimit {
+pub(crate) enum SourceLimit {
     #[error(
         "expression code point size exceeds limit: size: {size}, limit {}",
         MAX_CODE_POINTS
@@ -54,7 +54,7 @@ pub enum SourceLimit {
 }
 
 /// cel-go's parser errors for an expression over its size or nesting limit.
-pub fn check_source(expression: &str) -> Result<(), SourceLimit> {
+pub(super) fn check_source(expression: &str) -> Result<(), SourceLimit> {
     let size = expression.chars().count();
     if size > MAX_CODE_POINTS {
         return Err(SourceLimit::TooLong { size });
@@ -228,7 +228,7 @@ fn skip_number(text: &[u8], start: usize) -> usize {
 }
 
 /// The expression with every costed node passed through the charging functions.
-pub fn instrument(expression: &IdedExpr) -> IdedExpr {
+pub(super) fn instrument(expression: &IdedExpr) -> IdedExpr {
     let id = expression.id;
     match &expression.expr {
         Expr::Unspecified | Expr::Literal(_) => expression.clone(),
@@ -415,7 +415,7 @@ fn charge(id: u64, cost: i64, expression: IdedExpr) -> IdedExpr {
 }
 
 /// Registers the charging functions the instrumented expressions call.
-pub fn add_functions(context: &mut Context<'static, 'static>) {
+pub(super) fn add_functions(context: &mut Context<'static, 'static>) {
     // Names starting with `@` are not standard functions, so adding them cannot conflict.
     let _ = context.add_function(CHARGE, |cost: i64, value: Value| -> cel::ResolveResult {
         spend(u64::try_from(cost).unwrap_or(0))?;
@@ -454,7 +454,7 @@ fn spend(cost: u64) -> Result<(), ExecutionError> {
 
 /// Runs `evaluate` with `limit` to spend: what it returned and what it spent, or `None`
 /// when it ran out.
-pub fn metered<R>(limit: u64, evaluate: impl FnOnce() -> R) -> Option<(R, u64)> {
+pub(super) fn metered<R>(limit: u64, evaluate: impl FnOnce() -> R) -> Option<(R, u64)> {
     LEFT.with(|left| left.set(Some(limit)));
     let result = evaluate();
     let left = LEFT.with(Cell::get)?;

@@ -8,11 +8,11 @@
 //! leaves for the steps after the filters (the compiled predicates, toleration expiries, why
 //! each removed cluster was removed) goes into [`Filtered`].
 
-pub mod cel;
+pub(crate) mod cel;
 mod cel_check;
 mod cel_limits;
-pub mod predicate;
-pub mod taint;
+pub(crate) mod predicate;
+pub(crate) mod taint;
 
 use std::collections::HashMap;
 
@@ -24,7 +24,7 @@ use super::trace::Verdict;
 use super::PlacementInput;
 
 /// What a filter reads of one placement's run.
-pub struct FilterContext<'r> {
+pub(crate) struct FilterContext<'r> {
     pub input: &'r PlacementInput<'r>,
     /// The eligible clusterSets whose members are the placement's candidates.
     pub candidate_sets: &'r [String],
@@ -35,14 +35,14 @@ pub struct FilterContext<'r> {
 }
 
 impl<'r> FilterContext<'r> {
-    pub fn fleet(&self) -> &'r FleetIndex<'r> {
+    pub(crate) fn fleet(&self) -> &'r FleetIndex<'r> {
         &self.input.scheduler.fleet
     }
 }
 
 /// What the filters leave for the steps after them, besides the clusters they keep.
 #[derive(Default)]
-pub struct Filtered<'f> {
+pub(crate) struct Filtered<'f> {
     /// Why each cluster a filter removed was removed (recorded only when traced).
     pub rejected: HashMap<usize, Verdict>,
     /// The compiled predicates: the seed's per-predicate selection asks them again.
@@ -53,13 +53,16 @@ pub struct Filtered<'f> {
 
 impl Filtered<'_> {
     /// Where a filter records the verdicts of the clusters it removes: nowhere unless traced.
-    pub fn rejected(&mut self, context: &FilterContext) -> Option<&mut HashMap<usize, Verdict>> {
+    pub(crate) fn rejected(
+        &mut self,
+        context: &FilterContext,
+    ) -> Option<&mut HashMap<usize, Verdict>> {
         context.input.trace.then_some(&mut self.rejected)
     }
 }
 
 /// One filter plugin (upstream `plugins.Filter`).
-pub trait Filter {
+pub(crate) trait Filter {
     /// Upstream's plugin name: the trace's pipeline names and the Misconfigured reason.
     fn name(&self) -> &'static str;
 
@@ -80,11 +83,11 @@ pub trait Filter {
 }
 
 /// The registry: every filter, in the order upstream runs them.
-pub const FILTERS: [&dyn Filter; 2] = [&predicate::Predicate, &taint::TaintToleration];
+pub(crate) const FILTERS: [&dyn Filter; 2] = [&predicate::Predicate, &taint::TaintToleration];
 
 /// The names of the first `len` filters, comma-joined: upstream's key for the clusters left
 /// after them (`Predicate`, `Predicate,TaintToleration`).
-pub fn pipeline(len: usize) -> String {
+pub(crate) fn pipeline(len: usize) -> String {
     let names: Vec<&str> = FILTERS
         .iter()
         .take(len)

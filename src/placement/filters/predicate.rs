@@ -19,10 +19,10 @@ use crate::selector::{ClusterBits, Selector, SelectorError, TableSelector};
 use super::cel::{CelEnv, CelSelector, CompileError};
 use super::{Filter, FilterContext, Filtered};
 
-pub const NAME: &str = "Predicate";
+pub(crate) const NAME: &str = "Predicate";
 
 /// The plugin.
-pub struct Predicate;
+pub(crate) struct Predicate;
 
 impl Filter for Predicate {
     fn name(&self) -> &'static str {
@@ -64,7 +64,7 @@ impl Filter for Predicate {
 
 /// Seed v1alpha1: the eligible clusterSets of one predicate that names its own, and their
 /// members (inventory indices).
-pub struct Scope {
+pub(crate) struct Scope {
     predicate: usize,
     sets: Vec<String>,
     members: ClusterBits,
@@ -73,7 +73,7 @@ pub struct Scope {
 /// Seed v1alpha1 per-predicate clusterSets: each predicate's sets ∩ the placement's
 /// eligible sets, and the union of what the predicates can pick from (the placement's
 /// eligible sets, as `explain` and the conditions see them).
-pub fn scopes(
+pub(crate) fn scopes(
     fleet: &FleetIndex,
     spec: &PlacementSpec,
     eligible: &[String],
@@ -117,7 +117,7 @@ struct Compiled<'f> {
 /// A predicate's selector that cannot be built: upstream's Misconfigured message. Boxed, so
 /// the success path of every placement moves a pointer rather than the error's fields.
 #[derive(Debug, thiserror::Error)]
-pub enum PredicateError {
+pub(crate) enum PredicateError {
     #[error(transparent)]
     Selector(Box<SelectorError>),
     #[error(transparent)]
@@ -136,7 +136,7 @@ impl From<CompileError> for PredicateError {
     }
 }
 
-pub struct Predicates<'f> {
+pub(crate) struct Predicates<'f> {
     compiled: Vec<Compiled<'f>>,
     /// Built only when some predicate has CEL expressions.
     env: Option<CelEnv>,
@@ -144,7 +144,7 @@ pub struct Predicates<'f> {
 
 impl<'f> Predicates<'f> {
     /// A selector that cannot be built is upstream's Misconfigured message.
-    pub fn compile(
+    pub(crate) fn compile(
         predicates: &[ClusterPredicate],
         fleet: &'f FleetIndex,
         scores: &[AddOnPlacementScore],
@@ -179,20 +179,16 @@ impl<'f> Predicates<'f> {
 
     /// Narrows predicate `index` to `members`, the clusters of its eligible `sets` (the
     /// seed's per-predicate clusterSets).
-    pub fn restrict(&mut self, index: usize, sets: Vec<String>, members: &ClusterBits) {
+    pub(crate) fn restrict(&mut self, index: usize, sets: Vec<String>, members: &ClusterBits) {
         if let Some(predicate) = self.compiled.get_mut(index) {
             predicate.admitted.and_assign(members);
             predicate.scope = Some(sets);
         }
     }
 
-    pub fn len(&self) -> usize {
-        self.compiled.len()
-    }
-
     /// The clusters some predicate admits, when no CEL expression has to look at each one:
     /// the OR of the predicates' label and claim bitsets.
-    pub fn admitted(&self) -> Option<ClusterBits> {
+    pub(crate) fn admitted(&self) -> Option<ClusterBits> {
         if self.env.is_some() {
             return None;
         }
@@ -204,12 +200,8 @@ impl<'f> Predicates<'f> {
         Some(union)
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.compiled.is_empty()
-    }
-
     /// Whether some predicate matches the cluster at inventory index `index`.
-    pub fn matches(&self, index: usize, cluster: &Cluster) -> bool {
+    pub(crate) fn matches(&self, index: usize, cluster: &Cluster) -> bool {
         self.compiled.is_empty()
             || self
                 .compiled
@@ -218,7 +210,12 @@ impl<'f> Predicates<'f> {
     }
 
     /// Whether predicate `predicate` matches the cluster at inventory index `index`.
-    pub fn predicate_matches(&self, predicate: usize, index: usize, cluster: &Cluster) -> bool {
+    pub(crate) fn predicate_matches(
+        &self,
+        predicate: usize,
+        index: usize,
+        cluster: &Cluster,
+    ) -> bool {
         self.compiled
             .get(predicate)
             .is_some_and(|predicate| self.one_matches(predicate, index, cluster))
@@ -233,7 +230,7 @@ impl<'f> Predicates<'f> {
     }
 
     /// Why a CEL expression stopped evaluating: the first cost limit one ran over.
-    pub fn cel_limit_exceeded(&self) -> Option<String> {
+    pub(crate) fn cel_limit_exceeded(&self) -> Option<String> {
         self.compiled
             .iter()
             .enumerate()
@@ -244,7 +241,7 @@ impl<'f> Predicates<'f> {
     }
 
     /// For a cluster no predicate matched: per predicate, the first failing requirement.
-    pub fn mismatches(&self, index: usize) -> Vec<String> {
+    pub(crate) fn mismatches(&self, index: usize) -> Vec<String> {
         self.compiled
             .iter()
             .enumerate()
@@ -276,7 +273,7 @@ impl<'f> Predicates<'f> {
     /// are the members of `candidate_sets`, as a bitset the fleet index caches), and the
     /// bitset goes on to the next filter; recording the reasons of the others walks the
     /// clusters instead, in their order.
-    pub fn filter(
+    pub(crate) fn filter(
         &self,
         fleet: &FleetIndex,
         clusters: Feasible,

@@ -15,10 +15,10 @@ use crate::selector::ClusterBits;
 
 use super::{Filter, FilterContext, Filtered};
 
-pub const NAME: &str = "TaintToleration";
+pub(crate) const NAME: &str = "TaintToleration";
 
 /// The plugin.
-pub struct TaintToleration;
+pub(crate) struct TaintToleration;
 
 impl Filter for TaintToleration {
     fn name(&self) -> &'static str {
@@ -73,13 +73,13 @@ impl Filter for TaintToleration {
 }
 
 /// Taints the registration controller puts on clusters that are not available.
-pub const UNAVAILABLE_TAINT: &str = "cluster.open-cluster-management.io/unavailable";
-pub const UNREACHABLE_TAINT: &str = "cluster.open-cluster-management.io/unreachable";
+pub(crate) const UNAVAILABLE_TAINT: &str = "cluster.open-cluster-management.io/unavailable";
+pub(crate) const UNREACHABLE_TAINT: &str = "cluster.open-cluster-management.io/unreachable";
 const AVAILABLE_CONDITION: &str = "ManagedClusterConditionAvailable";
 
 /// Go's zero `time.Time` (0001-01-01T00:00:00Z) in Unix seconds: a taint without
 /// `timeAdded` was added then, so any `tolerationSeconds` has long expired.
-pub const ZERO_TIME: i64 = -62_135_596_800;
+pub(crate) const ZERO_TIME: i64 = -62_135_596_800;
 
 /// A toleration upstream's filter refuses (Misconfigured), with upstream's message.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -91,7 +91,7 @@ pub enum TolerationError {
 }
 
 /// The placement's tolerations are checked before any cluster, with upstream's messages.
-pub fn validate(tolerations: &[Toleration]) -> Result<(), TolerationError> {
+pub(crate) fn validate(tolerations: &[Toleration]) -> Result<(), TolerationError> {
     for toleration in tolerations {
         if toleration.key.is_empty() && toleration.operator != TolerationOperator::Exists {
             return Err(TolerationError::EmptyKeyWithoutExists);
@@ -105,7 +105,7 @@ pub fn validate(tolerations: &[Toleration]) -> Result<(), TolerationError> {
 
 /// The cluster's taints plus the built-in one an offline cluster carries (unless its
 /// exported `spec.taints` already has it). Borrowed: the filter runs over every candidate.
-pub fn effective_taints(cluster: &Cluster) -> impl Iterator<Item = Cow<'_, Taint>> {
+pub(crate) fn effective_taints(cluster: &Cluster) -> impl Iterator<Item = Cow<'_, Taint>> {
     let builtin = (!cluster.online)
         .then(|| {
             match cluster
@@ -132,7 +132,7 @@ pub fn effective_taints(cluster: &Cluster) -> impl Iterator<Item = Cow<'_, Taint
 /// How a cluster's taints fare against the placement's tolerations. A refusal names the
 /// taint; [`describe`] spells it out for a trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Tolerance<'a> {
+pub(crate) enum Tolerance<'a> {
     /// Every taint is tolerated; `until` is the earliest `tolerationSeconds` expiry.
     Tolerated {
         until: Option<i64>,
@@ -151,14 +151,14 @@ pub enum Tolerance<'a> {
 /// whole fleet: a placement then tests a bit instead of reading each tainted cluster.
 /// Judged as for a cluster outside the placement's own decisions (`NoSelectIfNew` refuses).
 #[derive(Debug)]
-pub struct Admitted {
+pub(crate) struct Admitted {
     pub clusters: ClusterBits,
     /// Inventory index → earliest `tolerationSeconds` expiry, for admitted tainted clusters.
     pub until: HashMap<usize, i64>,
 }
 
 impl Admitted {
-    pub fn new(clusters: &[Cluster], tolerations: &[Toleration], now: i64) -> Admitted {
+    pub(crate) fn new(clusters: &[Cluster], tolerations: &[Toleration], now: i64) -> Admitted {
         let mut until = HashMap::new();
         let admitted = clusters.iter().enumerate().filter_map(|(index, cluster)| {
             match check(cluster, tolerations, false, now) {
@@ -187,7 +187,7 @@ pub struct Taints<'a> {
 }
 
 /// The clusters that pass, and for tainted ones with an expiring toleration, when it expires.
-pub type Tolerated = (Feasible, HashMap<usize, i64>);
+pub(crate) type Tolerated = (Feasible, HashMap<usize, i64>);
 
 impl<'a> Taints<'a> {
     pub fn new(clusters: &'a [Cluster]) -> Taints<'a> {
@@ -312,7 +312,7 @@ impl<'a> Taints<'a> {
     }
 }
 
-pub fn check<'a>(
+pub(crate) fn check<'a>(
     cluster: &'a Cluster,
     tolerations: &[Toleration],
     in_decision: bool,
@@ -393,7 +393,7 @@ fn matches(taint: &Taint, toleration: &Toleration) -> bool {
 }
 
 /// `key=value:Effect`, as kubectl prints taints.
-pub fn describe(taint: &Taint) -> String {
+pub(crate) fn describe(taint: &Taint) -> String {
     let mut text = taint.key.clone();
     if !taint.value.is_empty() {
         text.push('=');

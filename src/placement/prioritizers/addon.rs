@@ -14,16 +14,17 @@ const PREFIX: &str = "AddOn/";
 
 /// The prioritizer of one score coordinate.
 #[derive(Debug)]
-pub struct AddOn(pub AddOnScore);
+pub(crate) struct AddOn(pub AddOnScore);
 
 impl AddOn {
     /// Upstream names the prioritizer `AddOn/<resourceName>/<scoreName>`.
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         format!("{PREFIX}{}/{}", self.0.resource_name, self.0.score_name)
     }
 
+    #[cfg(test)]
     /// The prioritizer [`AddOn::name`] names.
-    pub fn from_name(name: &str) -> Option<AddOn> {
+    pub(crate) fn from_name(name: &str) -> Option<AddOn> {
         let (resource_name, score_name) = name.strip_prefix(PREFIX)?.split_once('/')?;
         Some(AddOn(AddOnScore {
             resource_name: resource_name.to_string(),

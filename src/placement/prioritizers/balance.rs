@@ -10,10 +10,10 @@ use crate::placement::feasible::Feasible;
 
 use super::{Context, Prioritizer, Scores, MAX_SCORE};
 
-pub const NAME: &str = "Balance";
+pub(crate) const NAME: &str = "Balance";
 
 #[derive(Debug)]
-pub struct Balance;
+pub(crate) struct Balance;
 
 /// How often each cluster appears over every previous PlacementDecision, counted once per run.
 pub struct Counts<'a> {

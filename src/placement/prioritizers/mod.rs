@@ -6,10 +6,10 @@
 //! something of the whole run (decision counts, allocatable values), the index it builds once
 //! per run, kept in [`Data`]. `BUILT_IN` is the registry of names.
 
-pub mod addon;
-pub mod balance;
-pub mod resource;
-pub mod steady;
+pub(crate) mod addon;
+pub(crate) mod balance;
+pub(crate) mod resource;
+pub(crate) mod steady;
 
 use crate::model::placement::{AddOnScore, PrioritizerPolicy, ScoreCoordinateType};
 use crate::model::{Inventory, PreviousDecision};
@@ -18,10 +18,10 @@ use super::feasible::Feasible;
 use super::previous::OwnClusters;
 use super::scheduler::Scheduler;
 
-pub const MAX_SCORE: i64 = 100;
+pub(crate) const MAX_SCORE: i64 = 100;
 
 /// What a prioritizer sees of one placement's run.
-pub struct Context<'r> {
+pub(crate) struct Context<'r> {
     pub scheduler: &'r Scheduler<'r>,
     pub namespace: &'r str,
     pub name: &'r str,
@@ -34,14 +34,14 @@ pub struct Context<'r> {
 /// One prioritizer's scores of the clusters it was given, and upstream's warning when it
 /// has one.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Scores {
+pub(crate) struct Scores {
     pub scores: PerCluster,
     pub warning: Option<String>,
 }
 
 /// A score per cluster (`None`: no score, adds 0).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PerCluster {
+pub(crate) enum PerCluster {
     /// Every cluster scores the same (Balance on a first plan, Steady without previous
     /// decisions): said once instead of written out for 15k feasible clusters per placement.
     Same(Option<i64>),
@@ -51,21 +51,22 @@ pub enum PerCluster {
 
 impl PerCluster {
     /// The score of the cluster at `position` among those given.
-    pub fn get(&self, position: usize) -> Option<i64> {
+    pub(crate) fn get(&self, position: usize) -> Option<i64> {
         match self {
             PerCluster::Same(score) => *score,
             PerCluster::Each(scores) => scores.get(position).copied().flatten(),
         }
     }
 
+    #[cfg(test)]
     /// The scores of the `len` clusters given, one each.
-    pub fn to_vec(&self, len: usize) -> Vec<Option<i64>> {
+    pub(crate) fn to_vec(&self, len: usize) -> Vec<Option<i64>> {
         (0..len).map(|position| self.get(position)).collect()
     }
 
     /// Adds score × `weight` to the total of each of the `len` clusters given (upstream's
     /// Σ score × weight, saturating).
-    pub fn add_weighted(&self, weight: i32, len: usize, totals: &mut Totals) {
+    pub(crate) fn add_weighted(&self, weight: i32, len: usize, totals: &mut Totals) {
         let weighted = |score: Option<i64>| score.unwrap_or(0).saturating_mul(i64::from(weight));
         match (self, &mut *totals) {
             (PerCluster::Same(score), Totals::Same(total)) => {
@@ -100,7 +101,7 @@ impl PerCluster {
 /// the same score: a placement scored by Balance and Steady alone (a first plan) never writes
 /// out 15k equal totals, and its score order is the name order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Totals {
+pub(crate) enum Totals {
     Same(i64),
     /// Aligned with the clusters given.
     Each(Vec<i64>),
@@ -114,7 +115,7 @@ impl Default for Totals {
 
 impl Totals {
     /// The total of the cluster at `position` among those given.
-    pub fn get(&self, position: usize) -> i64 {
+    pub(crate) fn get(&self, position: usize) -> i64 {
         match self {
             Totals::Same(total) => *total,
             Totals::Each(totals) => totals.get(position).copied().unwrap_or(0),
@@ -124,7 +125,7 @@ impl Totals {
 
 impl Scores {
     /// Every cluster scores `score`.
-    pub fn same(score: Option<i64>) -> Scores {
+    pub(crate) fn same(score: Option<i64>) -> Scores {
         PerCluster::Same(score).into()
     }
 }
@@ -144,7 +145,7 @@ impl From<Vec<Option<i64>>> for Scores {
     }
 }
 
-pub trait Prioritizer: Send + Sync + std::fmt::Debug {
+pub(crate) trait Prioritizer: Send + Sync + std::fmt::Debug {
     /// Scores the feasible clusters. A prioritizer that scores them all the same says so
     /// without listing them.
     fn score(&self, context: &Context, clusters: &Feasible) -> Scores;
@@ -187,8 +188,9 @@ fn built_in(name: &str) -> Option<Box<dyn Prioritizer>> {
     Some(make())
 }
 
+#[cfg(test)]
 /// The prioritizer upstream names `name`: a built-in one, or `AddOn/<resource>/<score>`.
-pub fn by_name(name: &str) -> Option<Box<dyn Prioritizer>> {
+pub(crate) fn by_name(name: &str) -> Option<Box<dyn Prioritizer>> {
     built_in(name).or_else(|| {
         addon::AddOn::from_name(name).map(|addon| Box::new(addon) as Box<dyn Prioritizer>)
     })
@@ -196,7 +198,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Prioritizer>> {
 
 /// An enabled prioritizer (weight ≠ 0) with upstream's name.
 #[derive(Debug)]
-pub struct Weighted {
+pub(crate) struct Weighted {
     pub name: String,
     pub prioritizer: Box<dyn Prioritizer>,
     pub weight: i32,
@@ -212,7 +214,7 @@ enum Coordinate {
 /// A prioritizer policy upstream refuses (Misconfigured), with upstream's message; the name
 /// it quotes is cut as every echoed value is.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PolicyError {
+pub(crate) enum PolicyError {
     #[error("incorrect prioritizer policy mode: {}", crate::model::echo(.0))]
     Mode(String),
     #[error("incorrect builtin prioritizer: {}", crate::model::echo(.0))]
@@ -223,7 +225,7 @@ pub enum PolicyError {
 
 /// The enabled prioritizers in a stable order: the defaults (Additive mode) first, then
 /// the configurations in the order written.
-pub fn weights(policy: &PrioritizerPolicy) -> Result<Vec<Weighted>, PolicyError> {
+pub(crate) fn weights(policy: &PrioritizerPolicy) -> Result<Vec<Weighted>, PolicyError> {
     let mut merged: Vec<(Coordinate, i32)> = match policy.mode.as_str() {
         "Exact" => Vec::new(),
         "Additive" | "" => vec![

@@ -9,14 +9,14 @@ use crate::placement::feasible::Feasible;
 
 use super::{Context, Prioritizer, Scores, MAX_SCORE};
 
-pub const CPU: &str = "ResourceAllocatableCPU";
-pub const MEMORY: &str = "ResourceAllocatableMemory";
+pub(crate) const CPU: &str = "ResourceAllocatableCPU";
+pub(crate) const MEMORY: &str = "ResourceAllocatableMemory";
 /// The resources the two prioritizers read.
 const RESOURCES: [&str; 2] = ["cpu", "memory"];
 
 /// The prioritizer for one resource name in `status.allocatable` (`cpu`, `memory`).
 #[derive(Debug)]
-pub struct ResourceAllocatable(pub &'static str);
+pub(crate) struct ResourceAllocatable(pub &'static str);
 
 /// Per resource, every cluster's allocatable value by inventory index, read on first use of
 /// that resource: a placement scores thousands of clusters and must not look each up in two

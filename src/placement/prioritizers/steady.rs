@@ -5,10 +5,10 @@ use crate::placement::feasible::Feasible;
 
 use super::{Context, Prioritizer, Scores, MAX_SCORE};
 
-pub const NAME: &str = "Steady";
+pub(crate) const NAME: &str = "Steady";
 
 #[derive(Debug)]
-pub struct Steady;
+pub(crate) struct Steady;
 
 impl Prioritizer for Steady {
     fn score(&self, context: &Context, clusters: &Feasible) -> Scores {

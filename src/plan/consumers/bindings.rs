@@ -38,7 +38,7 @@ fn concerns(
 
 /// The errors and warnings of the model's PlacementBindings, in input order: every binding
 /// when `selected` is `None` (a whole plan), else those binding a selected workload.
-pub fn binding_problems(
+pub(crate) fn binding_problems(
     consumers: &Consumers,
     model: &Model,
     selected: Option<&[&Workload]>,

@@ -44,7 +44,7 @@ fn decided(item: &PlanItem, trace: &ItemTrace, decisions: &Decisions) -> (Cluste
 
 /// The consumer's planned item. `placed` gives a placement's planned item (every route's
 /// target was planned); `registered` the clusters registered with Argo CD, when known.
-pub fn land<'a, 'p>(
+pub(crate) fn land<'a, 'p>(
     workload: &'a Workload,
     resolution: Resolution<'a>,
     placed: &dyn Fn(&Workload) -> Option<&'p Planned<'a>>,

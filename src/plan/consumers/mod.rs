@@ -15,9 +15,9 @@ use std::collections::{HashMap, HashSet};
 use crate::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, PlacementBinding};
 use crate::model::{ClusterNames, ItemSource, Model, ObjectRef, PlanItem, Workload, WorkloadKind};
 
-pub use bindings::binding_problems;
-pub use land::land;
-pub use resolve::{resolve, Resolution};
+pub(super) use bindings::binding_problems;
+pub(super) use land::land;
+pub(super) use resolve::{resolve, Resolution};
 
 /// What a consumer item's trace holds: how it got to its clusters.
 #[derive(Clone, Debug, Default)]
@@ -45,7 +45,7 @@ pub struct RouteTrace {
 
 /// The model's consumers and the objects between them and their placements, indexed once
 /// per run.
-pub struct Consumers<'a> {
+pub(super) struct Consumers<'a> {
     /// (kind, namespace, name) → the Placement or PlacementRule workload.
     placements: HashMap<(&'a str, &'a str, &'a str), &'a Workload>,
     /// (kind, name) → the namespaces a placement of that name is in, for "another
@@ -74,7 +74,7 @@ fn namespace(object: &ObjectRef) -> &str {
 }
 
 impl<'a> Consumers<'a> {
-    pub fn new(model: &'a Model) -> Consumers<'a> {
+    pub(super) fn new(model: &'a Model) -> Consumers<'a> {
         let mut consumers = Consumers {
             placements: HashMap::new(),
             placement_namespaces: HashMap::new(),
@@ -149,7 +149,7 @@ impl<'a> Consumers<'a> {
     }
 
     /// The clusters registered with Argo CD, when a cluster Secret was read.
-    pub fn argo_clusters(&self) -> Option<&HashSet<&'a str>> {
+    pub(super) fn argo_clusters(&self) -> Option<&HashSet<&'a str>> {
         self.argo_clusters.as_ref()
     }
 
@@ -177,7 +177,7 @@ impl<'a> Consumers<'a> {
 
 /// Why a reference to a placement resolves to nothing.
 #[derive(Debug, thiserror::Error)]
-pub enum Unresolved {
+pub(super) enum Unresolved {
     #[error("{target} is not in the inputs")]
     Missing { target: String },
     #[error("{target} is not in the inputs (a {kind} of that name is in namespace {namespaces})")]

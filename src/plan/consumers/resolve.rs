@@ -25,13 +25,13 @@ use crate::plan::diagnostic::Kind;
 use crate::selector::{Operator, Requirement, Selector};
 
 /// The label of a PlacementDecision that names its Placement.
-pub const PLACEMENT_LABEL: &str = "cluster.open-cluster-management.io/placement";
+pub(super) const PLACEMENT_LABEL: &str = "cluster.open-cluster-management.io/placement";
 const PLACEMENT_GROUP: &str = "cluster.open-cluster-management.io";
 const RULE_GROUP: &str = "apps.open-cluster-management.io";
 
 /// One placement a consumer goes through, before that placement is planned.
 #[derive(Clone, Debug)]
-pub struct Route<'a> {
+pub(crate) struct Route<'a> {
     /// The objects between the consumer and the placement.
     pub chain: Vec<String>,
     pub target: &'a Workload,
@@ -49,7 +49,7 @@ pub struct Route<'a> {
 
 /// Which of the placement's decision objects the route reads.
 #[derive(Clone, Debug)]
-pub enum Decisions {
+pub(crate) enum Decisions {
     All,
     /// Those whose labels the selector matches (an ApplicationSet's `labelSelector`).
     Matching(Selector),
@@ -59,7 +59,7 @@ pub enum Decisions {
 
 /// Where a consumer goes, as far as it is known before its placements are planned.
 #[derive(Clone, Debug, Default)]
-pub struct Resolution<'a> {
+pub(crate) struct Resolution<'a> {
     pub routes: Vec<Route<'a>>,
     /// References that resolve to nothing, and what the controller refuses: the item fails.
     pub errors: Vec<String>,
@@ -81,7 +81,7 @@ pub struct Resolution<'a> {
 }
 
 /// Where `workload` goes, given the run's consumers and fleet.
-pub fn resolve<'a>(
+pub(crate) fn resolve<'a>(
     consumers: &Consumers<'a>,
     fleet: &FleetIndex,
     workload: &'a Workload,
@@ -190,7 +190,7 @@ fn route<'a>(chain: Vec<String>, target: &'a Workload) -> Route<'a> {
 
 /// The placement a PlacementBinding's `placementRef` names, or why it names none: upstream
 /// ignores a binding whose apiGroup does not serve its kind (`HasValidPlacementRef`).
-pub fn binding_target<'a>(
+pub(super) fn binding_target<'a>(
     consumers: &Consumers<'a>,
     binding: &PlacementBinding,
 ) -> Result<&'a Workload, Unresolved> {
@@ -500,7 +500,7 @@ fn expressions(text: &str) -> Vec<std::ops::Range<usize>> {
 /// `text` with each bare reference to one of the cluster parameters replaced by `cluster`
 /// (`server` too: the server of the Argo CD cluster of that name); anything else left as
 /// written.
-pub fn render(text: &str, go_template: bool, cluster: &str) -> String {
+pub(super) fn render(text: &str, go_template: bool, cluster: &str) -> String {
     let mut out = String::new();
     let mut written = 0;
     for range in expressions(text) {

@@ -21,7 +21,7 @@ use crate::model::{ClusterNames, Group, Wave};
 /// placement).
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{field}.{name}: failed to parse the provided {name}: {why}")]
-pub struct RolloutError {
+pub(super) struct RolloutError {
     field: &'static str,
     name: &'static str,
     why: ThresholdError,
@@ -29,7 +29,7 @@ pub struct RolloutError {
 
 /// Why `calculateRolloutSize` refuses a threshold.
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ThresholdError {
+pub(super) enum ThresholdError {
     #[error("'{0}' is an invalid maximum threshold value: string is not a percentage")]
     NotAPercentage(String),
     #[error("'{0}' is not a percentage")]
@@ -37,7 +37,10 @@ pub enum ThresholdError {
 }
 
 /// The waves of `strategy` over `groups` (a placement's decision groups, in index order).
-pub fn waves(strategy: &RolloutStrategy, groups: &[Group]) -> Result<Vec<Wave>, RolloutError> {
+pub(super) fn waves(
+    strategy: &RolloutStrategy,
+    groups: &[Group],
+) -> Result<Vec<Wave>, RolloutError> {
     let block = match strategy.type_.as_str() {
         "Progressive" => "progressive",
         "ProgressivePerGroup" => "progressivePerGroup",

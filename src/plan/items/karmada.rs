@@ -17,7 +17,7 @@ use crate::plan::trace::ItemTrace;
 use crate::plan::{Diagnostic, DiagnosticKind, Planned, Run, Trace};
 
 /// The binding condition fleetplan reports (`workv1alpha2.Scheduled`).
-pub const SCHEDULED: &str = "Scheduled";
+pub(crate) const SCHEDULED: &str = "Scheduled";
 
 /// What `explain` shows for a Karmada item.
 #[derive(Clone, Debug)]
@@ -44,7 +44,7 @@ pub struct BindingTrace {
     pub observed_affinity: Option<String>,
 }
 
-pub fn plan<'a>(
+pub(crate) fn plan<'a>(
     run: &Run<'_, 'a>,
     workload: &'a Workload,
     resource: &'a ResourceTemplate,

@@ -2,9 +2,9 @@
 //! one arm per API.
 
 mod federation;
-pub mod karmada;
+pub(super) mod karmada;
 mod kubefed;
-pub mod placement;
+pub(super) mod placement;
 mod placement_rule;
 mod replicas;
 
@@ -23,7 +23,7 @@ struct SelectionError {
 }
 
 /// Plans one workload with its API's engine.
-pub fn plan<'a>(run: &Run<'_, 'a>, workload: &'a Workload) -> Planned<'a> {
+pub(super) fn plan<'a>(run: &Run<'_, 'a>, workload: &'a Workload) -> Planned<'a> {
     match &workload.kind {
         WorkloadKind::Annotated {
             replica_set_preferences,

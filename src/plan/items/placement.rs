@@ -11,7 +11,7 @@ use crate::plan::{Diagnostic, DiagnosticKind, Planned, Run, Trace};
 
 const KIND: &str = "Placement";
 
-pub fn plan(run: &Run, workload: &Workload, spec: &PlacementSpec) -> Planned<'static> {
+pub(crate) fn plan(run: &Run, workload: &Workload, spec: &PlacementSpec) -> Planned<'static> {
     let (scheduler, now, trace) = (
         run.placements,
         run.options.now,
@@ -77,7 +77,7 @@ pub fn plan(run: &Run, workload: &Workload, spec: &PlacementSpec) -> Planned<'st
 
 /// The PlacementDecisions the scheduler sees as previous: those in the inputs, except where
 /// `--previous` names the placement (then its clusters stand for all its decisions).
-pub fn previous_decisions(
+pub(crate) fn previous_decisions(
     decisions: &[PreviousDecision],
     previous: Option<&Plan>,
 ) -> Vec<PreviousDecision> {

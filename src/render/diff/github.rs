@@ -10,7 +10,7 @@ use crate::model::ClusterNames;
 use crate::plan::ItemSource;
 use crate::render::workflow::{self, At};
 
-pub fn github(changes: &PlanDiff, sources: &Sources) -> String {
+pub(crate) fn github(changes: &PlanDiff, sources: &Sources) -> String {
     let at = |item: &ItemSource| {
         sources
             .get(&item.to_string())

@@ -16,9 +16,9 @@ const FOLD_ABOVE: usize = 10;
 
 /// The most characters a comment holds: GitHub refuses a pull-request comment over 65,536.
 /// A longer diff is cut to fit, with a note saying so (see [`cap`]).
-pub const MAX_COMMENT_CHARS: usize = 65_536;
+pub(super) const MAX_COMMENT_CHARS: usize = 65_536;
 
-pub fn markdown(changes: &PlanDiff) -> String {
+pub(crate) fn markdown(changes: &PlanDiff) -> String {
     cap(uncapped(changes), "diff", "diff")
 }
 

@@ -11,10 +11,10 @@ mod unified;
 use crate::render::{json_document, Unrepresentable};
 use std::collections::BTreeMap;
 
-pub use github::github;
+pub(crate) use github::github;
 pub(crate) use markdown::cap;
-pub use markdown::markdown;
-pub use text::render_text;
+pub(crate) use markdown::markdown;
+pub(crate) use text::render_text;
 
 use super::plan::{yaml_pieces, ItemError, YamlPieces};
 use crate::diff::PlanDiff;
@@ -23,7 +23,7 @@ use crate::plan::{ItemSource, Plan};
 use unified::unified_diff;
 
 /// Where each current item was read, by `Kind/namespace/name`: what annotations point at.
-pub type Sources = BTreeMap<String, Source>;
+pub(crate) type Sources = BTreeMap<String, Source>;
 
 /// The summary, then (when something changed) the unified diff of the two plans' YAML.
 pub fn text(
@@ -73,7 +73,7 @@ fn keyed<'p>(
 }
 
 /// The change set as is (documented in docs/formats.md); `{}` when nothing changed.
-pub fn json(changes: &PlanDiff) -> Result<String, Unrepresentable> {
+pub(crate) fn json(changes: &PlanDiff) -> Result<String, Unrepresentable> {
     json_document(changes)
 }
 

@@ -9,7 +9,7 @@ use crate::plan::{Group, Rollout};
 
 const INDENT: &str = "    ";
 
-pub fn render_text(diff: &PlanDiff, color: bool) -> String {
+pub(crate) fn render_text(diff: &PlanDiff, color: bool) -> String {
     if diff.is_empty() {
         // The summary says what failed, if anything did.
         return if diff.errors == 0 {

@@ -13,7 +13,7 @@ use crate::plan::KarmadaTrace;
 
 use super::{clusters_text, list, ClusterVerdict, Code, Explanation};
 
-pub fn explain(explanation: &mut Explanation, trace: &KarmadaTrace) {
+pub(super) fn explain(explanation: &mut Explanation, trace: &KarmadaTrace) {
     verdicts(explanation, trace);
     // What-if flags: said on the cluster they changed, whatever its verdict.
     for (verdict, cluster) in explanation.clusters.iter_mut().zip(trace.clusters) {

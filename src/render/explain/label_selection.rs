@@ -7,7 +7,11 @@ use crate::plan::{SelectionRule, SelectionTrace};
 
 use super::{clusters_text, ClusterVerdict, Code, Explanation};
 
-pub fn explain(explanation: &mut Explanation, selection: &SelectionTrace, clusters: &[Cluster]) {
+pub(super) fn explain(
+    explanation: &mut Explanation,
+    selection: &SelectionTrace,
+    clusters: &[Cluster],
+) {
     explanation.summary = format!(
         "{} of {} selected by {}",
         selection.selected.count(),
@@ -22,7 +26,7 @@ pub fn explain(explanation: &mut Explanation, selection: &SelectionTrace, cluste
 }
 
 /// What the rule is, for the summary line.
-pub fn describe(rule: &SelectionRule) -> String {
+pub(super) fn describe(rule: &SelectionRule) -> String {
     match rule {
         SelectionRule::Everything => "no cluster selector (every online cluster)".to_string(),
         SelectionRule::Annotation(selector) if selector.is_everything() => {

@@ -16,15 +16,15 @@ use serde::Serialize;
 
 use crate::model::{Cluster, Condition};
 use crate::placement::trace::{DebugResult, FilterResult, Score};
-pub use crate::plan::Engine;
+pub(crate) use crate::plan::Engine;
 use crate::plan::{ItemSource, ItemTrace, PlanItem};
 
-pub use text::text;
+pub(crate) use text::text;
 
 /// Everything `explain` says about one item, in a stable serializable shape (`-o json`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Explanation {
+pub(crate) struct Explanation {
     pub source: ItemSource,
     /// Which engine chose the clusters.
     pub engine: Engine,
@@ -53,7 +53,7 @@ pub struct Explanation {
 /// Why one cluster was or was not chosen.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ClusterVerdict {
+pub(crate) struct ClusterVerdict {
     pub cluster: String,
     pub selected: bool,
     pub verdict: Code,
@@ -74,7 +74,7 @@ pub struct ClusterVerdict {
 /// column shows. Scripts match on them, so a code is never renamed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub enum Code {
+pub(crate) enum Code {
     Selected,
     // Label selection (federation, kubefed) and PlacementRule.
     Offline,
@@ -106,7 +106,7 @@ pub enum Code {
 }
 
 impl Code {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Code::Selected => "selected",
             Code::Offline => "offline",
@@ -150,7 +150,7 @@ impl ClusterVerdict {
     }
 
     /// `NAME was selected: REASON.`
-    pub fn sentence(&self) -> String {
+    pub(crate) fn sentence(&self) -> String {
         let was = if self.selected {
             "was selected"
         } else {
@@ -163,7 +163,7 @@ impl ClusterVerdict {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct DecisionPlace {
+pub(crate) struct DecisionPlace {
     pub group_index: usize,
     pub group_name: String,
     /// The PlacementDecision object.
@@ -176,7 +176,7 @@ pub struct DecisionPlace {
 /// `filteredPipelineResults` that readers look for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct UpstreamDebug {
+pub(crate) struct UpstreamDebug {
     #[serde(flatten)]
     pub upstream: DebugResult,
     pub filtered_pipeline_results: Vec<FilterResult>,
@@ -193,7 +193,7 @@ impl From<&DebugResult> for UpstreamDebug {
 
 /// Explains one item of a plan run from its trace. `clusters` is the inventory the run used
 /// (its order gives the dense ids of selection traces).
-pub fn explain(item: &PlanItem, trace: &ItemTrace, clusters: &[Cluster]) -> Explanation {
+pub(crate) fn explain(item: &PlanItem, trace: &ItemTrace, clusters: &[Cluster]) -> Explanation {
     let mut explanation = Explanation {
         source: item.source.clone(),
         engine: trace.engine(),
@@ -243,7 +243,7 @@ pub fn explain(item: &PlanItem, trace: &ItemTrace, clusters: &[Cluster]) -> Expl
 
 impl Explanation {
     /// Keeps only `cluster`'s verdict (already checked to exist) and answers in one sentence.
-    pub fn narrow(&mut self, cluster: &str) {
+    pub(crate) fn narrow(&mut self, cluster: &str) {
         self.clusters.retain(|verdict| verdict.cluster == cluster);
         self.answer = self.clusters.first().map(ClusterVerdict::sentence);
         if let Some(run) = &mut self.replicas {
@@ -251,14 +251,14 @@ impl Explanation {
         }
     }
 
-    pub fn verdict(&self, cluster: &str) -> Option<&ClusterVerdict> {
+    pub(crate) fn verdict(&self, cluster: &str) -> Option<&ClusterVerdict> {
         self.clusters
             .iter()
             .find(|verdict| verdict.cluster == cluster)
     }
 }
 
-pub fn json(explanation: &Explanation) -> Result<String, Unrepresentable> {
+pub(crate) fn json(explanation: &Explanation) -> Result<String, Unrepresentable> {
     json_document(explanation)
 }
 
@@ -284,7 +284,7 @@ pub(crate) mod tests {
     use super::*;
 
     /// An explanation before any engine filled it in.
-    pub fn empty() -> Explanation {
+    pub(crate) fn empty() -> Explanation {
         explain(&PlanItem::default(), &ItemTrace::Failed, &[])
     }
 

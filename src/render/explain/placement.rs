@@ -7,7 +7,11 @@ use crate::placement::{PlacementResult, SPREAD_NOT_ENFORCED};
 
 use super::{list, ClusterVerdict, Code, DecisionPlace, Explanation, UpstreamDebug};
 
-pub fn explain(explanation: &mut Explanation, result: &PlacementResult, clusters: &[Cluster]) {
+pub(super) fn explain(
+    explanation: &mut Explanation,
+    result: &PlacementResult,
+    clusters: &[Cluster],
+) {
     let wanted = i64::try_from(result.selected.len())
         .unwrap_or(i64::MAX)
         .saturating_add(result.unscheduled);
@@ -105,7 +109,7 @@ fn score_of(verdict: &Verdict) -> Option<&Score> {
 }
 
 /// `rank 1 of 5, score 400 = Balance 100×1 + Steady 100×1 + ResourceAllocatableMemory 100×2`
-pub fn score_text(score: &Score, feasible: usize) -> String {
+pub(super) fn score_text(score: &Score, feasible: usize) -> String {
     let parts: Vec<String> = score
         .parts
         .iter()

@@ -14,7 +14,7 @@ use super::{clusters_text, Code, Explanation};
 /// The planner's run as a whole.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ReplicaRun {
+pub(crate) struct ReplicaRun {
     pub total: i64,
     pub rebalance: bool,
     /// The preferences had no cluster entries, so `{"*": {weight: 1}}` was used.
@@ -27,7 +27,7 @@ pub struct ReplicaRun {
 /// One weighted round (or several identical ones, see `repeated`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Round {
+pub(crate) struct Round {
     /// 1-based number of the (first) round.
     pub round: i64,
     /// Rounds whose shares were all absorbed by kept replicas repeat unchanged; this entry
@@ -42,7 +42,7 @@ pub struct Round {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Share {
+pub(crate) struct Share {
     pub cluster: String,
     /// `min(ceil(remaining × weight / weightSum), left)`.
     pub share: i64,
@@ -56,7 +56,7 @@ pub struct Share {
 /// What the planner did for one cluster.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ClusterRun {
+pub(crate) struct ClusterRun {
     /// `own`, `*`, or `* (default)`.
     pub preference: String,
     pub min_replicas: i64,
@@ -86,7 +86,7 @@ pub struct ClusterRun {
 
 impl ReplicaRun {
     /// Keeps only `cluster`'s shares, and only the rounds it had one in.
-    pub fn narrow(&mut self, cluster: &str) {
+    pub(crate) fn narrow(&mut self, cluster: &str) {
         for round in &mut self.rounds {
             round.shares.retain(|share| share.cluster == cluster);
         }
@@ -96,7 +96,7 @@ impl ReplicaRun {
 
 impl Round {
     /// `3`, or `3-5` for a repeated round.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         if self.repeated > 1 {
             format!(
                 "{}-{}",
@@ -111,7 +111,7 @@ impl Round {
 
 impl Share {
     /// `+3`, with what limited it: `+2 (1 absorbed, max)`.
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         let mut notes = Vec::new();
         if self.absorbed > 0 {
             notes.push(format!("{} absorbed", self.absorbed));
@@ -131,7 +131,7 @@ impl Share {
     }
 }
 
-pub fn explain(explanation: &mut Explanation, item: &PlanItem, trace: &ReplicaTrace) {
+pub(super) fn explain(explanation: &mut Explanation, item: &PlanItem, trace: &ReplicaTrace) {
     let rounds = rounds(trace);
     let by_name: HashMap<&str, &ClusterTrace> = trace
         .clusters

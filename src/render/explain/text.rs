@@ -9,7 +9,7 @@ use crate::render::escape::terminal;
 use crate::render::table;
 
 /// The explanation for a terminal, text from inputs escaped (`render::escape::terminal`).
-pub fn text(explanation: &Explanation, width: Option<u16>) -> String {
+pub(crate) fn text(explanation: &Explanation, width: Option<u16>) -> String {
     terminal(&unescaped(explanation, width)).into_owned()
 }
 

@@ -12,7 +12,7 @@ use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
 use crate::model::consumer::ConsumerSpec;
 
-pub const API: Api = Api {
+pub(crate) const API: Api = Api {
     kinds: &[KnownKind {
         group: "addon.open-cluster-management.io",
         kind: "ClusterManagementAddOn",

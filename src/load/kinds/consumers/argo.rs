@@ -21,9 +21,9 @@ use crate::model::consumer::{
 use crate::model::LabelSelectorSpec;
 
 /// The label that makes a Secret an Argo CD cluster (`common.LabelKeySecretType`).
-pub const SECRET_TYPE_LABEL: &str = "argocd.argoproj.io/secret-type";
+pub(crate) const SECRET_TYPE_LABEL: &str = "argocd.argoproj.io/secret-type";
 
-pub const API: Api = Api {
+pub(crate) const API: Api = Api {
     kinds: &[KnownKind {
         group: "argoproj.io",
         kind: "ApplicationSet",

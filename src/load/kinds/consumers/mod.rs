@@ -2,11 +2,11 @@
 //! as written, with the checks their CRD schema makes at admission; which placement a
 //! reference names is decided at plan time.
 
-pub mod addon;
-pub mod argo;
-pub mod policy;
-pub mod subscription;
-pub mod work;
+pub(super) mod addon;
+pub(super) mod argo;
+pub(super) mod policy;
+pub(super) mod subscription;
+pub(super) mod work;
 
 use serde::Deserialize;
 

@@ -13,9 +13,9 @@ use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
 use crate::model::consumer::{ConsumerSpec, PlacementBinding};
 
-pub const GROUP: &str = "policy.open-cluster-management.io";
+pub(crate) const GROUP: &str = "policy.open-cluster-management.io";
 
-pub const API: Api = Api {
+pub(crate) const API: Api = Api {
     kinds: &[
         KnownKind {
             group: GROUP,

@@ -13,7 +13,7 @@ use crate::load::LoadError;
 use crate::model::consumer::{ConsumerSpec, SubscriptionPlacement, SubscriptionRef};
 use crate::model::LabelSelectorSpec;
 
-pub const API: Api = Api {
+pub(crate) const API: Api = Api {
     kinds: &[KnownKind {
         group: "apps.open-cluster-management.io",
         kind: "Subscription",

@@ -13,7 +13,7 @@ use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
 use crate::model::consumer::{ConsumerSpec, MandatoryGroup, RolloutStrategy, Threshold};
 
-pub const API: Api = Api {
+pub(crate) const API: Api = Api {
     kinds: &[KnownKind {
         group: "work.open-cluster-management.io",
         kind: "ManifestWorkReplicaSet",

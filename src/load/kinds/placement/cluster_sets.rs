@@ -31,7 +31,7 @@ struct ClusterSelectorDoc {
     label_selector: Option<LabelSelectorSpec>,
 }
 
-pub fn cluster_set(object: Object<'_>) -> Result<Decoded, LoadError> {
+pub(super) fn cluster_set(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: ClusterSetDoc = object.decode()?;
     let selector = doc.spec.cluster_selector.unwrap_or_default();
     // The CRDs default selectorType to ExclusiveClusterSetLabel (v1beta2) or
@@ -62,7 +62,7 @@ struct BindingSpec {
     cluster_set: String,
 }
 
-pub fn binding(object: Object<'_>) -> Result<Decoded, LoadError> {
+pub(super) fn binding(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: BindingDoc = object.decode()?;
     let binding = Binding {
         namespace: object.object.namespace.clone().unwrap_or_default(),

@@ -38,7 +38,7 @@ impl DecisionsDoc {
     }
 }
 
-pub fn placement_decision(object: Object<'_>) -> Result<Decoded, LoadError> {
+pub(super) fn placement_decision(object: Object<'_>) -> Result<Decoded, LoadError> {
     // Without the label the decision still counts for Balance (upstream counts every
     // PlacementDecision of the hub); it just belongs to no placement.
     let placement = object

@@ -20,7 +20,7 @@ const DECISION_KIND: &str = "PlacementDecision";
 /// The version a previous Placement item is written with when only its decisions were read.
 const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
 
-pub const API: Api = Api {
+pub(super) const API: Api = Api {
     kinds: &[
         KnownKind {
             group: GROUP,
@@ -86,13 +86,13 @@ fn placement(object: Object<'_>) -> Result<Decoded, LoadError> {
 
 /// A PlacementDecision without (or with an empty) placement label: it belongs to no
 /// Placement. (A PlacementRule's decisions always belong to the rule.)
-pub fn names_no_placement(decision: &PreviousDecision) -> bool {
+pub(crate) fn names_no_placement(decision: &PreviousDecision) -> bool {
     decision.object.kind == DECISION_KIND && decision.placement.is_empty()
 }
 
 /// The plan item a previous decision belongs to: a PlacementDecision's Placement, otherwise
 /// the object that carried the decisions (a PlacementRule's `status.decisions`).
-pub fn planned_object(decision: &PreviousDecision) -> ItemSource {
+pub(crate) fn planned_object(decision: &PreviousDecision) -> ItemSource {
     if decision.object.kind == DECISION_KIND {
         ItemSource {
             api_version: PLACEMENT_API_VERSION.to_string(),

@@ -33,7 +33,7 @@ struct ScoreItem {
     value: i32,
 }
 
-pub fn addon_score(object: Object<'_>) -> Result<Decoded, LoadError> {
+pub(super) fn addon_score(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: ScoreDoc = object.decode()?;
     let scores: BTreeMap<String, i64> = doc
         .status
