@@ -25,6 +25,7 @@ mod output;
 mod parallel;
 mod placement;
 mod plan;
+mod registry;
 mod render;
 mod replicas;
 mod selector;

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::karmada::{ClusterTaint, KarmadaCluster};
+use crate::karmada::model::{ClusterTaint, KarmadaCluster};
 use crate::model::{
     Cluster, ConditionStatus, LabelSelectorRequirementSpec, Quantity, Taint, TaintEffect,
 };

@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::model::karmada::{DivisionPreference, Placement, ReplicaScheduling};
+use crate::karmada::model::{DivisionPreference, Placement, ReplicaScheduling};
 
 use super::fleet::Fleet;
 use super::spread::ClusterDetail;

@@ -5,7 +5,7 @@
 //! `pkg/util/helper/taint.go SetCurrentClusterTaints`). The scheduler has no readiness filter:
 //! this taint is the only thing that keeps new workloads off the cluster.
 
-use crate::model::karmada::{ClusterTaint, KarmadaCluster};
+use crate::karmada::model::{ClusterTaint, KarmadaCluster};
 
 /// `clusterv1alpha1.TaintClusterNotReady`: added while Ready is False (or missing).
 pub(crate) const NOT_READY_TAINT: &str = "cluster.karmada.io/not-ready";

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::karmada::{ClusterAffinity, FieldRequirement, KarmadaCluster};
+use crate::karmada::model::{ClusterAffinity, FieldRequirement, KarmadaCluster};
 use crate::selector::{Operator, Requirement, Selector};
 
 /// `util.ProviderField`, `RegionField`, `ZoneField`.

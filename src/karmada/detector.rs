@@ -3,7 +3,7 @@
 
 use std::cmp::Ordering;
 
-use crate::model::karmada::{PolicyKind, PropagationPolicy, ResourceSelector, ResourceTemplate};
+use crate::karmada::model::{PolicyKind, PropagationPolicy, ResourceSelector, ResourceTemplate};
 use crate::selector::Selector;
 
 /// `util.ImplicitPriority`: how a policy's best selector matched.

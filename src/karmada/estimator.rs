@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use crate::model::karmada::{KarmadaCluster, ReplicaRequirements, ResourceSummary};
+use crate::karmada::model::{KarmadaCluster, ReplicaRequirements, ResourceSummary};
 use crate::model::quantity::{nanos_to_milli_value, nanos_to_value};
 
 /// `math.MaxInt32`: "not estimated".

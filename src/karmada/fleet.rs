@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use crate::model::karmada::{ClusterAffinity, KarmadaCluster, Placement};
+use crate::karmada::model::{ClusterAffinity, KarmadaCluster, Placement};
 use crate::model::NameTable;
 use crate::selector::{ClusterBits, LabelIndex};
 

@@ -11,15 +11,20 @@ pub(crate) mod cluster_locality;
 pub(crate) mod cluster_matches;
 pub(crate) mod detector;
 pub(crate) mod estimator;
+pub(crate) mod explain;
 pub(crate) mod filter;
 pub(crate) mod fleet;
+pub(crate) mod migrate;
+pub(crate) mod model;
+pub(crate) mod plan;
+pub(crate) mod read;
 pub(crate) mod scheduler;
 pub(crate) mod spread;
 #[cfg(test)]
 mod upstream_vectors;
 pub(crate) mod webster;
 
-use crate::model::karmada::{Placement, ResourceTemplate, TargetCluster};
+use crate::karmada::model::{Placement, ResourceTemplate, TargetCluster};
 
 pub(crate) use detector::{claim, ignored, Candidate, Claim};
 pub(crate) use scheduler::schedule;

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
-use crate::model::karmada::{KarmadaCluster, TargetCluster};
+use crate::karmada::model::{KarmadaCluster, TargetCluster};
 
 use super::assignment::{self, Division, Strategy, Target};
 use super::cluster_locality;
@@ -193,7 +193,7 @@ pub(crate) fn schedule<'a>(fleet: &Fleet<'a>, binding: &Binding, trace: bool) ->
 fn with_affinities<'a>(
     fleet: &Fleet<'a>,
     binding: &Binding,
-    terms: &[crate::model::karmada::ClusterAffinityTerm],
+    terms: &[crate::karmada::model::ClusterAffinityTerm],
     trace: bool,
 ) -> Outcome<'a> {
     let mut start = terms

@@ -20,7 +20,7 @@ use super::strict;
 
 /// One value to read, borrowed from a parsed document.
 #[derive(Clone, Copy, Debug)]
-pub(super) enum Content<'a> {
+pub(crate) enum Content<'a> {
     Tree(&'a Value),
     /// The text of one JSON value, one of those [`json_documents`] accepted.
     Json(&'a str),
@@ -31,7 +31,7 @@ pub(super) enum Content<'a> {
 
 /// The kind of a value, for "expected …, found …" messages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Shape {
+pub(crate) enum Shape {
     Null,
     Bool,
     Number,
@@ -56,7 +56,7 @@ impl Shape {
 }
 
 impl<'a> Content<'a> {
-    pub(super) fn shape(self) -> Shape {
+    pub(crate) fn shape(self) -> Shape {
         match self {
             Content::Tree(value) => match value {
                 Value::Null => Shape::Null,
@@ -124,7 +124,7 @@ impl<'a> Content<'a> {
     }
 
     /// The value of `key` when this is a mapping that has it.
-    pub(super) fn get(self, key: &str) -> Option<Content<'a>> {
+    pub(crate) fn get(self, key: &str) -> Option<Content<'a>> {
         match self {
             Content::Tree(value) => value.get(key).map(Content::Tree),
             Content::Json(text) => {

@@ -8,14 +8,14 @@ use crate::model::{echo, time};
 
 /// A decoding failure: where in the document, and what was expected and found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct FieldError {
+pub(crate) struct FieldError {
     /// `spec.taints[0].effect`; empty for the document itself.
     pub path: String,
     pub message: String,
 }
 
 impl FieldError {
-    pub(super) fn new(path: impl Into<String>, message: impl Into<String>) -> FieldError {
+    pub(crate) fn new(path: impl Into<String>, message: impl Into<String>) -> FieldError {
         FieldError {
             path: path.into(),
             message: message.into(),
@@ -48,7 +48,7 @@ pub(super) fn decode<T: DeserializeOwned>(value: &Value) -> Result<T, FieldError
 
 /// `null` (an empty YAML value such as `labels:`) decodes as the type's default, as Go's
 /// JSON decoding leaves a nil map or slice.
-pub(super) fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+pub(crate) fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
     T: Default + Deserialize<'de>,
@@ -57,7 +57,7 @@ where
 }
 
 /// An optional `metav1.Time` as Unix seconds; `null` and absent are `None`.
-pub(super) fn optional_time<'de, D: Deserializer<'de>>(
+pub(crate) fn optional_time<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<i64>, D::Error> {
     Option::<String>::deserialize(deserializer)?

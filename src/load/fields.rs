@@ -15,7 +15,7 @@ use std::borrow::Cow;
 
 /// The top-level fields of one JSON mapping, in the order written.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) struct Fields<'a> {
+pub(crate) struct Fields<'a> {
     text: &'a str,
     fields: Vec<Field<'a>>,
 }

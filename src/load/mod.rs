@@ -2,8 +2,8 @@
 //! by apiVersion/kind into the model, with `file#document` locations for every error.
 
 mod clusters;
-mod content;
-mod decode;
+pub(crate) mod content;
+pub(crate) mod decode;
 mod dispatch;
 mod documents;
 mod error;
@@ -12,10 +12,10 @@ mod fields;
 mod fingerprint;
 mod ignore_files;
 mod inputs;
-mod kinds;
-mod model_builder;
-mod names;
-mod object;
+pub(crate) mod kinds;
+pub(crate) mod model_builder;
+pub(crate) mod names;
+pub(crate) mod object;
 mod plain_scalars;
 mod previous;
 mod strict;

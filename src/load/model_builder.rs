@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use foldhash::{HashMap, HashSet};
 
 use super::{LoadError, LoadErrors};
+use crate::karmada::model::{KarmadaCluster, PropagationPolicy, ResourceBinding, ResourceTemplate};
 use crate::model::consumer::{ArgoCluster, DuckConfigMap, PlacementBinding};
-use crate::model::karmada::{KarmadaCluster, PropagationPolicy, ResourceBinding, ResourceTemplate};
 use crate::model::{
     AddOnPlacementScore, Binding, Cluster, ClusterSet, Interner, Model, ObjectRef,
     PreviousDecision, Source, Workload, WorkloadKind,
@@ -17,7 +17,7 @@ use crate::model::{
 /// alone, so a List's items are decoded on every core; [`ModelBuilder::add`] then adds them
 /// one after the other in document order, which is where an object's identity is claimed
 /// and the fleet's strings are interned: the model and its errors are the one-thread ones.
-pub(super) enum Decoded {
+pub(crate) enum Decoded {
     /// An object kept under its identity: added unless an earlier object has it.
     Claimed {
         object: ObjectRef,
@@ -55,7 +55,7 @@ impl Decoded {
 }
 
 /// What a claimed object adds to the model.
-pub(super) enum Entry {
+pub(crate) enum Entry {
     /// With the previous decisions it carries (a PlacementRule's `status.decisions`).
     Workload {
         workload: Workload,

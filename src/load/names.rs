@@ -14,7 +14,7 @@ use crate::selector::{
 
 /// How a kind's `metadata.name` is validated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Names {
+pub(crate) enum Names {
     /// `NameIsDNSSubdomain`: most built-in kinds and every custom resource.
     Subdomain,
     /// `NameIsDNSLabel`: Namespaces, and OCM's ManagedCluster (its webhook validates the name
@@ -89,7 +89,7 @@ pub(super) fn namespace_errors(namespace: &str) -> Vec<String> {
 }
 
 /// The API server's `field.Invalid` text: `Invalid value: "VALUE": REASON, REASON`.
-pub(super) fn invalid_value(value: &str, errors: &[String]) -> String {
+pub(crate) fn invalid_value(value: &str, errors: &[String]) -> String {
     format!("Invalid value: {:?}: {}", echo(value), errors.join(", "))
 }
 
@@ -168,7 +168,7 @@ pub(super) fn label_key_error(path: impl Into<String>, key: &str) -> Option<Fiel
 /// every object: each key a qualified name, each value a label value, both reported at
 /// `metadata.labels` with the offending key or value. The first refusal, in key order (Go's
 /// map order is random; sorted keys make the report deterministic).
-pub(super) fn metadata_label_error(labels: &BTreeMap<String, String>) -> Option<FieldError> {
+pub(crate) fn metadata_label_error(labels: &BTreeMap<String, String>) -> Option<FieldError> {
     const PATH: &str = "metadata.labels";
     labels.iter().find_map(|(key, value)| {
         label_key_error(PATH, key).or_else(|| {

@@ -69,7 +69,7 @@ impl TypeMeta {
 
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct ObjectMeta {
+pub(crate) struct ObjectMeta {
     #[serde(default)]
     pub name: Option<String>,
     #[serde(default)]
@@ -99,7 +99,7 @@ pub(super) fn check_metadata(content: Content<'_>) -> Result<(), FieldError> {
 
 /// Whether a kind lives in a namespace.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Scope {
+pub(crate) enum Scope {
     Namespaced,
     Cluster,
 }
@@ -148,7 +148,7 @@ pub(super) fn scope_of(group: &str, kind: &str) -> Scope {
 
 /// One object being read: its identity (once known) and where it is, so every error can
 /// say `file#document: Kind/namespace/name: path: message`.
-pub(super) struct Object<'a> {
+pub(crate) struct Object<'a> {
     pub meta: ObjectMeta,
     pub content: Content<'a>,
     pub source: Source,
@@ -233,16 +233,16 @@ impl<'a> Object<'a> {
         })
     }
 
-    pub(super) fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         &self.object.name
     }
 
     /// Decodes the whole object as `T`, naming the object and field on failure.
-    pub(super) fn decode<T: serde::de::DeserializeOwned>(&self) -> Result<T, LoadError> {
+    pub(crate) fn decode<T: serde::de::DeserializeOwned>(&self) -> Result<T, LoadError> {
         self.content.decode().map_err(|error| self.invalid(error))
     }
 
-    pub(super) fn invalid(&self, error: FieldError) -> LoadError {
+    pub(crate) fn invalid(&self, error: FieldError) -> LoadError {
         LoadError::Invalid {
             at: self.source.clone(),
             object: Some(self.object.to_string()),

@@ -275,7 +275,7 @@ pub(super) fn removed_api(object: &ObjectRef) -> Option<String> {
 }
 
 /// An object converted to a served apiVersion, with what each change carried.
-pub(super) struct Served {
+pub(crate) struct Served {
     pub api_version: String,
     pub value: Value,
     pub fields: Vec<FieldReport>,
@@ -284,7 +284,7 @@ pub(super) struct Served {
 /// `value` (the object `object`) in a served apiVersion: unchanged when its own is served;
 /// converted when a conversion is known (the fields say what changed); else as it was, with
 /// the apiVersion reported lost.
-pub(super) fn serve(object: &ObjectRef, value: &Value) -> Served {
+pub(crate) fn serve(object: &ObjectRef, value: &Value) -> Served {
     let Some((version, _, release, replacement, conversion)) =
         removal(&object.api_version, &object.kind)
     else {

@@ -27,7 +27,7 @@ fn key(object: &ObjectRef) -> Key {
 }
 
 /// One input object's conversion, ready to record.
-pub(super) struct Recorded {
+pub(crate) struct Recorded {
     pub converted: Converted,
     /// The input object re-emitted (an annotation removed), or `None` when the migration
     /// deletes it.
@@ -44,7 +44,7 @@ pub(super) struct Recorded {
     pub replaces: Vec<Location>,
 }
 
-pub(super) struct Assembly {
+pub(crate) struct Assembly {
     taken: HashSet<Key>,
     pub report: Report,
     objects: Vec<Emitted>,
@@ -59,7 +59,7 @@ pub(super) struct Assembly {
 
 impl Assembly {
     /// Every workload of the inputs is taken: nothing made may reuse its identity.
-    pub(super) fn new(model: &Model) -> Assembly {
+    pub(crate) fn new(model: &Model) -> Assembly {
         Assembly {
             taken: model.workloads.iter().map(|w| key(&w.object)).collect(),
             report: Report::default(),
@@ -72,7 +72,7 @@ impl Assembly {
 
     /// Records `recorded` as what `workload` became; `false` (with an error in the report)
     /// when an object it would make already exists.
-    pub(super) fn record(&mut self, workload: &Workload, recorded: Recorded) -> bool {
+    pub(crate) fn record(&mut self, workload: &Workload, recorded: Recorded) -> bool {
         let object = &workload.object;
         let Recorded {
             mut converted,
@@ -152,7 +152,7 @@ impl Assembly {
 
     /// The migration: `first` (objects the others need, such as cluster sets) before the
     /// recorded ones.
-    pub(super) fn finish(self, first: Vec<Emitted>) -> Migration {
+    pub(crate) fn finish(self, first: Vec<Emitted>) -> Migration {
         let mut created = self.created;
         created.extend(first.iter().map(|emitted| emitted.value.clone()));
         let support = first.clone();

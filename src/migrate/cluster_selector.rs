@@ -38,7 +38,7 @@ pub(super) fn placement_ref(object: &ObjectRef) -> ObjectRef {
 /// `DoesNotExist`/`!` keep their operator, `=`/`==` become `In` and `!=` `NotIn` with the one
 /// value (same truth table, the absent key included). `None` for `Gt`/`Lt`: a labelSelector
 /// cannot compare.
-pub(super) fn match_expression(requirement: &Requirement) -> Option<LabelSelectorRequirementSpec> {
+pub(crate) fn match_expression(requirement: &Requirement) -> Option<LabelSelectorRequirementSpec> {
     let values = requirement.values().to_vec();
     let (operator, values) = match requirement.operator() {
         Operator::In | Operator::Equals | Operator::DoubleEquals => ("In", values),
@@ -55,7 +55,7 @@ pub(super) fn match_expression(requirement: &Requirement) -> Option<LabelSelecto
 }
 
 /// `key Operator [a,b]`, how the loss report names a match expression.
-pub(super) fn describe(expression: &LabelSelectorRequirementSpec) -> String {
+pub(crate) fn describe(expression: &LabelSelectorRequirementSpec) -> String {
     format!(
         "{} {} [{}]",
         expression.key,

@@ -25,7 +25,7 @@ struct Manifest<'a, S> {
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
-pub(super) struct Metadata {
+pub(crate) struct Metadata {
     pub name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
@@ -36,7 +36,7 @@ pub(super) struct Metadata {
 }
 
 impl Metadata {
-    pub(super) fn of(object: &ObjectRef) -> Metadata {
+    pub(crate) fn of(object: &ObjectRef) -> Metadata {
         Metadata {
             name: object.name.clone(),
             namespace: object.namespace.clone(),
@@ -67,7 +67,7 @@ impl Emitted {
     }
 }
 
-pub(super) fn emit<S: Serialize>(
+pub(crate) fn emit<S: Serialize>(
     api_version: &str,
     kind: &str,
     metadata: Metadata,

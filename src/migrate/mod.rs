@@ -13,23 +13,22 @@
 //! the Placements need, then per converted object (in plan item order) what it became, then
 //! the rewritten consumers in input order.
 
-mod api_versions;
-mod assembly;
+pub(crate) mod api_versions;
+pub(crate) mod assembly;
 mod cel;
-mod cluster_selector;
+pub(crate) mod cluster_selector;
 mod consumers;
 mod delivery;
 #[cfg(test)]
 mod golden;
 pub(crate) mod hub_version;
 pub(crate) mod in_place;
-mod karmada;
 mod keep_going;
-mod manifest;
-mod object_error;
-mod objects;
+pub(crate) mod manifest;
+pub(crate) mod object_error;
+pub(crate) mod objects;
 mod placement_rule;
-mod replica_preferences;
+pub(crate) mod replica_preferences;
 pub(crate) mod report;
 mod scope;
 pub(crate) mod verify;
@@ -179,7 +178,7 @@ pub(crate) struct Migration {
     created: Vec<Value>,
     /// Objects `--verify` loads with the migrated ones without writing them: the Karmada
     /// Clusters standing in for an inventory that has none.
-    stand_ins: Vec<Value>,
+    pub(crate) stand_ins: Vec<Value>,
     /// What each converted input object became, by its location.
     made: Vec<(Location, Vec<Value>)>,
     /// The objects the others need (cluster set, bindings), made for no one input object.
@@ -326,10 +325,7 @@ pub(crate) fn run(
             (kept.model, kept.documents, kept.failed)
         }
     };
-    let mut migration = match options.target {
-        Target::Ocm => migrate(&model, &documents, namespace, options),
-        Target::Karmada => karmada::migrate(&model, &documents, namespace, options.karmada),
-    };
+    let mut migration = crate::registry::migrate(&model, &documents, namespace, options);
     // What the loader warned about (an identical duplicate, read once) is said first; each
     // copy of a duplicate is replaced as the copy that was migrated.
     migration

@@ -7,7 +7,7 @@ use crate::selector::SelectorError;
 use super::CLUSTER_SELECTOR_ANNOTATION;
 
 #[derive(Debug, thiserror::Error)]
-pub(super) enum ObjectError {
+pub(crate) enum ObjectError {
     /// The model has the object but its document does not: a loader bug, never silent.
     #[error("the object is missing from its document")]
     Missing,

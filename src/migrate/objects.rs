@@ -11,12 +11,12 @@ use crate::model::{ObjectRef, Source};
 
 /// Where a raw object sits: its document and, inside a `List`, its item index path.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(super) struct Location {
+pub(crate) struct Location {
     pub source: Source,
     pub items: Vec<usize>,
 }
 
-pub(super) struct RawObject<'a> {
+pub(crate) struct RawObject<'a> {
     pub location: Location,
     pub value: &'a Value,
     pub api_version: &'a str,
@@ -27,7 +27,7 @@ pub(super) struct RawObject<'a> {
 }
 
 impl RawObject<'_> {
-    pub(super) fn group(&self) -> &str {
+    pub(crate) fn group(&self) -> &str {
         self.api_version
             .rsplit_once('/')
             .map_or("", |(group, _version)| group)
@@ -35,7 +35,7 @@ impl RawObject<'_> {
 
     /// Whether this is the object the loader read as `object` (a namespaced object without a
     /// namespace is in `default_namespace` there).
-    pub(super) fn is(&self, object: &ObjectRef, default_namespace: &str) -> bool {
+    pub(crate) fn is(&self, object: &ObjectRef, default_namespace: &str) -> bool {
         self.group() == object.group()
             && self.kind == object.kind
             && self.name == object.name
@@ -66,13 +66,13 @@ impl RawObject<'_> {
 /// source has its own line), kind and name: finding the one the loader read as a workload is
 /// one lookup. (A walk over every raw object per workload made `migrate` quadratic in the
 /// number of rules.)
-pub(super) struct RawIndex<'r, 'a> {
+pub(crate) struct RawIndex<'r, 'a> {
     raws: &'r [RawObject<'a>],
     by_identity: HashMap<(&'r str, usize, &'a str, &'a str), Vec<usize>>,
 }
 
 impl<'r, 'a> RawIndex<'r, 'a> {
-    pub(super) fn new(raws: &'r [RawObject<'a>]) -> RawIndex<'r, 'a> {
+    pub(crate) fn new(raws: &'r [RawObject<'a>]) -> RawIndex<'r, 'a> {
         let mut by_identity: HashMap<_, Vec<usize>> = HashMap::with_capacity(raws.len());
         for (index, raw) in raws.iter().enumerate() {
             by_identity
@@ -90,7 +90,7 @@ impl<'r, 'a> RawIndex<'r, 'a> {
 
     /// The first raw object of the document `source` names that is `object` (see
     /// [`RawObject::is`]).
-    pub(super) fn find(
+    pub(crate) fn find(
         &self,
         source: &Source,
         object: &ObjectRef,
@@ -138,7 +138,7 @@ fn text<'a>(value: &'a Value, field: &str) -> Option<&'a str> {
 }
 
 /// Every object of the documents, in input order, `List` items in place.
-pub(super) fn raw_objects(documents: &[Document]) -> Vec<RawObject<'_>> {
+pub(crate) fn raw_objects(documents: &[Document]) -> Vec<RawObject<'_>> {
     let mut out = Vec::new();
     for document in documents {
         walk(
@@ -184,7 +184,7 @@ fn walk<'a>(value: &'a Value, location: Location, out: &mut Vec<RawObject<'a>>) 
 }
 
 /// `value` without the annotations `keys`; an `annotations` map left empty is removed.
-pub(super) fn without_annotations(value: &Value, keys: &[&str]) -> Value {
+pub(crate) fn without_annotations(value: &Value, keys: &[&str]) -> Value {
     let mut value = value.clone();
     if let Some(Value::Mapping(metadata)) = value.get_mut("metadata") {
         if let Some(Value::Mapping(annotations)) = metadata.get_mut("annotations") {

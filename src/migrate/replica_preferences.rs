@@ -25,7 +25,7 @@ use super::report::FieldReport;
 use super::{Converted, REPLICA_SET_PREFERENCES_ANNOTATION};
 
 /// Kinds kubefed's ReplicaSchedulingPreference controller schedules.
-pub(super) const RSP_TARGETS: &[&str] = &["Deployment", "ReplicaSet"];
+pub(crate) const RSP_TARGETS: &[&str] = &["Deployment", "ReplicaSet"];
 
 pub(super) fn rsp_ref(object: &ObjectRef) -> ObjectRef {
     ObjectRef {

@@ -7,7 +7,6 @@ pub(crate) mod consumer;
 mod decision;
 mod decode_message;
 mod echo;
-pub(crate) mod karmada;
 mod label_selector;
 mod labels;
 mod object;
@@ -52,7 +51,7 @@ pub struct Model {
     pub skipped: Vec<(Source, String)>,
     /// Karmada clusters, policies and previous
     /// bindings: a fleet of its own, scheduled by `crate::karmada`.
-    pub karmada: karmada::KarmadaObjects,
+    pub karmada: crate::karmada::model::KarmadaObjects,
     /// The objects between a placement consumer and its placement: PlacementBindings, an
     /// ApplicationSet's ConfigMaps, Argo CD cluster Secrets.
     pub consumers: consumer::ConsumerObjects,

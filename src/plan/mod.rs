@@ -3,19 +3,19 @@
 mod consumers;
 mod diagnostic;
 mod federated_fleet;
-mod items;
+pub(crate) mod items;
 mod lookup;
-mod trace;
+pub(crate) mod trace;
 mod whatif;
 
 use std::collections::HashMap;
 
+pub(crate) use crate::karmada::plan::KarmadaTrace;
 pub(crate) use crate::model::Condition;
 pub(crate) use crate::model::{Group, ItemSource, Plan, PlanItem, Rollout};
 pub(crate) use consumers::ConsumerTrace;
 pub(crate) use diagnostic::{Diagnostic, Kind as DiagnosticKind};
 pub(crate) use federated_fleet::FederatedFleet;
-pub(crate) use items::karmada::KarmadaTrace;
 pub(crate) use lookup::{find_cluster, find_item, LookupError};
 pub use trace::ItemTrace;
 pub(crate) use trace::{Engine, SelectionRule, SelectionTrace};
@@ -101,14 +101,14 @@ impl PlanOutcome<'_> {
 }
 
 /// One item, as an engine produced it.
-struct Planned<'a> {
-    item: PlanItem,
-    trace: ItemTrace<'a>,
-    warnings: Vec<Diagnostic>,
+pub(crate) struct Planned<'a> {
+    pub(crate) item: PlanItem,
+    pub(crate) trace: ItemTrace<'a>,
+    pub(crate) warnings: Vec<Diagnostic>,
 }
 
 impl<'a> Planned<'a> {
-    fn failed(workload: &Workload, message: String) -> Planned<'a> {
+    pub(crate) fn failed(workload: &Workload, message: String) -> Planned<'a> {
         Planned {
             item: PlanItem {
                 source: (&workload.object).into(),
@@ -329,24 +329,24 @@ fn plan_consumers<'a>(
 }
 
 /// What every item of one plan run shares.
-struct Run<'r, 'a> {
-    model: &'a Model,
-    options: &'r PlanOptions<'r>,
-    fleet: &'r FederatedFleet<'a, 'r>,
+pub(crate) struct Run<'r, 'a> {
+    pub(crate) model: &'a Model,
+    pub(crate) options: &'r PlanOptions<'r>,
+    pub(crate) fleet: &'r FederatedFleet<'a, 'r>,
     /// Karmada's clusters and what scheduling computes once over them.
-    karmada: &'r KarmadaFleet<'a>,
-    placements: &'r Scheduler<'r>,
-    previous: &'r HashMap<&'r ItemSource, &'r PlanItem>,
-    targets: &'r HashMap<(&'a str, Option<&'a str>, &'a str), &'a Workload>,
+    pub(crate) karmada: &'r KarmadaFleet<'a>,
+    pub(crate) placements: &'r Scheduler<'r>,
+    pub(crate) previous: &'r HashMap<&'r ItemSource, &'r PlanItem>,
+    pub(crate) targets: &'r HashMap<(&'a str, Option<&'a str>, &'a str), &'a Workload>,
 }
 
 impl<'a> Run<'_, 'a> {
     fn item(&self, workload: &'a Workload) -> Planned<'a> {
-        items::plan(self, workload)
+        crate::registry::plan(self, workload)
     }
 
     /// The item `--previous` holds for this workload.
-    fn previous_item(&self, workload: &Workload) -> Option<&PlanItem> {
+    pub(crate) fn previous_item(&self, workload: &Workload) -> Option<&PlanItem> {
         self.previous
             .get(&ItemSource::from(&workload.object))
             .copied()

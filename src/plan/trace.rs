@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::consumers::ConsumerTrace;
-use super::items::karmada::KarmadaTrace;
+use crate::karmada::plan::KarmadaTrace;
 use crate::placement::rule::RuleResult;
 use crate::placement::PlacementResult;
 use crate::replicas::ReplicaTrace;

@@ -3,7 +3,7 @@
 //! Karmada's `Cluster`s alike, each with its own API's meaning (docs/semantics.md).
 
 use crate::karmada::cluster_controller;
-use crate::model::karmada::{ClusterTaint, KarmadaCluster};
+use crate::karmada::model::{ClusterTaint, KarmadaCluster};
 use crate::model::{Model, Taint, TaintEffect};
 use crate::selector::{Requirement, SelectorError};
 

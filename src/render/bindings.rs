@@ -8,8 +8,8 @@ use std::sync::OnceLock;
 use serde::ser::Error as _;
 use serde::Serialize;
 
+use crate::karmada::model::KarmadaCluster;
 use crate::karmada::scheduler::Entry;
-use crate::model::karmada::KarmadaCluster;
 use crate::plan::{ItemTrace, PlanItem};
 
 /// The head of every `-o bindings` stream.

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use crate::model::karmada::{ClusterAffinityTerm, KarmadaCluster, Placement};
+use crate::karmada::model::{ClusterAffinityTerm, KarmadaCluster, Placement};
 
 use super::super::cluster_matches::AffinityMatcher;
 use super::FilterContext;

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use crate::model::karmada::KarmadaCluster;
+use crate::karmada::model::KarmadaCluster;
 
 use super::FilterContext;
 

@@ -16,7 +16,7 @@ use std::borrow::Cow;
 
 use std::collections::BTreeMap;
 
-use crate::model::karmada::KarmadaCluster;
+use crate::karmada::model::KarmadaCluster;
 
 pub(crate) use cluster_affinity::TermAffinity;
 

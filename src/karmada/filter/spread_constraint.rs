@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use crate::model::karmada::{KarmadaCluster, SpreadField};
+use crate::karmada::model::{KarmadaCluster, SpreadField};
 
 use super::FilterContext;
 

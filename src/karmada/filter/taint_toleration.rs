@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use crate::model::karmada::{ClusterTaint, KarmadaCluster, Toleration};
+use crate::karmada::model::{ClusterTaint, KarmadaCluster, Toleration};
 
 use super::FilterContext;
 

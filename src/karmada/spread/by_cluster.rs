@@ -1,6 +1,6 @@
 //! `select_clusters_by_cluster.go`: a `cluster` spread constraint alone.
 
-use crate::model::karmada::SpreadConstraint;
+use crate::karmada::model::SpreadConstraint;
 
 use super::{ClusterDetail, SelectError, Selection};
 

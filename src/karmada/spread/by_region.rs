@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::karmada::{Placement, SpreadConstraint, SpreadField};
+use crate::karmada::model::{Placement, SpreadConstraint, SpreadField};
 
 use super::select_groups::{select_groups, Group};
 use super::{sort_clusters, ClusterDetail, SelectError, Selection};

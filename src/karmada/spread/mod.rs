@@ -6,7 +6,7 @@ mod by_region;
 mod order;
 mod select_groups;
 
-use crate::model::karmada::{DivisionPreference, Placement, SpreadField};
+use crate::karmada::model::{DivisionPreference, Placement, SpreadField};
 
 pub(crate) use by_region::RegionGroup;
 pub(crate) use order::sort_clusters;

@@ -19,7 +19,7 @@ pub(crate) const CLUSTER_SELECTOR_ANNOTATION: &str =
 pub(super) const REPLICA_SET_PREFERENCES_ANNOTATION: &str =
     "federation.kubernetes.io/replica-set-preferences";
 
-pub(super) const API: Api = Api {
+pub(crate) const API: Api = Api {
     kinds: &[KnownKind {
         group: "federation",
         kind: "Cluster",

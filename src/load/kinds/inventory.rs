@@ -5,7 +5,7 @@ use crate::load::clusters::inventory;
 use crate::load::names::Names;
 use crate::load::object::Scope;
 
-pub(super) const API: Api = Api {
+pub(crate) const API: Api = Api {
     kinds: &[KnownKind {
         group: "fleetplan.io",
         kind: "ClusterInventory",

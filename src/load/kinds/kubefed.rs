@@ -12,7 +12,7 @@ use crate::load::LoadError;
 use crate::model::preferences::RspSpec;
 use crate::model::{FederatedPlacement, LabelSelectorSpec, WorkloadKind};
 
-pub(super) const API: Api = Api {
+pub(crate) const API: Api = Api {
     kinds: &[
         KnownKind {
             group: "core.kubefed.io",

@@ -2,14 +2,12 @@
 //! folder) per API, and one line per API in [`APIS`]. The fleet's cluster kinds share their
 //! document shapes (taints, conditions) in `load/clusters.rs`; each API lists the ones it brings.
 
-mod consumers;
-mod federation;
-mod inventory;
-mod karmada;
-mod karmada_admission;
-mod kubefed;
-mod placement;
-mod placement_rule;
+pub(crate) mod consumers;
+pub(crate) mod federation;
+pub(crate) mod inventory;
+pub(crate) mod kubefed;
+pub(crate) mod placement;
+pub(crate) mod placement_rule;
 
 use serde_json::Value;
 
@@ -25,29 +23,11 @@ use crate::model::{PreviousDecision, Workload, WorkloadKind};
 pub(crate) use federation::CLUSTER_SELECTOR_ANNOTATION;
 pub(super) use placement::{names_no_placement, planned_object};
 
-/// The registry: every placement API (and the fleet inventory) fleetplan reads.
-const APIS: &[&Api] = &[
-    &inventory::API,
-    &federation::API,
-    &kubefed::API,
-    &placement::API,
-    &placement_rule::API,
-    // The objects that consume a placement.
-    &consumers::policy::API,
-    &consumers::subscription::API,
-    &consumers::work::API,
-    &consumers::addon::API,
-    // Claims core ConfigMaps and Secrets of its shapes, which Karmada's claim would take.
-    &consumers::argo::API,
-    // Last: its claim takes any other named object as a possible resource template.
-    &karmada::API,
-];
-
 /// Decodes one object of its kind, reading nothing but the object (see [`Decoded`]).
-pub(super) type Reader = fn(Object<'_>) -> Result<Decoded, LoadError>;
+pub(crate) type Reader = fn(Object<'_>) -> Result<Decoded, LoadError>;
 
 /// What one API reads.
-pub(super) struct Api {
+pub(crate) struct Api {
     pub kinds: &'static [KnownKind],
     /// A reader for an object of a kind no API defines that this API still asks placement for
     /// (the federation annotations on any object), decided from the object's content.
@@ -55,7 +35,7 @@ pub(super) struct Api {
 }
 
 /// A kind fleetplan reads: its API group, the versions it understands, and its reader.
-pub(super) struct KnownKind {
+pub(crate) struct KnownKind {
     pub group: &'static str,
     /// The kind; a trailing `*` matches every kind with that prefix (`Federated*`).
     pub kind: &'static str,
@@ -85,7 +65,8 @@ pub(super) enum Route {
 }
 
 fn known(group: &str, kind: &str) -> Option<&'static KnownKind> {
-    APIS.iter()
+    crate::registry::APIS
+        .iter()
         .flat_map(|api| api.kinds)
         .find(|known| known.matches(group, kind))
 }
@@ -99,7 +80,7 @@ pub(super) fn route(type_meta: &TypeMeta, content: Content<'_>) -> Route {
     match known(group, &type_meta.kind) {
         Some(known) if known.versions.contains(&version) => Route::Read(known.read),
         Some(known) => Route::UnsupportedVersion(known.group, known.versions),
-        None => APIS
+        None => crate::registry::APIS
             .iter()
             .find_map(|api| api.claims.and_then(|claims| claims(content)))
             .map_or(Route::Unknown, Route::Read),
@@ -117,7 +98,7 @@ pub(super) fn names(group: &str, kind: &str) -> Option<Names> {
 }
 
 /// `entry`, kept under the object's identity.
-fn claimed(object: &Object<'_>, entry: Entry) -> Decoded {
+pub(crate) fn claimed(object: &Object<'_>, entry: Entry) -> Decoded {
     Decoded::Claimed {
         object: object.object.clone(),
         source: object.source.clone(),

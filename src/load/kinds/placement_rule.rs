@@ -9,7 +9,7 @@ use crate::load::LoadError;
 use crate::model::placement::{decode_placement_rule_decisions, decode_placement_rule_spec};
 use crate::model::{PreviousDecision, WorkloadKind};
 
-pub(super) const API: Api = Api {
+pub(crate) const API: Api = Api {
     kinds: &[KnownKind {
         group: "apps.open-cluster-management.io",
         kind: "PlacementRule",

@@ -12,7 +12,7 @@ use crate::plan::{Planned, Run};
 
 /// An object placed by its `federation.alpha.kubernetes.io/cluster-selector` annotation (or
 /// everywhere without one), with replicas when it carries replica-set-preferences.
-pub(super) fn plan<'a>(
+pub(crate) fn plan<'a>(
     run: &Run<'_, 'a>,
     workload: &Workload,
     preferences: Option<&str>,

@@ -11,7 +11,7 @@ use crate::plan::trace::{SelectionRule, SelectionTrace};
 use crate::plan::{Planned, Run};
 
 /// A kubefed `Federated*` object: `spec.placement.clusters` wins over `clusterSelector`.
-pub(super) fn federated<'a>(
+pub(crate) fn federated<'a>(
     run: &Run<'_, 'a>,
     workload: &Workload,
     placement: &FederatedPlacement,
@@ -24,7 +24,7 @@ pub(super) fn federated<'a>(
 
 /// A kubefed `ReplicaSchedulingPreference`. With `intersectWithClusterSelector` it only uses
 /// the clusters its same-named target (of `targetKind`) selects.
-pub(super) fn replica_scheduling_preference<'a>(
+pub(crate) fn replica_scheduling_preference<'a>(
     run: &Run<'_, 'a>,
     workload: &Workload,
     spec: &RspSpec,

@@ -7,7 +7,7 @@ use crate::placement::rule::{self, RuleInput};
 use crate::plan::trace::ItemTrace;
 use crate::plan::{Planned, Run, Trace};
 
-pub(super) fn plan(run: &Run, workload: &Workload, spec: &PlacementRuleSpec) -> Planned<'static> {
+pub(crate) fn plan(run: &Run, workload: &Workload, spec: &PlacementRuleSpec) -> Planned<'static> {
     let previous = previous_decisions(run, workload);
     let result = rule::evaluate(&RuleInput {
         fleet: &run.placements.fleet,

@@ -6,7 +6,7 @@ use crate::plan::ConsumerTrace;
 
 use super::{clusters_text, explain as explain_item, ClusterVerdict, Code, Explanation};
 
-pub(super) fn explain(explanation: &mut Explanation, trace: &ConsumerTrace, clusters: &[Cluster]) {
+pub(crate) fn explain(explanation: &mut Explanation, trace: &ConsumerTrace, clusters: &[Cluster]) {
     let selected: Vec<&str> = trace
         .routes
         .iter()

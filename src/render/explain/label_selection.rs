@@ -7,7 +7,7 @@ use crate::plan::{SelectionRule, SelectionTrace};
 
 use super::{clusters_text, ClusterVerdict, Code, Explanation};
 
-pub(super) fn explain(
+pub(crate) fn explain(
     explanation: &mut Explanation,
     selection: &SelectionTrace,
     clusters: &[Cluster],

@@ -3,12 +3,11 @@
 
 #[cfg(test)]
 mod agreement;
-mod consumer;
-mod karmada;
-mod label_selection;
-mod placement;
-mod placement_rule;
-mod replicas;
+pub(crate) mod consumer;
+pub(crate) mod label_selection;
+pub(crate) mod placement;
+pub(crate) mod placement_rule;
+pub(crate) mod replicas;
 mod text;
 
 use super::{json_document, Unrepresentable};
@@ -137,7 +136,12 @@ impl Code {
 }
 
 impl ClusterVerdict {
-    fn new(cluster: &str, selected: bool, verdict: Code, reason: String) -> ClusterVerdict {
+    pub(crate) fn new(
+        cluster: &str,
+        selected: bool,
+        verdict: Code,
+        reason: String,
+    ) -> ClusterVerdict {
         ClusterVerdict {
             cluster: cluster.to_string(),
             selected,
@@ -206,39 +210,25 @@ pub(crate) fn explain(item: &PlanItem, trace: &ItemTrace, clusters: &[Cluster]) 
         conditions: item.conditions.clone(),
         errors: item.errors.clone(),
     };
-    match trace {
-        ItemTrace::Selection(selection) => {
-            label_selection::explain(&mut explanation, selection, clusters)
-        }
-        ItemTrace::Replicas { selection, planner } => {
-            label_selection::explain(&mut explanation, selection, clusters);
-            replicas::explain(&mut explanation, item, planner);
-        }
-        ItemTrace::Placement(result) => placement::explain(&mut explanation, result, clusters),
-        ItemTrace::PlacementRule(result) => {
-            placement_rule::explain(&mut explanation, result, clusters)
-        }
-        ItemTrace::Karmada(trace) => karmada::explain(&mut explanation, trace),
-        ItemTrace::Consumer(trace) => consumer::explain(&mut explanation, trace, clusters),
-        ItemTrace::Failed => {
-            explanation.summary =
-                "the item failed before any engine ran: no cluster is selected".to_string();
-            let reason = match item.errors.first() {
-                Some(error) => format!("the item failed: {error}"),
-                None => "the item failed".to_string(),
-            };
-            explanation.clusters = clusters
-                .iter()
-                .map(|cluster| {
-                    ClusterVerdict::new(&cluster.name, false, Code::Failed, reason.clone())
-                })
-                .collect();
-        }
-    }
+    crate::registry::explain(&mut explanation, item, trace, clusters);
     explanation
         .clusters
         .sort_by(|a, b| a.cluster.cmp(&b.cluster));
     explanation
+}
+
+/// An item that failed before any engine ran: every cluster unselected, for its first error.
+pub(crate) fn failed(explanation: &mut Explanation, item: &PlanItem, clusters: &[Cluster]) {
+    explanation.summary =
+        "the item failed before any engine ran: no cluster is selected".to_string();
+    let reason = match item.errors.first() {
+        Some(error) => format!("the item failed: {error}"),
+        None => "the item failed".to_string(),
+    };
+    explanation.clusters = clusters
+        .iter()
+        .map(|cluster| ClusterVerdict::new(&cluster.name, false, Code::Failed, reason.clone()))
+        .collect();
 }
 
 impl Explanation {
@@ -263,7 +253,7 @@ pub(crate) fn json(explanation: &Explanation) -> Result<String, Unrepresentable>
 }
 
 /// Names joined by commas, or "none".
-fn list(names: &[String]) -> String {
+pub(crate) fn list(names: &[String]) -> String {
     if names.is_empty() {
         "none".to_string()
     } else {
@@ -272,7 +262,7 @@ fn list(names: &[String]) -> String {
 }
 
 /// "1 cluster" / "3 clusters".
-fn clusters_text(count: usize) -> String {
+pub(crate) fn clusters_text(count: usize) -> String {
     match count {
         1 => "1 cluster".to_string(),
         n => format!("{n} clusters"),

@@ -7,7 +7,7 @@ use crate::placement::{PlacementResult, SPREAD_NOT_ENFORCED};
 
 use super::{list, ClusterVerdict, Code, DecisionPlace, Explanation, UpstreamDebug};
 
-pub(super) fn explain(
+pub(crate) fn explain(
     explanation: &mut Explanation,
     result: &PlacementResult,
     clusters: &[Cluster],

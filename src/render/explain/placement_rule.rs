@@ -5,7 +5,7 @@ use crate::placement::rule::{RuleResult, RuleVerdict};
 
 use super::{clusters_text, list, ClusterVerdict, Code, Explanation};
 
-pub(super) fn explain(explanation: &mut Explanation, result: &RuleResult, clusters: &[Cluster]) {
+pub(crate) fn explain(explanation: &mut Explanation, result: &RuleResult, clusters: &[Cluster]) {
     explanation.summary = format!(
         "{} of {} selected (pick order: {})",
         result.selected.len(),

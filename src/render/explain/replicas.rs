@@ -131,7 +131,7 @@ impl Share {
     }
 }
 
-pub(super) fn explain(explanation: &mut Explanation, item: &PlanItem, trace: &ReplicaTrace) {
+pub(crate) fn explain(explanation: &mut Explanation, item: &PlanItem, trace: &ReplicaTrace) {
     let rounds = rounds(trace);
     let by_name: HashMap<&str, &ClusterTrace> = trace
         .clusters

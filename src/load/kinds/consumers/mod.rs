@@ -2,11 +2,11 @@
 //! as written, with the checks their CRD schema makes at admission; which placement a
 //! reference names is decided at plan time.
 
-pub(super) mod addon;
-pub(super) mod argo;
-pub(super) mod policy;
-pub(super) mod subscription;
-pub(super) mod work;
+pub(crate) mod addon;
+pub(crate) mod argo;
+pub(crate) mod policy;
+pub(crate) mod subscription;
+pub(crate) mod work;
 
 use serde::Deserialize;
 

@@ -20,7 +20,7 @@ const DECISION_KIND: &str = "PlacementDecision";
 /// The version a previous Placement item is written with when only its decisions were read.
 const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
 
-pub(super) const API: Api = Api {
+pub(crate) const API: Api = Api {
     kinds: &[
         KnownKind {
             group: GROUP,

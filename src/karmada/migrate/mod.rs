@@ -39,15 +39,15 @@ use crate::plan::ItemSource;
 use crate::replicas::parse_replica_set_preferences;
 use crate::selector::{Requirement, Selector};
 
-use super::api_versions;
-use super::assembly::{Assembly, Recorded};
-use super::cluster_selector::{describe, match_expression};
-use super::hub_version::KarmadaVersion;
-use super::object_error::ObjectError;
-use super::objects::{self, RawObject};
-use super::replica_preferences::RSP_TARGETS;
-use super::report::{Aspect, Comparison, FieldReport};
-use super::{
+use crate::migrate::api_versions;
+use crate::migrate::assembly::{Assembly, Recorded};
+use crate::migrate::cluster_selector::{describe, match_expression};
+use crate::migrate::hub_version::KarmadaVersion;
+use crate::migrate::object_error::ObjectError;
+use crate::migrate::objects::{self, RawObject};
+use crate::migrate::replica_preferences::RSP_TARGETS;
+use crate::migrate::report::{Aspect, Comparison, FieldReport};
+use crate::migrate::{
     Converted, Migration, CLUSTER_SELECTOR_ANNOTATION, REPLICA_SET_PREFERENCES_ANNOTATION,
 };
 use policy::{ClusterAffinity, Placement};
@@ -334,7 +334,7 @@ fn federated_object(
     fields.extend(override_fields);
     outputs.insert(
         0,
-        super::manifest::Emitted {
+        crate::migrate::manifest::Emitted {
             object: target.clone(),
             value: template,
         },

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_yaml::Value;
 
-use super::super::objects::RawObject;
+use crate::migrate::objects::RawObject;
 
 /// The plain type a federated kind federates.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -10,31 +10,32 @@ use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_yaml::Value;
 
-use super::karmada_admission::{
-    self as admission, FailoverDoc, PolicyFields, SchedulePriorityDoc, SuspensionDoc,
-    WorkloadAffinityDoc,
-};
-use super::{claimed, Api, KnownKind, Reader};
-use crate::load::content::{Content, Shape};
-use crate::load::decode::{null_as_default, optional_time, FieldError};
-use crate::load::model_builder::{Decoded, Entry};
-use crate::load::names::{metadata_label_error, Names};
-use crate::load::object::{Object, Scope};
-use crate::load::LoadError;
-use crate::model::karmada::{
+mod admission;
+
+use crate::karmada::model::{
     ClusterAffinity, ClusterAffinityTerm, ClusterTaint, DivisionPreference, FieldRequirement,
     KarmadaCluster, Placement, PolicyKind, PropagationPolicy, ReplicaRequirements,
     ReplicaScheduling, ResourceBinding, ResourceSelector, ResourceSummary, ResourceTemplate,
     SchedulingType, SpreadConstraint, SpreadField, TargetCluster, Toleration, WeightPreference,
 };
+use crate::load::content::{Content, Shape};
+use crate::load::decode::{null_as_default, optional_time, FieldError};
+use crate::load::kinds::{claimed, Api, KnownKind, Reader};
+use crate::load::model_builder::{Decoded, Entry};
+use crate::load::names::{metadata_label_error, Names};
+use crate::load::object::{Object, Scope};
+use crate::load::LoadError;
 use crate::model::{LabelSelectorSpec, Quantity};
 use crate::selector::validate_label_selector;
+use admission::{
+    FailoverDoc, PolicyFields, SchedulePriorityDoc, SuspensionDoc, WorkloadAffinityDoc,
+};
 
 const CLUSTER_GROUP: &str = "cluster.karmada.io";
 const POLICY_GROUP: &str = "policy.karmada.io";
 const WORK_GROUP: &str = "work.karmada.io";
 
-pub(super) const API: Api = Api {
+pub(crate) const API: Api = Api {
     kinds: &[
         KnownKind {
             group: CLUSTER_GROUP,

@@ -6,7 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{LabelSelectorSpec, ObjectRef, Source};
+use crate::model::{LabelSelectorSpec, ObjectRef, Source};
 
 /// Every Karmada object of one run except the resource templates (those are workloads).
 #[derive(Clone, Debug, Default, PartialEq)]

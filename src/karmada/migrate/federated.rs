@@ -18,11 +18,11 @@ use serde_yaml::{Mapping, Value};
 
 use crate::model::ObjectRef;
 
-use super::super::hub_version::KarmadaVersion;
-use super::super::object_error::ObjectError;
-use super::super::report::FieldReport;
 use super::policy::{ClusterAffinity, OverrideRule, Overriders, Plaintext};
 use super::type_configs::TypeConfigs;
+use crate::migrate::hub_version::KarmadaVersion;
+use crate::migrate::object_error::ObjectError;
+use crate::migrate::report::FieldReport;
 
 /// The plain object a federated one federates, without a namespace when its type is
 /// cluster-scoped.

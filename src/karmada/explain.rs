@@ -5,15 +5,15 @@
 use crate::karmada::assignment::{Division, Target};
 use crate::karmada::detector::ImplicitPriority;
 use crate::karmada::filter::Verdict;
+use crate::karmada::model::{KarmadaCluster, TargetCluster};
 use crate::karmada::scheduler::Attempt;
 use crate::karmada::spread::{ClusterDetail, Selection};
 use crate::karmada::Claim;
-use crate::model::karmada::{KarmadaCluster, TargetCluster};
 use crate::plan::KarmadaTrace;
 
-use super::{clusters_text, list, ClusterVerdict, Code, Explanation};
+use crate::render::explain::{clusters_text, list, ClusterVerdict, Code, Explanation};
 
-pub(super) fn explain(explanation: &mut Explanation, trace: &KarmadaTrace) {
+pub(crate) fn explain(explanation: &mut Explanation, trace: &KarmadaTrace) {
     verdicts(explanation, trace);
     // What-if flags: said on the cluster they changed, whatever its verdict.
     for (verdict, cluster) in explanation.clusters.iter_mut().zip(trace.clusters) {

@@ -6,11 +6,11 @@ use std::collections::{BTreeMap, HashSet};
 
 use crate::karmada::filter::{self, FilterContext, TermAffinity, Verdict};
 use crate::karmada::fleet::Fleet as KarmadaFleet;
-use crate::karmada::scheduler::{Clusters, Outcome, Reason};
-use crate::karmada::{binding_name, claim, ignored, schedule, spread, Binding, Candidate, Claim};
-use crate::model::karmada::{
+use crate::karmada::model::{
     KarmadaCluster, PropagationPolicy, ResourceBinding, ResourceTemplate, TargetCluster,
 };
+use crate::karmada::scheduler::{Clusters, Outcome, Reason};
+use crate::karmada::{binding_name, claim, ignored, schedule, spread, Binding, Candidate, Claim};
 use crate::model::{ClusterNames, Condition, PlanItem, Workload};
 
 use crate::plan::trace::ItemTrace;

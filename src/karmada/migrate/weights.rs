@@ -14,8 +14,8 @@
 
 use crate::model::preferences::ReplicaPreferences;
 
-use super::super::report::FieldReport;
 use super::policy::{ClusterAffinity, ReplicaScheduling, StaticWeight};
+use crate::migrate::report::FieldReport;
 
 /// The converted preferences; `field` names a preference field of the input
 /// (`spec.clusters["a"].weight` or the annotation's).
@@ -163,7 +163,7 @@ mod tests {
             scheduling(r#"{"clusters": {"a": {"weight": 1, "minReplicas": 2, "maxReplicas": 5}}}"#);
         let lost: Vec<&str> = fields
             .iter()
-            .filter(|f| f.fidelity == super::super::super::report::Fidelity::Lost)
+            .filter(|f| f.fidelity == crate::migrate::report::Fidelity::Lost)
             .map(|f| f.field.as_str())
             .collect();
         assert_eq!(

@@ -1,0 +1,95 @@
+//! The registry: every placement API fleetplan knows, one line per API in each list the
+//! frameworks loop over: what `load` reads, the plan step `plan` runs for a workload, the
+//! piece `explain` renders a trace with, and `migrate`'s targets. An API's code lives in its
+//! folder (`src/<api>/`: `read`, `plan`, `explain`, `migrate`, and its engine); this file is
+//! the one place the compiler shows every API together, as upstream OCM's `schedule.go` and
+//! Karmada's `registry.go` list their plugins. Adding an API: ARCHITECTURE.md, "Adding a
+//! placement API".
+
+use crate::load::kinds::{self, Api};
+use crate::load::Document;
+use crate::migrate::{MigrateOptions, Migration, Target};
+use crate::model::{Cluster, Model, PlanItem, Workload, WorkloadKind};
+use crate::plan::{items, ItemTrace, Planned, Run};
+use crate::render::explain::{self, Explanation};
+
+/// What `load` reads, in the order the APIs' claims are tried (an object of a kind no API
+/// defines goes to the first API that claims it).
+pub(crate) const APIS: &[&Api] = &[
+    &kinds::inventory::API,
+    &kinds::federation::API,
+    &kinds::kubefed::API,
+    &kinds::placement::API,
+    &kinds::placement_rule::API,
+    // The objects that consume a placement.
+    &kinds::consumers::policy::API,
+    &kinds::consumers::subscription::API,
+    &kinds::consumers::work::API,
+    &kinds::consumers::addon::API,
+    // Claims core ConfigMaps and Secrets of its shapes, which Karmada's claim would take.
+    &kinds::consumers::argo::API,
+    // Last: its claim takes any other named object as a possible resource template.
+    &crate::karmada::read::API,
+];
+
+/// Plans one workload with its API's plan step.
+pub(crate) fn plan<'a>(run: &Run<'_, 'a>, workload: &'a Workload) -> Planned<'a> {
+    match &workload.kind {
+        WorkloadKind::Annotated {
+            replica_set_preferences,
+            replicas,
+        } => items::federation::plan(run, workload, replica_set_preferences.as_deref(), *replicas),
+        WorkloadKind::Federated(placement) => items::kubefed::federated(run, workload, placement),
+        WorkloadKind::ReplicaSchedulingPreference(spec) => {
+            items::kubefed::replica_scheduling_preference(run, workload, spec)
+        }
+        WorkloadKind::Placement(spec) => items::placement::plan(run, workload, spec),
+        WorkloadKind::PlacementRule(spec) => items::placement_rule::plan(run, workload, spec),
+        WorkloadKind::Karmada(resource) => crate::karmada::plan::plan(run, workload, resource),
+        // Planned after the placements it references (`plan::plan_consumers`), never here.
+        WorkloadKind::Consumer(_) => Planned::failed(
+            workload,
+            "a placement consumer is planned through its placements".to_string(),
+        ),
+    }
+}
+
+/// Explains one item from the trace its API's engine returned.
+pub(crate) fn explain(
+    explanation: &mut Explanation,
+    item: &PlanItem,
+    trace: &ItemTrace,
+    clusters: &[Cluster],
+) {
+    match trace {
+        ItemTrace::Selection(selection) => {
+            explain::label_selection::explain(explanation, selection, clusters)
+        }
+        ItemTrace::Replicas { selection, planner } => {
+            explain::label_selection::explain(explanation, selection, clusters);
+            explain::replicas::explain(explanation, item, planner);
+        }
+        ItemTrace::Placement(result) => explain::placement::explain(explanation, result, clusters),
+        ItemTrace::PlacementRule(result) => {
+            explain::placement_rule::explain(explanation, result, clusters)
+        }
+        ItemTrace::Karmada(trace) => crate::karmada::explain::explain(explanation, trace),
+        ItemTrace::Consumer(trace) => explain::consumer::explain(explanation, trace, clusters),
+        ItemTrace::Failed => explain::failed(explanation, item, clusters),
+    }
+}
+
+/// Migrates the loaded inputs to `options.target`'s API.
+pub(crate) fn migrate(
+    model: &Model,
+    documents: &[Document],
+    namespace: &str,
+    options: &MigrateOptions,
+) -> Migration {
+    match options.target {
+        Target::Ocm => crate::migrate::migrate(model, documents, namespace, options),
+        Target::Karmada => {
+            crate::karmada::migrate::migrate(model, documents, namespace, options.karmada)
+        }
+    }
+}
