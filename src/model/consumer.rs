@@ -5,6 +5,8 @@
 //! placement a reference names is decided at plan time (`plan/items/consumers`), so a
 //! reference that resolves to nothing is an error of the run, not of loading.
 
+use std::collections::BTreeMap;
+
 use super::{LabelSelectorSpec, ObjectRef, Source};
 
 /// A consumer, as its kind's controller reads it.
@@ -97,6 +99,9 @@ pub struct ApplicationSetSpec {
     pub name: String,
     /// `spec.template.spec.destination`: (`name` or else `server`, its value), as written.
     pub destination: Option<(String, String)>,
+    /// The paths of `selector`s on generators other than a clusterDecisionResource: they
+    /// filter parameter sets fleetplan does not know, so they are not applied.
+    pub unapplied_selectors: Vec<String>,
 }
 
 /// One generator of an ApplicationSet: those that decide which clusters the Applications
@@ -110,6 +115,10 @@ pub enum Generator {
         /// `name`: one decision object by name.
         name: String,
         label_selector: Option<LabelSelectorSpec>,
+        /// `values`: parameters added to every set it generates (`values.<key>`).
+        values: BTreeMap<String, String>,
+        /// The generator's `selector` over the parameter sets it generates, with its path.
+        selector: Option<(String, LabelSelectorSpec)>,
     },
     /// `matrix`: every combination of its two children's parameter sets.
     Matrix {
@@ -156,12 +165,14 @@ pub struct DuckConfigMap {
     pub match_key: String,
 }
 
-/// An Argo CD cluster Secret (`argocd.argoproj.io/secret-type: cluster`): the cluster name
-/// it registers.
+/// An Argo CD cluster Secret (`argocd.argoproj.io/secret-type: cluster`): the cluster it
+/// registers.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ArgoCluster {
     pub object: ObjectRef,
     pub name: String,
+    /// Its `server` (empty when the Secret has none).
+    pub server: String,
 }
 
 /// The objects on the way from a consumer to its placement.

@@ -19,16 +19,30 @@ fn label_selector_operator(name: &str) -> Option<Operator> {
     }
 }
 
+/// How a selector's requirements are made, and what its operator error calls it.
+struct Rules {
+    requirement: fn(&str, Operator, Vec<String>) -> Result<Requirement, SelectorError>,
+    /// `label` (apimachinery) or `pod` (Argo CD's copy).
+    selector: &'static str,
+}
+
+const APIMACHINERY: Rules = Rules {
+    requirement: Requirement::new,
+    selector: "label",
+};
+
 fn expression_requirement(
     expr: &LabelSelectorRequirementSpec,
+    rules: &Rules,
 ) -> Result<Requirement, SelectorError> {
     let Some(operator) = label_selector_operator(&expr.operator) else {
         return Err(SelectorError::message(format!(
-            "{} is not a valid label selector operator",
-            crate::model::shorten_quoted(&go_quote(&expr.operator))
+            "{} is not a valid {} selector operator",
+            crate::model::shorten_quoted(&go_quote(&expr.operator)),
+            rules.selector
         )));
     };
-    Requirement::new(&expr.key, operator, expr.values.clone())
+    (rules.requirement)(&expr.key, operator, expr.values.clone())
 }
 
 impl Selector {
@@ -38,6 +52,25 @@ impl Selector {
     pub fn from_label_selector(
         spec: Option<&LabelSelectorSpec>,
     ) -> Result<Selector, SelectorError> {
+        Selector::with_rules(spec, &APIMACHINERY)
+    }
+
+    /// Argo CD's copy of `LabelSelectorAsSelector` (`applicationset/utils/selector.go`), which
+    /// an ApplicationSet generator's `selector` is read with: values may be any text.
+    pub fn from_generator_selector(
+        spec: Option<&LabelSelectorSpec>,
+    ) -> Result<Selector, SelectorError> {
+        const ARGO_CD: Rules = Rules {
+            requirement: Requirement::with_any_values,
+            selector: "pod",
+        };
+        Selector::with_rules(spec, &ARGO_CD)
+    }
+
+    fn with_rules(
+        spec: Option<&LabelSelectorSpec>,
+        rules: &Rules,
+    ) -> Result<Selector, SelectorError> {
         let Some(spec) = spec else {
             return Ok(Selector::nothing());
         };
@@ -45,14 +78,14 @@ impl Selector {
         let expressions = spec.match_expressions.iter().flatten();
         let mut requirements = Vec::new();
         for (key, value) in labels {
-            requirements.push(Requirement::new(
+            requirements.push((rules.requirement)(
                 key,
                 Operator::Equals,
                 vec![value.clone()],
             )?);
         }
         for expr in expressions {
-            requirements.push(expression_requirement(expr)?);
+            requirements.push(expression_requirement(expr, rules)?);
         }
         if requirements.is_empty() {
             return Ok(Selector::everything());
@@ -67,7 +100,7 @@ impl Selector {
     ) -> Result<Selector, SelectorError> {
         let requirements = exprs
             .iter()
-            .map(expression_requirement)
+            .map(|expr| expression_requirement(expr, &APIMACHINERY))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Selector::from_requirements(requirements))
     }

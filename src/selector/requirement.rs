@@ -75,6 +75,14 @@ pub struct Requirement {
     bound: i64,
 }
 
+/// Whether a requirement's values must be label values (apimachinery) or may be any text
+/// (Argo CD's generator selectors).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Values {
+    Checked,
+    Any,
+}
+
 impl Requirement {
     /// `labels.NewRequirement`: validates the key, the number of values for the operator,
     /// `gt`/`lt` integers and every value, and reports all problems at once.
@@ -83,7 +91,18 @@ impl Requirement {
         operator: Operator,
         values: Vec<String>,
     ) -> Result<Requirement, SelectorError> {
-        Requirement::build(key, Ok(operator), values, "")
+        Requirement::build(key, Ok(operator), values, "", Values::Checked)
+    }
+
+    /// Argo CD's copy of `labels.NewRequirement` (`applicationset/utils/selector.go`): the
+    /// same rules without the label-value check, so a generator's selector can match a
+    /// parameter such as a server URL.
+    pub fn with_any_values(
+        key: &str,
+        operator: Operator,
+        values: Vec<String>,
+    ) -> Result<Requirement, SelectorError> {
+        Requirement::build(key, Ok(operator), values, "", Values::Any)
     }
 
     /// Like [`Requirement::new`] for an operator given by name, as the front ends read it;
@@ -100,6 +119,7 @@ impl Requirement {
             Operator::from_name(operator).ok_or(operator),
             values,
             path,
+            Values::Checked,
         )
     }
 
@@ -108,6 +128,7 @@ impl Requirement {
         operator: Result<Operator, &str>,
         values: Vec<String>,
         path: &str,
+        checked: Values,
     ) -> Result<Requirement, SelectorError> {
         let mut errors = Vec::new();
         let key_errors = label_key_errors(key);
@@ -174,7 +195,12 @@ impl Requirement {
                 ));
             }
         }
-        for (i, value) in values.iter().enumerate() {
+        let checked_values = if checked == Values::Checked {
+            values.as_slice()
+        } else {
+            &[]
+        };
+        for (i, value) in checked_values.iter().enumerate() {
             let value_errors = label_value_errors(value);
             if !value_errors.is_empty() {
                 errors.push(FieldError::invalid(

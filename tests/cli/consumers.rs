@@ -246,6 +246,58 @@ fn an_application_set_generates_only_for_clusters_registered_with_argo_cd() {
     );
 }
 
+/// A generator's `selector` keeps the parameter sets it matches (cluster name, server,
+/// values); one Argo CD cannot parse fails the ApplicationSet; one on a matrix is noted.
+#[test]
+fn an_application_set_generator_selector_filters_its_clusters_as_argo_cd_does() {
+    let output = with_consumers("plan")
+        .args([
+            "-f",
+            "testdata/consumers/appset-selectors.yaml",
+            "-o",
+            "yaml",
+        ])
+        .args(["-f", "testdata/consumers/argocd-clusters.yaml"])
+        .args([
+            "ApplicationSet/shop/storefront-eu-west",
+            "ApplicationSet/shop/storefront-not-aws",
+            "ApplicationSet/shop/storefront-bad-selector",
+            "ApplicationSet/shop/storefront-matrix-selector",
+        ])
+        .stderr(
+            "error: testdata/consumers/appset-selectors.yaml#3: \
+             ApplicationSet/shop/storefront-bad-selector: spec.generators[0].selector: error \
+             parsing label selector: \"Gt\" is not a valid pod selector operator\n",
+        )
+        .status(1)
+        .run();
+    common::golden(&expected("appset-selectors.yaml"), &common::stdout(&output));
+    let explain = |name: &str, secrets: bool| {
+        let mut test = with_consumers("explain")
+            .args(["-f", "testdata/consumers/appset-selectors.yaml"])
+            .arg(format!("ApplicationSet/shop/{name}"));
+        if secrets {
+            test = test.args(["-f", "testdata/consumers/argocd-clusters.yaml"]);
+        }
+        common::stdout(&test.run())
+    };
+    let text = explain("storefront-not-aws", true);
+    assert!(
+        text.contains("aws-eu-west-prod-1 left out: spec.generators[0].selector does not match its parameter set\n"),
+        "{text}"
+    );
+    let text = explain("storefront-not-aws", false);
+    assert!(
+        text.contains("spec.generators[0].selector reads server, which only the Argo CD cluster Secrets tell and none is in the inputs: not applied\n"),
+        "{text}"
+    );
+    let text = explain("storefront-matrix-selector", false);
+    assert!(
+        text.contains("spec.generators[0].selector: a selector on a generator other than clusterDecisionResource filters parameter sets fleetplan does not know: not applied\n"),
+        "{text}"
+    );
+}
+
 /// `explain` of one ApplicationSet of testdata/consumers/appsets.yaml.
 fn explain_application_set(name: &str) -> String {
     let output = with_consumers("explain")

@@ -2,7 +2,7 @@
 //! what each route gives (a placement that failed gives nothing), less what a route leaves
 //! out (a PolicySet's exclusions, clusters not registered with Argo CD).
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::resolve::{render, Decisions, Resolution};
 use super::rollout;
@@ -48,7 +48,7 @@ pub(crate) fn land<'a, 'p>(
     workload: &'a Workload,
     resolution: Resolution<'a>,
     placed: &dyn Fn(&Workload) -> Option<&'p Planned<'a>>,
-    registered: Option<&HashSet<&str>>,
+    registered: Option<&HashMap<&str, &str>>,
     full: bool,
 ) -> Planned<'a>
 where
@@ -103,18 +103,28 @@ where
             .map(|(cluster, why)| (cluster.as_str(), why.as_str()))
             .collect();
         let mut dropped = Vec::new();
-        let filtered = !excluded.is_empty() || (resolution.registered_only && registered.is_some());
+        let filtered = !excluded.is_empty()
+            || (resolution.registered_only && registered.is_some())
+            || route.parameters.is_some();
         let kept = if filtered {
             let mut kept = Vec::new();
             for cluster in chosen.iter() {
+                let server = registered.and_then(|names| names.get(cluster));
                 if let Some(why) = excluded.get(cluster) {
                     dropped.push((cluster.to_string(), why.to_string()));
-                } else if resolution.registered_only
-                    && registered.is_some_and(|names| !names.contains(cluster))
-                {
+                } else if resolution.registered_only && registered.is_some() && server.is_none() {
                     dropped.push((
                         cluster.to_string(),
                         "not registered with Argo CD (no cluster Secret names it)".to_string(),
+                    ));
+                } else if let Some(filter) = route
+                    .parameters
+                    .as_ref()
+                    .filter(|filter| !filter.keeps(cluster, server.copied().unwrap_or_default()))
+                {
+                    dropped.push((
+                        cluster.to_string(),
+                        format!("{} does not match its parameter set", filter.path),
                     ));
                 } else {
                     kept.push(cluster.to_string());

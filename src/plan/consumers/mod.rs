@@ -7,10 +7,11 @@
 
 mod bindings;
 mod land;
+mod parameters;
 mod resolve;
 mod rollout;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use crate::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, PlacementBinding};
 use crate::model::{ClusterNames, ItemSource, Model, ObjectRef, PlanItem, Workload, WorkloadKind};
@@ -59,8 +60,9 @@ pub(super) struct Consumers<'a> {
     /// (namespace, Policy) → the PolicySets of the inputs that hold it.
     sets_holding: HashMap<(&'a str, &'a str), Vec<&'a str>>,
     config_maps: HashMap<(&'a str, &'a str), &'a DuckConfigMap>,
-    /// The clusters registered with Argo CD; `None` when no cluster Secret was read.
-    argo_clusters: Option<HashSet<&'a str>>,
+    /// The clusters registered with Argo CD, with their servers; `None` when no cluster
+    /// Secret was read.
+    argo_clusters: Option<HashMap<&'a str, &'a str>>,
     /// Every Placement of a namespace (an ApplicationSet's decision objects are listed
     /// there).
     namespace_placements: HashMap<&'a str, Vec<&'a Workload>>,
@@ -141,7 +143,7 @@ impl<'a> Consumers<'a> {
                 objects
                     .argo_clusters
                     .iter()
-                    .map(|cluster: &ArgoCluster| cluster.name.as_str())
+                    .map(|cluster: &ArgoCluster| (cluster.name.as_str(), cluster.server.as_str()))
                     .collect(),
             );
         }
@@ -149,7 +151,7 @@ impl<'a> Consumers<'a> {
     }
 
     /// The clusters registered with Argo CD, when a cluster Secret was read.
-    pub(super) fn argo_clusters(&self) -> Option<&HashSet<&'a str>> {
+    pub(super) fn argo_clusters(&self) -> Option<&HashMap<&'a str, &'a str>> {
         self.argo_clusters.as_ref()
     }
 

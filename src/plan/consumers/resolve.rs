@@ -14,6 +14,7 @@
 //! - ApplicationSet: its `clusterDecisionResource` generators (argo-cd
 //!   `applicationset/generators/duck_type.go`).
 
+use super::parameters::{reads_server, ParameterFilter};
 use super::{name_of, namespace, Consumers, Unresolved};
 use crate::model::consumer::{
     ApplicationSetSpec, ConsumerSpec, Generator, PlacementBinding, RolloutStrategy,
@@ -45,6 +46,8 @@ pub(crate) struct Route<'a> {
     /// Whether its clusters are the consumer's: not for a generator merged into another's
     /// parameter sets (read, and its errors reported, but adding no Application).
     pub counts: bool,
+    /// The generator's `selector` over the parameter set each cluster generates.
+    pub(super) parameters: Option<ParameterFilter>,
 }
 
 /// Which of the placement's decision objects the route reads.
@@ -185,6 +188,7 @@ fn route<'a>(chain: Vec<String>, target: &'a Workload) -> Route<'a> {
         rollout: None,
         generator: None,
         counts: true,
+        parameters: None,
     }
 }
 
@@ -446,6 +450,11 @@ fn application_set<'a>(
     for each in &spec.generators {
         plan_generator(consumers, ns, each, true, resolution);
     }
+    for path in &spec.unapplied_selectors {
+        resolution.notes.push(format!(
+            "{path}: a selector on a generator other than clusterDecisionResource filters parameter sets fleetplan does not know: not applied"
+        ));
+    }
     if !spec.generators.iter().any(has_decisions) {
         resolution.registered_only = false;
         resolution.notes.push(
@@ -612,13 +621,22 @@ fn plan_generator<'a>(
             config_map,
             name,
             label_selector,
-        } => decision_resource(
-            consumers,
-            ns,
-            (path, config_map, name, label_selector.as_ref()),
-            counts,
-            resolution,
-        ),
+            values,
+            selector,
+        } => {
+            let Some(parameters) =
+                parameter_filter(consumers, selector.as_ref(), values, resolution)
+            else {
+                return;
+            };
+            decision_resource(
+                consumers,
+                ns,
+                (path, config_map, name, label_selector.as_ref()),
+                (counts, parameters),
+                resolution,
+            );
+        }
         Generator::List { .. } => {}
         Generator::Other { path, kind } => {
             if counts {
@@ -700,8 +718,36 @@ fn plan_generator<'a>(
     }
 }
 
+/// The filter a generator's `selector` makes: `Some(None)` without one (or with one that
+/// reads `server` while no cluster Secret tells it, noted), `None` when Argo CD refuses it
+/// (an error of the ApplicationSet).
+fn parameter_filter(
+    consumers: &Consumers<'_>,
+    selector: Option<&(String, LabelSelectorSpec)>,
+    values: &std::collections::BTreeMap<String, String>,
+    resolution: &mut Resolution<'_>,
+) -> Option<Option<ParameterFilter>> {
+    let Some((path, selector)) = selector else {
+        return Some(None);
+    };
+    match ParameterFilter::new(path, selector, values) {
+        Err(error) => {
+            resolution.errors.push(error.to_string());
+            None
+        }
+        Ok(_) if consumers.argo_clusters().is_none() && reads_server(selector) => {
+            resolution.notes.push(format!(
+                "{path} reads server, which only the Argo CD cluster Secrets tell and none is in the inputs: not applied"
+            ));
+            Some(None)
+        }
+        Ok(filter) => Some(Some(filter)),
+    }
+}
+
 /// One clusterDecisionResource generator at `path`: its routes, counted toward the
-/// ApplicationSet's clusters when `counts`.
+/// ApplicationSet's clusters when `counts`, each cluster's parameter set filtered by
+/// `parameters`.
 fn decision_resource<'a>(
     consumers: &Consumers<'a>,
     ns: &str,
@@ -711,7 +757,7 @@ fn decision_resource<'a>(
         &String,
         Option<&LabelSelectorSpec>,
     ),
-    counts: bool,
+    (counts, parameters): (bool, Option<ParameterFilter>),
     resolution: &mut Resolution<'a>,
 ) {
     let config = name_of("ConfigMap", ns, config_map);
@@ -776,6 +822,7 @@ fn decision_resource<'a>(
                 decisions: Decisions::Named(name.clone()),
                 generator,
                 counts,
+                parameters,
                 ..route(before, target)
             }),
             _ => resolution.errors.push(format!(
@@ -809,6 +856,7 @@ fn decision_resource<'a>(
             decisions: Decisions::Matching(selector.clone()),
             generator,
             counts,
+            parameters: parameters.clone(),
             ..route(before.clone(), target)
         });
     }

@@ -4,6 +4,8 @@
 //! `Secret`s that register clusters with Argo CD. A ConfigMap or Secret is claimed only when
 //! it has that shape; any other stays what it was (skipped, or a resource template).
 
+use std::collections::BTreeMap;
+
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -98,37 +100,44 @@ fn config_map(object: Object<'_>) -> Result<Decoded, LoadError> {
 #[serde(rename_all = "camelCase")]
 struct SecretDoc {
     #[serde(default, deserialize_with = "null_as_default")]
-    data: SecretName,
+    data: SecretFields,
     #[serde(default, deserialize_with = "null_as_default")]
-    string_data: SecretName,
+    string_data: SecretFields,
 }
 
 #[derive(Default, Deserialize)]
-struct SecretName {
+struct SecretFields {
     #[serde(default)]
     name: Option<String>,
+    #[serde(default)]
+    server: Option<String>,
 }
 
 fn cluster_secret(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: SecretDoc = object.decode()?;
-    // The API server merges stringData over data; Argo CD reads `name` from the result.
-    let name =
-        match (doc.string_data.name, doc.data.name) {
-            (Some(name), _) => name,
-            (None, Some(encoded)) => base64(&encoded).ok_or_else(|| {
+    // The API server merges stringData over data; Argo CD reads the result.
+    let field =
+        |written: Option<String>, encoded: Option<String>, key: &str| match (written, encoded) {
+            (Some(text), _) => Ok(Some(text)),
+            (None, Some(encoded)) => base64(&encoded).map(Some).ok_or_else(|| {
                 object.invalid(FieldError::new(
-                    "data.name",
+                    format!("data.{key}"),
                     "expected base64 (the Secret's data is base64-encoded), found another string",
                 ))
-            })?,
-            (None, None) => return Err(object.invalid(FieldError::new(
-                "data.name",
-                "expected the cluster's name (Argo CD requires it in a cluster Secret), found none",
-            ))),
+            }),
+            (None, None) => Ok(None),
         };
+    let Some(name) = field(doc.string_data.name, doc.data.name, "name")? else {
+        return Err(object.invalid(FieldError::new(
+            "data.name",
+            "expected the cluster's name (Argo CD requires it in a cluster Secret), found none",
+        )));
+    };
+    let server = field(doc.string_data.server, doc.data.server, "server")?.unwrap_or_default();
     let cluster = ArgoCluster {
         object: object.object.clone(),
         name,
+        server,
     };
     Ok(claimed(&object, Entry::ArgoCluster(cluster)))
 }
@@ -176,29 +185,46 @@ struct DecisionResource {
     name: String,
     #[serde(default)]
     label_selector: Option<LabelSelectorSpec>,
+    #[serde(default, deserialize_with = "null_as_default")]
+    values: BTreeMap<String, String>,
 }
 
-fn generators(list: &Value, path: &str) -> Result<Vec<Generator>, FieldError> {
+/// The generators of `list`; the paths of selectors fleetplan cannot apply go to `unapplied`.
+fn generators(
+    list: &Value,
+    path: &str,
+    unapplied: &mut Vec<String>,
+) -> Result<Vec<Generator>, FieldError> {
     let Some(list) = list.as_array() else {
         return Ok(Vec::new());
     };
     let mut out = Vec::with_capacity(list.len());
     for (at, generator) in list.iter().enumerate() {
-        out.push(one_generator(generator, format!("{path}[{at}]"))?);
+        out.push(one_generator(
+            generator,
+            format!("{path}[{at}]"),
+            unapplied,
+        )?);
     }
     Ok(out)
 }
 
 /// One generator: a clusterDecisionResource, a `matrix` or `merge` of generators (argo-cd
-/// `matrix.go`, `merge.go`), a literal `list`, or another kind, noted.
-fn one_generator(generator: &Value, path: String) -> Result<Generator, FieldError> {
-    let nested = |kind: &str, inner: &Value| {
-        let path = format!("{path}.{kind}");
-        let children = generators(
-            inner.get("generators").unwrap_or(&Value::Null),
-            &format!("{path}.generators"),
-        )?;
-        Ok::<_, FieldError>((path, children))
+/// `matrix.go`, `merge.go`), a literal `list`, or another kind, noted. Any of them may
+/// carry a `selector` over the parameter sets it generates (`generator_spec_processor.go
+/// Transform`).
+fn one_generator(
+    generator: &Value,
+    path: String,
+    unapplied: &mut Vec<String>,
+) -> Result<Generator, FieldError> {
+    let selector_path = format!("{path}.selector");
+    let selector = match generator.get("selector") {
+        None | Some(Value::Null) => None,
+        Some(selector) => Some(
+            serde_json::from_value::<LabelSelectorSpec>(selector.clone())
+                .map_err(|error| FieldError::new(selector_path.as_str(), error.to_string()))?,
+        ),
     };
     if let Some(resource) = generator.get("clusterDecisionResource") {
         let path = format!("{path}.clusterDecisionResource");
@@ -209,8 +235,22 @@ fn one_generator(generator: &Value, path: String) -> Result<Generator, FieldErro
             config_map: resource.config_map_ref,
             name: resource.name,
             label_selector: resource.label_selector,
+            values: resource.values,
+            selector: selector.map(|selector| (selector_path, selector)),
         });
     }
+    if selector.is_some() {
+        unapplied.push(selector_path);
+    }
+    let mut nested = |kind: &str, inner: &Value| {
+        let path = format!("{path}.{kind}");
+        let children = generators(
+            inner.get("generators").unwrap_or(&Value::Null),
+            &format!("{path}.generators"),
+            unapplied,
+        )?;
+        Ok::<_, FieldError>((path, children))
+    };
     if let Some(matrix) = generator.get("matrix") {
         let (path, children) = nested("matrix", matrix)?;
         return Ok(Generator::Matrix { path, children });
@@ -249,9 +289,11 @@ fn one_generator(generator: &Value, path: String) -> Result<Generator, FieldErro
 
 fn application_set(object: Object<'_>) -> Result<Decoded, LoadError> {
     let spec = subtree(&object, "spec")?;
+    let mut unapplied_selectors = Vec::new();
     let found = generators(
         spec.get("generators").unwrap_or(&Value::Null),
         "spec.generators",
+        &mut unapplied_selectors,
     )
     .map_err(|e| object.invalid(e))?;
     let text = |value: Option<&Value>| {
@@ -280,6 +322,7 @@ fn application_set(object: Object<'_>) -> Result<Decoded, LoadError> {
                 .and_then(|metadata| metadata.get("name")),
         ),
         destination,
+        unapplied_selectors,
     };
     Ok(consumer(object, ConsumerSpec::ApplicationSet(spec)))
 }
