@@ -12,9 +12,11 @@ mod baseline;
 mod cli;
 mod diff;
 mod exit_code;
+mod federation;
 mod findings;
 mod interrupt;
 mod karmada;
+mod kubefed;
 // Not wired into the CLI yet (issue 30 wires it and drops this allowance).
 #[allow(unreachable_pub, dead_code)]
 mod kubefleet;

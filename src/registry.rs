@@ -17,8 +17,8 @@ use crate::render::explain::{self, Explanation};
 /// defines goes to the first API that claims it).
 pub(crate) const APIS: &[&Api] = &[
     &kinds::inventory::API,
-    &kinds::federation::API,
-    &kinds::kubefed::API,
+    &crate::federation::read::API,
+    &crate::kubefed::read::API,
     &kinds::placement::API,
     &kinds::placement_rule::API,
     // The objects that consume a placement.
@@ -38,10 +38,17 @@ pub(crate) fn plan<'a>(run: &Run<'_, 'a>, workload: &'a Workload) -> Planned<'a>
         WorkloadKind::Annotated {
             replica_set_preferences,
             replicas,
-        } => items::federation::plan(run, workload, replica_set_preferences.as_deref(), *replicas),
-        WorkloadKind::Federated(placement) => items::kubefed::federated(run, workload, placement),
+        } => crate::federation::plan::plan(
+            run,
+            workload,
+            replica_set_preferences.as_deref(),
+            *replicas,
+        ),
+        WorkloadKind::Federated(placement) => {
+            crate::kubefed::plan::federated(run, workload, placement)
+        }
         WorkloadKind::ReplicaSchedulingPreference(spec) => {
-            items::kubefed::replica_scheduling_preference(run, workload, spec)
+            crate::kubefed::plan::replica_scheduling_preference(run, workload, spec)
         }
         WorkloadKind::Placement(spec) => items::placement::plan(run, workload, spec),
         WorkloadKind::PlacementRule(spec) => items::placement_rule::plan(run, workload, spec),

@@ -429,7 +429,7 @@ struct FederationClusterStatus {
 }
 
 /// Both federation generations schedule only onto clusters whose `Ready` condition is True.
-pub(super) fn federation_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
+pub(crate) fn federation_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: FederationClusterDoc = object.decode()?;
     admitted_labels(&object)?;
     let conditions = conditions(doc.status.conditions);

@@ -1,7 +1,7 @@
 //! Reading inputs: files, directories, globs and stdin; multi-document YAML and JSON; dispatch
 //! by apiVersion/kind into the model, with `file#document` locations for every error.
 
-mod clusters;
+pub(crate) mod clusters;
 pub(crate) mod content;
 pub(crate) mod decode;
 mod dispatch;

@@ -12,7 +12,7 @@ use crate::model::{LabelSelectorSpec, ObjectRef};
 
 pub(super) const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
 pub(super) const CLUSTER_SET_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta2";
-pub(super) const RSP_API_VERSION: &str = "scheduling.kubefed.io/v1alpha1";
+pub(crate) const RSP_API_VERSION: &str = "scheduling.kubefed.io/v1alpha1";
 pub(super) const MANIFEST_WORK_API_VERSION: &str = "work.open-cluster-management.io/v1alpha1";
 
 #[derive(Serialize)]
@@ -233,7 +233,7 @@ pub(super) fn binding(namespace: &str, set: &str) -> Emitted {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct RspSpec {
+pub(crate) struct RspSpec {
     pub target_kind: String,
     pub total_replicas: i64,
     pub rebalance: bool,
@@ -245,7 +245,7 @@ pub(super) struct RspSpec {
 /// kubefed's `ClusterPreferences` (every field `omitempty`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct RspClusterPreferences {
+pub(crate) struct RspClusterPreferences {
     #[serde(skip_serializing_if = "is_zero")]
     pub min_replicas: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -316,7 +316,7 @@ pub(super) fn manifest_work_replica_set(
     )
 }
 
-pub(super) fn replica_scheduling_preference(metadata: Metadata, spec: RspSpec) -> Emitted {
+pub(crate) fn replica_scheduling_preference(metadata: Metadata, spec: RspSpec) -> Emitted {
     emit(
         RSP_API_VERSION,
         "ReplicaSchedulingPreference",

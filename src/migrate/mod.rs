@@ -2,7 +2,7 @@
 //! kubefed ReplicaSchedulingPreferences, with a loss report for every field and, on request,
 //! a verification that plans the old and the new objects against the same inventory.
 //!
-//! One file per conversion (`placement_rule`, `cluster_selector`, `replica_preferences`,
+//! One file per conversion (`placement_rule`, `cluster_selector`, kubefed's `migrate`,
 //! `consumers`), the report (`report`), the verification (`verify`). The migrator reads the
 //! inputs through the loader's document layer (`load::load_with_documents`), because it
 //! re-emits objects as written — without an annotation, with a rewritten reference — and
@@ -28,7 +28,6 @@ pub(crate) mod manifest;
 pub(crate) mod object_error;
 pub(crate) mod objects;
 mod placement_rule;
-pub(crate) mod replica_preferences;
 pub(crate) mod report;
 mod scope;
 pub(crate) mod verify;
@@ -587,7 +586,8 @@ fn annotated(
         converted.fields.extend(served.fields);
     }
     if let Some(preferences) = preferences {
-        let made = replica_preferences::convert(object, preferences, replicas, selector.is_some())?;
+        let made =
+            crate::kubefed::migrate::convert(object, preferences, replicas, selector.is_some())?;
         rsps.extend(made.outputs.iter().map(|e| e.object.clone()));
         converted.outputs.extend(made.outputs);
         converted.fields.extend(made.fields);

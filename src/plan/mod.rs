@@ -2,7 +2,7 @@
 
 mod consumers;
 mod diagnostic;
-mod federated_fleet;
+pub(crate) mod federated_fleet;
 pub(crate) mod items;
 mod lookup;
 pub(crate) mod trace;
@@ -120,7 +120,7 @@ impl<'a> Planned<'a> {
         }
     }
 
-    fn selection(
+    pub(crate) fn selection(
         workload: &Workload,
         fleet: &FederatedFleet,
         selection: SelectionTrace,

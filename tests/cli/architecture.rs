@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// The placement APIs with a folder of their own (`src/<api>/`): their engine and their
 /// per-layer pieces, each judged by its role name (`ROLES`); everything else is engine.
-const API_FOLDERS: &[&str] = &["karmada", "kubefleet"];
+const API_FOLDERS: &[&str] = &["federation", "karmada", "kubefed", "kubefleet"];
 
 /// A file or folder's role name in an API folder, and the layer it belongs to.
 const ROLES: &[(&str, &str)] = &[
@@ -280,15 +280,21 @@ const LAYERING_EXCEPTIONS: &[&str] = &[
 
 /// Each API folder's kinds: outside tests and comments, their names appear only in the
 /// folder, the registry (`src/registry.rs`) and the CLI (its help text names them).
-const KINDS: &[(&str, &[&str])] = &[(
-    "karmada",
-    &[
-        "PropagationPolicy",
-        "ClusterPropagationPolicy",
-        "ResourceBinding",
-        "ClusterResourceBinding",
-    ],
-)];
+const KINDS: &[(&str, &[&str])] = &[
+    (
+        "karmada",
+        &[
+            "PropagationPolicy",
+            "ClusterPropagationPolicy",
+            "ResourceBinding",
+            "ClusterResourceBinding",
+        ],
+    ),
+    (
+        "kubefed",
+        &["ReplicaSchedulingPreference", "KubeFedCluster"],
+    ),
+];
 
 /// Where a kind name still appears outside its API's folder: `file: Kind`.
 const KIND_EXCEPTIONS: &[&str] = &[
@@ -300,6 +306,17 @@ const KIND_EXCEPTIONS: &[&str] = &[
     // `plan -o bindings`, Karmada's output format, is still a render module of its own.
     "render/bindings.rs: ClusterResourceBinding",
     "render/bindings.rs: ResourceBinding",
+    // The kubefed → Karmada migration reads kubefed's objects (its source).
+    "karmada/migrate/federated.rs: ReplicaSchedulingPreference",
+    "karmada/migrate/mod.rs: ReplicaSchedulingPreference",
+    // The OCM migration's writers and messages name the kubefed object it writes beside.
+    "migrate/delivery.rs: ReplicaSchedulingPreference",
+    "migrate/manifest.rs: ReplicaSchedulingPreference",
+    // The model's workload kinds: one variant per API's kind.
+    "model/workload.rs: ReplicaSchedulingPreference",
+    // The verdicts' messages list the kinds fleetplan plans and the inventory kinds.
+    "verdict.rs: KubeFedCluster",
+    "verdict.rs: ReplicaSchedulingPreference",
 ];
 
 /// `violations` are exactly the known `exceptions`: a new violation fails, and so does an

@@ -39,13 +39,13 @@ use crate::plan::ItemSource;
 use crate::replicas::parse_replica_set_preferences;
 use crate::selector::{Requirement, Selector};
 
+use crate::kubefed::migrate::RSP_TARGETS;
 use crate::migrate::api_versions;
 use crate::migrate::assembly::{Assembly, Recorded};
 use crate::migrate::cluster_selector::{describe, match_expression};
 use crate::migrate::hub_version::KarmadaVersion;
 use crate::migrate::object_error::ObjectError;
 use crate::migrate::objects::{self, RawObject};
-use crate::migrate::replica_preferences::RSP_TARGETS;
 use crate::migrate::report::{Aspect, Comparison, FieldReport};
 use crate::migrate::{
     Converted, Migration, CLUSTER_SELECTOR_ANNOTATION, REPLICA_SET_PREFERENCES_ANNOTATION,

@@ -3,9 +3,7 @@
 //! document shapes (taints, conditions) in `load/clusters.rs`; each API lists the ones it brings.
 
 pub(crate) mod consumers;
-pub(crate) mod federation;
 pub(crate) mod inventory;
-pub(crate) mod kubefed;
 pub(crate) mod placement;
 pub(crate) mod placement_rule;
 
@@ -20,7 +18,7 @@ use super::LoadError;
 use crate::model::placement::SpecError;
 use crate::model::{PreviousDecision, Workload, WorkloadKind};
 
-pub(crate) use federation::CLUSTER_SELECTOR_ANNOTATION;
+pub(crate) use crate::federation::read::CLUSTER_SELECTOR_ANNOTATION;
 pub(super) use placement::{names_no_placement, planned_object};
 
 /// Decodes one object of its kind, reading nothing but the object (see [`Decoded`]).
@@ -107,7 +105,7 @@ pub(crate) fn claimed(object: &Object<'_>, entry: Entry) -> Decoded {
 }
 
 /// The object as a workload (with the previous decisions it carries).
-fn workload(
+pub(crate) fn workload(
     mut object: Object<'_>,
     kind: WorkloadKind,
     decision: Option<PreviousDecision>,

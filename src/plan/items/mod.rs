@@ -1,11 +1,9 @@
 //! The plan steps of the APIs without a folder of their own yet: how their workloads become
 //! plan items (`crate::registry::plan` chooses one per workload).
 
-pub(crate) mod federation;
-pub(crate) mod kubefed;
 pub(crate) mod placement;
 pub(crate) mod placement_rule;
-mod replicas;
+pub(crate) mod replicas;
 
 use crate::selector::SelectorError;
 
@@ -13,7 +11,7 @@ use crate::selector::SelectorError;
 /// from: the item fails closed, as the federation controllers placed it nowhere.
 #[derive(Debug, thiserror::Error)]
 #[error("{field}: {error}")]
-struct SelectionError {
-    field: &'static str,
-    error: SelectorError,
+pub(crate) struct SelectionError {
+    pub(crate) field: &'static str,
+    pub(crate) error: SelectorError,
 }

@@ -10,7 +10,7 @@ use crate::replicas::{self, PlannerInput};
 use crate::plan::trace::{ItemTrace, SelectionTrace};
 use crate::plan::{Diagnostic, DiagnosticKind, Planned, Run, Trace};
 
-pub(super) fn plan<'a>(
+pub(crate) fn plan<'a>(
     run: &Run<'_, 'a>,
     workload: &Workload,
     selection: SelectionTrace,

@@ -5,8 +5,9 @@ use crate::model::preferences::RspSpec;
 use crate::model::{FederatedPlacement, Workload, WorkloadKind};
 use crate::selector::{ClusterBits, Selector};
 
-use super::{federation, replicas, SelectionError};
+use crate::federation::plan as federation;
 use crate::plan::federated_fleet::FederatedFleet;
+use crate::plan::items::{replicas, SelectionError};
 use crate::plan::trace::{SelectionRule, SelectionTrace};
 use crate::plan::{Planned, Run};
 

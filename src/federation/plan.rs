@@ -5,8 +5,8 @@ use crate::model::Workload;
 use crate::replicas::parse_replica_set_preferences;
 use crate::selector::Selector;
 
-use super::{replicas, SelectionError};
 use crate::plan::federated_fleet::FederatedFleet;
+use crate::plan::items::{replicas, SelectionError};
 use crate::plan::trace::{SelectionRule, SelectionTrace};
 use crate::plan::{Planned, Run};
 
@@ -32,7 +32,7 @@ pub(crate) fn plan<'a>(
     }
 }
 
-pub(super) fn selection(
+pub(crate) fn selection(
     fleet: &FederatedFleet<'_, '_>,
     workload: &Workload,
 ) -> Result<SelectionTrace, SelectionError> {

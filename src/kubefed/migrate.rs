@@ -19,10 +19,10 @@ use std::collections::BTreeMap;
 use crate::model::ObjectRef;
 use crate::replicas::parse_replica_set_preferences;
 
-use super::manifest::{self, Metadata, RspClusterPreferences, RspSpec};
-use super::object_error::ObjectError;
-use super::report::FieldReport;
-use super::{Converted, REPLICA_SET_PREFERENCES_ANNOTATION};
+use crate::migrate::manifest::{self, Metadata, RspClusterPreferences, RspSpec};
+use crate::migrate::object_error::ObjectError;
+use crate::migrate::report::FieldReport;
+use crate::migrate::{Converted, REPLICA_SET_PREFERENCES_ANNOTATION};
 
 /// Kinds kubefed's ReplicaSchedulingPreference controller schedules.
 pub(crate) const RSP_TARGETS: &[&str] = &["Deployment", "ReplicaSet"];
@@ -36,7 +36,7 @@ pub(super) fn rsp_ref(object: &ObjectRef) -> ObjectRef {
     }
 }
 
-pub(super) fn convert(
+pub(crate) fn convert(
     object: &ObjectRef,
     annotation: &str,
     replicas: i64,
@@ -95,7 +95,7 @@ pub(super) fn convert(
     }
     if with_selector {
         fields.push(FieldReport::approximate(
-            format!("(replicas only on clusters the {} selects)", super::CLUSTER_SELECTOR_ANNOTATION),
+            format!("(replicas only on clusters the {} selects)", crate::migrate::CLUSTER_SELECTOR_ANNOTATION),
             "spec.intersectWithClusterSelector true",
             format!("kubefed narrows the RSP by {target_kind}/{}'s spec.placement, not by the Placement; give that object the same cluster selector", object.name),
         ));
@@ -168,7 +168,7 @@ mod tests {
         let lost = converted
             .iter()
             .flat_map(|c| &c.fields)
-            .any(|f| f.fidelity == super::super::report::Fidelity::Lost);
+            .any(|f| f.fidelity == crate::migrate::report::Fidelity::Lost);
         assert!(lost);
     }
 }

@@ -3,10 +3,10 @@
 
 use serde::{Deserialize, Deserializer};
 
-use super::{workload, Api, KnownKind, Reader};
 use crate::load::clusters::federation_cluster;
 use crate::load::content::Content;
 use crate::load::decode::null_as_default;
+use crate::load::kinds::{workload, Api, KnownKind, Reader};
 use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};

@@ -2,9 +2,9 @@
 
 use serde::Deserialize;
 
-use super::{workload, Api, KnownKind};
 use crate::load::clusters::federation_cluster;
 use crate::load::decode::null_as_default;
+use crate::load::kinds::{workload, Api, KnownKind};
 use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
