@@ -22,6 +22,20 @@ pub struct Shape {
     /// How the clusters are written: one `ClusterInventory`, one OCM `ManagedCluster` each
     /// (what `kubectl get managedclusters -o json` exports), or one Karmada `Cluster` each.
     pub clusters_as: ClusterKind,
+    /// Which fleet and Placements: the round-2 mix or the heavy selections of issue 32.
+    pub mix: Mix,
+}
+
+/// The shape of the clusters' labels and of the Placements' selections.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mix {
+    /// 8 regions; 90% of the Placements pick 1–50 of a few thousand feasible clusters, 10%
+    /// pin one zone; half the namespaces see one exclusive cluster set.
+    Default,
+    /// Selections as real fleets make them (issue 32): 30 regions and 200 teams; 70% of the
+    /// Placements pick 1, 3, 5, 10, 50 or 200 clusters out of up to a fifth of the fleet,
+    /// 30% take every cluster of one team (about 500); every namespace sees the whole fleet.
+    Heavy,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +49,7 @@ pub enum ClusterKind {
 /// (Placements, then replica workloads of three kinds).
 pub fn generate(shape: &Shape) -> (Vec<Value>, Vec<Value>) {
     let mut rng = Rng(shape.seed);
-    let entries = inventory_entries(shape.clusters, &mut rng);
+    let entries = inventory_entries(shape.clusters, shape.mix, &mut rng);
     let mut fleet = match shape.clusters_as {
         ClusterKind::Inventory => vec![json!({
             "apiVersion": "fleetplan.io/v1alpha1",
@@ -46,9 +60,12 @@ pub fn generate(shape: &Shape) -> (Vec<Value>, Vec<Value>) {
         ClusterKind::ManagedCluster => entries.iter().map(managed_cluster).collect(),
         ClusterKind::Karmada => entries.iter().map(karmada_cluster).collect(),
     };
-    fleet.extend(cluster_sets());
+    fleet.extend(cluster_sets(shape.mix));
     let mut workloads: Vec<Value> = (0..shape.placements)
-        .map(|i| placement(i, &mut rng))
+        .map(|i| match shape.mix {
+            Mix::Default => placement(i, &mut rng),
+            Mix::Heavy => heavy_placement(i, &mut rng),
+        })
         .collect();
     workloads.extend((0..shape.replica_workloads).map(|i| replica_workload(i, &mut rng)));
     let policies = shape.karmada_workloads.div_ceil(KARMADA_GROUP);
@@ -109,6 +126,43 @@ const PLATFORMS: [&str; 3] = ["AWS", "GCP", "Azure"];
 const ENVS: [&str; 3] = ["prod", "staging", "dev"];
 const TIERS: [&str; 3] = ["gold", "silver", "bronze"];
 const VERSIONS: [&str; 4] = ["1.28", "1.29", "1.30", "1.31"];
+/// The heavy mix's regions: a Placement naming 1–6 of them keeps up to a fifth of the fleet.
+const HEAVY_REGIONS: [&str; 30] = [
+    "us-east-1",
+    "us-east-2",
+    "us-west-1",
+    "us-west-2",
+    "us-central-1",
+    "ca-central-1",
+    "ca-west-1",
+    "sa-east-1",
+    "sa-west-1",
+    "mx-central-1",
+    "eu-west-1",
+    "eu-west-2",
+    "eu-west-3",
+    "eu-central-1",
+    "eu-central-2",
+    "eu-north-1",
+    "eu-south-1",
+    "eu-south-2",
+    "me-central-1",
+    "me-south-1",
+    "af-south-1",
+    "ap-south-1",
+    "ap-south-2",
+    "ap-east-1",
+    "ap-northeast-1",
+    "ap-northeast-2",
+    "ap-northeast-3",
+    "ap-southeast-1",
+    "ap-southeast-2",
+    "ap-southeast-3",
+];
+/// The heavy mix's teams, a `team` label on every cluster (about 500 clusters each at 100k).
+const TEAMS: usize = 200;
+/// The heavy mix's `numberOfClusters` for bounded Placements.
+const HEAVY_COUNTS: [usize; 6] = [1, 3, 5, 10, 50, 200];
 const NAMESPACES: usize = 20;
 const CLUSTER_SETS: usize = 10;
 const CLUSTERSET_LABEL: &str = "cluster.open-cluster-management.io/clusterset";
@@ -139,11 +193,15 @@ impl Rng {
 }
 
 /// The clusters as `ClusterInventory` entries.
-fn inventory_entries(clusters: usize, rng: &mut Rng) -> Vec<Value> {
+fn inventory_entries(clusters: usize, mix: Mix, rng: &mut Rng) -> Vec<Value> {
+    let regions: &[&str] = match mix {
+        Mix::Default => &REGIONS,
+        Mix::Heavy => &HEAVY_REGIONS,
+    };
     (0..clusters)
         .map(|i| {
             let provider = rng.below(PROVIDERS.len());
-            let region = rng.pick(&REGIONS);
+            let region = rng.pick(regions);
             let env = rng.pick(&ENVS);
             let cpu = 8 * (1 + rng.below(16));
             let memory = 32 * (1 + rng.below(16));
@@ -178,6 +236,10 @@ fn inventory_entries(clusters: usize, rng: &mut Rng) -> Vec<Value> {
             }
             if rng.chance(2) {
                 cluster["online"] = json!(false);
+            }
+            // Drawn last, so the default mix's stream is what it always was.
+            if mix == Mix::Heavy {
+                cluster["labels"]["team"] = json!(team(rng.below(TEAMS)));
             }
             cluster
         })
@@ -219,7 +281,7 @@ fn managed_cluster(entry: &Value) -> Value {
     cluster
 }
 
-fn cluster_sets() -> Vec<Value> {
+fn cluster_sets(mix: Mix) -> Vec<Value> {
     let mut objects: Vec<Value> = (0..CLUSTER_SETS)
         .map(|s| {
             json!({
@@ -237,7 +299,7 @@ fn cluster_sets() -> Vec<Value> {
         "spec": {"clusterSelector": {"selectorType": "LabelSelector", "labelSelector": {}}},
     }));
     for ns in 0..NAMESPACES {
-        let set = if ns % 2 == 0 {
+        let set = if ns % 2 == 0 || mix == Mix::Heavy {
             "global".to_string()
         } else {
             format!("set-{}", ns % CLUSTER_SETS)
@@ -300,6 +362,66 @@ fn placement(i: usize, rng: &mut Rng) -> Value {
             "clustersPerDecisionGroup": "25%",
             "decisionGroups": [{"groupName": "canary", "groupClusterSelector": {"labelSelector": {"matchLabels": {"tier": "bronze"}}}}],
         }});
+    }
+    json!({
+        "apiVersion": "cluster.open-cluster-management.io/v1beta1",
+        "kind": "Placement",
+        "metadata": {"name": format!("placement-{i:05}"), "namespace": format!("team-{:02}", i % NAMESPACES)},
+        "spec": spec,
+    })
+}
+
+fn team(t: usize) -> String {
+    format!("team-{t:03}")
+}
+
+/// A Placement of the heavy mix: 70% bounded (`numberOfClusters` of [`HEAVY_COUNTS`]) over a
+/// region `In` 1–6 of 30, half of them with an `env` label, a third with a provider `NotIn`, a
+/// third with a claim selector; 30% unbounded over one team's clusters. 30% carry a resource
+/// prioritizer and 10% tolerate the generated taint.
+fn heavy_placement(i: usize, rng: &mut Rng) -> Value {
+    let bounded = rng.chance(70);
+    let mut selector = if bounded {
+        let first = rng.below(HEAVY_REGIONS.len());
+        let count = 1 + rng.below(6);
+        let regions: Vec<&str> = (0..count)
+            .map(|k| HEAVY_REGIONS[(first + k * 7) % HEAVY_REGIONS.len()])
+            .collect();
+        let mut requirements = vec![json!({"key": "region", "operator": "In", "values": regions})];
+        if rng.chance(33) {
+            requirements.push(
+                json!({"key": "provider", "operator": "NotIn", "values": [rng.pick(&PROVIDERS)]}),
+            );
+        }
+        let mut selector = json!({"labelSelector": {"matchExpressions": requirements}});
+        if rng.chance(50) {
+            selector["labelSelector"]["matchLabels"] = json!({"env": rng.pick(&ENVS)});
+        }
+        selector
+    } else {
+        json!({"labelSelector": {"matchLabels": {"team": team(rng.below(TEAMS))}}})
+    };
+    if bounded && rng.chance(33) {
+        selector["claimSelector"] = json!({"matchExpressions": [
+            {"key": "platform.open-cluster-management.io", "operator": "NotIn", "values": [rng.pick(&PLATFORMS)]},
+        ]});
+    }
+    let mut spec = json!({"predicates": [{"requiredClusterSelector": selector}]});
+    if bounded {
+        spec["numberOfClusters"] = json!(HEAVY_COUNTS[rng.below(HEAVY_COUNTS.len())]);
+    }
+    if rng.chance(30) {
+        let resource = if rng.chance(50) {
+            "ResourceAllocatableCPU"
+        } else {
+            "ResourceAllocatableMemory"
+        };
+        spec["prioritizerPolicy"] = json!({"mode": "Additive", "configurations": [
+            {"scoreCoordinate": {"builtIn": resource}, "weight": 2},
+        ]});
+    }
+    if rng.chance(10) {
+        spec["tolerations"] = json!([{"key": "maintenance", "operator": "Exists"}]);
     }
     json!({
         "apiVersion": "cluster.open-cluster-management.io/v1beta1",

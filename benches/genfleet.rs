@@ -2,12 +2,17 @@
 //!
 //! `cargo run --release --example genfleet -- --clusters N --placements P
 //!  [--replica-workloads W] [--karmada-workloads K] [--policies N] [--seed S]
+//!  [--mix default|heavy]
 //!  [--format json|yaml|both]
 //!  [--clusters-as inventory|managedcluster|karmada] --out DIR`
 //!
 //! The Karmada mix: `--clusters-as karmada --placements 0 --replica-workloads 0
 //! --karmada-workloads K` is a Karmada control plane's Clusters, K Deployments and a
 //! PropagationPolicy per ten of them.
+//!
+//! `--mix heavy` is issue 32's fleet: 30 regions and 200 teams, Placements that pick up to 200
+//! clusters out of up to a fifth of the fleet or every cluster of one team (see
+//! `generator::Mix`).
 //!
 //! Writes `DIR/fleet.{json,yaml}` and `DIR/workloads.{json,yaml}`; `--format both` writes
 //! `DIR/json/…` and `DIR/yaml/…` so that each directory is one complete input for
@@ -21,7 +26,7 @@ mod generator;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use generator::{ClusterKind, Shape};
+use generator::{ClusterKind, Mix, Shape};
 
 struct Args {
     clusters: usize,
@@ -33,6 +38,7 @@ struct Args {
     json: bool,
     yaml: bool,
     clusters_as: ClusterKind,
+    mix: Mix,
     out: PathBuf,
 }
 
@@ -47,6 +53,7 @@ fn parse_args() -> Result<Args, String> {
         json: true,
         yaml: true,
         clusters_as: ClusterKind::Inventory,
+        mix: Mix::Default,
         out: PathBuf::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -81,6 +88,15 @@ fn parse_args() -> Result<Args, String> {
                     }
                 }
             }
+            "--mix" => {
+                args.mix = match value()?.as_str() {
+                    "default" => Mix::Default,
+                    "heavy" => Mix::Heavy,
+                    other => {
+                        return Err(format!("--mix: expected default or heavy, found {other:?}"))
+                    }
+                }
+            }
             "--out" => args.out = PathBuf::from(value()?),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -106,6 +122,7 @@ fn run() -> Result<(), String> {
         policies: args.policies,
         seed: args.seed,
         clusters_as: args.clusters_as,
+        mix: args.mix,
     });
     // `plan -f DIR` reads every file of DIR: with both formats in one directory every
     // object would be defined twice, so `both` gives each format its own directory.

@@ -24,7 +24,7 @@ use fleetplan::{
     LabelTable, LoadOptions, Model, PlacementInput, Plan, PlanItem, PlanOptions, PlannerInput,
     Scheduler, Selector, Trace, WorkloadKind,
 };
-use generator::{ClusterKind, Shape};
+use generator::{ClusterKind, Mix, Shape};
 
 /// The selector the targets name: three requirements, each a different operator.
 const SELECTOR: &str = "region in (us-east,eu-west,ap-south),provider notin (aws),env=prod";
@@ -213,6 +213,7 @@ fn inputs(clusters: usize, placements: usize) -> Result<PathBuf, String> {
             policies: 0,
             seed: 1,
             clusters_as,
+            mix: Mix::Default,
         });
         generator::write_dir(&dir.join(name), format, &fleet, &workloads)?;
     }
@@ -234,6 +235,7 @@ fn karmada_inputs(clusters: usize, workloads: usize) -> Result<PathBuf, String> 
         policies: 0,
         seed: 1,
         clusters_as: ClusterKind::Karmada,
+        mix: Mix::Default,
     });
     generator::write_dir(&dir, "json", &fleet, &workloads)?;
     Ok(dir)

@@ -10,6 +10,10 @@ use crate::common::{self, Test};
 
 /// `cargo test` builds the examples beside the test binaries: `target/<profile>/examples/`.
 fn genfleet() -> PathBuf {
+    example("genfleet")
+}
+
+fn example(name: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap_or_else(|error| panic!("{error}"));
     let profile = exe
         .parent()
@@ -17,11 +21,11 @@ fn genfleet() -> PathBuf {
         .unwrap_or_else(|| panic!("{}: no target directory", exe.display()));
     let genfleet = profile
         .join("examples")
-        .join(format!("genfleet{}", std::env::consts::EXE_SUFFIX));
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
     assert!(
         genfleet.exists(),
         "{} is not built: a whole `cargo test` builds the examples (a single `--test` does not; \
-         `cargo build --example genfleet` first)",
+         `cargo build --example {name}` first)",
         genfleet.display()
     );
     genfleet
@@ -179,4 +183,95 @@ fn generated_policies_land_where_their_placements_do() {
             .map(|items| items.iter().collect::<Vec<_>>()),
         Some(placements_only)
     );
+}
+
+/// `--mix heavy` (issue 32's shape): 30 regions and 200 teams; every Placement plans, the
+/// team-scoped ones (no `numberOfClusters`) take every untainted, online cluster of their team,
+/// the others at most their count; the same fleet plans alike from JSON and YAML.
+#[test]
+fn the_heavy_mix_plans_team_scoped_and_bounded_placements() {
+    let root = common::tempdir();
+    generate(root.path(), &["--format", "both", "--mix", "heavy"]);
+    let text = plan(&root.path().join("json"));
+    assert_eq!(text, plan(&root.path().join("yaml")));
+    let fleet: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.path().join("json/fleet.json")).unwrap_or_default(),
+    )
+    .unwrap_or_default();
+    let clusters = fleet["items"][0]["clusters"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let distinct = |label: &str| {
+        let values: std::collections::BTreeSet<String> = clusters
+            .iter()
+            .filter_map(|cluster| cluster["labels"][label].as_str().map(str::to_string))
+            .collect();
+        values.len()
+    };
+    assert_eq!(clusters.len(), 600);
+    assert_eq!(distinct("region"), 30);
+    assert!(distinct("team") > 180, "{} teams", distinct("team"));
+    let workloads: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.path().join("json/workloads.json")).unwrap_or_default(),
+    )
+    .unwrap_or_default();
+    let placements = workloads["items"].as_array().cloned().unwrap_or_default();
+    let plan: serde_json::Value = serde_json::from_str(&text).unwrap_or_default();
+    let items = plan["items"].as_array().cloned().unwrap_or_default();
+    assert_eq!((placements.len(), items.len()), (150, 150));
+    let mut team_scoped = 0;
+    for item in &items {
+        let placement = placements
+            .iter()
+            .find(|placement| placement["metadata"]["name"] == item["source"]["name"])
+            .unwrap_or_else(|| panic!("{item}: no such Placement"));
+        let chosen = item["clusters"].as_array().map_or(0, Vec::len);
+        match placement["spec"]["numberOfClusters"].as_u64() {
+            Some(count) => assert!(chosen as u64 <= count, "{item}"),
+            None => {
+                team_scoped += 1;
+                let team = &placement["spec"]["predicates"][0]["requiredClusterSelector"]
+                    ["labelSelector"]["matchLabels"]["team"];
+                let tolerant = placement["spec"]["tolerations"].is_array();
+                let expected = clusters
+                    .iter()
+                    .filter(|cluster| {
+                        cluster["labels"]["team"] == *team
+                            && cluster["online"] != false
+                            && (tolerant || cluster["taints"].is_null())
+                    })
+                    .count();
+                assert_eq!(chosen, expected, "{item}");
+            }
+        }
+    }
+    assert!(
+        (30..=60).contains(&team_scoped),
+        "{team_scoped} team-scoped"
+    );
+}
+
+/// The floor `plan -o json` is compared with: it validates its inputs as JSON and writes the
+/// bytes asked for; an input that is not JSON fails it.
+#[test]
+fn the_floor_validates_its_inputs_and_writes_as_many_bytes_as_asked() {
+    let root = common::tempdir();
+    generate(root.path(), &["--format", "json"]);
+    let output = Command::new(example("floor"))
+        .args(["--bytes", "100000"])
+        .arg(root.path())
+        .output()
+        .unwrap_or_else(|error| panic!("floor: {error}"));
+    assert!(output.status.success(), "{output:?}");
+    assert_eq!(output.stdout.len(), 100_000);
+    std::fs::write(root.path().join("broken.json"), "{\"a\": [1, }")
+        .unwrap_or_else(|error| panic!("{error}"));
+    let output = Command::new(example("floor"))
+        .args(["--bytes", "10"])
+        .arg(root.path())
+        .output()
+        .unwrap_or_else(|error| panic!("floor: {error}"));
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).starts_with("floor: "));
 }
