@@ -25,7 +25,7 @@ use std::fmt::Write as _;
 use std::io;
 
 use serde::Serialize;
-use serde_json::ser::{Formatter, PrettyFormatter};
+use serde_json::ser::Formatter;
 
 /// Whether `c` is escaped for a terminal: a control character (tab and, in [`terminal`], line
 /// feed aside) or an invisible character that changes how text around it reads.
@@ -202,18 +202,68 @@ fn is_escaped_in_data(c: char) -> bool {
 /// `\uXXXX` escape: serde_json escapes the C0 controls, but writes DEL, the C1 controls and
 /// the invisible characters that reorder text (U+202E) as they are, which a reviewer's
 /// terminal or browser then acts on. The text parses to the same strings.
-pub struct JsonFormatter(PrettyFormatter<'static>);
+///
+/// The layout is `serde_json::ser::PrettyFormatter`'s (two spaces a level), byte for byte;
+/// the new line before a value and its indentation are one write instead of one per level: a
+/// plan lists millions of cluster names, one line each.
+#[derive(Default)]
+pub struct JsonFormatter {
+    depth: usize,
+    /// Whether the innermost list or mapping has a value (so its closing bracket goes on a
+    /// line of its own).
+    has_value: bool,
+}
 
 impl JsonFormatter {
     pub fn new() -> JsonFormatter {
-        JsonFormatter(PrettyFormatter::new())
+        JsonFormatter::default()
+    }
+
+    /// A comma (unless `first`), a new line, and the current indentation.
+    fn new_line<W: ?Sized + io::Write>(&self, writer: &mut W, first: bool) -> io::Result<()> {
+        let from = usize::from(first);
+        let levels = self.depth.min(INDENTED_LEVELS);
+        writer.write_all(&NEW_LINE[from..2 + 2 * levels])?;
+        for _ in levels..self.depth {
+            writer.write_all(b"  ")?;
+        }
+        Ok(())
+    }
+
+    fn close<W: ?Sized + io::Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.new_line(writer, true)?;
+        }
+        writer.write_all(bracket)
     }
 }
 
-impl Default for JsonFormatter {
-    fn default() -> JsonFormatter {
-        JsonFormatter::new()
+/// Levels of indentation [`JsonFormatter`] writes in one piece (deeper ones add two spaces a
+/// level).
+const INDENTED_LEVELS: usize = 24;
+/// `,\n` and [`INDENTED_LEVELS`] levels of two spaces.
+const NEW_LINE: [u8; 2 + 2 * INDENTED_LEVELS] = {
+    let mut line = [b' '; 2 + 2 * INDENTED_LEVELS];
+    line[0] = b',';
+    line[1] = b'\n';
+    line
+};
+
+/// Whether every byte is below DEL (0x7f), eight at a time: adding one to each byte sets the
+/// top bit of exactly those from 0x7f up (a carry into a byte only comes out of 0xff, whose own
+/// top bit is set).
+fn below_del(bytes: &[u8]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const TOPS: u64 = 0x8080_8080_8080_8080;
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        if (word | word.wrapping_add(ONES)) & TOPS != 0 {
+            return false;
+        }
     }
+    words.remainder().iter().all(|&byte| byte < 0x7f)
 }
 
 impl Formatter for JsonFormatter {
@@ -224,7 +274,7 @@ impl Formatter for JsonFormatter {
     ) -> io::Result<()> {
         // Below DEL every character is safe (serde_json escapes the C0 controls before a
         // fragment is cut): one pass over the bytes for nearly every string.
-        if fragment.bytes().all(|byte| byte < 0x7f) {
+        if below_del(fragment.as_bytes()) {
             return writer.write_all(fragment.as_bytes());
         }
         let mut copied = 0;
@@ -239,11 +289,13 @@ impl Formatter for JsonFormatter {
     }
 
     fn begin_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.begin_array(writer)
+        self.depth += 1;
+        self.has_value = false;
+        writer.write_all(b"[")
     }
 
     fn end_array<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_array(writer)
+        self.close(writer, b"]")
     }
 
     fn begin_array_value<W: ?Sized + io::Write>(
@@ -251,19 +303,22 @@ impl Formatter for JsonFormatter {
         writer: &mut W,
         first: bool,
     ) -> io::Result<()> {
-        self.0.begin_array_value(writer, first)
+        self.new_line(writer, first)
     }
 
-    fn end_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_array_value(writer)
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
 
     fn begin_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.begin_object(writer)
+        self.depth += 1;
+        self.has_value = false;
+        writer.write_all(b"{")
     }
 
     fn end_object<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_object(writer)
+        self.close(writer, b"}")
     }
 
     fn begin_object_key<W: ?Sized + io::Write>(
@@ -271,15 +326,16 @@ impl Formatter for JsonFormatter {
         writer: &mut W,
         first: bool,
     ) -> io::Result<()> {
-        self.0.begin_object_key(writer, first)
+        self.new_line(writer, first)
     }
 
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.begin_object_value(writer)
+        writer.write_all(b": ")
     }
 
-    fn end_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.0.end_object_value(writer)
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
     }
 }
 
@@ -338,6 +394,7 @@ pub fn yaml_unmark(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn terminals_see_controls_and_bidi_overrides_escaped() {
@@ -387,5 +444,65 @@ mod tests {
             xml_attribute("say \"x\"\nnext"),
             "say &quot;x&quot;&#10;next"
         );
+    }
+
+    fn json() -> impl Strategy<Value = serde_json::Value> {
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::Bool),
+            any::<i64>().prop_map(serde_json::Value::from),
+            "[a-z\"\\\\\u{7f}\u{80}\u{202e}]{0,9}".prop_map(serde_json::Value::String),
+        ];
+        leaf.prop_recursive(6, 48, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::Array),
+                prop::collection::btree_map("[a-z]{0,3}", inner, 0..4)
+                    .prop_map(|map| serde_json::Value::Object(map.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// Nested `depth` times in one-element lists, past the levels written in one piece.
+    fn deep(depth: usize) -> serde_json::Value {
+        (0..depth).fold(serde_json::json!({"a": [1, {}], "b": []}), |inner, _| {
+            serde_json::json!([inner])
+        })
+    }
+
+    proptest! {
+        /// serde_json's pretty layout byte for byte, with DEL, the C1 controls and invisible
+        /// characters escaped.
+        #[test]
+        fn json_pretty_is_serde_jsons_layout_with_escapes(value in json()) {
+            let expected = serde_json::to_string_pretty(&value).unwrap_or_default();
+            let escaped: String = expected
+                .chars()
+                .map(|c| if is_escaped_in_data(c) { format!("\\u{:04x}", u32::from(c)) } else { c.to_string() })
+                .collect();
+            prop_assert_eq!(json_pretty(&value).unwrap_or_default(), escaped);
+        }
+
+        #[test]
+        fn below_del_agrees_with_a_byte_at_a_time(bytes in prop::collection::vec(any::<u8>(), 0..40)) {
+            prop_assert_eq!(below_del(&bytes), bytes.iter().all(|&byte| byte < 0x7f));
+        }
+    }
+
+    #[test]
+    fn deep_json_keeps_serde_jsons_indentation() {
+        for depth in [
+            0,
+            1,
+            INDENTED_LEVELS - 1,
+            INDENTED_LEVELS,
+            INDENTED_LEVELS + 3,
+        ] {
+            let value = deep(depth);
+            assert_eq!(
+                json_pretty(&value).unwrap_or_default(),
+                serde_json::to_string_pretty(&value).unwrap_or_default(),
+                "depth {depth}"
+            );
+        }
     }
 }
