@@ -59,6 +59,18 @@ impl ClusterBits {
         }
     }
 
+    /// Takes `id` out.
+    pub fn remove(&mut self, id: usize) {
+        if let Some(word) = self.words.get_mut(id / 64) {
+            *word &= !(1u64 << (id % 64));
+        }
+    }
+
+    /// Takes every cluster out.
+    pub fn clear(&mut self) {
+        self.words.fill(0);
+    }
+
     pub fn contains(&self, id: usize) -> bool {
         self.words
             .get(id / 64)
@@ -79,6 +91,13 @@ impl ClusterBits {
     pub fn and_assign(&mut self, other: &ClusterBits) {
         for (i, word) in self.words.iter_mut().enumerate() {
             *word &= other.words.get(i).copied().unwrap_or(0);
+        }
+    }
+
+    /// Takes the clusters of `other` out.
+    pub fn and_not_assign(&mut self, other: &ClusterBits) {
+        for (word, theirs) in self.words.iter_mut().zip(&other.words) {
+            *word &= !theirs;
         }
     }
 

@@ -45,6 +45,30 @@ impl Postings {
             Postings::Dense(set) => bits.or_assign(set),
         }
     }
+
+    /// Keeps in `bits` only the clusters listed here.
+    fn and_into(&self, bits: &mut ClusterBits) {
+        match self {
+            Postings::Sparse(ids) => {
+                let kept: Vec<usize> = ids
+                    .iter()
+                    .copied()
+                    .filter(|&id| bits.contains(id))
+                    .collect();
+                bits.clear();
+                kept.into_iter().for_each(|id| bits.insert(id));
+            }
+            Postings::Dense(set) => bits.and_assign(set),
+        }
+    }
+
+    /// Takes the clusters listed here out of `bits`.
+    fn remove_from(&self, bits: &mut ClusterBits) {
+        match self {
+            Postings::Sparse(ids) => ids.iter().for_each(|&id| bits.remove(id)),
+            Postings::Dense(set) => bits.and_not_assign(set),
+        }
+    }
 }
 
 /// Inverted index over a fleet's label (or claim) maps, clusters numbered `0..len()` in the
@@ -133,41 +157,65 @@ impl LabelIndex {
             return ClusterBits::empty(self.len());
         }
         let mut selected = ClusterBits::full(self.len());
+        let mut union = None;
         for requirement in selector.requirements() {
             if selected.is_empty() {
                 break;
             }
-            selected.and_assign(&self.requirement(requirement));
+            self.narrow(&mut selected, requirement, &mut union);
         }
         selected
     }
 
-    fn requirement(&self, requirement: &Requirement) -> ClusterBits {
-        let mut bits = ClusterBits::empty(self.len());
+    /// Keeps in `selected` the clusters that meet `requirement`. One posting list (an `=`,
+    /// an `Exists`) is intersected and a `NotIn`'s lists are taken out straight from the
+    /// index; only a union of several lists is built, in `union` (one set for the selector):
+    /// a placement's selectors would otherwise allocate and zero a fleet-sized set per
+    /// requirement.
+    fn narrow(
+        &self,
+        selected: &mut ClusterBits,
+        requirement: &Requirement,
+        union: &mut Option<ClusterBits>,
+    ) {
         let Some(key) = self.table.key_id(requirement.key()) else {
             // Nobody has the key: only the operators that accept a missing key match.
-            return match requirement.operator() {
-                Operator::NotIn | Operator::NotEquals | Operator::DoesNotExist => bits.not(),
-                _ => bits,
-            };
+            if !matches!(
+                requirement.operator(),
+                Operator::NotIn | Operator::NotEquals | Operator::DoesNotExist
+            ) {
+                selected.clear();
+            }
+            return;
+        };
+        let values = || {
+            requirement
+                .values()
+                .iter()
+                .filter_map(move |value| self.table.label_id(key, value))
         };
         match requirement.operator() {
             Operator::In | Operator::Equals | Operator::DoubleEquals => {
-                self.union_of_values(key, requirement, &mut bits);
-                bits
+                let mut labels = values();
+                match (labels.next(), labels.next()) {
+                    (None, _) => selected.clear(),
+                    (Some(label), None) => self.having[label as usize].and_into(selected),
+                    (Some(first), Some(second)) => {
+                        let union = fresh(union, self.len());
+                        for label in [first, second].into_iter().chain(labels) {
+                            self.having[label as usize].or_into(union);
+                        }
+                        selected.and_assign(union);
+                    }
+                }
             }
             Operator::NotIn | Operator::NotEquals => {
-                self.union_of_values(key, requirement, &mut bits);
-                bits.not()
+                for label in values() {
+                    self.having[label as usize].remove_from(selected);
+                }
             }
-            Operator::Exists => {
-                self.present[key as usize].or_into(&mut bits);
-                bits
-            }
-            Operator::DoesNotExist => {
-                self.present[key as usize].or_into(&mut bits);
-                bits.not()
-            }
+            Operator::Exists => self.present[key as usize].and_into(selected),
+            Operator::DoesNotExist => self.present[key as usize].remove_from(selected),
             Operator::GreaterThan | Operator::LessThan => {
                 let bound = requirement.bound();
                 let integers = &self.integers[key as usize];
@@ -177,21 +225,21 @@ impl LabelIndex {
                     }
                     _ => &integers[..integers.partition_point(|(n, _)| *n < bound)],
                 };
+                let union = fresh(union, self.len());
                 for &(_, label) in range {
-                    self.having[label as usize].or_into(&mut bits);
+                    self.having[label as usize].or_into(union);
                 }
-                bits
+                selected.and_assign(union);
             }
         }
     }
+}
 
-    fn union_of_values(&self, key: Id, requirement: &Requirement, bits: &mut ClusterBits) {
-        for value in requirement.values() {
-            if let Some(label) = self.table.label_id(key, value) {
-                self.having[label as usize].or_into(bits);
-            }
-        }
-    }
+/// `union` emptied for another requirement, made on first use.
+fn fresh(union: &mut Option<ClusterBits>, universe: usize) -> &mut ClusterBits {
+    let union = union.get_or_insert_with(|| ClusterBits::empty(universe));
+    union.clear();
+    union
 }
 
 #[cfg(test)]
