@@ -275,6 +275,18 @@ pub(super) const JSON_WHITESPACE: [char; 4] = [' ', '\t', '\n', '\r'];
 /// pass can be decoded without building a tree). `None` when any is not; the stream is read
 /// once.
 pub(super) fn json_documents(text: &str) -> Option<Vec<(usize, &str)>> {
+    if text.len() >= CHECKED_IN_PARTS {
+        let document = text.trim_matches(JSON_WHITESPACE);
+        if let Some(valid) = checked_in_parts(document, 0) {
+            let start = text.len() - text.trim_start_matches(JSON_WHITESPACE).len();
+            return valid.then(|| vec![(start, document)]);
+        }
+    }
+    json_documents_whole(text)
+}
+
+/// [`json_documents`] walking the text whole, on one core.
+fn json_documents_whole(text: &str) -> Option<Vec<(usize, &str)>> {
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Checked>();
     let mut documents = Vec::new();
     let mut start = 0;
@@ -286,6 +298,71 @@ pub(super) fn json_documents(text: &str) -> Option<Vec<(usize, &str)>> {
         start = end;
     }
     Some(documents)
+}
+
+/// A mapping from this size on (a 100k-cluster inventory, a List of 10k objects) is checked in
+/// parts on every core ([`checked_in_parts`]); a smaller one is walked whole on one.
+const CHECKED_IN_PARTS: usize = 1 << 20;
+
+/// Nesting at which [`checked_in_parts`] leaves the decision to the walk of the whole text,
+/// well inside serde_json's recursion limit (128), which a part alone would not reach.
+const PARTS_MAX_DEPTH: usize = 64;
+
+/// Whether `text`, one JSON mapping `outer` levels inside the document, is valid with no key
+/// twice, as [`Checked`] would find walking it whole, but on every core: its top-level fields
+/// are found by one walk ([`Fields::read`], which checks the commas, colons and brackets
+/// between them), their keys compared here, and each value checked apart, a large list element
+/// by element (a large mapping element again in parts). The whole is valid exactly when the
+/// walk and every part are. `None` when the walk cannot say (not one mapping, a key it does not
+/// read, nesting near the recursion limit): the caller walks the whole text, and that decides.
+fn checked_in_parts(text: &str, outer: usize) -> Option<bool> {
+    let fields = Fields::read(text)?;
+    if outer + fields.depth() > PARTS_MAX_DEPTH {
+        return None;
+    }
+    let mut keys = HashSet::new();
+    for (key, _, _) in fields.parts() {
+        // A key with an escape was decoded by serde_json; one without must hold no control
+        // character, which JSON strings cannot.
+        if key.bytes().any(|byte| byte < 0x20) || !keys.insert(key) {
+            return Some(false);
+        }
+    }
+    for (_, value, elements) in fields.parts() {
+        let valid = match elements {
+            Some(elements) if value.len() >= CHECKED_IN_PARTS => elements_checked(elements, outer),
+            _ if value.len() >= CHECKED_IN_PARTS => {
+                checked_in_parts(value, outer + 1).unwrap_or_else(|| checked(value))
+            }
+            _ => checked(value),
+        };
+        if !valid {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+/// Elements of a list one level inside a mapping `outer` levels deep: a large mapping in
+/// parts, the others on every core.
+fn elements_checked(elements: &[&str], outer: usize) -> bool {
+    let (large, small): (Vec<&str>, Vec<&str>) = elements
+        .iter()
+        .partition(|element| element.len() >= CHECKED_IN_PARTS);
+    large
+        .iter()
+        .all(|element| checked_in_parts(element, outer + 2).unwrap_or_else(|| checked(element)))
+        && crate::parallel::chunks_in_order(&small, 1024, |chunk| {
+            chunk.iter().all(|element| checked(element))
+        })
+        .into_iter()
+        .all(|valid| valid)
+}
+
+/// Whether `text` is one JSON value, valid with no key twice.
+fn checked(text: &str) -> bool {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    Checked.deserialize(&mut deserializer).is_ok() && deserializer.end().is_ok()
 }
 
 /// Walks a value, failing on a duplicate key (the tree parser's "duplicate key" error).
@@ -410,6 +487,96 @@ impl<'de> Visitor<'de> for Key {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A List over [`CHECKED_IN_PARTS`]: an inventory of `clusters` entries (each `entry` of
+    /// its index), between small items, in whitespace.
+    fn large_list(clusters: usize, entry: impl Fn(usize) -> String) -> String {
+        let entries: Vec<String> = (0..clusters).map(entry).collect();
+        format!(
+            " \n{{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [{{\"kind\": \"A\"}}, \
+             {{\"kind\": \"ClusterInventory\", \"clusters\": [{}]}}, [1, 2]]}}\n",
+            entries.join(",\n")
+        )
+    }
+
+    fn cluster(i: usize) -> String {
+        format!(
+            r#"{{"name": "cluster-{i:06}", "labels": {{"region": "r{}", "env": "prod"}}, "n": [1.5, true, null]}}"#,
+            i % 7
+        )
+    }
+
+    #[test]
+    fn a_large_mapping_checked_in_parts_is_read_as_walked_whole() {
+        let text = large_list(20_000, cluster);
+        assert!(text.len() >= CHECKED_IN_PARTS);
+        let documents = json_documents(&text);
+        assert!(documents.is_some());
+        assert_eq!(documents, json_documents_whole(&text));
+        assert_eq!(checked_in_parts(text.trim(), 0), Some(true));
+    }
+
+    #[test]
+    fn what_the_whole_walk_refuses_the_parts_refuse() {
+        let deep = format!("{}{}", "[".repeat(130), "]".repeat(130));
+        let broken = [
+            (
+                "a key twice in an entry",
+                777,
+                r#"{"name": "a", "name": "b"}"#,
+            ),
+            (
+                "a key twice in a nested mapping",
+                9,
+                r#"{"labels": {"a": "1", "\u0061": "2"}}"#,
+            ),
+            ("a bad number", 15_000, r#"{"n": 01}"#),
+            ("a control character in a string", 3, "{\"n\": \"a\tb\"}"),
+            ("an empty element", 5, ""),
+            ("nesting past the recursion limit", 5, &deep),
+        ];
+        for (what, at, replacement) in broken {
+            let text = large_list(20_000, |i| {
+                if i == at {
+                    replacement.to_string()
+                } else {
+                    cluster(i)
+                }
+            });
+            assert_eq!(json_documents_whole(&text), None, "{what}");
+            assert_eq!(json_documents(&text), None, "{what}");
+        }
+        let twice = large_list(20_000, cluster).replacen(
+            "\"kind\": \"ClusterInventory\"",
+            "\"kind\": \"ClusterInventory\", \"kind\": \"x\"",
+            1,
+        );
+        assert_eq!(json_documents(&twice), None);
+        let top_twice = large_list(20_000, cluster).replacen(
+            "{\"apiVersion\"",
+            "{\"kind\": 1, \"apiVersion\"",
+            1,
+        );
+        assert_eq!(json_documents(&top_twice), None);
+        let control_key =
+            large_list(20_000, cluster).replacen("\"apiVersion\"", "\"api\u{1}Version\"", 1);
+        assert_eq!(json_documents_whole(&control_key), None);
+        assert_eq!(json_documents(&control_key), None);
+    }
+
+    #[test]
+    fn what_the_parts_cannot_read_is_walked_whole() {
+        // Two documents, and a mapping with an escaped key: the walk of the whole decides.
+        let two = format!("{} {{}}", large_list(20_000, cluster));
+        assert_eq!(json_documents(&two), json_documents_whole(&two));
+        assert_eq!(
+            json_documents(&two).map(|documents| documents.len()),
+            Some(2)
+        );
+        let escaped = large_list(20_000, cluster).replacen("\"kind\"", "\"k\\u0069nd\"", 1);
+        assert_eq!(checked_in_parts(escaped.trim(), 0), Some(true));
+        assert!(json_documents(&escaped).is_some());
+    }
 
     fn both(text: &str) -> (Value, &str) {
         (serde_json::from_str(text).unwrap_or_default(), text)

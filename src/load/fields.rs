@@ -18,6 +18,8 @@ use std::borrow::Cow;
 pub(crate) struct Fields<'a> {
     text: &'a str,
     fields: Vec<Field<'a>>,
+    /// How deeply lists and mappings nest in the text, the mapping itself counted (`{}` is 1).
+    depth: usize,
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -32,7 +34,11 @@ struct Field<'a> {
 impl<'a> Fields<'a> {
     /// The fields of `text` when it is one JSON mapping; `None` for any other value.
     pub(super) fn read(text: &'a str) -> Option<Fields<'a>> {
-        let mut cursor = Cursor { text, at: 0 };
+        let mut cursor = Cursor {
+            text,
+            at: 0,
+            deepest: 0,
+        };
         cursor.whitespace();
         let mut fields = Vec::new();
         cursor.delimited(b'{', b'}', |cursor| {
@@ -44,7 +50,7 @@ impl<'a> Fields<'a> {
                 let (value, elements) = cursor.list()?;
                 (value, Some(elements))
             } else {
-                (cursor.value()?, None)
+                (cursor.value(0)?, None)
             };
             fields.push(Field {
                 key,
@@ -54,7 +60,23 @@ impl<'a> Fields<'a> {
             Some(())
         })?;
         cursor.whitespace();
-        (cursor.at == text.len()).then_some(Fields { text, fields })
+        (cursor.at == text.len()).then_some(Fields {
+            text,
+            fields,
+            depth: 1 + cursor.deepest,
+        })
+    }
+
+    /// How deeply lists and mappings nest in the text, the mapping itself counted.
+    pub(super) fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Each field's key, value text, and its elements' texts when the value is a list.
+    pub(super) fn parts(&self) -> impl Iterator<Item = (&str, &'a str, Option<&[&'a str]>)> {
+        self.fields
+            .iter()
+            .map(|field| (field.key.as_ref(), field.value, field.elements.as_deref()))
     }
 
     /// The whole mapping's text.
@@ -115,6 +137,9 @@ const STRUCTURAL: [bool; 256] = byte_set(b"\"{}[]");
 struct Cursor<'a> {
     text: &'a str,
     at: usize,
+    /// The deepest nesting seen below the mapping walked (a field's list counts 1, a mapping in
+    /// it 2, and so on).
+    deepest: usize,
 }
 
 impl<'a> Cursor<'a> {
@@ -168,12 +193,12 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    /// One value of any kind.
-    fn value(&mut self) -> Option<&'a str> {
+    /// One value of any kind, inside `outer` open lists of the walked mapping.
+    fn value(&mut self, outer: usize) -> Option<&'a str> {
         let start = self.at;
         match self.peek()? {
             b'"' => return self.string(),
-            b'{' | b'[' => self.nested()?,
+            b'{' | b'[' => self.nested(outer)?,
             _ => {
                 while !matches!(
                     self.peek(),
@@ -187,7 +212,8 @@ impl<'a> Cursor<'a> {
     }
 
     /// Past a mapping or list, the cursor on its opening bracket.
-    fn nested(&mut self) -> Option<()> {
+    /// `outer` lists of the walked mapping are open around it (for [`Cursor::deepest`]).
+    fn nested(&mut self, outer: usize) -> Option<()> {
         let bytes = self.text.as_bytes();
         let mut depth = 0_usize;
         loop {
@@ -201,7 +227,10 @@ impl<'a> Cursor<'a> {
             self.at += stop + 1;
             match rest[stop] {
                 b'"' => self.string_rest()?,
-                b'{' | b'[' => depth += 1,
+                b'{' | b'[' => {
+                    depth += 1;
+                    self.deepest = self.deepest.max(outer + depth);
+                }
                 _ => {
                     depth = depth.checked_sub(1)?;
                     if depth == 0 {
@@ -216,8 +245,9 @@ impl<'a> Cursor<'a> {
     fn list(&mut self) -> Option<(&'a str, Vec<&'a str>)> {
         let start = self.at;
         let mut elements = Vec::new();
+        self.deepest = self.deepest.max(1);
         self.delimited(b'[', b']', |cursor| {
-            elements.push(cursor.value()?);
+            elements.push(cursor.value(1)?);
             Some(())
         })?;
         Some((self.since(start)?, elements))
@@ -276,6 +306,15 @@ mod tests {
         assert_eq!(fields.elements("c"), None);
         assert_eq!(fields.get("missing"), None);
         assert_eq!(fields.text(), text);
+        assert_eq!(fields.depth(), 3);
+        let elements: Vec<_> = fields
+            .parts()
+            .map(|(key, _, elements)| (key, elements.map(<[&str]>::len)))
+            .collect();
+        assert_eq!(
+            elements,
+            [("a", None), ("b", Some(4)), ("c", None), ("e", None)]
+        );
     }
 
     #[test]
@@ -302,6 +341,15 @@ mod tests {
             Fields::read(" {} ").map(|fields| fields.fields.len()),
             Some(0)
         );
+    }
+
+    /// How deeply lists and mappings nest in `value` (a scalar 0).
+    fn depth(value: &Value) -> usize {
+        match value {
+            Value::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+            Value::Object(map) => 1 + map.values().map(depth).max().unwrap_or(0),
+            _ => 0,
+        }
     }
 
     fn json() -> impl Strategy<Value = Value> {
@@ -342,6 +390,7 @@ mod tests {
                 .collect();
             let expected: Vec<(String, Value)> = map.clone().into_iter().collect();
             prop_assert_eq!(read, expected);
+            prop_assert_eq!(fields.depth(), depth(&value));
             for (key, value) in &map {
                 let elements = fields.elements(key).map(|elements| {
                     elements
