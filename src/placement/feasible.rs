@@ -53,7 +53,13 @@ impl Feasible {
     /// The clusters one by one; listed on first use.
     pub fn list(&self) -> &[usize] {
         match self {
-            Feasible::Bits { bits, list, .. } => list.get_or_init(|| bits.iter_ones().collect()),
+            Feasible::Bits { bits, len, list } => list.get_or_init(|| {
+                // The count is known: one allocation, where collecting grew the list by
+                // doubling (copies of up to 20k indices per placement).
+                let mut listed = Vec::with_capacity(*len);
+                listed.extend(bits.iter_ones());
+                listed
+            }),
             Feasible::List(list) => list,
             Feasible::Candidates(list) => list,
         }
