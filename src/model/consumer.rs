@@ -136,6 +136,9 @@ pub enum Generator {
     List { path: String, elements: usize },
     /// A generator of another type (`clusters`, `git`, `scmProvider`…): noted, not planned.
     Other { path: String, kind: String },
+    /// A child of a matrix or merge that Argo CD refuses (no generator, or two), with its
+    /// error: the ApplicationSet generates nothing.
+    Refused { path: String, message: &'static str },
 }
 
 /// A `policy.open-cluster-management.io/v1` `PlacementBinding`.

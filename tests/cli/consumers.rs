@@ -409,6 +409,26 @@ fn a_matrix_of_three_generators_fails_as_argo_cd_refuses_it() {
     );
 }
 
+/// Argo CD reads two levels of generators: a matrix nested twice is dropped (its parent child
+/// generates nothing), and a child with two generators is refused; either fails the item.
+#[test]
+fn a_generator_nested_twice_or_doubled_fails_as_argo_cd_refuses_it() {
+    let output = with_consumers("check")
+        .args(["-f", "testdata/consumers/broken/appset-nested-twice.yaml"])
+        .status(1)
+        .run();
+    let text = common::stdout(&output);
+    assert!(
+        text.contains("ApplicationSet/shop/storefront-nested-twice: spec.generators[0].matrix.generators[0].matrix.generators[0]: child generator generated no parameters (inside a nested matrix or merge only list, clusters, git, scmProvider, clusterDecisionResource, pullRequest and plugin generators are read)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("ApplicationSet/shop/storefront-two-in-one: spec.generators[0].matrix.generators[0]: found more than one generator in matrix.Generators"),
+        "{text}"
+    );
+    assert!(text.ends_with("17 items checked: 2 errors\n"), "{text}");
+}
+
 #[test]
 fn an_application_set_without_cluster_secrets_says_so() {
     let output = with_consumers("explain")

@@ -473,7 +473,7 @@ fn has_decisions(generator: &Generator) -> bool {
         Generator::Matrix { children, .. } | Generator::Merge { children, .. } => {
             children.iter().any(has_decisions)
         }
-        Generator::List { .. } | Generator::Other { .. } => false,
+        Generator::List { .. } | Generator::Other { .. } | Generator::Refused { .. } => false,
     }
 }
 
@@ -571,6 +571,7 @@ fn yields(generator: &Generator) -> Yields {
     match generator {
         Generator::ClusterDecisionResource { .. } => Yields::Decisions,
         Generator::List { elements, .. } => Yields::Count(*elements),
+        Generator::Refused { .. } => Yields::Count(0),
         Generator::Other { .. } => Yields::Unknown,
         Generator::Matrix { children, .. } => {
             let each: Vec<Yields> = children.iter().map(yields).collect();
@@ -603,6 +604,7 @@ fn kind_of(generator: &Generator) -> &str {
         Generator::Matrix { .. } => "matrix",
         Generator::Merge { .. } => "merge",
         Generator::Other { kind, .. } => kind,
+        Generator::Refused { .. } => "refused",
     }
 }
 
@@ -638,6 +640,9 @@ fn plan_generator<'a>(
             );
         }
         Generator::List { .. } => {}
+        Generator::Refused { path, message } => {
+            resolution.errors.push(format!("{path}: {message}"));
+        }
         Generator::Other { path, kind } => {
             if counts {
                 resolution.notes.push(format!(

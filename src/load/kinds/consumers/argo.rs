@@ -193,6 +193,7 @@ struct DecisionResource {
 fn generators(
     list: &Value,
     path: &str,
+    depth: usize,
     unapplied: &mut Vec<String>,
 ) -> Result<Vec<Generator>, FieldError> {
     let Some(list) = list.as_array() else {
@@ -200,13 +201,42 @@ fn generators(
     };
     let mut out = Vec::with_capacity(list.len());
     for (at, generator) in list.iter().enumerate() {
-        out.push(one_generator(
-            generator,
-            format!("{path}[{at}]"),
-            unapplied,
-        )?);
+        let path = format!("{path}[{at}]");
+        out.push(one_generator(generator, path, depth, unapplied)?);
     }
     Ok(out)
+}
+
+/// The generator fields of an `ApplicationSetGenerator` (argo-cd `pkg/apis/application/
+/// v1alpha1/applicationset_types.go`), in its field order.
+const GENERATOR_KINDS: [&str; 9] = [
+    "list",
+    "clusters",
+    "git",
+    "scmProvider",
+    "clusterDecisionResource",
+    "pullRequest",
+    "matrix",
+    "merge",
+    "plugin",
+];
+
+/// Why a child of a matrix or merge generates nothing (argo-cd `matrix.go`, `merge.go`
+/// `getParams`), when it does: no generator, or more than one. A child's own children are
+/// terminal generators (`ApplicationSetTerminalGenerator` has no matrix or merge), so a
+/// matrix or merge nested twice is dropped and counts as no generator.
+fn child_error(generator: &Value, depth: usize) -> Option<&'static str> {
+    let nested_twice = |kind: &&str| depth >= 2 && matches!(*kind, "matrix" | "merge");
+    let kinds = GENERATOR_KINDS
+        .iter()
+        .filter(|kind| generator.get(**kind).is_some_and(|value| !value.is_null()))
+        .filter(|kind| !nested_twice(kind))
+        .count();
+    match kinds {
+        0 => Some("child generator generated no parameters (inside a nested matrix or merge only list, clusters, git, scmProvider, clusterDecisionResource, pullRequest and plugin generators are read)"),
+        1 => None,
+        _ => Some("found more than one generator in matrix.Generators"),
+    }
 }
 
 /// One generator: a clusterDecisionResource, a `matrix` or `merge` of generators (argo-cd
@@ -216,8 +246,12 @@ fn generators(
 fn one_generator(
     generator: &Value,
     path: String,
+    depth: usize,
     unapplied: &mut Vec<String>,
 ) -> Result<Generator, FieldError> {
+    if let Some(message) = (depth > 0).then(|| child_error(generator, depth)).flatten() {
+        return Ok(Generator::Refused { path, message });
+    }
     let selector_path = format!("{path}.selector");
     let selector = match generator.get("selector") {
         None | Some(Value::Null) => None,
@@ -247,15 +281,18 @@ fn one_generator(
         let children = generators(
             inner.get("generators").unwrap_or(&Value::Null),
             &format!("{path}.generators"),
+            depth + 1,
             unapplied,
         )?;
         Ok::<_, FieldError>((path, children))
     };
-    if let Some(matrix) = generator.get("matrix") {
+    // A terminal generator (nested twice) has no matrix or merge: Argo CD drops them.
+    let terminal = depth >= 2;
+    if let Some(matrix) = generator.get("matrix").filter(|_| !terminal) {
         let (path, children) = nested("matrix", matrix)?;
         return Ok(Generator::Matrix { path, children });
     }
-    if let Some(merge) = generator.get("merge") {
+    if let Some(merge) = generator.get("merge").filter(|_| !terminal) {
         let (path, children) = nested("merge", merge)?;
         let merge_keys = match merge.get("mergeKeys") {
             None | Some(Value::Null) => Vec::new(),
@@ -293,6 +330,7 @@ fn application_set(object: Object<'_>) -> Result<Decoded, LoadError> {
     let found = generators(
         spec.get("generators").unwrap_or(&Value::Null),
         "spec.generators",
+        0,
         &mut unapplied_selectors,
     )
     .map_err(|e| object.invalid(e))?;
