@@ -17,8 +17,6 @@ mod findings;
 mod interrupt;
 mod karmada;
 mod kubefed;
-// Not wired into the CLI yet (issue 30 wires it and drops this allowance).
-#[allow(unreachable_pub, dead_code)]
 mod kubefleet;
 mod load;
 mod migrate;
@@ -52,6 +50,13 @@ pub use cli::man_usage::usage as man_usage;
 pub use load::{load, previous_plan, LoadOptions, PreviousKind};
 pub use model::{ClusterNames, Condition, ConditionStatus, Model, WorkloadKind};
 pub use model::{Group, ItemSource, Plan, PlanItem, Rollout, Wave};
+// The KubeFleet fields of a plan item (design §9).
+pub use kubefleet::binding::BindingScore;
+pub use kubefleet::item::ClusterOverrides;
+pub use kubefleet::stages::Stage;
+// What `WorkloadKind` and `ItemTrace` hold for a KubeFleet placement (opaque outside).
+pub use kubefleet::objects::PlacementObject as KubeFleetPlacement;
+pub use kubefleet::plan::KubeFleetTrace;
 pub use plan::{build, build_item, ItemTrace, PlanOptions, Trace};
 pub use render::plan::{
     json as plan_json, stream as stream_plan, yaml as plan_yaml, Output as PlanOutput,

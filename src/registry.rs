@@ -28,6 +28,7 @@ pub(crate) const APIS: &[&Api] = &[
     &kinds::consumers::addon::API,
     // Claims core ConfigMaps and Secrets of its shapes, which Karmada's claim would take.
     &kinds::consumers::argo::API,
+    &crate::kubefleet::read::API,
     // Last: its claim takes any other named object as a possible resource template.
     &crate::karmada::read::API,
 ];
@@ -53,6 +54,9 @@ pub(crate) fn plan<'a>(run: &Run<'_, 'a>, workload: &'a Workload) -> Planned<'a>
         WorkloadKind::Placement(spec) => items::placement::plan(run, workload, spec),
         WorkloadKind::PlacementRule(spec) => items::placement_rule::plan(run, workload, spec),
         WorkloadKind::Karmada(resource) => crate::karmada::plan::plan(run, workload, resource),
+        WorkloadKind::KubeFleet(placement) => {
+            crate::kubefleet::plan::plan(run, workload, placement)
+        }
         // Planned after the placements it references (`plan::plan_consumers`), never here.
         WorkloadKind::Consumer(_) => Planned::failed(
             workload,
@@ -82,6 +86,7 @@ pub(crate) fn explain(
         }
         ItemTrace::Karmada(trace) => crate::karmada::explain::explain(explanation, trace),
         ItemTrace::Consumer(trace) => explain::consumer::explain(explanation, trace, clusters),
+        ItemTrace::KubeFleet(trace) => crate::kubefleet::explain::explain(explanation, item, trace),
         ItemTrace::Failed => explain::failed(explanation, item, clusters),
     }
 }

@@ -30,8 +30,8 @@ impl Scope {
 
 /// What fleetplan plans, as the messages about inputs without any of it name it.
 pub(crate) const PLANNED_KINDS: &str = "Placement, PlacementRule, ReplicaSchedulingPreference, \
-     Federated object, object with a placement annotation or object of a kind a Karmada policy \
-     selects";
+     Federated object, object with a placement annotation, object of a kind a Karmada policy \
+     selects, ClusterResourcePlacement or ResourcePlacement";
 
 /// Why a verdict would be about nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,8 +84,8 @@ impl fmt::Display for Nothing {
 impl std::error::Error for Nothing {}
 
 const NO_CLUSTERS: &str = "no clusters in the inputs: placements cannot be evaluated without an \
-     inventory (ClusterInventory, ManagedCluster, KubeFedCluster, federation Cluster or Karmada \
-     Cluster objects); add it with -f";
+     inventory (ClusterInventory, ManagedCluster, KubeFedCluster, federation Cluster, Karmada \
+     Cluster or KubeFleet MemberCluster objects); add it with -f";
 
 /// What `check` and `migrate --verify` may judge in `model`: its workloads against its
 /// clusters, or (asked for) the manifests alone; never nothing.
@@ -102,7 +102,10 @@ pub(crate) fn require(model: &Model, scope: Scope) -> Result<(), Nothing> {
 /// The inventory a selection or a placement is judged against is not empty;
 /// `manifests_only`: the command offers `--manifests-only` instead.
 pub(crate) fn clusters(model: &Model, manifests_only: bool) -> Result<(), Nothing> {
-    if model.inventory.clusters.is_empty() && model.karmada.clusters.is_empty() {
+    if model.inventory.clusters.is_empty()
+        && model.karmada.clusters.is_empty()
+        && model.kubefleet.member_clusters.is_empty()
+    {
         Err(Nothing::NoClusters { manifests_only })
     } else {
         Ok(())

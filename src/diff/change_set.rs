@@ -74,6 +74,9 @@ pub struct ItemChange {
     /// changed: the same clusters reached in another order is a change.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rollout: Vec<RolloutChange>,
+    /// A KubeFleet placement's scores, Unscheduled bindings, stages and overrides.
+    #[serde(flatten)]
+    pub(crate) kubefleet: crate::kubefleet::diff::KubeFleetChange,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors_added: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -118,6 +121,7 @@ impl ItemChange {
             && self.affinity_term.is_none()
             && self.changes_at.is_none()
             && self.rollout.is_empty()
+            && self.kubefleet.is_empty()
             && self.via_added.is_empty()
             && self.via_removed.is_empty()
             && self.errors_added.is_empty()

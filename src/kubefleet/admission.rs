@@ -18,7 +18,7 @@ use crate::selector::{dns1123_subdomain_errors, label_key_errors, label_value_er
 
 /// One refusal.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// The API server, from the CRD: the field under `spec.policy` and Kubernetes' message.
     Schema { field: String, message: String },
     /// The validating webhook: its aggregated messages.
@@ -60,7 +60,7 @@ const POLICY: &str = "spec.policy";
 /// Checks a placement's policy: `raw` is `spec.policy` as written (the CEL rules test which
 /// fields are present), `policy` the same read with the CRD's defaults. The schema's
 /// refusals come first; the webhook only sees what the API server accepted.
-pub fn admit(raw: Option<&Value>, policy: &PlacementPolicy) -> Result<(), Vec<Refusal>> {
+pub(crate) fn admit(raw: Option<&Value>, policy: &PlacementPolicy) -> Result<(), Vec<Refusal>> {
     let Some(raw) = raw else {
         return Ok(());
     };

@@ -6,12 +6,12 @@ use serde::{Deserialize, Serialize};
 use super::read::Metadata;
 
 /// The label that ties a binding or a policy snapshot to its placement.
-pub const PARENT_PLACEMENT_LABEL: &str = "kubernetes-fleet.io/parent-CRP";
+pub(crate) const PARENT_PLACEMENT_LABEL: &str = "kubernetes-fleet.io/parent-CRP";
 /// Where upstream keeps a binding's state while it is Unscheduled (`markAsUnscheduled`).
-pub const PREVIOUS_STATE_ANNOTATION: &str = "kubernetes-fleet.io/previous-binding-state";
+pub(crate) const PREVIOUS_STATE_ANNOTATION: &str = "kubernetes-fleet.io/previous-binding-state";
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum BindingState {
+pub(crate) enum BindingState {
     #[default]
     Scheduled,
     Bound,
@@ -21,32 +21,32 @@ pub enum BindingState {
 /// A binding as read from its manifest.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(from = "Wire")]
-pub struct Binding {
-    pub name: String,
-    pub namespace: Option<String>,
+pub(crate) struct Binding {
+    pub(crate) name: String,
+    pub(crate) namespace: Option<String>,
     /// The placement it belongs to (label `kubernetes-fleet.io/parent-CRP`).
-    pub placement: Option<String>,
-    pub deletion_timestamp: Option<i64>,
-    pub target_cluster: String,
-    pub state: BindingState,
-    pub scheduling_policy_snapshot_name: String,
-    pub cluster_decision: ClusterDecision,
+    pub(crate) placement: Option<String>,
+    pub(crate) deletion_timestamp: Option<i64>,
+    pub(crate) target_cluster: String,
+    pub(crate) state: BindingState,
+    pub(crate) scheduling_policy_snapshot_name: String,
+    pub(crate) cluster_decision: ClusterDecision,
     /// The state an Unscheduled binding had, restored if its cluster is picked again.
-    pub previous_state: Option<BindingState>,
+    pub(crate) previous_state: Option<BindingState>,
 }
 
 /// `ClusterDecision`: one line of `status.clusterDecisions` (and of a binding's spec).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ClusterDecision {
+pub(crate) struct ClusterDecision {
     #[serde(default)]
-    pub cluster_name: String,
+    pub(crate) cluster_name: String,
     #[serde(default)]
-    pub selected: bool,
+    pub(crate) selected: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cluster_score: Option<BindingScore>,
+    pub(crate) cluster_score: Option<BindingScore>,
     #[serde(default)]
-    pub reason: String,
+    pub(crate) reason: String,
 }
 
 /// `ClusterScore` of the API: `priorityScore` is the topology spread score (the Go field

@@ -7,35 +7,35 @@ use super::score::ScoredCluster;
 use crate::model::{Condition, ConditionStatus};
 
 /// The scheduler's default `maxUnselectedClusterDecisionCount`.
-pub const MAX_UNSELECTED: usize = 20;
+pub(crate) const MAX_UNSELECTED: usize = 20;
 /// `clustersDecisionArrayLengthLimitInAPI`.
 const API_LIMIT: usize = 1000;
 
-pub const SCHEDULED: &str = "Scheduled";
-pub const FULFILLED: &str = "SchedulingPolicyFulfilled";
-pub const UNFULFILLED: &str = "SchedulingPolicyUnfulfilled";
+pub(crate) const SCHEDULED: &str = "Scheduled";
+pub(crate) const FULFILLED: &str = "SchedulingPolicyFulfilled";
+pub(crate) const UNFULFILLED: &str = "SchedulingPolicyUnfulfilled";
 
 /// `resourceScheduleSucceededWithScoreMessageFormat`.
-pub fn picked_reason(cluster: &str, affinity: i32, topology_spread: i32) -> String {
+pub(crate) fn picked_reason(cluster: &str, affinity: i32, topology_spread: i32) -> String {
     format!("Successfully scheduled resources for placement in \"{cluster}\" (affinity score: {affinity}, topology spread score: {topology_spread}): picked by scheduling policy")
 }
 
 /// `resourceScheduleSucceededMessageFormat` (PickFixed: no score).
-pub fn picked_fixed_reason(cluster: &str) -> String {
+pub(crate) fn picked_fixed_reason(cluster: &str) -> String {
     format!("Successfully scheduled resources for placement in \"{cluster}\": picked by scheduling policy")
 }
 
 /// A cluster a filter rejected, with the plugin status text (`"ClusterUnschedulable, …"`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Filtered<'c> {
-    pub cluster: &'c str,
-    pub reason: String,
+pub(crate) struct Filtered<'c> {
+    pub(crate) cluster: &'c str,
+    pub(crate) reason: String,
 }
 
 /// `newSchedulingDecisionsFromBindings`: each binding's stored decision (up to the API
 /// limit), then at most `max_unselected` more: scored but not picked, then filtered. A cluster
 /// already listed is skipped, and in the filtered loop a skipped cluster still uses a slot.
-pub fn from_bindings(
+pub(crate) fn from_bindings(
     max_unselected: usize,
     not_picked: &[ScoredCluster<'_>],
     filtered: &[Filtered<'_>],
@@ -91,7 +91,7 @@ pub fn from_bindings(
 
 /// `newScheduledConditionFromBindings`: fulfilled when `count` bindings reach the desired
 /// number.
-pub fn scheduled_condition(desired: usize, count: usize) -> Condition {
+pub(crate) fn scheduled_condition(desired: usize, count: usize) -> Condition {
     if count < desired {
         unfulfilled(count)
     } else {
@@ -119,13 +119,13 @@ fn unfulfilled(count: usize) -> Condition {
 
 /// A PickFixed name that names a cluster that cannot take placements, and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Invalid<'c> {
-    pub cluster: &'c str,
-    pub reason: String,
+pub(crate) struct Invalid<'c> {
+    pub(crate) cluster: &'c str,
+    pub(crate) reason: String,
 }
 
 /// `newSchedulingDecisionsForPickFixedPlacementType`: valid, then invalid, then not found.
-pub fn pick_fixed(
+pub(crate) fn pick_fixed(
     valid: &[&str],
     invalid: &[Invalid<'_>],
     not_found: &[&str],
@@ -155,7 +155,7 @@ pub fn pick_fixed(
 }
 
 /// PickFixed is fulfilled when every name is valid; the count is the valid names.
-pub fn pick_fixed_condition(valid: usize, invalid: usize, not_found: usize) -> Condition {
+pub(crate) fn pick_fixed_condition(valid: usize, invalid: usize, not_found: usize) -> Condition {
     if invalid + not_found > 0 {
         unfulfilled(valid)
     } else {

@@ -9,19 +9,23 @@ use super::score::ClusterScore;
 
 /// `calcNumOfClustersToSelect`: the least of the desired count, the batch limit and the
 /// clusters scored.
-pub fn num_to_select(desired: usize, batch_limit: usize, scored: usize) -> usize {
+pub(crate) fn num_to_select(desired: usize, batch_limit: usize, scored: usize) -> usize {
     desired.min(batch_limit).min(scored)
 }
 
 /// `shouldRequeue`: a plugin limited the batch and the batch was filled, so more clusters
 /// may fit.
-pub fn should_requeue(desired_batch: usize, batch_limit: usize, bindings_made: usize) -> bool {
+pub(crate) fn should_requeue(
+    desired_batch: usize,
+    batch_limit: usize,
+    bindings_made: usize,
+) -> bool {
     desired_batch > batch_limit && bindings_made == batch_limit
 }
 
 /// `shouldDownscale`: `Some(count)` of current bindings to trim when a PickN placement has
 /// at least N of them and something to remove (obsolete bindings are always removed then).
-pub fn should_downscale(
+pub(crate) fn should_downscale(
     placement_type: PlacementType,
     desired: usize,
     present: usize,
@@ -35,7 +39,7 @@ pub fn should_downscale(
 
 /// `sortByClusterScoreAndName`: bindings without a score first, then the lowest score, then
 /// the cluster name ascending, which is the order a downscale trims in.
-pub fn trim_order(a: &Binding, b: &Binding) -> Ordering {
+pub(crate) fn trim_order(a: &Binding, b: &Binding) -> Ordering {
     let score = |binding: &Binding| binding.cluster_decision.cluster_score.map(cluster_score);
     match (score(a), score(b)) {
         (None, None) => a.target_cluster.cmp(&b.target_cluster),
@@ -60,22 +64,22 @@ fn cluster_score(score: BindingScore) -> ClusterScore {
 #[error(
     "received an invalid downscale count {count} (total scheduled and bound bindings: {total})"
 )]
-pub struct DownscaleError {
-    pub count: usize,
-    pub total: usize,
+pub(crate) struct DownscaleError {
+    pub(crate) count: usize,
+    pub(crate) total: usize,
 }
 
 /// What a downscale keeps and what it marks Unscheduled.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Trimmed {
-    pub kept_scheduled: Vec<Binding>,
-    pub kept_bound: Vec<Binding>,
-    pub unscheduled: Vec<Binding>,
+pub(crate) struct Trimmed {
+    pub(crate) kept_scheduled: Vec<Binding>,
+    pub(crate) kept_bound: Vec<Binding>,
+    pub(crate) unscheduled: Vec<Binding>,
 }
 
 /// `downscale`: trim `count` bindings, scheduled ones first (sorted only when some of them
 /// stay), then bound ones in trim order.
-pub fn downscale(
+pub(crate) fn downscale(
     mut scheduled: Vec<Binding>,
     mut bound: Vec<Binding>,
     count: usize,

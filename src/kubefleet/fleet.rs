@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::member_cluster::MemberCluster;
 use super::plugins::cluster_eligibility::{self, Ineligible};
 
-pub struct Fleet<'c> {
+pub(crate) struct Fleet<'c> {
     /// In name order (the order the scheduler reports filtered clusters in).
     clusters: Vec<&'c MemberCluster>,
     index: HashMap<&'c str, usize>,
@@ -17,7 +17,7 @@ pub struct Fleet<'c> {
 impl<'c> Fleet<'c> {
     /// A later MemberCluster of the same name replaces an earlier one, as a second write of
     /// the object would.
-    pub fn new(clusters: &'c [MemberCluster], now: i64) -> Fleet<'c> {
+    pub(crate) fn new(clusters: &'c [MemberCluster], now: i64) -> Fleet<'c> {
         let mut by_name: HashMap<&str, &MemberCluster> = HashMap::with_capacity(clusters.len());
         for cluster in clusters {
             by_name.insert(&cluster.name, cluster);
@@ -40,19 +40,19 @@ impl<'c> Fleet<'c> {
         }
     }
 
-    pub fn clusters(&self) -> &[&'c MemberCluster] {
+    pub(crate) fn clusters(&self) -> &[&'c MemberCluster] {
         &self.clusters
     }
 
-    pub fn position(&self, name: &str) -> Option<usize> {
+    pub(crate) fn position(&self, name: &str) -> Option<usize> {
         self.index.get(name).copied()
     }
 
-    pub fn get(&self, name: &str) -> Option<&'c MemberCluster> {
+    pub(crate) fn get(&self, name: &str) -> Option<&'c MemberCluster> {
         self.position(name).map(|position| self.clusters[position])
     }
 
-    pub fn eligibility(&self, position: usize) -> Result<(), Ineligible> {
+    pub(crate) fn eligibility(&self, position: usize) -> Result<(), Ineligible> {
         self.eligibility[position]
     }
 }

@@ -17,64 +17,67 @@ use crate::model::{Condition, ConditionStatus};
 
 /// A (Cluster)StagedUpdateRun against the placement, with its strategy's stages.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct StagedRun {
+pub(crate) struct StagedRun {
     /// `namespace/name` of the (Cluster)StagedUpdateStrategy (empty namespace when
     /// cluster-scoped), as upstream names it in its messages.
-    pub strategy: String,
-    pub stages: Vec<StageConfig>,
+    pub(crate) strategy: String,
+    pub(crate) stages: Vec<StageConfig>,
 }
 
 /// Everything one placement is planned from.
 #[derive(Clone, Copy, Debug)]
-pub struct Input<'a> {
-    pub placement: &'a Placement,
+pub(crate) struct Input<'a> {
+    pub(crate) placement: &'a Placement,
     /// `spec.policy` as written, for the CRD's CEL rules (which test presence).
-    pub raw_policy: Option<&'a Value>,
-    pub snapshot: Option<&'a PolicySnapshot>,
+    pub(crate) raw_policy: Option<&'a Value>,
+    pub(crate) snapshot: Option<&'a PolicySnapshot>,
     /// The bindings labelled for the placement (in its namespace for a ResourcePlacement).
-    pub bindings: &'a [Binding],
-    pub run: Option<&'a StagedRun>,
+    pub(crate) bindings: &'a [Binding],
+    pub(crate) run: Option<&'a StagedRun>,
     /// The ClusterResourceOverrides and ResourceOverrides that apply to the placement (those
     /// whose `spec.placement` is absent or names it and whose selectors name its resources).
-    pub cluster_resource_overrides: &'a [Override],
-    pub resource_overrides: &'a [Override],
+    pub(crate) cluster_resource_overrides: &'a [Override],
+    pub(crate) resource_overrides: &'a [Override],
 }
 
 /// The overrides that apply to one selected cluster.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClusterOverrides {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cluster_resource_overrides: Vec<String>,
     /// `namespace/name`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub resource_overrides: Vec<String>,
 }
 
 /// A planned placement: the fields of design §9.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Item {
+pub(crate) struct Item {
     /// Current scheduled or bound bindings after planning, sorted.
-    pub clusters: Vec<String>,
+    pub(crate) clusters: Vec<String>,
     /// The placement's Scheduled condition, and `Initialized` for a staged update run.
-    pub conditions: Vec<Condition>,
+    pub(crate) conditions: Vec<Condition>,
     /// As recorded on the bindings; a binding without a score is absent.
-    pub scores: BTreeMap<String, BindingScore>,
+    pub(crate) scores: BTreeMap<String, BindingScore>,
     /// Clusters whose bindings became Unscheduled.
-    pub removed: Vec<String>,
-    pub stages: Vec<Stage>,
-    pub deletion_stage: Vec<String>,
-    pub overrides: BTreeMap<String, ClusterOverrides>,
+    pub(crate) removed: Vec<String>,
+    pub(crate) stages: Vec<Stage>,
+    pub(crate) deletion_stage: Vec<String>,
+    pub(crate) overrides: BTreeMap<String, ClusterOverrides>,
     /// The placement's per-cluster `Scheduled=False` / `ScheduleFailed` entries
     /// (`placement_status.go`): one per missing cluster, from the first unselected decisions,
     /// each with the decision's reason and no cluster name.
-    pub schedule_failed: Vec<Condition>,
+    pub(crate) schedule_failed: Vec<Condition>,
     /// Admission refusals, a failed cycle, a run that cannot start.
-    pub errors: Vec<String>,
+    pub(crate) errors: Vec<String>,
     /// The schedule behind it (every filtered and scored cluster, for explain); `None` when
     /// admission refused the placement.
-    pub schedule: Option<Schedule>,
+    pub(crate) schedule: Option<Schedule>,
 }
 
 /// Plans one placement over the run's fleet.
-pub fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
+pub(crate) fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
     let default_policy = PlacementPolicy::default();
     let policy = input.placement.policy.as_ref().unwrap_or(&default_policy);
     if let Err(refusals) = admission::admit(input.raw_policy, policy) {

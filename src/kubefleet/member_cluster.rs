@@ -12,68 +12,68 @@ use super::taint::Taint;
 /// A member cluster as the scheduler sees it.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(from = "Wire")]
-pub struct MemberCluster {
-    pub name: String,
-    pub labels: BTreeMap<String, String>,
+pub(crate) struct MemberCluster {
+    pub(crate) name: String,
+    pub(crate) labels: BTreeMap<String, String>,
     /// Unix seconds; a cluster with a deletion timestamp is leaving the fleet.
-    pub deletion_timestamp: Option<i64>,
-    pub taints: Vec<Taint>,
+    pub(crate) deletion_timestamp: Option<i64>,
+    pub(crate) taints: Vec<Taint>,
     /// `status.properties[name].value`, as reported (parsed only when a policy reads it).
-    pub properties: BTreeMap<String, String>,
-    pub resource_usage: ResourceUsage,
-    pub agent_status: Vec<AgentStatus>,
+    pub(crate) properties: BTreeMap<String, String>,
+    pub(crate) resource_usage: ResourceUsage,
+    pub(crate) agent_status: Vec<AgentStatus>,
     /// `status.conditions` (only `NamespaceCollectionSucceeded` is read, by NamespaceAffinity).
-    pub conditions: Vec<Condition>,
+    pub(crate) conditions: Vec<Condition>,
     /// `status.namespaces`: namespace → the work that collected it; `None` when absent.
-    pub namespaces: Option<BTreeMap<String, String>>,
+    pub(crate) namespaces: Option<BTreeMap<String, String>>,
 }
 
 /// `status.resourceUsage`: resource name → quantity text.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ResourceUsage {
+pub(crate) struct ResourceUsage {
     #[serde(default, deserialize_with = "resource_list")]
-    pub capacity: BTreeMap<String, String>,
+    pub(crate) capacity: BTreeMap<String, String>,
     #[serde(default, deserialize_with = "resource_list")]
-    pub allocatable: BTreeMap<String, String>,
+    pub(crate) allocatable: BTreeMap<String, String>,
     #[serde(default, deserialize_with = "resource_list")]
-    pub available: BTreeMap<String, String>,
+    pub(crate) available: BTreeMap<String, String>,
 }
 
 /// One agent's entry in `status.agentStatus`.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct AgentStatus {
+pub(crate) struct AgentStatus {
     #[serde(rename = "type", default)]
-    pub agent_type: String,
+    pub(crate) agent_type: String,
     #[serde(default)]
-    pub conditions: Vec<Condition>,
+    pub(crate) conditions: Vec<Condition>,
     #[serde(default, deserialize_with = "time")]
-    pub last_received_heartbeat: Option<i64>,
+    pub(crate) last_received_heartbeat: Option<i64>,
 }
 
 /// A `metav1.Condition` as far as eligibility reads it.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Condition {
+pub(crate) struct Condition {
     #[serde(rename = "type", default)]
-    pub condition_type: String,
+    pub(crate) condition_type: String,
     #[serde(default)]
-    pub status: String,
+    pub(crate) status: String,
     #[serde(default, deserialize_with = "time")]
-    pub last_transition_time: Option<i64>,
+    pub(crate) last_transition_time: Option<i64>,
 }
 
 impl MemberCluster {
     /// The first `status.agentStatus` entry of `type`, as upstream's `GetAgentStatus` finds it.
-    pub fn agent(&self, agent_type: &str) -> Option<&AgentStatus> {
+    pub(crate) fn agent(&self, agent_type: &str) -> Option<&AgentStatus> {
         self.agent_status
             .iter()
             .find(|agent| agent.agent_type == agent_type)
     }
 
     /// Whether `status.conditions` has a condition of `condition_type`, whatever its status.
-    pub fn has_condition(&self, condition_type: &str) -> bool {
+    pub(crate) fn has_condition(&self, condition_type: &str) -> bool {
         self.conditions
             .iter()
             .any(|condition| condition.condition_type == condition_type)
@@ -81,7 +81,7 @@ impl MemberCluster {
 }
 
 impl AgentStatus {
-    pub fn condition(&self, condition_type: &str) -> Option<&Condition> {
+    pub(crate) fn condition(&self, condition_type: &str) -> Option<&Condition> {
         self.conditions
             .iter()
             .find(|condition| condition.condition_type == condition_type)

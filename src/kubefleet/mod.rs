@@ -12,23 +12,27 @@
 //! plan item (`item`). Not yet wired into load/plan/render: nothing outside this
 //! folder calls it.
 
-pub mod admission;
-pub mod binding;
-pub mod decisions;
-pub mod downscale;
-pub mod fleet;
-pub mod item;
-pub mod member_cluster;
-pub mod overrides;
-pub mod pick_fixed;
-pub mod plugins;
-pub mod policy;
-pub mod property;
-pub mod read;
-pub mod schedule;
-pub mod score;
-pub mod stages;
-pub mod status;
-pub mod taint;
+pub(crate) mod admission;
+pub(crate) mod binding;
+pub(crate) mod decisions;
+pub(crate) mod diff;
+pub(crate) mod downscale;
+pub(crate) mod explain;
+pub(crate) mod fleet;
+pub(crate) mod item;
+pub(crate) mod member_cluster;
+pub(crate) mod objects;
+pub(crate) mod overrides;
+pub(crate) mod pick_fixed;
+pub(crate) mod plan;
+pub(crate) mod plugins;
+pub(crate) mod policy;
+pub(crate) mod property;
+pub(crate) mod read;
+pub(crate) mod schedule;
+pub(crate) mod score;
+pub(crate) mod stages;
+pub(crate) mod status;
+pub(crate) mod taint;
 #[cfg(test)]
 mod upstream_vectors;

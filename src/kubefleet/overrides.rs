@@ -11,23 +11,26 @@ use crate::selector::{Selector, SelectorError};
 /// `spec.policy.overrideRules[]`, as far as cluster matching reads it.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct OverrideRule {
+pub(crate) struct OverrideRule {
     #[serde(default)]
-    pub cluster_selector: Option<ClusterSelector>,
+    pub(crate) cluster_selector: Option<ClusterSelector>,
 }
 
 /// An override with its rules: `namespace` is set for a ResourceOverride.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Override {
-    pub namespace: Option<String>,
-    pub name: String,
-    pub rules: Vec<OverrideRule>,
+pub(crate) struct Override {
+    pub(crate) namespace: Option<String>,
+    pub(crate) name: String,
+    pub(crate) rules: Vec<OverrideRule>,
 }
 
 /// `IsClusterMatched`: no `clusterSelector` matches no cluster, `clusterSelectorTerms: []`
 /// every cluster; otherwise the terms are ORed and a term without a label selector matches
 /// nothing.
-pub fn rule_matches(rule: &OverrideRule, cluster: &MemberCluster) -> Result<bool, SelectorError> {
+pub(crate) fn rule_matches(
+    rule: &OverrideRule,
+    cluster: &MemberCluster,
+) -> Result<bool, SelectorError> {
     let Some(selector) = &rule.cluster_selector else {
         return Ok(false);
     };
@@ -43,7 +46,10 @@ pub fn rule_matches(rule: &OverrideRule, cluster: &MemberCluster) -> Result<bool
 }
 
 /// An override applies to the cluster if any of its rules matches.
-pub fn applies(override_: &Override, cluster: &MemberCluster) -> Result<bool, SelectorError> {
+pub(crate) fn applies(
+    override_: &Override,
+    cluster: &MemberCluster,
+) -> Result<bool, SelectorError> {
     for rule in &override_.rules {
         if rule_matches(rule, cluster)? {
             return Ok(true);
@@ -54,7 +60,7 @@ pub fn applies(override_: &Override, cluster: &MemberCluster) -> Result<bool, Se
 
 /// The overrides that apply to `cluster`, each list sorted as upstream sorts them:
 /// ClusterResourceOverrides by name, ResourceOverrides as `namespace/name`.
-pub fn for_cluster(
+pub(crate) fn for_cluster(
     cluster: &MemberCluster,
     cluster_resource_overrides: &[Override],
     resource_overrides: &[Override],

@@ -7,15 +7,15 @@ use super::plugins::cluster_eligibility::Ineligible;
 
 /// The names of `clusterNames`, sorted into what the hub makes of them, in the list's order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Targets<'n> {
-    pub valid: Vec<&'n str>,
-    pub invalid: Vec<Invalid<'n>>,
-    pub not_found: Vec<&'n str>,
+pub(crate) struct Targets<'n> {
+    pub(crate) valid: Vec<&'n str>,
+    pub(crate) invalid: Vec<Invalid<'n>>,
+    pub(crate) not_found: Vec<&'n str>,
 }
 
 /// `eligibility(name)` is `None` for a name that is no MemberCluster, else the cluster's
 /// eligibility (ClusterEligibility's `IsEligible` at `now`).
-pub fn cross_reference<'n>(
+pub(crate) fn cross_reference<'n>(
     names: &'n [String],
     eligibility: impl Fn(&str) -> Option<Result<(), Ineligible>>,
 ) -> Targets<'n> {

@@ -10,7 +10,7 @@ use crate::model::LabelSelectorSpec;
 
 /// How a placement picks clusters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
-pub enum PlacementType {
+pub(crate) enum PlacementType {
     #[default]
     PickAll,
     PickN,
@@ -18,7 +18,7 @@ pub enum PlacementType {
 }
 
 impl PlacementType {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             PlacementType::PickAll => "PickAll",
             PlacementType::PickN => "PickN",
@@ -31,95 +31,95 @@ impl PlacementType {
 /// (`framework.go RunSchedulingCycleFor`), which `PlacementPolicy::default()` is.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PlacementPolicy {
+pub(crate) struct PlacementPolicy {
     #[serde(default)]
-    pub placement_type: PlacementType,
+    pub(crate) placement_type: PlacementType,
     #[serde(default)]
-    pub cluster_names: Vec<String>,
+    pub(crate) cluster_names: Vec<String>,
     #[serde(default)]
-    pub number_of_clusters: Option<i32>,
+    pub(crate) number_of_clusters: Option<i32>,
     #[serde(default)]
-    pub affinity: Option<Affinity>,
+    pub(crate) affinity: Option<Affinity>,
     #[serde(default)]
-    pub topology_spread_constraints: Vec<TopologySpreadConstraint>,
+    pub(crate) topology_spread_constraints: Vec<TopologySpreadConstraint>,
     #[serde(default)]
-    pub tolerations: Vec<Toleration>,
+    pub(crate) tolerations: Vec<Toleration>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Affinity {
+pub(crate) struct Affinity {
     #[serde(default)]
-    pub cluster_affinity: Option<ClusterAffinity>,
+    pub(crate) cluster_affinity: Option<ClusterAffinity>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-pub struct ClusterAffinity {
+pub(crate) struct ClusterAffinity {
     #[serde(default, rename = "requiredDuringSchedulingIgnoredDuringExecution")]
-    pub required: Option<ClusterSelector>,
+    pub(crate) required: Option<ClusterSelector>,
     #[serde(default, rename = "preferredDuringSchedulingIgnoredDuringExecution")]
-    pub preferred: Vec<PreferredClusterSelector>,
+    pub(crate) preferred: Vec<PreferredClusterSelector>,
 }
 
 /// Terms that are ORed (`ClusterSelector`); also an override rule's `clusterSelector`.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ClusterSelector {
+pub(crate) struct ClusterSelector {
     #[serde(default)]
-    pub cluster_selector_terms: Vec<ClusterSelectorTerm>,
+    pub(crate) cluster_selector_terms: Vec<ClusterSelectorTerm>,
 }
 
 /// One term: its label selector AND its property selector (a preferred term's may sort by a
 /// property instead).
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ClusterSelectorTerm {
+pub(crate) struct ClusterSelectorTerm {
     #[serde(default)]
-    pub label_selector: Option<LabelSelectorSpec>,
+    pub(crate) label_selector: Option<LabelSelectorSpec>,
     #[serde(default)]
-    pub property_selector: Option<PropertySelector>,
+    pub(crate) property_selector: Option<PropertySelector>,
     #[serde(default)]
-    pub property_sorter: Option<PropertySorter>,
+    pub(crate) property_sorter: Option<PropertySorter>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PropertySelector {
+pub(crate) struct PropertySelector {
     #[serde(default)]
-    pub match_expressions: Vec<PropertySelectorRequirement>,
+    pub(crate) match_expressions: Vec<PropertySelectorRequirement>,
 }
 
 /// `name operator values[0]`. The operator stays text: upstream's scheduler meets an unknown
 /// one at run time (the cycle fails) and its webhook refuses it with its own message.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
-pub struct PropertySelectorRequirement {
-    pub name: String,
+pub(crate) struct PropertySelectorRequirement {
+    pub(crate) name: String,
     #[serde(default)]
-    pub operator: String,
+    pub(crate) operator: String,
     #[serde(default)]
-    pub values: Vec<String>,
+    pub(crate) values: Vec<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PropertySorter {
-    pub name: String,
+pub(crate) struct PropertySorter {
+    pub(crate) name: String,
     /// `Ascending` or `Descending` (the CRD's enum); kept as text for the same reason.
     #[serde(default)]
-    pub sort_order: String,
+    pub(crate) sort_order: String,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-pub struct PreferredClusterSelector {
+pub(crate) struct PreferredClusterSelector {
     #[serde(default)]
-    pub weight: i32,
+    pub(crate) weight: i32,
     #[serde(default)]
-    pub preference: ClusterSelectorTerm,
+    pub(crate) preference: ClusterSelectorTerm,
 }
 
 /// What a spread constraint does when it would be violated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-pub enum WhenUnsatisfiable {
+pub(crate) enum WhenUnsatisfiable {
     #[default]
     DoNotSchedule,
     ScheduleAnyway,
@@ -127,12 +127,12 @@ pub enum WhenUnsatisfiable {
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct TopologySpreadConstraint {
+pub(crate) struct TopologySpreadConstraint {
     #[serde(default = "one")]
-    pub max_skew: i32,
-    pub topology_key: String,
+    pub(crate) max_skew: i32,
+    pub(crate) topology_key: String,
     #[serde(default)]
-    pub when_unsatisfiable: WhenUnsatisfiable,
+    pub(crate) when_unsatisfiable: WhenUnsatisfiable,
 }
 
 fn one() -> i32 {
@@ -141,13 +141,13 @@ fn one() -> i32 {
 
 impl PlacementPolicy {
     /// The required terms, if the policy has any (`nil` and `[]` alike mean none).
-    pub fn required_terms(&self) -> &[ClusterSelectorTerm] {
+    pub(crate) fn required_terms(&self) -> &[ClusterSelectorTerm] {
         self.cluster_affinity()
             .and_then(|affinity| affinity.required.as_ref())
             .map_or(&[], |required| &required.cluster_selector_terms)
     }
 
-    pub fn preferred_terms(&self) -> &[PreferredClusterSelector] {
+    pub(crate) fn preferred_terms(&self) -> &[PreferredClusterSelector] {
         self.cluster_affinity()
             .map_or(&[], |affinity| &affinity.preferred)
     }
@@ -157,7 +157,7 @@ impl PlacementPolicy {
     }
 
     /// The desired count N of a PickN policy (0 when unset, which admission refuses).
-    pub fn number_of_clusters(&self) -> i32 {
+    pub(crate) fn number_of_clusters(&self) -> i32 {
         self.number_of_clusters.unwrap_or(0)
     }
 }

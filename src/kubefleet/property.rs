@@ -9,11 +9,11 @@ use super::member_cluster::MemberCluster;
 use crate::model::quantity::QuantityError;
 use crate::model::Quantity;
 
-pub const RESOURCE_PROPERTY_PREFIX: &str = "resources.kubernetes-fleet.io/";
+pub(crate) const RESOURCE_PROPERTY_PREFIX: &str = "resources.kubernetes-fleet.io/";
 
 /// Why a property could not be read; any of these fails a scheduling cycle upstream.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum PropertyError {
+pub(crate) enum PropertyError {
     #[error("failed to retrieve resource property value for {name} from cluster {cluster}: invalid resource property name: {name}")]
     ResourceName { name: String, cluster: String },
     #[error("failed to retrieve resource property value for {name} from cluster {cluster}: invalid capacity type {capacity} in resource property name {name}")]
@@ -35,7 +35,7 @@ pub enum PropertyError {
 
 /// The property's value on `cluster`; `None` when the cluster does not report it (no error:
 /// such a cluster matches no selector on it and scores 0 for it).
-pub fn property_value(
+pub(crate) fn property_value(
     cluster: &MemberCluster,
     name: &str,
 ) -> Result<Option<Quantity>, PropertyError> {
@@ -96,14 +96,14 @@ fn resource_name_error(cluster: &MemberCluster, name: &str) -> PropertyError {
 }
 
 /// `Quantity.Cmp`: exact, so `1` equals `1000m`.
-pub fn compare(a: &Quantity, b: &Quantity) -> Ordering {
+pub(crate) fn compare(a: &Quantity, b: &Quantity) -> Ordering {
     a.nanos().cmp(&b.nanos())
 }
 
 /// `Quantity.AsApproximateFloat64`. A quantity too large for int64 is kept as a decimal
 /// rounded to nano scale, whose unscaled value overflows a float well before the amount does:
 /// upstream then reads it as infinite (and refuses to interpolate with it).
-pub fn approximate(quantity: &Quantity) -> f64 {
+pub(crate) fn approximate(quantity: &Quantity) -> f64 {
     if (quantity.value * 1e9).is_infinite() {
         return quantity.value.signum() * f64::INFINITY;
     }

@@ -1,22 +1,406 @@
-//! Reading KubeFleet objects from a decoded YAML/JSON value: one error type naming the field
-//! path (`spec.policy.tolerations[0].operator`), and the wire helpers the types share.
+//! The load layer of KubeFleet: the kinds fleetplan reads ([`API`], one line in the load
+//! registry) and their readers, each decoding one object alone with the field path of what
+//! is wrong (`spec.policy.tolerations[0].operator`); and the wire helpers the CRD types share.
 
 use serde::de::{DeserializeOwned, Error as _};
 use serde::{Deserialize, Deserializer};
+use serde_json::Value;
 
+use super::binding::Binding;
+use super::member_cluster::MemberCluster;
+use super::objects::{
+    Object as KubeFleetObject, OverrideObject, PlacementObject, PlacementRef, ResourceSelector,
+    Snapshot, Strategy, UpdateRun, IS_LATEST_SNAPSHOT_LABEL,
+};
+use super::overrides::{Override, OverrideRule};
+use super::schedule::Placement;
+use super::stages::StageConfig;
+use crate::load::api::{
+    claimed, workload, Api, Decoded, Entry, FieldError, KnownKind, Names, Object, Scope,
+};
+use crate::load::LoadError;
 use crate::model::time::parse_rfc3339;
+use crate::model::WorkloadKind;
+
+const CLUSTER_GROUP: &str = "cluster.kubernetes-fleet.io";
+const PLACEMENT_GROUP: &str = "placement.kubernetes-fleet.io";
+
+/// A KubeFleet kind (every one is a custom resource, named as a DNS subdomain).
+const fn kind(
+    group: &'static str,
+    kind: &'static str,
+    versions: &'static [&'static str],
+    scope: Scope,
+    read: fn(Object<'_>) -> Result<Decoded, LoadError>,
+) -> KnownKind {
+    KnownKind {
+        group,
+        kind,
+        versions,
+        scope,
+        names: Names::Subdomain,
+        read,
+    }
+}
+
+const V1: &[&str] = &["v1", "v1beta1"];
+const V1_ALPHA: &[&str] = &["v1", "v1alpha1", "v1beta1"];
+const BETA: &[&str] = &["v1beta1"];
+
+/// Every KubeFleet kind, at the versions its CRD serves (`testdata/crds/kubefleet/`).
+pub(crate) const API: Api = Api {
+    kinds: &[
+        kind(
+            CLUSTER_GROUP,
+            "MemberCluster",
+            V1,
+            Scope::Cluster,
+            member_cluster,
+        ),
+        kind(
+            PLACEMENT_GROUP,
+            "ClusterResourcePlacement",
+            V1,
+            Scope::Cluster,
+            placement,
+        ),
+        kind(
+            PLACEMENT_GROUP,
+            "ResourcePlacement",
+            V1,
+            Scope::Namespaced,
+            placement,
+        ),
+        kind(
+            PLACEMENT_GROUP,
+            "ClusterResourceBinding",
+            V1,
+            Scope::Cluster,
+            binding,
+        ),
+        kind(
+            PLACEMENT_GROUP,
+            "ResourceBinding",
+            BETA,
+            Scope::Namespaced,
+            binding,
+        ),
+        kind(
+            PLACEMENT_GROUP,
+            "ClusterSchedulingPolicySnapshot",
+            V1,
+            Scope::Cluster,
+            snapshot,
+        ),
+        kind(
+            PLACEMENT_GROUP,
+            "SchedulingPolicySnapshot",
+            BETA,
+            Scope::Namespaced,
+            snapshot,
+        ),
+        kind(
+            PLACEMENT_GROUP,
+            "ClusterStagedUpdateStrategy",
+            V1_ALPHA,
+            Scope::Cluster,
+            strategy,
+        ),
+        kind(
+            PLACEMENT_GROUP,
+            "StagedUpdateStrategy",
+            V1,
+            Scope::Namespaced,
+            strategy,
+        ),
+        kind(
+            PLACEMENT_GROUP,
+            "ClusterStagedUpdateRun",
+            V1_ALPHA,
+            Scope::Cluster,
+            run,
+        ),
+        kind(
+            PLACEMENT_GROUP,
+            "StagedUpdateRun",
+            V1,
+            Scope::Namespaced,
+            run,
+        ),
+        kind(
+            PLACEMENT_GROUP,
+            "ClusterResourceOverride",
+            V1_ALPHA,
+            Scope::Cluster,
+            override_,
+        ),
+        kind(
+            PLACEMENT_GROUP,
+            "ResourceOverride",
+            V1_ALPHA,
+            Scope::Namespaced,
+            override_,
+        ),
+    ],
+    claims: None,
+};
+
+/// Decodes the whole object as `T`, naming the object and the field on failure.
+fn decode<T: DeserializeOwned>(object: &Object<'_>) -> Result<T, LoadError> {
+    let value = object.content.to_json().map_err(|error| {
+        object.invalid(FieldError::new(
+            "",
+            format!("expected a mapping with string keys: {error}"),
+        ))
+    })?;
+    read(&value).map_err(|error| object.invalid(error.into()))
+}
+
+impl From<ReadError> for FieldError {
+    fn from(error: ReadError) -> FieldError {
+        let path = if error.path == "." { "" } else { &error.path };
+        FieldError::new(path, error.message)
+    }
+}
+
+fn kept(object: &Object<'_>, kubefleet: KubeFleetObject) -> Decoded {
+    claimed(object, Entry::KubeFleet(kubefleet))
+}
+
+fn member_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
+    let cluster: MemberCluster = decode(&object)?;
+    Ok(kept(&object, KubeFleetObject::MemberCluster(cluster)))
+}
+
+fn binding(object: Object<'_>) -> Result<Decoded, LoadError> {
+    let mut binding: Binding = decode(&object)?;
+    binding.namespace.clone_from(&object.object.namespace);
+    Ok(kept(&object, KubeFleetObject::Binding(binding)))
+}
+
+/// `spec.resourceSelectors[]`, `spec.clusterResourceSelectors[]`: what they name.
+#[derive(Deserialize)]
+struct SelectorWire {
+    #[serde(default)]
+    group: String,
+    #[serde(default)]
+    kind: String,
+    #[serde(default)]
+    name: String,
+}
+
+fn named(selectors: Vec<SelectorWire>) -> Vec<ResourceSelector> {
+    let mut named: Vec<ResourceSelector> = selectors
+        .into_iter()
+        .filter(|selector| !selector.name.is_empty())
+        .map(|selector| ResourceSelector {
+            group: selector.group,
+            kind: selector.kind,
+            name: selector.name,
+        })
+        .collect();
+    named.sort();
+    named.dedup();
+    named
+}
+
+#[derive(Deserialize)]
+struct PlacementWire {
+    #[serde(default)]
+    spec: Option<PlacementSpec>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PlacementSpec {
+    #[serde(default)]
+    policy: Option<Value>,
+    #[serde(default)]
+    resource_selectors: Option<Vec<SelectorWire>>,
+}
+
+/// `spec.policy` read with the CRD's defaults, its field path under `spec.policy`.
+fn policy<T: DeserializeOwned>(object: &Object<'_>, raw: &Value) -> Result<T, LoadError> {
+    read(raw).map_err(|error| {
+        let path = match error.path.as_str() {
+            "." => "spec.policy".to_string(),
+            path => format!("spec.policy.{path}"),
+        };
+        object.invalid(FieldError::new(path, error.message))
+    })
+}
+
+fn placement(object: Object<'_>) -> Result<Decoded, LoadError> {
+    let wire: PlacementWire = decode(&object)?;
+    let spec = wire.spec.unwrap_or_default();
+    let raw_policy = spec.policy.filter(|policy| !policy.is_null());
+    let parsed = raw_policy
+        .as_ref()
+        .map(|raw| policy(&object, raw))
+        .transpose()?;
+    let placement = PlacementObject {
+        placement: Placement {
+            namespace: object.object.namespace.clone(),
+            name: object.name().to_string(),
+            policy: parsed,
+        },
+        raw_policy,
+        selectors: named(spec.resource_selectors.unwrap_or_default()),
+    };
+    Ok(workload(
+        object,
+        WorkloadKind::KubeFleet(Box::new(placement)),
+        None,
+    ))
+}
+
+#[derive(Deserialize)]
+struct SnapshotWire {
+    #[serde(default)]
+    spec: Option<SnapshotSpec>,
+}
+
+#[derive(Default, Deserialize)]
+struct SnapshotSpec {
+    #[serde(default)]
+    policy: Option<Value>,
+}
+
+fn snapshot(object: Object<'_>) -> Result<Decoded, LoadError> {
+    let wire: SnapshotWire = decode(&object)?;
+    let raw = wire.spec.unwrap_or_default().policy;
+    let parsed = raw
+        .as_ref()
+        .filter(|raw| !raw.is_null())
+        .map(|raw| policy(&object, raw))
+        .transpose()?;
+    let labels = &object.meta.labels;
+    let snapshot = Snapshot {
+        namespace: object.object.namespace.clone(),
+        name: object.name().to_string(),
+        placement: labels.get(super::binding::PARENT_PLACEMENT_LABEL).cloned(),
+        latest: labels
+            .get(IS_LATEST_SNAPSHOT_LABEL)
+            .is_some_and(|value| value == "true"),
+        policy: parsed,
+    };
+    Ok(kept(&object, KubeFleetObject::Snapshot(snapshot)))
+}
+
+#[derive(Deserialize)]
+struct StrategyWire {
+    #[serde(default)]
+    spec: Option<StrategySpec>,
+}
+
+#[derive(Default, Deserialize)]
+struct StrategySpec {
+    #[serde(default)]
+    stages: Option<Vec<StageConfig>>,
+}
+
+fn strategy(object: Object<'_>) -> Result<Decoded, LoadError> {
+    let wire: StrategyWire = decode(&object)?;
+    let strategy = Strategy {
+        namespace: object.object.namespace.clone(),
+        name: object.name().to_string(),
+        stages: wire.spec.unwrap_or_default().stages.unwrap_or_default(),
+    };
+    Ok(kept(&object, KubeFleetObject::Strategy(strategy)))
+}
+
+#[derive(Deserialize)]
+struct RunWire {
+    spec: RunSpec,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RunSpec {
+    placement_name: String,
+    staged_rollout_strategy_name: String,
+}
+
+fn run(object: Object<'_>) -> Result<Decoded, LoadError> {
+    let wire: RunWire = decode(&object)?;
+    let run = UpdateRun {
+        namespace: object.object.namespace.clone(),
+        name: object.name().to_string(),
+        placement: wire.spec.placement_name,
+        strategy: wire.spec.staged_rollout_strategy_name,
+    };
+    Ok(kept(&object, KubeFleetObject::Run(run)))
+}
+
+#[derive(Deserialize)]
+struct OverrideWire {
+    spec: OverrideSpec,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OverrideSpec {
+    #[serde(default)]
+    placement: Option<PlacementRefWire>,
+    #[serde(default)]
+    cluster_resource_selectors: Option<Vec<SelectorWire>>,
+    #[serde(default)]
+    resource_selectors: Option<Vec<SelectorWire>>,
+    #[serde(default)]
+    policy: Option<OverridePolicy>,
+}
+
+#[derive(Deserialize)]
+struct PlacementRefWire {
+    name: String,
+    #[serde(default)]
+    scope: Option<String>,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OverridePolicy {
+    #[serde(default)]
+    override_rules: Option<Vec<OverrideRule>>,
+}
+
+fn override_(object: Object<'_>) -> Result<Decoded, LoadError> {
+    let wire: OverrideWire = decode(&object)?;
+    let spec = wire.spec;
+    let selectors = spec
+        .cluster_resource_selectors
+        .or(spec.resource_selectors)
+        .unwrap_or_default();
+    let override_ = OverrideObject {
+        rules: Override {
+            namespace: object.object.namespace.clone(),
+            name: object.name().to_string(),
+            rules: spec
+                .policy
+                .unwrap_or_default()
+                .override_rules
+                .unwrap_or_default(),
+        },
+        placement: spec.placement.map(|reference| PlacementRef {
+            name: reference.name,
+            namespaced: reference.scope.as_deref() == Some("Namespaced"),
+        }),
+        selectors: named(selectors),
+    };
+    Ok(kept(&object, KubeFleetObject::Override(override_)))
+}
 
 /// Why an object could not be read: the field and what was wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{path}: {message}")]
-pub struct ReadError {
+pub(crate) struct ReadError {
     /// serde_path_to_error's path, `.` for the object itself.
-    pub path: String,
-    pub message: String,
+    pub(crate) path: String,
+    pub(crate) message: String,
 }
 
 /// Decodes `value` as `T`, naming the failing field.
-pub fn read<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, ReadError> {
+pub(crate) fn read<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, ReadError> {
     serde_path_to_error::deserialize(value).map_err(|error| ReadError {
         path: error.path().to_string(),
         message: error.inner().to_string(),
@@ -29,15 +413,15 @@ pub fn read<T: DeserializeOwned>(value: &serde_json::Value) -> Result<T, ReadErr
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Metadata {
     #[serde(default)]
-    pub name: String,
+    pub(crate) name: String,
     #[serde(default)]
-    pub namespace: Option<String>,
+    pub(crate) namespace: Option<String>,
     #[serde(default, deserialize_with = "map_or_null")]
-    pub labels: std::collections::BTreeMap<String, String>,
+    pub(crate) labels: std::collections::BTreeMap<String, String>,
     #[serde(default, deserialize_with = "map_or_null")]
-    pub annotations: std::collections::BTreeMap<String, String>,
+    pub(crate) annotations: std::collections::BTreeMap<String, String>,
     #[serde(default, deserialize_with = "time")]
-    pub deletion_timestamp: Option<i64>,
+    pub(crate) deletion_timestamp: Option<i64>,
 }
 
 fn map_or_null<'de, D: Deserializer<'de>>(

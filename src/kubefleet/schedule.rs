@@ -22,24 +22,24 @@ use crate::model::{Condition, ConditionStatus};
 
 /// The placement being scheduled.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Placement {
+pub(crate) struct Placement {
     /// Set for a ResourcePlacement (namespaced), unset for a ClusterResourcePlacement.
-    pub namespace: Option<String>,
-    pub name: String,
+    pub(crate) namespace: Option<String>,
+    pub(crate) name: String,
     /// `spec.policy`, defaulted; `None` schedules as PickAll.
-    pub policy: Option<PlacementPolicy>,
+    pub(crate) policy: Option<PlacementPolicy>,
 }
 
 /// The (Cluster)SchedulingPolicySnapshot labelled latest for the placement, if one was given.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct PolicySnapshot {
-    pub name: String,
-    pub policy: Option<PlacementPolicy>,
+pub(crate) struct PolicySnapshot {
+    pub(crate) name: String,
+    pub(crate) policy: Option<PlacementPolicy>,
 }
 
 /// Why a cycle failed: upstream writes no status and retries forever.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum CycleError {
+pub(crate) enum CycleError {
     #[error("failed to match the cluster against a required affinity term: {0}")]
     Affinity(AffinityError),
     #[error("failed to prepare the cluster affinity scores: {0}")]
@@ -52,35 +52,35 @@ pub enum CycleError {
 
 /// What the hub settles on for one placement.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Schedule {
+pub(crate) struct Schedule {
     /// The latest policy snapshot: the given one, or the one the hub would make.
-    pub snapshot: String,
+    pub(crate) snapshot: String,
     /// Whether the policy changed, so the hub makes a new snapshot (every binding obsolete).
-    pub new_snapshot: bool,
-    pub cycles: usize,
+    pub(crate) new_snapshot: bool,
+    pub(crate) cycles: usize,
     /// Every binding of the placement after planning (Unscheduled ones included), by cluster.
-    pub bindings: Vec<Binding>,
+    pub(crate) bindings: Vec<Binding>,
     /// Clusters whose bindings planning marked Unscheduled, sorted.
-    pub removed: Vec<String>,
+    pub(crate) removed: Vec<String>,
     /// The placement's Scheduled condition (`ClusterResourcePlacementScheduled` or
     /// `ResourcePlacementScheduled`).
-    pub condition: Condition,
+    pub(crate) condition: Condition,
     /// `status.clusterDecisions` as the hub writes them (at most 20 unselected).
-    pub decisions: Vec<ClusterDecision>,
+    pub(crate) decisions: Vec<ClusterDecision>,
     /// Every cluster a filter rejected in the last cycle, by fleet position, in name order
     /// (`filtered` renders them).
-    pub rejected: Vec<(usize, Rejection)>,
+    pub(crate) rejected: Vec<(usize, Rejection)>,
     /// Every cluster scored but not picked in the last cycle, by fleet position, best first.
-    pub scored_not_picked: Vec<(usize, ClusterScore)>,
+    pub(crate) scored_not_picked: Vec<(usize, ClusterScore)>,
     /// The DoNotSchedule spread constraints a `Rejection::Spread` indexes.
-    pub do_not_schedule: Vec<TopologySpreadConstraint>,
-    pub error: Option<CycleError>,
+    pub(crate) do_not_schedule: Vec<TopologySpreadConstraint>,
+    pub(crate) error: Option<CycleError>,
 }
 
 /// Why a filter rejected a cluster: data until a reason is read, so the filter loop allocates
 /// nothing per cluster.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Rejection {
+pub(crate) enum Rejection {
     Affinity,
     Ineligible(Ineligible),
     Namespace(&'static str),
@@ -115,7 +115,7 @@ fn reason(
 
 impl Schedule {
     /// Every rejected cluster with upstream's reason, in name order.
-    pub fn filtered(&self, fleet: &Fleet<'_>) -> Vec<(String, String)> {
+    pub(crate) fn filtered(&self, fleet: &Fleet<'_>) -> Vec<(String, String)> {
         self.rejected
             .iter()
             .map(|(position, why)| {
@@ -129,7 +129,7 @@ impl Schedule {
     }
 
     /// Every scored cluster that was not picked, best first.
-    pub fn not_picked<'f>(&self, fleet: &Fleet<'f>) -> Vec<(&'f str, ClusterScore)> {
+    pub(crate) fn not_picked<'f>(&self, fleet: &Fleet<'f>) -> Vec<(&'f str, ClusterScore)> {
         self.scored_not_picked
             .iter()
             .map(|(position, score)| (fleet.clusters()[*position].name.as_str(), *score))
@@ -137,7 +137,7 @@ impl Schedule {
     }
 
     /// The clusters of current scheduled or bound bindings, sorted.
-    pub fn clusters(&self) -> Vec<&str> {
+    pub(crate) fn clusters(&self) -> Vec<&str> {
         let mut clusters: Vec<&str> = self
             .bindings
             .iter()
@@ -156,7 +156,7 @@ fn max_cycles(fleet: &Fleet<'_>) -> usize {
 }
 
 /// Schedules `placement` over `fleet` from its existing `bindings` (those labelled for it).
-pub fn schedule(
+pub(crate) fn schedule(
     placement: &Placement,
     snapshot: Option<&PolicySnapshot>,
     bindings: &[Binding],

@@ -8,10 +8,10 @@ use std::cmp::Ordering;
 use super::binding::BindingScore;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct ClusterScore {
-    pub topology_spread: i32,
-    pub affinity: i32,
-    pub obsolete_placement_affinity: i32,
+pub(crate) struct ClusterScore {
+    pub(crate) topology_spread: i32,
+    pub(crate) affinity: i32,
+    pub(crate) obsolete_placement_affinity: i32,
 }
 
 impl Ord for ClusterScore {
@@ -38,7 +38,7 @@ impl PartialOrd for ClusterScore {
 
 impl ClusterScore {
     /// What a binding records: the API's `priorityScore` is the topology spread score.
-    pub fn binding_score(self) -> BindingScore {
+    pub(crate) fn binding_score(self) -> BindingScore {
         BindingScore {
             affinity_score: Some(self.affinity),
             priority_score: Some(self.topology_spread),
@@ -48,19 +48,19 @@ impl ClusterScore {
 
 /// A cluster that passed every filter, with its score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ScoredCluster<'c> {
-    pub name: &'c str,
-    pub score: ClusterScore,
+pub(crate) struct ScoredCluster<'c> {
+    pub(crate) name: &'c str,
+    pub(crate) score: ClusterScore,
 }
 
 /// Best first: higher score, then the larger name (`sort.Reverse(ScoredClusters)`).
-pub fn best_first(a: &ScoredCluster<'_>, b: &ScoredCluster<'_>) -> Ordering {
+pub(crate) fn best_first(a: &ScoredCluster<'_>, b: &ScoredCluster<'_>) -> Ordering {
     (b.score, b.name).cmp(&(a.score, a.name))
 }
 
 /// `pickTopNScoredClusters`: the best `n` and the rest, both best first. With `n == 0`
 /// upstream returns before sorting, so the rest keeps its order.
-pub fn pick_top_n(
+pub(crate) fn pick_top_n(
     mut scored: Vec<ScoredCluster<'_>>,
     n: usize,
 ) -> (Vec<ScoredCluster<'_>>, Vec<ScoredCluster<'_>>) {

@@ -16,37 +16,38 @@ use crate::selector::Selector;
 /// `spec.stages[]` of a (Cluster)StagedUpdateStrategy.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct StageConfig {
-    pub name: String,
+pub(crate) struct StageConfig {
+    pub(crate) name: String,
     /// Absent selects no cluster, `{}` every cluster.
     #[serde(default)]
-    pub label_selector: Option<LabelSelectorSpec>,
+    pub(crate) label_selector: Option<LabelSelectorSpec>,
     #[serde(default)]
-    pub sorting_label_key: Option<String>,
+    pub(crate) sorting_label_key: Option<String>,
     #[serde(default)]
-    pub before_stage_tasks: Vec<StageTask>,
+    pub(crate) before_stage_tasks: Vec<StageTask>,
     #[serde(default)]
-    pub after_stage_tasks: Vec<StageTask>,
+    pub(crate) after_stage_tasks: Vec<StageTask>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct StageTask {
+pub(crate) struct StageTask {
     #[serde(rename = "type")]
-    pub task_type: String,
+    pub(crate) task_type: String,
     /// `waitTime` in nanoseconds (`metav1.Duration`, Go's duration syntax).
     #[serde(default, deserialize_with = "duration")]
-    pub wait_time: Option<i128>,
+    pub(crate) wait_time: Option<i128>,
 }
 
 /// The stages of a run, in the strategy's order, and the deletion stage.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Stages {
-    pub stages: Vec<Stage>,
-    pub deletion: Vec<String>,
+pub(crate) struct Stages {
+    pub(crate) stages: Vec<Stage>,
+    pub(crate) deletion: Vec<String>,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Stage {
     pub name: String,
     /// In update order.
@@ -55,7 +56,7 @@ pub struct Stage {
 
 /// Why a run cannot be initialized; `Display` is the run's `Initialized=False` message.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum RunError {
+pub(crate) enum RunError {
     /// A user error in the strategy or the clusters' labels (`controller.NewUserError`).
     #[error("cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: {0}")]
     User(String),
@@ -71,7 +72,7 @@ pub enum RunError {
 /// `computeRunStageStatus` and the deletion stage. `strategy` is `namespace/name` (an empty
 /// namespace for a ClusterStagedUpdateStrategy); `selected` are the clusters of the current
 /// bindings that are not Unscheduled, `unscheduled` the clusters of the Unscheduled ones.
-pub fn assign<C: Borrow<MemberCluster>>(
+pub(crate) fn assign<C: Borrow<MemberCluster>>(
     strategy: &str,
     stages: &[StageConfig],
     clusters: &[C],

@@ -5,8 +5,7 @@
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Code {
-    Success,
+pub(crate) enum Code {
     InternalError,
     ClusterUnschedulable,
     ClusterAlreadySelected,
@@ -14,9 +13,8 @@ pub enum Code {
 }
 
 impl Code {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
-            Code::Success => "Success",
             Code::InternalError => "InternalError",
             Code::ClusterUnschedulable => "ClusterUnschedulable",
             Code::ClusterAlreadySelected => "ClusterAlreadySelected",
@@ -27,24 +25,24 @@ impl Code {
 
 /// A non-success plugin status (a success is `None` where a status is optional).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Status {
-    pub code: Code,
-    pub reasons: Vec<String>,
+pub(crate) struct Status {
+    pub(crate) code: Code,
+    pub(crate) reasons: Vec<String>,
 }
 
 impl Status {
-    pub fn new(code: Code, reason: impl Into<String>) -> Status {
+    pub(crate) fn new(code: Code, reason: impl Into<String>) -> Status {
         Status {
             code,
             reasons: vec![reason.into()],
         }
     }
 
-    pub fn unschedulable(reason: impl Into<String>) -> Status {
+    pub(crate) fn unschedulable(reason: impl Into<String>) -> Status {
         Status::new(Code::ClusterUnschedulable, reason)
     }
 
-    pub fn skip(reason: impl Into<String>) -> Status {
+    pub(crate) fn skip(reason: impl Into<String>) -> Status {
         Status::new(Code::Skip, reason)
     }
 }

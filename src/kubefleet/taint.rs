@@ -7,17 +7,17 @@ use serde::Deserialize;
 
 /// `spec.taints[]` of a MemberCluster. The CRD allows the `NoSchedule` effect only.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
-pub struct Taint {
-    pub key: String,
+pub(crate) struct Taint {
+    pub(crate) key: String,
     #[serde(default)]
-    pub value: String,
+    pub(crate) value: String,
     #[serde(default)]
-    pub effect: String,
+    pub(crate) effect: String,
 }
 
 /// A toleration's operator; the CRD defaults it to `Equal`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
-pub enum TolerationOperator {
+pub(crate) enum TolerationOperator {
     #[default]
     Equal,
     Exists,
@@ -25,21 +25,21 @@ pub enum TolerationOperator {
 
 /// `spec.policy.tolerations[]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Deserialize)]
-pub struct Toleration {
+pub(crate) struct Toleration {
     #[serde(default)]
-    pub key: String,
+    pub(crate) key: String,
     #[serde(default)]
-    pub operator: TolerationOperator,
+    pub(crate) operator: TolerationOperator,
     #[serde(default)]
-    pub value: String,
+    pub(crate) value: String,
     #[serde(default)]
-    pub effect: String,
+    pub(crate) effect: String,
 }
 
 impl Toleration {
     /// `ToleratesTaint` (`apis/placement/v1beta1` toleration helpers): the effect must be
     /// equal or left empty; `Exists` needs an empty or equal key, `Equal` an equal key and value.
-    pub fn tolerates(&self, taint: &Taint) -> bool {
+    pub(crate) fn tolerates(&self, taint: &Taint) -> bool {
         if !self.effect.is_empty() && self.effect != taint.effect {
             return false;
         }
@@ -51,7 +51,7 @@ impl Toleration {
 }
 
 impl TolerationOperator {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             TolerationOperator::Equal => "Equal",
             TolerationOperator::Exists => "Exists",
@@ -60,7 +60,7 @@ impl TolerationOperator {
 }
 
 /// Go's `%+v` of a `*Taint`, which is how upstream's TaintToleration reason prints it.
-pub struct GoTaint<'t>(pub &'t Taint);
+pub(crate) struct GoTaint<'t>(pub(crate) &'t Taint);
 
 impl fmt::Display for GoTaint<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -192,7 +192,7 @@ impl<'a> Content<'a> {
     }
 
     /// The value as JSON (what the placement model decodes).
-    pub(super) fn to_json(self) -> Result<serde_json::Value, serde_json::Error> {
+    pub(crate) fn to_json(self) -> Result<serde_json::Value, serde_json::Error> {
         match self {
             Content::Tree(value) => serde_json::to_value(value),
             Content::Json(text) => serde_json::from_str(text),

@@ -34,6 +34,16 @@ pub use previous::{previous_plan, PreviousKind};
 
 use crate::model::{Model, Source};
 use content::{Content, Shape};
+
+/// What an API folder's reader (`src/<api>/read.rs`) builds on: the registry's types, the
+/// object being read and what a reader returns.
+pub(crate) mod api {
+    pub(crate) use super::decode::FieldError;
+    pub(crate) use super::kinds::{claimed, workload, Api, KnownKind};
+    pub(crate) use super::model_builder::{Decoded, Entry};
+    pub(crate) use super::names::Names;
+    pub(crate) use super::object::{Object, Scope};
+}
 use model_builder::ModelBuilder;
 use plain_scalars::Misread;
 

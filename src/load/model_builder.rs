@@ -75,6 +75,7 @@ pub(crate) enum Entry {
     PlacementBinding(PlacementBinding),
     DuckConfigMap(DuckConfigMap),
     ArgoCluster(ArgoCluster),
+    KubeFleet(crate::kubefleet::objects::Object),
 }
 
 /// (API group, kind, namespace, name): the identity duplicates are judged by. The version
@@ -208,6 +209,7 @@ impl ModelBuilder {
             Entry::PlacementBinding(binding) => model.consumers.bindings.push(binding),
             Entry::DuckConfigMap(config_map) => model.consumers.config_maps.push(config_map),
             Entry::ArgoCluster(cluster) => model.consumers.argo_clusters.push(cluster),
+            Entry::KubeFleet(object) => model.kubefleet.add(object),
         }
     }
 

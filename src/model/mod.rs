@@ -55,6 +55,9 @@ pub struct Model {
     /// The objects between a placement consumer and its placement: PlacementBindings, an
     /// ApplicationSet's ConfigMaps, Argo CD cluster Secrets.
     pub consumers: consumer::ConsumerObjects,
+    /// KubeFleet's MemberClusters, bindings, snapshots, update runs and overrides: a fleet
+    /// of its own, scheduled by `crate::kubefleet`.
+    pub(crate) kubefleet: crate::kubefleet::objects::Objects,
     /// Documents found by walking a directory or glob with neither apiVersion nor kind: not
     /// Kubernetes objects (CI files, templates). Counted by `check`, named with `--verbose`.
     pub not_objects: Vec<Source>,
@@ -73,6 +76,7 @@ impl Model {
     pub fn fleet_searched(workload: &Workload) -> &'static str {
         match workload.kind {
             WorkloadKind::Karmada(_) => "among the Karmada Clusters",
+            WorkloadKind::KubeFleet(_) => "among the MemberClusters",
             _ => "in the inventory",
         }
     }
@@ -82,6 +86,12 @@ impl Model {
             WorkloadKind::Karmada(_) => self
                 .karmada
                 .clusters
+                .iter()
+                .map(|cluster| cluster.name.as_str())
+                .collect(),
+            WorkloadKind::KubeFleet(_) => self
+                .kubefleet
+                .member_clusters
                 .iter()
                 .map(|cluster| cluster.name.as_str())
                 .collect(),

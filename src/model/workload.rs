@@ -45,6 +45,8 @@ pub enum WorkloadKind {
     /// An object that lands where the OCM placements it references land (Policy, PolicySet,
     /// Subscription, ManifestWorkReplicaSet, ApplicationSet, ClusterManagementAddOn).
     Consumer(Box<ConsumerSpec>),
+    /// A KubeFleet ClusterResourcePlacement or ResourcePlacement.
+    KubeFleet(Box<crate::kubefleet::objects::PlacementObject>),
 }
 
 /// `spec.placement` of a kubefed federated object.

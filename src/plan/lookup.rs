@@ -9,10 +9,12 @@ use super::{close_matches, ItemSource};
 /// kubectl's short names for the kinds fleetplan reads.
 const SHORT_NAMES: &[(&str, &str)] = &[
     ("cm", "configmap"),
+    ("crp", "clusterresourceplacement"),
     ("deploy", "deployment"),
     ("ds", "daemonset"),
     ("ing", "ingress"),
     ("ns", "namespace"),
+    ("rp", "resourceplacement"),
     ("rs", "replicaset"),
     ("rsp", "replicaschedulingpreference"),
     ("sa", "serviceaccount"),

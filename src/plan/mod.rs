@@ -22,6 +22,7 @@ pub(crate) use trace::{Engine, SelectionRule, SelectionTrace};
 pub(crate) use whatif::{close_matches, every_cluster, TaintEdit, WhatIf, WhatIfError};
 
 use crate::karmada::fleet::Fleet as KarmadaFleet;
+use crate::kubefleet::plan::Hub as KubeFleetHub;
 use crate::model::{Model, Workload, WorkloadKind};
 use crate::parallel;
 use crate::placement::Scheduler;
@@ -199,6 +200,7 @@ fn build_workloads<'a>(
         .collect();
 
     let karmada = KarmadaFleet::new(&model.karmada.clusters);
+    let kubefleet = KubeFleetHub::new(&model.kubefleet, options.now);
     let run = Run {
         model,
         options,
@@ -206,6 +208,7 @@ fn build_workloads<'a>(
         karmada: &karmada,
         placements: &placements,
         previous: &previous,
+        kubefleet: &kubefleet,
         targets: &targets,
     };
     // Items are independent given the run's indexes: planned on every core, in order. A
@@ -337,6 +340,8 @@ pub(crate) struct Run<'r, 'a> {
     pub(crate) karmada: &'r KarmadaFleet<'a>,
     pub(crate) placements: &'r Scheduler<'r>,
     pub(crate) previous: &'r HashMap<&'r ItemSource, &'r PlanItem>,
+    /// KubeFleet's MemberClusters at `now` and its objects found by placement.
+    pub(crate) kubefleet: &'r KubeFleetHub<'a>,
     pub(crate) targets: &'r HashMap<(&'a str, Option<&'a str>, &'a str), &'a Workload>,
 }
 

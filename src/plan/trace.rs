@@ -27,6 +27,8 @@ pub enum ItemTrace<'a> {
     Karmada(Box<KarmadaTrace<'a>>),
     /// A placement consumer: the routes to its placements, and (traced) their traces.
     Consumer(Box<ConsumerTrace<'a>>),
+    /// A KubeFleet placement: what explain shows of its schedule.
+    KubeFleet(Box<crate::kubefleet::plan::KubeFleetTrace>),
     /// The item failed before any engine ran (its `errors` say why).
     Failed,
 }
@@ -44,6 +46,9 @@ pub enum Engine {
     Karmada,
     /// The placements a consumer references.
     Consumer,
+    /// KubeFleet's scheduler (ClusterResourcePlacement, ResourcePlacement).
+    #[serde(rename = "kubefleet")]
+    KubeFleet,
     /// The item failed before any engine ran.
     Failed,
 }
@@ -57,6 +62,7 @@ impl ItemTrace<'_> {
             ItemTrace::PlacementRule(_) => Engine::PlacementRule,
             ItemTrace::Karmada(_) => Engine::Karmada,
             ItemTrace::Consumer(_) => Engine::Consumer,
+            ItemTrace::KubeFleet(_) => Engine::KubeFleet,
             ItemTrace::Failed => Engine::Failed,
         }
     }

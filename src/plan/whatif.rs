@@ -270,13 +270,23 @@ pub(crate) fn every_cluster(model: &Model) -> (Vec<&str>, &'static str) {
                 .iter()
                 .map(|cluster| cluster.name.as_str()),
         )
+        .chain(
+            model
+                .kubefleet
+                .member_clusters
+                .iter()
+                .map(|cluster| cluster.name.as_str()),
+        )
         .collect();
     let searched = match (
         model.inventory.clusters.is_empty(),
         model.karmada.clusters.is_empty(),
+        model.kubefleet.member_clusters.is_empty(),
     ) {
-        (true, false) => "among the Karmada Clusters",
-        (false, false) => "in the inventory or among the Karmada Clusters",
+        (true, false, true) => "among the Karmada Clusters",
+        (false, false, true) => "in the inventory or among the Karmada Clusters",
+        (true, true, false) => "among the MemberClusters",
+        (_, _, false) => "in the inventory, among the Karmada Clusters or the MemberClusters",
         _ => "in the inventory",
     };
     (known, searched)

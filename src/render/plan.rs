@@ -317,6 +317,7 @@ fn unescaped_block(item: &PlanItem, trace: &ItemTrace, width: Option<u16>) -> St
             cluster_rows(item)
         }
         ItemTrace::Karmada(_) => karmada_rows(item),
+        ItemTrace::KubeFleet(_) => crate::kubefleet::explain::rows(item),
         ItemTrace::Failed => (Vec::new(), Vec::new()),
     };
     if !rows.is_empty() {

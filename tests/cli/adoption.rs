@@ -141,7 +141,8 @@ warning: vendor/hub-copy.yaml#4: ManagedClusterSetBinding/apps/prod: the same ob
 /// What `plan` and `explain` say when the inventory was left out of `-f`.
 const NO_CLUSTERS_TO_PLAN: &str = "error: no clusters in the inputs: placements cannot be \
      evaluated without an inventory (ClusterInventory, ManagedCluster, KubeFedCluster, \
-     federation Cluster or Karmada Cluster objects); add it with -f; to validate the manifests \
+     federation Cluster, Karmada Cluster or KubeFleet MemberCluster objects); add it with -f; \
+     to validate the manifests \
      alone, run `fleetplan check --manifests-only`\n";
 
 #[test]

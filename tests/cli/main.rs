@@ -24,6 +24,7 @@ mod karmada_admission;
 mod karmada_detector;
 mod karmada_vectors;
 mod karmada_what_if;
+mod kubefleet;
 mod migrate;
 mod migrate_hub_versions;
 mod migrate_in_place;

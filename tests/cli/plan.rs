@@ -709,8 +709,9 @@ fn an_inventory_alone_says_nothing_was_planned() {
         .stdout("")
         .stderr(
             "no items planned: the inputs hold no Placement, PlacementRule, \
-             ReplicaSchedulingPreference, Federated object, object with a placement annotation \
-             or object of a kind a Karmada policy selects\n",
+             ReplicaSchedulingPreference, Federated object, object with a placement annotation, \
+             object of a kind a Karmada policy selects, ClusterResourcePlacement or \
+             ResourcePlacement\n",
         )
         .run();
     Test::new()

@@ -8,11 +8,12 @@ use crate::common::{self, Test, CI_NOW};
 
 const NO_CLUSTERS: &str = "error: no clusters in the inputs: placements cannot be evaluated \
      without an inventory (ClusterInventory, ManagedCluster, KubeFedCluster, federation \
-     Cluster or Karmada Cluster objects); add it with -f, or pass --manifests-only to validate the manifests alone\n";
+     Cluster, Karmada Cluster or KubeFleet MemberCluster objects); add it with -f, or pass --manifests-only to validate the manifests alone\n";
 
 const NO_WORKLOADS: &str = "error: no workloads in the inputs: nothing to check (no Placement, \
      PlacementRule, ReplicaSchedulingPreference, Federated object, object with a placement \
-     annotation or object of a kind a Karmada policy selects was found)\n";
+     annotation, object of a kind a Karmada policy selects, ClusterResourcePlacement or \
+     ResourcePlacement was found)\n";
 
 /// Runs fleetplan with `args`, expecting exit 1, nothing on stdout and exactly `stderr`.
 fn refused(args: &[&str], stderr: &str) {
@@ -249,7 +250,7 @@ fn select_from_no_inventory_is_an_error_not_an_empty_selection() {
     refused(
         &["select", "-f", "testdata/fleet/workloads", "env=prod"],
         "error: no clusters in the inputs: placements cannot be evaluated without an \
-         inventory (ClusterInventory, ManagedCluster, KubeFedCluster, federation Cluster or \
-         Karmada Cluster objects); add it with -f\n",
+         inventory (ClusterInventory, ManagedCluster, KubeFedCluster, federation Cluster, \
+         Karmada Cluster or KubeFleet MemberCluster objects); add it with -f\n",
     );
 }

@@ -14,15 +14,15 @@ use crate::model::quantity::QuantityError;
 use crate::model::Quantity;
 use crate::selector::{Selector, SelectorError};
 
-pub const NO_REQUIRED_TERMS: &str = "no required cluster affinity terms to enforce";
-pub const NO_PREFERRED_TERMS: &str = "no preferred cluster affinity terms specified";
-pub const NOT_MATCHED: &str =
+pub(crate) const NO_REQUIRED_TERMS: &str = "no required cluster affinity terms to enforce";
+pub(crate) const NO_PREFERRED_TERMS: &str = "no preferred cluster affinity terms specified";
+pub(crate) const NOT_MATCHED: &str =
     "cluster does not match with any of the required cluster affinity terms";
 
 /// What makes matching or scoring fail. Upstream turns any of these into an internal error that
 /// aborts the whole scheduling cycle.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum AffinityError {
+pub(crate) enum AffinityError {
     #[error("failed to parse label selector: {0}")]
     LabelSelector(SelectorError),
     #[error(transparent)]
@@ -66,13 +66,13 @@ fn labels_match(
 }
 
 /// A required term ready to test clusters (`clusterRequirement`).
-pub struct RequiredTerm<'p> {
+pub(crate) struct RequiredTerm<'p> {
     term: &'p ClusterSelectorTerm,
     selector: Option<Result<Selector, SelectorError>>,
 }
 
 impl<'p> RequiredTerm<'p> {
-    pub fn new(term: &'p ClusterSelectorTerm) -> RequiredTerm<'p> {
+    pub(crate) fn new(term: &'p ClusterSelectorTerm) -> RequiredTerm<'p> {
         RequiredTerm {
             term,
             selector: label_selector(term),
@@ -81,7 +81,7 @@ impl<'p> RequiredTerm<'p> {
 
     /// `clusterRequirement.Matches`: the label selector, then each property expression in
     /// order; a property the cluster does not report is no match.
-    pub fn matches(&self, cluster: &MemberCluster) -> Result<bool, AffinityError> {
+    pub(crate) fn matches(&self, cluster: &MemberCluster) -> Result<bool, AffinityError> {
         if !labels_match(&self.selector, cluster)? {
             return Ok(false);
         }
@@ -120,13 +120,13 @@ impl<'p> RequiredTerm<'p> {
 }
 
 /// The plugin's filter over one cycle: the policy's required terms, built once.
-pub struct Filter<'p> {
+pub(crate) struct Filter<'p> {
     terms: Vec<RequiredTerm<'p>>,
 }
 
 impl<'p> Filter<'p> {
     /// `PreFilter`: `Err(Skip)` without required terms.
-    pub fn new(policy: Option<&'p PlacementPolicy>) -> Result<Filter<'p>, Status> {
+    pub(crate) fn new(policy: Option<&'p PlacementPolicy>) -> Result<Filter<'p>, Status> {
         let terms = policy.map_or(&[][..], PlacementPolicy::required_terms);
         if terms.is_empty() {
             return Err(Status::skip(NO_REQUIRED_TERMS));
@@ -137,7 +137,7 @@ impl<'p> Filter<'p> {
     }
 
     /// `Filter`: the terms are ORed; the first error aborts.
-    pub fn filter(&self, cluster: &MemberCluster) -> Result<Option<Status>, AffinityError> {
+    pub(crate) fn filter(&self, cluster: &MemberCluster) -> Result<Option<Status>, AffinityError> {
         for term in &self.terms {
             if term.matches(cluster)? {
                 return Ok(None);
@@ -149,18 +149,18 @@ impl<'p> Filter<'p> {
 
 /// The smallest and largest value of one property over the fleet.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Extremes {
-    pub min: Option<Quantity>,
-    pub max: Option<Quantity>,
+pub(crate) struct Extremes {
+    pub(crate) min: Option<Quantity>,
+    pub(crate) max: Option<Quantity>,
 }
 
 /// The extremes of every property a preferred term sorts by, keyed by property name.
-pub type Observed = BTreeMap<String, Extremes>;
+pub(crate) type Observed = BTreeMap<String, Extremes>;
 
 /// `PreScore` (`preparePluginState`): `Err(Skip)` without preferred terms; otherwise the
 /// extremes of each sorted property over `clusters` (every MemberCluster, usable or not:
 /// a cluster that does not report the property is skipped, an unparsable value is an error).
-pub fn observe<C: Borrow<MemberCluster>>(
+pub(crate) fn observe<C: Borrow<MemberCluster>>(
     policy: Option<&PlacementPolicy>,
     clusters: &[C],
 ) -> Result<Result<Observed, AffinityError>, Status> {
@@ -204,13 +204,13 @@ pub fn observe<C: Borrow<MemberCluster>>(
 }
 
 /// A preferred term ready to score clusters (`clusterPreference`).
-pub struct PreferredTerm<'p> {
+pub(crate) struct PreferredTerm<'p> {
     term: &'p PreferredClusterSelector,
     selector: Option<Result<Selector, SelectorError>>,
 }
 
 impl<'p> PreferredTerm<'p> {
-    pub fn new(term: &'p PreferredClusterSelector) -> PreferredTerm<'p> {
+    pub(crate) fn new(term: &'p PreferredClusterSelector) -> PreferredTerm<'p> {
         PreferredTerm {
             term,
             selector: label_selector(&term.preference),
@@ -220,7 +220,7 @@ impl<'p> PreferredTerm<'p> {
     /// `clusterPreference.Scores`: 0 unless the label selector matches; the whole weight
     /// without a sorter; else the weight interpolated by the property's place between the
     /// fleet's extremes.
-    pub fn score(
+    pub(crate) fn score(
         &self,
         observed: &Observed,
         cluster: &MemberCluster,
@@ -242,7 +242,7 @@ impl<'p> PreferredTerm<'p> {
 }
 
 /// `interpolateWeightFor`.
-pub fn interpolate(
+pub(crate) fn interpolate(
     cluster: &MemberCluster,
     property: &str,
     sort_order: &str,
@@ -280,13 +280,13 @@ pub fn interpolate(
 }
 
 /// The plugin's score over one cycle: the preferred terms with a non-zero weight, built once.
-pub struct Scorer<'p> {
+pub(crate) struct Scorer<'p> {
     terms: Vec<PreferredTerm<'p>>,
     observed: Observed,
 }
 
 impl<'p> Scorer<'p> {
-    pub fn new(policy: &'p PlacementPolicy, observed: Observed) -> Scorer<'p> {
+    pub(crate) fn new(policy: &'p PlacementPolicy, observed: Observed) -> Scorer<'p> {
         Scorer {
             terms: policy
                 .preferred_terms()
@@ -299,7 +299,7 @@ impl<'p> Scorer<'p> {
     }
 
     /// `Score`: the sum of the terms' scores.
-    pub fn score(&self, cluster: &MemberCluster) -> Result<i32, AffinityError> {
+    pub(crate) fn score(&self, cluster: &MemberCluster) -> Result<i32, AffinityError> {
         let mut total = 0i32;
         for term in &self.terms {
             total = total.saturating_add(term.score(&self.observed, cluster)?);

@@ -5,7 +5,6 @@
 use std::fmt;
 
 use crate::kubefleet::member_cluster::MemberCluster;
-use crate::kubefleet::status::Status;
 
 /// `clusterHeartbeatCheckTimeout` and `clusterHealthCheckTimeout`: five minutes each.
 const TIMEOUT_NANOS: i128 = 5 * 60 * 1_000_000_000;
@@ -13,7 +12,7 @@ const MEMBER_AGENT: &str = "MemberAgent";
 
 /// Why a cluster cannot take new placements, in the order upstream checks.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Ineligible {
+pub(crate) enum Ineligible {
     Left,
     AgentNotOnline,
     NoRecentHeartbeat { minutes_ago: f64 },
@@ -24,7 +23,7 @@ pub enum Ineligible {
 
 impl Ineligible {
     /// The reason without its `(last … minutes ago)` tail.
-    pub fn prefix(self) -> &'static str {
+    pub(crate) fn prefix(self) -> &'static str {
         match self {
             Ineligible::Left => "cluster has left the fleet",
             Ineligible::AgentNotOnline => {
@@ -60,7 +59,7 @@ impl fmt::Display for Ineligible {
 }
 
 /// `IsEligible`: `Ok` when the cluster may take new placements at `now` (Unix seconds).
-pub fn check(cluster: &MemberCluster, now: i64) -> Result<(), Ineligible> {
+pub(crate) fn check(cluster: &MemberCluster, now: i64) -> Result<(), Ineligible> {
     if cluster.deletion_timestamp.is_some() {
         return Err(Ineligible::Left);
     }
@@ -91,13 +90,6 @@ pub fn check(cluster: &MemberCluster, now: i64) -> Result<(), Ineligible> {
     Ok(())
 }
 
-/// The ClusterEligibility filter plugin: an ineligible cluster is unschedulable.
-pub fn filter(cluster: &MemberCluster, now: i64) -> Option<Status> {
-    check(cluster, now)
-        .err()
-        .map(|reason| Status::unschedulable(reason.to_string()))
-}
-
 /// Go's `time.Since(t)` in nanoseconds, saturating as a `time.Duration` does; an absent time
 /// is Go's zero time (year 1), which always saturates.
 fn since(now: i64, then: Option<i64>) -> i128 {
@@ -112,6 +104,17 @@ fn since(now: i64, then: Option<i64>) -> i128 {
 fn minutes(nanos: i128) -> f64 {
     let per_minute = 60 * 1_000_000_000;
     (nanos / per_minute) as f64 + (nanos % per_minute) as f64 / 60e9
+}
+
+#[cfg(test)]
+/// The ClusterEligibility filter plugin: an ineligible cluster is unschedulable.
+pub(crate) fn filter(
+    cluster: &MemberCluster,
+    now: i64,
+) -> Option<crate::kubefleet::status::Status> {
+    check(cluster, now)
+        .err()
+        .map(|reason| crate::kubefleet::status::Status::unschedulable(reason.to_string()))
 }
 
 #[cfg(test)]

@@ -3,9 +3,9 @@
 //! the first non-success deciding: ClusterAffinity, ClusterEligibility, NamespaceAffinity (RP
 //! only), TaintToleration, SamePlacementAffinity, TopologySpreadConstraints.
 
-pub mod cluster_affinity;
-pub mod cluster_eligibility;
-pub mod namespace_affinity;
-pub mod same_placement_affinity;
-pub mod taint_toleration;
-pub mod topology_spread_constraints;
+pub(crate) mod cluster_affinity;
+pub(crate) mod cluster_eligibility;
+pub(crate) mod namespace_affinity;
+pub(crate) mod same_placement_affinity;
+pub(crate) mod taint_toleration;
+pub(crate) mod topology_spread_constraints;

@@ -2,22 +2,14 @@
 //! to clusters that report its namespace, once they collect namespaces at all.
 
 use crate::kubefleet::member_cluster::MemberCluster;
-use crate::kubefleet::status::Status;
 
-pub const CLUSTER_SCOPED: &str =
-    "cluster-scoped placement does not require namespace affinity filtering";
-pub const NO_NAMESPACES: &str = "cluster has no namespace information available";
-pub const NAMESPACE_MISSING: &str = "target namespace does not exist on cluster";
+pub(crate) const NO_NAMESPACES: &str = "cluster has no namespace information available";
+pub(crate) const NAMESPACE_MISSING: &str = "target namespace does not exist on cluster";
 const COLLECTION_CONDITION: &str = "NamespaceCollectionSucceeded";
-
-/// `PreFilter`: `Err(Skip)` for a cluster-scoped placement (no namespace).
-pub fn pre_filter(namespace: Option<&str>) -> Result<&str, Status> {
-    namespace.ok_or_else(|| Status::skip(CLUSTER_SCOPED))
-}
 
 /// Why the cluster is filtered: only clusters with a `NamespaceCollectionSucceeded`
 /// condition are, whatever its status (`False`, degraded collection, still filters).
-pub fn rejection(namespace: &str, cluster: &MemberCluster) -> Option<&'static str> {
+pub(crate) fn rejection(namespace: &str, cluster: &MemberCluster) -> Option<&'static str> {
     if !cluster.has_condition(COLLECTION_CONDITION) {
         return None;
     }
@@ -28,7 +20,23 @@ pub fn rejection(namespace: &str, cluster: &MemberCluster) -> Option<&'static st
     }
 }
 
+#[cfg(test)]
+pub(crate) const CLUSTER_SCOPED: &str =
+    "cluster-scoped placement does not require namespace affinity filtering";
+
+/// `PreFilter`: `Err(Skip)` for a cluster-scoped placement (no namespace).
+#[cfg(test)]
+pub(crate) fn pre_filter(
+    namespace: Option<&str>,
+) -> Result<&str, crate::kubefleet::status::Status> {
+    namespace.ok_or_else(|| crate::kubefleet::status::Status::skip(CLUSTER_SCOPED))
+}
+
 /// `Filter`.
-pub fn filter(namespace: &str, cluster: &MemberCluster) -> Option<Status> {
-    rejection(namespace, cluster).map(Status::unschedulable)
+#[cfg(test)]
+pub(crate) fn filter(
+    namespace: &str,
+    cluster: &MemberCluster,
+) -> Option<crate::kubefleet::status::Status> {
+    rejection(namespace, cluster).map(crate::kubefleet::status::Status::unschedulable)
 }

@@ -10,14 +10,15 @@ use crate::kubefleet::member_cluster::MemberCluster;
 use crate::kubefleet::policy::{PlacementPolicy, TopologySpreadConstraint, WhenUnsatisfiable};
 use crate::kubefleet::status::{Code, Status};
 
-pub const NO_POLICY: &str = "policy does not exist";
-pub const NO_CONSTRAINTS: &str = "no topology spread constraint is present";
-pub const NO_DO_NOT_SCHEDULE: &str = "no DoNotSchedule topology spread constraint is present";
+pub(crate) const NO_POLICY: &str = "policy does not exist";
+pub(crate) const NO_CONSTRAINTS: &str = "no topology spread constraint is present";
+pub(crate) const NO_DO_NOT_SCHEDULE: &str =
+    "no DoNotSchedule topology spread constraint is present";
 /// What a violated ScheduleAnyway constraint adds to the score.
 const VIOLATION_PENALTY: i32 = -1000;
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SpreadError {
+pub(crate) enum SpreadError {
     #[error("domain {0} is not registered in the counter")]
     Unregistered(String),
     #[error("the count {count} in domain {domain} is out of the range [{smallest}, {largest}]")]
@@ -32,17 +33,17 @@ pub enum SpreadError {
 /// `bindingCounterByDomain`: clusters with a current binding per domain, and the three counts
 /// `willViolate` reads (-1 each without domains).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DomainCounts<'c> {
-    pub counts: BTreeMap<&'c str, i32>,
-    pub smallest: i32,
-    pub second_smallest: i32,
-    pub largest: i32,
+pub(crate) struct DomainCounts<'c> {
+    pub(crate) counts: BTreeMap<&'c str, i32>,
+    pub(crate) smallest: i32,
+    pub(crate) second_smallest: i32,
+    pub(crate) largest: i32,
 }
 
 /// `countByDomain`: every cluster labelled with `key` makes its domain exist (an unusable
 /// cluster makes a domain with count 0); `has_current_binding[i]` says whether `clusters[i]`
 /// has a current scheduled or bound binding (obsolete ones do not count).
-pub fn count_by_domain<'c, C: Borrow<MemberCluster>>(
+pub(crate) fn count_by_domain<'c, C: Borrow<MemberCluster>>(
     key: &str,
     clusters: &'c [C],
     has_current_binding: &[bool],
@@ -74,7 +75,7 @@ pub fn count_by_domain<'c, C: Borrow<MemberCluster>>(
 
 /// `willViolate`: whether one more binding in `domain` breaks `max_skew`, and how the skew
 /// would change (+1, 0 or -1).
-pub fn will_violate(
+pub(crate) fn will_violate(
     counts: &DomainCounts<'_>,
     domain: &str,
     max_skew: i32,
@@ -106,7 +107,7 @@ pub fn will_violate(
 
 /// What the constraints say about one cluster.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Spread {
+pub(crate) enum Spread {
     /// The DoNotSchedule constraint at this index (of those `evaluate` was given) would be
     /// violated: the cluster is filtered, with `violation(constraint)` as the reason.
     Violated(usize),
@@ -116,7 +117,7 @@ pub enum Spread {
 
 /// `evaluateAllConstraints`, cluster by cluster in `clusters` order. A cluster without the
 /// topology key passes a constraint and adds 0 (unlike kube-scheduler).
-pub fn evaluate<C: Borrow<MemberCluster>>(
+pub(crate) fn evaluate<C: Borrow<MemberCluster>>(
     clusters: &[C],
     has_current_binding: &[bool],
     do_not_schedule: &[&TopologySpreadConstraint],
@@ -156,7 +157,7 @@ pub fn evaluate<C: Borrow<MemberCluster>>(
 
 /// `violated doNotSchedule topology spread constraint "<key>" (max skew <n>)`. The key is
 /// quoted as JSON quotes it, which is Go's `%q` for every character a label key may hold.
-pub fn violation(constraint: &TopologySpreadConstraint) -> String {
+pub(crate) fn violation(constraint: &TopologySpreadConstraint) -> String {
     let key = serde_json::Value::from(constraint.topology_key.as_str());
     format!(
         "violated doNotSchedule topology spread constraint {key} (max skew {})",
@@ -165,7 +166,7 @@ pub fn violation(constraint: &TopologySpreadConstraint) -> String {
 }
 
 /// The constraints split by what they do when unsatisfied, order kept (`classifyConstraints`).
-pub fn classify(
+pub(crate) fn classify(
     constraints: &[TopologySpreadConstraint],
 ) -> (
     Vec<&TopologySpreadConstraint>,
@@ -178,7 +179,7 @@ pub fn classify(
 
 /// `PreFilter` (which prepares the state `Filter` and `Score` read): the skip status, if the
 /// plugin skips, and the verdicts (computed even when only ScheduleAnyway constraints exist).
-pub fn prepare<C: Borrow<MemberCluster>>(
+pub(crate) fn prepare<C: Borrow<MemberCluster>>(
     policy: Option<&PlacementPolicy>,
     clusters: &[C],
     has_current_binding: &[bool],
@@ -203,7 +204,7 @@ pub fn prepare<C: Borrow<MemberCluster>>(
 }
 
 /// `PostBatch`: with spread constraints the hub binds one cluster per cycle (and requeues).
-pub fn batch_limit(policy: Option<&PlacementPolicy>) -> Result<usize, Status> {
+pub(crate) fn batch_limit(policy: Option<&PlacementPolicy>) -> Result<usize, Status> {
     match policy {
         None => Err(Status {
             code: Code::InternalError,

@@ -5,6 +5,7 @@ use super::paint::{paint, Colour};
 use crate::diff::{
     ConditionChange, ConditionState, CountChange, ErrorState, ItemChange, PlanDiff, ValueChange,
 };
+use crate::kubefleet::diff::Mark;
 use crate::plan::{Group, Rollout};
 
 const INDENT: &str = "    ";
@@ -127,6 +128,13 @@ pub(super) fn change_lines(change: &ItemChange) -> Vec<(String, Option<Colour>)>
             rollout_text(rollout.after.as_ref())
         );
         line(text, None);
+    }
+    for (text, mark) in change.kubefleet.lines() {
+        let colour = mark.map(|mark| match mark {
+            Mark::Added => Colour::Added,
+            Mark::Removed => Colour::Removed,
+        });
+        line(text, colour);
     }
     for error in &change.errors_added {
         line(format!("+ error: {error}"), Some(Colour::Added));

@@ -72,6 +72,7 @@ fn heading(explanation: &Explanation) -> String {
         Engine::PlacementRule => "PlacementRule",
         Engine::Karmada => "Karmada resource detector and scheduler",
         Engine::Consumer => "through the placements it references",
+        Engine::KubeFleet => "KubeFleet scheduler",
         Engine::Failed => "failed",
     };
     format!("{name} ({}): {engine}", source.api_version)

@@ -1,0 +1,265 @@
+//! KubeFleet's render pieces: `explain` of a placement cluster by cluster (the filter that
+//! rejected it and upstream's reason, or its score and rank, and PickN's tie-break), and the
+//! rows of its block in the plan table.
+
+use super::plan::{KubeFleetTrace, Verdict};
+use super::policy::PlacementType;
+use crate::model::PlanItem;
+use crate::render::explain::{ClusterVerdict, Code, Explanation};
+
+/// The column headers and rows of a KubeFleet item in the plan table: each selected cluster
+/// with its recorded score, its stage and the overrides that apply to it, then each cluster
+/// whose binding the scheduler marks Unscheduled.
+pub(crate) fn rows(item: &PlanItem) -> (Vec<String>, Vec<Vec<String>>) {
+    let header = ["CLUSTER", "AFFINITY", "SPREAD", "STAGE", "OVERRIDES"]
+        .iter()
+        .map(|name| name.to_string())
+        .collect();
+    let score = |value: Option<i32>| value.map(|value| value.to_string()).unwrap_or_default();
+    let mut rows: Vec<Vec<String>> = item
+        .clusters
+        .iter()
+        .map(|cluster| {
+            let recorded = item.scores.get(cluster);
+            let stage = item
+                .stages
+                .iter()
+                .find(|stage| stage.clusters.iter().any(|name| name == cluster))
+                .map(|stage| stage.name.clone())
+                .unwrap_or_default();
+            let overrides = item
+                .overrides
+                .get(cluster)
+                .map(|found| {
+                    let mut names = found.cluster_resource_overrides.clone();
+                    names.extend(found.resource_overrides.iter().cloned());
+                    names.join(", ")
+                })
+                .unwrap_or_default();
+            vec![
+                cluster.to_string(),
+                score(recorded.and_then(|recorded| recorded.affinity_score)),
+                score(recorded.and_then(|recorded| recorded.priority_score)),
+                stage,
+                overrides,
+            ]
+        })
+        .collect();
+    rows.extend(item.removed.iter().map(|cluster| {
+        vec![
+            format!("{cluster} (removed)"),
+            String::new(),
+            String::new(),
+            String::new(),
+            String::new(),
+        ]
+    }));
+    (header, rows)
+}
+
+fn verdict(cluster: &str, selected: bool, code: Code, reason: String) -> ClusterVerdict {
+    ClusterVerdict {
+        cluster: cluster.to_string(),
+        selected,
+        verdict: code,
+        reason,
+        score: None,
+        decision: None,
+        planner: None,
+    }
+}
+
+fn policy_text(trace: &KubeFleetTrace) -> String {
+    match (trace.placement_type, trace.wanted) {
+        (PlacementType::PickN, Some(wanted)) => format!("PickN of {wanted}"),
+        (PlacementType::PickFixed, Some(wanted)) => format!("PickFixed of {wanted} named"),
+        (placement_type, _) => placement_type.as_str().to_string(),
+    }
+}
+
+/// Fills `explanation` for a KubeFleet item from its trace.
+pub(crate) fn explain(explanation: &mut Explanation, item: &PlanItem, trace: &KubeFleetTrace) {
+    let selected = item.clusters.len();
+    let clusters = if selected == 1 {
+        "1 cluster".to_string()
+    } else {
+        format!("{selected} clusters")
+    };
+    if trace.refused {
+        explanation.summary = format!(
+            "{}: refused at admission, not scheduled",
+            policy_text(trace)
+        );
+        explanation.clusters = trace
+            .clusters
+            .iter()
+            .map(|(name, _)| {
+                verdict(
+                    name,
+                    false,
+                    Code::Failed,
+                    "the placement was refused at admission".to_string(),
+                )
+            })
+            .collect();
+        return;
+    }
+    let condition = item
+        .conditions
+        .first()
+        .map(|condition| {
+            format!(
+                "; {}={} ({}): {}",
+                condition.type_,
+                condition.status.as_str(),
+                condition.reason,
+                condition.message
+            )
+        })
+        .unwrap_or_default();
+    explanation.summary = format!("{}: {clusters} selected{condition}", policy_text(trace));
+    notes(explanation, item, trace);
+    explanation.clusters = trace
+        .clusters
+        .iter()
+        .map(|(name, outcome)| cluster_verdict(name, outcome, trace))
+        .collect();
+}
+
+fn notes(explanation: &mut Explanation, item: &PlanItem, trace: &KubeFleetTrace) {
+    let notes = &mut explanation.notes;
+    if trace.new_snapshot {
+        notes.push(format!(
+            "the policy differs from the latest snapshot's: the hub makes snapshot {}, and every existing binding is obsolete",
+            trace.snapshot
+        ));
+    } else {
+        notes.push(format!("policy snapshot {}", trace.snapshot));
+    }
+    if trace.cycles > 1 {
+        notes.push(format!(
+            "{} scheduling cycles (the hub requeues while a batch-limited PickN fills its batch; the verdicts are the last cycle's)",
+            trace.cycles
+        ));
+    }
+    if let Some(note) = tie_break(trace) {
+        notes.push(note);
+    }
+    if !item.removed.is_empty() {
+        notes.push(format!(
+            "bindings marked Unscheduled: {}",
+            item.removed.join(", ")
+        ));
+    }
+    for failed in &trace.schedule_failed {
+        notes.push(format!(
+            "placement status: Scheduled=False ({}): {}",
+            failed.reason, failed.message
+        ));
+    }
+    for stage in &item.stages {
+        notes.push(format!(
+            "stage {}: {}",
+            stage.name,
+            if stage.clusters.is_empty() {
+                "no cluster".to_string()
+            } else {
+                stage.clusters.join(", ")
+            }
+        ));
+    }
+}
+
+/// PickN: when the best cluster not picked scored the same as a picked one, the larger name
+/// won (`ScoredClusters.Less` sorts ties by name, and the pick takes them in reverse).
+fn tie_break(trace: &KubeFleetTrace) -> Option<String> {
+    if trace.placement_type != PlacementType::PickN {
+        return None;
+    }
+    let (loser, score) = trace
+        .clusters
+        .iter()
+        .find_map(|(name, outcome)| match outcome {
+            Verdict::NotPicked { score, rank: 1, .. } => Some((name, score)),
+            _ => None,
+        })?;
+    let winners: Vec<&str> = trace
+        .clusters
+        .iter()
+        .filter_map(|(name, outcome)| match outcome {
+            Verdict::Selected(Some(recorded))
+                if recorded.affinity_score == Some(score.affinity)
+                    && recorded.priority_score == Some(score.topology_spread)
+                    && name > loser =>
+            {
+                Some(name.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    (!winners.is_empty()).then(|| {
+        format!(
+            "tie-break: {loser} scored the same as {} and lost on its name (on equal scores the larger name wins)",
+            winners.join(", ")
+        )
+    })
+}
+
+fn cluster_verdict(name: &str, outcome: &Verdict, trace: &KubeFleetTrace) -> ClusterVerdict {
+    match outcome {
+        Verdict::Selected(recorded) => {
+            let decision = trace
+                .decisions
+                .iter()
+                .find(|decision| decision.selected && decision.cluster_name == name);
+            let reason = match (decision, recorded) {
+                (Some(decision), _) => decision.reason.clone(),
+                (None, Some(recorded)) => format!(
+                    "holds a current binding (affinity score: {}, topology spread score: {})",
+                    recorded.affinity_score.unwrap_or_default(),
+                    recorded.priority_score.unwrap_or_default()
+                ),
+                (None, None) => "holds a current binding".to_string(),
+            };
+            verdict(name, true, Code::Selected, reason)
+        }
+        Verdict::Filtered { plugin, reason } => {
+            verdict(name, false, Code::Filtered, format!("{plugin}: {reason}"))
+        }
+        Verdict::NotPicked { score, rank, of } => verdict(
+            name,
+            false,
+            Code::CutByNumberOfClusters,
+            format!(
+                "does not score high enough: topology spread score {}, affinity score {}, obsolete placement affinity score {}; rank {rank} of the {of} scored clusters not picked",
+                score.topology_spread, score.affinity, score.obsolete_placement_affinity
+            ),
+        ),
+        Verdict::NotConsidered if trace.failed => verdict(
+            name,
+            false,
+            Code::NotSelected,
+            "not considered: the scheduling cycle failed".to_string(),
+        ),
+        Verdict::NotConsidered => match trace.placement_type {
+            PlacementType::PickFixed => verdict(
+                name,
+                false,
+                Code::NotNamed,
+                "not in spec.policy.clusterNames".to_string(),
+            ),
+            PlacementType::PickN => verdict(
+                name,
+                false,
+                Code::NotSelected,
+                "not considered: the placement already holds as many current bindings as numberOfClusters asks for, so the last cycle picked no cluster".to_string(),
+            ),
+            PlacementType::PickAll => verdict(
+                name,
+                false,
+                Code::NotSelected,
+                "not considered by the last cycle".to_string(),
+            ),
+        },
+    }
+}

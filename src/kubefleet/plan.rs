@@ -1,0 +1,324 @@
+//! The plan step of KubeFleet: each ClusterResourcePlacement or ResourcePlacement planned
+//! through `item::plan` over the run's MemberClusters (one [`Hub`] per run, at `--now`), with
+//! the objects the hub would find for it (design §2, §7, §8), into a plan item and the trace
+//! `explain` renders.
+
+use std::collections::HashMap;
+
+use super::binding::{Binding, BindingScore, ClusterDecision};
+use super::fleet::Fleet;
+use super::item::{self, Input, StagedRun};
+use super::objects::{Objects, OverrideObject, PlacementObject, Snapshot, Strategy, UpdateRun};
+use super::overrides::Override;
+use super::policy::{PlacementPolicy, PlacementType};
+use super::schedule::{PolicySnapshot, Rejection, Schedule};
+use super::score::ClusterScore;
+use crate::model::{ClusterNames, Condition, PlanItem, Workload};
+use crate::plan::{ItemTrace, Planned, Run, Trace};
+
+/// A placement's key: its namespace (a ResourcePlacement's) and name.
+type Key<'a> = (Option<&'a str>, &'a str);
+
+/// What a run computes once for every placement: the MemberClusters with their eligibility
+/// at `now`, and the objects of each placement found by its key.
+pub(crate) struct Hub<'a> {
+    fleet: Fleet<'a>,
+    /// By label `kubernetes-fleet.io/parent-CRP`, in the binding's namespace.
+    bindings: HashMap<Key<'a>, Vec<Binding>>,
+    /// The first snapshot labelled latest for each placement.
+    snapshots: HashMap<Key<'a>, &'a Snapshot>,
+    /// The first run by name for each placement.
+    runs: HashMap<Key<'a>, &'a UpdateRun>,
+    strategies: HashMap<Key<'a>, &'a Strategy>,
+    overrides: &'a [OverrideObject],
+}
+
+impl<'a> Hub<'a> {
+    pub(crate) fn new(objects: &'a Objects, now: i64) -> Hub<'a> {
+        let mut bindings: HashMap<Key<'a>, Vec<Binding>> = HashMap::new();
+        for binding in &objects.bindings {
+            if let Some(placement) = &binding.placement {
+                bindings
+                    .entry((binding.namespace.as_deref(), placement.as_str()))
+                    .or_default()
+                    .push(binding.clone());
+            }
+        }
+        let mut snapshots = HashMap::new();
+        for snapshot in objects.snapshots.iter().filter(|snapshot| snapshot.latest) {
+            if let Some(placement) = &snapshot.placement {
+                snapshots
+                    .entry((snapshot.namespace.as_deref(), placement.as_str()))
+                    .or_insert(snapshot);
+            }
+        }
+        let mut runs: HashMap<Key<'a>, &'a UpdateRun> = HashMap::new();
+        for run in &objects.runs {
+            let slot = runs
+                .entry((run.namespace.as_deref(), run.placement.as_str()))
+                .or_insert(run);
+            if run.name < slot.name {
+                *slot = run;
+            }
+        }
+        let strategies = objects
+            .strategies
+            .iter()
+            .map(|strategy| {
+                (
+                    (strategy.namespace.as_deref(), strategy.name.as_str()),
+                    strategy,
+                )
+            })
+            .collect();
+        Hub {
+            fleet: Fleet::new(&objects.member_clusters, now),
+            bindings,
+            snapshots,
+            runs,
+            strategies,
+            overrides: &objects.overrides,
+        }
+    }
+
+    /// The placement's staged update run with its strategy's stages; an error when the run
+    /// names a strategy the inputs do not hold.
+    fn staged_run(&self, key: Key<'_>) -> Result<Option<StagedRun>, MissingStrategy> {
+        let Some(run) = self.runs.get(&key) else {
+            return Ok(None);
+        };
+        let Some(strategy) = self.strategies.get(&(key.0, run.strategy.as_str())) else {
+            return Err(MissingStrategy {
+                cluster: if key.0.is_some() { "" } else { "Cluster" },
+                run: run.name.clone(),
+                strategy: run.strategy.clone(),
+            });
+        };
+        Ok(Some(StagedRun {
+            strategy: format!("{}/{}", key.0.unwrap_or_default(), strategy.name),
+            stages: strategy.stages.clone(),
+        }))
+    }
+}
+
+/// A staged update run whose strategy the inputs do not hold: a reference that resolves to
+/// nothing.
+#[derive(Debug, thiserror::Error)]
+#[error("{cluster}StagedUpdateRun {run}: spec.stagedRolloutStrategyName: no {cluster}StagedUpdateStrategy {strategy:?} in the inputs")]
+struct MissingStrategy {
+    /// `Cluster` for the cluster-scoped kinds.
+    cluster: &'static str,
+    run: String,
+    strategy: String,
+}
+
+/// What `explain` shows of a KubeFleet item: the schedule's view of every MemberCluster
+/// (kept only when the run is traced in full).
+#[derive(Clone, Debug, Default)]
+pub struct KubeFleetTrace {
+    pub(crate) placement_type: PlacementType,
+    /// `numberOfClusters` (PickN) or the number of `clusterNames` (PickFixed).
+    pub(crate) wanted: Option<usize>,
+    pub(crate) snapshot: String,
+    pub(crate) new_snapshot: bool,
+    pub(crate) cycles: usize,
+    /// Admission refused the placement: nothing was scheduled.
+    pub(crate) refused: bool,
+    /// The last scheduling cycle failed (upstream writes no status and retries).
+    pub(crate) failed: bool,
+    /// Every MemberCluster by name, with what the schedule did with it.
+    pub(crate) clusters: Vec<(String, Verdict)>,
+    /// `status.clusterDecisions` as the hub writes them.
+    pub(crate) decisions: Vec<ClusterDecision>,
+    /// The placement's per-cluster `Scheduled=False` entries.
+    pub(crate) schedule_failed: Vec<Condition>,
+}
+
+/// What happened to one MemberCluster.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    /// Holds a current binding after planning, with the score the binding records.
+    Selected(Option<BindingScore>),
+    /// The first filter plugin that rejected it, and upstream's reason.
+    Filtered {
+        plugin: &'static str,
+        reason: String,
+    },
+    /// Passed every filter but scored too low: its score and rank among those not picked.
+    NotPicked {
+        score: ClusterScore,
+        rank: usize,
+        of: usize,
+    },
+    /// The last cycle did not look at it (PickFixed: not named; PickN: nothing to add).
+    NotConsidered,
+}
+
+pub(crate) fn plan<'a>(
+    run: &Run<'_, 'a>,
+    workload: &'a Workload,
+    object: &'a PlacementObject,
+) -> Planned<'a> {
+    let hub = run.kubefleet;
+    let placement = &object.placement;
+    let key = (placement.namespace.as_deref(), placement.name.as_str());
+    let mut errors = Vec::new();
+    let staged = hub.staged_run(key).unwrap_or_else(|error| {
+        errors.push(error.to_string());
+        None
+    });
+    let (cluster_scoped, namespaced): (Vec<&OverrideObject>, Vec<&OverrideObject>) = hub
+        .overrides
+        .iter()
+        .filter(|override_| override_.applies_to(object))
+        .partition(|override_| override_.rules.namespace.is_none());
+    let rules = |overrides: Vec<&OverrideObject>| -> Vec<Override> {
+        overrides
+            .into_iter()
+            .map(|override_| override_.rules.clone())
+            .collect()
+    };
+    let cluster_resource_overrides = rules(cluster_scoped);
+    let resource_overrides = rules(namespaced);
+    let snapshot = hub.snapshots.get(&key).map(|snapshot| PolicySnapshot {
+        name: snapshot.name.clone(),
+        policy: snapshot.policy.clone(),
+    });
+    let planned = item::plan(
+        Input {
+            placement,
+            raw_policy: object.raw_policy.as_ref(),
+            snapshot: snapshot.as_ref(),
+            bindings: hub.bindings.get(&key).map_or(&[], Vec::as_slice),
+            run: staged.as_ref(),
+            cluster_resource_overrides: &cluster_resource_overrides,
+            resource_overrides: &resource_overrides,
+        },
+        &hub.fleet,
+    );
+    let trace = if run.options.trace == Trace::Full {
+        trace(placement.policy.as_ref(), &planned, &hub.fleet)
+    } else {
+        KubeFleetTrace::default()
+    };
+    errors.extend(planned.errors);
+    let item = PlanItem {
+        source: (&workload.object).into(),
+        clusters: ClusterNames::from(planned.clusters),
+        conditions: planned.conditions,
+        scores: planned.scores,
+        removed: planned.removed,
+        stages: planned.stages,
+        overrides: planned.overrides,
+        errors,
+        ..PlanItem::default()
+    };
+    Planned {
+        item,
+        trace: ItemTrace::KubeFleet(Box::new(trace)),
+        warnings: Vec::new(),
+    }
+}
+
+/// Every MemberCluster's verdict, from the item and its schedule.
+fn trace(
+    policy: Option<&PlacementPolicy>,
+    planned: &item::Item,
+    fleet: &Fleet<'_>,
+) -> KubeFleetTrace {
+    let default_policy = PlacementPolicy::default();
+    let policy = policy.unwrap_or(&default_policy);
+    let wanted = match policy.placement_type {
+        PlacementType::PickN => usize::try_from(policy.number_of_clusters()).ok(),
+        PlacementType::PickFixed => Some(policy.cluster_names.len()),
+        PlacementType::PickAll => None,
+    };
+    let mut trace = KubeFleetTrace {
+        placement_type: policy.placement_type,
+        wanted,
+        refused: planned.schedule.is_none(),
+        schedule_failed: planned.schedule_failed.clone(),
+        ..KubeFleetTrace::default()
+    };
+    let Some(schedule) = &planned.schedule else {
+        return trace;
+    };
+    trace.snapshot.clone_from(&schedule.snapshot);
+    trace.new_snapshot = schedule.new_snapshot;
+    trace.cycles = schedule.cycles;
+    trace.failed = schedule.error.is_some();
+    trace.decisions.clone_from(&schedule.decisions);
+    trace.clusters = verdicts(planned, schedule, fleet);
+    trace
+}
+
+fn verdicts(
+    planned: &item::Item,
+    schedule: &Schedule,
+    fleet: &Fleet<'_>,
+) -> Vec<(String, Verdict)> {
+    let mut verdicts: HashMap<&str, Verdict> = HashMap::new();
+    for ((name, reason), (_, why)) in schedule.filtered(fleet).into_iter().zip(&schedule.rejected) {
+        if let Some(cluster) = fleet.get(&name) {
+            let plugin = plugin(*why);
+            verdicts.insert(cluster.name.as_str(), Verdict::Filtered { plugin, reason });
+        }
+    }
+    // PickFixed runs no plugin: a named cluster that is not eligible is in the decisions.
+    for decision in schedule
+        .decisions
+        .iter()
+        .filter(|decision| !decision.selected)
+    {
+        if let Some(cluster) = fleet.get(&decision.cluster_name) {
+            let reason = decision.reason.clone();
+            verdicts
+                .entry(cluster.name.as_str())
+                .or_insert(Verdict::Filtered {
+                    plugin: "PickFixed",
+                    reason,
+                });
+        }
+    }
+    let not_picked = schedule.not_picked(fleet);
+    let of = not_picked.len();
+    for (at, (name, score)) in not_picked.into_iter().enumerate() {
+        verdicts.insert(
+            name,
+            Verdict::NotPicked {
+                score,
+                rank: at + 1,
+                of,
+            },
+        );
+    }
+    for cluster in &planned.clusters {
+        if let Some(member) = fleet.get(cluster) {
+            verdicts.insert(
+                member.name.as_str(),
+                Verdict::Selected(planned.scores.get(cluster).copied()),
+            );
+        }
+    }
+    fleet
+        .clusters()
+        .iter()
+        .map(|cluster| {
+            let verdict = verdicts
+                .remove(cluster.name.as_str())
+                .unwrap_or(Verdict::NotConsidered);
+            (cluster.name.clone(), verdict)
+        })
+        .collect()
+}
+
+/// The plugin of the default profile that made a rejection (`profile.go NewProfile`).
+fn plugin(why: Rejection) -> &'static str {
+    match why {
+        Rejection::Affinity => "ClusterAffinity",
+        Rejection::Ineligible(_) => "ClusterEligibility",
+        Rejection::Namespace(_) => "NamespaceAffinity",
+        Rejection::Taint(_) => "TaintToleration",
+        Rejection::Spread(_) => "TopologySpreadConstraints",
+    }
+}

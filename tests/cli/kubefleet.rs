@@ -1,0 +1,207 @@
+//! KubeFleet through the real binary: the bundled example (testdata/kubefleet/example, one
+//! placement of each type, a staged update run and overrides) planned in every format and
+//! explained, and the cases around it (admission refusals, stickiness). Golden files live in
+//! testdata/kubefleet/expected; `FLEETPLAN_BLESS=1 cargo test --test cli kubefleet::` rewrites
+//! them.
+
+use std::path::Path;
+
+use crate::common::{self, Test};
+
+const EXAMPLE: &str = "testdata/kubefleet/example";
+const MEMBERS: &str = "testdata/kubefleet/example/members.yaml";
+const PLACEMENTS: &str = "testdata/kubefleet/example/placements.yaml";
+const EXPECTED: &str = "testdata/kubefleet/expected";
+const CASES: &str = "testdata/kubefleet/cases";
+/// The example's heartbeats are judged at this time.
+const NOW: &str = "2026-06-01T12:00:00Z";
+
+/// Compares `output` with the golden file (or rewrites it under FLEETPLAN_BLESS).
+fn golden(name: &str, output: &[u8]) {
+    common::golden(
+        &Path::new(EXPECTED).join(name),
+        &String::from_utf8_lossy(output),
+    );
+}
+
+/// `fleetplan ARGS… --now NOW`, which must succeed without a word on stderr.
+fn run(args: &[&str]) -> Vec<u8> {
+    Test::new()
+        .args(args.iter().copied())
+        .args(["--now", NOW])
+        .stderr("")
+        .run()
+        .stdout
+}
+
+#[test]
+fn the_example_plans_as_its_golden_table() {
+    golden("plan.txt", &run(&["plan", "-f", EXAMPLE]));
+}
+
+#[test]
+fn the_example_plans_as_its_golden_yaml_and_json() {
+    golden("plan.yaml", &run(&["plan", "-o", "yaml", "-f", EXAMPLE]));
+    golden("plan.json", &run(&["plan", "-o", "json", "-f", EXAMPLE]));
+}
+
+#[test]
+fn decisions_hold_no_kubefleet_object() {
+    // `-o decisions` writes OCM PlacementDecisions; KubeFleet has none, so only the header.
+    let output =
+        String::from_utf8_lossy(&run(&["plan", "-o", "decisions", "-f", EXAMPLE])).to_string();
+    assert!(!output.contains("kubernetes-fleet"), "{output}");
+}
+
+#[test]
+fn each_placement_type_explains_as_its_golden_text() {
+    for (item, name) in [
+        ("crp/web", "explain-pick-n.txt"),
+        ("crp/monitoring", "explain-pick-all.txt"),
+        ("crp/pinned", "explain-pick-fixed.txt"),
+        ("rp/shop/api", "explain-resource-placement.txt"),
+    ] {
+        golden(name, &run(&["explain", "-f", EXAMPLE, item]));
+    }
+}
+
+#[test]
+fn a_placement_admission_refuses_is_an_item_error_with_upstreams_message() {
+    let refused = format!("{CASES}/refused.yaml");
+    Test::new()
+        .args(["plan", "-f", MEMBERS, "-f", &refused, "--now", NOW])
+        .stdout(
+            "ClusterResourcePlacement/no-count (placement.kubernetes-fleet.io/v1beta1): error
+  error: spec.policy: Invalid value: \"object\": clusterNames cannot be set and numberOfClusters must be set when placementType is PickN
+
+ClusterResourcePlacement/preferred-pick-all (placement.kubernetes-fleet.io/v1beta1): error
+  error: the placement policy field is invalid: PreferredDuringSchedulingIgnoredDuringExecution will be ignored for placement policy type PickAll
+",
+        )
+        .stderr(
+            "error: testdata/kubefleet/cases/refused.yaml#1: ClusterResourcePlacement/no-count: spec.policy: Invalid value: \"object\": clusterNames cannot be set and numberOfClusters must be set when placementType is PickN
+error: testdata/kubefleet/cases/refused.yaml#2: ClusterResourcePlacement/preferred-pick-all: the placement policy field is invalid: PreferredDuringSchedulingIgnoredDuringExecution will be ignored for placement policy type PickAll
+",
+        )
+        .status(1)
+        .run();
+}
+
+#[test]
+fn a_policy_the_schema_cannot_read_names_its_field() {
+    let bad = format!("{CASES}/bad-type.yaml");
+    Test::new()
+        .args(["plan", "-f", MEMBERS, "-f", &bad, "--now", NOW])
+        .stdout("")
+        .stderr(
+            "error: testdata/kubefleet/cases/bad-type.yaml#1: ClusterResourcePlacement/bad-type: spec.policy.placementType: unknown variant `PickSome`, expected one of `PickAll`, `PickN`, `PickFixed`\n",
+        )
+        .status(1)
+        .run();
+}
+
+#[test]
+fn a_current_binding_is_kept_on_a_cluster_that_no_longer_matches() {
+    // member-us-2 is tainted and not `env: prod`, but its binding is under the latest
+    // snapshot: the hub keeps it and PickN adds one cluster.
+    let sticky = format!("{CASES}/sticky.yaml");
+    let output = run(&[
+        "plan", "-f", MEMBERS, "-f", PLACEMENTS, "-f", &sticky, "crp/web",
+    ]);
+    assert_eq!(
+        String::from_utf8_lossy(&output),
+        "ClusterResourcePlacement/web (placement.kubernetes-fleet.io/v1beta1): 2 clusters
+  CLUSTER       AFFINITY   SPREAD   STAGE   OVERRIDES
+  member-eu-1   7          0
+  member-us-2   3          0
+"
+    );
+}
+
+/// `fleetplan ARGS… --now NOW` with the exit status `status`, its stdout.
+fn run_status(args: &[&str], status: i32) -> Vec<u8> {
+    Test::new()
+        .args(args.iter().copied())
+        .args(["--now", NOW])
+        .status(status)
+        .run()
+        .stdout
+}
+
+#[test]
+fn diff_shows_moved_stages_and_overrides_in_every_format() {
+    let rollout = format!("{CASES}/rollout-v2.yaml");
+    let previous = format!("{EXPECTED}/plan.yaml");
+    let inputs = [
+        "-f",
+        MEMBERS,
+        "-f",
+        PLACEMENTS,
+        "-f",
+        &rollout,
+        "--previous",
+        &previous,
+    ];
+    for (format, name) in [
+        ("text", "diff.txt"),
+        ("json", "diff.json"),
+        ("markdown", "diff.md"),
+        ("github", "diff-github.txt"),
+    ] {
+        let mut args = vec!["diff", "-o", format];
+        args.extend(inputs);
+        golden(name, &run_status(&args, 2));
+    }
+}
+
+#[test]
+fn diff_against_the_same_inputs_finds_no_changes() {
+    let previous = format!("{EXPECTED}/plan.yaml");
+    let output = run(&["diff", "-f", EXAMPLE, "--previous", &previous]);
+    assert_eq!(String::from_utf8_lossy(&output), "no changes\n");
+}
+
+#[test]
+fn check_finds_refusals_unfilled_pick_n_failed_cycles_and_clusters_in_no_stage() {
+    let cases = format!("{CASES}/check.yaml");
+    let refused = format!("{CASES}/refused.yaml");
+    let inputs = ["-f", EXAMPLE, "-f", &cases, "-f", &refused];
+    for (format, name) in [
+        ("text", "check.txt"),
+        ("json", "check.json"),
+        ("github", "check-github.txt"),
+        ("junit", "check.xml"),
+        ("sarif", "check.sarif"),
+        ("markdown", "check.md"),
+    ] {
+        let mut args = vec!["check", "-o", format];
+        args.extend(inputs);
+        golden(name, &run_status(&args, 1));
+    }
+}
+
+#[test]
+fn check_of_the_example_alone_reports_the_unfilled_pick_fixed() {
+    let output = run_status(&["check", "-f", EXAMPLE], 3);
+    assert_eq!(
+        String::from_utf8_lossy(&output),
+        "unsatisfied: testdata/kubefleet/example/placements.yaml#3: line 48: ClusterResourcePlacement/pinned: SchedulingPolicyUnfulfilled: could not find all clusters needed as specified by the scheduling policy, found 1 cluster(s) instead\n4 items checked: 1 unsatisfied\n"
+    );
+}
+
+#[test]
+fn a_run_naming_a_strategy_the_inputs_lack_is_an_item_error() {
+    Test::new()
+        .args(["plan", "-f", MEMBERS, "-f", PLACEMENTS, "-f", "-", "crp/web"])
+        .args(["--now", NOW])
+        .stdin(
+            "apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterStagedUpdateRun
+metadata: {name: web-rollout}
+spec: {placementName: web, stagedRolloutStrategyName: rings}
+",
+        )
+        .stderr("error: testdata/kubefleet/example/placements.yaml#1: ClusterResourcePlacement/web: ClusterStagedUpdateRun web-rollout: spec.stagedRolloutStrategyName: no ClusterStagedUpdateStrategy \"rings\" in the inputs\n")
+        .status(1)
+        .run();
+}
