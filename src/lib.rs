@@ -21,6 +21,7 @@ mod kubefleet;
 mod load;
 mod migrate;
 mod model;
+mod ocm;
 mod output;
 mod parallel;
 mod placement;

@@ -10,27 +10,28 @@ use crate::load::kinds::{self, Api};
 use crate::load::Document;
 use crate::migrate::{MigrateOptions, Migration, Target};
 use crate::model::{Cluster, Model, PlanItem, Workload, WorkloadKind};
-use crate::plan::{items, ItemTrace, Planned, Run};
+use crate::plan::{ItemTrace, Planned, Run};
 use crate::render::explain::{self, Explanation};
+use crate::{federation, karmada, kubefed, kubefleet, ocm};
 
 /// What `load` reads, in the order the APIs' claims are tried (an object of a kind no API
 /// defines goes to the first API that claims it).
 pub(crate) const APIS: &[&Api] = &[
     &kinds::inventory::API,
-    &crate::federation::read::API,
-    &crate::kubefed::read::API,
-    &kinds::placement::API,
-    &kinds::placement_rule::API,
+    &federation::read::API,
+    &kubefed::read::API,
+    &ocm::read::placement::API,
+    &ocm::read::placement_rule::API,
     // The objects that consume a placement.
-    &kinds::consumers::policy::API,
-    &kinds::consumers::subscription::API,
-    &kinds::consumers::work::API,
-    &kinds::consumers::addon::API,
+    &ocm::read::consumers::policy::API,
+    &ocm::read::consumers::subscription::API,
+    &ocm::read::consumers::work::API,
+    &ocm::read::consumers::addon::API,
     // Claims core ConfigMaps and Secrets of its shapes, which Karmada's claim would take.
-    &kinds::consumers::argo::API,
-    &crate::kubefleet::read::API,
+    &ocm::read::consumers::argo::API,
+    &kubefleet::read::API,
     // Last: its claim takes any other named object as a possible resource template.
-    &crate::karmada::read::API,
+    &karmada::read::API,
 ];
 
 /// Plans one workload with its API's plan step.
@@ -39,24 +40,15 @@ pub(crate) fn plan<'a>(run: &Run<'_, 'a>, workload: &'a Workload) -> Planned<'a>
         WorkloadKind::Annotated {
             replica_set_preferences,
             replicas,
-        } => crate::federation::plan::plan(
-            run,
-            workload,
-            replica_set_preferences.as_deref(),
-            *replicas,
-        ),
-        WorkloadKind::Federated(placement) => {
-            crate::kubefed::plan::federated(run, workload, placement)
-        }
+        } => federation::plan::plan(run, workload, replica_set_preferences.as_deref(), *replicas),
+        WorkloadKind::Federated(placement) => kubefed::plan::federated(run, workload, placement),
         WorkloadKind::ReplicaSchedulingPreference(spec) => {
-            crate::kubefed::plan::replica_scheduling_preference(run, workload, spec)
+            kubefed::plan::replica_scheduling_preference(run, workload, spec)
         }
-        WorkloadKind::Placement(spec) => items::placement::plan(run, workload, spec),
-        WorkloadKind::PlacementRule(spec) => items::placement_rule::plan(run, workload, spec),
-        WorkloadKind::Karmada(resource) => crate::karmada::plan::plan(run, workload, resource),
-        WorkloadKind::KubeFleet(placement) => {
-            crate::kubefleet::plan::plan(run, workload, placement)
-        }
+        WorkloadKind::Placement(spec) => ocm::plan::placement::plan(run, workload, spec),
+        WorkloadKind::PlacementRule(spec) => ocm::plan::placement_rule::plan(run, workload, spec),
+        WorkloadKind::Karmada(resource) => karmada::plan::plan(run, workload, resource),
+        WorkloadKind::KubeFleet(placement) => kubefleet::plan::plan(run, workload, placement),
         // Planned after the placements it references (`plan::plan_consumers`), never here.
         WorkloadKind::Consumer(_) => Planned::failed(
             workload,
@@ -80,13 +72,15 @@ pub(crate) fn explain(
             explain::label_selection::explain(explanation, selection, clusters);
             explain::replicas::explain(explanation, item, planner);
         }
-        ItemTrace::Placement(result) => explain::placement::explain(explanation, result, clusters),
-        ItemTrace::PlacementRule(result) => {
-            explain::placement_rule::explain(explanation, result, clusters)
+        ItemTrace::Placement(result) => {
+            ocm::explain::placement::explain(explanation, result, clusters)
         }
-        ItemTrace::Karmada(trace) => crate::karmada::explain::explain(explanation, trace),
-        ItemTrace::Consumer(trace) => explain::consumer::explain(explanation, trace, clusters),
-        ItemTrace::KubeFleet(trace) => crate::kubefleet::explain::explain(explanation, item, trace),
+        ItemTrace::PlacementRule(result) => {
+            ocm::explain::placement_rule::explain(explanation, result, clusters)
+        }
+        ItemTrace::Karmada(trace) => karmada::explain::explain(explanation, trace),
+        ItemTrace::Consumer(trace) => ocm::explain::consumer::explain(explanation, trace, clusters),
+        ItemTrace::KubeFleet(trace) => kubefleet::explain::explain(explanation, item, trace),
         ItemTrace::Failed => explain::failed(explanation, item, clusters),
     }
 }
@@ -100,8 +94,6 @@ pub(crate) fn migrate(
 ) -> Migration {
     match options.target {
         Target::Ocm => crate::migrate::migrate(model, documents, namespace, options),
-        Target::Karmada => {
-            crate::karmada::migrate::migrate(model, documents, namespace, options.karmada)
-        }
+        Target::Karmada => karmada::migrate::migrate(model, documents, namespace, options.karmada),
     }
 }

@@ -382,7 +382,7 @@ fn admitted_labels(object: &Object<'_>) -> Result<(), LoadError> {
     metadata_label_error(&object.meta.labels).map_or(Ok(()), |error| Err(object.invalid(error)))
 }
 
-pub(super) fn managed_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
+pub(crate) fn managed_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: ManagedClusterDoc = object.decode()?;
     admitted_labels(&object)?;
     let conditions = conditions(doc.status.conditions);

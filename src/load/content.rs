@@ -108,7 +108,7 @@ impl<'a> Content<'a> {
     }
 
     /// Decodes the value as `T`, reporting the path of the field that did not fit.
-    pub(super) fn decode<T: DeserializeOwned>(self) -> Result<T, FieldError> {
+    pub(crate) fn decode<T: DeserializeOwned>(self) -> Result<T, FieldError> {
         match self {
             Content::Tree(value) => decode(value),
             Content::Json(text) => {

@@ -14,7 +14,7 @@ fn literal(text: &str) -> String {
 
 /// The cluster's name is one of `names`. A Placement has no name field, and the `name` label
 /// is only a convention of some hubs, so the name is matched on `metadata.name`.
-pub(super) fn name_in(names: &[String]) -> String {
+pub(crate) fn name_in(names: &[String]) -> String {
     let list: Vec<String> = names.iter().map(|name| literal(name)).collect();
     format!("managedCluster.metadata.name in [{}]", list.join(", "))
 }
@@ -22,7 +22,7 @@ pub(super) fn name_in(names: &[String]) -> String {
 /// The label `key` read as a base-10 integer compared with `bound`, as apimachinery's
 /// `gt`/`lt` did (`strconv.ParseInt`, which CEL's `int(string)` also uses; a missing key or
 /// a non-integer value does not match).
-pub(super) fn label_compare(key: &str, operator: Operator, bound: i64) -> Option<String> {
+pub(crate) fn label_compare(key: &str, operator: Operator, bound: i64) -> Option<String> {
     let symbol = match operator {
         Operator::GreaterThan => ">",
         Operator::LessThan => "<",
@@ -36,7 +36,7 @@ pub(super) fn label_compare(key: &str, operator: Operator, bound: i64) -> Option
 
 /// The PlacementRule `clusterConditions` filter: a cluster is dropped when it has a condition
 /// of `kind` with another status; a cluster without that condition (or without any) stays.
-pub(super) fn condition_filter(kind: &str, status: &str) -> String {
+pub(crate) fn condition_filter(kind: &str, status: &str) -> String {
     format!(
         "!has(managedCluster.status.conditions) || !managedCluster.status.conditions.exists(c, c.type == {} && c.status != {})",
         literal(kind),
@@ -45,7 +45,7 @@ pub(super) fn condition_filter(kind: &str, status: &str) -> String {
 }
 
 /// The cluster is online: federation placed objects only on ready clusters.
-pub(super) fn available() -> String {
+pub(crate) fn available() -> String {
     format!(
         "managedCluster.status.conditions.exists(c, c.type == {} && c.status == \"True\")",
         literal(AVAILABLE)

@@ -10,7 +10,7 @@ use serde_yaml::Value;
 use crate::model::preferences::ClusterPreferences;
 use crate::model::{LabelSelectorSpec, ObjectRef};
 
-pub(super) const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
+pub(crate) const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
 pub(super) const CLUSTER_SET_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta2";
 pub(crate) const RSP_API_VERSION: &str = "scheduling.kubefed.io/v1alpha1";
 pub(super) const MANIFEST_WORK_API_VERSION: &str = "work.open-cluster-management.io/v1alpha1";
@@ -94,7 +94,7 @@ pub(crate) fn emit<S: Serialize>(
 /// `spec` of a v1beta1 Placement, as far as migrations fill it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct PlacementSpec {
+pub(crate) struct PlacementSpec {
     pub cluster_sets: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub number_of_clusters: Option<i32>,
@@ -106,13 +106,13 @@ pub(super) struct PlacementSpec {
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct Predicate {
+pub(crate) struct Predicate {
     pub required_cluster_selector: ClusterSelector,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct ClusterSelector {
+pub(crate) struct ClusterSelector {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label_selector: Option<LabelSelectorSpec>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -121,27 +121,27 @@ pub(super) struct ClusterSelector {
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct CelSelector {
+pub(crate) struct CelSelector {
     pub cel_expressions: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct PrioritizerPolicy {
+pub(crate) struct PrioritizerPolicy {
     pub mode: &'static str,
     pub configurations: Vec<PrioritizerConfig>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct PrioritizerConfig {
+pub(crate) struct PrioritizerConfig {
     pub score_coordinate: ScoreCoordinate,
     pub weight: i32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(super) struct ScoreCoordinate {
+pub(crate) struct ScoreCoordinate {
     #[serde(rename = "type")]
     pub kind: &'static str,
     pub built_in: &'static str,
@@ -150,7 +150,7 @@ pub(super) struct ScoreCoordinate {
 impl PrioritizerPolicy {
     /// `Exact` mode with one built-in prioritizer: `Additive` would add Balance, which
     /// scores by other placements' decisions, something no legacy scheduler looked at.
-    pub(super) fn exact(built_in: &'static str, weight: i32) -> PrioritizerPolicy {
+    pub(crate) fn exact(built_in: &'static str, weight: i32) -> PrioritizerPolicy {
         PrioritizerPolicy {
             mode: "Exact",
             configurations: vec![PrioritizerConfig {
@@ -165,18 +165,18 @@ impl PrioritizerPolicy {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub(super) struct Toleration {
+pub(crate) struct Toleration {
     pub operator: &'static str,
 }
 
 impl Toleration {
     /// Empty key with `Exists`: tolerates every taint.
-    pub(super) fn everything() -> Toleration {
+    pub(crate) fn everything() -> Toleration {
         Toleration { operator: "Exists" }
     }
 }
 
-pub(super) fn placement(metadata: Metadata, spec: PlacementSpec) -> Emitted {
+pub(crate) fn placement(metadata: Metadata, spec: PlacementSpec) -> Emitted {
     emit(PLACEMENT_API_VERSION, "Placement", metadata, spec)
 }
 
@@ -295,7 +295,7 @@ struct WorkloadManifests {
 }
 
 /// A ManifestWorkReplicaSet delivering `manifest` to the clusters `placement` selects.
-pub(super) fn manifest_work_replica_set(
+pub(crate) fn manifest_work_replica_set(
     metadata: Metadata,
     placement: &str,
     manifest: Value,

@@ -15,10 +15,7 @@
 
 pub(crate) mod api_versions;
 pub(crate) mod assembly;
-mod cel;
-pub(crate) mod cluster_selector;
-mod consumers;
-mod delivery;
+pub(crate) mod cel;
 #[cfg(test)]
 mod golden;
 pub(crate) mod hub_version;
@@ -27,9 +24,8 @@ mod keep_going;
 pub(crate) mod manifest;
 pub(crate) mod object_error;
 pub(crate) mod objects;
-mod placement_rule;
 pub(crate) mod report;
-mod scope;
+pub(crate) mod scope;
 pub(crate) mod verify;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -415,13 +411,15 @@ pub(crate) fn migrate(
                 raw().ok_or(ObjectError::Missing).and_then(|raw| {
                     let namespace = namespace_of(object)?;
                     let decisions = decisions.get(object).copied().unwrap_or_default();
-                    let converted = placement_rule::convert(&placement_rule::RuleInput {
-                        raw,
-                        object,
-                        spec,
-                        decisions,
-                        scope: &scope,
-                    });
+                    let converted = crate::ocm::migrate::placement_rule::convert(
+                        &crate::ocm::migrate::placement_rule::RuleInput {
+                            raw,
+                            object,
+                            spec,
+                            decisions,
+                            scope: &scope,
+                        },
+                    );
                     let placement = converted
                         .outputs
                         .iter()
@@ -495,7 +493,8 @@ pub(crate) fn migrate(
     // An identical duplicate (read once by the loader) is rewritten once.
     let mut rewritten = std::collections::HashSet::new();
     for raw in &raws {
-        let Some((value, field)) = consumers::rewrite(raw, namespace, &rules) else {
+        let Some((value, field)) = crate::ocm::migrate::consumers::rewrite(raw, namespace, &rules)
+        else {
             continue;
         };
         if !rewritten.insert((
@@ -560,15 +559,17 @@ fn annotated(
         ],
     ));
     if let Some(selector) = selector {
-        let made = cluster_selector::convert(object, selector, scope)?;
+        let made = crate::ocm::migrate::cluster_selector::convert(object, selector, scope)?;
         placements.extend(made.outputs.iter().map(|e| e.object.clone()));
         converted.outputs.extend(made.outputs);
         converted.fields.extend(made.fields);
-        let placement = cluster_selector::placement_ref(object);
+        let placement = crate::ocm::migrate::cluster_selector::placement_ref(object);
         if !deliver {
-            converted.fields.push(delivery::not_delivered(&placement));
+            converted
+                .fields
+                .push(crate::ocm::migrate::delivery::not_delivered(&placement));
         } else if let Some(workload) = stripped.take() {
-            let delivered = delivery::convert(
+            let delivered = crate::ocm::migrate::delivery::convert(
                 object,
                 &placement,
                 &workload,

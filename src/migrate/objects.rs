@@ -46,7 +46,7 @@ impl RawObject<'_> {
     }
 
     /// `metadata.labels` or `metadata.annotations` as string pairs, in their written order.
-    pub(super) fn metadata_strings(&self, field: &str) -> Vec<(String, String)> {
+    pub(crate) fn metadata_strings(&self, field: &str) -> Vec<(String, String)> {
         let Some(Value::Mapping(map)) = self
             .value
             .get("metadata")

@@ -8,7 +8,7 @@ use super::report::FieldReport;
 
 /// The set migrated Placements name in `spec.clusterSets` and bind in their namespace.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct ClusterScope {
+pub(crate) struct ClusterScope {
     pub set: String,
     /// The set is every cluster (`LabelSelector {}`), so candidates are as before.
     pub every_cluster: bool,
@@ -43,7 +43,7 @@ impl ClusterScope {
 }
 
 /// The report line for the candidates: exact only with a set of every cluster.
-pub(super) fn candidates_field(scope: &ClusterScope, before: &str) -> FieldReport {
+pub(crate) fn candidates_field(scope: &ClusterScope, before: &str) -> FieldReport {
     let became = format!(
         "spec.clusterSets [{}] with a ManagedClusterSetBinding in the namespace",
         scope.set

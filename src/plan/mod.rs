@@ -1,7 +1,6 @@
 //! The Plan document (versioned, stable) and the per-workload combination of the engines.
 
-mod consumers;
-mod diagnostic;
+pub(crate) mod diagnostic;
 pub(crate) mod federated_fleet;
 pub(crate) mod items;
 mod lookup;
@@ -13,7 +12,7 @@ use std::collections::HashMap;
 pub(crate) use crate::karmada::plan::KarmadaTrace;
 pub(crate) use crate::model::Condition;
 pub(crate) use crate::model::{Group, ItemSource, Plan, PlanItem, Rollout};
-pub(crate) use consumers::ConsumerTrace;
+pub(crate) use crate::ocm::plan::consumers::{self, ConsumerTrace};
 pub(crate) use diagnostic::{Diagnostic, Kind as DiagnosticKind};
 pub(crate) use federated_fleet::FederatedFleet;
 pub(crate) use lookup::{find_cluster, find_item, LookupError};
@@ -176,7 +175,8 @@ fn build_workloads<'a>(
     options: &PlanOptions,
     workloads: &[&'a Workload],
 ) -> PlanOutcome<'a> {
-    let decisions = items::placement::previous_decisions(&model.decisions, options.previous);
+    let decisions =
+        crate::ocm::plan::placement::previous_decisions(&model.decisions, options.previous);
     let placements = Scheduler::new(&model.inventory, &decisions);
     let fleet = FederatedFleet::new(&model.inventory.clusters, &placements.fleet);
     let previous: HashMap<&ItemSource, &PlanItem> = options

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// The placement APIs with a folder of their own (`src/<api>/`): their engine and their
 /// per-layer pieces, each judged by its role name (`ROLES`); everything else is engine.
-const API_FOLDERS: &[&str] = &["federation", "karmada", "kubefed", "kubefleet"];
+const API_FOLDERS: &[&str] = &["federation", "karmada", "kubefed", "kubefleet", "ocm"];
 
 /// A file or folder's role name in an API folder, and the layer it belongs to.
 const ROLES: &[(&str, &str)] = &[
@@ -302,28 +302,72 @@ const KINDS: &[(&str, &[&str])] = &[
         "kubefed",
         &["ReplicaSchedulingPreference", "KubeFedCluster"],
     ),
+    (
+        "ocm",
+        &[
+            "PlacementRule",
+            "PlacementDecision",
+            "ManagedClusterSet",
+            "ManagedClusterSetBinding",
+            "AddOnPlacementScore",
+            "PlacementBinding",
+            "ManifestWorkReplicaSet",
+        ],
+    ),
 ];
 
 /// Where a kind name still appears outside its API's folder: `file: Kind`.
 const KIND_EXCEPTIONS: &[&str] = &[
-    // The loader's model entries: one variant per kind of model data, Karmada's among them.
+    // The model's shared data: the workload kinds (one variant per API's kind), the
+    // inventory's add-on scores, the consumers' specs.
+    "model/consumer.rs: ManifestWorkReplicaSet",
+    "model/consumer.rs: PlacementBinding",
+    "model/cluster.rs: AddOnPlacementScore",
+    "model/mod.rs: AddOnPlacementScore",
+    "model/workload.rs: PlacementRule",
+    "model/workload.rs: ReplicaSchedulingPreference",
+    // The loader's framework: its model entries (one variant per kind of model data), the
+    // name rules, and `--previous` (a Plan document or PlacementDecisions).
+    "load/model_builder.rs: AddOnPlacementScore",
+    "load/model_builder.rs: PlacementBinding",
     "load/model_builder.rs: PropagationPolicy",
     "load/model_builder.rs: ResourceBinding",
-    // The OCM migration's refusal of a cluster-scoped object names what Karmada would need.
-    "migrate/object_error.rs: ClusterPropagationPolicy",
-    // `plan -o bindings`, Karmada's output format, is still a render module of its own.
+    "load/names.rs: ManagedClusterSet",
+    "load/previous.rs: PlacementDecision",
+    "load/previous.rs: PlacementRule",
+    // OCM's scheduler, still the shared engine src/placement/ (it joins src/ocm/ last).
+    "placement/filters/cel.rs: AddOnPlacementScore",
+    "placement/filters/predicate.rs: AddOnPlacementScore",
+    "placement/previous.rs: PlacementDecision",
+    "placement/prioritizers/addon.rs: AddOnPlacementScore",
+    // The plan's trace and the renderers: one variant or arm per engine, and the outputs
+    // that write an API's objects (`-o decisions`, `-o bindings`).
+    "plan/trace.rs: PlacementRule",
     "render/bindings.rs: ClusterResourceBinding",
     "render/bindings.rs: ResourceBinding",
-    // The kubefed → Karmada migration reads kubefed's objects (its source).
+    "render/decisions.rs: PlacementDecision",
+    "render/explain/text.rs: PlacementRule",
+    "render/plan.rs: PlacementRule",
+    // check's hints name the objects that would fix a finding.
+    "findings/hints.rs: ManagedClusterSet",
+    "findings/hints.rs: ManagedClusterSetBinding",
+    // The migration framework: the objects it writes (manifest.rs), the cluster scope it
+    // binds, `--in-place`, and the migrations whose source is another API's kind.
     "karmada/migrate/federated.rs: ReplicaSchedulingPreference",
+    "karmada/migrate/mod.rs: PlacementRule",
     "karmada/migrate/mod.rs: ReplicaSchedulingPreference",
-    // The OCM migration's writers and messages name the kubefed object it writes beside.
-    "migrate/delivery.rs: ReplicaSchedulingPreference",
+    "migrate/in_place.rs: ManagedClusterSetBinding",
+    "migrate/manifest.rs: ManagedClusterSet",
+    "migrate/manifest.rs: ManagedClusterSetBinding",
+    "migrate/manifest.rs: ManifestWorkReplicaSet",
     "migrate/manifest.rs: ReplicaSchedulingPreference",
-    // The model's workload kinds: one variant per API's kind.
-    "model/workload.rs: ReplicaSchedulingPreference",
+    "migrate/object_error.rs: ClusterPropagationPolicy",
+    "migrate/scope.rs: ManagedClusterSet",
+    "migrate/scope.rs: ManagedClusterSetBinding",
+    "ocm/migrate/delivery.rs: ReplicaSchedulingPreference",
     // The verdicts' messages list the kinds fleetplan plans and the inventory kinds.
     "verdict.rs: KubeFedCluster",
+    "verdict.rs: PlacementRule",
     "verdict.rs: ReplicaSchedulingPreference",
     // KubeFleet has kinds of the same names (placement.kubernetes-fleet.io).
     "kubefleet/read.rs: ClusterResourceBinding",

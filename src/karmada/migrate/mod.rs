@@ -42,7 +42,6 @@ use crate::selector::{Requirement, Selector};
 use crate::kubefed::migrate::RSP_TARGETS;
 use crate::migrate::api_versions;
 use crate::migrate::assembly::{Assembly, Recorded};
-use crate::migrate::cluster_selector::{describe, match_expression};
 use crate::migrate::hub_version::KarmadaVersion;
 use crate::migrate::object_error::ObjectError;
 use crate::migrate::objects::{self, RawObject};
@@ -50,6 +49,7 @@ use crate::migrate::report::{Aspect, Comparison, FieldReport};
 use crate::migrate::{
     Converted, Migration, CLUSTER_SELECTOR_ANNOTATION, REPLICA_SET_PREFERENCES_ANNOTATION,
 };
+use crate::ocm::migrate::cluster_selector::{describe, match_expression};
 use policy::{ClusterAffinity, Placement};
 use type_configs::TypeConfigs;
 

@@ -2,10 +2,7 @@
 //! folder) per API, and one line per API in [`APIS`]. The fleet's cluster kinds share their
 //! document shapes (taints, conditions) in `load/clusters.rs`; each API lists the ones it brings.
 
-pub(crate) mod consumers;
 pub(crate) mod inventory;
-pub(crate) mod placement;
-pub(crate) mod placement_rule;
 
 use serde_json::Value;
 
@@ -19,7 +16,7 @@ use crate::model::placement::SpecError;
 use crate::model::{PreviousDecision, Workload, WorkloadKind};
 
 pub(crate) use crate::federation::read::CLUSTER_SELECTOR_ANNOTATION;
-pub(super) use placement::{names_no_placement, planned_object};
+pub(super) use crate::ocm::read::placement::{names_no_placement, planned_object};
 
 /// Decodes one object of its kind, reading nothing but the object (see [`Decoded`]).
 pub(crate) type Reader = fn(Object<'_>) -> Result<Decoded, LoadError>;
@@ -122,7 +119,7 @@ pub(crate) fn workload(
 }
 
 /// The `spec` or `status` subtree in the JSON form `model::placement` decodes.
-fn subtree(object: &Object<'_>, field: &str) -> Result<Value, LoadError> {
+pub(crate) fn subtree(object: &Object<'_>, field: &str) -> Result<Value, LoadError> {
     let Some(content) = object.content.get(field) else {
         return Ok(Value::Null);
     };
@@ -134,7 +131,7 @@ fn subtree(object: &Object<'_>, field: &str) -> Result<Value, LoadError> {
     })
 }
 
-fn spec_error(object: &Object<'_>, field: &str, error: SpecError) -> LoadError {
+pub(crate) fn spec_error(object: &Object<'_>, field: &str, error: SpecError) -> LoadError {
     let path = match error.path.as_str() {
         "" | "." => field.to_string(),
         path if path.starts_with(&format!("{field}.")) => path.to_string(),

@@ -1,8 +1,6 @@
 //! The plan steps of the APIs without a folder of their own yet: how their workloads become
 //! plan items (`crate::registry::plan` chooses one per workload).
 
-pub(crate) mod placement;
-pub(crate) mod placement_rule;
 pub(crate) mod replicas;
 
 use crate::selector::SelectorError;

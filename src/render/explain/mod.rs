@@ -3,10 +3,7 @@
 
 #[cfg(test)]
 mod agreement;
-pub(crate) mod consumer;
 pub(crate) mod label_selection;
-pub(crate) mod placement;
-pub(crate) mod placement_rule;
 pub(crate) mod replicas;
 mod text;
 

@@ -7,9 +7,9 @@ use std::collections::BTreeSet;
 
 use serde_yaml::Value;
 
-use super::manifest::PLACEMENT_API_VERSION;
-use super::objects::RawObject;
-use super::report::FieldReport;
+use crate::migrate::manifest::PLACEMENT_API_VERSION;
+use crate::migrate::objects::RawObject;
+use crate::migrate::report::FieldReport;
 
 const PLACEMENT_GROUP: &str = "cluster.open-cluster-management.io";
 
@@ -40,7 +40,7 @@ const CONSUMERS: &[ConsumerKind] = &[
 /// `raw` with its reference pointing at the Placement, when it names a migrated rule.
 /// `rules` holds (namespace, name) of the migrated PlacementRules; `default_namespace` is the
 /// namespace of a consumer written without one.
-pub(super) fn rewrite(
+pub(crate) fn rewrite(
     raw: &RawObject<'_>,
     default_namespace: &str,
     rules: &BTreeSet<(String, String)>,

@@ -20,10 +20,10 @@ use serde_yaml::Value;
 
 use crate::model::ObjectRef;
 
-use super::api_versions;
-use super::manifest::{self, Metadata};
-use super::report::FieldReport;
-use super::Converted;
+use crate::migrate::api_versions;
+use crate::migrate::manifest::{self, Metadata};
+use crate::migrate::report::FieldReport;
+use crate::migrate::Converted;
 
 /// `metadata` fields the API server writes; a manifest carrying them would be refused or
 /// would pin the object to the hub's copy.
@@ -41,7 +41,7 @@ const SERVER_METADATA: &[&str] = &[
 
 /// The ManifestWorkReplicaSet delivering `workload` (already without the federation
 /// annotations) to the clusters of the Placement `placement` selects.
-pub(super) fn convert(
+pub(crate) fn convert(
     object: &ObjectRef,
     placement: &ObjectRef,
     workload: &Value,
@@ -132,7 +132,7 @@ fn feature_gate() -> FieldReport {
 
 /// The loss when delivery is turned off (`migrate --no-manifest-work`): the object is
 /// written back bare, and on a hub it runs there, tied to no Placement.
-pub(super) fn not_delivered(placement: &ObjectRef) -> FieldReport {
+pub(crate) fn not_delivered(placement: &ObjectRef) -> FieldReport {
     FieldReport::lost(
         "(delivery to the selected clusters)",
         format!(

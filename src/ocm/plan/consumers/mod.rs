@@ -16,9 +16,9 @@ use std::collections::HashMap;
 use crate::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, PlacementBinding};
 use crate::model::{ClusterNames, ItemSource, Model, ObjectRef, PlanItem, Workload, WorkloadKind};
 
-pub(super) use bindings::binding_problems;
-pub(super) use land::land;
-pub(super) use resolve::{resolve, Resolution};
+pub(crate) use bindings::binding_problems;
+pub(crate) use land::land;
+pub(crate) use resolve::{resolve, Resolution};
 
 /// What a consumer item's trace holds: how it got to its clusters.
 #[derive(Clone, Debug, Default)]
@@ -29,7 +29,7 @@ pub struct ConsumerTrace<'a> {
     pub notes: Vec<String>,
     /// The placements the routes go through, as their items were planned: kept for `explain`
     /// (a full trace) only.
-    pub placements: Vec<(PlanItem, super::ItemTrace<'a>)>,
+    pub placements: Vec<(PlanItem, crate::plan::ItemTrace<'a>)>,
 }
 
 /// One way a consumer lands: the objects in between, the placement, and what it gave.
@@ -46,7 +46,7 @@ pub struct RouteTrace {
 
 /// The model's consumers and the objects between them and their placements, indexed once
 /// per run.
-pub(super) struct Consumers<'a> {
+pub(crate) struct Consumers<'a> {
     /// (kind, namespace, name) → the Placement or PlacementRule workload.
     placements: HashMap<(&'a str, &'a str, &'a str), &'a Workload>,
     /// (kind, name) → the namespaces a placement of that name is in, for "another
@@ -76,7 +76,7 @@ fn namespace(object: &ObjectRef) -> &str {
 }
 
 impl<'a> Consumers<'a> {
-    pub(super) fn new(model: &'a Model) -> Consumers<'a> {
+    pub(crate) fn new(model: &'a Model) -> Consumers<'a> {
         let mut consumers = Consumers {
             placements: HashMap::new(),
             placement_namespaces: HashMap::new(),
@@ -151,7 +151,7 @@ impl<'a> Consumers<'a> {
     }
 
     /// The clusters registered with Argo CD, when a cluster Secret was read.
-    pub(super) fn argo_clusters(&self) -> Option<&HashMap<&'a str, &'a str>> {
+    pub(crate) fn argo_clusters(&self) -> Option<&HashMap<&'a str, &'a str>> {
         self.argo_clusters.as_ref()
     }
 

@@ -17,15 +17,15 @@
 use crate::model::{LabelSelectorRequirementSpec, LabelSelectorSpec, ObjectRef};
 use crate::selector::{Operator, Requirement, Selector};
 
-use super::cel;
-use super::manifest::{self, Metadata, PlacementSpec, Toleration};
-use super::object_error::ObjectError;
-use super::report::FieldReport;
-use super::scope::{self, ClusterScope};
-use super::{Converted, CLUSTER_SELECTOR_ANNOTATION};
+use crate::migrate::cel;
+use crate::migrate::manifest::{self, Metadata, PlacementSpec, Toleration};
+use crate::migrate::object_error::ObjectError;
+use crate::migrate::report::FieldReport;
+use crate::migrate::scope::{self, ClusterScope};
+use crate::migrate::{Converted, CLUSTER_SELECTOR_ANNOTATION};
 
 /// The Placement's identity for an annotated object.
-pub(super) fn placement_ref(object: &ObjectRef) -> ObjectRef {
+pub(crate) fn placement_ref(object: &ObjectRef) -> ObjectRef {
     ObjectRef {
         api_version: manifest::PLACEMENT_API_VERSION.to_string(),
         kind: "Placement".to_string(),
@@ -64,7 +64,7 @@ pub(crate) fn describe(expression: &LabelSelectorRequirementSpec) -> String {
     )
 }
 
-pub(super) fn convert(
+pub(crate) fn convert(
     object: &ObjectRef,
     annotation: &str,
     scope: &ClusterScope,

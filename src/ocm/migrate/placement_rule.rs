@@ -25,12 +25,12 @@ use crate::model::placement::{HintResource, PlacementRuleSpec, SelectionOrder};
 use crate::model::{LabelSelectorSpec, ObjectRef};
 use crate::placement::prioritizers::resource;
 
-use super::cel;
-use super::manifest::{self, Metadata, PlacementSpec, PrioritizerPolicy, Toleration};
-use super::objects::RawObject;
-use super::report::FieldReport;
-use super::scope::{self, ClusterScope};
-use super::Converted;
+use crate::migrate::cel;
+use crate::migrate::manifest::{self, Metadata, PlacementSpec, PrioritizerPolicy, Toleration};
+use crate::migrate::objects::RawObject;
+use crate::migrate::report::FieldReport;
+use crate::migrate::scope::{self, ClusterScope};
+use crate::migrate::Converted;
 
 /// Annotations the PlacementRule controller read to act as the user who created the rule;
 /// the Placement API has no counterpart (access is RBAC on `managedclustersets/bind`).
@@ -43,7 +43,7 @@ fn is_user_identity(key: &str) -> bool {
 /// compute a wrong three-way merge for the new one.
 const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
-pub(super) struct RuleInput<'a> {
+pub(crate) struct RuleInput<'a> {
     pub raw: &'a RawObject<'a>,
     pub object: &'a ObjectRef,
     pub spec: &'a PlacementRuleSpec,
@@ -52,7 +52,7 @@ pub(super) struct RuleInput<'a> {
     pub scope: &'a ClusterScope,
 }
 
-pub(super) fn convert(input: &RuleInput) -> Converted {
+pub(crate) fn convert(input: &RuleInput) -> Converted {
     let spec = input.spec;
     let mut fields = Vec::new();
     let mut metadata = Metadata::of(input.object);

@@ -5,7 +5,9 @@ use crate::model::{Cluster, ConditionStatus};
 use crate::placement::trace::{Score, Verdict};
 use crate::placement::{PlacementResult, SPREAD_NOT_ENFORCED};
 
-use super::{list, ClusterVerdict, Code, DecisionPlace, Explanation, UpstreamDebug};
+use crate::render::explain::{
+    list, ClusterVerdict, Code, DecisionPlace, Explanation, UpstreamDebug,
+};
 
 pub(crate) fn explain(
     explanation: &mut Explanation,

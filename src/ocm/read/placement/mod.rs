@@ -6,8 +6,8 @@ mod cluster_sets;
 mod decisions;
 mod scores;
 
-use super::{spec_error, subtree, workload, Api, KnownKind};
 use crate::load::clusters::managed_cluster;
+use crate::load::kinds::{spec_error, subtree, workload, Api, KnownKind};
 use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};

@@ -4,7 +4,9 @@
 use crate::model::Cluster;
 use crate::plan::ConsumerTrace;
 
-use super::{clusters_text, explain as explain_item, ClusterVerdict, Code, Explanation};
+use crate::render::explain::{
+    clusters_text, explain as explain_item, ClusterVerdict, Code, Explanation,
+};
 
 pub(crate) fn explain(explanation: &mut Explanation, trace: &ConsumerTrace, clusters: &[Cluster]) {
     let selected: Vec<&str> = trace

@@ -3,7 +3,7 @@
 use crate::model::Cluster;
 use crate::placement::rule::{RuleResult, RuleVerdict};
 
-use super::{clusters_text, list, ClusterVerdict, Code, Explanation};
+use crate::render::explain::{clusters_text, list, ClusterVerdict, Code, Explanation};
 
 pub(crate) fn explain(explanation: &mut Explanation, result: &RuleResult, clusters: &[Cluster]) {
     explanation.summary = format!(

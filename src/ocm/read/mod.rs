@@ -1,0 +1,6 @@
+//! OCM's kinds and their readers (the load layer): Placement with its ClusterSets,
+//! PlacementDecisions and AddOnPlacementScores, PlacementRule, and the consumers.
+
+pub(crate) mod consumers;
+pub(crate) mod placement;
+pub(crate) mod placement_rule;
