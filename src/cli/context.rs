@@ -143,7 +143,7 @@ impl RunContext {
         let taints = &self.scenario.what_if.taints;
         taints
             .iter()
-            .map(|taint| taint.when_upstream_acts())
+            .map(|taint| taint.when_upstream_acts(&self.model))
             .collect()
     }
 

@@ -122,7 +122,13 @@ pub(crate) fn explain(explanation: &mut Explanation, item: &PlanItem, trace: &Ku
     explanation.clusters = trace
         .clusters
         .iter()
-        .map(|(name, outcome)| cluster_verdict(name, outcome, trace))
+        .map(|(name, outcome)| {
+            let mut verdict = cluster_verdict(name, outcome, trace);
+            if let Some(edits) = trace.edits.get(name) {
+                verdict.reason = format!("{}; what-if {}", verdict.reason, edits.join(", "));
+            }
+            verdict
+        })
         .collect();
 }
 
@@ -141,6 +147,11 @@ fn notes(explanation: &mut Explanation, item: &PlanItem, trace: &KubeFleetTrace)
             "{} scheduling cycles (the hub requeues while a batch-limited PickN fills its batch; the verdicts are the last cycle's)",
             trace.cycles
         ));
+    }
+    if !trace.edits.is_empty() {
+        notes.push(
+            "what-if: the hub keeps a current binding on a cluster that is relabelled, tainted or goes offline (only a policy change, which makes a new snapshot, a smaller numberOfClusters or a leaving cluster removes one); the edits change where new bindings go".to_string(),
+        );
     }
     if let Some(note) = tie_break(trace) {
         notes.push(note);

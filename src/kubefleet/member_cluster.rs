@@ -26,6 +26,8 @@ pub(crate) struct MemberCluster {
     pub(crate) conditions: Vec<Condition>,
     /// `status.namespaces`: namespace → the work that collected it; `None` when absent.
     pub(crate) namespaces: Option<BTreeMap<String, String>>,
+    /// The what-if flags that changed this cluster, as `explain` says them.
+    pub(crate) edits: Vec<String>,
 }
 
 /// `status.resourceUsage`: resource name → quantity text.
@@ -88,6 +90,58 @@ impl AgentStatus {
     }
 }
 
+/// The agent whose status eligibility reads.
+pub(crate) const MEMBER_AGENT: &str = "MemberAgent";
+
+/// The hub's heartbeat timeout (`clustereligibilitychecker`'s default), in seconds.
+const HEARTBEAT_TIMEOUT_SECONDS: i64 = 5 * 60;
+
+impl MemberCluster {
+    /// `--offline`: the member agent stopped reporting, as the hub sees it once the heartbeat
+    /// timeout has passed: its last heartbeat a second beyond the timeout before `now` (an
+    /// older one is kept), and a member agent status made if it had none.
+    pub(crate) fn go_offline(&mut self, now: i64) {
+        let stale = now.saturating_sub(HEARTBEAT_TIMEOUT_SECONDS + 1);
+        match self
+            .agent_status
+            .iter_mut()
+            .find(|agent| agent.agent_type == MEMBER_AGENT)
+        {
+            Some(agent) => {
+                let last = agent
+                    .last_received_heartbeat
+                    .map_or(stale, |last| last.min(stale));
+                agent.last_received_heartbeat = Some(last);
+            }
+            None => self.agent_status.push(AgentStatus {
+                agent_type: MEMBER_AGENT.to_string(),
+                conditions: Vec::new(),
+                last_received_heartbeat: Some(stale),
+            }),
+        }
+        self.edits
+            .push("--offline: the member agent's last heartbeat is over 5 minutes old".to_string());
+    }
+
+    /// `--label`: set (or replace) a label.
+    pub(crate) fn set_label(&mut self, key: &str, value: &str) {
+        self.labels.insert(key.to_string(), value.to_string());
+        self.edits.push(format!("--label {key}={value}"));
+    }
+
+    /// `--taint KEY[=VALUE]:NoSchedule`, replacing a taint of the same key and effect.
+    pub(crate) fn add_taint(&mut self, taint: Taint) {
+        self.taints
+            .retain(|old| !(old.key == taint.key && old.effect == taint.effect));
+        let text = match taint.value.as_str() {
+            "" => format!("--taint {}:{}", taint.key, taint.effect),
+            value => format!("--taint {}={value}:{}", taint.key, taint.effect),
+        };
+        self.taints.push(taint);
+        self.edits.push(text);
+    }
+}
+
 #[derive(Deserialize)]
 struct Wire {
     #[serde(default)]
@@ -143,6 +197,7 @@ impl From<Wire> for MemberCluster {
             agent_status: wire.status.agent_status.unwrap_or_default(),
             conditions: wire.status.conditions.unwrap_or_default(),
             namespaces: wire.status.namespaces,
+            edits: Vec::new(),
         }
     }
 }

@@ -3,7 +3,7 @@
 //! the objects the hub would find for it (design §2, §7, §8), into a plan item and the trace
 //! `explain` renders.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::binding::{Binding, BindingScore, ClusterDecision};
 use super::fleet::Fleet;
@@ -132,6 +132,8 @@ pub struct KubeFleetTrace {
     pub(crate) decisions: Vec<ClusterDecision>,
     /// The placement's per-cluster `Scheduled=False` entries.
     pub(crate) schedule_failed: Vec<Condition>,
+    /// The what-if flags that changed a MemberCluster, by cluster.
+    pub(crate) edits: BTreeMap<String, Vec<String>>,
 }
 
 /// What happened to one MemberCluster.
@@ -238,6 +240,12 @@ fn trace(
         wanted,
         refused: planned.schedule.is_none(),
         schedule_failed: planned.schedule_failed.clone(),
+        edits: fleet
+            .clusters()
+            .iter()
+            .filter(|cluster| !cluster.edits.is_empty())
+            .map(|cluster| (cluster.name.clone(), cluster.edits.clone()))
+            .collect(),
         ..KubeFleetTrace::default()
     };
     let Some(schedule) = &planned.schedule else {

@@ -32,6 +32,8 @@ const OCM_EFFECTS: [(&str, TaintEffect); 3] = [
     ("NoSelectIfNew", TaintEffect::NoSelectIfNew),
 ];
 const KARMADA_EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
+/// The one effect a KubeFleet MemberCluster's taint may have.
+const KUBEFLEET_EFFECT: &str = "NoSchedule";
 
 impl TaintEdit {
     /// `key=value:Effect` (`key:Effect` without a value), as taints are written.
@@ -43,8 +45,21 @@ impl TaintEdit {
     }
 
     /// When the upstream controllers act on this taint (`explain` says it).
-    pub(crate) fn when_upstream_acts(&self) -> String {
-        let when = if KARMADA_EFFECTS.contains(&self.effect.as_str()) {
+    pub(crate) fn when_upstream_acts(&self, model: &Model) -> String {
+        let member_cluster = self.effect == KUBEFLEET_EFFECT
+            && !model
+                .karmada
+                .clusters
+                .iter()
+                .any(|cluster| cluster.name == self.cluster)
+            && model
+                .kubefleet
+                .member_clusters
+                .iter()
+                .any(|cluster| cluster.name == self.cluster);
+        let when = if member_cluster {
+            "the KubeFleet scheduler keeps a current binding on the cluster and filters it out of new bindings from its next cycle (a MemberCluster change requeues every placement)"
+        } else if KARMADA_EFFECTS.contains(&self.effect.as_str()) {
             match self.effect.as_str() {
                 "NoExecute" => "Karmada evicts from it once the cluster is updated, when its taint manager (--enable-taint-manager, on by default) is on; karmada-scheduler places the evicted elsewhere at once, and the rest at its next rescheduling trigger (a change of the binding's placement or replicas)",
                 _ => "karmada-scheduler applies it at each binding's next rescheduling trigger (a change of its placement or replicas); a binding already on the cluster stays there until then. fleetplan plans as if triggered",
@@ -105,6 +120,9 @@ impl WhatIf {
             if let Some(cluster) = found.inventory {
                 cluster.online = false;
             }
+            if let Some(cluster) = found.kubefleet {
+                cluster.go_offline(now);
+            }
             if let Some(cluster) = found.karmada {
                 let change = cluster_controller::mark_unreachable(cluster);
                 cluster.edits.push(format!(
@@ -145,6 +163,9 @@ impl WhatIf {
                     .labels
                     .insert(key.as_str().into(), value.as_str().into());
             }
+            if let Some(cluster) = found.kubefleet {
+                cluster.set_label(key, value);
+            }
             if let Some(cluster) = found.karmada {
                 cluster.labels.insert(key.clone(), value.clone());
                 cluster.edits.push(format!("--label {key}={value}"));
@@ -175,7 +196,7 @@ fn taint(model: &mut Model, edit: &TaintEdit, now: i64) -> Result<(), WhatIfErro
         .map(|(_, effect)| *effect);
     if ocm.is_none() && !KARMADA_EFFECTS.contains(&edit.effect.as_str()) {
         return Err(invalid(format!(
-            "unknown effect {:?}: expected NoSelect, PreferNoSelect or NoSelectIfNew (an OCM ManagedCluster), or NoSchedule, PreferNoSchedule or NoExecute (a Karmada Cluster)",
+            "unknown effect {:?}: expected NoSelect, PreferNoSelect or NoSelectIfNew (an OCM ManagedCluster), or NoSchedule, PreferNoSchedule or NoExecute (a Karmada Cluster; NoSchedule for a KubeFleet MemberCluster)",
             crate::model::echo(&edit.effect)
         )));
     }
@@ -201,6 +222,16 @@ fn taint(model: &mut Model, edit: &TaintEdit, now: i64) -> Result<(), WhatIfErro
                 time_added: Some(now),
             });
         }
+        None if found.karmada.is_none() && edit.effect == KUBEFLEET_EFFECT => {
+            let cluster = found.kubefleet.ok_or_else(|| {
+                missing("a Karmada or KubeFleet effect (for Karmada Clusters or MemberClusters)")
+            })?;
+            cluster.add_taint(crate::kubefleet::taint::Taint {
+                key: edit.key.clone(),
+                value: edit.value.clone(),
+                effect: edit.effect.clone(),
+            });
+        }
         None => {
             let cluster = found
                 .karmada
@@ -223,6 +254,7 @@ fn taint(model: &mut Model, edit: &TaintEdit, now: i64) -> Result<(), WhatIfErro
 struct Found<'m> {
     inventory: Option<&'m mut crate::model::Cluster>,
     karmada: Option<&'m mut KarmadaCluster>,
+    kubefleet: Option<&'m mut crate::kubefleet::member_cluster::MemberCluster>,
 }
 
 fn clusters<'m>(
@@ -240,10 +272,17 @@ fn clusters<'m>(
         .clusters
         .iter()
         .position(|cluster| cluster.name == name);
-    if inventory.is_some() || karmada.is_some() {
+    // Every MemberCluster of that name: a later one replaces an earlier one when planned.
+    let kubefleet = model
+        .kubefleet
+        .member_clusters
+        .iter()
+        .rposition(|cluster| cluster.name == name);
+    if inventory.is_some() || karmada.is_some() || kubefleet.is_some() {
         return Ok(Found {
             inventory: inventory.map(|index| &mut model.inventory.clusters[index]),
             karmada: karmada.map(|index| &mut model.karmada.clusters[index]),
+            kubefleet: kubefleet.map(|index| &mut model.kubefleet.member_clusters[index]),
         });
     }
     let (known, searched) = every_cluster(model);

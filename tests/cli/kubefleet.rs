@@ -205,3 +205,25 @@ spec: {placementName: web, stagedRolloutStrategyName: rings}
         .status(1)
         .run();
 }
+
+#[test]
+fn what_if_flags_change_member_clusters_and_explain_says_bindings_are_kept() {
+    let output = Test::new()
+        .args(["explain", "-f", EXAMPLE, "crp/web", "--now", NOW])
+        .args(["--offline", "member-us-1", "--label", "member-eu-2:ring=1"])
+        .args(["--taint", "member-eu-1:dedicated=infra:NoSchedule"])
+        .stderr("error: testdata/kubefleet/example/placements.yaml#1: ClusterResourcePlacement/web: cannot continue the updateRun: failed to validate the updateRun: policy snapshot `web-0` not fully scheduled yet\n")
+        .status(1)
+        .run();
+    golden("explain-what-if.txt", &output.stdout);
+}
+
+#[test]
+fn a_what_if_flag_naming_no_member_cluster_is_an_error() {
+    Test::new()
+        .args(["plan", "-f", EXAMPLE, "--now", NOW, "--offline", "member-us-9"])
+        .stdout("")
+        .stderr("error: --offline: no cluster named \"member-us-9\" among the MemberClusters, did you mean member-us-1 or member-us-2?\n")
+        .status(1)
+        .run();
+}

@@ -4,11 +4,10 @@
 
 use std::fmt;
 
-use crate::kubefleet::member_cluster::MemberCluster;
+use crate::kubefleet::member_cluster::{MemberCluster, MEMBER_AGENT};
 
 /// `clusterHeartbeatCheckTimeout` and `clusterHealthCheckTimeout`: five minutes each.
 const TIMEOUT_NANOS: i128 = 5 * 60 * 1_000_000_000;
-const MEMBER_AGENT: &str = "MemberAgent";
 
 /// Why a cluster cannot take new placements, in the order upstream checks.
 #[derive(Clone, Copy, Debug, PartialEq)]
