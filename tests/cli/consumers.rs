@@ -768,7 +768,7 @@ fn a_taint_with_an_unknown_effect_or_on_the_wrong_fleet_is_refused() {
     with_consumers("plan")
         .args(["--taint", "aws-eu-west-prod-1:maintenance:NoSchedul"])
         .status(1)
-        .stderr("error: --taint aws-eu-west-prod-1:maintenance:NoSchedul: unknown effect \"NoSchedul\": expected NoSelect, PreferNoSelect or NoSelectIfNew (an OCM ManagedCluster), or NoSchedule, PreferNoSchedule or NoExecute (a Karmada Cluster)\n")
+        .stderr("error: --taint aws-eu-west-prod-1:maintenance:NoSchedul: unknown effect \"NoSchedul\": expected NoSelect, PreferNoSelect or NoSelectIfNew (an OCM ManagedCluster), or NoSchedule, PreferNoSchedule or NoExecute (a Karmada Cluster; NoSchedule for a KubeFleet MemberCluster)\n")
         .run();
     with_consumers("plan")
         .args(["--taint", "aws-eu-west-prod-1:maintenance:NoSchedule"])
