@@ -223,9 +223,9 @@ fn taint(model: &mut Model, edit: &TaintEdit, now: i64) -> Result<(), WhatIfErro
             });
         }
         None if found.karmada.is_none() && edit.effect == KUBEFLEET_EFFECT => {
-            let cluster = found.kubefleet.ok_or_else(|| {
-                missing("a Karmada or KubeFleet effect (for Karmada Clusters or MemberClusters)")
-            })?;
+            let cluster = found
+                .kubefleet
+                .ok_or_else(|| missing("a Karmada effect (for Karmada Clusters)"))?;
             cluster.add_taint(crate::kubefleet::taint::Taint {
                 key: edit.key.clone(),
                 value: edit.value.clone(),
