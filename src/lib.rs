@@ -1,6 +1,6 @@
 //! fleetplan: plans where Kubernetes workloads go across a fleet of clusters, offline.
 //!
-//! Data flows one way: `load` → `model` → engines (`selector`, `placement`, `replicas`) →
+//! Data flows one way: `load` → `model` → engines (`selector`, `ocm`, `replicas`, `karmada`, `kubefleet`) →
 //! `plan` → `render`. The CLI (`cli`) only parses arguments, calls the library and renders.
 //!
 //! Every module is private to the crate and `unreachable_pub` is denied: what is `pub` is
@@ -24,7 +24,6 @@ mod model;
 mod ocm;
 mod output;
 mod parallel;
-mod placement;
 mod plan;
 mod registry;
 mod render;
@@ -64,8 +63,8 @@ pub use render::plan::{
 };
 
 // The engines and their inputs, benchmarked and fuzzed apart.
-pub use placement::trace::Verdict;
-pub use placement::{schedule, PlacementInput, PlacementResult, Scheduler};
+pub use ocm::trace::Verdict;
+pub use ocm::{schedule, PlacementInput, PlacementResult, Scheduler};
 pub use replicas::{parse_replica_set_preferences, plan as plan_replicas, PlannerInput};
 pub use selector::{ClusterBits, LabelIndex, LabelTable, Selector};
 

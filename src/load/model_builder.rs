@@ -7,11 +7,11 @@ use foldhash::{HashMap, HashSet};
 
 use super::{LoadError, LoadErrors};
 use crate::karmada::model::{KarmadaCluster, PropagationPolicy, ResourceBinding, ResourceTemplate};
-use crate::model::consumer::{ArgoCluster, DuckConfigMap, PlacementBinding};
 use crate::model::{
     AddOnPlacementScore, Binding, Cluster, ClusterSet, Interner, Model, ObjectRef,
     PreviousDecision, Source, Workload, WorkloadKind,
 };
+use crate::ocm::model::consumer::{ArgoCluster, DuckConfigMap, PlacementBinding};
 
 /// One object as its kind's reader decoded it (`load/kinds`). Decoding reads the object
 /// alone, so a List's items are decoded on every core; [`ModelBuilder::add`] then adds them

@@ -12,8 +12,8 @@ use super::documents::{parse_documents, Document};
 use super::inputs::read_inputs;
 use super::kinds::{names_no_placement, planned_object};
 use super::{LoadError, LoadErrors, LoadOptions};
-use crate::model::placement::PLACEMENT_LABEL;
 use crate::model::{ItemSource, Plan, PlanItem, PLAN_API_VERSION, PLAN_KIND};
+use crate::ocm::model::placement::PLACEMENT_LABEL;
 
 /// What `--previous` held. PlacementDecisions carry only the clusters of Placements (and a
 /// PlacementRule's `status.decisions`), so `diff` compares nothing else against them.

@@ -56,7 +56,7 @@ pub(crate) fn available() -> String {
 mod tests {
     use super::*;
     use crate::model::Cluster;
-    use crate::placement::filters::cel::{CelEnv, CelSelector};
+    use crate::ocm::filters::cel::{CelEnv, CelSelector};
     use crate::testing::cluster;
 
     fn matches(expression: &str, cluster: &Cluster) -> bool {

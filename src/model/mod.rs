@@ -3,14 +3,12 @@
 mod cluster;
 mod cluster_names;
 mod condition;
-pub(crate) mod consumer;
 mod decision;
 mod decode_message;
 mod echo;
 mod label_selector;
 mod labels;
 mod object;
-pub(crate) mod placement;
 mod plan_document;
 pub(crate) mod preferences;
 pub(crate) mod quantity;
@@ -54,7 +52,7 @@ pub struct Model {
     pub karmada: crate::karmada::model::KarmadaObjects,
     /// The objects between a placement consumer and its placement: PlacementBindings, an
     /// ApplicationSet's ConfigMaps, Argo CD cluster Secrets.
-    pub consumers: consumer::ConsumerObjects,
+    pub consumers: crate::ocm::model::consumer::ConsumerObjects,
     /// KubeFleet's MemberClusters, bindings, snapshots, update runs and overrides: a fleet
     /// of its own, scheduled by `crate::kubefleet`.
     pub(crate) kubefleet: crate::kubefleet::objects::Objects,

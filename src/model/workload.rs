@@ -1,10 +1,10 @@
 use std::collections::BTreeMap;
 
-use super::consumer::ConsumerSpec;
-use super::placement::{PlacementRuleSpec, PlacementSpec};
 use super::preferences::RspSpec;
 use super::{LabelSelectorSpec, ObjectRef, Source};
 use crate::karmada::model::ResourceTemplate;
+use crate::ocm::model::consumer::ConsumerSpec;
+use crate::ocm::model::placement::{PlacementRuleSpec, PlacementSpec};
 
 /// Anything in the inputs that asks for placement.
 #[derive(Clone, Debug, PartialEq)]

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use crate::model::Cluster;
-use crate::placement::FleetIndex;
+use crate::ocm::FleetIndex;
 use crate::selector::{ClusterBits, Selector};
 
 /// `'a` borrows the model (names in replica traces outlive the run's indexes); `'i` the run's

@@ -23,8 +23,8 @@ pub(crate) use whatif::{close_matches, every_cluster, TaintEdit, WhatIf, WhatIfE
 use crate::karmada::fleet::Fleet as KarmadaFleet;
 use crate::kubefleet::plan::Hub as KubeFleetHub;
 use crate::model::{Model, Workload, WorkloadKind};
+use crate::ocm::Scheduler;
 use crate::parallel;
-use crate::placement::Scheduler;
 
 /// What a plan run may take besides the model.
 #[derive(Clone, Debug)]

@@ -5,8 +5,8 @@ use serde::Serialize;
 
 use super::consumers::ConsumerTrace;
 use crate::karmada::plan::KarmadaTrace;
-use crate::placement::rule::RuleResult;
-use crate::placement::PlacementResult;
+use crate::ocm::rule::RuleResult;
+use crate::ocm::PlacementResult;
 use crate::replicas::ReplicaTrace;
 use crate::selector::{ClusterBits, Selector};
 

@@ -8,9 +8,9 @@ use serde_json::ser::Formatter;
 
 use super::escape::{terminal, terminal_line, JsonFormatter};
 use super::{bindings, decisions, table, Unrepresentable};
+use crate::ocm::groups;
+use crate::ocm::PlacementResult;
 use crate::parallel;
-use crate::placement::groups;
-use crate::placement::PlacementResult;
 use crate::plan::{ItemTrace, Plan, PlanItem, PlanOutcome};
 use crate::replicas::{PreferenceSource, ReplicaTrace};
 

@@ -20,7 +20,7 @@ const ROLES: &[(&str, &str)] = &[
 ];
 
 /// The shared engines outside the API folders.
-const SHARED_ENGINES: &[&str] = &["placement", "replicas"];
+const SHARED_ENGINES: &[&str] = &["replicas"];
 
 /// The layers whose code computes plans: pure functions of their inputs.
 const PURE: &[&str] = &["selector", "engine", "plan"];
@@ -319,9 +319,7 @@ const KINDS: &[(&str, &[&str])] = &[
 /// Where a kind name still appears outside its API's folder: `file: Kind`.
 const KIND_EXCEPTIONS: &[&str] = &[
     // The model's shared data: the workload kinds (one variant per API's kind), the
-    // inventory's add-on scores, the consumers' specs.
-    "model/consumer.rs: ManifestWorkReplicaSet",
-    "model/consumer.rs: PlacementBinding",
+    // inventory's add-on scores.
     "model/cluster.rs: AddOnPlacementScore",
     "model/mod.rs: AddOnPlacementScore",
     "model/workload.rs: PlacementRule",
@@ -335,11 +333,6 @@ const KIND_EXCEPTIONS: &[&str] = &[
     "load/names.rs: ManagedClusterSet",
     "load/previous.rs: PlacementDecision",
     "load/previous.rs: PlacementRule",
-    // OCM's scheduler, still the shared engine src/placement/ (it joins src/ocm/ last).
-    "placement/filters/cel.rs: AddOnPlacementScore",
-    "placement/filters/predicate.rs: AddOnPlacementScore",
-    "placement/previous.rs: PlacementDecision",
-    "placement/prioritizers/addon.rs: AddOnPlacementScore",
     // The plan's trace and the renderers: one variant or arm per engine, and the outputs
     // that write an API's objects (`-o decisions`, `-o bindings`).
     "plan/trace.rs: PlacementRule",
@@ -586,5 +579,5 @@ fn the_checks_see_the_code_they_guard() {
         load.iter().any(|(_, code)| code.contains("crate::model::")),
         "load's imports"
     );
-    assert!(!code_of(&src().join("placement")).is_empty());
+    assert!(!code_of(&src().join("ocm")).is_empty());
 }

@@ -12,8 +12,8 @@ use super::model_builder::{Decoded, Entry};
 use super::names::Names;
 use super::object::{Object, Scope, TypeMeta};
 use super::LoadError;
-use crate::model::placement::SpecError;
 use crate::model::{PreviousDecision, Workload, WorkloadKind};
+use crate::ocm::model::placement::SpecError;
 
 pub(crate) use crate::federation::read::CLUSTER_SELECTOR_ANNOTATION;
 pub(super) use crate::ocm::read::placement::{names_no_placement, planned_object};

@@ -2,8 +2,8 @@
 
 use crate::model::time::format_rfc3339;
 use crate::model::{Cluster, ConditionStatus};
-use crate::placement::trace::{Score, Verdict};
-use crate::placement::{PlacementResult, SPREAD_NOT_ENFORCED};
+use crate::ocm::trace::{Score, Verdict};
+use crate::ocm::{PlacementResult, SPREAD_NOT_ENFORCED};
 
 use crate::render::explain::{
     list, ClusterVerdict, Code, DecisionPlace, Explanation, UpstreamDebug,
@@ -232,7 +232,7 @@ fn cluster_verdict(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::placement::trace::ScorePart;
+    use crate::ocm::trace::ScorePart;
 
     #[test]
     fn a_prioritizer_without_a_score_says_so_in_the_sum() {

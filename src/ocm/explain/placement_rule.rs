@@ -1,7 +1,7 @@
 //! PlacementRules: the rule's one verdict per cluster, in words.
 
 use crate::model::Cluster;
-use crate::placement::rule::{RuleResult, RuleVerdict};
+use crate::ocm::rule::{RuleResult, RuleVerdict};
 
 use crate::render::explain::{clusters_text, list, ClusterVerdict, Code, Explanation};
 

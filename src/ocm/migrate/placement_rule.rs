@@ -21,9 +21,9 @@
 //!   decisions first; a new Placement has none yet, so with `clusterReplicas` and non-empty
 //!   `status.decisions` the first schedule can differ (approximate).
 
-use crate::model::placement::{HintResource, PlacementRuleSpec, SelectionOrder};
 use crate::model::{LabelSelectorSpec, ObjectRef};
-use crate::placement::prioritizers::resource;
+use crate::ocm::model::placement::{HintResource, PlacementRuleSpec, SelectionOrder};
+use crate::ocm::prioritizers::resource;
 
 use crate::migrate::cel;
 use crate::migrate::manifest::{self, Metadata, PlacementSpec, PrioritizerPolicy, Toleration};

@@ -1,10 +1,10 @@
 //! OCM `Placement`: the scheduler's decisions, groups and conditions.
 
-use crate::model::placement::PlacementSpec;
 use crate::model::time::format_rfc3339;
 use crate::model::{ConditionStatus, Group, ObjectRef, Plan, PlanItem, PreviousDecision, Workload};
-use crate::placement::conditions::Status;
-use crate::placement::{self, PlacementInput, Warning};
+use crate::ocm::conditions::Status;
+use crate::ocm::model::placement::PlacementSpec;
+use crate::ocm::{self, PlacementInput, Warning};
 
 use crate::plan::trace::ItemTrace;
 use crate::plan::{Diagnostic, DiagnosticKind, Planned, Run, Trace};
@@ -18,7 +18,7 @@ pub(crate) fn plan(run: &Run, workload: &Workload, spec: &PlacementSpec) -> Plan
         run.options.trace == Trace::Full,
     );
     let namespace = workload.object.namespace.as_deref().unwrap_or("default");
-    let result = placement::schedule(&PlacementInput {
+    let result = ocm::schedule(&PlacementInput {
         scheduler,
         namespace,
         name: &workload.object.name,

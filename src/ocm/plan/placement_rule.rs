@@ -1,8 +1,8 @@
 //! `PlacementRule`: its decisions, kept stable against its previous ones.
 
-use crate::model::placement::PlacementRuleSpec;
 use crate::model::{PlanItem, Workload};
-use crate::placement::rule::{self, RuleInput};
+use crate::ocm::model::placement::PlacementRuleSpec;
+use crate::ocm::rule::{self, RuleInput};
 
 use crate::plan::trace::ItemTrace;
 use crate::plan::{Planned, Run, Trace};

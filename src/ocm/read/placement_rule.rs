@@ -6,8 +6,8 @@ use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
-use crate::model::placement::{decode_placement_rule_decisions, decode_placement_rule_spec};
 use crate::model::{PreviousDecision, WorkloadKind};
+use crate::ocm::model::placement::{decode_placement_rule_decisions, decode_placement_rule_spec};
 
 pub(crate) const API: Api = Api {
     kinds: &[KnownKind {

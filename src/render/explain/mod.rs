@@ -11,7 +11,7 @@ use super::{json_document, Unrepresentable};
 use serde::Serialize;
 
 use crate::model::{Cluster, Condition};
-use crate::placement::trace::{DebugResult, FilterResult, Score};
+use crate::ocm::trace::{DebugResult, FilterResult, Score};
 pub(crate) use crate::plan::Engine;
 use crate::plan::{ItemSource, ItemTrace, PlanItem};
 

@@ -6,8 +6,8 @@ use std::collections::HashSet;
 
 use super::resolve::binding_target;
 use super::{name_of, namespace, Consumers, POLICY_GROUP};
-use crate::model::consumer::{ConsumerSpec, PlacementBinding};
 use crate::model::{Model, Workload, WorkloadKind};
+use crate::ocm::model::consumer::{ConsumerSpec, PlacementBinding};
 use crate::plan::diagnostic::{Diagnostic, Kind};
 
 /// Whether `binding` binds one of `selected` (Policy and PolicySet items), directly or

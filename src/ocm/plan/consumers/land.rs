@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::resolve::{render, Decisions, Resolution};
 use super::rollout;
 use super::{ConsumerTrace, RouteTrace};
-use crate::model::consumer::RolloutStrategy;
 use crate::model::{ClusterNames, Group, ItemSource, PlanItem, Rollout, Workload};
+use crate::ocm::model::consumer::RolloutStrategy;
 use crate::plan::diagnostic::Diagnostic;
 use crate::plan::{ItemTrace, Planned};
 

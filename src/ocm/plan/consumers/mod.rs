@@ -13,8 +13,8 @@ mod rollout;
 
 use std::collections::HashMap;
 
-use crate::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, PlacementBinding};
 use crate::model::{ClusterNames, ItemSource, Model, ObjectRef, PlanItem, Workload, WorkloadKind};
+use crate::ocm::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, PlacementBinding};
 
 pub(crate) use bindings::binding_problems;
 pub(crate) use land::land;

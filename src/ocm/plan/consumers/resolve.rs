@@ -16,12 +16,12 @@
 
 use super::parameters::{reads_server, ParameterFilter};
 use super::{name_of, namespace, Consumers, Unresolved};
-use crate::model::consumer::{
+use crate::model::{LabelSelectorSpec, Workload, WorkloadKind};
+use crate::ocm::model::consumer::{
     ApplicationSetSpec, ConsumerSpec, Generator, PlacementBinding, RolloutStrategy,
     SubscriptionPlacement,
 };
-use crate::model::{LabelSelectorSpec, Workload, WorkloadKind};
-use crate::placement::FleetIndex;
+use crate::ocm::FleetIndex;
 use crate::plan::diagnostic::Kind;
 use crate::selector::{Operator, Requirement, Selector};
 

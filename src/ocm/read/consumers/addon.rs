@@ -10,7 +10,7 @@ use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
-use crate::model::consumer::ConsumerSpec;
+use crate::ocm::model::consumer::ConsumerSpec;
 
 pub(crate) const API: Api = Api {
     kinds: &[KnownKind {

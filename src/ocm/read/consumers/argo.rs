@@ -17,10 +17,10 @@ use crate::load::model_builder::{Decoded, Entry};
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
-use crate::model::consumer::{
+use crate::model::LabelSelectorSpec;
+use crate::ocm::model::consumer::{
     ApplicationSetSpec, ArgoCluster, ConsumerSpec, DuckConfigMap, Generator,
 };
-use crate::model::LabelSelectorSpec;
 
 /// The label that makes a Secret an Argo CD cluster (`common.LabelKeySecretType`).
 pub(crate) const SECRET_TYPE_LABEL: &str = "argocd.argoproj.io/secret-type";

@@ -14,8 +14,8 @@ use crate::load::decode::{null_as_default, FieldError};
 use crate::load::kinds::workload;
 use crate::load::model_builder::Decoded;
 use crate::load::object::Object;
-use crate::model::consumer::ConsumerSpec;
 use crate::model::WorkloadKind;
+use crate::ocm::model::consumer::ConsumerSpec;
 
 /// An object read for its `spec` alone (`null` or absent: the spec's default).
 #[derive(Default, Deserialize)]

@@ -11,7 +11,7 @@ use crate::load::model_builder::{Decoded, Entry};
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
-use crate::model::consumer::{ConsumerSpec, PlacementBinding};
+use crate::ocm::model::consumer::{ConsumerSpec, PlacementBinding};
 
 pub(crate) const GROUP: &str = "policy.open-cluster-management.io";
 

@@ -10,8 +10,8 @@ use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
-use crate::model::consumer::{ConsumerSpec, SubscriptionPlacement, SubscriptionRef};
 use crate::model::LabelSelectorSpec;
+use crate::ocm::model::consumer::{ConsumerSpec, SubscriptionPlacement, SubscriptionRef};
 
 pub(crate) const API: Api = Api {
     kinds: &[KnownKind {

@@ -11,7 +11,7 @@ use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
-use crate::model::consumer::{ConsumerSpec, MandatoryGroup, RolloutStrategy, Threshold};
+use crate::ocm::model::consumer::{ConsumerSpec, MandatoryGroup, RolloutStrategy, Threshold};
 
 pub(crate) const API: Api = Api {
     kinds: &[KnownKind {

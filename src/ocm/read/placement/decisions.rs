@@ -7,8 +7,8 @@ use crate::load::kinds::claimed;
 use crate::load::model_builder::{Decoded, Entry};
 use crate::load::object::Object;
 use crate::load::LoadError;
-use crate::model::placement::PLACEMENT_LABEL;
 use crate::model::PreviousDecision;
+use crate::ocm::model::placement::PLACEMENT_LABEL;
 
 #[derive(Default, Deserialize)]
 struct DecisionsDoc {

@@ -12,8 +12,8 @@ use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
-use crate::model::placement::decode_placement_spec;
 use crate::model::{ItemSource, PreviousDecision, WorkloadKind};
+use crate::ocm::model::placement::decode_placement_spec;
 
 const GROUP: &str = "cluster.open-cluster-management.io";
 const DECISION_KIND: &str = "PlacementDecision";

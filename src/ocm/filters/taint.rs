@@ -4,13 +4,13 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::model::placement::{Toleration, TolerationOperator};
 use crate::model::{Cluster, Taint, TaintEffect};
-use crate::placement::conditions::Status;
-use crate::placement::feasible::Feasible;
-use crate::placement::memo::Memo;
-use crate::placement::previous::OwnClusters;
-use crate::placement::trace::Verdict as PlacementVerdict;
+use crate::ocm::conditions::Status;
+use crate::ocm::feasible::Feasible;
+use crate::ocm::memo::Memo;
+use crate::ocm::model::placement::{Toleration, TolerationOperator};
+use crate::ocm::previous::OwnClusters;
+use crate::ocm::trace::Verdict as PlacementVerdict;
 use crate::selector::ClusterBits;
 
 use super::{Filter, FilterContext, Filtered};

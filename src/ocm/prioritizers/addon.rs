@@ -3,10 +3,10 @@
 
 use std::collections::HashMap;
 
-use crate::model::placement::AddOnScore;
 use crate::model::{AddOnPlacementScore, Inventory};
+use crate::ocm::model::placement::AddOnScore;
 
-use crate::placement::feasible::Feasible;
+use crate::ocm::feasible::Feasible;
 
 use super::{Context, PerCluster, Prioritizer, Scores};
 

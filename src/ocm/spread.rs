@@ -5,8 +5,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::model::placement::{PlacementSpec, TopologyKeyType, WhenUnsatisfiable};
 use crate::model::{Cluster, Interned};
+use crate::ocm::model::placement::{PlacementSpec, TopologyKeyType, WhenUnsatisfiable};
 
 struct Rule<'s> {
     /// How `explain` names the rule.

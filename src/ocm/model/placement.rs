@@ -6,7 +6,7 @@
 use serde::de::{self, Deserializer};
 use serde::Deserialize;
 
-use super::{LabelSelectorRequirementSpec, LabelSelectorSpec, TaintEffect};
+use crate::model::{LabelSelectorRequirementSpec, LabelSelectorSpec, TaintEffect};
 
 /// The label OCM puts on PlacementDecisions to name their Placement.
 pub(crate) const PLACEMENT_LABEL: &str = "cluster.open-cluster-management.io/placement";
@@ -74,7 +74,7 @@ impl<'de> Deserialize<'de> for SortBy {
             "Score" => Ok(SortBy::Score),
             other => Err(de::Error::custom(format!(
                 "expected ClusterName or Score, found {:?}",
-                super::echo(other)
+                crate::model::echo(other)
             ))),
         }
     }
@@ -91,7 +91,7 @@ fn score_rate_limit<'de, D: Deserializer<'de>>(
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(de::Error::custom(format!(
             "expected a duration matching '^[0-9]+[hms]$' (e.g. 1m), found {:?}",
-            super::echo(&text)
+            crate::model::echo(&text)
         )));
     }
     Ok(Some(text))
@@ -211,7 +211,7 @@ impl<'de> Deserialize<'de> for ScoreCoordinateType {
             "AddOn" => Ok(ScoreCoordinateType::AddOn),
             other => Err(de::Error::custom(format!(
                 "expected BuiltIn or AddOn, found {:?}",
-                super::echo(other)
+                crate::model::echo(other)
             ))),
         }
     }
@@ -281,7 +281,7 @@ pub(crate) fn qualified_key<'de, D: Deserializer<'de>>(
     if !crate::selector::is_qualified_key(&key) {
         return Err(de::Error::custom(format!(
             "expected an optional DNS subdomain prefix and '/', then alphanumeric characters, '-', '_' or '.' starting and ending with an alphanumeric character, found {:?}",
-            super::echo(&key)
+            crate::model::echo(&key)
         )));
     }
     Ok(key)
@@ -452,7 +452,7 @@ fn clusters_per_decision_group<'de, D: Deserializer<'de>>(
         if !positive || (text.ends_with('%') && !percent_ok) {
             return Err(de::Error::custom(format!(
                 "expected a percentage from 1% to 100% or a positive count, found {:?}",
-                super::echo(text)
+                crate::model::echo(text)
             )));
         }
     }
@@ -490,7 +490,7 @@ fn group_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::E
     if !valid {
         return Err(de::Error::custom(format!(
             "expected 2 to 63 alphanumeric characters, '-', '_' or '.', starting and ending with an alphanumeric character, found {:?}",
-            super::echo(&name)
+            crate::model::echo(&name)
         )));
     }
     Ok(name)
@@ -545,7 +545,7 @@ pub(crate) struct SpecError {
 fn decode<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, SpecError> {
     serde_path_to_error::deserialize(value).map_err(|err| SpecError {
         path: err.path().to_string(),
-        message: super::plain_decode_message(err.inner()),
+        message: crate::model::plain_decode_message(err.inner()),
     })
 }
 

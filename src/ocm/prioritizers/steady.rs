@@ -1,7 +1,7 @@
 //! Steady (upstream `plugins/steady`): clusters in this placement's previous decisions
 //! score 100, others 0, so a reschedule keeps what it had.
 
-use crate::placement::feasible::Feasible;
+use crate::ocm::feasible::Feasible;
 
 use super::{Context, Prioritizer, Scores, MAX_SCORE};
 

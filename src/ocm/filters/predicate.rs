@@ -7,13 +7,13 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::model::placement::{ClusterPredicate, PlacementSpec};
 use crate::model::{AddOnPlacementScore, Cluster};
-use crate::placement::clustersets;
-use crate::placement::conditions::Status;
-use crate::placement::feasible::Feasible;
-use crate::placement::fleet::{ClusterSetError, FleetIndex};
-use crate::placement::trace::Verdict;
+use crate::ocm::clustersets;
+use crate::ocm::conditions::Status;
+use crate::ocm::feasible::Feasible;
+use crate::ocm::fleet::{ClusterSetError, FleetIndex};
+use crate::ocm::model::placement::{ClusterPredicate, PlacementSpec};
+use crate::ocm::trace::Verdict;
 use crate::selector::{ClusterBits, Selector, SelectorError, TableSelector};
 
 use super::cel::{CelEnv, CelSelector, CompileError};

@@ -12,11 +12,11 @@ use super::filters::taint::ZERO_TIME;
 use super::fleet::FleetIndex;
 use super::prioritizers::{self, Context};
 use super::{clustersets, groups, schedule, PlacementInput, PlacementResult, Scheduler};
-use crate::model::placement::{decode_placement_spec, parse_taint_effect, PLACEMENT_LABEL};
 use crate::model::{
     labels_from, AddOnPlacementScore, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory,
     LabelSelectorSpec, ObjectRef, PreviousDecision, Quantity, Taint,
 };
+use crate::ocm::model::placement::{decode_placement_spec, parse_taint_effect, PLACEMENT_LABEL};
 
 const VECTORS: &str = include_str!("../../testdata/upstream/ocm.yaml");
 const API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";

@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 
-use crate::model::placement::PlacementSpec;
 use crate::model::Cluster;
+use crate::ocm::model::placement::PlacementSpec;
 
 use super::spread::{Block, SpreadRules};
 
@@ -144,7 +144,7 @@ pub(crate) fn per_predicate<'s>(
 #[cfg(test)]
 mod tests {
 
-    use crate::model::placement::{
+    use crate::ocm::model::placement::{
         AffinityTerm, PlacementSpec, SpreadConstraint, TopologyKeyType, WhenUnsatisfiable,
     };
 

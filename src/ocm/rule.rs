@@ -10,9 +10,9 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde::Serialize;
 
-use crate::model::placement::{PlacementRuleSpec, SelectionOrder};
 use crate::model::Cluster;
-use crate::placement::FleetIndex;
+use crate::ocm::model::placement::{PlacementRuleSpec, SelectionOrder};
+use crate::ocm::FleetIndex;
 use crate::selector::Selector;
 
 pub(crate) struct RuleInput<'a> {
@@ -215,8 +215,8 @@ pub(crate) fn evaluate(input: &RuleInput) -> RuleResult {
 
 #[cfg(test)]
 mod tests {
-    use crate::model::placement::{ClusterConditionFilter, HintResource, ResourceHint};
     use crate::model::{Inventory, LabelSelectorSpec};
+    use crate::ocm::model::placement::{ClusterConditionFilter, HintResource, ResourceHint};
 
     use super::*;
     use crate::testing::cluster;

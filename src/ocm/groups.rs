@@ -7,11 +7,11 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::model::placement::{
+use crate::model::{ClusterNames, NameTable};
+use crate::ocm::model::placement::{
     GroupStrategy, IntOrString, DECISION_GROUP_INDEX_LABEL, DECISION_GROUP_NAME_LABEL,
     PLACEMENT_LABEL,
 };
-use crate::model::{ClusterNames, NameTable};
 use crate::selector::{Selector, SelectorError};
 
 use super::fleet::FleetIndex;

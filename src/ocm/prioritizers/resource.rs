@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 use crate::model::{Cluster, Inventory};
-use crate::placement::feasible::Feasible;
+use crate::ocm::feasible::Feasible;
 
 use super::{Context, Prioritizer, Scores, MAX_SCORE};
 

@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 
 use crate::model::{Inventory, PreviousDecision};
-use crate::placement::previous::placement_decisions;
+use crate::ocm::previous::placement_decisions;
 
-use crate::placement::feasible::Feasible;
+use crate::ocm::feasible::Feasible;
 
 use super::{Context, Prioritizer, Scores, MAX_SCORE};
 
@@ -101,8 +101,8 @@ impl Prioritizer for Balance {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::placement::tests::{decided, decided_by, fleet, member};
-    use crate::placement::Scheduler;
+    use crate::ocm::tests::{decided, decided_by, fleet, member};
+    use crate::ocm::Scheduler;
 
     /// Balance's score of each cluster for the placement `ns/p`.
     fn balance(clusters: &[&str], previous: &[PreviousDecision]) -> Vec<Option<i64>> {

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{LabelSelectorSpec, ObjectRef, Source};
+use crate::model::{LabelSelectorSpec, ObjectRef, Source};
 
 /// A consumer, as its kind's controller reads it.
 #[derive(Clone, Debug, PartialEq)]

@@ -11,8 +11,8 @@ pub(crate) mod balance;
 pub(crate) mod resource;
 pub(crate) mod steady;
 
-use crate::model::placement::{AddOnScore, PrioritizerPolicy, ScoreCoordinateType};
 use crate::model::{Inventory, PreviousDecision};
+use crate::ocm::model::placement::{AddOnScore, PrioritizerPolicy, ScoreCoordinateType};
 
 use super::feasible::Feasible;
 use super::previous::OwnClusters;
@@ -271,7 +271,7 @@ pub(crate) fn weights(policy: &PrioritizerPolicy) -> Result<Vec<Weighted>, Polic
 
 #[cfg(test)]
 mod tests {
-    use crate::model::placement::{PrioritizerConfig, ScoreCoordinate};
+    use crate::ocm::model::placement::{PrioritizerConfig, ScoreCoordinate};
 
     use super::*;
 
