@@ -2,9 +2,12 @@
 //! a shared two-core machine). Prints one line per measurement with its median.
 //!
 //! `cargo bench --bench scale -- [--clusters 1000,10000] [--placements 100,1000]
-//!  [--only selector,placement,replicas,load,plan,karmada,diff] [--runs 3]`
+//!  [--only selector,placement,replicas,load,plan,karmada,kubefleet,diff] [--runs 3]`
 //!
 //! `karmada` plans genfleet's Karmada mix: as many Deployments as `--placements` names.
+//! `kubefleet` plans `--clusters` MemberClusters and `--placements` ClusterResourcePlacements
+//! of every placement type (`kubefleet_generator.rs`); issue 30's target is 10k × 10k in 2 s:
+//! `just bench --clusters 10000 --placements 10000 --only kubefleet`.
 //! `diff` renders `fleetplan diff`'s text between two plans of `--placements` Placements over
 //! `--clusters` clusters each (plans made here, nothing is loaded).
 //!
@@ -12,6 +15,7 @@
 //! directory and read back through `fleetplan::load`, as `fleetplan plan -f DIR` reads them.
 
 mod generator;
+mod kubefleet_generator;
 
 use std::collections::BTreeMap;
 use std::hint::black_box;
@@ -237,6 +241,23 @@ fn karmada_inputs(clusters: usize, workloads: usize) -> Result<PathBuf, String> 
         clusters_as: ClusterKind::Karmada,
         mix: Mix::Default,
     });
+    generator::write_dir(&dir, "json", &fleet, &workloads)?;
+    Ok(dir)
+}
+
+/// The KubeFleet mix: MemberClusters (heartbeats 30 s before `NOW`, 2% past the timeout) and
+/// ClusterResourcePlacements, as JSON.
+fn kubefleet_inputs(clusters: usize, placements: usize) -> Result<PathBuf, String> {
+    let dir = std::env::temp_dir()
+        .join("fleetplan-bench")
+        .join(format!("{clusters}x{placements}"))
+        .join("kubefleet-json");
+    let (fleet, workloads) = kubefleet_generator::generate(
+        clusters,
+        placements,
+        "2026-01-01T23:59:30Z",
+        "2026-01-01T23:50:00Z",
+    );
     generator::write_dir(&dir, "json", &fleet, &workloads)?;
     Ok(dir)
 }
@@ -546,6 +567,10 @@ fn run() -> Result<(), String> {
             if args.wants("karmada") {
                 let dir = karmada_inputs(clusters, placements)?;
                 plan_bench("karmada", &dir, &size, args.runs)?;
+            }
+            if args.wants("kubefleet") {
+                let dir = kubefleet_inputs(clusters, placements)?;
+                plan_bench("kubefleet", &dir, &size, args.runs)?;
             }
             if args.wants("diff") {
                 diff_bench(clusters, placements, args.runs)?;
