@@ -88,6 +88,15 @@ impl<'a> Content<'a> {
         }
     }
 
+    /// The fields of element `index` of the list at `key`, when checking the document found
+    /// them ([`Fields::keep`]).
+    pub(super) fn walked(self, key: &str, index: usize) -> Option<&'a Fields<'a>> {
+        match self {
+            Content::Fields(fields) => fields.walked(key, index),
+            Content::Tree(_) | Content::Json(_) => None,
+        }
+    }
+
     /// Decodes `T` from the top-level fields named `keys` only: `T` is a struct of those
     /// fields that ignores the others (`TypeMeta`, `metadata`), so the rest of a large object
     /// is not read. A failure is decoded again from the whole value, whose error is the one
@@ -274,15 +283,38 @@ pub(super) const JSON_WHITESPACE: [char; 4] = [' ', '\t', '\n', '\r'];
 /// is as the tree parser would take it: valid, and no mapping with a key twice (values that
 /// pass can be decoded without building a tree). `None` when any is not; the stream is read
 /// once.
-pub(super) fn json_documents(text: &str) -> Option<Vec<(usize, &str)>> {
+pub(super) fn json_documents(text: &str) -> Option<Vec<JsonDocument<'_>>> {
     if text.len() >= CHECKED_IN_PARTS {
         let document = text.trim_matches(JSON_WHITESPACE);
-        if let Some(valid) = checked_in_parts(document, 0) {
+        if let Some((valid, fields)) = checked_in_parts(document, 0) {
             let start = text.len() - text.trim_start_matches(JSON_WHITESPACE).len();
-            return valid.then(|| vec![(start, document)]);
+            return valid.then(|| {
+                vec![JsonDocument {
+                    start,
+                    text: document,
+                    fields: Some(fields),
+                }]
+            });
         }
     }
-    json_documents_whole(text)
+    json_documents_whole(text).map(|documents| {
+        documents
+            .into_iter()
+            .map(|(start, text)| JsonDocument {
+                start,
+                text,
+                fields: None,
+            })
+            .collect()
+    })
+}
+
+/// One document of a JSON stream: where it starts, its text, and its fields when checking it
+/// found them (the loader reads them instead of walking the text again).
+pub(super) struct JsonDocument<'a> {
+    pub(super) start: usize,
+    pub(super) text: &'a str,
+    pub(super) fields: Option<Fields<'a>>,
 }
 
 /// [`json_documents`] walking the text whole, on one core.
@@ -313,50 +345,72 @@ const PARTS_MAX_DEPTH: usize = 64;
 /// are found by one walk ([`Fields::read`], which checks the commas, colons and brackets
 /// between them), their keys compared here, and each value checked apart, a large list element
 /// by element (a large mapping element again in parts). The whole is valid exactly when the
-/// walk and every part are. `None` when the walk cannot say (not one mapping, a key it does not
-/// read, nesting near the recursion limit): the caller walks the whole text, and that decides.
-fn checked_in_parts(text: &str, outer: usize) -> Option<bool> {
-    let fields = Fields::read(text)?;
+/// walk and every part are. The fields are returned with those of the large elements kept
+/// ([`Fields::keep`]): the loader reads them rather than walking the text again. `None` when
+/// the walk cannot say (not one mapping, a key it does not read, nesting near the recursion
+/// limit): the caller walks the whole text, and that decides.
+fn checked_in_parts(text: &str, outer: usize) -> Option<(bool, Fields<'_>)> {
+    let mut fields = Fields::read(text)?;
     if outer + fields.depth() > PARTS_MAX_DEPTH {
         return None;
     }
     let mut keys = HashSet::new();
-    for (key, _, _) in fields.parts() {
-        // A key with an escape was decoded by serde_json; one without must hold no control
-        // character, which JSON strings cannot.
-        if key.bytes().any(|byte| byte < 0x20) || !keys.insert(key) {
-            return Some(false);
-        }
+    // A key with an escape was decoded by serde_json; one without must hold no control
+    // character, which JSON strings cannot.
+    let keys_valid = fields
+        .parts()
+        .all(|(key, _, _)| !key.bytes().any(|byte| byte < 0x20) && keys.insert(key));
+    if !keys_valid {
+        return Some((false, fields));
     }
-    for (_, value, elements) in fields.parts() {
-        let valid = match elements {
-            Some(elements) if value.len() >= CHECKED_IN_PARTS => elements_checked(elements, outer),
-            _ if value.len() >= CHECKED_IN_PARTS => {
-                checked_in_parts(value, outer + 1).unwrap_or_else(|| checked(value))
+    let mut kept = Vec::new();
+    let mut valid = true;
+    for (position, (_, value, elements)) in fields.parts().enumerate() {
+        valid = match elements {
+            Some(elements) if value.len() >= CHECKED_IN_PARTS => {
+                let (valid, walked) = elements_checked(elements, outer);
+                kept.push((position, walked));
+                valid
             }
+            _ if value.len() >= CHECKED_IN_PARTS => match checked_in_parts(value, outer + 1) {
+                Some((valid, _)) => valid,
+                None => checked(value),
+            },
             _ => checked(value),
         };
         if !valid {
-            return Some(false);
+            break;
         }
     }
-    Some(true)
+    for (position, walked) in kept {
+        fields.keep(position, walked);
+    }
+    Some((valid, fields))
 }
 
 /// Elements of a list one level inside a mapping `outer` levels deep: a large mapping in
-/// parts, the others on every core.
-fn elements_checked(elements: &[&str], outer: usize) -> bool {
-    let (large, small): (Vec<&str>, Vec<&str>) = elements
-        .iter()
-        .partition(|element| element.len() >= CHECKED_IN_PARTS);
-    large
-        .iter()
-        .all(|element| checked_in_parts(element, outer + 2).unwrap_or_else(|| checked(element)))
-        && crate::parallel::chunks_in_order(&small, 1024, |chunk| {
-            chunk.iter().all(|element| checked(element))
-        })
-        .into_iter()
-        .all(|valid| valid)
+/// parts (its fields kept, by index), the others on every core.
+fn elements_checked<'a>(elements: &[&'a str], outer: usize) -> (bool, Vec<(usize, Fields<'a>)>) {
+    let mut walked = Vec::new();
+    let mut small = Vec::with_capacity(elements.len());
+    for (index, &element) in elements.iter().enumerate() {
+        if element.len() < CHECKED_IN_PARTS {
+            small.push(element);
+            continue;
+        }
+        match checked_in_parts(element, outer + 2) {
+            Some((true, fields)) => walked.push((index, fields)),
+            Some((false, _)) => return (false, walked),
+            None if checked(element) => {}
+            None => return (false, walked),
+        }
+    }
+    let valid = crate::parallel::chunks_in_order(&small, 1024, |chunk| {
+        chunk.iter().all(|element| checked(element))
+    })
+    .into_iter()
+    .all(|valid| valid);
+    (valid, walked)
 }
 
 /// Whether `text` is one JSON value, valid with no key twice.
@@ -499,6 +553,16 @@ mod tests {
         )
     }
 
+    /// What [`json_documents`] found: each document's start and text.
+    fn starts_and_texts(text: &str) -> Option<Vec<(usize, &str)>> {
+        json_documents(text).map(|documents| {
+            documents
+                .into_iter()
+                .map(|document| (document.start, document.text))
+                .collect()
+        })
+    }
+
     fn cluster(i: usize) -> String {
         format!(
             r#"{{"name": "cluster-{i:06}", "labels": {{"region": "r{}", "env": "prod"}}, "n": [1.5, true, null]}}"#,
@@ -510,10 +574,24 @@ mod tests {
     fn a_large_mapping_checked_in_parts_is_read_as_walked_whole() {
         let text = large_list(20_000, cluster);
         assert!(text.len() >= CHECKED_IN_PARTS);
-        let documents = json_documents(&text);
-        assert!(documents.is_some());
-        assert_eq!(documents, json_documents_whole(&text));
-        assert_eq!(checked_in_parts(text.trim(), 0), Some(true));
+        assert_eq!(starts_and_texts(&text), json_documents_whole(&text));
+        let documents = json_documents(&text).unwrap_or_default();
+        let fields = documents
+            .first()
+            .and_then(|document| document.fields.as_ref());
+        // The inventory's fields are kept for the loader, with its clusters.
+        let inventory = fields.and_then(|fields| fields.walked("items", 1));
+        assert_eq!(
+            inventory
+                .and_then(|inventory| inventory.elements("clusters"))
+                .map(<[&str]>::len),
+            Some(20_000)
+        );
+        assert!(fields.is_some_and(|fields| fields.walked("items", 0).is_none()));
+        assert_eq!(
+            checked_in_parts(text.trim(), 0).map(|(valid, _)| valid),
+            Some(true)
+        );
     }
 
     #[test]
@@ -544,37 +622,40 @@ mod tests {
                 }
             });
             assert_eq!(json_documents_whole(&text), None, "{what}");
-            assert_eq!(json_documents(&text), None, "{what}");
+            assert_eq!(starts_and_texts(&text), None, "{what}");
         }
         let twice = large_list(20_000, cluster).replacen(
             "\"kind\": \"ClusterInventory\"",
             "\"kind\": \"ClusterInventory\", \"kind\": \"x\"",
             1,
         );
-        assert_eq!(json_documents(&twice), None);
+        assert_eq!(starts_and_texts(&twice), None);
         let top_twice = large_list(20_000, cluster).replacen(
             "{\"apiVersion\"",
             "{\"kind\": 1, \"apiVersion\"",
             1,
         );
-        assert_eq!(json_documents(&top_twice), None);
+        assert_eq!(starts_and_texts(&top_twice), None);
         let control_key =
             large_list(20_000, cluster).replacen("\"apiVersion\"", "\"api\u{1}Version\"", 1);
         assert_eq!(json_documents_whole(&control_key), None);
-        assert_eq!(json_documents(&control_key), None);
+        assert_eq!(starts_and_texts(&control_key), None);
     }
 
     #[test]
     fn what_the_parts_cannot_read_is_walked_whole() {
         // Two documents, and a mapping with an escaped key: the walk of the whole decides.
         let two = format!("{} {{}}", large_list(20_000, cluster));
-        assert_eq!(json_documents(&two), json_documents_whole(&two));
+        assert_eq!(starts_and_texts(&two), json_documents_whole(&two));
         assert_eq!(
-            json_documents(&two).map(|documents| documents.len()),
+            starts_and_texts(&two).map(|documents| documents.len()),
             Some(2)
         );
         let escaped = large_list(20_000, cluster).replacen("\"kind\"", "\"k\\u0069nd\"", 1);
-        assert_eq!(checked_in_parts(escaped.trim(), 0), Some(true));
+        assert_eq!(
+            checked_in_parts(escaped.trim(), 0).map(|(valid, _)| valid),
+            Some(true)
+        );
         assert!(json_documents(&escaped).is_some());
     }
 
@@ -630,10 +711,10 @@ mod tests {
     #[test]
     fn a_stream_splits_into_its_documents() {
         assert_eq!(
-            json_documents("{\"a\": 1}\n {\"b\": [2]}  null\n"),
+            starts_and_texts("{\"a\": 1}\n {\"b\": [2]}  null\n"),
             Some(vec![(0, "{\"a\": 1}"), (10, "{\"b\": [2]}"), (22, "null")])
         );
-        assert_eq!(json_documents(" \n"), Some(vec![]));
+        assert_eq!(starts_and_texts(" \n"), Some(vec![]));
     }
 
     #[test]

@@ -228,14 +228,21 @@ fn load_list(
             let items = list.list_at("items").unwrap_or_default();
             let sources = item_sources(list, &items, source, item_lines);
             let indexed: Vec<(usize, Content<'_>)> = items.into_iter().enumerate().collect();
-            let fields = map_items(&indexed, |(_, item)| item.fields());
+            // A large item's fields may have been found already, when its document was
+            // checked ([`Content::walked`]): it is not walked again.
+            let walked = |index: usize| list.walked("items", index);
+            let fields = map_items(&indexed, |&(index, item)| {
+                walked(index).is_none().then(|| item.fields()).flatten()
+            });
             let misread = plain_scalars::by_item(misread, indexed.len());
             let namespace = builder.namespace().to_string();
             for_each_item(
                 &indexed,
                 |&(index, item)| {
                     let prefix = format!("{prefix}items[{index}].");
-                    let item = fields[index].as_ref().map_or(item, Content::Fields);
+                    let item = walked(index)
+                        .or(fields[index].as_ref())
+                        .map_or(item, Content::Fields);
                     let step = prepare(item, &sources[index], &misread[index], &prefix, &namespace);
                     (index, prefix, step)
                 },

@@ -9,6 +9,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 use serde_yaml::{Mapping, Value};
 
 use super::content::{json_documents, Content, JSON_WHITESPACE};
+use super::fields::Fields;
 use super::inputs::{Input, Syntax};
 use super::plain_scalars::{self, Misread, Segment, StepRef};
 use super::yaml_scan::{self, Refusal};
@@ -38,7 +39,12 @@ const BUDGET_PER_BYTE: usize = 2;
 /// [`Content`]).
 pub(super) enum Parsed<'t> {
     Tree(Document),
-    Json { source: Source, text: &'t str },
+    Json {
+        source: Source,
+        text: &'t str,
+        /// The document's fields when checking it found them (a large mapping).
+        fields: Option<Fields<'t>>,
+    },
 }
 
 impl Parsed<'_> {
@@ -52,6 +58,10 @@ impl Parsed<'_> {
     pub(super) fn content(&self) -> Content<'_> {
         match self {
             Parsed::Tree(document) => Content::Tree(&document.value),
+            Parsed::Json {
+                fields: Some(fields),
+                ..
+            } => Content::Fields(fields),
             Parsed::Json { text, .. } => Content::Json(text),
         }
     }
@@ -88,9 +98,14 @@ pub(super) fn read_documents<'t>(
         return Ok(documents
             .into_iter()
             .enumerate()
-            .map(|(index, (start, document))| Parsed::Json {
-                source: source(&input.name, index.saturating_add(1), lines.at(start)),
-                text: document,
+            .map(|(index, document)| Parsed::Json {
+                source: source(
+                    &input.name,
+                    index.saturating_add(1),
+                    lines.at(document.start),
+                ),
+                text: document.text,
+                fields: document.fields,
             })
             .collect());
     }

@@ -29,6 +29,9 @@ struct Field<'a> {
     value: &'a str,
     /// The texts of the elements when the value is a list.
     elements: Option<Vec<&'a str>>,
+    /// Elements (by index) whose own fields were already read, kept for whoever reads them
+    /// next ([`Fields::keep`]).
+    walked: Vec<(usize, Fields<'a>)>,
 }
 
 impl<'a> Fields<'a> {
@@ -56,6 +59,7 @@ impl<'a> Fields<'a> {
                 key,
                 value,
                 elements,
+                walked: Vec::new(),
             });
             Some(())
         })?;
@@ -70,6 +74,24 @@ impl<'a> Fields<'a> {
     /// How deeply lists and mappings nest in the text, the mapping itself counted.
     pub(super) fn depth(&self) -> usize {
         self.depth
+    }
+
+    /// The fields of element `index` of `key`'s list, when they were read and kept.
+    pub(super) fn walked(&self, key: &str, index: usize) -> Option<&Fields<'a>> {
+        let field = self.field(key)?;
+        field
+            .walked
+            .iter()
+            .find(|(at, _)| *at == index)
+            .map(|(_, fields)| fields)
+    }
+
+    /// Keeps the fields of the elements of the `position`-th field's list already read
+    /// (`(index, fields)`), so that reading them again is a look-up ([`Fields::walked`]).
+    pub(super) fn keep(&mut self, position: usize, walked: Vec<(usize, Fields<'a>)>) {
+        if let Some(field) = self.fields.get_mut(position) {
+            field.walked = walked;
+        }
     }
 
     /// Each field's key, value text, and its elements' texts when the value is a list.
