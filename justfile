@@ -26,6 +26,11 @@ gen:
 bench *args:
     cargo bench --locked --profile dist --bench scale -- {{args}}
 
+# End-to-end `plan -o json` at 100k × 10k, both generator mixes, with the parse-and-write floor:
+# the figures README and docs/performance.md quote (benches/end_to_end.sh; DIR keeps the inputs).
+scale dir="":
+    bash benches/end_to_end.sh {{dir}}
+
 # Fuzz one target (load, plan, selector_parse, annotations) for SECONDS; see docs/reliability.md.
 fuzz target seconds="180":
     cd fuzz && RUSTC_BOOTSTRAP=1 cargo fuzz run {{target}} -- -max_total_time={{seconds}} -rss_limit_mb=2048 -max_len=65536
