@@ -2,7 +2,7 @@
 //! diagnostics on stderr. The binary and the tests share one entry point by injecting them.
 
 use std::collections::BTreeMap;
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, IsTerminal, Read, Write};
 use std::path::Path;
 
 use super::error::Error;
@@ -146,9 +146,31 @@ pub(super) fn write_into(dir: &Path, files: &[(String, String)]) -> Result<(), E
     })
 }
 
+/// The width to fit tables to: the terminal's when stdout is one, otherwise none.
+pub(crate) fn terminal_width() -> Option<u16> {
+    if std::io::stdout().is_terminal() {
+        known_width(comfy_table::Table::new().width())
+    } else {
+        None
+    }
+}
+
+/// A terminal that reports a width of 0 (`script`, some CI and container terminals) has no
+/// known width: nothing is fitted, as when piped, instead of one letter per line.
+fn known_width(reported: Option<u16>) -> Option<u16> {
+    reported.filter(|width| *width > 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reported_width_of_zero_is_no_width() {
+        assert_eq!(known_width(Some(0)), None);
+        assert_eq!(known_width(Some(80)), Some(80));
+        assert_eq!(known_width(None), None);
+    }
     use crate::exit_code::ExitCode;
 
     /// A stdout that fails every write with `kind`.

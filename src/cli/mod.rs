@@ -21,7 +21,6 @@ use std::ffi::OsString;
 use clap::{Command as ClapCommand, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::exit_code::ExitCode;
-use crate::render::table::terminal_width;
 pub(crate) use io::Io;
 use io::{report, write};
 
@@ -148,7 +147,7 @@ pub fn main() -> std::process::ExitCode {
         stdin: &mut stdin.lock(),
         stdout: &mut stdout.lock(),
         stderr: &mut stderr.lock(),
-        width: terminal_width(),
+        width: io::terminal_width(),
         shown: Default::default(),
     };
     run(std::env::args_os(), &mut io).into()

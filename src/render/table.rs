@@ -2,25 +2,9 @@
 //! the terminal's width when there is one, never wrapped when piped.
 
 use std::fmt::Write as _;
-use std::io::IsTerminal;
 
 use comfy_table::presets::NOTHING;
 use comfy_table::{ColumnConstraint, ContentArrangement, Table, Width};
-
-/// The width to fit tables to: the terminal's when stdout is one, otherwise none.
-pub(crate) fn terminal_width() -> Option<u16> {
-    if std::io::stdout().is_terminal() {
-        known_width(Table::new().width())
-    } else {
-        None
-    }
-}
-
-/// A terminal that reports a width of 0 (`script`, some CI and container terminals) has no
-/// known width: nothing is fitted, as when piped, instead of one letter per line.
-fn known_width(reported: Option<u16>) -> Option<u16> {
-    reported.filter(|width| *width > 0)
-}
 
 /// Space comfy-table puts after each column (`set_padding((0, 3))`).
 const COLUMN_PADDING: u16 = 3;
@@ -209,13 +193,6 @@ mod tests {
                 proptest::prop_assert_eq!(text, comfy_layout(&header, &rows));
             }
         }
-    }
-
-    #[test]
-    fn a_reported_width_of_zero_is_no_width() {
-        assert_eq!(known_width(Some(0)), None);
-        assert_eq!(known_width(Some(80)), Some(80));
-        assert_eq!(known_width(None), None);
     }
 
     /// At 40 columns a table of long cluster names wraps its text at spaces, never inside a
