@@ -169,6 +169,7 @@ fn kept(object: &Object<'_>, kubefleet: KubeFleetObject) -> Decoded {
 
 fn member_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
     let cluster: MemberCluster = decode(&object)?;
+    object.admitted_labels()?;
     Ok(kept(&object, KubeFleetObject::MemberCluster(cluster)))
 }
 

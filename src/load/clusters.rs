@@ -11,7 +11,7 @@ use serde::Deserialize;
 use super::content::Content;
 use super::decode::{null_as_default, optional_time, FieldError};
 use super::model_builder::Decoded;
-use super::names::{invalid_value, label_key_error, metadata_label_error};
+use super::names::{invalid_value, label_key_error};
 use super::object::Object;
 use super::LoadError;
 use crate::model::{echo, Cluster, Interner, Quantity, Taint, TaintEffect, CLUSTERSET_LABEL};
@@ -375,16 +375,9 @@ struct ClaimDoc {
     value: String,
 }
 
-/// The API server's ObjectMeta validation of a cluster object's labels (`ValidateLabels`):
-/// a label it refuses never reaches the hub, so a cluster carrying one is refused, not
-/// matched by the selectors that read it.
-fn admitted_labels(object: &Object<'_>) -> Result<(), LoadError> {
-    metadata_label_error(&object.meta.labels).map_or(Ok(()), |error| Err(object.invalid(error)))
-}
-
 pub(crate) fn managed_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: ManagedClusterDoc = object.decode()?;
-    admitted_labels(&object)?;
+    object.admitted_labels()?;
     let conditions = conditions(doc.status.conditions);
     let claims = doc
         .status
@@ -431,7 +424,7 @@ struct FederationClusterStatus {
 /// Both federation generations schedule only onto clusters whose `Ready` condition is True.
 pub(crate) fn federation_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: FederationClusterDoc = object.decode()?;
-    admitted_labels(&object)?;
+    object.admitted_labels()?;
     let conditions = conditions(doc.status.conditions);
     let cluster = Cluster {
         name: object.object.name,

@@ -8,7 +8,7 @@ use serde_yaml::Value;
 
 use super::content::Content;
 use super::decode::{null_as_default, FieldError};
-use super::names::{invalid_value, kind_errors, names_of, namespace_errors};
+use super::names::{invalid_value, kind_errors, metadata_label_error, names_of, namespace_errors};
 use super::LoadError;
 use crate::model::{ObjectRef, Source};
 
@@ -240,6 +240,13 @@ impl<'a> Object<'a> {
     /// Decodes the whole object as `T`, naming the object and field on failure.
     pub(crate) fn decode<T: serde::de::DeserializeOwned>(&self) -> Result<T, LoadError> {
         self.content.decode().map_err(|error| self.invalid(error))
+    }
+
+    /// The API server's ObjectMeta validation of the labels (`ValidateLabels`), for the
+    /// cluster objects selectors read: a label it refuses never reaches the hub, so a cluster
+    /// carrying one is refused, not matched.
+    pub(crate) fn admitted_labels(&self) -> Result<(), LoadError> {
+        metadata_label_error(&self.meta.labels).map_or(Ok(()), |error| Err(self.invalid(error)))
     }
 
     pub(crate) fn invalid(&self, error: FieldError) -> LoadError {

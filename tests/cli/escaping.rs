@@ -121,7 +121,8 @@ fn inventory_label_keys_are_qualified_names() {
         .run();
 }
 
-/// A cluster object (ManagedCluster, KubeFedCluster, federation v1 Cluster) is an object the
+/// A cluster object (ManagedCluster, KubeFedCluster, federation v1 Cluster, KubeFleet
+/// MemberCluster) is an object the
 /// API server validated: a label key that is no qualified name, or a value that is no label
 /// value, is refused as `ValidateObjectMeta` refuses it (an inventory entry's value only
 /// warns: design/formats.md). Karmada's Cluster: tests/cli/karmada_admission.rs.
@@ -139,6 +140,7 @@ fn cluster_labels_are_validated_as_the_api_server_does() {
             "kube-federation-system/",
         ),
         ("federation/v1beta1", "Cluster", ""),
+        ("cluster.kubernetes-fleet.io/v1beta1", "MemberCluster", ""),
     ];
     for (api_version, kind, namespace) in kinds {
         let cluster = |labels: &str| {
