@@ -9,6 +9,7 @@ use serde_yaml::Value;
 
 use crate::model::preferences::ClusterPreferences;
 use crate::model::{LabelSelectorSpec, ObjectRef};
+use crate::ocm::model::placement::Toleration;
 
 pub(crate) const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
 pub(super) const CLUSTER_SET_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta2";
@@ -161,18 +162,6 @@ impl PrioritizerPolicy {
                 weight,
             }],
         }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub(crate) struct Toleration {
-    pub operator: &'static str,
-}
-
-impl Toleration {
-    /// Empty key with `Exists`: tolerates every taint.
-    pub(crate) fn everything() -> Toleration {
-        Toleration { operator: "Exists" }
     }
 }
 

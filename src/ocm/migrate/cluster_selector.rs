@@ -18,11 +18,12 @@ use crate::model::{LabelSelectorRequirementSpec, LabelSelectorSpec, ObjectRef};
 use crate::selector::{Operator, Requirement, Selector};
 
 use crate::migrate::cel;
-use crate::migrate::manifest::{self, Metadata, PlacementSpec, Toleration};
+use crate::migrate::manifest::{self, Metadata, PlacementSpec};
 use crate::migrate::object_error::ObjectError;
 use crate::migrate::report::FieldReport;
 use crate::migrate::scope::{self, ClusterScope};
 use crate::migrate::{Converted, CLUSTER_SELECTOR_ANNOTATION};
+use crate::ocm::model::placement::Toleration;
 
 /// The Placement's identity for an annotated object.
 pub(crate) fn placement_ref(object: &ObjectRef) -> ObjectRef {

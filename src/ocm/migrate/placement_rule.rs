@@ -26,11 +26,12 @@ use crate::ocm::model::placement::{HintResource, PlacementRuleSpec, SelectionOrd
 use crate::ocm::prioritizers::resource;
 
 use crate::migrate::cel;
-use crate::migrate::manifest::{self, Metadata, PlacementSpec, PrioritizerPolicy, Toleration};
+use crate::migrate::manifest::{self, Metadata, PlacementSpec, PrioritizerPolicy};
 use crate::migrate::objects::RawObject;
 use crate::migrate::report::FieldReport;
 use crate::migrate::scope::{self, ClusterScope};
 use crate::migrate::Converted;
+use crate::ocm::model::placement::Toleration;
 
 /// Annotations the PlacementRule controller read to act as the user who created the rule;
 /// the Placement API has no counterpart (access is RBAC on `managedclustersets/bind`).

@@ -4,7 +4,7 @@
 // `claimSelector.matchLabels` is an error instead of a silently empty selector.
 
 use serde::de::{self, Deserializer};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::model::{LabelSelectorRequirementSpec, LabelSelectorSpec, TaintEffect};
 
@@ -325,20 +325,47 @@ pub struct AffinityTerm {
     pub topology_key_type: TopologyKeyType,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Deserialize)]
+/// A toleration, read from a Placement and written by `migrate` (empty fields left out).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Toleration {
-    #[serde(default, deserialize_with = "qualified_key")]
+    #[serde(
+        default,
+        deserialize_with = "qualified_key",
+        skip_serializing_if = "String::is_empty"
+    )]
     pub key: String,
     #[serde(default)]
     pub operator: TolerationOperator,
-    #[serde(default, deserialize_with = "toleration_value")]
+    #[serde(
+        default,
+        deserialize_with = "toleration_value",
+        skip_serializing_if = "String::is_empty"
+    )]
     pub value: String,
     /// `None` matches every effect.
-    #[serde(default, deserialize_with = "taint_effect")]
+    #[serde(
+        default,
+        deserialize_with = "taint_effect",
+        serialize_with = "write_taint_effect",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub effect: Option<TaintEffect>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub toleration_seconds: Option<i64>,
+}
+
+impl Toleration {
+    /// Empty key with `Exists`: tolerates every taint.
+    pub(crate) fn everything() -> Toleration {
+        Toleration {
+            key: String::new(),
+            operator: TolerationOperator::Exists,
+            value: String::new(),
+            effect: None,
+            toleration_seconds: None,
+        }
+    }
 }
 
 /// The CRDs' `maxLength` of a toleration's `value` (Placement) and a taint's (ManagedCluster).
@@ -365,6 +392,15 @@ pub enum TolerationOperator {
     Exists,
 }
 
+impl Serialize for TolerationOperator {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(match self {
+            TolerationOperator::Equal => "Equal",
+            TolerationOperator::Exists => "Exists",
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for TolerationOperator {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         // Upstream treats "" as Equal.
@@ -386,6 +422,18 @@ fn taint_effect<'de, D: Deserializer<'de>>(
         Some(text) => parse_taint_effect(text)
             .map(Some)
             .map_err(de::Error::custom),
+    }
+}
+
+fn write_taint_effect<S: Serializer>(
+    effect: &Option<TaintEffect>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match effect {
+        Some(TaintEffect::NoSelect) => serializer.serialize_str("NoSelect"),
+        Some(TaintEffect::PreferNoSelect) => serializer.serialize_str("PreferNoSelect"),
+        Some(TaintEffect::NoSelectIfNew) => serializer.serialize_str("NoSelectIfNew"),
+        None => serializer.serialize_none(),
     }
 }
 
@@ -895,6 +943,24 @@ mod tests {
             constraint.when_unsatisfiable,
             WhenUnsatisfiable::ScheduleAnyway
         );
+    }
+
+    #[test]
+    fn a_toleration_is_written_with_only_the_fields_it_sets_and_reads_back() {
+        let written = |toleration: &Toleration| serde_yaml::to_string(toleration).unwrap();
+        assert_eq!(written(&Toleration::everything()), "operator: Exists\n");
+        let spec = decode_placement_spec(
+            V1BETA1,
+            json!({"tolerations": [{"key": "gpu", "value": "a", "effect": "NoSelectIfNew", "tolerationSeconds": 5}]}),
+        )
+        .unwrap();
+        let text = written(&spec.tolerations[0]);
+        assert_eq!(
+            text,
+            "key: gpu\noperator: Equal\nvalue: a\neffect: NoSelectIfNew\ntolerationSeconds: 5\n"
+        );
+        let read: Toleration = serde_yaml::from_str(&text).unwrap();
+        assert_eq!(read, spec.tolerations[0]);
     }
 
     #[test]
