@@ -57,6 +57,12 @@ pub(crate) fn plan<'a>(run: &Run<'_, 'a>, workload: &'a Workload) -> Planned<'a>
     }
 }
 
+/// The objects of a whole run that name something the inputs do not hold, per API: errors
+/// at the object that names it (OCM's PlacementBindings are judged with its consumers).
+pub(crate) fn unresolved(model: &Model) -> Vec<crate::plan::diagnostic::Diagnostic> {
+    kubefleet::plan::unresolved(model)
+}
+
 /// Explains one item from the trace its API's engine returned.
 pub(crate) fn explain(
     explanation: &mut Explanation,

@@ -11,6 +11,7 @@ use super::overrides::Override;
 use super::policy::PlacementPolicy;
 use super::schedule::Placement;
 use super::stages::StageConfig;
+use crate::model::{ObjectRef, Source};
 
 /// The label upstream puts on the latest policy snapshot of a placement.
 pub(crate) const IS_LATEST_SNAPSHOT_LABEL: &str = "kubernetes-fleet.io/is-latest-snapshot";
@@ -24,28 +25,58 @@ pub(crate) struct Objects {
     pub(crate) strategies: Vec<Strategy>,
     pub(crate) runs: Vec<UpdateRun>,
     pub(crate) overrides: Vec<OverrideObject>,
+    /// What the bindings, snapshots, runs and overrides name a placement by, each with where
+    /// it was read: every one must resolve to a placement of the inputs.
+    pub(crate) references: Vec<PlacementReference>,
 }
 
-/// One object a reader decoded, added to [`Objects`] in document order.
+/// One object a reader decoded, added to [`Objects`] in document order, with the
+/// placement it names.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Object {
     MemberCluster(MemberCluster),
-    Binding(Binding),
-    Snapshot(Snapshot),
+    Binding(Binding, PlacementReference),
+    Snapshot(Snapshot, PlacementReference),
     Strategy(Strategy),
-    Run(UpdateRun),
-    Override(OverrideObject),
+    Run(UpdateRun, PlacementReference),
+    Override(OverrideObject, Option<PlacementReference>),
+}
+
+/// A placement a KubeFleet object names (a binding's or snapshot's parent label, a run's
+/// `spec.placementName`, an override's `spec.placement`), and where that object was read.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct PlacementReference {
+    pub(crate) source: Source,
+    pub(crate) object: ObjectRef,
+    /// The field that names it (`spec.placementName`).
+    pub(crate) field: &'static str,
+    /// The ResourcePlacement's namespace; `None` for a ClusterResourcePlacement.
+    pub(crate) namespace: Option<String>,
+    /// `None` when the field is absent (a binding without its parent label).
+    pub(crate) name: Option<String>,
 }
 
 impl Objects {
     pub(crate) fn add(&mut self, object: Object) {
         match object {
             Object::MemberCluster(cluster) => self.member_clusters.push(cluster),
-            Object::Binding(binding) => self.bindings.push(binding),
-            Object::Snapshot(snapshot) => self.snapshots.push(snapshot),
+            Object::Binding(binding, reference) => {
+                self.bindings.push(binding);
+                self.references.push(reference);
+            }
+            Object::Snapshot(snapshot, reference) => {
+                self.snapshots.push(snapshot);
+                self.references.push(reference);
+            }
             Object::Strategy(strategy) => self.strategies.push(strategy),
-            Object::Run(run) => self.runs.push(run),
-            Object::Override(override_) => self.overrides.push(override_),
+            Object::Run(run, reference) => {
+                self.runs.push(run);
+                self.references.push(reference);
+            }
+            Object::Override(override_, reference) => {
+                self.overrides.push(override_);
+                self.references.extend(reference);
+            }
         }
     }
 }

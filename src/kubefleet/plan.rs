@@ -3,7 +3,7 @@
 //! the objects the hub would find for it (design §2, §7, §8), into a plan item and the trace
 //! `explain` renders.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::binding::{Binding, BindingScore, ClusterDecision};
 use super::fleet::Fleet;
@@ -13,7 +13,8 @@ use super::overrides::Override;
 use super::policy::{PlacementPolicy, PlacementType};
 use super::schedule::{PolicySnapshot, Rejection, Schedule};
 use super::score::ClusterScore;
-use crate::model::{ClusterNames, Condition, PlanItem, Workload};
+use crate::model::{ClusterNames, Condition, Model, PlanItem, Workload, WorkloadKind};
+use crate::plan::diagnostic::{Diagnostic, Kind};
 use crate::plan::{ItemTrace, Planned, Run, Trace};
 
 /// A placement's key: its namespace (a ResourcePlacement's) and name.
@@ -110,6 +111,51 @@ struct MissingStrategy {
     cluster: &'static str,
     run: String,
     strategy: String,
+}
+
+/// Every binding, policy snapshot, staged update run and override that names a placement
+/// the inputs do not hold (or, a binding or snapshot, none at all), in input order: the
+/// hub would never use it, so what it says lands nowhere. Each is an error at the object
+/// that names it.
+pub(crate) fn unresolved(model: &Model) -> Vec<Diagnostic> {
+    let placements: HashSet<Key<'_>> = model
+        .workloads
+        .iter()
+        .filter_map(|workload| match &workload.kind {
+            WorkloadKind::KubeFleet(object) => Some((
+                object.placement.namespace.as_deref(),
+                object.placement.name.as_str(),
+            )),
+            _ => None,
+        })
+        .collect();
+    model
+        .kubefleet
+        .references
+        .iter()
+        .filter_map(|reference| {
+            let namespace = reference.namespace.as_deref();
+            let message = match &reference.name {
+                None => "missing: the hub finds a placement's bindings and snapshots by this \
+                         label, so no placement uses this object"
+                    .to_string(),
+                Some(name) if placements.contains(&(namespace, name.as_str())) => return None,
+                Some(name) => match namespace {
+                    Some(namespace) => {
+                        format!("ResourcePlacement/{namespace}/{name} is not in the inputs")
+                    }
+                    None => format!("ClusterResourcePlacement/{name} is not in the inputs"),
+                },
+            };
+            Some(Diagnostic {
+                source: reference.source.clone(),
+                object: reference.object.clone(),
+                kind: Kind::Unresolved,
+                field: Some(reference.field),
+                message,
+            })
+        })
+        .collect()
 }
 
 /// What `explain` shows of a KubeFleet item: the schedule's view of every MemberCluster

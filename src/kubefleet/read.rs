@@ -9,8 +9,8 @@ use serde_json::Value;
 use super::binding::Binding;
 use super::member_cluster::MemberCluster;
 use super::objects::{
-    Object as KubeFleetObject, OverrideObject, PlacementObject, PlacementRef, ResourceSelector,
-    Snapshot, Strategy, UpdateRun, IS_LATEST_SNAPSHOT_LABEL,
+    Object as KubeFleetObject, OverrideObject, PlacementObject, PlacementRef, PlacementReference,
+    ResourceSelector, Snapshot, Strategy, UpdateRun, IS_LATEST_SNAPSHOT_LABEL,
 };
 use super::overrides::{Override, OverrideRule};
 use super::schedule::Placement;
@@ -167,6 +167,26 @@ fn kept(object: &Object<'_>, kubefleet: KubeFleetObject) -> Decoded {
     claimed(object, Entry::KubeFleet(kubefleet))
 }
 
+/// The placement `object` names in `field`: a ResourcePlacement of its namespace when
+/// `namespaced`, else a ClusterResourcePlacement.
+fn reference(
+    object: &Object<'_>,
+    field: &'static str,
+    namespaced: bool,
+    name: Option<String>,
+) -> PlacementReference {
+    PlacementReference {
+        source: object.source.clone(),
+        object: object.object.clone(),
+        field,
+        namespace: object.object.namespace.clone().filter(|_| namespaced),
+        name,
+    }
+}
+
+/// The field path of a binding's or snapshot's parent label.
+const PARENT_LABEL_FIELD: &str = "metadata.labels[kubernetes-fleet.io/parent-CRP]";
+
 fn member_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
     let cluster: MemberCluster = decode(&object)?;
     object.admitted_labels()?;
@@ -176,7 +196,8 @@ fn member_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
 fn binding(object: Object<'_>) -> Result<Decoded, LoadError> {
     let mut binding: Binding = decode(&object)?;
     binding.namespace.clone_from(&object.object.namespace);
-    Ok(kept(&object, KubeFleetObject::Binding(binding)))
+    let parent = reference(&object, PARENT_LABEL_FIELD, true, binding.placement.clone());
+    Ok(kept(&object, KubeFleetObject::Binding(binding, parent)))
 }
 
 /// `spec.resourceSelectors[]`, `spec.clusterResourceSelectors[]`: what they name.
@@ -285,7 +306,13 @@ fn snapshot(object: Object<'_>) -> Result<Decoded, LoadError> {
             .is_some_and(|value| value == "true"),
         policy: parsed,
     };
-    Ok(kept(&object, KubeFleetObject::Snapshot(snapshot)))
+    let parent = reference(
+        &object,
+        PARENT_LABEL_FIELD,
+        true,
+        snapshot.placement.clone(),
+    );
+    Ok(kept(&object, KubeFleetObject::Snapshot(snapshot, parent)))
 }
 
 #[derive(Deserialize)]
@@ -330,7 +357,13 @@ fn run(object: Object<'_>) -> Result<Decoded, LoadError> {
         placement: wire.spec.placement_name,
         strategy: wire.spec.staged_rollout_strategy_name,
     };
-    Ok(kept(&object, KubeFleetObject::Run(run)))
+    let placement = reference(
+        &object,
+        "spec.placementName",
+        true,
+        Some(run.placement.clone()),
+    );
+    Ok(kept(&object, KubeFleetObject::Run(run, placement)))
 }
 
 #[derive(Deserialize)]
@@ -372,6 +405,14 @@ fn override_(object: Object<'_>) -> Result<Decoded, LoadError> {
         .cluster_resource_selectors
         .or(spec.resource_selectors)
         .unwrap_or_default();
+    let names = spec.placement.as_ref().map(|placement| {
+        reference(
+            &object,
+            "spec.placement.name",
+            placement.scope.as_deref() == Some("Namespaced"),
+            Some(placement.name.clone()),
+        )
+    });
     let override_ = OverrideObject {
         rules: Override {
             namespace: object.object.namespace.clone(),
@@ -388,7 +429,7 @@ fn override_(object: Object<'_>) -> Result<Decoded, LoadError> {
         }),
         selectors: named(selectors),
     };
-    Ok(kept(&object, KubeFleetObject::Override(override_)))
+    Ok(kept(&object, KubeFleetObject::Override(override_, names)))
 }
 
 /// Why an object could not be read: the field and what was wrong with it.

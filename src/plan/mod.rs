@@ -226,6 +226,9 @@ fn build_workloads<'a>(
         problems = found.0;
         problem_warnings = found.1;
     }
+    if workloads.len() == model.workloads.len() {
+        problems.extend(crate::registry::unresolved(model));
+    }
 
     let mut outcome = PlanOutcome {
         plan: Plan::default(),

@@ -227,3 +227,48 @@ fn a_what_if_flag_naming_no_member_cluster_is_an_error() {
         .status(1)
         .run();
 }
+
+/// The errors of `testdata/kubefleet/cases/dangling.yaml`: one per object that names a
+/// placement the inputs do not hold, at the field that names it.
+const DANGLING: &str = "error: testdata/kubefleet/cases/dangling.yaml#1: ClusterStagedUpdateRun/webb-rollout: spec.placementName: ClusterResourcePlacement/webb is not in the inputs
+error: testdata/kubefleet/cases/dangling.yaml#2: ClusterResourceOverride/gone-override: spec.placement.name: ClusterResourcePlacement/gone is not in the inputs
+error: testdata/kubefleet/cases/dangling.yaml#3: ResourceOverride/shop/api-v2-override: spec.placement.name: ResourcePlacement/shop/api-v2 is not in the inputs
+error: testdata/kubefleet/cases/dangling.yaml#4: ClusterResourceBinding/old-web-member-us-1-a1b2c: metadata.labels[kubernetes-fleet.io/parent-CRP]: ClusterResourcePlacement/old-web is not in the inputs
+error: testdata/kubefleet/cases/dangling.yaml#5: ResourceBinding/shop/api-member-us-1-d3e4f: metadata.labels[kubernetes-fleet.io/parent-CRP]: missing: the hub finds a placement's bindings and snapshots by this label, so no placement uses this object
+error: testdata/kubefleet/cases/dangling.yaml#6: ClusterSchedulingPolicySnapshot/old-web-0: metadata.labels[kubernetes-fleet.io/parent-CRP]: ClusterResourcePlacement/old-web is not in the inputs
+error: testdata/kubefleet/cases/dangling.yaml#7: SchedulingPolicySnapshot/staging/api-0: metadata.labels[kubernetes-fleet.io/parent-CRP]: ResourcePlacement/staging/api is not in the inputs
+";
+
+#[test]
+fn a_run_override_binding_or_snapshot_naming_no_placement_fails_the_plan() {
+    let dangling = format!("{CASES}/dangling.yaml");
+    let output = Test::new()
+        .args(["plan", "-f", EXAMPLE, "-f", &dangling, "--now", NOW])
+        .stderr(DANGLING)
+        .status(1)
+        .run();
+    // The placements themselves are planned as without these objects.
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&run(&["plan", "-f", EXAMPLE]))
+    );
+}
+
+#[test]
+fn check_reports_each_object_naming_no_placement_at_its_field() {
+    let dangling = format!("{CASES}/dangling.yaml");
+    let lines = [9, 18, 33, 42, 53, 63, 74];
+    let mut expected = String::new();
+    for (error, line) in DANGLING.lines().zip(lines) {
+        let at = error.find(".yaml#").unwrap_or_default();
+        let end = at + error[at..].find(": ").unwrap_or_default();
+        expected.push_str(&format!(
+            "{}: line {line}{}\n",
+            &error[..end],
+            &error[end..]
+        ));
+    }
+    expected.push_str("unsatisfied: testdata/kubefleet/example/placements.yaml#3: line 48: ClusterResourcePlacement/pinned: SchedulingPolicyUnfulfilled: could not find all clusters needed as specified by the scheduling policy, found 1 cluster(s) instead\n4 items checked: 7 errors, 1 unsatisfied\n");
+    let output = run_status(&["check", "-f", EXAMPLE, "-f", &dangling], 1);
+    assert_eq!(String::from_utf8_lossy(&output), expected);
+}
