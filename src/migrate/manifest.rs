@@ -9,9 +9,7 @@ use serde_yaml::Value;
 
 use crate::model::preferences::ClusterPreferences;
 use crate::model::{LabelSelectorSpec, ObjectRef};
-use crate::ocm::model::placement::Toleration;
 
-pub(crate) const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
 pub(super) const CLUSTER_SET_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta2";
 pub(crate) const RSP_API_VERSION: &str = "scheduling.kubefed.io/v1alpha1";
 pub(super) const MANIFEST_WORK_API_VERSION: &str = "work.open-cluster-management.io/v1alpha1";
@@ -90,83 +88,6 @@ pub(crate) fn emit<S: Serialize>(
     // convert; a failure would be a bug in this file, so it degrades to an empty document.
     let value = serde_yaml::to_value(&manifest).unwrap_or(Value::Null);
     Emitted { object, value }
-}
-
-/// `spec` of a v1beta1 Placement, as far as migrations fill it.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct PlacementSpec {
-    pub cluster_sets: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub number_of_clusters: Option<i32>,
-    pub predicates: Vec<Predicate>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub prioritizer_policy: Option<PrioritizerPolicy>,
-    pub tolerations: Vec<Toleration>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct Predicate {
-    pub required_cluster_selector: ClusterSelector,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct ClusterSelector {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub label_selector: Option<LabelSelectorSpec>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cel_selector: Option<CelSelector>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct CelSelector {
-    pub cel_expressions: Vec<String>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct PrioritizerPolicy {
-    pub mode: &'static str,
-    pub configurations: Vec<PrioritizerConfig>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct PrioritizerConfig {
-    pub score_coordinate: ScoreCoordinate,
-    pub weight: i32,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct ScoreCoordinate {
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-    pub built_in: &'static str,
-}
-
-impl PrioritizerPolicy {
-    /// `Exact` mode with one built-in prioritizer: `Additive` would add Balance, which
-    /// scores by other placements' decisions, something no legacy scheduler looked at.
-    pub(crate) fn exact(built_in: &'static str, weight: i32) -> PrioritizerPolicy {
-        PrioritizerPolicy {
-            mode: "Exact",
-            configurations: vec![PrioritizerConfig {
-                score_coordinate: ScoreCoordinate {
-                    kind: "BuiltIn",
-                    built_in,
-                },
-                weight,
-            }],
-        }
-    }
-}
-
-pub(crate) fn placement(metadata: Metadata, spec: PlacementSpec) -> Emitted {
-    emit(PLACEMENT_API_VERSION, "Placement", metadata, spec)
 }
 
 #[derive(Serialize)]

@@ -153,7 +153,7 @@ impl<'f> Predicates<'f> {
             .iter()
             .map(|predicate| {
                 let selector = &predicate.required_cluster_selector;
-                let labels = Selector::from_label_selector(Some(&selector.label_selector))?;
+                let labels = Selector::from_label_selector(Some(selector.labels()))?;
                 let claims = Selector::from_claim_selector(&selector.claim_selector)?;
                 let cel = CelSelector::compile(&selector.cel_selector)?;
                 let mut admitted = fleet.select_labels(&labels);

@@ -18,17 +18,19 @@ use crate::model::{LabelSelectorRequirementSpec, LabelSelectorSpec, ObjectRef};
 use crate::selector::{Operator, Requirement, Selector};
 
 use crate::migrate::cel;
-use crate::migrate::manifest::{self, Metadata, PlacementSpec};
+use crate::migrate::manifest::Metadata;
 use crate::migrate::object_error::ObjectError;
 use crate::migrate::report::FieldReport;
 use crate::migrate::scope::{self, ClusterScope};
 use crate::migrate::{Converted, CLUSTER_SELECTOR_ANNOTATION};
-use crate::ocm::model::placement::Toleration;
+use crate::ocm::model::placement::{
+    ClusterPredicate, ClusterSelector, PlacementSpec, Toleration, PLACEMENT_API_VERSION,
+};
 
 /// The Placement's identity for an annotated object.
 pub(crate) fn placement_ref(object: &ObjectRef) -> ObjectRef {
     ObjectRef {
-        api_version: manifest::PLACEMENT_API_VERSION.to_string(),
+        api_version: PLACEMENT_API_VERSION.to_string(),
         kind: "Placement".to_string(),
         namespace: object.namespace.clone(),
         name: format!("{}-{}", object.kind.to_ascii_lowercase(), object.name),
@@ -125,22 +127,22 @@ pub(crate) fn convert(
     ));
     let placement = PlacementSpec {
         cluster_sets: vec![scope.set.clone()],
-        predicates: vec![manifest::Predicate {
-            required_cluster_selector: manifest::ClusterSelector {
+        predicates: vec![ClusterPredicate {
+            required_cluster_selector: ClusterSelector {
                 label_selector: (!match_expressions.is_empty()).then_some(LabelSelectorSpec {
                     match_labels: None,
                     match_expressions: Some(match_expressions),
                 }),
-                cel_selector: Some(manifest::CelSelector {
-                    cel_expressions: expressions,
-                }),
+                cel_selector: expressions,
+                ..ClusterSelector::default()
             },
+            ..ClusterPredicate::default()
         }],
         tolerations: vec![Toleration::everything()],
         ..PlacementSpec::default()
     };
     Ok(Converted {
-        outputs: vec![manifest::placement(
+        outputs: vec![super::placement(
             Metadata::of(&placement_ref(object)),
             placement,
         )],

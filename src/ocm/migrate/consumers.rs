@@ -7,9 +7,9 @@ use std::collections::BTreeSet;
 
 use serde_yaml::Value;
 
-use crate::migrate::manifest::PLACEMENT_API_VERSION;
 use crate::migrate::objects::RawObject;
 use crate::migrate::report::FieldReport;
+use crate::ocm::model::placement::PLACEMENT_API_VERSION;
 
 const PLACEMENT_GROUP: &str = "cluster.open-cluster-management.io";
 

@@ -6,3 +6,11 @@ pub(crate) mod cluster_selector;
 pub(crate) mod consumers;
 pub(crate) mod delivery;
 pub(crate) mod placement_rule;
+
+use crate::migrate::manifest::{self, Emitted, Metadata};
+use crate::ocm::model::placement::{PlacementSpec, PLACEMENT_API_VERSION};
+
+/// A v1beta1 Placement, the one spec type fleetplan reads Placements into.
+pub(crate) fn placement(metadata: Metadata, spec: PlacementSpec) -> Emitted {
+    manifest::emit(PLACEMENT_API_VERSION, "Placement", metadata, spec)
+}

@@ -22,16 +22,19 @@
 //!   `status.decisions` the first schedule can differ (approximate).
 
 use crate::model::{LabelSelectorSpec, ObjectRef};
-use crate::ocm::model::placement::{HintResource, PlacementRuleSpec, SelectionOrder};
+use crate::ocm::model::placement::{
+    ClusterPredicate, ClusterSelector, HintResource, PlacementRuleSpec, PlacementSpec,
+    PrioritizerConfig, PrioritizerPolicy, ScoreCoordinate, ScoreCoordinateType, SelectionOrder,
+    Toleration,
+};
 use crate::ocm::prioritizers::resource;
 
 use crate::migrate::cel;
-use crate::migrate::manifest::{self, Metadata, PlacementSpec, PrioritizerPolicy};
+use crate::migrate::manifest::Metadata;
 use crate::migrate::objects::RawObject;
 use crate::migrate::report::FieldReport;
 use crate::migrate::scope::{self, ClusterScope};
 use crate::migrate::Converted;
-use crate::ocm::model::placement::Toleration;
 
 /// Annotations the PlacementRule controller read to act as the user who created the rule;
 /// the Placement API has no counterpart (access is RBAC on `managedclustersets/bind`).
@@ -133,13 +136,13 @@ pub(crate) fn convert(input: &RuleInput) -> Converted {
             .because("a PlacementRule ignored taints, OCM's unavailable/unreachable ones included; availability is left to clusterConditions as before"),
     );
     if label_selector.is_some() || !expressions.is_empty() {
-        placement.predicates = vec![manifest::Predicate {
-            required_cluster_selector: manifest::ClusterSelector {
+        placement.predicates = vec![ClusterPredicate {
+            required_cluster_selector: ClusterSelector {
                 label_selector,
-                cel_selector: (!expressions.is_empty()).then_some(manifest::CelSelector {
-                    cel_expressions: expressions,
-                }),
+                cel_selector: expressions,
+                ..ClusterSelector::default()
             },
+            ..ClusterPredicate::default()
         }];
     }
 
@@ -170,8 +173,24 @@ pub(crate) fn convert(input: &RuleInput) -> Converted {
     }
 
     Converted {
-        outputs: vec![manifest::placement(metadata, placement)],
+        outputs: vec![super::placement(metadata, placement)],
         fields,
+    }
+}
+
+/// `Exact` mode with one built-in prioritizer: `Additive` would add Balance, which scores by
+/// other placements' decisions, something no legacy scheduler looked at.
+fn exact(built_in: &str, weight: i32) -> PrioritizerPolicy {
+    PrioritizerPolicy {
+        mode: "Exact".to_string(),
+        configurations: vec![PrioritizerConfig {
+            score_coordinate: ScoreCoordinate {
+                kind: ScoreCoordinateType::BuiltIn,
+                built_in: built_in.to_string(),
+                add_on: None,
+            },
+            weight,
+        }],
     }
 }
 
@@ -190,7 +209,7 @@ fn order(input: &RuleInput, placement: &mut PlacementSpec, fields: &mut Vec<Fiel
             SelectionOrder::Desc => (1, "desc"),
             SelectionOrder::Asc => (-1, "asc"),
         };
-        placement.prioritizer_policy = Some(PrioritizerPolicy::exact(prioritizer, weight));
+        placement.prioritizer_policy = exact(prioritizer, weight);
         fields.push(FieldReport::approximate(
             format!("spec.resourceHint {name} {order_name}"),
             format!("spec.prioritizerPolicy Exact, {prioritizer} weight {weight}"),
@@ -210,7 +229,7 @@ fn order(input: &RuleInput, placement: &mut PlacementSpec, fields: &mut Vec<Fiel
                 .because("without a type the PlacementRule sorted nothing"),
         );
     }
-    placement.prioritizer_policy = Some(PrioritizerPolicy::exact("Steady", 1));
+    placement.prioritizer_policy = exact("Steady", 1);
     fields.push(
         FieldReport::exact(
             "(current decisions first)",

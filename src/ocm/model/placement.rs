@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use crate::model::{LabelSelectorRequirementSpec, LabelSelectorSpec, TaintEffect};
 
+/// The Placement version fleetplan reads every Placement as and `migrate` writes.
+pub(crate) const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
 /// The label OCM puts on PlacementDecisions to name their Placement.
 pub(crate) const PLACEMENT_LABEL: &str = "cluster.open-cluster-management.io/placement";
 /// The decision group name label of a PlacementDecision.
@@ -17,37 +19,48 @@ pub(crate) const DECISION_GROUP_NAME_LABEL: &str =
 pub(crate) const DECISION_GROUP_INDEX_LABEL: &str =
     "cluster.open-cluster-management.io/decision-group-index";
 
-/// `spec` of a Placement, v1alpha1 and v1beta1 normalised to the v1beta1 shape.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+/// `spec` of a Placement, v1alpha1 and v1beta1 normalised to the v1beta1 shape: read from
+/// manifests, and written (as v1beta1) by `migrate`. Written, a field at its CRD default is
+/// left out, except the lists `clusterSets`, `predicates` and `tolerations`.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlacementSpec {
     #[serde(default)]
     pub cluster_sets: Vec<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub number_of_clusters: Option<i32>,
     #[serde(default)]
     pub predicates: Vec<ClusterPredicate>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub prioritizer_policy: PrioritizerPolicy,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub spread_policy: SpreadPolicy,
     #[serde(default)]
     pub tolerations: Vec<Toleration>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub decision_strategy: DecisionStrategy,
     /// How PlacementDecisions order their decisions. The OCM scheduler (ocm HEAD 00f84c32) does
     /// not read it: validated as the CRD does (an enum), kept as written so `explain` can say
     /// it does not change the selection.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sort_by: Option<SortBy>,
     /// How often score-only changes are written to decisions; not read by the scheduler
     /// either. The CRD's pattern `^[0-9]+[hms]$` is checked.
-    #[serde(default, deserialize_with = "score_rate_limit")]
+    #[serde(
+        default,
+        deserialize_with = "score_rate_limit",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub score_rate_limit: Option<String>,
     /// The seed's v1alpha1 `affinity.clusterAntiAffinity.requiredDuringSchedulingRequiredDuringExecution`
     /// terms. v1beta1 has no such field; fleetplan evaluates them as an extension.
     #[serde(skip)]
     pub anti_affinity: Vec<AffinityTerm>,
+}
+
+/// A field at its default is left out of what `migrate` writes.
+fn is_default<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
 }
 
 impl PlacementSpec {
@@ -61,7 +74,7 @@ impl PlacementSpec {
 }
 
 /// `spec.sortBy`: the CRD's enum.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum SortBy {
     ClusterName,
     Score,
@@ -98,7 +111,7 @@ fn score_rate_limit<'de, D: Deserializer<'de>>(
 }
 
 /// One ORed predicate: its selectors are ANDed.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClusterPredicate {
     #[serde(default)]
@@ -120,19 +133,55 @@ impl ClusterPredicate {
 }
 
 /// `requiredClusterSelector`. The label selector is a value upstream, so an absent one is
-/// empty and matches every cluster.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+/// empty and matches every cluster (`labels`); whether it was written is kept, so `migrate`
+/// writes `labelSelector: {}` only where it means to.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClusterSelector {
-    #[serde(default)]
-    pub label_selector: LabelSelectorSpec,
-    #[serde(default, deserialize_with = "claim_selector")]
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub label_selector: Option<LabelSelectorSpec>,
+    #[serde(
+        default,
+        deserialize_with = "claim_selector",
+        serialize_with = "write_claim_selector",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub claim_selector: Vec<LabelSelectorRequirementSpec>,
-    #[serde(default, deserialize_with = "cel_selector")]
+    #[serde(
+        default,
+        deserialize_with = "cel_selector",
+        serialize_with = "write_cel_selector",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub cel_selector: Vec<String>,
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+/// The empty label selector, which matches every cluster.
+static EVERY_CLUSTER: LabelSelectorSpec = LabelSelectorSpec {
+    match_labels: None,
+    match_expressions: None,
+};
+
+impl ClusterSelector {
+    /// The label selector, empty (every cluster) when none is written.
+    pub fn labels(&self) -> &LabelSelectorSpec {
+        self.label_selector.as_ref().unwrap_or(&EVERY_CLUSTER)
+    }
+}
+
+/// A field that may be absent but not null (null is refused as the field's own type refuses
+/// it).
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    deserializer: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(deserializer).map(Some)
+}
+
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PrioritizerPolicy {
     /// `Additive` (also `""`) or `Exact`; anything else makes the placement Misconfigured,
@@ -156,7 +205,7 @@ fn additive() -> String {
     "Additive".to_string()
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PrioritizerConfig {
     /// Required by the CRD, so the API server refuses a configuration without one.
@@ -185,18 +234,18 @@ fn one() -> i32 {
 }
 
 /// Which prioritizer a configuration weighs.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ScoreCoordinate {
     #[serde(default, rename = "type")]
     pub kind: ScoreCoordinateType,
     #[serde(default)]
     pub built_in: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub add_on: Option<AddOnScore>,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum ScoreCoordinateType {
     #[default]
     BuiltIn,
@@ -217,14 +266,14 @@ impl<'de> Deserialize<'de> for ScoreCoordinateType {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AddOnScore {
     pub resource_name: String,
     pub score_name: String,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SpreadPolicy {
     #[serde(default, deserialize_with = "spread_constraints")]
@@ -248,7 +297,7 @@ fn spread_constraints<'de, D: Deserializer<'de>>(
     Ok(constraints)
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SpreadConstraint {
     #[serde(deserialize_with = "qualified_key")]
@@ -260,7 +309,7 @@ pub struct SpreadConstraint {
     pub when_unsatisfiable: WhenUnsatisfiable,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 pub enum TopologyKeyType {
     Label,
     Claim,
@@ -310,7 +359,7 @@ fn max_skew<'de, D: Deserializer<'de>>(deserializer: D) -> Result<i32, D::Error>
 }
 
 /// The CRD default is `ScheduleAnyway`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 pub enum WhenUnsatisfiable {
     DoNotSchedule,
     #[default]
@@ -385,20 +434,11 @@ pub(crate) fn taint_value<'de, D: Deserializer<'de>>(deserializer: D) -> Result<
     Ok(value)
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub enum TolerationOperator {
     #[default]
     Equal,
     Exists,
-}
-
-impl Serialize for TolerationOperator {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(match self {
-            TolerationOperator::Equal => "Equal",
-            TolerationOperator::Exists => "Exists",
-        })
-    }
 }
 
 impl<'de> Deserialize<'de> for TolerationOperator {
@@ -452,17 +492,17 @@ pub(crate) fn parse_taint_effect(text: &str) -> Result<TaintEffect, UnknownTaint
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DecisionStrategy {
     #[serde(default)]
     pub group_strategy: GroupStrategy,
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GroupStrategy {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub decision_groups: Vec<DecisionGroup>,
     #[serde(
         default = "all_clusters",
@@ -509,14 +549,14 @@ fn clusters_per_decision_group<'de, D: Deserializer<'de>>(
 
 /// `intstr.IntOrString`. A string that is not `N%` is Misconfigured at scheduling time,
 /// as upstream does.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(untagged)]
 pub enum IntOrString {
     Int(i64),
     String(String),
 }
 
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DecisionGroup {
     /// Required, 2 to 63 characters matching `^[a-zA-Z0-9][-A-Za-z0-9_.]{0,61}[a-zA-Z0-9]$`.
@@ -544,41 +584,70 @@ fn group_name<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::E
     Ok(name)
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GroupClusterSelector {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub label_selector: LabelSelectorSpec,
-    #[serde(default, deserialize_with = "claim_selector")]
+    #[serde(
+        default,
+        deserialize_with = "claim_selector",
+        serialize_with = "write_claim_selector",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub claim_selector: Vec<LabelSelectorRequirementSpec>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct ClaimSelectorShape {
+struct ClaimSelectorShape<E> {
     #[serde(default)]
-    match_expressions: Vec<LabelSelectorRequirementSpec>,
+    match_expressions: E,
 }
 
 fn claim_selector<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Vec<LabelSelectorRequirementSpec>, D::Error> {
-    Ok(Option::<ClaimSelectorShape>::deserialize(deserializer)?
-        .map(|shape| shape.match_expressions)
-        .unwrap_or_default())
+    Ok(
+        Option::<ClaimSelectorShape<Vec<LabelSelectorRequirementSpec>>>::deserialize(deserializer)?
+            .map(|shape| shape.match_expressions)
+            .unwrap_or_default(),
+    )
 }
 
-#[derive(Deserialize)]
+fn write_claim_selector<S: Serializer>(
+    expressions: &[LabelSelectorRequirementSpec],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    ClaimSelectorShape {
+        match_expressions: expressions,
+    }
+    .serialize(serializer)
+}
+
+#[derive(Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct CelSelectorShape {
+struct CelSelectorShape<E> {
     #[serde(default)]
-    cel_expressions: Vec<String>,
+    cel_expressions: E,
 }
 
 fn cel_selector<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
-    Ok(Option::<CelSelectorShape>::deserialize(deserializer)?
-        .map(|shape| shape.cel_expressions)
-        .unwrap_or_default())
+    Ok(
+        Option::<CelSelectorShape<Vec<String>>>::deserialize(deserializer)?
+            .map(|shape| shape.cel_expressions)
+            .unwrap_or_default(),
+    )
+}
+
+fn write_cel_selector<S: Serializer>(
+    expressions: &[String],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    CelSelectorShape {
+        cel_expressions: expressions,
+    }
+    .serialize(serializer)
 }
 
 /// A manifest field that could not be read: where (`predicates[0].requiredClusterSelector`)
@@ -964,6 +1033,49 @@ mod tests {
     }
 
     #[test]
+    fn a_spec_written_reads_back_the_same_and_leaves_out_its_defaults() {
+        let spec = decode_placement_spec(
+            V1BETA1,
+            json!({
+                "clusterSets": ["global"],
+                "numberOfClusters": 2,
+                "predicates": [{"requiredClusterSelector": {
+                    "labelSelector": {},
+                    "claimSelector": {"matchExpressions": [{"key": "region", "operator": "Exists"}]},
+                    "celSelector": {"celExpressions": ["true"]}
+                }}],
+                "prioritizerPolicy": {"mode": "Exact", "configurations": [
+                    {"scoreCoordinate": {"type": "AddOn", "addOn": {"resourceName": "r", "scoreName": "s"}}, "weight": 2}
+                ]},
+                "spreadPolicy": {"spreadConstraints": [{"topologyKey": "zone", "topologyKeyType": "Label"}]},
+                "decisionStrategy": {"groupStrategy": {"clustersPerDecisionGroup": 3}},
+                "sortBy": "Score",
+                "scoreRateLimit": "1m"
+            }),
+        )
+        .unwrap();
+        let written = serde_json::to_value(&spec).unwrap();
+        assert_eq!(
+            decode_placement_spec(V1BETA1, written.clone()).unwrap(),
+            spec
+        );
+        assert_eq!(
+            written["predicates"][0]["requiredClusterSelector"]["labelSelector"],
+            json!({}),
+            "a label selector written empty stays written"
+        );
+        assert!(decode_placement_spec(
+            V1BETA1,
+            json!({"predicates": [{"requiredClusterSelector": {"labelSelector": null}}]})
+        )
+        .is_err());
+        assert_eq!(
+            serde_json::to_value(PlacementSpec::default()).unwrap(),
+            json!({"clusterSets": [], "predicates": [], "tolerations": []})
+        );
+    }
+
+    #[test]
     fn clusters_per_decision_group_reads_int_or_string() {
         let spec = decode_placement_spec(
             V1BETA1,
@@ -1039,7 +1151,7 @@ mod tests {
         assert!(spec.per_predicate());
         let labels = spec.predicates[0]
             .required_cluster_selector
-            .label_selector
+            .labels()
             .match_labels
             .clone()
             .unwrap();

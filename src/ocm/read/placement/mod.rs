@@ -13,12 +13,10 @@ use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
 use crate::model::{ItemSource, PreviousDecision, WorkloadKind};
-use crate::ocm::model::placement::decode_placement_spec;
+use crate::ocm::model::placement::{decode_placement_spec, PLACEMENT_API_VERSION};
 
 const GROUP: &str = "cluster.open-cluster-management.io";
 const DECISION_KIND: &str = "PlacementDecision";
-/// The version a previous Placement item is written with when only its decisions were read.
-const PLACEMENT_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
 
 pub(crate) const API: Api = Api {
     kinds: &[
