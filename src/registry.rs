@@ -57,10 +57,11 @@ pub(crate) fn plan<'a>(run: &Run<'_, 'a>, workload: &'a Workload) -> Planned<'a>
     }
 }
 
-/// The objects of a whole run that name something the inputs do not hold, per API: errors
-/// at the object that names it (OCM's PlacementBindings are judged with its consumers).
-pub(crate) fn unresolved(model: &Model) -> Vec<crate::plan::diagnostic::Diagnostic> {
-    kubefleet::plan::unresolved(model)
+/// What is wrong with the objects around the placements, per API: admission refusals that
+/// need every object, and (in a `whole` run) references that resolve to nothing; errors at
+/// the object at fault (OCM's PlacementBindings are judged with its consumers).
+pub(crate) fn problems(model: &Model, whole: bool) -> Vec<crate::plan::diagnostic::Diagnostic> {
+    kubefleet::plan::problems(model, whole)
 }
 
 /// Explains one item from the trace its API's engine returned.

@@ -8,6 +8,7 @@ use std::fmt;
 
 use serde_json::Value;
 
+use super::model::aggregate;
 use super::policy::{
     ClusterSelectorTerm, PlacementPolicy, PlacementType, PropertySelectorRequirement,
 };
@@ -37,21 +38,6 @@ impl fmt::Display for Refusal {
                 )
             }
         }
-    }
-}
-
-/// `utilerrors.NewAggregate(…).Error()`: one message as it is, several deduplicated and
-/// bracketed.
-fn aggregate(messages: &[String]) -> String {
-    let mut seen = HashSet::new();
-    let unique: Vec<&str> = messages
-        .iter()
-        .map(String::as_str)
-        .filter(|message| seen.insert(*message))
-        .collect();
-    match unique.as_slice() {
-        [one] => (*one).to_string(),
-        many => format!("[{}]", many.join(", ")),
     }
 }
 

@@ -21,6 +21,7 @@ pub(crate) mod explain;
 pub(crate) mod fleet;
 pub(crate) mod item;
 pub(crate) mod member_cluster;
+pub(crate) mod model;
 pub(crate) mod objects;
 pub(crate) mod overrides;
 pub(crate) mod pick_fixed;

@@ -147,6 +147,11 @@ pub(crate) struct OverrideObject {
     pub(crate) placement: Option<PlacementRef>,
     /// `clusterResourceSelectors` (CRO) or `resourceSelectors` (RO).
     pub(crate) selectors: Vec<ResourceSelector>,
+    /// Every selector as the webhook prints it (Go's `%+v`), in order: what two overrides
+    /// must not both select.
+    pub(crate) selector_terms: Vec<String>,
+    pub(crate) source: Source,
+    pub(crate) object: ObjectRef,
 }
 
 impl OverrideObject {
@@ -221,6 +226,7 @@ mod tests {
             },
             placement,
             selectors: vec![selector("apps", "Deployment", "web")],
+            ..OverrideObject::default()
         }
     }
 

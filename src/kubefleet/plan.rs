@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use super::binding::{Binding, BindingScore, ClusterDecision};
 use super::fleet::Fleet;
 use super::item::{self, Input, StagedRun};
+use super::model::aggregate;
 use super::objects::{Objects, OverrideObject, PlacementObject, Snapshot, Strategy, UpdateRun};
 use super::overrides::Override;
 use super::policy::{PlacementPolicy, PlacementType};
@@ -31,7 +32,8 @@ pub(crate) struct Hub<'a> {
     /// The first run by name for each placement.
     runs: HashMap<Key<'a>, &'a UpdateRun>,
     strategies: HashMap<Key<'a>, &'a Strategy>,
-    overrides: &'a [OverrideObject],
+    /// The overrides the webhook admits (`selected_twice` refuses the others).
+    overrides: Vec<&'a OverrideObject>,
 }
 
 impl<'a> Hub<'a> {
@@ -72,13 +74,23 @@ impl<'a> Hub<'a> {
                 )
             })
             .collect();
+        let refused: HashSet<usize> = selected_twice(&objects.overrides)
+            .into_iter()
+            .map(|(at, _)| at)
+            .collect();
         Hub {
             fleet: Fleet::new(&objects.member_clusters, now),
             bindings,
             snapshots,
             runs,
             strategies,
-            overrides: &objects.overrides,
+            overrides: objects
+                .overrides
+                .iter()
+                .enumerate()
+                .filter(|(at, _)| !refused.contains(at))
+                .map(|(_, override_)| override_)
+                .collect(),
         }
     }
 
@@ -113,11 +125,39 @@ struct MissingStrategy {
     strategy: String,
 }
 
+/// The errors of the objects around the placements, each at the object at fault: the
+/// overrides the webhook refuses for selecting what another selects (`selected_twice`),
+/// and in a `whole` run the references that resolve to nothing (`unresolved`).
+pub(crate) fn problems(model: &Model, whole: bool) -> Vec<Diagnostic> {
+    let mut problems = if whole { unresolved(model) } else { Vec::new() };
+    let overrides = &model.kubefleet.overrides;
+    problems.extend(
+        selected_twice(overrides)
+            .into_iter()
+            .filter_map(|(at, message)| {
+                let override_ = overrides.get(at)?;
+                let field = if override_.rules.namespace.is_some() {
+                    "spec.resourceSelectors"
+                } else {
+                    "spec.clusterResourceSelectors"
+                };
+                Some(Diagnostic {
+                    source: override_.source.clone(),
+                    object: override_.object.clone(),
+                    kind: Kind::ItemFailed,
+                    field: Some(field),
+                    message,
+                })
+            }),
+    );
+    problems
+}
+
 /// Every binding, policy snapshot, staged update run and override that names a placement
 /// the inputs do not hold (or, a binding or snapshot, none at all), in input order: the
 /// hub would never use it, so what it says lands nowhere. Each is an error at the object
 /// that names it.
-pub(crate) fn unresolved(model: &Model) -> Vec<Diagnostic> {
+fn unresolved(model: &Model) -> Vec<Diagnostic> {
     let placements: HashSet<Key<'_>> = model
         .workloads
         .iter()
@@ -156,6 +196,33 @@ pub(crate) fn unresolved(model: &Model) -> Vec<Diagnostic> {
             })
         })
         .collect()
+}
+
+/// The overrides the webhook refuses because another override of their kind (in their
+/// namespace, a ResourceOverride) already selects one of their resources
+/// (`validateClusterResourceOverrideResourceLimit`, `validateResourceOverrideResourceLimit`):
+/// offline, each override in input order against those before it. Each with its message.
+fn selected_twice(overrides: &[OverrideObject]) -> Vec<(usize, String)> {
+    let mut claimed: HashMap<(Option<&str>, &str), &str> = HashMap::new();
+    let mut refused = Vec::new();
+    for (at, override_) in overrides.iter().enumerate() {
+        let namespace = override_.rules.namespace.as_deref();
+        let name = override_.rules.name.as_str();
+        let messages: Vec<String> = override_
+            .selector_terms
+            .iter()
+            .filter_map(|term| {
+                let first = *claimed.entry((namespace, term.as_str())).or_insert(name);
+                (first != name).then(|| {
+                    format!("invalid resource selector {term}: the resource has been selected by both {name} and {first}, which is not supported")
+                })
+            })
+            .collect();
+        if !messages.is_empty() {
+            refused.push((at, aggregate(&messages)));
+        }
+    }
+    refused
 }
 
 /// What `explain` shows of a KubeFleet item: the schedule's view of every MemberCluster
@@ -218,6 +285,7 @@ pub(crate) fn plan<'a>(
     let (cluster_scoped, namespaced): (Vec<&OverrideObject>, Vec<&OverrideObject>) = hub
         .overrides
         .iter()
+        .copied()
         .filter(|override_| override_.applies_to(object))
         .partition(|override_| override_.rules.namespace.is_none());
     let rules = |overrides: Vec<&OverrideObject>| -> Vec<Override> {

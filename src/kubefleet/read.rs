@@ -22,6 +22,8 @@ use crate::load::LoadError;
 use crate::model::time::parse_rfc3339;
 use crate::model::WorkloadKind;
 
+mod admission;
+
 const CLUSTER_GROUP: &str = "cluster.kubernetes-fleet.io";
 const PLACEMENT_GROUP: &str = "placement.kubernetes-fleet.io";
 
@@ -147,13 +149,32 @@ pub(crate) const API: Api = Api {
 
 /// Decodes the whole object as `T`, naming the object and the field on failure.
 fn decode<T: DeserializeOwned>(object: &Object<'_>) -> Result<T, LoadError> {
-    let value = object.content.to_json().map_err(|error| {
+    decode_with_spec(object).map(|(decoded, _)| decoded)
+}
+
+/// Decodes the whole object as `T`, and gives its `spec` as written (admission's rules test
+/// which fields are present).
+fn decode_with_spec<T: DeserializeOwned>(object: &Object<'_>) -> Result<(T, Value), LoadError> {
+    let mut value = object.content.to_json().map_err(|error| {
         object.invalid(FieldError::new(
             "",
             format!("expected a mapping with string keys: {error}"),
         ))
     })?;
-    read(&value).map_err(|error| object.invalid(error.into()))
+    let decoded = read(&value).map_err(|error| object.invalid(error.into()))?;
+    let spec = value
+        .get_mut("spec")
+        .map(Value::take)
+        .unwrap_or(Value::Null);
+    Ok((decoded, spec))
+}
+
+/// The object refused as upstream's API server or webhook refuses it.
+fn admitted(object: &Object<'_>, refusal: Option<FieldError>) -> Result<(), LoadError> {
+    match refusal {
+        Some(refusal) => Err(object.invalid(refusal)),
+        None => Ok(()),
+    }
 }
 
 impl From<ReadError> for FieldError {
@@ -188,8 +209,9 @@ fn reference(
 const PARENT_LABEL_FIELD: &str = "metadata.labels[kubernetes-fleet.io/parent-CRP]";
 
 fn member_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
-    let cluster: MemberCluster = decode(&object)?;
+    let (cluster, spec): (MemberCluster, Value) = decode_with_spec(&object)?;
     object.admitted_labels()?;
+    admitted(&object, admission::member_cluster(Some(&spec)))?;
     Ok(kept(&object, KubeFleetObject::MemberCluster(cluster)))
 }
 
@@ -328,6 +350,9 @@ struct StrategySpec {
 }
 
 fn strategy(object: Object<'_>) -> Result<Decoded, LoadError> {
+    let raw = object.content.to_json().ok();
+    let spec = raw.as_ref().and_then(|raw| raw.get("spec"));
+    admitted(&object, admission::strategy(spec))?;
     let wire: StrategyWire = decode(&object)?;
     let strategy = Strategy {
         namespace: object.object.namespace.clone(),
@@ -399,7 +424,9 @@ struct OverridePolicy {
 }
 
 fn override_(object: Object<'_>) -> Result<Decoded, LoadError> {
-    let wire: OverrideWire = decode(&object)?;
+    let (wire, raw): (OverrideWire, Value) = decode_with_spec(&object)?;
+    let cluster_scoped = object.object.namespace.is_none();
+    admitted(&object, admission::override_(Some(&raw), cluster_scoped))?;
     let spec = wire.spec;
     let selectors = spec
         .cluster_resource_selectors
@@ -427,7 +454,16 @@ fn override_(object: Object<'_>) -> Result<Decoded, LoadError> {
             name: reference.name,
             namespaced: reference.scope.as_deref() == Some("Namespaced"),
         }),
+        selector_terms: raw
+            .get(admission::selectors_field(cluster_scoped))
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|selector| admission::shown_selector(selector, cluster_scoped))
+            .collect(),
         selectors: named(selectors),
+        source: object.source.clone(),
+        object: object.object.clone(),
     };
     Ok(kept(&object, KubeFleetObject::Override(override_, names)))
 }

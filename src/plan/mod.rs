@@ -218,17 +218,15 @@ fn build_workloads<'a>(
     });
     let mut problems = Vec::new();
     let mut problem_warnings = Vec::new();
+    let whole = workloads.len() == model.workloads.len();
     if workloads.iter().any(|workload| is_consumer(workload))
         || !model.consumers.bindings.is_empty()
     {
-        let whole = workloads.len() == model.workloads.len();
         let found = plan_consumers(&run, workloads, &mut planned, whole);
         problems = found.0;
         problem_warnings = found.1;
     }
-    if workloads.len() == model.workloads.len() {
-        problems.extend(crate::registry::unresolved(model));
-    }
+    problems.extend(crate::registry::problems(model, whole));
 
     let mut outcome = PlanOutcome {
         plan: Plan::default(),

@@ -257,7 +257,7 @@ fn a_run_override_binding_or_snapshot_naming_no_placement_fails_the_plan() {
 #[test]
 fn check_reports_each_object_naming_no_placement_at_its_field() {
     let dangling = format!("{CASES}/dangling.yaml");
-    let lines = [9, 18, 33, 42, 53, 63, 74];
+    let lines = [9, 18, 34, 44, 55, 65, 76];
     let mut expected = String::new();
     for (error, line) in DANGLING.lines().zip(lines) {
         let at = error.find(".yaml#").unwrap_or_default();

@@ -25,6 +25,7 @@ mod karmada_detector;
 mod karmada_vectors;
 mod karmada_what_if;
 mod kubefleet;
+mod kubefleet_admission;
 mod migrate;
 mod migrate_hub_versions;
 mod migrate_in_place;

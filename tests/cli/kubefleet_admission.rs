@@ -1,0 +1,451 @@
+//! What upstream's API server and webhooks refuse of the objects around a placement, through
+//! the real binary: MemberCluster taints (`pkg/utils/validator/membercluster.go`),
+//! ClusterResourceOverride and ResourceOverride (the CRDs, `clusterresourceoverride.go`,
+//! `resourceoverride.go`: selectors, placement refs, override rules, JSON patches, a resource
+//! two overrides select) and staged update strategies (the CRD's limits and CEL rules), at
+//! kubefleet-dev/kubefleet e160c1cdfdd9. Each refused object is an error with upstream's
+//! message at the field it judged, and nothing is planned.
+
+use crate::common::Test;
+
+const EXAMPLE: &str = "testdata/kubefleet/example";
+const NOW: &str = "2026-06-01T12:00:00Z";
+
+/// The kind of a refused object: its manifest around the case's lines, and how errors name it.
+#[derive(Clone, Copy)]
+enum Kind {
+    MemberCluster,
+    ClusterResourceOverride,
+    ResourceOverride,
+    Strategy,
+}
+
+impl Kind {
+    /// `(header, object)`: the manifest up to the case's lines, and the object errors name.
+    fn parts(self) -> (&'static str, &'static str) {
+        match self {
+            Kind::MemberCluster => (
+                "apiVersion: cluster.kubernetes-fleet.io/v1beta1
+kind: MemberCluster
+metadata: {name: member-x}
+spec:
+  identity: {kind: ServiceAccount, name: fleet-member-agent-sa, namespace: fleet-system}
+  taints:
+",
+                "MemberCluster/member-x",
+            ),
+            Kind::ClusterResourceOverride => (
+                "apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterResourceOverride
+metadata: {name: cro}
+spec:
+",
+                "ClusterResourceOverride/cro",
+            ),
+            Kind::ResourceOverride => (
+                "apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ResourceOverride
+metadata: {name: ro, namespace: shop}
+spec:
+",
+                "ResourceOverride/shop/ro",
+            ),
+            Kind::Strategy => (
+                "apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterStagedUpdateStrategy
+metadata: {name: rings}
+spec:
+",
+                "ClusterStagedUpdateStrategy/rings",
+            ),
+        }
+    }
+}
+
+/// (what, the kind, the lines after its header, the error after `file#document: object: `).
+const REFUSED: &[(&str, Kind, &str, &str)] = &[
+    (
+        "taint-effect",
+        Kind::MemberCluster,
+        r#"    - {key: dedicated, effect: NoExecute}
+"#,
+        r#"spec.taints[0].effect: Unsupported value: "NoExecute": supported values: "NoSchedule""#,
+    ),
+    (
+        "taint-effect-missing",
+        Kind::MemberCluster,
+        r#"    - {key: dedicated}
+"#,
+        r#"spec.taints[0].effect: Required value"#,
+    ),
+    (
+        "taint-key",
+        Kind::MemberCluster,
+        r#"    - {key: a/b/c, value: v, effect: NoSchedule}
+"#,
+        r#"spec.taints: invalid taint key {Key:a/b/c Value:v Effect:NoSchedule}: a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"#,
+    ),
+    (
+        "taint-value",
+        Kind::MemberCluster,
+        r#"    - {key: dedicated, value: not valid, effect: NoSchedule}
+"#,
+        r#"spec.taints: invalid taint value {Key:dedicated Value:not valid Effect:NoSchedule}: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"#,
+    ),
+    (
+        "taint-duplicate",
+        Kind::MemberCluster,
+        r#"    - {key: dedicated, value: infra, effect: NoSchedule}
+    - {key: dedicated, value: infra, effect: NoSchedule}
+"#,
+        r#"spec.taints: taint {Key:dedicated Value:infra Effect:NoSchedule} already exists, taints must be unique"#,
+    ),
+    (
+        "cro-namespaced",
+        Kind::ClusterResourceOverride,
+        r#"  placement: {name: web, scope: Namespaced}
+  clusterResourceSelectors:
+    - {group: "", version: v1, kind: Namespace, name: web}
+  policy:
+    overrideRules:
+      - clusterSelector: {clusterSelectorTerms: []}
+        jsonPatchOverrides: [{op: add, path: /metadata/labels/a, value: b}]
+"#,
+        r#"Invalid value: "object": clusterResourceOverride placement reference cannot be Namespaced scope"#,
+    ),
+    (
+        "cro-no-selectors",
+        Kind::ClusterResourceOverride,
+        r#"  policy:
+    overrideRules:
+      - clusterSelector: {clusterSelectorTerms: []}
+        jsonPatchOverrides: [{op: add, path: /metadata/labels/a, value: b}]
+"#,
+        r#"spec.clusterResourceSelectors: Required value"#,
+    ),
+    (
+        "cro-label-selector",
+        Kind::ClusterResourceOverride,
+        r#"  clusterResourceSelectors:
+    - {group: "", version: v1, kind: Namespace, labelSelector: {matchLabels: {a: b}}}
+  policy:
+    overrideRules:
+      - clusterSelector: {clusterSelectorTerms: []}
+        jsonPatchOverrides: [{op: add, path: /metadata/labels/a, value: b}]
+"#,
+        r#"spec.clusterResourceSelectors: label selector is not supported for resource selection {Group: Version:v1 Kind:Namespace Name: LabelSelector:&{…} SelectionScope:NamespaceWithResources}"#,
+    ),
+    (
+        "cro-no-name",
+        Kind::ClusterResourceOverride,
+        r#"  clusterResourceSelectors:
+    - {group: "", version: v1, kind: Namespace}
+  policy:
+    overrideRules:
+      - clusterSelector: {clusterSelectorTerms: []}
+        jsonPatchOverrides: [{op: add, path: /metadata/labels/a, value: b}]
+"#,
+        r#"spec.clusterResourceSelectors: resource name is required for resource selection {Group: Version:v1 Kind:Namespace Name: LabelSelector:<nil> SelectionScope:NamespaceWithResources}"#,
+    ),
+    (
+        "cro-duplicate-selector",
+        Kind::ClusterResourceOverride,
+        r#"  clusterResourceSelectors:
+    - {group: "", version: v1, kind: Namespace, name: web}
+    - {group: "", version: v1, kind: Namespace, name: web}
+  policy:
+    overrideRules:
+      - clusterSelector: {clusterSelectorTerms: []}
+        jsonPatchOverrides: [{op: add, path: /metadata/labels/a, value: b}]
+"#,
+        r#"spec.clusterResourceSelectors: resource selector {Group: Version:v1 Kind:Namespace Name:web LabelSelector:<nil> SelectionScope:NamespaceWithResources} already exists, and must be unique"#,
+    ),
+    (
+        "ro-duplicate-selector",
+        Kind::ResourceOverride,
+        r#"  resourceSelectors:
+    - {group: apps, version: v1, kind: Deployment, name: api}
+    - {group: apps, version: v1, kind: Deployment, name: api}
+  policy:
+    overrideRules:
+      - clusterSelector: {clusterSelectorTerms: []}
+        jsonPatchOverrides: [{op: add, path: /metadata/labels/a, value: b}]
+"#,
+        r#"spec.resourceSelectors: resource selector {Group:apps Version:v1 Kind:Deployment Name:api} already exists, and must be unique"#,
+    ),
+    (
+        "ro-selector-no-name",
+        Kind::ResourceOverride,
+        r#"  resourceSelectors:
+    - {group: apps, version: v1, kind: Deployment}
+  policy:
+    overrideRules:
+      - clusterSelector: {clusterSelectorTerms: []}
+        jsonPatchOverrides: [{op: add, path: /metadata/labels/a, value: b}]
+"#,
+        r#"spec.resourceSelectors[0].name: Required value"#,
+    ),
+    (
+        "cro-property-term",
+        Kind::ClusterResourceOverride,
+        r#"  clusterResourceSelectors:
+    - {group: "", version: v1, kind: Namespace, name: web}
+  policy:
+    overrideRules:
+      - clusterSelector:
+          clusterSelectorTerms:
+            - propertySelector: {matchExpressions: [{name: kubernetes-fleet.io/node-count, operator: Gt, values: ['1']}]}
+        jsonPatchOverrides: [{op: add, path: /metadata/labels/a, value: b}]
+"#,
+        r#"spec.policy.overrideRules: invalid clusterSelector {LabelSelector:<nil> PropertySelector:&{…} PropertySorter:<nil>}: only labelSelector is supported"#,
+    ),
+    (
+        "cro-term-without-label-selector",
+        Kind::ClusterResourceOverride,
+        r#"  clusterResourceSelectors:
+    - {group: "", version: v1, kind: Namespace, name: web}
+  policy:
+    overrideRules:
+      - clusterSelector:
+          clusterSelectorTerms:
+            - {}
+        jsonPatchOverrides: [{op: add, path: /metadata/labels/a, value: b}]
+"#,
+        r#"spec.policy.overrideRules: invalid clusterSelector {LabelSelector:<nil> PropertySelector:<nil> PropertySorter:<nil>}: labelSelector is required"#,
+    ),
+    (
+        "cro-bad-label-selector",
+        Kind::ClusterResourceOverride,
+        r#"  clusterResourceSelectors:
+    - {group: "", version: v1, kind: Namespace, name: web}
+  policy:
+    overrideRules:
+      - clusterSelector:
+          clusterSelectorTerms:
+            - labelSelector: {matchExpressions: [{key: a, operator: In}]}
+        jsonPatchOverrides: [{op: add, path: /metadata/labels/a, value: b}]
+"#,
+        r#"spec.policy.overrideRules: the labelSelector in cluster selector is invalid: values: Invalid value: []: for 'in', 'notin' operators, values set can't be empty"#,
+    ),
+    (
+        "cro-delete-with-patches",
+        Kind::ClusterResourceOverride,
+        r#"  clusterResourceSelectors:
+    - {group: "", version: v1, kind: Namespace, name: web}
+  policy:
+    overrideRules:
+      - clusterSelector: {clusterSelectorTerms: []}
+        overrideType: Delete
+        jsonPatchOverrides: [{op: add, path: /metadata/labels/a, value: b}]
+"#,
+        r#"spec.policy.overrideRules: invalid JSONPatchOverrides: JSONPatchOverrides cannot be set when the override type is Delete"#,
+    ),
+    (
+        "cro-no-patches",
+        Kind::ClusterResourceOverride,
+        r#"  clusterResourceSelectors:
+    - {group: "", version: v1, kind: Namespace, name: web}
+  policy:
+    overrideRules:
+      - clusterSelector: {clusterSelectorTerms: []}
+"#,
+        r#"spec.policy.overrideRules: invalid JSONPatchOverrides: JSONPatchOverrides cannot be empty"#,
+    ),
+    (
+        "cro-empty-patches",
+        Kind::ClusterResourceOverride,
+        r#"  clusterResourceSelectors:
+    - {group: "", version: v1, kind: Namespace, name: web}
+  policy:
+    overrideRules:
+      - clusterSelector: {clusterSelectorTerms: []}
+        jsonPatchOverrides: []
+"#,
+        r#"spec.policy.overrideRules[0].jsonPatchOverrides: Invalid value: 0: spec.policy.overrideRules[0].jsonPatchOverrides in body should have at least 1 items"#,
+    ),
+    (
+        "cro-patch-op",
+        Kind::ClusterResourceOverride,
+        r#"  clusterResourceSelectors:
+    - {group: "", version: v1, kind: Namespace, name: web}
+  policy:
+    overrideRules:
+      - clusterSelector: {clusterSelectorTerms: []}
+        jsonPatchOverrides: [{op: move, path: /spec/a}]
+"#,
+        r#"spec.policy.overrideRules[0].jsonPatchOverrides[0].op: Unsupported value: "move": supported values: "add", "remove", "replace""#,
+    ),
+    (
+        "cro-patch-paths",
+        Kind::ClusterResourceOverride,
+        r#"  clusterResourceSelectors:
+    - {group: "", version: v1, kind: Namespace, name: web}
+  policy:
+    overrideRules:
+      - clusterSelector: {clusterSelectorTerms: []}
+        jsonPatchOverrides:
+          - {op: replace, path: /kind, value: Secret}
+          - {op: add, path: /metadata/name, value: {a: 1, b: [x]}}
+          - {op: remove, path: /status/x}
+          - {op: add, path: spec}
+          - {op: remove, path: /spec/replicas, value: 3}
+          - {op: add, path: /metadata}
+          - {op: add, path: '/spec//a', value: 1}
+"#,
+        r#"spec.policy.overrideRules: [invalid JSONPatchOverride {replace /kind {"Secret"}}: cannot override typeMeta fields, invalid JSONPatchOverride {add /metadata/name {{"a":1,"b":["x"]}}}: cannot override metadata fields except annotations and labels, invalid JSONPatchOverride {remove /status/x {}}: cannot override status fields, invalid JSONPatchOverride {add spec {}}: path must start with /, invalid JSONPatchOverride {remove /spec/replicas {3}}: remove operation cannot have value, invalid JSONPatchOverride {add /metadata {}}: cannot override field metadata, invalid JSONPatchOverride {add /spec//a {1}}: path cannot contain empty string]"#,
+    ),
+    (
+        "ro-too-many-terms",
+        Kind::ResourceOverride,
+        r#"  resourceSelectors:
+    - {group: apps, version: v1, kind: Deployment, name: api}
+  policy:
+    overrideRules:
+      - clusterSelector:
+          clusterSelectorTerms: [{labelSelector: {}},{labelSelector: {}},{labelSelector: {}},{labelSelector: {}},{labelSelector: {}},{labelSelector: {}},{labelSelector: {}},{labelSelector: {}},{labelSelector: {}},{labelSelector: {}},{labelSelector: {}}]
+        jsonPatchOverrides: [{op: add, path: /metadata/labels/a, value: b}]
+"#,
+        r#"spec.policy.overrideRules[0].clusterSelector.clusterSelectorTerms: Too many: 11: must have at most 10 items"#,
+    ),
+    (
+        "ro-no-policy",
+        Kind::ResourceOverride,
+        r#"  resourceSelectors:
+    - {group: apps, version: v1, kind: Deployment, name: api}
+"#,
+        r#"spec.policy: Required value"#,
+    ),
+    (
+        "stage-name",
+        Kind::Strategy,
+        r#"  stages:
+    - {name: Canary, labelSelector: {}}
+"#,
+        r#"spec.stages[0].name: Invalid value: "Canary": spec.stages[0].name in body should match '^[a-z0-9]+$'"#,
+    ),
+    (
+        "stage-name-long",
+        Kind::Strategy,
+        r#"  stages:
+    - {name: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa, labelSelector: {}}
+"#,
+        r#"spec.stages[0].name: Too long: may not be more than 63 bytes"#,
+    ),
+    (
+        "stage-concurrency",
+        Kind::Strategy,
+        r#"  stages:
+    - {name: canary, maxConcurrency: 0}
+"#,
+        r#"spec.stages[0].maxConcurrency: Invalid value: "": maxConcurrency must be at least 1"#,
+    ),
+    (
+        "stage-concurrency-percent",
+        Kind::Strategy,
+        r#"  stages:
+    - {name: canary, maxConcurrency: 150%}
+"#,
+        r#"spec.stages[0].maxConcurrency: Invalid value: "150%": spec.stages[0].maxConcurrency in body should match '^(100|[1-9][0-9]?)%$'"#,
+    ),
+    (
+        "stage-after-approval-wait",
+        Kind::Strategy,
+        r#"  stages:
+    - name: canary
+      afterStageTasks: [{type: Approval, waitTime: 1h}]
+"#,
+        r#"spec.stages[0].afterStageTasks: Invalid value: "array": AfterStageTaskType is Approval, waitTime is not allowed"#,
+    ),
+    (
+        "stage-after-timed-no-wait",
+        Kind::Strategy,
+        r#"  stages:
+    - name: canary
+      afterStageTasks: [{type: TimedWait}]
+"#,
+        r#"spec.stages[0].afterStageTasks: Invalid value: "array": AfterStageTaskType is TimedWait, waitTime is required"#,
+    ),
+    (
+        "stage-before-timed",
+        Kind::Strategy,
+        r#"  stages:
+    - name: canary
+      beforeStageTasks: [{type: TimedWait, waitTime: 1h}]
+"#,
+        r#"spec.stages[0].beforeStageTasks: Invalid value: "array": BeforeStageTaskType cannot be TimedWait"#,
+    ),
+    (
+        "stage-too-many-after",
+        Kind::Strategy,
+        r#"  stages:
+    - name: canary
+      afterStageTasks: [{type: Approval}, {type: TimedWait, waitTime: 1m}, {type: Approval}]
+"#,
+        r#"spec.stages[0].afterStageTasks: Too many: 3: must have at most 2 items"#,
+    ),
+    (
+        "stage-task-type",
+        Kind::Strategy,
+        r#"  stages:
+    - name: canary
+      afterStageTasks: [{type: Wait}]
+"#,
+        r#"spec.stages[0].afterStageTasks[0].type: Unsupported value: "Wait": supported values: "TimedWait", "Approval""#,
+    ),
+    (
+        "stage-wait-time",
+        Kind::Strategy,
+        r#"  stages:
+    - name: canary
+      afterStageTasks: [{type: TimedWait, waitTime: 1d}]
+"#,
+        r#"spec.stages[0].afterStageTasks[0].waitTime: Invalid value: "1d": spec.stages[0].afterStageTasks[0].waitTime in body should match '^(?:(?:0|[1-9][0-9]*)(\.[0-9]+)?(?:s|m|h))+$'"#,
+    ),
+    (
+        "stage-missing",
+        Kind::Strategy,
+        r#"  {}
+"#,
+        r#"spec.stages: Required value"#,
+    ),
+];
+
+#[test]
+fn each_object_upstream_refuses_is_an_error_with_upstreams_message() {
+    for (what, kind, lines, error) in REFUSED {
+        let (header, object) = kind.parts();
+        eprintln!("{what}");
+        Test::new()
+            .args(["plan", "-f", EXAMPLE, "-f", "-", "--now", NOW])
+            .stdin(format!("{header}{lines}"))
+            .stdout("")
+            .stderr(format!("error: <stdin>#1: {object}: {error}\n"))
+            .status(1)
+            .run();
+    }
+}
+
+#[test]
+fn an_override_selecting_what_another_already_selects_is_refused_and_not_applied() {
+    // The example's ResourceOverride shop/api-replicas selects Deployment api first.
+    let output = Test::new()
+        .args(["plan", "-f", EXAMPLE, "-f", "-", "--now", NOW, "rp/shop/api"])
+        .stdin(
+            "apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ResourceOverride
+metadata: {name: api-labels, namespace: shop}
+spec:
+  resourceSelectors:
+    - {group: apps, version: v1, kind: Deployment, name: api}
+  policy:
+    overrideRules:
+      - clusterSelector: {clusterSelectorTerms: []}
+        jsonPatchOverrides: [{op: add, path: /metadata/labels/team, value: shop}]
+",
+        )
+        .stderr("error: <stdin>#1: ResourceOverride/shop/api-labels: spec.resourceSelectors: invalid resource selector {Group:apps Version:v1 Kind:Deployment Name:api}: the resource has been selected by both api-labels and api-replicas, which is not supported\n")
+        .status(1)
+        .run();
+    let plan = String::from_utf8_lossy(&output.stdout);
+    assert!(!plan.contains("api-labels"), "{plan}");
+}
