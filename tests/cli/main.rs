@@ -26,6 +26,7 @@ mod karmada_vectors;
 mod karmada_what_if;
 mod kubefleet;
 mod kubefleet_admission;
+mod kubefleet_vectors;
 mod migrate;
 mod migrate_hub_versions;
 mod migrate_in_place;
