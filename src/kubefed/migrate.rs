@@ -14,12 +14,12 @@
 //!   not by an OCM Placement, so that is approximate, and `--verify` plans the RSP as kubefed
 //!   would: against its target in the inputs.
 
-use std::collections::BTreeMap;
-
+use crate::kubefed::model::{RspSpec, RSP_API_VERSION};
+use crate::model::preferences::{ClusterPreferences, ReplicaPreferences};
 use crate::model::ObjectRef;
 use crate::replicas::parse_replica_set_preferences;
 
-use crate::migrate::manifest::{self, Metadata, RspClusterPreferences, RspSpec};
+use crate::migrate::manifest::{self, Metadata};
 use crate::migrate::object_error::ObjectError;
 use crate::migrate::report::FieldReport;
 use crate::migrate::{Converted, REPLICA_SET_PREFERENCES_ANNOTATION};
@@ -29,7 +29,7 @@ pub(crate) const RSP_TARGETS: &[&str] = &["Deployment", "ReplicaSet"];
 
 pub(super) fn rsp_ref(object: &ObjectRef) -> ObjectRef {
     ObjectRef {
-        api_version: manifest::RSP_API_VERSION.to_string(),
+        api_version: RSP_API_VERSION.to_string(),
         kind: "ReplicaSchedulingPreference".to_string(),
         namespace: object.namespace.clone(),
         name: object.name.clone(),
@@ -67,20 +67,9 @@ pub(crate) fn convert(
         field("rebalance"),
         format!("spec.rebalance {}", preferences.rebalance),
     ));
-    let mut clusters: BTreeMap<String, RspClusterPreferences> = preferences
-        .clusters
-        .iter()
-        .map(|(name, prefs)| (name.clone(), RspClusterPreferences::from(prefs)))
-        .collect();
+    let mut clusters = preferences.clusters.clone();
     if clusters.is_empty() {
-        clusters.insert(
-            "*".to_string(),
-            RspClusterPreferences {
-                min_replicas: 0,
-                max_replicas: None,
-                weight: 1,
-            },
-        );
+        clusters.insert("*".to_string(), ClusterPreferences::new(0, None, 1));
         fields.push(
             FieldReport::exact(field("clusters (none)"), "spec.clusters[\"*\"] weight 1")
                 .because("both controllers read no clusters as every cluster with weight 1"),
@@ -107,12 +96,16 @@ pub(crate) fn convert(
     let spec = RspSpec {
         target_kind,
         total_replicas: replicas,
-        rebalance: preferences.rebalance,
+        preferences: ReplicaPreferences {
+            rebalance: preferences.rebalance,
+            clusters,
+        },
         intersect_with_cluster_selector: with_selector,
-        clusters,
     };
     Ok(Converted {
-        outputs: vec![manifest::replica_scheduling_preference(
+        outputs: vec![manifest::emit(
+            RSP_API_VERSION,
+            "ReplicaSchedulingPreference",
             Metadata::of(&rsp_ref(object)),
             spec,
         )],

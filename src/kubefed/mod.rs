@@ -1,8 +1,9 @@
-//! kubefed, one folder: its reader (`KubeFedCluster`, `ReplicaSchedulingPreference`, the
+//! kubefed, one folder: its CRD type (`model`, the ReplicaSchedulingPreference spec), its reader (`KubeFedCluster`, `ReplicaSchedulingPreference`, the
 //! `Federated*` types), its plan step (label selection, then the shared replica planner,
 //! `crate::replicas`) and the migrate target writing ReplicaSchedulingPreferences. It has no
 //! engine of its own.
 
 pub(crate) mod migrate;
+pub(crate) mod model;
 pub(crate) mod plan;
 pub(crate) mod read;

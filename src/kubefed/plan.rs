@@ -1,7 +1,7 @@
 //! kubefed: a `Federated*` object placed by `spec.placement`, and a
 //! `ReplicaSchedulingPreference` that plans its target's replicas.
 
-use crate::model::preferences::RspSpec;
+use crate::kubefed::model::RspSpec;
 use crate::model::{FederatedPlacement, Workload, WorkloadKind};
 use crate::selector::{ClusterBits, Selector};
 

@@ -2,6 +2,7 @@
 
 use serde::Deserialize;
 
+use crate::kubefed::model::RspSpec;
 use crate::load::clusters::federation_cluster;
 use crate::load::decode::null_as_default;
 use crate::load::kinds::{workload, Api, KnownKind};
@@ -9,7 +10,6 @@ use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
-use crate::model::preferences::RspSpec;
 use crate::model::{FederatedPlacement, LabelSelectorSpec, WorkloadKind};
 
 pub(crate) const API: Api = Api {

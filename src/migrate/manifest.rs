@@ -7,11 +7,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_yaml::Value;
 
-use crate::model::preferences::ClusterPreferences;
 use crate::model::{LabelSelectorSpec, ObjectRef};
 
 pub(super) const CLUSTER_SET_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta2";
-pub(crate) const RSP_API_VERSION: &str = "scheduling.kubefed.io/v1alpha1";
 pub(super) const MANIFEST_WORK_API_VERSION: &str = "work.open-cluster-management.io/v1alpha1";
 
 #[derive(Serialize)]
@@ -141,43 +139,6 @@ pub(super) fn binding(namespace: &str, set: &str) -> Emitted {
     )
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct RspSpec {
-    pub target_kind: String,
-    pub total_replicas: i64,
-    pub rebalance: bool,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub intersect_with_cluster_selector: bool,
-    pub clusters: BTreeMap<String, RspClusterPreferences>,
-}
-
-/// kubefed's `ClusterPreferences` (every field `omitempty`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct RspClusterPreferences {
-    #[serde(skip_serializing_if = "is_zero")]
-    pub min_replicas: i64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_replicas: Option<i64>,
-    #[serde(skip_serializing_if = "is_zero")]
-    pub weight: i64,
-}
-
-fn is_zero(value: &i64) -> bool {
-    *value == 0
-}
-
-impl From<&ClusterPreferences> for RspClusterPreferences {
-    fn from(preferences: &ClusterPreferences) -> Self {
-        RspClusterPreferences {
-            min_replicas: preferences.min_replicas,
-            max_replicas: preferences.max_replicas,
-            weight: preferences.weight,
-        }
-    }
-}
-
 /// `spec` of a ManifestWorkReplicaSet: one Placement, the CRD's default rollout (`All`) and
 /// cascade deletion policy written out, and the manifests.
 #[derive(Serialize)]
@@ -226,15 +187,6 @@ pub(crate) fn manifest_work_replica_set(
     )
 }
 
-pub(crate) fn replica_scheduling_preference(metadata: Metadata, spec: RspSpec) -> Emitted {
-    emit(
-        RSP_API_VERSION,
-        "ReplicaSchedulingPreference",
-        metadata,
-        spec,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,12 +208,5 @@ mod tests {
             text.ends_with("spec:\n  clusterSelector:\n    selectorType: LabelSelector\n    labelSelector: {}\n"),
             "{text}"
         );
-    }
-
-    #[test]
-    fn zero_preferences_are_omitted_like_kubefed() {
-        let preferences = RspClusterPreferences::from(&ClusterPreferences::new(0, None, 1));
-        let text = serde_yaml::to_string(&preferences).unwrap_or_default();
-        assert_eq!(text, "weight: 1\n");
     }
 }

@@ -1,8 +1,8 @@
 use std::collections::BTreeMap;
 
-use super::preferences::RspSpec;
 use super::{LabelSelectorSpec, ObjectRef, Source};
 use crate::karmada::model::ResourceTemplate;
+use crate::kubefed::model::RspSpec;
 use crate::ocm::model::consumer::ConsumerSpec;
 use crate::ocm::model::placement::{PlacementRuleSpec, PlacementSpec};
 

@@ -353,7 +353,6 @@ const KIND_EXCEPTIONS: &[&str] = &[
     "migrate/manifest.rs: ManagedClusterSet",
     "migrate/manifest.rs: ManagedClusterSetBinding",
     "migrate/manifest.rs: ManifestWorkReplicaSet",
-    "migrate/manifest.rs: ReplicaSchedulingPreference",
     "migrate/object_error.rs: ClusterPropagationPolicy",
     "migrate/scope.rs: ManagedClusterSet",
     "migrate/scope.rs: ManagedClusterSetBinding",

@@ -31,8 +31,8 @@ use std::collections::HashMap;
 
 use serde_yaml::Value;
 
+use crate::kubefed::model::RspSpec;
 use crate::load::Document;
-use crate::model::preferences::RspSpec;
 use crate::model::{FederatedPlacement, Inventory, LabelSelectorSpec, Model, ObjectRef, Workload};
 use crate::model::{LabelSelectorRequirementSpec, WorkloadKind};
 use crate::plan::ItemSource;
