@@ -272,3 +272,61 @@ fn check_reports_each_object_naming_no_placement_at_its_field() {
     let output = run_status(&["check", "-f", EXAMPLE, "-f", &dangling], 1);
     assert_eq!(String::from_utf8_lossy(&output), expected);
 }
+
+/// With the example's MemberClusters and placements, the ResourcePlacements of the types the
+/// example lacks (PickAll, PickFixed) and a PickN decided by upstream's tie-break.
+const TYPES: &str = "testdata/kubefleet/cases/resource-placements.yaml";
+
+#[test]
+fn every_placement_type_of_both_kinds_plans_explains_and_checks_as_its_goldens() {
+    let inputs = ["-f", MEMBERS, "-f", PLACEMENTS, "-f", TYPES];
+    let mut plan = vec!["plan", "-o", "yaml"];
+    plan.extend(inputs);
+    golden("types-plan.yaml", &run(&plan));
+    for (item, name) in [
+        ("rp/shop/cache", "explain-resource-placement-pick-all.txt"),
+        (
+            "rp/shop/worker",
+            "explain-resource-placement-pick-fixed.txt",
+        ),
+        ("crp/tie", "explain-tie-break.txt"),
+    ] {
+        let mut args = vec!["explain", item];
+        args.extend(inputs);
+        golden(name, &run(&args));
+    }
+    let mut check = vec!["check"];
+    check.extend(inputs);
+    golden("types-check.txt", &run_status(&check, 3));
+}
+
+#[test]
+fn explain_states_the_tie_break_that_decided_a_pick_n() {
+    let output = run(&["explain", "crp/tie", "-f", MEMBERS, "-f", TYPES]);
+    let text = String::from_utf8_lossy(&output);
+    assert!(
+        text.contains("tie-break: member-eu-2 scored the same as member-us-1 and lost on its name (on equal scores the larger name wins)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn every_placement_type_of_both_kinds_diffs_as_its_golden() {
+    // member-eu-1 stops reporting: every placement that had it loses it (no binding is in
+    // the inputs, so nothing keeps it), and PickN takes another cluster.
+    let previous = format!("{EXPECTED}/types-plan.yaml");
+    let args = [
+        "diff",
+        "-f",
+        MEMBERS,
+        "-f",
+        PLACEMENTS,
+        "-f",
+        TYPES,
+        "--previous",
+        &previous,
+        "--offline",
+        "member-eu-1",
+    ];
+    golden("types-diff.txt", &run_status(&args, 2));
+}
