@@ -19,10 +19,11 @@ use crate::model::preferences::{ClusterPreferences, ReplicaPreferences};
 use crate::model::ObjectRef;
 use crate::replicas::parse_replica_set_preferences;
 
-use crate::migrate::manifest::{self, Metadata};
+use crate::migrate::manifest;
 use crate::migrate::object_error::ObjectError;
 use crate::migrate::report::FieldReport;
 use crate::migrate::{Converted, REPLICA_SET_PREFERENCES_ANNOTATION};
+use crate::model::Metadata;
 
 /// Kinds kubefed's ReplicaSchedulingPreference controller schedules.
 pub(crate) const RSP_TARGETS: &[&str] = &["Deployment", "ReplicaSet"];

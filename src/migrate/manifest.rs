@@ -2,12 +2,10 @@
 //! written in (apiVersion, kind, metadata, spec, then each spec's fields as the API documents
 //! them), so the output is stable and reads like a hand-written manifest.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 use serde_yaml::Value;
 
-use crate::model::{LabelSelectorSpec, ObjectRef};
+use crate::model::{LabelSelectorSpec, Metadata, ObjectRef};
 
 pub(super) const CLUSTER_SET_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta2";
 pub(super) const MANIFEST_WORK_API_VERSION: &str = "work.open-cluster-management.io/v1alpha1";
@@ -17,29 +15,8 @@ pub(super) const MANIFEST_WORK_API_VERSION: &str = "work.open-cluster-management
 struct Manifest<'a, S> {
     api_version: &'a str,
     kind: &'a str,
-    metadata: Metadata,
+    metadata: Metadata<'a>,
     spec: S,
-}
-
-#[derive(Clone, Debug, Default, Serialize)]
-pub(crate) struct Metadata {
-    pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub namespace: Option<String>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub labels: BTreeMap<String, String>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub annotations: BTreeMap<String, String>,
-}
-
-impl Metadata {
-    pub(crate) fn of(object: &ObjectRef) -> Metadata {
-        Metadata {
-            name: object.name.clone(),
-            namespace: object.namespace.clone(),
-            ..Metadata::default()
-        }
-    }
 }
 
 /// A manifest as a YAML value, with its identity (its namespace resolved, as the loader
@@ -67,14 +44,14 @@ impl Emitted {
 pub(crate) fn emit<S: Serialize>(
     api_version: &str,
     kind: &str,
-    metadata: Metadata,
+    metadata: Metadata<'_>,
     spec: S,
 ) -> Emitted {
     let object = ObjectRef {
         api_version: api_version.to_string(),
         kind: kind.to_string(),
-        namespace: metadata.namespace.clone(),
-        name: metadata.name.clone(),
+        namespace: metadata.namespace.as_deref().map(str::to_string),
+        name: metadata.name.to_string(),
     };
     let manifest = Manifest {
         api_version,
@@ -106,10 +83,7 @@ pub(super) fn every_cluster_set(name: &str) -> Emitted {
     emit(
         CLUSTER_SET_API_VERSION,
         "ManagedClusterSet",
-        Metadata {
-            name: name.to_string(),
-            ..Metadata::default()
-        },
+        Metadata::named(name, None),
         ClusterSetSpec {
             cluster_selector: SetSelector {
                 selector_type: "LabelSelector",
@@ -130,11 +104,7 @@ pub(super) fn binding(namespace: &str, set: &str) -> Emitted {
     emit(
         CLUSTER_SET_API_VERSION,
         "ManagedClusterSetBinding",
-        Metadata {
-            name: set.to_string(),
-            namespace: Some(namespace.to_string()),
-            ..Metadata::default()
-        },
+        Metadata::named(set, Some(namespace)),
         BindingSpec { cluster_set: set },
     )
 }
@@ -167,7 +137,7 @@ struct WorkloadManifests {
 
 /// A ManifestWorkReplicaSet delivering `manifest` to the clusters `placement` selects.
 pub(crate) fn manifest_work_replica_set(
-    metadata: Metadata,
+    metadata: Metadata<'_>,
     placement: &str,
     manifest: Value,
 ) -> Emitted {

@@ -1,4 +1,8 @@
+use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::fmt;
+
+use serde::Serialize;
 
 /// Where a document came from. Every error message starts with it (`file#document`).
 /// `document` counts from 1 within the file; `line` is 1-based when known.
@@ -44,6 +48,39 @@ impl fmt::Display for ObjectRef {
     }
 }
 
+/// `metadata` as fleetplan writes it: migrate's manifests, `-o decisions`, `-o bindings` and
+/// migrate's stand-in Clusters. Borrowed where the writer holds the text (the renderers),
+/// owned where it builds it; an absent namespace and empty maps are left out.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub(crate) struct Metadata<'a> {
+    pub name: Cow<'a, str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<Cow<'a, str>>,
+    #[serde(skip_serializing_if = "is_empty")]
+    pub labels: Cow<'a, BTreeMap<String, String>>,
+    #[serde(skip_serializing_if = "is_empty")]
+    pub annotations: Cow<'a, BTreeMap<String, String>>,
+}
+
+fn is_empty<M: std::ops::Deref<Target = BTreeMap<String, String>>>(map: &M) -> bool {
+    map.is_empty()
+}
+
+impl<'a> Metadata<'a> {
+    /// The name and namespace of `object`.
+    pub(crate) fn of(object: &'a ObjectRef) -> Metadata<'a> {
+        Metadata::named(&object.name, object.namespace.as_deref())
+    }
+
+    pub(crate) fn named(name: &'a str, namespace: Option<&'a str>) -> Metadata<'a> {
+        Metadata {
+            name: Cow::Borrowed(name),
+            namespace: namespace.map(Cow::Borrowed),
+            ..Metadata::default()
+        }
+    }
+}
+
 /// `Kind/namespace/name`, or `Kind/name` for a cluster-scoped object: how every message and
 /// view names an object.
 pub(crate) fn write_object_name(
@@ -55,5 +92,25 @@ pub(crate) fn write_object_name(
     match namespace {
         Some(namespace) => write!(f, "{kind}/{namespace}/{name}"),
         None => write!(f, "{kind}/{name}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metadata_leaves_out_an_absent_namespace_and_empty_maps() {
+        let written = |metadata: &Metadata| serde_yaml::to_string(metadata).unwrap();
+        assert_eq!(written(&Metadata::named("a", None)), "name: a\n");
+        let labels = BTreeMap::from([("k".to_string(), "v".to_string())]);
+        let metadata = Metadata {
+            labels: Cow::Borrowed(&labels),
+            ..Metadata::named("a", Some("ns"))
+        };
+        assert_eq!(
+            written(&metadata),
+            "name: a\nnamespace: ns\nlabels:\n  k: v\n"
+        );
     }
 }

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use crate::karmada::model::KarmadaCluster;
 use crate::karmada::scheduler::Entry;
+use crate::model::Metadata;
 use crate::plan::{ItemTrace, PlanItem};
 
 /// The head of every `-o bindings` stream.
@@ -37,13 +38,6 @@ struct Head<'a> {
 #[derive(Serialize)]
 struct Tail<'a> {
     status: Status<'a>,
-}
-
-#[derive(Serialize)]
-struct Metadata<'a> {
-    name: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    namespace: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -185,10 +179,7 @@ pub(crate) fn object<'f>(
         } else {
             "ClusterResourceBinding"
         },
-        metadata: Metadata {
-            name: &binding.name,
-            namespace: source.namespace.as_deref(),
-        },
+        metadata: Metadata::named(&binding.name, source.namespace.as_deref()),
         spec: Spec {
             resource: Resource {
                 api_version: &source.api_version,

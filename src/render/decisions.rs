@@ -1,8 +1,10 @@
 //! `-o decisions`: apply-ready PlacementDecision objects, as the OCM scheduler would write them.
 
-use serde::Serialize;
-use std::collections::BTreeMap;
+use std::borrow::Cow;
 
+use serde::Serialize;
+
+use crate::model::Metadata;
 use crate::plan::ItemTrace;
 
 #[derive(Serialize)]
@@ -12,13 +14,6 @@ struct PlacementDecision<'a> {
     kind: &'static str,
     metadata: Metadata<'a>,
     status: Status<'a>,
-}
-
-#[derive(Serialize)]
-struct Metadata<'a> {
-    name: &'a str,
-    namespace: &'a str,
-    labels: &'a BTreeMap<String, String>,
 }
 
 #[derive(Serialize)]
@@ -60,9 +55,8 @@ pub(crate) fn objects(trace: &ItemTrace) -> Result<String, serde_yaml::Error> {
             api_version: "cluster.open-cluster-management.io/v1beta1",
             kind: "PlacementDecision",
             metadata: Metadata {
-                name: &decision.name,
-                namespace: &decision.namespace,
-                labels: &decision.labels,
+                labels: Cow::Borrowed(&decision.labels),
+                ..Metadata::named(&decision.name, Some(&decision.namespace))
             },
             status: Status {
                 decisions: decision

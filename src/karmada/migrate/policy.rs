@@ -9,7 +9,8 @@ use serde_yaml::Value;
 use crate::karmada::binding_name;
 use crate::model::{LabelSelectorSpec, ObjectRef};
 
-use crate::migrate::manifest::{self, Emitted, Metadata};
+use crate::migrate::manifest::{self, Emitted};
+use crate::model::Metadata;
 
 pub(super) const POLICY_API_VERSION: &str = "policy.karmada.io/v1alpha1";
 

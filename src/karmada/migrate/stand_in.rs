@@ -11,13 +11,14 @@
 //! - No `resourceSummary` and no other taints: kubefed and federation read neither, and
 //!   static weights and Duplicated do not estimate.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 use serde_yaml::Value;
 
 use crate::karmada::cluster_controller::NOT_READY_TAINT;
-use crate::model::{Cluster, ObjectRef};
+use crate::model::{Cluster, Metadata, ObjectRef};
 
 const CLUSTER_API_VERSION: &str = "cluster.karmada.io/v1alpha1";
 
@@ -29,13 +30,6 @@ struct ClusterDoc<'a> {
     metadata: Metadata<'a>,
     spec: Spec,
     status: Status<'a>,
-}
-
-#[derive(Serialize)]
-struct Metadata<'a> {
-    name: &'a str,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    labels: BTreeMap<&'a str, &'a str>,
 }
 
 #[derive(Serialize)]
@@ -101,12 +95,14 @@ pub(super) fn clusters(clusters: &[Cluster], templates: &[ObjectRef]) -> Vec<Val
                 api_version: CLUSTER_API_VERSION,
                 kind: "Cluster",
                 metadata: Metadata {
-                    name: &cluster.name,
-                    labels: cluster
-                        .labels
-                        .iter()
-                        .map(|(key, value)| (key.as_str(), value.as_str()))
-                        .collect(),
+                    labels: Cow::Owned(
+                        cluster
+                            .labels
+                            .iter()
+                            .map(|(key, value)| (key.to_string(), value.to_string()))
+                            .collect(),
+                    ),
+                    ..Metadata::named(&cluster.name, None)
                 },
                 spec: Spec {
                     sync_mode: "Push",

@@ -18,11 +18,11 @@ use crate::model::{LabelSelectorRequirementSpec, LabelSelectorSpec, ObjectRef};
 use crate::selector::{Operator, Requirement, Selector};
 
 use crate::migrate::cel;
-use crate::migrate::manifest::Metadata;
 use crate::migrate::object_error::ObjectError;
 use crate::migrate::report::FieldReport;
 use crate::migrate::scope::{self, ClusterScope};
 use crate::migrate::{Converted, CLUSTER_SELECTOR_ANNOTATION};
+use crate::model::Metadata;
 use crate::ocm::model::placement::{
     ClusterPredicate, ClusterSelector, PlacementSpec, Toleration, PLACEMENT_API_VERSION,
 };

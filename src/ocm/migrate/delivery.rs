@@ -21,9 +21,10 @@ use serde_yaml::Value;
 use crate::model::ObjectRef;
 
 use crate::migrate::api_versions;
-use crate::migrate::manifest::{self, Metadata};
+use crate::migrate::manifest;
 use crate::migrate::report::FieldReport;
 use crate::migrate::Converted;
+use crate::model::Metadata;
 
 /// `metadata` fields the API server writes; a manifest carrying them would be refused or
 /// would pin the object to the hub's copy.

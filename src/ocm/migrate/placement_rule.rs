@@ -30,11 +30,11 @@ use crate::ocm::model::placement::{
 use crate::ocm::prioritizers::resource;
 
 use crate::migrate::cel;
-use crate::migrate::manifest::Metadata;
 use crate::migrate::objects::RawObject;
 use crate::migrate::report::FieldReport;
 use crate::migrate::scope::{self, ClusterScope};
 use crate::migrate::Converted;
+use crate::model::Metadata;
 
 /// Annotations the PlacementRule controller read to act as the user who created the rule;
 /// the Placement API has no counterpart (access is RBAC on `managedclustersets/bind`).
@@ -61,7 +61,7 @@ pub(crate) fn convert(input: &RuleInput) -> Converted {
     let mut fields = Vec::new();
     let mut metadata = Metadata::of(input.object);
     for (key, value) in input.raw.metadata_strings("labels") {
-        metadata.labels.insert(key, value);
+        metadata.labels.to_mut().insert(key, value);
     }
     if !metadata.labels.is_empty() {
         fields.push(FieldReport::exact("metadata.labels", "metadata.labels"));
@@ -80,7 +80,7 @@ pub(crate) fn convert(input: &RuleInput) -> Converted {
             ));
         } else {
             fields.push(FieldReport::exact(field.clone(), field));
-            metadata.annotations.insert(key, value);
+            metadata.annotations.to_mut().insert(key, value);
         }
     }
 
