@@ -3,6 +3,7 @@
 //! `resources.kubernetes-fleet.io/<total|allocatable|available>-<resource>` reads
 //! `status.resourceUsage`, any other name `status.properties[name].value`.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use super::member_cluster::MemberCluster;
@@ -57,6 +58,57 @@ pub(crate) fn property_value(
             cluster: cluster.name.clone(),
             error,
         })
+}
+
+/// A property's value on one cluster, with the two numbers the plugins compare and
+/// interpolate by, worked out once.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Reading {
+    pub(crate) quantity: Quantity,
+    /// `Quantity.Cmp` compares these.
+    pub(crate) nanos: i128,
+    /// `Quantity.AsApproximateFloat64`.
+    pub(crate) approximate: f64,
+}
+
+impl Reading {
+    pub(crate) fn new(quantity: Quantity) -> Reading {
+        Reading {
+            nanos: quantity.nanos(),
+            approximate: approximate(&quantity),
+            quantity,
+        }
+    }
+}
+
+/// A cluster's value of a property: absent, or why it cannot be read.
+pub(crate) type PropertyReading<'a> = Result<Option<Cow<'a, Reading>>, PropertyError>;
+
+/// [`property_value`] as a [`Reading`].
+pub(crate) fn reading(cluster: &MemberCluster, name: &str) -> PropertyReading<'static> {
+    Ok(property_value(cluster, name)?.map(|value| Cow::Owned(Reading::new(value))))
+}
+
+/// Every property name `cluster` reports a value under: its `status.properties` and
+/// `resources.kubernetes-fleet.io/<capacity type>-<resource>` for each resource of its usage.
+pub(crate) fn names(cluster: &MemberCluster) -> impl Iterator<Item = Cow<'_, str>> {
+    let usage = &cluster.resource_usage;
+    let resources = [
+        ("total", &usage.capacity),
+        ("allocatable", &usage.allocatable),
+        ("available", &usage.available),
+    ]
+    .into_iter()
+    .flat_map(|(capacity, list)| {
+        list.keys().map(move |resource| {
+            Cow::Owned(format!("{RESOURCE_PROPERTY_PREFIX}{capacity}-{resource}"))
+        })
+    });
+    cluster
+        .properties
+        .keys()
+        .map(|name| Cow::Borrowed(name.as_str()))
+        .chain(resources)
 }
 
 /// `<capacity type>-<resource>`. At e160c1cd the name is split on every `-` and must have

@@ -16,7 +16,7 @@ use super::plugins::cluster_eligibility::Ineligible;
 use super::plugins::topology_spread_constraints::{self as spread, Spread, SpreadError};
 use super::plugins::{namespace_affinity, same_placement_affinity, taint_toleration};
 use super::policy::{PlacementPolicy, PlacementType, TopologySpreadConstraint};
-use super::score::{pick_top_n, ClusterScore, ScoredCluster};
+use super::score::{pick_top_n, ClusterScore, ScoredCluster, ScoredPosition};
 use super::status::Status;
 use crate::model::{Condition, ConditionStatus};
 
@@ -428,22 +428,19 @@ impl<'c> State<'_, 'c> {
         };
         let (filtered, scored) = self.filter_and_score(&classes)?;
         let count = downscale::num_to_select(wanted, batch_limit, scored.len());
-        let named: Vec<ScoredCluster<'_>> = scored
-            .iter()
-            .map(|(position, score)| ScoredCluster {
-                name: &self.fleet.clusters()[*position].name,
-                score: *score,
-            })
+        let scored: Vec<ScoredPosition> = scored
+            .into_iter()
+            .map(|(position, score)| ScoredPosition { position, score })
             .collect();
-        let (picked, not_picked) = pick_top_n(named, count);
+        let (picked, not_picked) = pick_top_n(scored, count);
+        let clusters = self.fleet.clusters();
         let picked: Vec<(String, Option<ClusterScore>)> = picked
             .iter()
-            .map(|scored| (scored.name.to_string(), Some(scored.score)))
+            .map(|scored| (clusters[scored.position].name.clone(), Some(scored.score)))
             .collect();
-        let fleet = self.fleet;
         let not_picked: Vec<(usize, ClusterScore)> = not_picked
             .iter()
-            .filter_map(|scored| Some((fleet.position(scored.name)?, scored.score)))
+            .map(|scored| (scored.position, scored.score))
             .collect();
         let touched = self.cross_reference(&classes, &picked);
         let requeue = should_requeue(wanted, batch_limit, touched.len());
@@ -668,16 +665,14 @@ impl<'c> State<'_, 'c> {
     ) -> Result<(Vec<usize>, Rejected), CycleError> {
         let current = self.current_positions(classes);
         let affinity = cluster_affinity::Filter::new(Some(self.policy)).ok();
+        let affinity = affinity.as_ref().map(|filter| filter.over(self.fleet));
         let namespace = self.placement.namespace.as_deref();
+        let clusters = self.fleet.clusters();
         let mut passed = Vec::new();
         let mut rejected: Rejected = Vec::new();
-        for (position, cluster) in self.fleet.clusters().iter().enumerate() {
+        for position in 0..clusters.len() {
             if let Some(filter) = &affinity {
-                if filter
-                    .filter(cluster)
-                    .map_err(CycleError::Affinity)?
-                    .is_some()
-                {
+                if filter.rejects(position).map_err(CycleError::Affinity)? {
                     rejected.push((position, Rejection::Affinity));
                     continue;
                 }
@@ -686,15 +681,19 @@ impl<'c> State<'_, 'c> {
                 rejected.push((position, Rejection::Ineligible(ineligible)));
                 continue;
             }
-            if let Some(reason) =
-                namespace.and_then(|namespace| namespace_affinity::rejection(namespace, cluster))
+            if let Some(reason) = namespace
+                .and_then(|namespace| namespace_affinity::rejection(namespace, clusters[position]))
             {
                 rejected.push((position, Rejection::Namespace(reason)));
                 continue;
             }
-            if let Some(index) = taint_toleration::untolerated(cluster, &self.policy.tolerations) {
-                rejected.push((position, Rejection::Taint(index)));
-                continue;
+            if self.fleet.tainted(position) {
+                let tolerations = &self.policy.tolerations;
+                if let Some(index) = taint_toleration::untolerated(clusters[position], tolerations)
+                {
+                    rejected.push((position, Rejection::Taint(index)));
+                    continue;
+                }
             }
             if same_placement_affinity::filter(current[position]).is_some() {
                 continue;
@@ -717,21 +716,21 @@ impl<'c> State<'_, 'c> {
         classes: &[Class],
     ) -> Result<(Rejected, Vec<(usize, ClusterScore)>), CycleError> {
         let current = self.current_positions(classes);
-        let (_, verdicts) = spread::prepare(Some(self.policy), self.fleet.clusters(), &current)
+        let (_, verdicts) = spread::prepare_fleet(Some(self.policy), self.fleet, &current)
             .map_err(CycleError::Spread)?;
         let verdicts = (!verdicts.is_empty()).then_some(verdicts);
         let (passed, filtered) = self.filter(classes, verdicts.as_deref())?;
-        let scorer = match cluster_affinity::observe(Some(self.policy), self.fleet.clusters()) {
+        let scorer = match cluster_affinity::observe_fleet(Some(self.policy), self.fleet) {
             Err(_skip) => None,
             Ok(Err(error)) => return Err(CycleError::Observe(error)),
             Ok(Ok(observed)) => Some(Scorer::new(self.policy, observed)),
         };
+        let scorer = scorer.as_ref().map(|scorer| scorer.over(self.fleet));
         let obsolete = self.obsolete_positions(classes);
         let mut scored = Vec::with_capacity(passed.len());
         for position in &passed {
-            let cluster = self.fleet.clusters()[*position];
             let affinity = match &scorer {
-                Some(scorer) => scorer.score(cluster).map_err(CycleError::Score)?,
+                Some(scorer) => scorer.score(*position).map_err(CycleError::Score)?,
                 None => 0,
             };
             let topology_spread = match verdicts

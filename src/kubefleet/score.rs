@@ -53,21 +53,45 @@ pub(crate) struct ScoredCluster<'c> {
     pub(crate) score: ClusterScore,
 }
 
+/// What the pick sorts: a score with the cluster it belongs to.
+pub(crate) trait Ranked {
+    /// Best first: higher score, then the larger name (`sort.Reverse(ScoredClusters)`).
+    fn best_first(&self, other: &Self) -> Ordering;
+}
+
+impl Ranked for ScoredCluster<'_> {
+    fn best_first(&self, other: &ScoredCluster<'_>) -> Ordering {
+        (other.score, other.name).cmp(&(self.score, self.name))
+    }
+}
+
+/// A scored cluster by its position in a fleet kept in name order, where comparing positions
+/// compares names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ScoredPosition {
+    pub(crate) position: usize,
+    pub(crate) score: ClusterScore,
+}
+
+impl Ranked for ScoredPosition {
+    fn best_first(&self, other: &ScoredPosition) -> Ordering {
+        (other.score, other.position).cmp(&(self.score, self.position))
+    }
+}
+
 /// Best first: higher score, then the larger name (`sort.Reverse(ScoredClusters)`).
-pub(crate) fn best_first(a: &ScoredCluster<'_>, b: &ScoredCluster<'_>) -> Ordering {
-    (b.score, b.name).cmp(&(a.score, a.name))
+pub(crate) fn best_first<T: Ranked>(a: &T, b: &T) -> Ordering {
+    a.best_first(b)
 }
 
 /// `pickTopNScoredClusters`: the best `n` and the rest, both best first. With `n == 0`
-/// upstream returns before sorting, so the rest keeps its order.
-pub(crate) fn pick_top_n(
-    mut scored: Vec<ScoredCluster<'_>>,
-    n: usize,
-) -> (Vec<ScoredCluster<'_>>, Vec<ScoredCluster<'_>>) {
+/// upstream returns before sorting, so the rest keeps its order. (Equal elements are the
+/// same cluster with the same score, so an unstable sort gives the same order.)
+pub(crate) fn pick_top_n<T: Ranked>(mut scored: Vec<T>, n: usize) -> (Vec<T>, Vec<T>) {
     if scored.is_empty() || n == 0 {
         return (Vec::new(), scored);
     }
-    scored.sort_by(best_first);
+    scored.sort_unstable_by(best_first);
     let rest = scored.split_off(n.min(scored.len()));
     (scored, rest)
 }

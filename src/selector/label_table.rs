@@ -229,7 +229,7 @@ impl LabelTable {
     }
 
     /// The label id of `key` in set `set`.
-    fn label(&self, set: usize, key: Id) -> Option<Id> {
+    pub(crate) fn label(&self, set: usize, key: Id) -> Option<Id> {
         let pairs = self.set(set);
         if pairs.len() > LINEAR_SCAN_MAX {
             return pairs

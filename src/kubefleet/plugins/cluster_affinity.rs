@@ -3,16 +3,24 @@
 //! `clusterPreference.Scores`, `interpolateWeightFor`), with the property extremes computed
 //! once per cycle over every MemberCluster (`preparePluginState`).
 
+#[cfg(test)]
 use std::borrow::Borrow;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
+use crate::kubefleet::fleet::{Fleet, Property};
+#[cfg(test)]
 use crate::kubefleet::member_cluster::MemberCluster;
-use crate::kubefleet::policy::{ClusterSelectorTerm, PlacementPolicy, PreferredClusterSelector};
-use crate::kubefleet::property::{self, approximate, property_value, PropertyError};
+use crate::kubefleet::policy::{
+    ClusterSelectorTerm, PlacementPolicy, PreferredClusterSelector, PropertySelectorRequirement,
+};
+#[cfg(test)]
+use crate::kubefleet::property;
+use crate::kubefleet::property::{approximate, PropertyError, PropertyReading, Reading};
 use crate::kubefleet::status::Status;
 use crate::model::quantity::QuantityError;
 use crate::model::Quantity;
-use crate::selector::{Selector, SelectorError};
+use crate::selector::{ClusterBits, Selector, SelectorError};
 
 pub(crate) const NO_REQUIRED_TERMS: &str = "no required cluster affinity terms to enforce";
 pub(crate) const NO_PREFERRED_TERMS: &str = "no preferred cluster affinity terms specified";
@@ -54,6 +62,7 @@ fn label_selector(term: &ClusterSelectorTerm) -> Option<Result<Selector, Selecto
         .map(|spec| Selector::from_label_selector(Some(spec)))
 }
 
+#[cfg(test)]
 fn labels_match(
     selector: &Option<Result<Selector, SelectorError>>,
     cluster: &MemberCluster,
@@ -65,53 +74,114 @@ fn labels_match(
     }
 }
 
+/// The clusters of a fleet a term's label selector matches, looked up in the fleet's label
+/// index once per cycle (`None`: the term has no label selector, so every cluster does).
+type FleetLabels = Option<Result<ClusterBits, SelectorError>>;
+
+fn select(selector: &Option<Result<Selector, SelectorError>>, fleet: &Fleet<'_>) -> FleetLabels {
+    selector.as_ref().map(|selector| match selector {
+        Ok(selector) => Ok(fleet.labels().select(selector)),
+        Err(error) => Err(error.clone()),
+    })
+}
+
+/// [`labels_match`] for the cluster at `position` of the fleet `labels` was selected in.
+fn labels_match_at(labels: &FleetLabels, position: usize) -> Result<bool, AffinityError> {
+    match labels {
+        None => Ok(true),
+        Some(Ok(selected)) => Ok(selected.contains(position)),
+        Some(Err(error)) => Err(AffinityError::LabelSelector(error.clone())),
+    }
+}
+
+/// A property expression with its one value parsed once.
+struct Expression<'p> {
+    name: &'p str,
+    /// `values[0]` as a quantity's nanos, or why the expression cannot be evaluated.
+    expected: Result<i128, AffinityError>,
+    operator: &'p str,
+}
+
+impl<'p> Expression<'p> {
+    fn new(requirement: &'p PropertySelectorRequirement) -> Expression<'p> {
+        let expected = match requirement.values.as_slice() {
+            [value] => Quantity::parse(value)
+                .map(|quantity| quantity.nanos())
+                .map_err(|error| AffinityError::Value {
+                    value: value.clone(),
+                    error,
+                }),
+            _ => Err(AffinityError::ValueCount),
+        };
+        Expression {
+            name: &requirement.name,
+            expected,
+            operator: &requirement.operator,
+        }
+    }
+
+    /// Whether the cluster's value (`reading` of the property) satisfies the expression; a
+    /// value the cluster does not report is no match, and the expression's own errors come
+    /// only after the reading.
+    fn matches(&self, reading: PropertyReading<'_>) -> Result<bool, AffinityError> {
+        let Some(observed) = reading? else {
+            return Ok(false);
+        };
+        let expected = self.expected.as_ref().map_err(Clone::clone)?;
+        let order = observed.nanos.cmp(expected);
+        Ok(match self.operator {
+            "Eq" => order.is_eq(),
+            "Ne" => order.is_ne(),
+            "Gt" => order.is_gt(),
+            "Ge" => order.is_ge(),
+            "Lt" => order.is_lt(),
+            "Le" => order.is_le(),
+            other => return Err(AffinityError::Operator(other.to_string())),
+        })
+    }
+}
+
 /// A required term ready to test clusters (`clusterRequirement`).
 pub(crate) struct RequiredTerm<'p> {
-    term: &'p ClusterSelectorTerm,
     selector: Option<Result<Selector, SelectorError>>,
+    expressions: Vec<Expression<'p>>,
 }
 
 impl<'p> RequiredTerm<'p> {
     pub(crate) fn new(term: &'p ClusterSelectorTerm) -> RequiredTerm<'p> {
         RequiredTerm {
-            term,
             selector: label_selector(term),
+            expressions: term
+                .property_selector
+                .as_ref()
+                .map_or(&[][..], |selector| &selector.match_expressions)
+                .iter()
+                .map(Expression::new)
+                .collect(),
         }
     }
 
     /// `clusterRequirement.Matches`: the label selector, then each property expression in
     /// order; a property the cluster does not report is no match.
+    #[cfg(test)]
     pub(crate) fn matches(&self, cluster: &MemberCluster) -> Result<bool, AffinityError> {
-        if !labels_match(&self.selector, cluster)? {
+        self.matches_with(labels_match(&self.selector, cluster), |at| {
+            property::reading(cluster, self.expressions[at].name)
+        })
+    }
+
+    /// [`RequiredTerm::matches`] given whether the labels match and the cluster's reading of
+    /// each expression's property (by the expression's index).
+    fn matches_with<'r>(
+        &self,
+        labels: Result<bool, AffinityError>,
+        reading: impl Fn(usize) -> PropertyReading<'r>,
+    ) -> Result<bool, AffinityError> {
+        if !labels? {
             return Ok(false);
         }
-        let expressions = self
-            .term
-            .property_selector
-            .as_ref()
-            .map_or(&[][..], |selector| &selector.match_expressions);
-        for expression in expressions {
-            let Some(observed) = property_value(cluster, &expression.name)? else {
-                return Ok(false);
-            };
-            let [value] = expression.values.as_slice() else {
-                return Err(AffinityError::ValueCount);
-            };
-            let expected = Quantity::parse(value).map_err(|error| AffinityError::Value {
-                value: value.clone(),
-                error,
-            })?;
-            let order = property::compare(&observed, &expected);
-            let matched = match expression.operator.as_str() {
-                "Eq" => order.is_eq(),
-                "Ne" => order.is_ne(),
-                "Gt" => order.is_gt(),
-                "Ge" => order.is_ge(),
-                "Lt" => order.is_lt(),
-                "Le" => order.is_le(),
-                other => return Err(AffinityError::Operator(other.to_string())),
-            };
-            if !matched {
+        for (at, expression) in self.expressions.iter().enumerate() {
+            if !expression.matches(reading(at))? {
                 return Ok(false);
             }
         }
@@ -137,6 +207,7 @@ impl<'p> Filter<'p> {
     }
 
     /// `Filter`: the terms are ORed; the first error aborts.
+    #[cfg(test)]
     pub(crate) fn filter(&self, cluster: &MemberCluster) -> Result<Option<Status>, AffinityError> {
         for term in &self.terms {
             if term.matches(cluster)? {
@@ -144,6 +215,55 @@ impl<'p> Filter<'p> {
             }
         }
         Ok(Some(Status::unschedulable(NOT_MATCHED)))
+    }
+
+    /// The filter over `fleet`, each term's label selector looked up in its index.
+    pub(crate) fn over<'a>(&'a self, fleet: &'a Fleet<'_>) -> FleetFilter<'a, 'p> {
+        FleetFilter {
+            terms: over_terms(&self.terms, fleet, |term| {
+                let properties = term.expressions.iter();
+                let selector = &term.selector;
+                let properties = properties.map(|expression| fleet.property(expression.name));
+                (selector, properties.collect())
+            }),
+            filter: self,
+        }
+    }
+}
+
+/// Each term's label selector looked up in `fleet`'s index once, with what `resolve` looks
+/// up of the fleet for the term besides (the selector is the first of its answer).
+fn over_terms<'a, T, P>(
+    terms: &'a [T],
+    fleet: &'a Fleet<'_>,
+    resolve: impl Fn(&'a T) -> (&'a Option<Result<Selector, SelectorError>>, P),
+) -> Vec<(FleetLabels, P)> {
+    terms
+        .iter()
+        .map(|term| {
+            let (selector, rest) = resolve(term);
+            (select(selector, fleet), rest)
+        })
+        .collect()
+}
+
+/// [`Filter`] over a run's fleet.
+pub(crate) struct FleetFilter<'a, 'p> {
+    filter: &'a Filter<'p>,
+    /// By term: the clusters its labels match, and its property expressions' properties.
+    terms: Vec<(FleetLabels, Vec<Property<'a>>)>,
+}
+
+impl FleetFilter<'_, '_> {
+    /// [`Filter::filter`] of the cluster at `position`: whether it is rejected.
+    pub(crate) fn rejects(&self, position: usize) -> Result<bool, AffinityError> {
+        for (term, (labels, properties)) in self.filter.terms.iter().zip(&self.terms) {
+            let labels = labels_match_at(labels, position);
+            if term.matches_with(labels, |at| properties[at].reading(position))? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 }
 
@@ -160,9 +280,31 @@ pub(crate) type Observed = BTreeMap<String, Extremes>;
 /// `PreScore` (`preparePluginState`): `Err(Skip)` without preferred terms; otherwise the
 /// extremes of each sorted property over `clusters` (every MemberCluster, usable or not:
 /// a cluster that does not report the property is skipped, an unparsable value is an error).
+#[cfg(test)]
 pub(crate) fn observe<C: Borrow<MemberCluster>>(
     policy: Option<&PlacementPolicy>,
     clusters: &[C],
+) -> Result<Result<Observed, AffinityError>, Status> {
+    observe_with(policy, |name| {
+        extremes(
+            clusters
+                .iter()
+                .map(|cluster| property::reading(cluster.borrow(), name)),
+        )
+    })
+}
+
+/// [`observe`] over a run's fleet, whose extremes were found once.
+pub(crate) fn observe_fleet(
+    policy: Option<&PlacementPolicy>,
+    fleet: &Fleet<'_>,
+) -> Result<Result<Observed, AffinityError>, Status> {
+    observe_with(policy, |name| fleet.extremes(name))
+}
+
+fn observe_with(
+    policy: Option<&PlacementPolicy>,
+    extremes_of: impl Fn(&str) -> Result<Extremes, PropertyError>,
 ) -> Result<Result<Observed, AffinityError>, Status> {
     let preferred = policy.map_or(&[][..], PlacementPolicy::preferred_terms);
     if preferred.is_empty() {
@@ -176,31 +318,37 @@ pub(crate) fn observe<C: Borrow<MemberCluster>>(
         if observed.contains_key(&sorter.name) {
             continue;
         }
-        let mut extremes = Extremes::default();
-        for cluster in clusters {
-            let value = match property_value(cluster.borrow(), &sorter.name) {
-                Ok(Some(value)) => value,
-                Ok(None) => continue,
-                Err(error) => return Ok(Err(error.into())),
-            };
-            if extremes
-                .min
-                .as_ref()
-                .is_none_or(|min| property::compare(&value, min).is_lt())
-            {
-                extremes.min = Some(value.clone());
-            }
-            if extremes
-                .max
-                .as_ref()
-                .is_none_or(|max| property::compare(&value, max).is_gt())
-            {
-                extremes.max = Some(value);
-            }
-        }
-        observed.insert(sorter.name.clone(), extremes);
+        match extremes_of(&sorter.name) {
+            Ok(extremes) => observed.insert(sorter.name.clone(), extremes),
+            Err(error) => return Ok(Err(error.into())),
+        };
     }
     Ok(Ok(observed))
+}
+
+/// The first smallest and the first largest of `readings` (clusters without a value are
+/// skipped); the first error ends the walk.
+pub(crate) fn extremes<'r>(
+    readings: impl Iterator<Item = Result<Option<Cow<'r, Reading>>, PropertyError>>,
+) -> Result<Extremes, PropertyError> {
+    let mut min: Option<Cow<'r, Reading>> = None;
+    let mut max: Option<Cow<'r, Reading>> = None;
+    for reading in readings {
+        let Some(value) = reading? else {
+            continue;
+        };
+        if min.as_ref().is_none_or(|min| value.nanos < min.nanos) {
+            min = Some(value.clone());
+        }
+        if max.as_ref().is_none_or(|max| value.nanos > max.nanos) {
+            max = Some(value);
+        }
+    }
+    let quantity = |reading: Cow<'r, Reading>| reading.into_owned().quantity;
+    Ok(Extremes {
+        min: min.map(quantity),
+        max: max.map(quantity),
+    })
 }
 
 /// A preferred term ready to score clusters (`clusterPreference`).
@@ -220,28 +368,47 @@ impl<'p> PreferredTerm<'p> {
     /// `clusterPreference.Scores`: 0 unless the label selector matches; the whole weight
     /// without a sorter; else the weight interpolated by the property's place between the
     /// fleet's extremes.
+    #[cfg(test)]
     pub(crate) fn score(
         &self,
         observed: &Observed,
         cluster: &MemberCluster,
     ) -> Result<i32, AffinityError> {
-        if !labels_match(&self.selector, cluster)? {
+        self.score_with(labels_match(&self.selector, cluster), observed, |name| {
+            (property::reading(cluster, name), &cluster.name)
+        })
+    }
+
+    /// [`PreferredTerm::score`] given whether the labels match and, for the sorter's
+    /// property, the cluster's reading and its name.
+    fn score_with<'r>(
+        &self,
+        labels: Result<bool, AffinityError>,
+        observed: &Observed,
+        reading: impl FnOnce(&str) -> (PropertyReading<'r>, &'r str),
+    ) -> Result<i32, AffinityError> {
+        if !labels? {
             return Ok(0);
         }
         match &self.term.preference.property_sorter {
             None => Ok(self.term.weight),
-            Some(sorter) => interpolate(
-                cluster,
-                &sorter.name,
-                &sorter.sort_order,
-                self.term.weight,
-                observed,
-            ),
+            Some(sorter) => {
+                let (value, cluster) = reading(&sorter.name);
+                interpolate_reading(
+                    value,
+                    cluster,
+                    &sorter.name,
+                    &sorter.sort_order,
+                    self.term.weight,
+                    observed,
+                )
+            }
         }
     }
 }
 
 /// `interpolateWeightFor`.
+#[cfg(test)]
 pub(crate) fn interpolate(
     cluster: &MemberCluster,
     property: &str,
@@ -249,7 +416,26 @@ pub(crate) fn interpolate(
     weight: i32,
     observed: &Observed,
 ) -> Result<i32, AffinityError> {
-    let Some(value) = property_value(cluster, property)? else {
+    interpolate_reading(
+        property::reading(cluster, property),
+        &cluster.name,
+        property,
+        sort_order,
+        weight,
+        observed,
+    )
+}
+
+/// [`interpolate`] given the cluster's reading of `property` and its name.
+fn interpolate_reading(
+    reading: PropertyReading<'_>,
+    cluster: &str,
+    property: &str,
+    sort_order: &str,
+    weight: i32,
+    observed: &Observed,
+) -> Result<i32, AffinityError> {
+    let Some(value) = reading? else {
         return Ok(0);
     };
     let extremes = observed
@@ -258,10 +444,10 @@ pub(crate) fn interpolate(
     let (Some(min), Some(max)) = (&extremes.min, &extremes.max) else {
         return Err(AffinityError::NoExtremes {
             property: property.to_string(),
-            cluster: cluster.name.clone(),
+            cluster: cluster.to_string(),
         });
     };
-    let (value, min, max) = (approximate(&value), approximate(min), approximate(max));
+    let (value, min, max) = (value.approximate, approximate(min), approximate(max));
     if min.is_infinite() || max.is_infinite() || min > max || value < min || value > max {
         return Err(AffinityError::Range { value, min, max });
     }
@@ -299,10 +485,51 @@ impl<'p> Scorer<'p> {
     }
 
     /// `Score`: the sum of the terms' scores.
+    #[cfg(test)]
     pub(crate) fn score(&self, cluster: &MemberCluster) -> Result<i32, AffinityError> {
         let mut total = 0i32;
         for term in &self.terms {
             total = total.saturating_add(term.score(&self.observed, cluster)?);
+        }
+        Ok(total)
+    }
+
+    /// The scorer over `fleet`, each term's label selector looked up in its index.
+    pub(crate) fn over<'a, 'c>(&'a self, fleet: &'a Fleet<'c>) -> FleetScorer<'a, 'p, 'c> {
+        FleetScorer {
+            terms: over_terms(&self.terms, fleet, |term| {
+                let sorter = term.term.preference.property_sorter.as_ref();
+                let property = sorter.map(|sorter| fleet.property(&sorter.name));
+                (&term.selector, property)
+            }),
+            scorer: self,
+            fleet,
+        }
+    }
+}
+
+/// [`Scorer`] over a run's fleet.
+pub(crate) struct FleetScorer<'a, 'p, 'c> {
+    scorer: &'a Scorer<'p>,
+    fleet: &'a Fleet<'c>,
+    /// By term: the clusters its labels match, and its sorter's property.
+    terms: Vec<(FleetLabels, Option<Property<'a>>)>,
+}
+
+impl FleetScorer<'_, '_, '_> {
+    /// [`Scorer::score`] of the cluster at `position`.
+    pub(crate) fn score(&self, position: usize) -> Result<i32, AffinityError> {
+        let mut total = 0i32;
+        for (term, (labels, property)) in self.scorer.terms.iter().zip(&self.terms) {
+            let labels = labels_match_at(labels, position);
+            let score = term.score_with(labels, &self.scorer.observed, |_| {
+                let cluster = self.fleet.clusters()[position].name.as_str();
+                match property {
+                    Some(property) => (property.reading(position), cluster),
+                    None => (Ok(None), cluster),
+                }
+            })?;
+            total = total.saturating_add(score);
         }
         Ok(total)
     }
