@@ -542,7 +542,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::kubefleet::read::read;
+    use crate::kubefleet::model::wire::read;
 
     fn refusals(raw: Value) -> Vec<String> {
         let policy: PlacementPolicy = read(&raw).unwrap_or_default();

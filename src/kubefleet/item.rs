@@ -237,8 +237,8 @@ mod tests {
 
     use super::*;
     use crate::kubefleet::member_cluster::MemberCluster;
+    use crate::kubefleet::model::wire::read;
     use crate::kubefleet::overrides::OverrideRule;
-    use crate::kubefleet::read::read;
 
     const NOW: i64 = 1_780_315_200;
 

@@ -2,27 +2,9 @@
 //! (`pkg/utils/overrider/overrider.go IsClusterMatched`, `PickFromResourceMatchedOverrides
 //! ForTargetCluster`). Eligibility plays no part; only each term's label selector counts.
 
-use serde::Deserialize;
-
 use super::member_cluster::MemberCluster;
-use super::policy::ClusterSelector;
+pub(crate) use super::model::override_rules::{Override, OverrideRule};
 use crate::selector::{Selector, SelectorError};
-
-/// `spec.policy.overrideRules[]`, as far as cluster matching reads it.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct OverrideRule {
-    #[serde(default)]
-    pub(crate) cluster_selector: Option<ClusterSelector>,
-}
-
-/// An override with its rules: `namespace` is set for a ResourceOverride.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct Override {
-    pub(crate) namespace: Option<String>,
-    pub(crate) name: String,
-    pub(crate) rules: Vec<OverrideRule>,
-}
 
 /// `IsClusterMatched`: no `clusterSelector` matches no cluster, `clusterSelectorTerms: []`
 /// every cluster; otherwise the terms are ORed and a term without a label selector matches

@@ -20,15 +20,7 @@ use super::score::{pick_top_n, ClusterScore, ScoredCluster, ScoredPosition};
 use super::status::Status;
 use crate::model::{Condition, ConditionStatus};
 
-/// The placement being scheduled.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub(crate) struct Placement {
-    /// Set for a ResourcePlacement (namespaced), unset for a ClusterResourcePlacement.
-    pub(crate) namespace: Option<String>,
-    pub(crate) name: String,
-    /// `spec.policy`, defaulted; `None` schedules as PickAll.
-    pub(crate) policy: Option<PlacementPolicy>,
-}
+pub(crate) use super::model::objects::Placement;
 
 /// The (Cluster)SchedulingPolicySnapshot labelled latest for the placement, if one was given.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -801,7 +793,7 @@ mod tests {
     use serde_json::{json, Value};
 
     use super::*;
-    use crate::kubefleet::read::read;
+    use crate::kubefleet::model::wire::read;
 
     const NOW: &str = "2026-06-01T12:00:00Z";
     const NOW_SECONDS: i64 = 1_780_315_200;

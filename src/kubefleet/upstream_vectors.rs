@@ -12,6 +12,7 @@ use super::binding::Binding;
 use super::decisions::{self, Filtered, Invalid};
 use super::downscale::{self, downscale, num_to_select, should_downscale, should_requeue};
 use super::member_cluster::MemberCluster;
+use super::model::wire::read;
 use super::overrides::{self, Override, OverrideRule};
 use super::pick_fixed;
 use super::plugins::cluster_affinity::{
@@ -25,7 +26,6 @@ use super::policy::{
     ClusterSelectorTerm, PlacementPolicy, PreferredClusterSelector, TopologySpreadConstraint,
 };
 use super::property::property_value;
-use super::read::read;
 use super::score::{best_first, pick_top_n, ClusterScore, ScoredCluster};
 use super::stages::{self, StageConfig};
 use super::status::Status;

@@ -75,7 +75,7 @@ pub(crate) enum Entry {
     PlacementBinding(PlacementBinding),
     DuckConfigMap(DuckConfigMap),
     ArgoCluster(ArgoCluster),
-    KubeFleet(crate::kubefleet::objects::Object),
+    KubeFleet(crate::kubefleet::model::objects::Object),
 }
 
 /// (API group, kind, namespace, name): the identity duplicates are judged by. The version

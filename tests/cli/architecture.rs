@@ -272,19 +272,7 @@ fn layers_never_use_the_layers_above_them() {
 }
 
 /// The layering violations known and accepted for now, each said as the check says it.
-const LAYERING_EXCEPTIONS: &[&str] = &[
-    // KubeFleet's folder is being wired (issue 30): its engine still reads its reader's types.
-    "kubefleet/binding.rs (engine) uses crate::kubefleet::read (load)",
-    "kubefleet/member_cluster.rs (engine) uses crate::kubefleet::read (load)",
-    // ... and its reader builds the engine's CRD types (they move to a `model` role next).
-    "kubefleet/read.rs (load) uses crate::kubefleet::binding (engine)",
-    "kubefleet/read.rs (load) uses crate::kubefleet::member_cluster (engine)",
-    "kubefleet/read.rs (load) uses crate::kubefleet::objects (engine)",
-    "kubefleet/read.rs (load) uses crate::kubefleet::overrides (engine)",
-    "kubefleet/read.rs (load) uses crate::kubefleet::schedule (engine)",
-    "kubefleet/read.rs (load) uses crate::kubefleet::stages (engine)",
-    "load/model_builder.rs (load) uses crate::kubefleet::objects (engine)",
-];
+const LAYERING_EXCEPTIONS: &[&str] = &[];
 
 /// Each API folder's kinds: outside tests and comments, their names appear only in the
 /// folder, the registry (`src/registry.rs`) and the CLI (its help text names them).

@@ -167,7 +167,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::kubefleet::read::read;
+    use crate::kubefleet::model::wire::read;
     use crate::kubefleet::taint::TolerationOperator;
 
     #[test]

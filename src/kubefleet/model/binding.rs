@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::read::Metadata;
+use super::wire::Metadata;
 
 /// The label that ties a binding or a policy snapshot to its placement.
 pub(crate) const PARENT_PLACEMENT_LABEL: &str = "kubernetes-fleet.io/parent-CRP";

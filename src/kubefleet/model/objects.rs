@@ -7,10 +7,9 @@ use serde_json::Value;
 
 use super::binding::Binding;
 use super::member_cluster::MemberCluster;
-use super::overrides::Override;
+use super::override_rules::Override;
 use super::policy::PlacementPolicy;
-use super::schedule::Placement;
-use super::stages::StageConfig;
+use super::stage_config::StageConfig;
 use crate::model::{ObjectRef, Source};
 
 /// The label upstream puts on the latest policy snapshot of a placement.
@@ -79,6 +78,16 @@ impl Objects {
             }
         }
     }
+}
+
+/// The placement being scheduled.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Placement {
+    /// Set for a ResourcePlacement (namespaced), unset for a ClusterResourcePlacement.
+    pub(crate) namespace: Option<String>,
+    pub(crate) name: String,
+    /// `spec.policy`, defaulted; `None` schedules as PickAll.
+    pub(crate) policy: Option<PlacementPolicy>,
 }
 
 /// A ClusterResourcePlacement (`namespace` unset) or ResourcePlacement.

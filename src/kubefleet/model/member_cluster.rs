@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::read::{quantity_text, resource_list, time, Metadata};
 use super::taint::Taint;
+use super::wire::{quantity_text, resource_list, time, Metadata};
 
 /// A member cluster as the scheduler sees it.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
@@ -207,7 +207,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::kubefleet::read::read;
+    use crate::kubefleet::model::wire::read;
 
     #[test]
     fn a_member_cluster_is_read_from_its_manifest() {
