@@ -200,10 +200,10 @@ mod tests {
     use serde_json::{json, Map, Value};
 
     use super::*;
+    use crate::kubefleet::model::wire::read;
     use crate::kubefleet::plugins::cluster_affinity::{self, Filter, Scorer};
     use crate::kubefleet::plugins::topology_spread_constraints as spread;
     use crate::kubefleet::policy::PlacementPolicy;
-    use crate::kubefleet::read::read;
 
     const VALUES: [&str; 6] = ["1", "2", "1500m", "3Gi", "1.30.2", "0"];
     const PROPERTIES: [&str; 4] = [

@@ -14,7 +14,10 @@ use super::model::objects::{
 };
 use super::model::override_rules::{Override, OverrideRule};
 use super::model::stage_config::StageConfig;
-use super::model::wire::{read, ReadError};
+/// Decoding with the failing field's path, as the readers decode (tests decode fixtures
+/// with it; the engine's code reads decoded types only).
+pub(crate) use super::model::wire::read;
+use super::model::wire::ReadError;
 use crate::load::api::{
     claimed, workload, Api, Decoded, Entry, FieldError, KnownKind, Names, Object, Scope,
 };
