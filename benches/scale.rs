@@ -24,8 +24,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use fleetplan::{
-    build, load, parse_replica_set_preferences, schedule, ClusterBits, ItemSource, LabelIndex,
-    LabelTable, LoadOptions, Model, PlacementInput, Plan, PlanItem, PlanOptions, PlannerInput,
+    build, load, parse_replica_set_preferences, schedule, ClusterBits, LabelIndex, LabelTable,
+    LoadOptions, Model, ObjectRef, PlacementInput, Plan, PlanItem, PlanOptions, PlannerInput,
     Scheduler, Selector, Trace, WorkloadKind,
 };
 use generator::{ClusterKind, Mix, Shape};
@@ -485,7 +485,7 @@ fn generated_plan(
 ) -> Plan {
     let mut items: Vec<PlanItem> = names
         .map(|(namespace, name)| PlanItem {
-            source: ItemSource {
+            source: ObjectRef {
                 api_version: "cluster.open-cluster-management.io/v1beta1".to_string(),
                 kind: "Placement".to_string(),
                 namespace: Some(namespace),

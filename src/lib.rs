@@ -49,7 +49,7 @@ pub use cli::man_usage::usage as man_usage;
 // Load, plan and render as `fleetplan plan` does (benchmarks, fuzz bodies, property tests).
 pub use load::{load, previous_plan, LoadOptions, PreviousKind};
 pub use model::{ClusterNames, Condition, ConditionStatus, Model, WorkloadKind};
-pub use model::{Group, ItemSource, Plan, PlanItem, Rollout, Wave};
+pub use model::{Group, ObjectRef, Plan, PlanItem, Rollout, Wave};
 // The KubeFleet fields of a plan item (design §9).
 pub use kubefleet::binding::BindingScore;
 pub use kubefleet::item::ClusterOverrides;

@@ -8,7 +8,7 @@ use crate::karmada::model::{ClusterTaint, KarmadaCluster};
 use crate::model::{
     Cluster, ConditionStatus, LabelSelectorRequirementSpec, Quantity, Taint, TaintEffect,
 };
-use crate::plan::{Condition, Group, ItemSource, Plan, PlanItem};
+use crate::plan::{Condition, Group, ObjectRef, Plan, PlanItem};
 use crate::selector::{Operator, Requirement};
 
 /// An online cluster named `name`, with no labels, claims, taints or resources.
@@ -164,8 +164,8 @@ pub(crate) fn source(
     kind: &str,
     namespace: Option<&str>,
     name: &str,
-) -> ItemSource {
-    ItemSource {
+) -> ObjectRef {
+    ObjectRef {
         api_version: api_version.to_string(),
         kind: kind.to_string(),
         namespace: namespace.map(str::to_string),

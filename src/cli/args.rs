@@ -8,7 +8,7 @@ use clap::{Args, ValueHint};
 use super::error::Error;
 use crate::load::{self, LoadOptions};
 use crate::model::{echo, Model};
-use crate::plan::{self, ItemSource, TaintEdit, WhatIf};
+use crate::plan::{self, ObjectRef, TaintEdit, WhatIf};
 use crate::selector::Selector;
 
 /// Which workloads `plan` and `check` judge, as `kubectl get` names them: item arguments or a
@@ -50,10 +50,10 @@ impl ItemArgs {
         } else if self.items.is_empty() {
             return Ok(None);
         } else {
-            let sources: Vec<ItemSource> = model
+            let sources: Vec<ObjectRef> = model
                 .workloads
                 .iter()
-                .map(|workload| ItemSource::from(&workload.object))
+                .map(|workload| workload.object.clone())
                 .collect();
             self.items
                 .iter()

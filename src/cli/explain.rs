@@ -9,7 +9,7 @@ use super::error::Error;
 use super::io::{plan_diagnostic, write, Io, Level};
 use crate::exit_code::ExitCode;
 use crate::model::Model;
-use crate::plan::{self, ItemSource, Trace};
+use crate::plan::{self, ObjectRef, Trace};
 use crate::render::explain;
 use crate::verdict;
 
@@ -47,10 +47,10 @@ pub(super) fn run(args: ExplainArgs, io: &mut Io<'_>) -> Result<ExitCode, Error>
     let context = RunContext::load(&args.inputs, &args.what_if, Trace::Full, io)?;
     verdict::clusters_to_plan(&context.model)?;
     let model = &context.model;
-    let sources: Vec<ItemSource> = model
+    let sources: Vec<ObjectRef> = model
         .workloads
         .iter()
-        .map(|workload| ItemSource::from(&workload.object))
+        .map(|workload| workload.object.clone())
         .collect();
     let index = plan::find_item(&sources, &args.item)?;
     // The item as `plan` plans it, alone: a full trace of every item of a large fleet would

@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use crate::model::ConditionStatus;
-use crate::plan::{Group, ItemSource, PlanItem, Rollout};
+use crate::plan::{Group, ObjectRef, PlanItem, Rollout};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -38,7 +38,7 @@ impl PlanDiff {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ItemChange {
-    pub source: ItemSource,
+    pub source: ObjectRef,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub clusters_added: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]

@@ -9,7 +9,7 @@ use super::change_set::{
 };
 use super::merge::{join, keyed, Side};
 use crate::kubefleet::diff as kubefleet_diff;
-use crate::plan::{Condition, Group, ItemSource, Plan, PlanItem, Rollout};
+use crate::plan::{Condition, Group, ObjectRef, Plan, PlanItem, Rollout};
 
 /// What changes from `previous` to `current`, in plan order (formats.md: apiVersion group,
 /// kind, namespace, name).
@@ -43,7 +43,7 @@ type PlanOrder<'a> = (&'a str, &'a str, Option<&'a str>, &'a str, &'a str);
 
 /// The plan's item order, with the full apiVersion last so that two versions of one kind stay
 /// distinct items.
-fn plan_order(source: &ItemSource) -> PlanOrder<'_> {
+fn plan_order(source: &ObjectRef) -> PlanOrder<'_> {
     let group = source
         .api_version
         .rsplit_once('/')

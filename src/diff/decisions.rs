@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use crate::model::ClusterNames;
-use crate::plan::{ItemSource, Plan, PlanItem};
+use crate::plan::{ObjectRef, Plan, PlanItem};
 
 /// `(previous, current)` ready for `compare`: the current plan as PlacementDecisions would
 /// show it, beside `previous` (a plan read from decisions). Items are matched by kind,
@@ -42,11 +42,11 @@ pub(crate) fn decisions_view(previous: &Plan, current: &Plan) -> (Plan, Plan) {
 
 type Key<'a> = (&'a str, Option<&'a str>, &'a str);
 
-fn key(source: &ItemSource) -> Key<'_> {
+fn key(source: &ObjectRef) -> Key<'_> {
     (&source.kind, source.namespace.as_deref(), &source.name)
 }
 
-fn clusters_only(source: &ItemSource, clusters: &ClusterNames) -> PlanItem {
+fn clusters_only(source: &ObjectRef, clusters: &ClusterNames) -> PlanItem {
     PlanItem {
         source: source.clone(),
         clusters: clusters.clone(),

@@ -65,7 +65,7 @@ pub(crate) fn plan<'a>(
         None => claim(resource, &karmada.policies),
     };
     let mut item = PlanItem {
-        source: (&workload.object).into(),
+        source: workload.object.clone(),
         ..PlanItem::default()
     };
     let Claim::Claimed { policy, .. } = &claim else {

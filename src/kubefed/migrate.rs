@@ -117,18 +117,15 @@ pub(crate) fn convert(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn deployment() -> ObjectRef {
-        ObjectRef {
-            api_version: "apps/v1".into(),
-            kind: "Deployment".into(),
-            namespace: Some("shop".into()),
-            name: "checkout".into(),
-        }
-    }
+    use crate::testing::source;
 
     fn spec(annotation: &str) -> String {
-        match convert(&deployment(), annotation, 10, false) {
+        match convert(
+            &source("apps/v1", "Deployment", Some("shop"), "checkout"),
+            annotation,
+            10,
+            false,
+        ) {
             Ok(converted) => {
                 serde_yaml::to_string(&converted.outputs[0].value["spec"]).unwrap_or_default()
             }
@@ -156,7 +153,7 @@ mod tests {
     fn other_kinds_lose_the_controller() {
         let object = ObjectRef {
             kind: "StatefulSet".into(),
-            ..deployment()
+            ..source("apps/v1", "Deployment", Some("shop"), "checkout")
         };
         let converted = convert(&object, "{}", 1, false).ok();
         let lost = converted

@@ -319,7 +319,7 @@ pub(crate) fn plan<'a>(
     };
     errors.extend(planned.errors);
     let item = PlanItem {
-        source: (&workload.object).into(),
+        source: workload.object.clone(),
         clusters: ClusterNames::from(planned.clusters),
         conditions: planned.conditions,
         scores: planned.scores,

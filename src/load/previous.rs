@@ -12,7 +12,7 @@ use super::documents::{parse_documents, Document};
 use super::inputs::read_inputs;
 use super::kinds::{names_no_placement, planned_object};
 use super::{LoadError, LoadErrors, LoadOptions};
-use crate::model::{ItemSource, Plan, PlanItem, PLAN_API_VERSION, PLAN_KIND};
+use crate::model::{ObjectRef, Plan, PlanItem, PLAN_API_VERSION, PLAN_KIND};
 use crate::ocm::model::placement::PLACEMENT_LABEL;
 
 /// What `--previous` held. PlacementDecisions carry only the clusters of Placements (and a
@@ -205,7 +205,7 @@ fn from_decisions(documents: &[Document], namespace: &str) -> Result<Plan, LoadE
     if !unnamed.is_empty() {
         return Err(LoadErrors(unnamed));
     }
-    let mut items: BTreeMap<ItemSource, Vec<String>> = BTreeMap::new();
+    let mut items: BTreeMap<ObjectRef, Vec<String>> = BTreeMap::new();
     for decision in &model.decisions {
         items
             .entry(planned_object(decision))

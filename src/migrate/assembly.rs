@@ -7,7 +7,6 @@ use std::collections::HashSet;
 use serde_yaml::Value;
 
 use crate::model::{Model, ObjectRef, Workload};
-use crate::plan::ItemSource;
 
 use super::manifest::Emitted;
 use super::objects::Location;
@@ -100,10 +99,10 @@ impl Assembly {
                 emitted.drop_namespace();
             }
         }
-        let mut outputs: Vec<ItemSource> = Vec::new();
+        let mut outputs: Vec<ObjectRef> = Vec::new();
         for emitted in &converted.outputs {
             self.taken.insert(key(&emitted.object));
-            outputs.push(ItemSource::from(&emitted.object));
+            outputs.push(emitted.object.clone());
             self.created.push(emitted.value.clone());
         }
         self.made.push((
@@ -117,18 +116,18 @@ impl Assembly {
             if let Some(api_version) = stripped.get("apiVersion").and_then(Value::as_str) {
                 written.api_version = api_version.to_string();
             }
-            outputs.push(ItemSource::from(&written));
+            outputs.push(written.clone());
             self.objects.push(Emitted {
                 object: written,
                 value: stripped.clone(),
             });
         }
-        outputs.extend(carried_by.iter().map(ItemSource::from));
+        outputs.extend(carried_by.iter().cloned());
         self.replaced.push((location, stripped));
         self.replaced
             .extend(replaces.into_iter().map(|location| (location, None)));
         self.report.conversions.push(Conversion::new(
-            ItemSource::from(object),
+            object.clone(),
             outputs,
             converted.fields,
             comparisons,

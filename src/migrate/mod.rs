@@ -37,7 +37,7 @@ use serde_yaml::Value;
 pub(crate) use crate::load::CLUSTER_SELECTOR_ANNOTATION;
 use crate::load::{self, Document, LoadErrors, LoadOptions};
 use crate::model::{Model, ObjectRef, WorkloadKind};
-use crate::plan::{ItemSource, PlanOptions};
+use crate::plan::PlanOptions;
 use crate::render::{json_document, Unrepresentable};
 pub(crate) use crate::replicas::REPLICA_SET_PREFERENCES_ANNOTATION;
 use crate::verdict::{self, Nothing};
@@ -372,10 +372,6 @@ pub(crate) fn run(
     Ok(migration)
 }
 
-fn source_of(object: &ObjectRef) -> ItemSource {
-    ItemSource::from(object)
-}
-
 /// The pure migration of a loaded model and its documents; `namespace` is the one the model
 /// gave objects written without one.
 ///
@@ -462,14 +458,14 @@ pub(crate) fn migrate(
             .iter()
             .map(|placement| Comparison {
                 aspect: Aspect::Clusters,
-                old: source_of(object),
-                new: source_of(placement),
+                old: object.clone(),
+                new: placement.clone(),
             })
             .collect();
         comparisons.extend(rsps.iter().map(|rsp| Comparison {
             aspect: Aspect::Replicas,
-            old: source_of(object),
-            new: source_of(rsp),
+            old: object.clone(),
+            new: rsp.clone(),
         }));
         let recorded = Recorded {
             converted,
@@ -512,8 +508,8 @@ pub(crate) fn migrate(
             name: raw.name.to_string(),
         };
         let conversion = Conversion::new(
-            source_of(&object),
-            vec![source_of(&object)],
+            object.clone(),
+            vec![object.clone()],
             vec![field],
             Vec::new(),
         );
@@ -620,7 +616,7 @@ fn support_objects(
         if scope.set == GLOBAL {
             let set = manifest::every_cluster_set(GLOBAL);
             report.added.push(Added {
-                object: source_of(&set.object),
+                object: set.object.clone(),
                 reason:
                     "the inputs have no global set; this one holds every cluster (LabelSelector {})"
                         .to_string(),
@@ -647,7 +643,7 @@ fn support_objects(
             binding.drop_namespace();
         }
         report.added.push(Added {
-            object: source_of(&binding.object),
+            object: binding.object.clone(),
             reason: format!(
                 "Placements in {namespace} choose from the ManagedClusterSet {}, which must be bound there",
                 scope.set

@@ -7,7 +7,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::plan::ItemSource;
+use crate::plan::ObjectRef;
 
 use super::verify::Verification;
 
@@ -90,8 +90,8 @@ impl FieldReport {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Comparison {
     pub aspect: Aspect,
-    pub old: ItemSource,
-    pub new: ItemSource,
+    pub old: ObjectRef,
+    pub new: ObjectRef,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -107,8 +107,8 @@ pub(crate) enum Aspect {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Conversion {
-    pub source: ItemSource,
-    pub outputs: Vec<ItemSource>,
+    pub source: ObjectRef,
+    pub outputs: Vec<ObjectRef>,
     /// Every field carried is exact.
     pub exact: bool,
     /// A consumer whose reference to a migrated object was rewritten (a PlacementBinding, a
@@ -122,8 +122,8 @@ pub(crate) struct Conversion {
 
 impl Conversion {
     pub(crate) fn new(
-        source: ItemSource,
-        outputs: Vec<ItemSource>,
+        source: ObjectRef,
+        outputs: Vec<ObjectRef>,
         fields: Vec<FieldReport>,
         comparisons: Vec<Comparison>,
     ) -> Conversion {
@@ -152,7 +152,7 @@ impl Conversion {
 /// An object added only so the migrated ones work (a cluster set, a binding).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub(crate) struct Added {
-    pub object: ItemSource,
+    pub object: ObjectRef,
     pub reason: String,
 }
 
@@ -263,7 +263,7 @@ impl fmt::Display for Report {
             let outputs: Vec<String> = conversion
                 .outputs
                 .iter()
-                .map(ItemSource::to_string)
+                .map(ObjectRef::to_string)
                 .collect();
             writeln!(
                 f,

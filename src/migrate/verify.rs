@@ -19,7 +19,7 @@ use serde::Serialize;
 
 use crate::load::{self, Document, LoadErrors};
 use crate::model::{Model, WorkloadKind};
-use crate::plan::{self, ItemSource, PlanItem, PlanOptions};
+use crate::plan::{self, ObjectRef, PlanItem, PlanOptions};
 
 use super::objects;
 use super::report::{Aspect, Comparison};
@@ -29,7 +29,7 @@ use super::Migration;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Verification {
-    pub source: ItemSource,
+    pub source: ObjectRef,
     pub identical: bool,
     pub checks: Vec<Check>,
 }
@@ -38,7 +38,7 @@ pub(crate) struct Verification {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Check {
     pub aspect: Aspect,
-    pub new: ItemSource,
+    pub new: ObjectRef,
     /// How many clusters the two sides were planned over (the union of both fleets): each
     /// one's membership, and for replicas its count, was compared.
     pub compared: usize,
@@ -151,7 +151,7 @@ pub(crate) fn verify(
     let before = plan::build(model, options);
     let selection = plan::build(&selection_model, options);
     let after = plan::build(&new_model, options);
-    let index = |items: &[PlanItem]| -> HashMap<ItemSource, PlanItem> {
+    let index = |items: &[PlanItem]| -> HashMap<ObjectRef, PlanItem> {
         items
             .iter()
             .map(|item| (item.source.clone(), item.clone()))
@@ -197,7 +197,7 @@ pub(crate) fn verify(
             .iter()
             .filter(|workload| matches!(workload.kind, WorkloadKind::Consumer(_)))
             .map(|workload| {
-                let source = ItemSource::from(&workload.object);
+                let source = workload.object.clone();
                 let comparison = Comparison {
                     aspect: Aspect::Clusters,
                     old: source.clone(),
@@ -275,20 +275,20 @@ fn check(comparison: &Comparison, old: Option<&PlanItem>, new: Option<&PlanItem>
 /// resource template a Karmada policy places ([`Model::fleet_names`]).
 struct Fleets {
     /// The items of each side that Karmada places.
-    karmada_before: HashSet<ItemSource>,
-    karmada_after: HashSet<ItemSource>,
+    karmada_before: HashSet<ObjectRef>,
+    karmada_after: HashSet<ObjectRef>,
     /// The union's size for (old side Karmada, new side Karmada).
     sizes: [[usize; 2]; 2],
 }
 
 impl Fleets {
     fn new(before: &Model, after: &Model) -> Fleets {
-        let karmada = |model: &Model| -> HashSet<ItemSource> {
+        let karmada = |model: &Model| -> HashSet<ObjectRef> {
             model
                 .workloads
                 .iter()
                 .filter(|workload| matches!(workload.kind, WorkloadKind::Karmada(_)))
-                .map(|workload| ItemSource::from(&workload.object))
+                .map(|workload| workload.object.clone())
                 .collect()
         };
         let names = |model: &Model, karmada: bool| -> HashSet<String> {

@@ -29,8 +29,9 @@ pub(crate) use label_selector::{LabelSelectorRequirementSpec, LabelSelectorSpec}
 #[cfg(test)]
 pub(crate) use labels::labels_from;
 pub(crate) use labels::{Interned, Interner, Labels};
-pub(crate) use object::{write_object_name, Metadata, ObjectRef, Source};
-pub use plan_document::{Group, ItemSource, Plan, PlanItem, Rollout, Wave};
+pub use object::ObjectRef;
+pub(crate) use object::{Metadata, Source};
+pub use plan_document::{Group, Plan, PlanItem, Rollout, Wave};
 pub(crate) use plan_document::{PLAN_API_VERSION, PLAN_KIND};
 pub(crate) use quantity::Quantity;
 pub use workload::WorkloadKind;

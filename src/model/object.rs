@@ -2,7 +2,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Where a document came from. Every error message starts with it (`file#document`).
 /// `document` counts from 1 within the file; `line` is 1-based when known.
@@ -19,11 +19,15 @@ impl fmt::Display for Source {
     }
 }
 
-/// Identity of a Kubernetes object. `namespace` is `None` for cluster-scoped kinds.
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// Identity of a Kubernetes object. `namespace` is `None` for cluster-scoped kinds. Also the
+/// object a plan item plans for (its `source` in the Plan document) and an object in
+/// migrate's report.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ObjectRef {
     pub api_version: String,
     pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
     pub name: String,
 }
@@ -83,7 +87,7 @@ impl<'a> Metadata<'a> {
 
 /// `Kind/namespace/name`, or `Kind/name` for a cluster-scoped object: how every message and
 /// view names an object.
-pub(crate) fn write_object_name(
+fn write_object_name(
     f: &mut fmt::Formatter<'_>,
     kind: &str,
     namespace: Option<&str>,

@@ -8,9 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use std::fmt;
-
-use super::{write_object_name, ClusterNames, Condition, ConditionStatus, ObjectRef};
+use super::{ClusterNames, Condition, ConditionStatus, ObjectRef};
 
 pub(crate) const PLAN_API_VERSION: &str = "fleetplan.io/v1alpha1";
 pub(crate) const PLAN_KIND: &str = "Plan";
@@ -35,54 +33,15 @@ impl Default for Plan {
 }
 
 impl Plan {
-    pub fn item(&self, source: &ItemSource) -> Option<&PlanItem> {
+    pub fn item(&self, source: &ObjectRef) -> Option<&PlanItem> {
         self.items.iter().find(|item| &item.source == source)
-    }
-}
-
-/// The object an item plans for.
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ItemSource {
-    pub api_version: String,
-    pub kind: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub namespace: Option<String>,
-    pub name: String,
-}
-
-impl fmt::Display for ItemSource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_object_name(f, &self.kind, self.namespace.as_deref(), &self.name)
-    }
-}
-
-impl From<&ObjectRef> for ItemSource {
-    fn from(object: &ObjectRef) -> Self {
-        ItemSource {
-            api_version: object.api_version.clone(),
-            kind: object.kind.clone(),
-            namespace: object.namespace.clone(),
-            name: object.name.clone(),
-        }
-    }
-}
-
-impl From<&ItemSource> for ObjectRef {
-    fn from(source: &ItemSource) -> Self {
-        ObjectRef {
-            api_version: source.api_version.clone(),
-            kind: source.kind.clone(),
-            namespace: source.namespace.clone(),
-            name: source.name.clone(),
-        }
     }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlanItem {
-    pub source: ItemSource,
+    pub source: ObjectRef,
     /// Selected clusters, sorted by name (ranks into the fleet's names when planned).
     #[serde(default)]
     pub clusters: ClusterNames,

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{close_matches, ItemSource};
+use super::{close_matches, ObjectRef};
 
 /// kubectl's short names for the kinds fleetplan reads.
 const SHORT_NAMES: &[(&str, &str)] = &[
@@ -71,9 +71,9 @@ pub(crate) enum LookupError {
 }
 
 /// The index of the one item `query` names.
-pub(crate) fn find_item(sources: &[ItemSource], query: &str) -> Result<usize, LookupError> {
+pub(crate) fn find_item(sources: &[ObjectRef], query: &str) -> Result<usize, LookupError> {
     let parts: Vec<&str> = query.split('/').collect();
-    let matches = |source: &ItemSource| -> bool {
+    let matches = |source: &ObjectRef| -> bool {
         let namespace = source.namespace.as_deref().unwrap_or("");
         match parts.as_slice() {
             [name] => source.name == *name,
@@ -160,10 +160,10 @@ pub(crate) fn find_cluster(
 mod tests {
     use super::*;
 
-    fn sources(items: &[(&str, Option<&str>, &str)]) -> Vec<ItemSource> {
+    fn sources(items: &[(&str, Option<&str>, &str)]) -> Vec<ObjectRef> {
         items
             .iter()
-            .map(|(kind, namespace, name)| ItemSource {
+            .map(|(kind, namespace, name)| ObjectRef {
                 api_version: "v1".to_string(),
                 kind: kind.to_string(),
                 namespace: namespace.map(str::to_string),
@@ -172,7 +172,7 @@ mod tests {
             .collect()
     }
 
-    fn fleet() -> Vec<ItemSource> {
+    fn fleet() -> Vec<ObjectRef> {
         sources(&[
             ("Deployment", Some("shop"), "catalog"),
             ("FederatedDeployment", Some("shop"), "catalog"),

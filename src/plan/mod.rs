@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 pub(crate) use crate::karmada::plan::KarmadaTrace;
 pub(crate) use crate::model::Condition;
-pub(crate) use crate::model::{Group, ItemSource, Plan, PlanItem, Rollout};
+pub(crate) use crate::model::{Group, ObjectRef, Plan, PlanItem, Rollout};
 pub(crate) use crate::ocm::plan::consumers::{self, ConsumerTrace};
 pub(crate) use diagnostic::{Diagnostic, Kind as DiagnosticKind};
 pub(crate) use federated_fleet::FederatedFleet;
@@ -111,7 +111,7 @@ impl<'a> Planned<'a> {
     pub(crate) fn failed(workload: &Workload, message: String) -> Planned<'a> {
         Planned {
             item: PlanItem {
-                source: (&workload.object).into(),
+                source: workload.object.clone(),
                 errors: vec![message],
                 ..PlanItem::default()
             },
@@ -133,7 +133,7 @@ impl<'a> Planned<'a> {
         clusters.sort();
         Planned {
             item: PlanItem {
-                source: (&workload.object).into(),
+                source: workload.object.clone(),
                 clusters: clusters.into(),
                 ..PlanItem::default()
             },
@@ -179,7 +179,7 @@ fn build_workloads<'a>(
         crate::ocm::plan::placement::previous_decisions(&model.decisions, options.previous);
     let placements = Scheduler::new(&model.inventory, &decisions);
     let fleet = FederatedFleet::new(&model.inventory.clusters, &placements.fleet);
-    let previous: HashMap<&ItemSource, &PlanItem> = options
+    let previous: HashMap<&ObjectRef, &PlanItem> = options
         .previous
         .map(|plan| plan.items.iter().map(|item| (&item.source, item)).collect())
         .unwrap_or_default();
@@ -340,7 +340,7 @@ pub(crate) struct Run<'r, 'a> {
     /// Karmada's clusters and what scheduling computes once over them.
     pub(crate) karmada: &'r KarmadaFleet<'a>,
     pub(crate) placements: &'r Scheduler<'r>,
-    pub(crate) previous: &'r HashMap<&'r ItemSource, &'r PlanItem>,
+    pub(crate) previous: &'r HashMap<&'r ObjectRef, &'r PlanItem>,
     /// KubeFleet's MemberClusters at `now` and its objects found by placement.
     pub(crate) kubefleet: &'r KubeFleetHub<'a>,
     pub(crate) targets: &'r HashMap<(&'a str, Option<&'a str>, &'a str), &'a Workload>,
@@ -353,8 +353,6 @@ impl<'a> Run<'_, 'a> {
 
     /// The item `--previous` holds for this workload.
     pub(crate) fn previous_item(&self, workload: &Workload) -> Option<&PlanItem> {
-        self.previous
-            .get(&ItemSource::from(&workload.object))
-            .copied()
+        self.previous.get(&workload.object.clone()).copied()
     }
 }

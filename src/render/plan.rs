@@ -481,11 +481,11 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::plan::{Condition, Group, ItemSource};
+    use crate::plan::{Condition, Group, ObjectRef};
 
     fn item(name: &str, namespace: Option<&str>) -> PlanItem {
         PlanItem {
-            source: ItemSource {
+            source: ObjectRef {
                 api_version: "apps/v1".into(),
                 kind: "Deployment".into(),
                 namespace: namespace.map(str::to_string),

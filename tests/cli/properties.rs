@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use fleetplan::{
     build, build_item, load, plan_json, plan_yaml, previous_plan, BindingScore, ClusterNames,
-    ClusterOverrides, Condition, ConditionStatus, Group, ItemSource, ItemTrace, LoadOptions, Model,
+    ClusterOverrides, Condition, ConditionStatus, Group, ItemTrace, LoadOptions, Model, ObjectRef,
     PlacementResult, Plan, PlanItem, PlanOptions, PreviousKind, Rollout, Stage, Trace, Verdict,
     Wave,
 };
@@ -400,7 +400,7 @@ fn item() -> impl Strategy<Value = PlanItem> {
                 errors,
             )| {
                 PlanItem {
-                    source: ItemSource {
+                    source: ObjectRef {
                         api_version,
                         kind,
                         namespace,

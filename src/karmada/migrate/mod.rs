@@ -35,7 +35,6 @@ use crate::kubefed::model::RspSpec;
 use crate::load::Document;
 use crate::model::{FederatedPlacement, Inventory, LabelSelectorSpec, Model, ObjectRef, Workload};
 use crate::model::{LabelSelectorRequirementSpec, WorkloadKind};
-use crate::plan::ItemSource;
 use crate::replicas::parse_replica_set_preferences;
 use crate::selector::{Requirement, Selector};
 
@@ -251,7 +250,7 @@ fn federated_object(
     if let Some(existing) = existing {
         if target.kind != "Namespace" {
             return Err(ObjectError::TemplateExists {
-                template: ItemSource::from(&target).to_string(),
+                template: target.clone().to_string(),
                 at: existing.location.source.to_string(),
             });
         }
@@ -267,7 +266,7 @@ fn federated_object(
         format!(
             "{} {} (the resource template)",
             target.api_version,
-            ItemSource::from(&target)
+            target.clone()
         ),
     )];
     fields.extend(served.fields);
@@ -317,8 +316,8 @@ fn federated_object(
             ));
             comparisons.push(Comparison {
                 aspect: Aspect::Clusters,
-                old: ItemSource::from(object),
-                new: ItemSource::from(&target),
+                old: object.clone(),
+                new: target.clone(),
             });
         }
         fields.push(readiness());
@@ -439,11 +438,7 @@ fn replica_scheduling_preference(
         0,
         FieldReport::exact(
             format!("spec.totalReplicas {}", spec.total_replicas),
-            format!(
-                "{} spec.replicas {}",
-                ItemSource::from(&template),
-                spec.total_replicas
-            ),
+            format!("{} spec.replicas {}", template.clone(), spec.total_replicas),
         ),
     );
     let selects = match &target.kind {
@@ -460,16 +455,13 @@ fn replica_scheduling_preference(
             1,
             FieldReport::exact(
                 "spec (the division)",
-                format!(
-                    "{} spec.placement.replicaScheduling",
-                    ItemSource::from(&policy)
-                ),
+                format!("{} spec.placement.replicaScheduling", policy.clone()),
             ),
         );
         comparisons.push(Comparison {
             aspect: Aspect::Replicas,
-            old: ItemSource::from(object),
-            new: ItemSource::from(&template),
+            old: object.clone(),
+            new: template.clone(),
         });
         carried_by.push(policy);
     } else {
@@ -568,8 +560,8 @@ fn annotated(
             } else {
                 Aspect::Clusters
             },
-            old: ItemSource::from(object),
-            new: ItemSource::from(&written),
+            old: object.clone(),
+            new: written.clone(),
         });
         outputs.push(policy::propagation_policy(
             &written,

@@ -189,15 +189,7 @@ pub(super) fn override_policy(template: &ObjectRef, rules: Vec<OverrideRule>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn deployment() -> ObjectRef {
-        ObjectRef {
-            api_version: "apps/v1".into(),
-            kind: "Deployment".into(),
-            namespace: Some("shop".into()),
-            name: "web".into(),
-        }
-    }
+    use crate::testing::source;
 
     #[test]
     fn a_propagation_policy_selects_its_template_by_name() {
@@ -205,8 +197,14 @@ mod tests {
             cluster_affinity: Some(ClusterAffinity::named("a")),
             replica_scheduling: None,
         };
-        let text = serde_yaml::to_string(&propagation_policy(&deployment(), placement).value)
-            .unwrap_or_default();
+        let text = serde_yaml::to_string(
+            &propagation_policy(
+                &source("apps/v1", "Deployment", Some("shop"), "web"),
+                placement,
+            )
+            .value,
+        )
+        .unwrap_or_default();
         assert_eq!(
             text,
             "apiVersion: policy.karmada.io/v1alpha1\nkind: PropagationPolicy\nmetadata:\n  name: web-deployment\n  namespace: shop\nspec:\n  resourceSelectors:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  placement:\n    clusterAffinity:\n      clusterNames:\n      - a\n"

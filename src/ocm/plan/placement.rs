@@ -52,7 +52,7 @@ pub(crate) fn plan(run: &Run, workload: &Workload, spec: &PlacementSpec) -> Plan
         })
         .collect();
     let item = PlanItem {
-        source: (&workload.object).into(),
+        source: workload.object.clone(),
         clusters: result.selected.clone(),
         groups: result
             .groups

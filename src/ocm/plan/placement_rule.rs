@@ -16,7 +16,7 @@ pub(crate) fn plan(run: &Run, workload: &Workload, spec: &PlacementRuleSpec) -> 
         trace: run.options.trace == Trace::Full,
     });
     let item = PlanItem {
-        source: (&workload.object).into(),
+        source: workload.object.clone(),
         clusters: result.selected.clone().into(),
         errors: result.error.iter().cloned().collect(),
         ..PlanItem::default()

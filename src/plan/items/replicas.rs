@@ -56,7 +56,7 @@ pub(crate) fn plan<'a>(
         })
         .collect();
     let item = PlanItem {
-        source: (&workload.object).into(),
+        source: workload.object.clone(),
         clusters: clusters.into(),
         replicas: owned_non_zero(result.replicas()),
         overflow: owned_non_zero(result.overflow()),

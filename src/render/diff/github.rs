@@ -7,11 +7,11 @@ use super::text::change_lines;
 use super::{summary, Sources};
 use crate::diff::PlanDiff;
 use crate::model::ClusterNames;
-use crate::plan::ItemSource;
+use crate::plan::ObjectRef;
 use crate::render::workflow::{self, At};
 
 pub(crate) fn github(changes: &PlanDiff, sources: &Sources) -> String {
-    let at = |item: &ItemSource| {
+    let at = |item: &ObjectRef| {
         sources
             .get(&item.to_string())
             .map_or(At::default(), |source| {

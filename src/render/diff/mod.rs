@@ -19,7 +19,7 @@ pub(crate) use text::render_text;
 use super::plan::{yaml_pieces, ItemError, YamlPieces};
 use crate::diff::PlanDiff;
 use crate::model::Source;
-use crate::plan::{ItemSource, Plan};
+use crate::plan::{ObjectRef, Plan};
 use unified::unified_diff;
 
 /// Where each current item was read, by `Kind/namespace/name`: what annotations point at.
@@ -61,7 +61,7 @@ pub fn text(
 fn keyed<'p>(
     plan: &'p Plan,
     (head, items): &'p YamlPieces,
-) -> Vec<(Option<&'p ItemSource>, &'p str)> {
+) -> Vec<(Option<&'p ObjectRef>, &'p str)> {
     std::iter::once((None, head.as_str()))
         .chain(
             plan.items

@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::model::{Cluster, Condition};
 use crate::ocm::trace::{DebugResult, FilterResult, Score};
 pub(crate) use crate::plan::Engine;
-use crate::plan::{ItemSource, ItemTrace, PlanItem};
+use crate::plan::{ItemTrace, ObjectRef, PlanItem};
 
 pub(crate) use text::text;
 
@@ -21,7 +21,7 @@ pub(crate) use text::text;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Explanation {
-    pub source: ItemSource,
+    pub source: ObjectRef,
     /// Which engine chose the clusters.
     pub engine: Engine,
     /// One line: how many clusters were chosen, and by what.

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::resolve::{render, Decisions, Resolution};
 use super::rollout;
 use super::{ConsumerTrace, RouteTrace};
-use crate::model::{ClusterNames, Group, ItemSource, PlanItem, Rollout, Workload};
+use crate::model::{ClusterNames, Group, ObjectRef, PlanItem, Rollout, Workload};
 use crate::ocm::model::consumer::RolloutStrategy;
 use crate::plan::diagnostic::Diagnostic;
 use crate::plan::{ItemTrace, Planned};
@@ -63,7 +63,7 @@ where
     let mut rollouts = Vec::new();
     let route_count = resolution.routes.len();
     for route in resolution.routes {
-        let placement = ItemSource::from(&route.target.object);
+        let placement = route.target.object.clone();
         let Some(planned) = placed(route.target) else {
             continue;
         };
@@ -178,7 +178,7 @@ where
         );
     }
     let item = PlanItem {
-        source: (&workload.object).into(),
+        source: workload.object.clone(),
         clusters: if failed { Default::default() } else { clusters },
         groups: if failed {
             Vec::new()
@@ -209,7 +209,7 @@ where
 /// The rollout over one placement (its decision groups; a placement without a decision
 /// strategy has one group, index 0, of every cluster it chose), and explain's lines for it.
 fn rollout_over(
-    placement: &ItemSource,
+    placement: &ObjectRef,
     strategy: &RolloutStrategy,
     item: &PlanItem,
 ) -> Result<(Rollout, Vec<String>), rollout::RolloutError> {

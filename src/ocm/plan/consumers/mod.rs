@@ -13,7 +13,7 @@ mod rollout;
 
 use std::collections::HashMap;
 
-use crate::model::{ClusterNames, ItemSource, Model, ObjectRef, PlanItem, Workload, WorkloadKind};
+use crate::model::{ClusterNames, Model, ObjectRef, PlanItem, Workload, WorkloadKind};
 use crate::ocm::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, PlacementBinding};
 
 pub(crate) use bindings::binding_problems;
@@ -37,7 +37,7 @@ pub struct ConsumerTrace<'a> {
 pub struct RouteTrace {
     /// `PlacementBinding/ns/b`, … then the placement (`Placement/ns/p`).
     pub chain: Vec<String>,
-    pub placement: ItemSource,
+    pub placement: ObjectRef,
     /// The clusters this route lands on, sorted.
     pub clusters: ClusterNames,
     /// Clusters the placement chose that this route leaves out, each with why.

@@ -12,7 +12,7 @@ use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
-use crate::model::{ItemSource, PreviousDecision, WorkloadKind};
+use crate::model::{ObjectRef, PreviousDecision, WorkloadKind};
 use crate::ocm::model::placement::{decode_placement_spec, PLACEMENT_API_VERSION};
 
 const GROUP: &str = "cluster.open-cluster-management.io";
@@ -90,15 +90,15 @@ pub(crate) fn names_no_placement(decision: &PreviousDecision) -> bool {
 
 /// The plan item a previous decision belongs to: a PlacementDecision's Placement, otherwise
 /// the object that carried the decisions (a PlacementRule's `status.decisions`).
-pub(crate) fn planned_object(decision: &PreviousDecision) -> ItemSource {
+pub(crate) fn planned_object(decision: &PreviousDecision) -> ObjectRef {
     if decision.object.kind == DECISION_KIND {
-        ItemSource {
+        ObjectRef {
             api_version: PLACEMENT_API_VERSION.to_string(),
             kind: "Placement".to_string(),
             namespace: decision.object.namespace.clone(),
             name: decision.placement.clone(),
         }
     } else {
-        ItemSource::from(&decision.object)
+        decision.object.clone()
     }
 }
