@@ -94,35 +94,48 @@ impl<'a> Hub<'a> {
         }
     }
 
-    /// The placement's staged update run with its strategy's stages; an error when the run
-    /// names a strategy the inputs do not hold.
-    fn staged_run(&self, key: Key<'_>) -> Result<Option<StagedRun>, MissingStrategy> {
-        let Some(run) = self.runs.get(&key) else {
-            return Ok(None);
-        };
-        let Some(strategy) = self.strategies.get(&(key.0, run.strategy.as_str())) else {
-            return Err(MissingStrategy {
-                cluster: if key.0.is_some() { "" } else { "Cluster" },
-                run: run.name.clone(),
-                strategy: run.strategy.clone(),
-            });
-        };
-        Ok(Some(StagedRun {
+    /// The placement's staged update run with its strategy's stages; none when the run
+    /// names a strategy the inputs do not hold (an error at the run: `missing_strategies`).
+    fn staged_run(&self, key: Key<'_>) -> Option<StagedRun> {
+        let run = self.runs.get(&key)?;
+        let strategy = self.strategies.get(&(key.0, run.strategy.as_str()))?;
+        Some(StagedRun {
             strategy: format!("{}/{}", key.0.unwrap_or_default(), strategy.name),
             stages: strategy.stages.clone(),
-        }))
+        })
     }
 }
 
-/// A staged update run whose strategy the inputs do not hold: a reference that resolves to
-/// nothing.
-#[derive(Debug, thiserror::Error)]
-#[error("{cluster}StagedUpdateRun {run}: spec.stagedRolloutStrategyName: no {cluster}StagedUpdateStrategy {strategy:?} in the inputs")]
-struct MissingStrategy {
-    /// `Cluster` for the cluster-scoped kinds.
-    cluster: &'static str,
-    run: String,
-    strategy: String,
+/// Every staged update run whose `spec.stagedRolloutStrategyName` names no strategy of its
+/// namespace (its kind's scope) in the inputs: a reference that resolves to nothing, an error
+/// at the run in every run (its placement is planned as without it).
+fn missing_strategies(objects: &Objects) -> Vec<Diagnostic> {
+    let strategies: HashSet<Key<'_>> = objects
+        .strategies
+        .iter()
+        .map(|strategy| (strategy.namespace.as_deref(), strategy.name.as_str()))
+        .collect();
+    objects
+        .runs
+        .iter()
+        .filter(|run| !strategies.contains(&(run.namespace.as_deref(), run.strategy.as_str())))
+        .map(|run| Diagnostic {
+            source: run.source.clone(),
+            object: run.object.clone(),
+            kind: Kind::Unresolved,
+            field: Some("spec.stagedRolloutStrategyName"),
+            message: match &run.namespace {
+                Some(namespace) => format!(
+                    "StagedUpdateStrategy/{namespace}/{} is not in the inputs",
+                    run.strategy
+                ),
+                None => format!(
+                    "ClusterStagedUpdateStrategy/{} is not in the inputs",
+                    run.strategy
+                ),
+            },
+        })
+        .collect()
 }
 
 /// The errors of the objects around the placements, each at the object at fault: the
@@ -130,6 +143,7 @@ struct MissingStrategy {
 /// and in a `whole` run the references that resolve to nothing (`unresolved`).
 pub(crate) fn problems(model: &Model, whole: bool) -> Vec<Diagnostic> {
     let mut problems = if whole { unresolved(model) } else { Vec::new() };
+    problems.extend(missing_strategies(&model.kubefleet));
     let overrides = &model.kubefleet.overrides;
     problems.extend(
         selected_twice(overrides)
@@ -278,10 +292,7 @@ pub(crate) fn plan<'a>(
     let placement = &object.placement;
     let key = (placement.namespace.as_deref(), placement.name.as_str());
     let mut errors = Vec::new();
-    let staged = hub.staged_run(key).unwrap_or_else(|error| {
-        errors.push(error.to_string());
-        None
-    });
+    let staged = hub.staged_run(key);
     let (cluster_scoped, namespaced): (Vec<&OverrideObject>, Vec<&OverrideObject>) = hub
         .overrides
         .iter()

@@ -377,12 +377,21 @@ struct RunSpec {
 }
 
 fn run(object: Object<'_>) -> Result<Decoded, LoadError> {
-    let wire: RunWire = decode(&object)?;
+    let (wire, spec): (RunWire, Value) = decode_with_spec(&object)?;
+    let version = object
+        .object
+        .api_version
+        .rsplit('/')
+        .next()
+        .unwrap_or_default();
+    admitted(&object, admission::run(version, object.name(), &spec))?;
     let run = UpdateRun {
         namespace: object.object.namespace.clone(),
         name: object.name().to_string(),
         placement: wire.spec.placement_name,
         strategy: wire.spec.staged_rollout_strategy_name,
+        source: object.source.clone(),
+        object: object.object.clone(),
     };
     let placement = reference(
         &object,

@@ -190,7 +190,7 @@ fn check_of_the_example_alone_reports_the_unfilled_pick_fixed() {
 }
 
 #[test]
-fn a_run_naming_a_strategy_the_inputs_lack_is_an_item_error() {
+fn a_run_naming_a_strategy_the_inputs_lack_is_an_error_at_the_run() {
     Test::new()
         .args(["plan", "-f", MEMBERS, "-f", PLACEMENTS, "-f", "-", "crp/web"])
         .args(["--now", NOW])
@@ -201,7 +201,7 @@ metadata: {name: web-rollout}
 spec: {placementName: web, stagedRolloutStrategyName: rings}
 ",
         )
-        .stderr("error: testdata/kubefleet/example/placements.yaml#1: ClusterResourcePlacement/web: ClusterStagedUpdateRun web-rollout: spec.stagedRolloutStrategyName: no ClusterStagedUpdateStrategy \"rings\" in the inputs\n")
+        .stderr("error: <stdin>#1: ClusterStagedUpdateRun/web-rollout: spec.stagedRolloutStrategyName: ClusterStagedUpdateStrategy/rings is not in the inputs\n")
         .status(1)
         .run();
 }

@@ -449,3 +449,47 @@ spec:
     let plan = String::from_utf8_lossy(&output.stdout);
     assert!(!plan.contains("api-labels"), "{plan}");
 }
+
+#[test]
+fn a_staged_update_run_upstream_refuses_is_an_error_with_upstreams_message() {
+    let long = "r".repeat(64);
+    let cases = [
+        (
+            "v1beta1",
+            long.clone(),
+            "{placementName: web, stagedRolloutStrategyName: rings}".to_string(),
+            format!("error: <stdin>#1: ClusterStagedUpdateRun/{long}: Invalid value: \"object\": metadata.name max length is 63\n"),
+        ),
+        (
+            "v1beta1",
+            "run".to_string(),
+            "{placementName: web, stagedRolloutStrategyName: rings, state: Pause}".to_string(),
+            "error: <stdin>#1: ClusterStagedUpdateRun/run: spec.state: Unsupported value: \"Pause\": supported values: \"Initialize\", \"Run\", \"Stop\"\n".to_string(),
+        ),
+        (
+            "v1beta1",
+            "run".to_string(),
+            format!("{{placementName: {}, stagedRolloutStrategyName: rings}}", "p".repeat(256)),
+            "error: <stdin>#1: ClusterStagedUpdateRun/run: spec.placementName: Too long: may not be more than 255 bytes\n".to_string(),
+        ),
+    ];
+    for (version, name, spec, error) in cases {
+        Test::new()
+            .args(["plan", "-f", EXAMPLE, "-f", "-", "--now", NOW])
+            .stdin(format!(
+                "apiVersion: placement.kubernetes-fleet.io/{version}\nkind: ClusterStagedUpdateRun\nmetadata: {{name: {name}}}\nspec: {spec}\n"
+            ))
+            .stdout("")
+            .stderr(error)
+            .status(1)
+            .run();
+    }
+    // v1alpha1 allows names of up to 127 bytes.
+    Test::new()
+        .args(["check", "-f", EXAMPLE, "-f", "-", "--now", NOW])
+        .stdin(format!(
+            "apiVersion: placement.kubernetes-fleet.io/v1alpha1\nkind: ClusterStagedUpdateRun\nmetadata: {{name: {long}}}\nspec: {{placementName: web, stagedRolloutStrategyName: rings}}\n"
+        ))
+        .status(3)
+        .run();
+}

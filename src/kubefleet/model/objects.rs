@@ -138,6 +138,8 @@ pub(crate) struct UpdateRun {
     pub(crate) placement: String,
     /// `spec.stagedRolloutStrategyName`.
     pub(crate) strategy: String,
+    pub(crate) source: Source,
+    pub(crate) object: ObjectRef,
 }
 
 /// Which placement an override names (`spec.placement`).

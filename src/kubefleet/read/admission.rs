@@ -427,6 +427,32 @@ fn patch_path(path: &str) -> Result<(), &'static str> {
     Ok(())
 }
 
+/// A (Cluster)StagedUpdateRun: the CRD's rule on the name's length (127 bytes in
+/// `v1alpha1`, 63 in `v1beta1` and `v1`), `placementName` at most 255 bytes, and `state`
+/// one of its values.
+pub(super) fn run(version: &str, name: &str, spec: &Value) -> Option<FieldError> {
+    let mut schema = Schema::new();
+    let longest = if version == "v1alpha1" { 127 } else { 63 };
+    schema.rule(
+        "",
+        "object",
+        name.len() <= longest,
+        &format!("metadata.name max length is {longest}"),
+    );
+    if let Some(placement) = text(spec, "placementName") {
+        if placement.len() > 255 {
+            schema.refuse(
+                "spec.placementName",
+                "Too long: may not be more than 255 bytes".to_string(),
+            );
+        }
+    }
+    if let Some(state) = text(spec, "state") {
+        schema.one_of("spec.state", state, &["Initialize", "Run", "Stop"]);
+    }
+    schema.first()
+}
+
 const STAGE_NAME_PATTERN: &str = "^[a-z0-9]+$";
 const MAX_CONCURRENCY_PATTERN: &str = "^(100|[1-9][0-9]?)%$";
 const WAIT_TIME_PATTERN: &str = r"^(?:(?:0|[1-9][0-9]*)(\.[0-9]+)?(?:s|m|h))+$";
