@@ -10,7 +10,7 @@ use crate::exit_code::ExitCode;
 use crate::load::LoadErrors;
 use crate::migrate::MigrateError;
 use crate::plan::{LookupError, WhatIfError};
-use crate::render::plan::ItemError;
+use crate::render::plan::Unwritable;
 use crate::render::Unrepresentable;
 use crate::selector::SelectorError;
 use crate::verdict::Nothing;
@@ -49,9 +49,10 @@ pub(crate) enum Error {
     Nothing(#[from] Nothing),
     #[error(transparent)]
     Migrate(#[from] MigrateError),
-    /// A plan item the chosen output format cannot represent: never left out of the output.
+    /// A plan item (or the plan's head) the chosen output format cannot represent: never left
+    /// out of the output.
     #[error(transparent)]
-    Render(#[from] ItemError),
+    Render(#[from] Unwritable),
     /// A file or directory that could not be written.
     #[error("{}: {source}", path.display())]
     File {

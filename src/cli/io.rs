@@ -38,7 +38,7 @@ pub(super) fn write_with(
         Ok(()) => Ok(()),
         Err(StreamError::Write(error)) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(StreamError::Write(error)) => Err(Error::Stdout(error)),
-        Err(StreamError::Item(error)) => Err(error.into()),
+        Err(StreamError::Plan(error)) => Err(error.into()),
     }
 }
 
@@ -52,7 +52,7 @@ pub(super) fn write_file_with(
             path: path.to_path_buf(),
             source,
         },
-        StreamError::Item(error) => error.into(),
+        StreamError::Plan(error) => error.into(),
     })
 }
 

@@ -25,13 +25,30 @@ pub struct ItemError {
     pub source: Unrepresentable,
 }
 
-/// Why a streamed plan stopped: its sink failed, or an item could not be rendered.
+/// A plan its output format cannot represent, named by the part that failed: an item, or the
+/// document's head (its `apiVersion` and `kind`). One policy for every serializer failure of
+/// a plan: the run reports it and fails, never printing an empty or partial document.
+#[derive(Debug, thiserror::Error)]
+pub enum Unwritable {
+    #[error(transparent)]
+    Item(#[from] ItemError),
+    #[error("the plan document's head: cannot be written as {0}")]
+    Head(#[from] Unrepresentable),
+}
+
+/// Why a streamed plan stopped: its sink failed, or part of the plan could not be rendered.
 #[derive(Debug, thiserror::Error)]
 pub enum StreamError {
     #[error(transparent)]
     Write(#[from] io::Error),
     #[error(transparent)]
-    Item(#[from] ItemError),
+    Plan(#[from] Unwritable),
+}
+
+impl From<ItemError> for StreamError {
+    fn from(error: ItemError) -> Self {
+        StreamError::Plan(error.into())
+    }
 }
 
 impl ItemError {
@@ -61,10 +78,10 @@ pub enum Output<'c> {
 
 impl Output<'_> {
     /// What comes before the first item of `plan`.
-    fn head(self, plan: &Plan) -> String {
-        match self {
-            Output::Json => json_head(plan),
-            Output::Yaml => yaml_head(plan),
+    fn head(self, plan: &Plan) -> Result<String, Unrepresentable> {
+        Ok(match self {
+            Output::Json => json_head(plan)?,
+            Output::Yaml => yaml_head(plan)?,
             Output::Decisions => decisions::HEADER.to_string(),
             Output::Bindings => bindings::HEADER.to_string(),
             Output::Table(_) | Output::Names => String::new(),
@@ -72,7 +89,7 @@ impl Output<'_> {
                 format!("nothing lands on {cluster}\n")
             }
             Output::Landing(cluster) => format!("lands on {cluster}:\n"),
-        }
+        })
     }
 
     /// One item's piece.
@@ -146,7 +163,8 @@ fn write_pieces<T: Sync>(
     piece: impl Fn(&T) -> Result<String, ItemError> + Sync,
     out: &mut dyn Write,
 ) -> Result<(), StreamError> {
-    out.write_all(output.head(plan).as_bytes())?;
+    let head = output.head(plan).map_err(Unwritable::Head)?;
+    out.write_all(head.as_bytes())?;
     let mut first = true;
     parallel::for_each_in_order(items, piece, |piece| {
         let piece = piece?;
@@ -162,12 +180,12 @@ fn write_pieces<T: Sync>(
 /// The Plan as indented JSON: byte for byte serde_json's rendering of the whole document, but
 /// the items (tens of megabytes for 10k placements over 100k clusters) are rendered on every
 /// core and joined in order.
-pub fn json(plan: &Plan) -> Result<String, ItemError> {
+pub fn json(plan: &Plan) -> Result<String, Unwritable> {
     plan_text(Output::Json, plan, item_json)
 }
 
 /// The Plan as YAML, its items rendered on every core and joined in order.
-pub fn yaml(plan: &Plan) -> Result<String, ItemError> {
+pub fn yaml(plan: &Plan) -> Result<String, Unwritable> {
     plan_text(Output::Yaml, plan, item_yaml)
 }
 
@@ -177,11 +195,11 @@ pub(crate) type YamlPieces = (String, Vec<String>);
 
 /// The pieces of [`yaml`], the items rendered on every core: for `diff`, which compares the
 /// plans item by item.
-pub(crate) fn yaml_pieces(plan: &Plan) -> Result<YamlPieces, ItemError> {
+pub(crate) fn yaml_pieces(plan: &Plan) -> Result<YamlPieces, Unwritable> {
     let items = parallel::map_in_order(&plan.items, item_yaml)
         .into_iter()
         .collect::<Result<_, _>>()?;
-    Ok((Output::Yaml.head(plan), items))
+    Ok((Output::Yaml.head(plan)?, items))
 }
 
 /// A document format of a plan with no traces at hand (`diff`, the property tests).
@@ -189,10 +207,10 @@ fn plan_text(
     output: Output<'_>,
     plan: &Plan,
     piece: fn(&PlanItem) -> Result<String, ItemError>,
-) -> Result<String, ItemError> {
+) -> Result<String, Unwritable> {
     let mut text = Vec::new();
     match write_pieces(output, plan, &plan.items, piece, &mut text) {
-        Err(StreamError::Item(error)) => Err(error),
+        Err(StreamError::Plan(error)) => Err(error),
         // A `Vec` takes every write, and serde writes only valid UTF-8.
         Err(StreamError::Write(_)) | Ok(()) => Ok(String::from_utf8(text).unwrap_or_default()),
     }
@@ -200,9 +218,8 @@ fn plan_text(
 
 /// The document without its items, up to where they begin: `"items": []` and the closing
 /// brace when there are none, else `"items": [`.
-fn json_head(plan: &Plan) -> String {
-    // Plain structs of strings always serialize.
-    let mut text = crate::render::escape::json_pretty(&without_items(plan)).unwrap_or_default();
+fn json_head(plan: &Plan) -> Result<String, Unrepresentable> {
+    let mut text = crate::render::escape::json_pretty(&without_items(plan))?;
     // `items` is the document's last field: `"items": []` then the closing brace.
     if !plan.items.is_empty() && text.ends_with(JSON_NO_ITEMS) {
         text.truncate(text.len() - JSON_NO_ITEMS.len());
@@ -210,7 +227,7 @@ fn json_head(plan: &Plan) -> String {
     } else {
         text.push('\n');
     }
-    text
+    Ok(text)
 }
 
 const JSON_NO_ITEMS: &str = "[]\n}";
@@ -236,13 +253,12 @@ fn item_json(item: &PlanItem) -> Result<String, ItemError> {
 
 /// The document without its items: `items: []` when there are none, else `items:` and the
 /// list's entries follow at the mapping's own indentation (YAML's block list in a mapping).
-fn yaml_head(plan: &Plan) -> String {
-    // Plain strings always serialize.
-    let text = crate::yaml11::to_string(&without_items(plan)).unwrap_or_default();
-    match text.strip_suffix(YAML_NO_ITEMS) {
+fn yaml_head(plan: &Plan) -> Result<String, Unrepresentable> {
+    let text = crate::yaml11::to_string(&without_items(plan))?;
+    Ok(match text.strip_suffix(YAML_NO_ITEMS) {
         Some(head) if !plan.items.is_empty() => format!("{head}:\n"),
         _ => text,
-    }
+    })
 }
 
 fn without_items(plan: &Plan) -> Plan {
@@ -570,7 +586,7 @@ mod tests {
             },
             &mut out,
         );
-        let Err(StreamError::Item(error)) = outcome else {
+        let Err(StreamError::Plan(Unwritable::Item(error))) = outcome else {
             panic!("{outcome:?}");
         };
         assert_eq!(
@@ -579,5 +595,15 @@ mod tests {
         );
         // Nothing after the failed item, so the output is never a plan without it.
         assert_eq!(String::from_utf8(out).unwrap(), "Deployment/ns/a\n");
+    }
+
+    #[test]
+    fn a_head_that_cannot_be_written_is_an_error_naming_it_not_an_empty_head() {
+        use serde::ser::Error as _;
+        let error = Unwritable::from(Unrepresentable::from(serde_yaml::Error::custom("bad")));
+        assert_eq!(
+            error.to_string(),
+            "the plan document's head: cannot be written as YAML: bad"
+        );
     }
 }

@@ -16,7 +16,7 @@ pub(crate) use markdown::cap;
 pub(crate) use markdown::markdown;
 pub(crate) use text::render_text;
 
-use super::plan::{yaml_pieces, ItemError, YamlPieces};
+use super::plan::{yaml_pieces, Unwritable, YamlPieces};
 use crate::diff::PlanDiff;
 use crate::model::Source;
 use crate::plan::{ObjectRef, Plan};
@@ -31,7 +31,7 @@ pub fn text(
     previous: &Plan,
     current: &Plan,
     color: bool,
-) -> Result<String, ItemError> {
+) -> Result<String, Unwritable> {
     let mut text = render_text(changes, color);
     if !changes.is_empty() {
         let (previous_yaml, current_yaml) = (yaml_pieces(previous)?, yaml_pieces(current)?);
