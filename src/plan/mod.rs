@@ -7,7 +7,7 @@ mod lookup;
 pub(crate) mod trace;
 mod whatif;
 
-use std::collections::HashMap;
+use foldhash::HashMap;
 
 pub(crate) use crate::karmada::plan::KarmadaTrace;
 pub(crate) use crate::model::Condition;
@@ -259,6 +259,12 @@ fn build_workloads<'a>(
     outcome
 }
 
+/// A workload's identity within one model: its address (a number, so the index of them can
+/// be shared by the threads that land the consumers).
+fn address(workload: &Workload) -> usize {
+    std::ptr::from_ref(workload).addr()
+}
+
 fn is_consumer(workload: &Workload) -> bool {
     matches!(workload.kind, WorkloadKind::Consumer(_))
 }
@@ -274,29 +280,34 @@ fn plan_consumers<'a>(
 ) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
     let index = consumers::Consumers::new(run.model);
     let fleet = &run.placements.fleet;
-    let resolutions: Vec<(usize, &'a Workload, consumers::Resolution<'a>)> = workloads
+    let consumers: Vec<_> = workloads
         .iter()
         .enumerate()
         .filter_map(|(at, workload)| match &workload.kind {
-            WorkloadKind::Consumer(spec) => Some((
-                at,
-                *workload,
-                consumers::resolve(&index, fleet, workload, spec),
-            )),
+            WorkloadKind::Consumer(spec) => Some((at, *workload, spec.as_ref())),
             _ => None,
         })
         .collect();
+    // Each consumer is resolved, and later landed, on its own: on every core, in order
+    // (10k Policies are a normal input).
+    let resolutions = parallel::map_in_order(&consumers, |&(at, workload, spec)| {
+        (
+            at,
+            workload,
+            consumers::resolve(&index, fleet, workload, spec),
+        )
+    });
     // The placements already planned, by address; the others the routes need, planned now.
-    let mut slots: HashMap<*const Workload, usize> = workloads
+    let mut slots: HashMap<usize, usize> = workloads
         .iter()
         .enumerate()
         .filter(|(at, _)| planned.get(*at).is_some_and(Option::is_some))
-        .map(|(at, workload)| (std::ptr::from_ref::<Workload>(workload), at))
+        .map(|(at, workload)| (address(workload), at))
         .collect();
     let mut needed: Vec<&'a Workload> = Vec::new();
     for (_, _, resolution) in &resolutions {
         for route in &resolution.routes {
-            let key = std::ptr::from_ref::<Workload>(route.target);
+            let key = address(route.target);
             if let std::collections::hash_map::Entry::Vacant(slot) = slots.entry(key) {
                 slot.insert(workloads.len() + needed.len());
                 needed.push(route.target);
@@ -306,23 +317,20 @@ fn plan_consumers<'a>(
     let extra: Vec<Planned<'a>> = parallel::map_in_order(&needed, |workload| run.item(workload));
     let full = run.options.trace == Trace::Full;
     let registered = index.argo_clusters();
-    let mut landed = Vec::with_capacity(resolutions.len());
-    {
+    let landed = {
         let planned: &[Option<Planned<'a>>] = planned;
         let placed = |workload: &Workload| {
-            let at = *slots.get(&std::ptr::from_ref(workload))?;
+            let at = *slots.get(&address(workload))?;
             match at.checked_sub(workloads.len()) {
                 Some(extra_at) => extra.get(extra_at),
                 None => planned.get(at).and_then(Option::as_ref),
             }
         };
-        for (at, workload, resolution) in resolutions {
-            landed.push((
-                at,
-                consumers::land(workload, resolution, &placed, registered, full),
-            ));
-        }
-    }
+        parallel::map_in_order(&resolutions, |(at, workload, resolution)| {
+            let item = consumers::land(workload, resolution, &placed, registered, full);
+            (*at, item)
+        })
+    };
     for (at, item) in landed {
         if let Some(slot) = planned.get_mut(at) {
             *slot = Some(item);

@@ -2,7 +2,7 @@
 //! is an error (the propagator ignores the binding, so what it binds lands nowhere through
 //! it), subjects not in the inputs a warning.
 
-use std::collections::HashSet;
+use foldhash::HashSet;
 
 use super::resolve::binding_target;
 use super::{name_of, namespace, Consumers, POLICY_GROUP};

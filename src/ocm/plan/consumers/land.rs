@@ -2,7 +2,9 @@
 //! what each route gives (a placement that failed gives nothing), less what a route leaves
 //! out (a PolicySet's exclusions, clusters not registered with Argo CD).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use foldhash::HashMap;
 
 use super::resolve::{render, Decisions, Resolution};
 use super::rollout;
@@ -46,23 +48,23 @@ fn decided(item: &PlanItem, trace: &ItemTrace, decisions: &Decisions) -> (Cluste
 /// target was planned); `registered` the clusters registered with Argo CD, when known.
 pub(crate) fn land<'a, 'p>(
     workload: &'a Workload,
-    resolution: Resolution<'a>,
-    placed: &dyn Fn(&Workload) -> Option<&'p Planned<'a>>,
+    resolution: &Resolution<'a>,
+    placed: &(dyn Fn(&Workload) -> Option<&'p Planned<'a>> + Sync),
     registered: Option<&HashMap<&str, &str>>,
     full: bool,
 ) -> Planned<'a>
 where
     'a: 'p,
 {
-    let mut errors = resolution.errors;
-    let mut notes = resolution.notes;
+    let mut errors = resolution.errors.clone();
+    let mut notes = resolution.notes.clone();
     let mut routes = Vec::new();
     let mut placements: Vec<(PlanItem, ItemTrace<'a>)> = Vec::new();
     let mut generators_found = vec![false; resolution.needs_decisions.len()];
     let mut single_groups = None;
     let mut rollouts = Vec::new();
     let route_count = resolution.routes.len();
-    for route in resolution.routes {
+    for route in &resolution.routes {
         let placement = route.target.object.clone();
         let Some(planned) = placed(route.target) else {
             continue;
@@ -85,7 +87,7 @@ where
         if !route.counts {
             continue;
         }
-        if let Some((field, strategy)) = route.rollout {
+        if let Some((field, strategy)) = &route.rollout {
             match rollout_over(&placement, strategy, &planned.item) {
                 Ok((rollout, note)) => {
                     rollouts.push(rollout);
@@ -134,7 +136,7 @@ where
         } else {
             chosen
         };
-        let mut chain = route.chain;
+        let mut chain = route.chain.clone();
         chain.push(placement.to_string());
         routes.push(RouteTrace {
             chain,
@@ -192,8 +194,8 @@ where
     };
     let warnings = resolution
         .warnings
-        .into_iter()
-        .map(|(kind, message)| Diagnostic::about(workload, kind, message))
+        .iter()
+        .map(|(kind, message)| Diagnostic::about(workload, *kind, message.clone()))
         .collect();
     Planned {
         item,

@@ -11,14 +11,14 @@ mod parameters;
 mod resolve;
 mod rollout;
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use crate::model::{ClusterNames, Model, ObjectRef, PlanItem, Workload, WorkloadKind};
 use crate::ocm::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, PlacementBinding};
 
 pub(crate) use bindings::binding_problems;
 pub(crate) use land::land;
-pub(crate) use resolve::{resolve, Resolution};
+pub(crate) use resolve::resolve;
 
 /// What a consumer item's trace holds: how it got to its clusters.
 #[derive(Clone, Debug, Default)]
