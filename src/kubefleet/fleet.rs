@@ -336,6 +336,17 @@ mod tests {
             prop_assert!(filter.is_ok());
             if let Ok(filter) = filter {
                 let over = filter.over(&fleet);
+                let matched: Result<Vec<usize>, _> = fleet
+                    .clusters()
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(position, cluster)| match filter.filter(cluster) {
+                        Ok(None) => Some(Ok(position)),
+                        Ok(Some(_)) => None,
+                        Err(error) => Some(Err(error)),
+                    })
+                    .collect();
+                prop_assert_eq!(over.matched().map(|matched| matched.iter_ones().collect()), matched);
                 for (position, cluster) in fleet.clusters().iter().enumerate() {
                     prop_assert_eq!(
                         over.rejects(position),

@@ -391,9 +391,13 @@ fn verdicts(
     fleet: &Fleet<'_>,
 ) -> Vec<(String, Verdict)> {
     let mut verdicts: HashMap<&str, Verdict> = HashMap::new();
-    for ((name, reason), (_, why)) in schedule.filtered(fleet).into_iter().zip(&schedule.rejected) {
+    for ((name, reason), (_, why)) in schedule
+        .filtered(fleet)
+        .into_iter()
+        .zip(schedule.rejected.iter())
+    {
         if let Some(cluster) = fleet.get(&name) {
-            let plugin = plugin(*why);
+            let plugin = plugin(why);
             verdicts.insert(cluster.name.as_str(), Verdict::Filtered { plugin, reason });
         }
     }

@@ -16,9 +16,10 @@ use super::plugins::cluster_eligibility::Ineligible;
 use super::plugins::topology_spread_constraints::{self as spread, Spread, SpreadError};
 use super::plugins::{namespace_affinity, same_placement_affinity, taint_toleration};
 use super::policy::{PlacementPolicy, PlacementType, TopologySpreadConstraint};
-use super::score::{pick_top_n, ClusterScore, ScoredCluster, ScoredPosition};
+use super::score::{best_first, pick_top_n_showing, ClusterScore, ScoredCluster, ScoredPosition};
 use super::status::Status;
 use crate::model::{Condition, ConditionStatus};
+use crate::selector::ClusterBits;
 
 pub(crate) use super::model::objects::Placement;
 
@@ -61,9 +62,9 @@ pub(crate) struct Schedule {
     pub(crate) decisions: Vec<ClusterDecision>,
     /// Every cluster a filter rejected in the last cycle, by fleet position, in name order
     /// (`filtered` renders them).
-    pub(crate) rejected: Vec<(usize, Rejection)>,
+    pub(crate) rejected: Rejected,
     /// Every cluster scored but not picked in the last cycle, by fleet position, best first.
-    pub(crate) scored_not_picked: Vec<(usize, ClusterScore)>,
+    pub(crate) scored_not_picked: NotPicked,
     /// The DoNotSchedule spread constraints a `Rejection::Spread` indexes.
     pub(crate) do_not_schedule: Vec<TopologySpreadConstraint>,
     pub(crate) error: Option<CycleError>,
@@ -111,10 +112,10 @@ impl Schedule {
         self.rejected
             .iter()
             .map(|(position, why)| {
-                let cluster = fleet.clusters()[*position];
+                let cluster = fleet.clusters()[position];
                 (
                     cluster.name.clone(),
-                    reason(cluster, *why, &self.do_not_schedule),
+                    reason(cluster, why, &self.do_not_schedule),
                 )
             })
             .collect()
@@ -123,8 +124,14 @@ impl Schedule {
     /// Every scored cluster that was not picked, best first.
     pub(crate) fn not_picked<'f>(&self, fleet: &Fleet<'f>) -> Vec<(&'f str, ClusterScore)> {
         self.scored_not_picked
-            .iter()
-            .map(|(position, score)| (fleet.clusters()[*position].name.as_str(), *score))
+            .best_first()
+            .into_iter()
+            .map(|scored| {
+                (
+                    fleet.clusters()[scored.position].name.as_str(),
+                    scored.score,
+                )
+            })
             .collect()
     }
 
@@ -297,8 +304,52 @@ enum Class {
     Bound,
 }
 
-/// The clusters a filter rejected, by fleet position.
-type Rejected = Vec<(usize, Rejection)>;
+/// The clusters scored but not picked in one cycle, by fleet position: best first as far as
+/// the status lists them, the rest after those in no particular order until read in full.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct NotPicked {
+    scored: Vec<ScoredPosition>,
+    /// How many of `scored` are in their place.
+    ordered: usize,
+}
+
+impl NotPicked {
+    /// Every one, best first.
+    fn best_first(&self) -> Vec<ScoredPosition> {
+        let mut scored = self.scored.clone();
+        scored[self.ordered..].sort_unstable_by(best_first);
+        scored
+    }
+}
+
+/// The clusters the filters rejected in one cycle, by fleet position: those ClusterAffinity
+/// rejected as a set (most of the fleet, for a placement that selects a few of it), the
+/// others each with its reason.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Rejected {
+    affinity: Option<ClusterBits>,
+    /// In position order.
+    others: Vec<(usize, Rejection)>,
+}
+
+impl Rejected {
+    /// Every rejected cluster with why, in position (name) order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (usize, Rejection)> + '_ {
+        let mut affinity = self
+            .affinity
+            .iter()
+            .flat_map(ClusterBits::iter_ones)
+            .peekable();
+        let mut others = self.others.iter().copied().peekable();
+        std::iter::from_fn(move || match (affinity.peek(), others.peek()) {
+            (Some(&position), Some(&(other, _))) if position > other => others.next(),
+            (Some(_), _) => affinity
+                .next()
+                .map(|position| (position, Rejection::Affinity)),
+            (None, _) => others.next(),
+        })
+    }
+}
 
 struct Outcome {
     requeue: bool,
@@ -309,7 +360,7 @@ struct CycleStatus {
     condition: Condition,
     decisions: Vec<ClusterDecision>,
     rejected: Rejected,
-    not_picked: Vec<(usize, ClusterScore)>,
+    not_picked: NotPicked,
 }
 
 impl<'c> State<'_, 'c> {
@@ -384,7 +435,8 @@ impl<'c> State<'_, 'c> {
             })
             .collect();
         let touched = self.cross_reference(&classes, &picked);
-        let status = self.status_from_bindings(&classes, &touched, None, Vec::new(), filtered);
+        let status =
+            self.status_from_bindings(&classes, &touched, None, NotPicked::default(), filtered);
         Ok(Outcome {
             requeue: false,
             status: Some(status),
@@ -406,8 +458,13 @@ impl<'c> State<'_, 'c> {
             return Ok(self.downscale(&classes, count, desired));
         }
         if desired <= present {
-            let status =
-                self.status_from_bindings(&classes, &[], Some(desired), Vec::new(), Vec::new());
+            let status = self.status_from_bindings(
+                &classes,
+                &[],
+                Some(desired),
+                NotPicked::default(),
+                Rejected::default(),
+            );
             return Ok(Outcome {
                 requeue: false,
                 status: Some(status),
@@ -424,16 +481,22 @@ impl<'c> State<'_, 'c> {
             .into_iter()
             .map(|(position, score)| ScoredPosition { position, score })
             .collect();
-        let (picked, not_picked) = pick_top_n(scored, count);
+        let (picked, not_picked) = pick_top_n_showing(scored, count, MAX_UNSELECTED);
         let clusters = self.fleet.clusters();
         let picked: Vec<(String, Option<ClusterScore>)> = picked
             .iter()
             .map(|scored| (clusters[scored.position].name.clone(), Some(scored.score)))
             .collect();
-        let not_picked: Vec<(usize, ClusterScore)> = not_picked
-            .iter()
-            .map(|scored| (scored.position, scored.score))
-            .collect();
+        // With nothing to pick the rest keeps its order, which is then the one listed.
+        let ordered = if count == 0 {
+            not_picked.len()
+        } else {
+            not_picked.len().min(MAX_UNSELECTED)
+        };
+        let not_picked = NotPicked {
+            scored: not_picked,
+            ordered,
+        };
         let touched = self.cross_reference(&classes, &picked);
         let requeue = should_requeue(wanted, batch_limit, touched.len());
         let status =
@@ -478,8 +541,8 @@ impl<'c> State<'_, 'c> {
             status: Some(CycleStatus {
                 condition: decisions::scheduled_condition(desired, count),
                 decisions: decisions::from_bindings(MAX_UNSELECTED, &[], &[], &kept),
-                rejected: Vec::new(),
-                not_picked: Vec::new(),
+                rejected: Rejected::default(),
+                not_picked: NotPicked::default(),
             }),
         }
     }
@@ -517,8 +580,8 @@ impl<'c> State<'_, 'c> {
             status: Some(CycleStatus {
                 condition,
                 decisions,
-                rejected: Vec::new(),
-                not_picked: Vec::new(),
+                rejected: Rejected::default(),
+                not_picked: NotPicked::default(),
             }),
         }
     }
@@ -591,7 +654,7 @@ impl<'c> State<'_, 'c> {
         classes: &[Class],
         touched: &[usize],
         desired: Option<usize>,
-        not_picked: Vec<(usize, ClusterScore)>,
+        not_picked: NotPicked,
         rejected: Rejected,
     ) -> CycleStatus {
         let touched_set: std::collections::HashSet<usize> = touched.iter().copied().collect();
@@ -616,11 +679,12 @@ impl<'c> State<'_, 'c> {
         let count: usize = existing.iter().map(|bindings| bindings.len()).sum();
         let clusters = self.fleet.clusters();
         let scored: Vec<ScoredCluster<'_>> = not_picked
+            .scored
             .iter()
             .take(MAX_UNSELECTED)
-            .map(|(position, score)| ScoredCluster {
-                name: &clusters[*position].name,
-                score: *score,
+            .map(|scored| ScoredCluster {
+                name: &clusters[scored.position].name,
+                score: scored.score,
             })
             .collect();
         // Only the first MAX_UNSELECTED rejections can reach the status (the filtered loop
@@ -635,8 +699,8 @@ impl<'c> State<'_, 'c> {
             .iter()
             .take(MAX_UNSELECTED)
             .map(|(position, why)| Filtered {
-                cluster: &clusters[*position].name,
-                reason: reason(clusters[*position], *why, &do_not_schedule),
+                cluster: &clusters[position].name,
+                reason: reason(clusters[position], why, &do_not_schedule),
             })
             .collect();
         CycleStatus {
@@ -657,33 +721,43 @@ impl<'c> State<'_, 'c> {
     ) -> Result<(Vec<usize>, Rejected), CycleError> {
         let current = self.current_positions(classes);
         let affinity = cluster_affinity::Filter::new(Some(self.policy)).ok();
-        let affinity = affinity.as_ref().map(|filter| filter.over(self.fleet));
+        let matched = match &affinity {
+            Some(filter) => Some(
+                filter
+                    .over(self.fleet)
+                    .matched()
+                    .map_err(CycleError::Affinity)?,
+            ),
+            None => None,
+        };
         let namespace = self.placement.namespace.as_deref();
         let clusters = self.fleet.clusters();
         let mut passed = Vec::new();
-        let mut rejected: Rejected = Vec::new();
-        for position in 0..clusters.len() {
-            if let Some(filter) = &affinity {
-                if filter.rejects(position).map_err(CycleError::Affinity)? {
-                    rejected.push((position, Rejection::Affinity));
-                    continue;
-                }
+        let mut others = Vec::new();
+        let every;
+        let candidates = match &matched {
+            Some(matched) => matched,
+            None => {
+                every = ClusterBits::full(clusters.len());
+                &every
             }
+        };
+        for position in candidates.iter_ones() {
             if let Err(ineligible) = self.fleet.eligibility(position) {
-                rejected.push((position, Rejection::Ineligible(ineligible)));
+                others.push((position, Rejection::Ineligible(ineligible)));
                 continue;
             }
             if let Some(reason) = namespace
                 .and_then(|namespace| namespace_affinity::rejection(namespace, clusters[position]))
             {
-                rejected.push((position, Rejection::Namespace(reason)));
+                others.push((position, Rejection::Namespace(reason)));
                 continue;
             }
             if self.fleet.tainted(position) {
                 let tolerations = &self.policy.tolerations;
                 if let Some(index) = taint_toleration::untolerated(clusters[position], tolerations)
                 {
-                    rejected.push((position, Rejection::Taint(index)));
+                    others.push((position, Rejection::Taint(index)));
                     continue;
                 }
             }
@@ -693,11 +767,15 @@ impl<'c> State<'_, 'c> {
             if let Some(Spread::Violated(index)) =
                 verdicts.and_then(|verdicts| verdicts.get(position))
             {
-                rejected.push((position, Rejection::Spread(*index)));
+                others.push((position, Rejection::Spread(*index)));
                 continue;
             }
             passed.push(position);
         }
+        let rejected = Rejected {
+            affinity: matched.map(|matched| matched.not()),
+            others,
+        };
         Ok((passed, rejected))
     }
 

@@ -85,13 +85,28 @@ pub(crate) fn best_first<T: Ranked>(a: &T, b: &T) -> Ordering {
 }
 
 /// `pickTopNScoredClusters`: the best `n` and the rest, both best first. With `n == 0`
-/// upstream returns before sorting, so the rest keeps its order. (Equal elements are the
-/// same cluster with the same score, so an unstable sort gives the same order.)
-pub(crate) fn pick_top_n<T: Ranked>(mut scored: Vec<T>, n: usize) -> (Vec<T>, Vec<T>) {
+/// upstream returns before sorting, so the rest keeps its order.
+#[cfg(test)]
+pub(crate) fn pick_top_n<T: Ranked>(scored: Vec<T>, n: usize) -> (Vec<T>, Vec<T>) {
+    pick_top_n_showing(scored, n, usize::MAX)
+}
+
+/// [`pick_top_n`] ordering the rest only as far as its first `shown` (the ones a status
+/// lists): the ones after those follow in no particular order. (Equal elements are the same
+/// cluster with the same score, so an unstable sort gives the order a stable one does.)
+pub(crate) fn pick_top_n_showing<T: Ranked>(
+    mut scored: Vec<T>,
+    n: usize,
+    shown: usize,
+) -> (Vec<T>, Vec<T>) {
     if scored.is_empty() || n == 0 {
         return (Vec::new(), scored);
     }
-    scored.sort_unstable_by(best_first);
+    let ordered = n.saturating_add(shown).min(scored.len());
+    if ordered < scored.len() {
+        scored.select_nth_unstable_by(ordered, best_first);
+    }
+    scored[..ordered].sort_unstable_by(best_first);
     let rest = scored.split_off(n.min(scored.len()));
     (scored, rest)
 }

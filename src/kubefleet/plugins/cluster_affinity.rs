@@ -13,6 +13,7 @@ use crate::kubefleet::fleet::{Fleet, Property};
 use crate::kubefleet::member_cluster::MemberCluster;
 use crate::kubefleet::policy::{
     ClusterSelectorTerm, PlacementPolicy, PreferredClusterSelector, PropertySelectorRequirement,
+    PropertySorter,
 };
 #[cfg(test)]
 use crate::kubefleet::property;
@@ -227,6 +228,7 @@ impl<'p> Filter<'p> {
                 (selector, properties.collect())
             }),
             filter: self,
+            clusters: fleet.clusters().len(),
         }
     }
 }
@@ -252,9 +254,36 @@ pub(crate) struct FleetFilter<'a, 'p> {
     filter: &'a Filter<'p>,
     /// By term: the clusters its labels match, and its property expressions' properties.
     terms: Vec<(FleetLabels, Vec<Property<'a>>)>,
+    /// How many clusters the fleet has.
+    clusters: usize,
 }
 
 impl FleetFilter<'_, '_> {
+    /// The clusters [`Filter::filter`] lets through, with the first error in position order
+    /// (name order, as the scheduler filters). Terms of labels alone cannot fail: while the
+    /// terms are such, the answer is the union of their clusters.
+    pub(crate) fn matched(&self) -> Result<ClusterBits, AffinityError> {
+        let mut matched = ClusterBits::empty(self.clusters);
+        for (labels, properties) in &self.terms {
+            match labels {
+                None if properties.is_empty() => return Ok(ClusterBits::full(self.clusters)),
+                Some(Ok(selected)) if properties.is_empty() => matched.or_assign(selected),
+                _ => return self.matched_one_by_one(),
+            }
+        }
+        Ok(matched)
+    }
+
+    fn matched_one_by_one(&self) -> Result<ClusterBits, AffinityError> {
+        let mut matched = ClusterBits::empty(self.clusters);
+        for position in 0..self.clusters {
+            if !self.rejects(position)? {
+                matched.insert(position);
+            }
+        }
+        Ok(matched)
+    }
+
     /// [`Filter::filter`] of the cluster at `position`: whether it is rejected.
     pub(crate) fn rejects(&self, position: usize) -> Result<bool, AffinityError> {
         for (term, (labels, properties)) in self.filter.terms.iter().zip(&self.terms) {
@@ -374,35 +403,24 @@ impl<'p> PreferredTerm<'p> {
         observed: &Observed,
         cluster: &MemberCluster,
     ) -> Result<i32, AffinityError> {
-        self.score_with(labels_match(&self.selector, cluster), observed, |name| {
-            (property::reading(cluster, name), &cluster.name)
+        self.score_with(labels_match(&self.selector, cluster), |sorter, weight| {
+            interpolate(cluster, &sorter.name, &sorter.sort_order, weight, observed)
         })
     }
 
-    /// [`PreferredTerm::score`] given whether the labels match and, for the sorter's
-    /// property, the cluster's reading and its name.
-    fn score_with<'r>(
+    /// [`PreferredTerm::score`] given whether the labels match and how the cluster's
+    /// weight is interpolated by the sorter (`interpolateWeightFor`).
+    fn score_with(
         &self,
         labels: Result<bool, AffinityError>,
-        observed: &Observed,
-        reading: impl FnOnce(&str) -> (PropertyReading<'r>, &'r str),
+        interpolate: impl FnOnce(&PropertySorter, i32) -> Result<i32, AffinityError>,
     ) -> Result<i32, AffinityError> {
         if !labels? {
             return Ok(0);
         }
         match &self.term.preference.property_sorter {
             None => Ok(self.term.weight),
-            Some(sorter) => {
-                let (value, cluster) = reading(&sorter.name);
-                interpolate_reading(
-                    value,
-                    cluster,
-                    &sorter.name,
-                    &sorter.sort_order,
-                    self.term.weight,
-                    observed,
-                )
-            }
+            Some(sorter) => interpolate(sorter, self.term.weight),
         }
     }
 }
@@ -418,33 +436,28 @@ pub(crate) fn interpolate(
 ) -> Result<i32, AffinityError> {
     interpolate_reading(
         property::reading(cluster, property),
-        &cluster.name,
-        property,
-        sort_order,
-        weight,
-        observed,
+        || cluster.name.clone(),
+        (property, sort_order, weight),
+        observed.get(property),
     )
 }
 
-/// [`interpolate`] given the cluster's reading of `property` and its name.
+/// [`interpolate`] given the cluster's reading of the property, its name, and the
+/// property's extremes (`None`: the prepared state has none).
 fn interpolate_reading(
     reading: PropertyReading<'_>,
-    cluster: &str,
-    property: &str,
-    sort_order: &str,
-    weight: i32,
-    observed: &Observed,
+    cluster: impl FnOnce() -> String,
+    (property, sort_order, weight): (&str, &str, i32),
+    extremes: Option<&Extremes>,
 ) -> Result<i32, AffinityError> {
     let Some(value) = reading? else {
         return Ok(0);
     };
-    let extremes = observed
-        .get(property)
-        .ok_or_else(|| AffinityError::NoState(property.to_string()))?;
+    let extremes = extremes.ok_or_else(|| AffinityError::NoState(property.to_string()))?;
     let (Some(min), Some(max)) = (&extremes.min, &extremes.max) else {
         return Err(AffinityError::NoExtremes {
             property: property.to_string(),
-            cluster: cluster.to_string(),
+            cluster: cluster(),
         });
     };
     let (value, min, max) = (value.approximate, approximate(min), approximate(max));
@@ -499,7 +512,10 @@ impl<'p> Scorer<'p> {
         FleetScorer {
             terms: over_terms(&self.terms, fleet, |term| {
                 let sorter = term.term.preference.property_sorter.as_ref();
-                let property = sorter.map(|sorter| fleet.property(&sorter.name));
+                let property = sorter.map(|sorter| {
+                    let extremes = self.observed.get(&sorter.name);
+                    (fleet.property(&sorter.name), extremes)
+                });
                 (&term.selector, property)
             }),
             scorer: self,
@@ -508,12 +524,16 @@ impl<'p> Scorer<'p> {
     }
 }
 
+/// A sorter's property over the fleet, with its extremes (`None`: none were prepared).
+type Sorted<'a> = (Property<'a>, Option<&'a Extremes>);
+
 /// [`Scorer`] over a run's fleet.
 pub(crate) struct FleetScorer<'a, 'p, 'c> {
     scorer: &'a Scorer<'p>,
     fleet: &'a Fleet<'c>,
-    /// By term: the clusters its labels match, and its sorter's property.
-    terms: Vec<(FleetLabels, Option<Property<'a>>)>,
+    /// By term: the clusters its labels match, and its sorter's property with the
+    /// property's extremes.
+    terms: Vec<(FleetLabels, Option<Sorted<'a>>)>,
 }
 
 impl FleetScorer<'_, '_, '_> {
@@ -522,12 +542,16 @@ impl FleetScorer<'_, '_, '_> {
         let mut total = 0i32;
         for (term, (labels, property)) in self.scorer.terms.iter().zip(&self.terms) {
             let labels = labels_match_at(labels, position);
-            let score = term.score_with(labels, &self.scorer.observed, |_| {
-                let cluster = self.fleet.clusters()[position].name.as_str();
-                match property {
-                    Some(property) => (property.reading(position), cluster),
-                    None => (Ok(None), cluster),
-                }
+            let score = term.score_with(labels, |sorter, weight| {
+                let Some((property, extremes)) = property else {
+                    return Ok(0);
+                };
+                interpolate_reading(
+                    property.reading(position),
+                    || self.fleet.clusters()[position].name.clone(),
+                    (&sorter.name, &sorter.sort_order, weight),
+                    *extremes,
+                )
             })?;
             total = total.saturating_add(score);
         }
