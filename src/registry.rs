@@ -7,8 +7,7 @@
 //! placement API".
 
 use crate::load::kinds::{self, Api};
-use crate::load::Document;
-use crate::migrate::{MigrateOptions, Migration, Target};
+use crate::migrate::{Migrate, Target};
 use crate::model::{Cluster, Model, PlanItem, Workload, WorkloadKind};
 use crate::plan::{ItemTrace, Planned, Run};
 use crate::render::explain::{self, Explanation};
@@ -92,15 +91,10 @@ pub(crate) fn explain(
     }
 }
 
-/// Migrates the loaded inputs to `options.target`'s API.
-pub(crate) fn migrate(
-    model: &Model,
-    documents: &[Document],
-    namespace: &str,
-    options: &MigrateOptions,
-) -> Migration {
-    match options.target {
-        Target::Ocm => crate::migrate::migrate(model, documents, namespace, options),
-        Target::Karmada => karmada::migrate::migrate(model, documents, namespace, options.karmada),
+/// The migration of the loaded inputs to `target`'s API.
+pub(crate) fn migrate(target: Target) -> Migrate {
+    match target {
+        Target::Ocm => crate::migrate::migrate,
+        Target::Karmada => karmada::migrate::migrate,
     }
 }

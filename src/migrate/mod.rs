@@ -320,7 +320,8 @@ pub(crate) fn run(
             (kept.model, kept.documents, kept.failed)
         }
     };
-    let mut migration = crate::registry::migrate(&model, &documents, namespace, options);
+    let mut migration =
+        crate::registry::migrate(options.target)(&model, &documents, namespace, options);
     // What the loader warned about (an identical duplicate, read once) is said first; each
     // copy of a duplicate is replaced as the copy that was migrated.
     migration
@@ -372,8 +373,12 @@ pub(crate) fn run(
     Ok(migration)
 }
 
-/// The pure migration of a loaded model and its documents; `namespace` is the one the model
-/// gave objects written without one.
+/// A target's migration: the pure migration of a loaded model and its documents to its API;
+/// `namespace` is the one the model gave objects written without one. `registry::migrate`
+/// chooses it by `Target`.
+pub(crate) type Migrate = fn(&Model, &[Document], &str, &MigrateOptions) -> Migration;
+
+/// The migration to OCM (a [`Migrate`]).
 ///
 /// What is written keeps the inputs' namespaces as written: the objects made for an input
 /// without `metadata.namespace` have none either, so `kubectl apply -n NS` (or a kustomize

@@ -46,7 +46,8 @@ use crate::migrate::object_error::ObjectError;
 use crate::migrate::objects::{self, RawObject};
 use crate::migrate::report::{Aspect, Comparison, FieldReport};
 use crate::migrate::{
-    Converted, Migration, CLUSTER_SELECTOR_ANNOTATION, REPLICA_SET_PREFERENCES_ANNOTATION,
+    Converted, MigrateOptions, Migration, CLUSTER_SELECTOR_ANNOTATION,
+    REPLICA_SET_PREFERENCES_ANNOTATION,
 };
 use crate::ocm::migrate::cluster_selector::{describe, match_expression};
 use policy::{ClusterAffinity, Placement};
@@ -65,14 +66,15 @@ struct Kubefed<'a> {
     version: &'static KarmadaVersion,
 }
 
-/// The pure migration to Karmada of a loaded model and its documents; `namespace` is the one
-/// the model gave objects written without one.
+/// The migration to Karmada (a `crate::migrate::Migrate`), for the control plane
+/// `options.karmada`.
 pub(crate) fn migrate(
     model: &Model,
     documents: &[Document],
     namespace: &str,
-    version: &'static KarmadaVersion,
+    options: &MigrateOptions,
 ) -> Migration {
+    let version = options.karmada;
     let raws = objects::raw_objects(documents);
     let index = objects::RawIndex::new(&raws);
     let mut assembly = Assembly::new(model);
