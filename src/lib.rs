@@ -51,11 +51,11 @@ pub use load::{load, previous_plan, LoadOptions, PreviousKind};
 pub use model::{ClusterNames, Condition, ConditionStatus, Model, WorkloadKind};
 pub use model::{Group, ObjectRef, Plan, PlanItem, Rollout, Wave};
 // The KubeFleet fields of a plan item (design §9).
-pub use kubefleet::binding::BindingScore;
 pub use kubefleet::item::ClusterOverrides;
+pub use kubefleet::model::binding::BindingScore;
 pub use kubefleet::stages::Stage;
 // What `WorkloadKind` and `ItemTrace` hold for a KubeFleet placement (opaque outside).
-pub use kubefleet::objects::PlacementObject as KubeFleetPlacement;
+pub use kubefleet::model::objects::PlacementObject as KubeFleetPlacement;
 pub use kubefleet::plan::KubeFleetTrace;
 pub use plan::{build, build_item, ItemTrace, PlanOptions, Trace};
 pub use render::plan::{

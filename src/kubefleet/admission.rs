@@ -9,11 +9,11 @@ use std::fmt;
 use serde_json::Value;
 
 use super::model::aggregate;
-use super::policy::{
+use super::model::policy::{
     ClusterSelectorTerm, PlacementPolicy, PlacementType, PropertySelectorRequirement,
 };
+use super::model::taint::{Toleration, TolerationOperator};
 use super::property::{self, RESOURCE_PROPERTY_PREFIX};
-use super::taint::{Toleration, TolerationOperator};
 use crate::model::Quantity;
 use crate::selector::{dns1123_subdomain_errors, label_key_errors, label_value_errors, Selector};
 

@@ -2,7 +2,7 @@
 //! `newSchedulingDecisionsFromBindings`, `newScheduledConditionFromBindings`,
 //! `newSchedulingDecisionsForPickFixedPlacementType`), and the placement's copy of it.
 
-use super::binding::{Binding, ClusterDecision};
+use super::model::binding::{Binding, ClusterDecision};
 use super::score::ScoredCluster;
 use crate::model::{Condition, ConditionStatus};
 

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::binding::BindingScore;
 use super::item::ClusterOverrides;
+use super::model::binding::BindingScore;
 use super::stages::Stage;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]

@@ -3,8 +3,8 @@
 
 use std::cmp::Ordering;
 
-use super::binding::{Binding, BindingScore};
-use super::policy::PlacementType;
+use super::model::binding::{Binding, BindingScore};
+use super::model::policy::PlacementType;
 use super::score::ClusterScore;
 
 /// `calcNumOfClustersToSelect`: the least of the desired count, the batch limit and the

@@ -2,8 +2,8 @@
 //! rejected it and upstream's reason, or its score and rank, and PickN's tie-break), and the
 //! rows of its block in the plan table.
 
+use super::model::policy::PlacementType;
 use super::plan::{KubeFleetTrace, Verdict};
-use super::policy::PlacementType;
 use crate::model::PlanItem;
 use crate::render::explain::{ClusterVerdict, Code, Explanation};
 

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use super::member_cluster::MemberCluster;
+use super::model::member_cluster::MemberCluster;
 use super::plugins::cluster_affinity::{extremes, Extremes};
 use super::plugins::cluster_eligibility::{self, Ineligible};
 use super::plugins::topology_spread_constraints::Domains;
@@ -200,10 +200,10 @@ mod tests {
     use serde_json::{json, Map, Value};
 
     use super::*;
+    use crate::kubefleet::model::policy::PlacementPolicy;
     use crate::kubefleet::model::wire::read;
     use crate::kubefleet::plugins::cluster_affinity::{self, Filter, Scorer};
     use crate::kubefleet::plugins::topology_spread_constraints as spread;
-    use crate::kubefleet::policy::PlacementPolicy;
 
     const VALUES: [&str; 6] = ["1", "2", "1500m", "3Gi", "1.30.2", "0"];
     const PROPERTIES: [&str; 4] = [

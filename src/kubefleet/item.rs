@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::admission::{self, Refusal};
-use super::binding::{Binding, BindingScore, BindingState};
 use super::fleet::Fleet;
+use super::model::binding::{Binding, BindingScore, BindingState};
+use super::model::policy::{PlacementPolicy, PlacementType};
 use super::overrides::{self, Override};
-use super::policy::{PlacementPolicy, PlacementType};
 use super::schedule::{self, Placement, PolicySnapshot, Schedule};
 use super::stages::{self, RunError, Stage, StageConfig};
 use crate::model::{Condition, ConditionStatus};
@@ -236,7 +236,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::kubefleet::member_cluster::MemberCluster;
+    use crate::kubefleet::model::member_cluster::MemberCluster;
     use crate::kubefleet::model::wire::read;
     use crate::kubefleet::overrides::OverrideRule;
 

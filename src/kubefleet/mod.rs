@@ -34,7 +34,3 @@ pub(crate) mod stages;
 pub(crate) mod status;
 #[cfg(test)]
 mod upstream_vectors;
-
-// The CRD types live in the model layer (`model/`), which the reader builds and the engine
-// reads; the engine names them by these short paths (`super::binding::Binding`).
-pub(crate) use model::{binding, member_cluster, objects, policy, taint};

@@ -2,7 +2,7 @@
 //! (`pkg/utils/overrider/overrider.go IsClusterMatched`, `PickFromResourceMatchedOverrides
 //! ForTargetCluster`). Eligibility plays no part; only each term's label selector counts.
 
-use super::member_cluster::MemberCluster;
+use super::model::member_cluster::MemberCluster;
 pub(crate) use super::model::override_rules::{Override, OverrideRule};
 use crate::selector::{Selector, SelectorError};
 

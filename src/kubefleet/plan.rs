@@ -5,13 +5,15 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use super::binding::{Binding, BindingScore, ClusterDecision};
 use super::fleet::Fleet;
 use super::item::{self, Input, StagedRun};
 use super::model::aggregate;
-use super::objects::{Objects, OverrideObject, PlacementObject, Snapshot, Strategy, UpdateRun};
+use super::model::binding::{Binding, BindingScore, ClusterDecision};
+use super::model::objects::{
+    Objects, OverrideObject, PlacementObject, Snapshot, Strategy, UpdateRun,
+};
+use super::model::policy::{PlacementPolicy, PlacementType};
 use super::overrides::Override;
-use super::policy::{PlacementPolicy, PlacementType};
 use super::schedule::{PolicySnapshot, Rejection, Schedule};
 use super::score::ClusterScore;
 use crate::model::{ClusterNames, Condition, Model, PlanItem, Workload, WorkloadKind};

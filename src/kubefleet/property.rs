@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
-use super::member_cluster::MemberCluster;
+use super::model::member_cluster::MemberCluster;
 use crate::model::quantity::QuantityError;
 use crate::model::Quantity;
 

@@ -5,17 +5,17 @@
 
 use std::collections::HashMap;
 
-use super::binding::{Binding, BindingState, ClusterDecision};
 use super::decisions::{self, Filtered, MAX_UNSELECTED};
 use super::downscale::{self, should_downscale, should_requeue};
 use super::fleet::Fleet;
-use super::member_cluster::MemberCluster;
+use super::model::binding::{Binding, BindingState, ClusterDecision};
+use super::model::member_cluster::MemberCluster;
+use super::model::policy::{PlacementPolicy, PlacementType, TopologySpreadConstraint};
 use super::pick_fixed;
 use super::plugins::cluster_affinity::{self, AffinityError, Scorer};
 use super::plugins::cluster_eligibility::Ineligible;
 use super::plugins::topology_spread_constraints::{self as spread, Spread, SpreadError};
 use super::plugins::{namespace_affinity, same_placement_affinity, taint_toleration};
-use super::policy::{PlacementPolicy, PlacementType, TopologySpreadConstraint};
 use super::score::{best_first, pick_top_n_showing, ClusterScore, ScoredCluster, ScoredPosition};
 use super::status::Status;
 use crate::model::{Condition, ConditionStatus};
@@ -966,7 +966,7 @@ mod tests {
     #[test]
     fn pick_all_keeps_a_current_binding_on_a_tainted_cluster() {
         let mut tainted = healthy("a", json!({}));
-        tainted.taints.push(crate::kubefleet::taint::Taint {
+        tainted.taints.push(crate::kubefleet::model::taint::Taint {
             key: "k".to_string(),
             value: String::new(),
             effect: "NoSchedule".to_string(),
@@ -1067,7 +1067,7 @@ mod tests {
         let mut collecting = healthy("a", json!({}));
         collecting
             .conditions
-            .push(crate::kubefleet::member_cluster::Condition {
+            .push(crate::kubefleet::model::member_cluster::Condition {
                 condition_type: "NamespaceCollectionSucceeded".to_string(),
                 status: "False".to_string(),
                 last_transition_time: None,

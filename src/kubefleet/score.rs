@@ -5,7 +5,7 @@
 
 use std::cmp::Ordering;
 
-use super::binding::BindingScore;
+use super::model::binding::BindingScore;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct ClusterScore {

@@ -9,7 +9,7 @@ use std::num::IntErrorKind;
 
 use serde::Deserialize;
 
-use super::member_cluster::MemberCluster;
+use super::model::member_cluster::MemberCluster;
 pub(crate) use super::model::stage_config::{StageConfig, StageTask};
 use crate::selector::Selector;
 

@@ -8,10 +8,13 @@ use std::collections::{BTreeMap, HashSet};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use super::binding::Binding;
 use super::decisions::{self, Filtered, Invalid};
 use super::downscale::{self, downscale, num_to_select, should_downscale, should_requeue};
-use super::member_cluster::MemberCluster;
+use super::model::binding::Binding;
+use super::model::member_cluster::MemberCluster;
+use super::model::policy::{
+    ClusterSelectorTerm, PlacementPolicy, PreferredClusterSelector, TopologySpreadConstraint,
+};
 use super::model::wire::read;
 use super::overrides::{self, Override, OverrideRule};
 use super::pick_fixed;
@@ -21,9 +24,6 @@ use super::plugins::cluster_affinity::{
 use super::plugins::topology_spread_constraints::{self as spread, DomainCounts, Spread};
 use super::plugins::{
     cluster_eligibility, namespace_affinity, same_placement_affinity, taint_toleration,
-};
-use super::policy::{
-    ClusterSelectorTerm, PlacementPolicy, PreferredClusterSelector, TopologySpreadConstraint,
 };
 use super::property::property_value;
 use super::score::{best_first, pick_top_n, ClusterScore, ScoredCluster};

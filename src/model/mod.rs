@@ -56,7 +56,7 @@ pub struct Model {
     pub consumers: crate::ocm::model::consumer::ConsumerObjects,
     /// KubeFleet's MemberClusters, bindings, snapshots, update runs and overrides: a fleet
     /// of its own, scheduled by `crate::kubefleet`.
-    pub(crate) kubefleet: crate::kubefleet::objects::Objects,
+    pub(crate) kubefleet: crate::kubefleet::model::objects::Objects,
     /// Documents found by walking a directory or glob with neither apiVersion nor kind: not
     /// Kubernetes objects (CI files, templates). Counted by `check`, named with `--verbose`.
     pub not_objects: Vec<Source>,

@@ -65,7 +65,7 @@ pub struct PlanItem {
     pub conditions: Vec<Condition>,
     /// KubeFleet: each selected cluster's score as its binding records it (none without one).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub scores: BTreeMap<String, crate::kubefleet::binding::BindingScore>,
+    pub scores: BTreeMap<String, crate::kubefleet::model::binding::BindingScore>,
     /// KubeFleet: the clusters whose bindings the scheduler marks Unscheduled.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub removed: Vec<String>,

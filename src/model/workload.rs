@@ -46,7 +46,7 @@ pub enum WorkloadKind {
     /// Subscription, ManifestWorkReplicaSet, ApplicationSet, ClusterManagementAddOn).
     Consumer(Box<ConsumerSpec>),
     /// A KubeFleet ClusterResourcePlacement or ResourcePlacement.
-    KubeFleet(Box<crate::kubefleet::objects::PlacementObject>),
+    KubeFleet(Box<crate::kubefleet::model::objects::PlacementObject>),
 }
 
 /// `spec.placement` of a kubefed federated object.

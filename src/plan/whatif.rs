@@ -226,7 +226,7 @@ fn taint(model: &mut Model, edit: &TaintEdit, now: i64) -> Result<(), WhatIfErro
             let cluster = found
                 .kubefleet
                 .ok_or_else(|| missing("a Karmada effect (for Karmada Clusters)"))?;
-            cluster.add_taint(crate::kubefleet::taint::Taint {
+            cluster.add_taint(crate::kubefleet::model::taint::Taint {
                 key: edit.key.clone(),
                 value: edit.value.clone(),
                 effect: edit.effect.clone(),
@@ -254,7 +254,7 @@ fn taint(model: &mut Model, edit: &TaintEdit, now: i64) -> Result<(), WhatIfErro
 struct Found<'m> {
     inventory: Option<&'m mut crate::model::Cluster>,
     karmada: Option<&'m mut KarmadaCluster>,
-    kubefleet: Option<&'m mut crate::kubefleet::member_cluster::MemberCluster>,
+    kubefleet: Option<&'m mut crate::kubefleet::model::member_cluster::MemberCluster>,
 }
 
 fn clusters<'m>(

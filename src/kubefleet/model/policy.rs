@@ -167,8 +167,8 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::kubefleet::model::taint::TolerationOperator;
     use crate::kubefleet::model::wire::read;
-    use crate::kubefleet::taint::TolerationOperator;
 
     #[test]
     fn the_crd_defaults_are_applied_on_read() {

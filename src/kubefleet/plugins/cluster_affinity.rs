@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 
 use crate::kubefleet::fleet::{Fleet, Property};
 #[cfg(test)]
-use crate::kubefleet::member_cluster::MemberCluster;
-use crate::kubefleet::policy::{
+use crate::kubefleet::model::member_cluster::MemberCluster;
+use crate::kubefleet::model::policy::{
     ClusterSelectorTerm, PlacementPolicy, PreferredClusterSelector, PropertySelectorRequirement,
     PropertySorter,
 };

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::kubefleet::member_cluster::{MemberCluster, MEMBER_AGENT};
+use crate::kubefleet::model::member_cluster::{MemberCluster, MEMBER_AGENT};
 
 /// `clusterHeartbeatCheckTimeout` and `clusterHealthCheckTimeout`: five minutes each.
 const TIMEOUT_NANOS: i128 = 5 * 60 * 1_000_000_000;
@@ -119,7 +119,7 @@ pub(crate) fn filter(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kubefleet::member_cluster::{AgentStatus, Condition};
+    use crate::kubefleet::model::member_cluster::{AgentStatus, Condition};
 
     const NOW: i64 = 1_780_315_200;
 

@@ -1,7 +1,7 @@
 //! NamespaceAffinity (`plugins/namespaceaffinity/filtering.go`): a ResourcePlacement goes only
 //! to clusters that report its namespace, once they collect namespaces at all.
 
-use crate::kubefleet::member_cluster::MemberCluster;
+use crate::kubefleet::model::member_cluster::MemberCluster;
 
 pub(crate) const NO_NAMESPACES: &str = "cluster has no namespace information available";
 pub(crate) const NAMESPACE_MISSING: &str = "target namespace does not exist on cluster";

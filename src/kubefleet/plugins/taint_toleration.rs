@@ -1,8 +1,8 @@
 //! TaintToleration (`plugins/tainttoleration/filtering.go`): the first taint that no
 //! toleration tolerates filters the cluster, named as Go prints a `*Taint`.
 
-use crate::kubefleet::member_cluster::MemberCluster;
-use crate::kubefleet::taint::{GoTaint, Taint, Toleration};
+use crate::kubefleet::model::member_cluster::MemberCluster;
+use crate::kubefleet::model::taint::{GoTaint, Taint, Toleration};
 
 /// The index of the first taint of `cluster` that none of `tolerations` tolerates.
 pub(crate) fn untolerated(cluster: &MemberCluster, tolerations: &[Toleration]) -> Option<usize> {

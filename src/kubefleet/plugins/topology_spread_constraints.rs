@@ -11,8 +11,10 @@ use std::collections::BTreeMap;
 
 use crate::kubefleet::fleet::Fleet;
 #[cfg(test)]
-use crate::kubefleet::member_cluster::MemberCluster;
-use crate::kubefleet::policy::{PlacementPolicy, TopologySpreadConstraint, WhenUnsatisfiable};
+use crate::kubefleet::model::member_cluster::MemberCluster;
+use crate::kubefleet::model::policy::{
+    PlacementPolicy, TopologySpreadConstraint, WhenUnsatisfiable,
+};
 use crate::kubefleet::status::{Code, Status};
 
 pub(crate) const NO_POLICY: &str = "policy does not exist";
