@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use foldhash::HashMap;
 
-use super::resolve::{render, Decisions, Resolution};
+use super::resolve::{render, Decisions, Resolution, Route};
 use super::rollout;
 use super::{ConsumerTrace, RouteTrace};
 use crate::model::{ClusterNames, Group, ObjectRef, PlanItem, Rollout, Workload};
@@ -99,43 +99,7 @@ where
                 single_groups = Some(planned.item.groups.clone());
             }
         }
-        let excluded: BTreeMap<&str, &str> = route
-            .excluded
-            .iter()
-            .map(|(cluster, why)| (cluster.as_str(), why.as_str()))
-            .collect();
-        let mut dropped = Vec::new();
-        let filtered = !excluded.is_empty()
-            || (resolution.registered_only && registered.is_some())
-            || route.parameters.is_some();
-        let kept = if filtered {
-            let mut kept = Vec::new();
-            for cluster in chosen.iter() {
-                let server = registered.and_then(|names| names.get(cluster));
-                if let Some(why) = excluded.get(cluster) {
-                    dropped.push((cluster.to_string(), why.to_string()));
-                } else if resolution.registered_only && registered.is_some() && server.is_none() {
-                    dropped.push((
-                        cluster.to_string(),
-                        "not registered with Argo CD (no cluster Secret names it)".to_string(),
-                    ));
-                } else if let Some(filter) = route
-                    .parameters
-                    .as_ref()
-                    .filter(|filter| !filter.keeps(cluster, server.copied().unwrap_or_default()))
-                {
-                    dropped.push((
-                        cluster.to_string(),
-                        format!("{} does not match its parameter set", filter.path),
-                    ));
-                } else {
-                    kept.push(cluster.to_string());
-                }
-            }
-            ClusterNames::from(kept)
-        } else {
-            chosen
-        };
+        let (kept, dropped) = leave_out(route, chosen, resolution.registered_only, registered);
         let mut chain = route.chain.clone();
         chain.push(placement.to_string());
         routes.push(RouteTrace {
@@ -145,40 +109,18 @@ where
             dropped,
         });
     }
-    // One route and nothing else: its names as they are; else the union, sorted.
-    let clusters: ClusterNames = match (routes.as_slice(), &resolution.inline) {
-        ([only], None) => only.clusters.clone(),
-        _ => {
-            let mut union: BTreeSet<&str> = routes
-                .iter()
-                .flat_map(|route| route.clusters.iter())
-                .collect();
-            union.extend(resolution.inline.iter().flatten().map(String::as_str));
-            union.into_iter().map(str::to_string).collect()
-        }
-    };
-    for (path, found) in resolution.needs_decisions.iter().zip(generators_found) {
-        if !found {
-            errors.push(format!(
-                "{path}: no clusterDecisionResources found: no PlacementDecision of the inputs' Placements matches"
-            ));
-        }
-    }
+    let clusters = union(&routes, resolution.inline.as_deref());
+    errors.extend(no_decisions_found(
+        &resolution.needs_decisions,
+        generators_found,
+    ));
     let failed = !errors.is_empty();
-    if let (Some(name), true, false) = (&resolution.applications, full, failed) {
-        for cluster in clusters.iter() {
-            notes.push(format!(
-                "Application {} -> {cluster}",
-                render(name, resolution.applications_go, cluster)
-            ));
-        }
-    }
-    if resolution.registered_only && registered.is_none() && !routes.is_empty() {
-        notes.push(
-            "no Argo CD cluster Secret in the inputs: every decided cluster is taken as registered"
-                .to_string(),
-        );
-    }
+    notes.extend(argo_cd_notes(
+        resolution,
+        &clusters,
+        full && !failed,
+        registered.is_none() && !routes.is_empty(),
+    ));
     let item = PlanItem {
         source: workload.object.clone(),
         clusters: if failed { Default::default() } else { clusters },
@@ -206,6 +148,111 @@ where
         })),
         warnings,
     }
+}
+
+/// What `route` keeps of the clusters its placement chose, and those it leaves out with why:
+/// a PolicySet's exclusions, clusters not registered with Argo CD (when only registered ones
+/// generate and the inputs say which are), clusters whose parameter set its generator's
+/// `selector` does not match. A route that leaves nothing out shares `chosen` as it is.
+fn leave_out(
+    route: &Route,
+    chosen: ClusterNames,
+    registered_only: bool,
+    registered: Option<&HashMap<&str, &str>>,
+) -> (ClusterNames, Vec<(String, String)>) {
+    let excluded: BTreeMap<&str, &str> = route
+        .excluded
+        .iter()
+        .map(|(cluster, why)| (cluster.as_str(), why.as_str()))
+        .collect();
+    let mut dropped = Vec::new();
+    let filtered = !excluded.is_empty()
+        || (registered_only && registered.is_some())
+        || route.parameters.is_some();
+    if !filtered {
+        return (chosen, dropped);
+    }
+    let mut kept = Vec::new();
+    for cluster in chosen.iter() {
+        let server = registered.and_then(|names| names.get(cluster));
+        if let Some(why) = excluded.get(cluster) {
+            dropped.push((cluster.to_string(), why.to_string()));
+        } else if registered_only && registered.is_some() && server.is_none() {
+            dropped.push((
+                cluster.to_string(),
+                "not registered with Argo CD (no cluster Secret names it)".to_string(),
+            ));
+        } else if let Some(filter) = route
+            .parameters
+            .as_ref()
+            .filter(|filter| !filter.keeps(cluster, server.copied().unwrap_or_default()))
+        {
+            dropped.push((
+                cluster.to_string(),
+                format!("{} does not match its parameter set", filter.path),
+            ));
+        } else {
+            kept.push(cluster.to_string());
+        }
+    }
+    (ClusterNames::from(kept), dropped)
+}
+
+/// The consumer's clusters: one route and nothing else gives its names as they are; else
+/// the union of every route's and the inline ones, sorted.
+fn union(routes: &[RouteTrace], inline: Option<&[String]>) -> ClusterNames {
+    match (routes, inline) {
+        ([only], None) => only.clusters.clone(),
+        _ => {
+            let mut union: BTreeSet<&str> = routes
+                .iter()
+                .flat_map(|route| route.clusters.iter())
+                .collect();
+            union.extend(inline.into_iter().flatten().map(String::as_str));
+            union.into_iter().map(str::to_string).collect()
+        }
+    }
+}
+
+/// Upstream's error for each generator (at its field path) that must read decision objects
+/// and found none on any of its routes.
+fn no_decisions_found(paths: &[String], found: Vec<bool>) -> impl Iterator<Item = String> + '_ {
+    paths
+        .iter()
+        .zip(found)
+        .filter(|(_, found)| !found)
+        .map(|(path, _)| {
+            format!(
+                "{path}: no clusterDecisionResources found: no PlacementDecision of the inputs' Placements matches"
+            )
+        })
+}
+
+/// An ApplicationSet's notes: the Application each cluster generates (`listed`: in a full
+/// plan of an item that did not fail), and that every cluster is taken as registered with
+/// Argo CD when the inputs hold no cluster Secret (`unknown`: and some route was planned).
+fn argo_cd_notes(
+    resolution: &Resolution,
+    clusters: &ClusterNames,
+    listed: bool,
+    unknown: bool,
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    if let (Some(name), true) = (&resolution.applications, listed) {
+        for cluster in clusters.iter() {
+            notes.push(format!(
+                "Application {} -> {cluster}",
+                render(name, resolution.applications_go, cluster)
+            ));
+        }
+    }
+    if resolution.registered_only && unknown {
+        notes.push(
+            "no Argo CD cluster Secret in the inputs: every decided cluster is taken as registered"
+                .to_string(),
+        );
+    }
+    notes
 }
 
 /// The rollout over one placement (its decision groups; a placement without a decision
