@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::model::Cluster;
 use crate::ocm::model::placement::{PlacementRuleSpec, SelectionOrder};
 use crate::ocm::FleetIndex;
-use crate::selector::Selector;
+use crate::selector::{Selector, SelectorError};
 
 pub(crate) struct RuleInput<'a> {
     pub fleet: &'a FleetIndex<'a>,
@@ -74,15 +74,7 @@ fn condition_mismatch(spec: &PlacementRuleSpec, cluster: &Cluster) -> Option<Rul
 pub(crate) fn evaluate(input: &RuleInput) -> RuleResult {
     let spec = input.spec;
     let mut verdicts = BTreeMap::new();
-    let selector = if spec.clusters.is_empty() {
-        match spec.cluster_selector.as_ref() {
-            None => Ok(Selector::everything()),
-            Some(selector) => Selector::from_label_selector(Some(selector)),
-        }
-    } else {
-        Ok(Selector::everything())
-    };
-    let selector = match selector {
+    let selector = match cluster_selector(spec) {
         Ok(selector) => selector,
         Err(err) => {
             return RuleResult {
@@ -94,93 +86,14 @@ pub(crate) fn evaluate(input: &RuleInput) -> RuleResult {
         }
     };
     let listed: HashSet<&str> = spec.clusters.iter().map(String::as_str).collect();
-    let fleet = input.fleet;
-
-    let mut eligible: Vec<&Cluster> = Vec::new();
-    if input.trace {
-        // Every cluster gets a verdict, decided (and a rejection explained) by the fleet's
-        // label table.
-        let matcher = fleet.labels().table().resolve(selector);
-        for (index, cluster) in fleet.inventory.clusters.iter().enumerate() {
-            let verdict = if cluster.deleting {
-                Some(RuleVerdict::BeingDeleted)
-            } else if !listed.is_empty() && !listed.contains(cluster.name.as_str()) {
-                Some(RuleVerdict::NotListed)
-            } else if let Some(reason) = (!matcher.matches(index))
-                .then(|| matcher.first_mismatch(index))
-                .flatten()
-            {
-                Some(RuleVerdict::SelectorMismatch { reason })
-            } else {
-                condition_mismatch(spec, cluster)
-            };
-            match verdict {
-                Some(verdict) => {
-                    verdicts.insert(cluster.name.clone(), verdict);
-                }
-                None => eligible.push(cluster),
-            }
-        }
+    let mut eligible = if input.trace {
+        eligible_judged(input, &listed, selector, &mut verdicts)
     } else {
-        let candidates: Vec<usize> = if listed.is_empty() {
-            fleet.select_labels(&selector).iter_ones().collect()
-        } else {
-            listed
-                .iter()
-                .filter_map(|name| fleet.index_of(name))
-                .collect()
-        };
-        eligible.extend(
-            candidates
-                .into_iter()
-                .map(|index| fleet.cluster(index))
-                .filter(|cluster| !cluster.deleting && condition_mismatch(spec, cluster).is_none()),
-        );
-    }
+        eligible_found(input, &listed, &selector)
+    };
     eligible.sort_by(|a, b| a.name.cmp(&b.name));
     eligible.dedup_by(|a, b| a.name == b.name);
-
-    let order: Vec<&Cluster> = match spec.resource_hint.as_ref().and_then(|hint| {
-        hint.resource
-            .map(|resource| (resource.resource_name(), hint.order))
-    }) {
-        Some((resource, order)) => {
-            let amount = |cluster: &Cluster| {
-                cluster
-                    .allocatable
-                    .get(resource)
-                    .map_or(0.0, |quantity| quantity.value)
-            };
-            let mut sorted = eligible;
-            sorted.sort_by(|a, b| {
-                let by_amount = amount(a).total_cmp(&amount(b));
-                let by_amount = match order {
-                    SelectionOrder::Asc => by_amount,
-                    SelectionOrder::Desc => by_amount.reverse(),
-                };
-                by_amount.then(a.name.cmp(&b.name))
-            });
-            sorted
-        }
-        None => {
-            let mut kept: Vec<&Cluster> = Vec::new();
-            let mut seen = HashSet::new();
-            for name in input.previous {
-                let found = eligible.binary_search_by(|cluster| cluster.name.as_str().cmp(name));
-                if let Some(cluster) = found.ok().and_then(|at| eligible.get(at)) {
-                    if seen.insert(cluster.name.as_str()) {
-                        kept.push(cluster);
-                    }
-                }
-            }
-            kept.extend(
-                eligible
-                    .iter()
-                    .filter(|cluster| !seen.contains(cluster.name.as_str())),
-            );
-            kept
-        }
-    };
+    let order = pick_order(spec, input.previous, eligible);
 
     let replicas = spec
         .cluster_replicas
@@ -210,6 +123,122 @@ pub(crate) fn evaluate(input: &RuleInput) -> RuleResult {
         selected,
         error: None,
         verdicts,
+    }
+}
+
+/// The rule's label selector: `clusters[].name`, when set, replaces `clusterSelector`.
+fn cluster_selector(spec: &PlacementRuleSpec) -> Result<Selector, SelectorError> {
+    match spec.cluster_selector.as_ref() {
+        Some(selector) if spec.clusters.is_empty() => Selector::from_label_selector(Some(selector)),
+        _ => Ok(Selector::everything()),
+    }
+}
+
+/// Traced: every cluster judged, and a rejection explained by the fleet's label table; the
+/// eligible ones returned in inventory order.
+fn eligible_judged<'a>(
+    input: &RuleInput<'a>,
+    listed: &HashSet<&str>,
+    selector: Selector,
+    verdicts: &mut BTreeMap<String, RuleVerdict>,
+) -> Vec<&'a Cluster> {
+    let fleet = input.fleet;
+    let mut eligible = Vec::new();
+    let matcher = fleet.labels().table().resolve(selector);
+    for (index, cluster) in fleet.inventory.clusters.iter().enumerate() {
+        let verdict = if cluster.deleting {
+            Some(RuleVerdict::BeingDeleted)
+        } else if !listed.is_empty() && !listed.contains(cluster.name.as_str()) {
+            Some(RuleVerdict::NotListed)
+        } else if let Some(reason) = (!matcher.matches(index))
+            .then(|| matcher.first_mismatch(index))
+            .flatten()
+        {
+            Some(RuleVerdict::SelectorMismatch { reason })
+        } else {
+            condition_mismatch(input.spec, cluster)
+        };
+        match verdict {
+            Some(verdict) => {
+                verdicts.insert(cluster.name.clone(), verdict);
+            }
+            None => eligible.push(cluster),
+        }
+    }
+    eligible
+}
+
+/// Untraced: only the listed clusters, or those the selector's bitset over the fleet's
+/// label index matches, are read.
+fn eligible_found<'a>(
+    input: &RuleInput<'a>,
+    listed: &HashSet<&str>,
+    selector: &Selector,
+) -> Vec<&'a Cluster> {
+    let fleet = input.fleet;
+    let candidates: Vec<usize> = if listed.is_empty() {
+        fleet.select_labels(selector).iter_ones().collect()
+    } else {
+        listed
+            .iter()
+            .filter_map(|name| fleet.index_of(name))
+            .collect()
+    };
+    candidates
+        .into_iter()
+        .map(|index| fleet.cluster(index))
+        .filter(|cluster| !cluster.deleting && condition_mismatch(input.spec, cluster).is_none())
+        .collect()
+}
+
+/// The order clusters are picked in from `eligible` (sorted by name): by `resourceHint`'s
+/// allocatable amount (ties by name), else the previous decisions still eligible first, in
+/// their order, then the rest by name.
+fn pick_order<'a>(
+    spec: &PlacementRuleSpec,
+    previous: &[String],
+    eligible: Vec<&'a Cluster>,
+) -> Vec<&'a Cluster> {
+    match spec.resource_hint.as_ref().and_then(|hint| {
+        hint.resource
+            .map(|resource| (resource.resource_name(), hint.order))
+    }) {
+        Some((resource, order)) => {
+            let amount = |cluster: &Cluster| {
+                cluster
+                    .allocatable
+                    .get(resource)
+                    .map_or(0.0, |quantity| quantity.value)
+            };
+            let mut sorted = eligible;
+            sorted.sort_by(|a, b| {
+                let by_amount = amount(a).total_cmp(&amount(b));
+                let by_amount = match order {
+                    SelectionOrder::Asc => by_amount,
+                    SelectionOrder::Desc => by_amount.reverse(),
+                };
+                by_amount.then(a.name.cmp(&b.name))
+            });
+            sorted
+        }
+        None => {
+            let mut kept: Vec<&Cluster> = Vec::new();
+            let mut seen = HashSet::new();
+            for name in previous {
+                let found = eligible.binary_search_by(|cluster| cluster.name.as_str().cmp(name));
+                if let Some(cluster) = found.ok().and_then(|at| eligible.get(at)) {
+                    if seen.insert(cluster.name.as_str()) {
+                        kept.push(cluster);
+                    }
+                }
+            }
+            kept.extend(
+                eligible
+                    .iter()
+                    .filter(|cluster| !seen.contains(cluster.name.as_str())),
+            );
+            kept
+        }
     }
 }
 
