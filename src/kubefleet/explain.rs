@@ -4,6 +4,7 @@
 
 use super::model::policy::PlacementType;
 use super::plan::{KubeFleetTrace, Verdict};
+use super::stages::DELETE_STAGE;
 use crate::model::PlanItem;
 use crate::render::explain::{ClusterVerdict, Code, Explanation};
 
@@ -21,12 +22,7 @@ pub(crate) fn rows(item: &PlanItem) -> (Vec<String>, Vec<Vec<String>>) {
         .iter()
         .map(|cluster| {
             let recorded = item.scores.get(cluster);
-            let stage = item
-                .stages
-                .iter()
-                .find(|stage| stage.clusters.iter().any(|name| name == cluster))
-                .map(|stage| stage.name.clone())
-                .unwrap_or_default();
+            let stage = stage_of(item, cluster);
             let overrides = item
                 .overrides
                 .get(cluster)
@@ -50,11 +46,21 @@ pub(crate) fn rows(item: &PlanItem) -> (Vec<String>, Vec<Vec<String>>) {
             format!("{cluster} (removed)"),
             String::new(),
             String::new(),
-            String::new(),
+            stage_of(item, cluster),
             String::new(),
         ]
     }));
     (header, rows)
+}
+
+/// The stage of the item's staged update run that updates `cluster` (the deletion stage for
+/// a cluster whose binding is Unscheduled); empty without one.
+fn stage_of(item: &PlanItem, cluster: &str) -> String {
+    item.stages
+        .iter()
+        .find(|stage| stage.clusters.iter().any(|name| name == cluster))
+        .map(|stage| stage.name.clone())
+        .unwrap_or_default()
 }
 
 fn verdict(cluster: &str, selected: bool, code: Code, reason: String) -> ClusterVerdict {
@@ -169,8 +175,13 @@ fn notes(explanation: &mut Explanation, item: &PlanItem, trace: &KubeFleetTrace)
         ));
     }
     for stage in &item.stages {
+        let what = if stage.name == DELETE_STAGE {
+            " (the deletion stage: after every stage, removes the resources from the clusters whose bindings are Unscheduled)"
+        } else {
+            ""
+        };
         notes.push(format!(
-            "stage {}: {}",
+            "stage {}{what}: {}",
             stage.name,
             if stage.clusters.is_empty() {
                 "no cluster".to_string()

@@ -62,8 +62,8 @@ pub(crate) struct Item {
     pub(crate) scores: BTreeMap<String, BindingScore>,
     /// Clusters whose bindings became Unscheduled.
     pub(crate) removed: Vec<String>,
+    /// The strategy's stages, then the deletion stage ([`stages::DELETE_STAGE`]).
     pub(crate) stages: Vec<Stage>,
-    pub(crate) deletion_stage: Vec<String>,
     pub(crate) overrides: BTreeMap<String, ClusterOverrides>,
     /// The placement's per-cluster `Scheduled=False` / `ScheduleFailed` entries
     /// (`placement_status.go`): one per missing cluster, from the first unselected decisions,
@@ -156,10 +156,21 @@ pub(crate) fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
         } else {
             "ClusterStagedUpdateRun"
         };
-        match initialize(run, policy, &schedule, fleet) {
+        match initialize(
+            run,
+            policy,
+            &schedule,
+            fleet,
+            input.placement.namespace.as_deref(),
+        ) {
             Ok(assigned) => {
                 item.stages = assigned.stages;
-                item.deletion_stage = assigned.deletion;
+                // Upstream keeps it apart (`status.deletionStageStatus`), always set once the
+                // run is initialized; the plan lists it last, as it runs after every stage.
+                item.stages.push(Stage {
+                    name: stages::DELETE_STAGE.to_string(),
+                    clusters: assigned.deletion,
+                });
                 item.conditions.push(Condition {
                     type_: "Initialized".to_string(),
                     status: ConditionStatus::True,
@@ -182,13 +193,16 @@ pub(crate) fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
     item
 }
 
-/// The run's initialization (design §8): the latest snapshot must be fully scheduled and, for
-/// PickN and PickFixed, hold as many selected bindings as it asks for; then the stages.
+/// The run's initialization (design §8): the latest snapshot must be fully scheduled, some
+/// binding must be selected or Unscheduled and, for PickN and PickFixed, as many selected as
+/// it asks for; then the stages and the deletion stage (`collectScheduledClusters`,
+/// `generateStagesByStrategy`).
 fn initialize(
     run: &StagedRun,
     policy: &PlacementPolicy,
     schedule: &Schedule,
     fleet: &Fleet<'_>,
+    namespace: Option<&str>,
 ) -> Result<stages::Stages, RunError> {
     if schedule.condition.status != ConditionStatus::True {
         return Err(RunError::NotScheduled(schedule.snapshot.clone()));
@@ -201,6 +215,13 @@ fn initialize(
                 || binding.state == BindingState::Unscheduled
         })
         .partition(|binding| binding.state != BindingState::Unscheduled);
+    if selected.is_empty() && unscheduled.is_empty() {
+        return Err(RunError::NoBindings(format!(
+            "{}/{}",
+            namespace.unwrap_or_default(),
+            schedule.snapshot
+        )));
+    }
     let observed = match policy.placement_type {
         PlacementType::PickN => usize::try_from(policy.number_of_clusters()).ok(),
         PlacementType::PickFixed => Some(policy.cluster_names.len()),
@@ -357,6 +378,8 @@ mod tests {
         );
         assert_eq!(item.stages[0].clusters, Vec::<String>::new());
         assert_eq!(item.stages[1].clusters, ["b", "c"]);
+        assert_eq!(item.stages[2].name, stages::DELETE_STAGE);
+        assert_eq!(item.stages[2].clusters, Vec::<String>::new());
         assert_eq!(item.conditions[1].status, ConditionStatus::True);
         assert_eq!(
             item.overrides

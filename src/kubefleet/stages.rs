@@ -13,6 +13,11 @@ use super::model::member_cluster::MemberCluster;
 pub(crate) use super::model::stage_config::{StageConfig, StageTask};
 use crate::selector::Selector;
 
+/// The name of a run's deletion stage (`apis/placement/v1beta1/commons.go
+/// UpdateRunDeleteStageName`): no strategy's stage can have it, as the CRD's pattern
+/// `^[a-z0-9]+$` refuses `/` and `.`.
+pub(crate) const DELETE_STAGE: &str = "kubernetes-fleet.io/deleteStage";
+
 /// The stages of a run, in the strategy's order, and the deletion stage.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Stages {
@@ -34,6 +39,10 @@ pub(crate) enum RunError {
     /// A user error in the strategy or the clusters' labels (`controller.NewUserError`).
     #[error("cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: {0}")]
     User(String),
+    /// No binding of the placement is selected or Unscheduled (`collectScheduledClusters`);
+    /// the snapshot as `namespace/name`.
+    #[error("cannot continue the updateRun: failed to validate the updateRun: no scheduled or to-be-deleted bindings found for the latest policy snapshot {0}")]
+    NoBindings(String),
     /// The latest policy snapshot is not `Scheduled=True` (`getPolicySnapshot`).
     #[error("cannot continue the updateRun: failed to validate the updateRun: policy snapshot `{0}` not fully scheduled yet")]
     NotScheduled(String),

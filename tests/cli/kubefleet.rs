@@ -330,3 +330,128 @@ fn every_placement_type_of_both_kinds_diffs_as_its_golden() {
     ];
     golden("types-diff.txt", &run_status(&args, 2));
 }
+
+/// `web`'s example run with the bindings of `cases/deletion.yaml`: one already Unscheduled
+/// (member-eu-2), one the new policy no longer picks (member-us-2).
+const DELETION: &str = "testdata/kubefleet/cases/deletion.yaml";
+
+#[test]
+fn the_deletion_stage_holds_the_unscheduled_bindings_by_name_after_every_stage() {
+    let output = run(&[
+        "plan", "-o", "yaml", "-f", EXAMPLE, "-f", DELETION, "crp/web",
+    ]);
+    let text = String::from_utf8_lossy(&output);
+    let stages = &text[text.find("  stages:").unwrap_or_default()..];
+    assert_eq!(
+        stages,
+        "  stages:
+  - name: ring1
+    clusters:
+    - member-eu-1
+    - member-us-1
+  - name: ring2
+    clusters: []
+  - name: kubernetes-fleet.io/deleteStage
+    clusters:
+    - member-eu-2
+    - member-us-2
+"
+    );
+    // The table names the stage of the removed cluster.
+    let output = run(&["plan", "-f", EXAMPLE, "-f", DELETION, "crp/web"]);
+    assert_eq!(
+        String::from_utf8_lossy(&output),
+        "ClusterResourcePlacement/web (placement.kubernetes-fleet.io/v1beta1): 2 clusters
+  CLUSTER                 AFFINITY   SPREAD   STAGE                             OVERRIDES
+  member-eu-1             7          0        ring1
+  member-us-1             13         -1       ring1
+  member-us-2 (removed)                       kubernetes-fleet.io/deleteStage
+"
+    );
+}
+
+#[test]
+fn explain_and_diff_show_the_deletion_stage() {
+    let output = run(&["explain", "-f", EXAMPLE, "-f", DELETION, "crp/web"]);
+    let text = String::from_utf8_lossy(&output);
+    assert!(
+        text.contains("stage ring2: no cluster\nstage kubernetes-fleet.io/deleteStage (the deletion stage: after every stage, removes the resources from the clusters whose bindings are Unscheduled): member-eu-2, member-us-2\n"),
+        "{text}"
+    );
+    let previous = format!("{EXPECTED}/plan.yaml");
+    let output = run_status(
+        &[
+            "diff",
+            "-f",
+            EXAMPLE,
+            "-f",
+            DELETION,
+            "--previous",
+            &previous,
+        ],
+        2,
+    );
+    let text = String::from_utf8_lossy(&output);
+    assert!(
+        text.starts_with("~ ClusterResourcePlacement/web\n    removed: (none) → [member-us-2]\n")
+            || text.contains(
+                "    stage kubernetes-fleet.io/deleteStage: [] → [member-eu-2, member-us-2]\n"
+            ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "    stage kubernetes-fleet.io/deleteStage: [] → [member-eu-2, member-us-2]\n"
+        ),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_run_of_a_placement_with_no_binding_at_all_cannot_start() {
+    // PickAll over no matching cluster is fully scheduled, but the run has nothing to update
+    // or delete (`collectScheduledClusters`).
+    let error = "cannot continue the updateRun: failed to validate the updateRun: no scheduled or to-be-deleted bindings found for the latest policy snapshot /nowhere-0";
+    Test::new()
+        .args([
+            "plan",
+            "-f",
+            EXAMPLE,
+            "-f",
+            "-",
+            "crp/nowhere",
+            "--now",
+            NOW,
+        ])
+        .stdin(
+            "apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterResourcePlacement
+metadata: {name: nowhere}
+spec:
+  resourceSelectors: [{group: \"\", version: v1, kind: Namespace, name: web}]
+  policy:
+    placementType: PickAll
+    affinity:
+      clusterAffinity:
+        requiredDuringSchedulingIgnoredDuringExecution:
+          clusterSelectorTerms: [{labelSelector: {matchLabels: {region: mars}}}]
+  strategy: {type: External}
+---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterStagedUpdateRun
+metadata: {name: nowhere-rollout}
+spec: {placementName: nowhere, stagedRolloutStrategyName: rings}
+",
+        )
+        .stdout(format!(
+            "ClusterResourcePlacement/nowhere (placement.kubernetes-fleet.io/v1beta1): error
+  error: {error}
+  UpdateRunInitializedFailed: {error}
+"
+        ))
+        .stderr(format!(
+            "error: <stdin>#1: ClusterResourcePlacement/nowhere: {error}\n"
+        ))
+        .status(1)
+        .run();
+}

@@ -548,7 +548,7 @@ fn name_of_entry(entry: &Value) -> &str {
 }
 
 /// A staged update run over a PickFixed placement of the selected clusters, with the
-/// vector's Unscheduled bindings: its stages, or the run's error.
+/// vector's Unscheduled bindings: its stages and the deletion stage, or the run's error.
 fn check_stages(id: &str, input: &Value, expected: &Value) {
     let selected = strings(&input["selected"]);
     let selected: Vec<&str> = selected.iter().map(String::as_str).collect();
@@ -596,7 +596,8 @@ fn check_stages(id: &str, input: &Value, expected: &Value) {
         return;
     }
     let stages = &outcome.stdout["items"][0]["stages"];
-    let want: Vec<(String, Vec<String>)> = strings_of(&expected["stages"])
+    // The plan lists the deletion stage last, under upstream's name (`UpdateRunDeleteStageName`).
+    let mut want: Vec<(String, Vec<String>)> = strings_of(&expected["stages"])
         .iter()
         .map(|stage| {
             (
@@ -605,6 +606,10 @@ fn check_stages(id: &str, input: &Value, expected: &Value) {
             )
         })
         .collect();
+    want.push((
+        "kubernetes-fleet.io/deleteStage".to_string(),
+        strings(&expected["deletionStage"]),
+    ));
     let got: Vec<(String, Vec<String>)> = strings_of(stages)
         .iter()
         .map(|stage| {
