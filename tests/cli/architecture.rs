@@ -190,16 +190,27 @@ fn code_of(dir: &Path) -> Vec<(PathBuf, String)> {
                 .iter()
                 .any(|test| path.starts_with(test.with_extension("")) || *path == *test)
         })
-        .map(|(path, text)| {
-            let code = text
-                .lines()
-                .take_while(|line| line.trim() != "#[cfg(test)]")
-                .filter(|line| !line.trim_start().starts_with("//"))
-                .collect::<Vec<_>>()
-                .join("\n");
-            (path, code)
-        })
+        .map(|(path, text)| (path, without_tests(&text)))
         .collect()
+}
+
+/// `text` without comments and test code: a one-line item under `#[cfg(test)]` (a `mod`
+/// declaration, a `use`) is left out alone, anything longer from its `#[cfg(test)]` on.
+fn without_tests(text: &str) -> String {
+    let mut code = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() == "#[cfg(test)]" {
+            match lines.next() {
+                Some(item) if item.trim_end().ends_with(';') => continue,
+                _ => break,
+            }
+        }
+        if !line.trim_start().starts_with("//") {
+            code.push(line);
+        }
+    }
+    code.join("\n")
 }
 
 fn collect(dir: &Path, files: &mut Vec<(PathBuf, String)>) {
@@ -291,6 +302,23 @@ const KINDS: &[(&str, &[&str])] = &[
         &["ReplicaSchedulingPreference", "KubeFedCluster"],
     ),
     (
+        "kubefleet",
+        &[
+            "ClusterResourcePlacement",
+            "ResourcePlacement",
+            "MemberCluster",
+            "ClusterSchedulingPolicySnapshot",
+            "SchedulingPolicySnapshot",
+            "ClusterStagedUpdateStrategy",
+            "StagedUpdateStrategy",
+            "ClusterStagedUpdateRun",
+            "StagedUpdateRun",
+            "ClusterResourceOverride",
+            "ResourceOverride",
+            // (Cluster)ResourceBinding: Karmada's kinds of the same names, listed there.
+        ],
+    ),
+    (
         "ocm",
         &[
             "PlacementRule",
@@ -324,6 +352,8 @@ const KIND_EXCEPTIONS: &[&str] = &[
     // The plan's trace and the renderers: one variant or arm per engine, and the outputs
     // that write an API's objects (`-o decisions`, `-o bindings`).
     "plan/trace.rs: PlacementRule",
+    // What-if: the message naming each fleet's taint effects.
+    "plan/whatif.rs: MemberCluster",
     "render/bindings.rs: ClusterResourceBinding",
     "render/bindings.rs: ResourceBinding",
     "render/decisions.rs: PlacementDecision",
@@ -338,6 +368,8 @@ const KIND_EXCEPTIONS: &[&str] = &[
     "karmada/migrate/mod.rs: PlacementRule",
     "karmada/migrate/mod.rs: ReplicaSchedulingPreference",
     "migrate/in_place.rs: ManagedClusterSetBinding",
+    "migrate/mod.rs: ManagedClusterSet",
+    "migrate/mod.rs: PlacementRule",
     "migrate/manifest.rs: ManagedClusterSet",
     "migrate/manifest.rs: ManagedClusterSetBinding",
     "migrate/manifest.rs: ManifestWorkReplicaSet",
@@ -346,6 +378,9 @@ const KIND_EXCEPTIONS: &[&str] = &[
     "migrate/scope.rs: ManagedClusterSetBinding",
     "ocm/migrate/delivery.rs: ReplicaSchedulingPreference",
     // The verdicts' messages list the kinds fleetplan plans and the inventory kinds.
+    "verdict.rs: ClusterResourcePlacement",
+    "verdict.rs: MemberCluster",
+    "verdict.rs: ResourcePlacement",
     "verdict.rs: KubeFedCluster",
     "verdict.rs: PlacementRule",
     "verdict.rs: ReplicaSchedulingPreference",
@@ -399,6 +434,109 @@ fn an_api_s_kind_names_appear_only_in_its_folder_the_registry_and_the_cli() {
     assert!(!code_of(&src().join("karmada")).is_empty());
     assert_exceptions("kind names", &violations, KIND_EXCEPTIONS);
 }
+
+/// The API folders a file's code names as modules: a `crate::`/`super::` path (or a
+/// `{...}` group member) starting with the folder, or a bare `api::` path (after a
+/// `use crate::api;`, or in lib.rs, the crate root).
+fn api_modules_named(module: &[String], code: &str) -> Vec<&'static str> {
+    let mut named: Vec<&'static str> = paths_used(module, code)
+        .iter()
+        .filter_map(|path| {
+            API_FOLDERS
+                .iter()
+                .find(|api| path.first() == Some(&api.to_string()))
+        })
+        .copied()
+        .collect();
+    for api in API_FOLDERS {
+        let bare = code.match_indices(&format!("{api}::")).any(|(at, _)| {
+            !code[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == ':')
+        });
+        if bare {
+            named.push(api);
+        }
+    }
+    named.sort_unstable();
+    named.dedup();
+    named
+}
+
+#[test]
+fn an_api_s_modules_are_named_only_in_its_folder_the_registry_and_lib_rs() {
+    let mut violations = Vec::new();
+    for (path, code) in code_of(&src()) {
+        let file = relative(&path);
+        if file == "registry.rs" {
+            continue;
+        }
+        // lib.rs declares the folders (`mod`) and exports the engines benchmarked and fuzzed
+        // apart (`pub use`); anything else it says is checked.
+        let code = if file == "lib.rs" {
+            code.lines()
+                .filter(|line| !line.starts_with("mod ") && !line.starts_with("pub use "))
+                .collect::<Vec<_>>()
+                .join("\n")
+        } else {
+            code
+        };
+        for api in api_modules_named(&module_of(&path), &code) {
+            if !file.starts_with(&format!("{api}/")) {
+                violations.push(format!("{file}: {api}"));
+            }
+        }
+    }
+    violations.sort();
+    assert_exceptions("API module paths", &violations, API_MODULE_EXCEPTIONS);
+    let module = ["plan".to_string()];
+    assert_eq!(
+        api_modules_named(
+            &module,
+            "use crate::{karmada, model}; use crate::ocm::X; kubefleet::plan(); a::kubefed::b"
+        ),
+        ["karmada", "kubefleet", "ocm"]
+    );
+}
+
+/// Where an API's module path is still named outside its folder and the registry:
+/// `file: api`.
+const API_MODULE_EXCEPTIONS: &[&str] = &[
+    "diff/change_set.rs: kubefleet",
+    "diff/compare.rs: kubefleet",
+    "karmada/migrate/mod.rs: kubefed",
+    "karmada/migrate/mod.rs: ocm",
+    "kubefed/plan.rs: federation",
+    "load/clusters.rs: ocm",
+    "load/kinds/mod.rs: federation",
+    "load/kinds/mod.rs: ocm",
+    "load/model_builder.rs: karmada",
+    "load/model_builder.rs: kubefleet",
+    "load/model_builder.rs: ocm",
+    "load/previous.rs: ocm",
+    "migrate/mod.rs: kubefed",
+    "migrate/mod.rs: ocm",
+    "model/mod.rs: karmada",
+    "model/mod.rs: kubefleet",
+    "model/mod.rs: ocm",
+    "model/plan_document.rs: kubefleet",
+    "model/workload.rs: karmada",
+    "model/workload.rs: kubefed",
+    "model/workload.rs: kubefleet",
+    "model/workload.rs: ocm",
+    "plan/federated_fleet.rs: ocm",
+    "plan/mod.rs: karmada",
+    "plan/mod.rs: kubefleet",
+    "plan/mod.rs: ocm",
+    "plan/trace.rs: karmada",
+    "plan/trace.rs: kubefleet",
+    "plan/trace.rs: ocm",
+    "plan/whatif.rs: karmada",
+    "plan/whatif.rs: kubefleet",
+    "render/bindings.rs: karmada",
+    "render/diff/text.rs: kubefleet",
+    "render/explain/mod.rs: ocm",
+    "render/plan.rs: kubefleet",
+    "render/plan.rs: ocm",
+];
 
 #[test]
 fn the_layer_check_resolves_paths_and_roles() {
