@@ -1,17 +1,128 @@
 //! The registry: every placement API fleetplan knows, one line per API in each list the
-//! frameworks loop over: what `load` reads, the plan step `plan` runs for a workload, the
-//! piece `explain` renders a trace with, and `migrate`'s targets. An API's code lives in its
-//! folder (`src/<api>/`: `read`, `plan`, `explain`, `migrate`, and its engine); this file is
-//! the one place the compiler shows every API together, as upstream OCM's `schedule.go` and
-//! Karmada's `registry.go` list their plugins. Adding an API: ARCHITECTURE.md, "Adding a
-//! placement API".
+//! frameworks loop over and each type they hold: the kinds of workload (`WorkloadKind`), the
+//! objects each API keeps in the model besides its workloads (`ApiObject`, and the stores
+//! they go to), what `load` reads, the plan step `plan` runs for a workload, the piece
+//! `explain` renders a trace with, and `migrate`'s targets. An API's code lives in its
+//! folder (`src/<api>/`: `read`, `model`, `plan`, `explain`, `migrate`, and its engine);
+//! this file is the one place the compiler shows every API together, as upstream OCM's
+//! `schedule.go` and Karmada's `registry.go` list their plugins. Adding an API:
+//! ARCHITECTURE.md, "Adding a placement API".
 
+use crate::karmada::model::{KarmadaCluster, PropagationPolicy, ResourceBinding, ResourceTemplate};
+use crate::kubefed::model::RspSpec;
 use crate::load::kinds::{self, Api};
 use crate::migrate::{Migrate, Target};
-use crate::model::{Cluster, Model, PlanItem, Workload, WorkloadKind};
+use crate::model::{Cluster, FederatedPlacement, Model, PlanItem, Workload};
+use crate::ocm::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, PlacementBinding};
+use crate::ocm::model::placement::{PlacementRuleSpec, PlacementSpec};
 use crate::plan::{ItemTrace, Planned, Run};
 use crate::render::explain::{self, Explanation};
 use crate::{federation, karmada, kubefed, kubefleet, ocm};
+
+/// Anything in the inputs that asks for placement: one variant per kind of workload, each
+/// planned by its API's plan step ([`plan`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum WorkloadKind {
+    /// Any other object carrying federation annotations (ConfigMap, ReplicaSet, Deployment…).
+    Annotated {
+        /// Raw `federation.kubernetes.io/replica-set-preferences` annotation, if any.
+        replica_set_preferences: Option<String>,
+        /// `spec.replicas`, default 1.
+        replicas: i64,
+    },
+    /// kubefed `ReplicaSchedulingPreference` (`scheduling.kubefed.io/v1alpha1`).
+    ReplicaSchedulingPreference(RspSpec),
+    /// kubefed `Federated*` (`types.kubefed.io/v1beta1`).
+    Federated(FederatedPlacement),
+    /// OCM `Placement` (v1alpha1 or v1beta1, normalised to one shape).
+    Placement(Box<PlacementSpec>),
+    /// `PlacementRule` (`apps.open-cluster-management.io/v1`).
+    PlacementRule(Box<PlacementRuleSpec>),
+    /// A resource template of a kind some Karmada policy selects (which one claims it is
+    /// decided at plan time, against the model's `karmada` objects).
+    Karmada(Box<ResourceTemplate>),
+    /// An object that lands where the OCM placements it references land (Policy, PolicySet,
+    /// Subscription, ManifestWorkReplicaSet, ApplicationSet, ClusterManagementAddOn).
+    Consumer(Box<ConsumerSpec>),
+    /// A KubeFleet ClusterResourcePlacement or ResourcePlacement.
+    KubeFleet(Box<KubeFleetPlacement>),
+}
+
+/// What a KubeFleet placement is to the model (opaque outside the crate).
+pub use crate::kubefleet::model::objects::PlacementObject as KubeFleetPlacement;
+
+/// The objects each API keeps in the model besides its workloads (`Model`'s fields).
+pub(crate) type KarmadaObjects = karmada::model::KarmadaObjects;
+pub(crate) type ConsumerObjects = ocm::model::consumer::ConsumerObjects;
+pub(crate) type KubeFleetObjects = kubefleet::model::objects::Objects;
+
+/// An object of an API's own, as its reader decoded it, that the loader adds to that API's
+/// store in the model (`load`'s `Entry::Api`), in document order.
+pub(crate) enum ApiObject {
+    /// With a warning about what of it is not simulated.
+    KarmadaCluster {
+        cluster: KarmadaCluster,
+        warning: Option<String>,
+    },
+    KarmadaPolicy(PropagationPolicy),
+    KarmadaBinding(ResourceBinding),
+    PlacementBinding(PlacementBinding),
+    DuckConfigMap(DuckConfigMap),
+    ArgoCluster(ArgoCluster),
+    KubeFleet(kubefleet::model::objects::Object),
+}
+
+impl ApiObject {
+    /// Adds the object to its API's store in `model`.
+    pub(crate) fn add(self, model: &mut Model) {
+        match self {
+            ApiObject::KarmadaCluster { cluster, warning } => {
+                model.warnings.extend(warning);
+                model.karmada.clusters.push(cluster);
+            }
+            ApiObject::KarmadaPolicy(policy) => model.karmada.policies.push(policy),
+            ApiObject::KarmadaBinding(binding) => model.karmada.bindings.push(binding),
+            ApiObject::PlacementBinding(binding) => model.consumers.bindings.push(binding),
+            ApiObject::DuckConfigMap(config_map) => model.consumers.config_maps.push(config_map),
+            ApiObject::ArgoCluster(cluster) => model.consumers.argo_clusters.push(cluster),
+            ApiObject::KubeFleet(object) => model.kubefleet.add(object),
+        }
+    }
+}
+
+/// Where a message says `kind`'s clusters were looked for: the fleet of its API's own
+/// (Karmada's Clusters, KubeFleet's MemberClusters), else the inventory.
+pub(crate) fn fleet_searched(kind: &WorkloadKind) -> &'static str {
+    match kind {
+        WorkloadKind::Karmada(_) => "among the Karmada Clusters",
+        WorkloadKind::KubeFleet(_) => "among the MemberClusters",
+        _ => "in the inventory",
+    }
+}
+
+/// The names of the clusters a workload of `kind` is placed over ([`fleet_searched`]).
+pub(crate) fn fleet_names<'m>(model: &'m Model, kind: &WorkloadKind) -> Vec<&'m str> {
+    match kind {
+        WorkloadKind::Karmada(_) => model
+            .karmada
+            .clusters
+            .iter()
+            .map(|cluster| cluster.name.as_str())
+            .collect(),
+        WorkloadKind::KubeFleet(_) => model
+            .kubefleet
+            .member_clusters
+            .iter()
+            .map(|cluster| cluster.name.as_str())
+            .collect(),
+        _ => model
+            .inventory
+            .clusters
+            .iter()
+            .map(|cluster| cluster.name.as_str())
+            .collect(),
+    }
+}
 
 /// What `load` reads, in the order the APIs' claims are tried (an object of a kind no API
 /// defines goes to the first API that claims it).

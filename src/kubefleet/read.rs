@@ -23,6 +23,7 @@ use crate::load::api::{
 };
 use crate::load::LoadError;
 use crate::model::WorkloadKind;
+use crate::registry::ApiObject;
 
 mod admission;
 
@@ -187,7 +188,7 @@ impl From<ReadError> for FieldError {
 }
 
 fn kept(object: &Object<'_>, kubefleet: KubeFleetObject) -> Decoded {
-    claimed(object, Entry::KubeFleet(kubefleet))
+    claimed(object, Entry::Api(ApiObject::KubeFleet(kubefleet)))
 }
 
 /// The placement `object` names in `field`: a ResourcePlacement of its namespace when

@@ -6,12 +6,12 @@ use std::collections::BTreeMap;
 use foldhash::{HashMap, HashSet};
 
 use super::{LoadError, LoadErrors};
-use crate::karmada::model::{KarmadaCluster, PropagationPolicy, ResourceBinding, ResourceTemplate};
+use crate::karmada::model::ResourceTemplate;
 use crate::model::{
     AddOnPlacementScore, Binding, Cluster, ClusterSet, Interner, Model, ObjectRef,
     PreviousDecision, Source, Workload, WorkloadKind,
 };
-use crate::ocm::model::consumer::{ArgoCluster, DuckConfigMap, PlacementBinding};
+use crate::registry::ApiObject;
 
 /// One object as its kind's reader decoded it (`load/kinds`). Decoding reads the object
 /// alone, so a List's items are decoded on every core; [`ModelBuilder::add`] then adds them
@@ -65,17 +65,8 @@ pub(crate) enum Entry {
     Binding(Binding),
     AddOnScore(AddOnPlacementScore),
     Decision(PreviousDecision),
-    /// With a warning about what of it is not simulated.
-    KarmadaCluster {
-        cluster: KarmadaCluster,
-        warning: Option<String>,
-    },
-    KarmadaPolicy(PropagationPolicy),
-    KarmadaBinding(ResourceBinding),
-    PlacementBinding(PlacementBinding),
-    DuckConfigMap(DuckConfigMap),
-    ArgoCluster(ArgoCluster),
-    KubeFleet(crate::kubefleet::model::objects::Object),
+    /// An object an API keeps in a store of its own (the registry's list).
+    Api(ApiObject),
 }
 
 /// (API group, kind, namespace, name): the identity duplicates are judged by. The version
@@ -200,16 +191,7 @@ impl ModelBuilder {
             Entry::Binding(binding) => model.inventory.bindings.push(binding),
             Entry::AddOnScore(score) => model.inventory.addon_scores.push(score),
             Entry::Decision(decision) => model.decisions.push(decision),
-            Entry::KarmadaCluster { cluster, warning } => {
-                model.warnings.extend(warning);
-                model.karmada.clusters.push(cluster);
-            }
-            Entry::KarmadaPolicy(policy) => model.karmada.policies.push(policy),
-            Entry::KarmadaBinding(binding) => model.karmada.bindings.push(binding),
-            Entry::PlacementBinding(binding) => model.consumers.bindings.push(binding),
-            Entry::DuckConfigMap(config_map) => model.consumers.config_maps.push(config_map),
-            Entry::ArgoCluster(cluster) => model.consumers.argo_clusters.push(cluster),
-            Entry::KubeFleet(object) => model.kubefleet.add(object),
+            Entry::Api(object) => object.add(model),
         }
     }
 

@@ -15,6 +15,7 @@ pub(crate) mod quantity;
 pub(crate) mod time;
 mod workload;
 
+pub use crate::registry::WorkloadKind;
 pub(crate) use cluster::{
     AddOnPlacementScore, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory, Taint,
     TaintEffect, CLUSTERSET_LABEL,
@@ -34,7 +35,6 @@ pub(crate) use object::{Metadata, Source};
 pub use plan_document::{Group, Plan, PlanItem, Rollout, Wave};
 pub(crate) use plan_document::{PLAN_API_VERSION, PLAN_KIND};
 pub(crate) use quantity::Quantity;
-pub use workload::WorkloadKind;
 pub(crate) use workload::{FederatedPlacement, Workload};
 
 /// Everything one run reads: the fleet, the workloads that ask for placement, and the
@@ -50,13 +50,13 @@ pub struct Model {
     pub skipped: Vec<(Source, String)>,
     /// Karmada clusters, policies and previous
     /// bindings: a fleet of its own, scheduled by `crate::karmada`.
-    pub karmada: crate::karmada::model::KarmadaObjects,
+    pub karmada: crate::registry::KarmadaObjects,
     /// The objects between a placement consumer and its placement: PlacementBindings, an
     /// ApplicationSet's ConfigMaps, Argo CD cluster Secrets.
-    pub consumers: crate::ocm::model::consumer::ConsumerObjects,
+    pub consumers: crate::registry::ConsumerObjects,
     /// KubeFleet's MemberClusters, bindings, snapshots, update runs and overrides: a fleet
-    /// of its own, scheduled by `crate::kubefleet`.
-    pub(crate) kubefleet: crate::kubefleet::model::objects::Objects,
+    /// of its own.
+    pub(crate) kubefleet: crate::registry::KubeFleetObjects,
     /// Documents found by walking a directory or glob with neither apiVersion nor kind: not
     /// Kubernetes objects (CI files, templates). Counted by `check`, named with `--verbose`.
     pub not_objects: Vec<Source>,
@@ -69,37 +69,14 @@ pub struct Model {
 }
 
 impl Model {
-    /// The names of the clusters `workload` is placed over: Karmada's own fleet for a
-    /// resource template a Karmada policy may select, the inventory for everything else.
     /// Where [`Model::fleet_names`] looks for `workload`'s clusters, as a message says it.
     pub fn fleet_searched(workload: &Workload) -> &'static str {
-        match workload.kind {
-            WorkloadKind::Karmada(_) => "among the Karmada Clusters",
-            WorkloadKind::KubeFleet(_) => "among the MemberClusters",
-            _ => "in the inventory",
-        }
+        crate::registry::fleet_searched(&workload.kind)
     }
 
+    /// The names of the clusters `workload` is placed over: its API's own fleet (Karmada's
+    /// for a resource template a Karmada policy may select), the inventory for the others.
     pub fn fleet_names(&self, workload: &Workload) -> Vec<&str> {
-        match workload.kind {
-            WorkloadKind::Karmada(_) => self
-                .karmada
-                .clusters
-                .iter()
-                .map(|cluster| cluster.name.as_str())
-                .collect(),
-            WorkloadKind::KubeFleet(_) => self
-                .kubefleet
-                .member_clusters
-                .iter()
-                .map(|cluster| cluster.name.as_str())
-                .collect(),
-            _ => self
-                .inventory
-                .clusters
-                .iter()
-                .map(|cluster| cluster.name.as_str())
-                .collect(),
-        }
+        crate::registry::fleet_names(self, &workload.kind)
     }
 }

@@ -1,10 +1,7 @@
 use std::collections::BTreeMap;
 
 use super::{LabelSelectorSpec, ObjectRef, Source};
-use crate::karmada::model::ResourceTemplate;
-use crate::kubefed::model::RspSpec;
-use crate::ocm::model::consumer::ConsumerSpec;
-use crate::ocm::model::placement::{PlacementRuleSpec, PlacementSpec};
+use crate::registry::WorkloadKind;
 
 /// Anything in the inputs that asks for placement.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,33 +17,6 @@ pub struct Workload {
     /// default), which `check` names in its hints.
     pub namespace_omitted: bool,
     pub kind: WorkloadKind,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum WorkloadKind {
-    /// Any other object carrying federation annotations (ConfigMap, ReplicaSet, Deployment…).
-    Annotated {
-        /// Raw `federation.kubernetes.io/replica-set-preferences` annotation, if any.
-        replica_set_preferences: Option<String>,
-        /// `spec.replicas`, default 1.
-        replicas: i64,
-    },
-    /// kubefed `ReplicaSchedulingPreference` (`scheduling.kubefed.io/v1alpha1`).
-    ReplicaSchedulingPreference(RspSpec),
-    /// kubefed `Federated*` (`types.kubefed.io/v1beta1`).
-    Federated(FederatedPlacement),
-    /// OCM `Placement` (v1alpha1 or v1beta1, normalised to one shape).
-    Placement(Box<PlacementSpec>),
-    /// `PlacementRule` (`apps.open-cluster-management.io/v1`).
-    PlacementRule(Box<PlacementRuleSpec>),
-    /// A resource template of a kind some Karmada policy selects (which one claims it is
-    /// decided at plan time, against the model's `karmada` objects).
-    Karmada(Box<ResourceTemplate>),
-    /// An object that lands where the OCM placements it references land (Policy, PolicySet,
-    /// Subscription, ManifestWorkReplicaSet, ApplicationSet, ClusterManagementAddOn).
-    Consumer(Box<ConsumerSpec>),
-    /// A KubeFleet ClusterResourcePlacement or ResourcePlacement.
-    KubeFleet(Box<crate::kubefleet::model::objects::PlacementObject>),
 }
 
 /// `spec.placement` of a kubefed federated object.

@@ -334,18 +334,12 @@ const KINDS: &[(&str, &[&str])] = &[
 
 /// Where a kind name still appears outside its API's folder: `file: Kind`.
 const KIND_EXCEPTIONS: &[&str] = &[
-    // The model's shared data: the workload kinds (one variant per API's kind), the
-    // inventory's add-on scores.
+    // The model's shared data: the inventory's add-on scores.
     "model/cluster.rs: AddOnPlacementScore",
     "model/mod.rs: AddOnPlacementScore",
-    "model/workload.rs: PlacementRule",
-    "model/workload.rs: ReplicaSchedulingPreference",
-    // The loader's framework: its model entries (one variant per kind of model data), the
-    // name rules, and `--previous` (a Plan document or PlacementDecisions).
+    // The loader's framework: its inventory entries, the name rules, and `--previous` (a
+    // Plan document or PlacementDecisions).
     "load/model_builder.rs: AddOnPlacementScore",
-    "load/model_builder.rs: PlacementBinding",
-    "load/model_builder.rs: PropagationPolicy",
-    "load/model_builder.rs: ResourceBinding",
     "load/names.rs: ManagedClusterSet",
     "load/previous.rs: PlacementDecision",
     "load/previous.rs: PlacementRule",
@@ -509,19 +503,10 @@ const API_MODULE_EXCEPTIONS: &[&str] = &[
     "load/kinds/mod.rs: federation",
     "load/kinds/mod.rs: ocm",
     "load/model_builder.rs: karmada",
-    "load/model_builder.rs: kubefleet",
-    "load/model_builder.rs: ocm",
     "load/previous.rs: ocm",
     "migrate/mod.rs: kubefed",
     "migrate/mod.rs: ocm",
-    "model/mod.rs: karmada",
-    "model/mod.rs: kubefleet",
-    "model/mod.rs: ocm",
     "model/plan_document.rs: kubefleet",
-    "model/workload.rs: karmada",
-    "model/workload.rs: kubefed",
-    "model/workload.rs: kubefleet",
-    "model/workload.rs: ocm",
     "plan/federated_fleet.rs: ocm",
     "plan/mod.rs: karmada",
     "plan/mod.rs: kubefleet",

@@ -26,6 +26,7 @@ use crate::load::names::{metadata_label_error, Names};
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
 use crate::model::{LabelSelectorSpec, Quantity};
+use crate::registry::ApiObject;
 use crate::selector::validate_label_selector;
 use admission::{
     FailoverDoc, PolicyFields, SchedulePriorityDoc, SuspensionDoc, WorkloadAffinityDoc,
@@ -278,7 +279,10 @@ fn karmada_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
         edits: Vec::new(),
         source: object.source.clone(),
     };
-    Ok(claimed(&object, Entry::KarmadaCluster { cluster, warning }))
+    Ok(claimed(
+        &object,
+        Entry::Api(ApiObject::KarmadaCluster { cluster, warning }),
+    ))
 }
 
 // ---- PropagationPolicy / ClusterPropagationPolicy ----
@@ -591,7 +595,10 @@ fn propagation_policy(object: Object<'_>) -> Result<Decoded, LoadError> {
         deleting: object.meta.deletion_timestamp.is_some(),
         source: object.source.clone(),
     };
-    Ok(claimed(&object, Entry::KarmadaPolicy(policy)))
+    Ok(claimed(
+        &object,
+        Entry::Api(ApiObject::KarmadaPolicy(policy)),
+    ))
 }
 
 fn placement(doc: PlacementDoc, errors: &mut Vec<FieldError>) -> Placement {
@@ -922,7 +929,10 @@ fn resource_binding(object: Object<'_>) -> Result<Decoded, LoadError> {
             .filter(|name| !name.is_empty()),
         source: object.source.clone(),
     };
-    Ok(claimed(&object, Entry::KarmadaBinding(binding)))
+    Ok(claimed(
+        &object,
+        Entry::Api(ApiObject::KarmadaBinding(binding)),
+    ))
 }
 
 // ---- resource templates ----

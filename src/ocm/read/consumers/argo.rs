@@ -21,6 +21,7 @@ use crate::model::LabelSelectorSpec;
 use crate::ocm::model::consumer::{
     ApplicationSetSpec, ArgoCluster, ConsumerSpec, DuckConfigMap, Generator,
 };
+use crate::registry::ApiObject;
 
 /// The label that makes a Secret an Argo CD cluster (`common.LabelKeySecretType`).
 pub(crate) const SECRET_TYPE_LABEL: &str = "argocd.argoproj.io/secret-type";
@@ -93,7 +94,10 @@ fn config_map(object: Object<'_>) -> Result<Decoded, LoadError> {
         status_list_key: data.status_list_key,
         match_key: data.match_key,
     };
-    Ok(claimed(&object, Entry::DuckConfigMap(config_map)))
+    Ok(claimed(
+        &object,
+        Entry::Api(ApiObject::DuckConfigMap(config_map)),
+    ))
 }
 
 #[derive(Deserialize)]
@@ -139,7 +143,10 @@ fn cluster_secret(object: Object<'_>) -> Result<Decoded, LoadError> {
         name,
         server,
     };
-    Ok(claimed(&object, Entry::ArgoCluster(cluster)))
+    Ok(claimed(
+        &object,
+        Entry::Api(ApiObject::ArgoCluster(cluster)),
+    ))
 }
 
 /// Standard base64 (RFC 4648, padded, as the API server encodes `data`) into UTF-8 text.

@@ -12,6 +12,7 @@ use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
 use crate::ocm::model::consumer::{ConsumerSpec, PlacementBinding};
+use crate::registry::ApiObject;
 
 pub(crate) const GROUP: &str = "policy.open-cluster-management.io";
 
@@ -202,5 +203,8 @@ fn placement_binding(object: Object<'_>) -> Result<Decoded, LoadError> {
         restricted: doc.sub_filter.is_some(),
         remediation_override,
     };
-    Ok(claimed(&object, Entry::PlacementBinding(binding)))
+    Ok(claimed(
+        &object,
+        Entry::Api(ApiObject::PlacementBinding(binding)),
+    ))
 }
