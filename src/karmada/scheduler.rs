@@ -10,7 +10,7 @@ use crate::karmada::model::{KarmadaCluster, TargetCluster};
 use super::assignment::{self, Division, Strategy, Target};
 use super::cluster_locality;
 use super::filter::{self, FilterContext, TermAffinity, Verdict};
-use super::fleet::Fleet;
+use super::fleet::{FilterTable, Fleet};
 use super::spread::{self, ClusterDetail, Selection};
 use super::Binding;
 
@@ -301,48 +301,12 @@ fn run<'a>(fleet: &Fleet<'a>, binding: &Binding, term: Option<&str>, trace: bool
         result: Ok(Vec::new()),
     };
     let table = fleet.filter_table(binding, observed, &affinity);
-    // The clusters the binding targets or is evicted from: their verdicts differ from the
-    // policy's table (fleet.rs), every other cluster's is the table's.
-    let mut own: Vec<usize> = binding
-        .clusters
-        .iter()
-        .map(|target| target.name.as_str())
-        .chain(binding.eviction_from.iter().map(String::as_str))
-        .filter_map(|name| fleet.position(name))
-        .collect();
-    own.sort_unstable();
-    own.dedup();
-    let verdict = |index: usize| -> Cow<'_, Verdict> {
-        if own.binary_search(&index).is_ok() {
-            Cow::Owned(filter::verdict(&context, &fleet.clusters[index]))
-        } else {
-            Cow::Borrowed(table.verdict(index))
-        }
-    };
-    let (feasible, reasons) = if own.is_empty() {
-        (
-            Cow::Borrowed(&table.feasible),
-            Cow::Borrowed(&table.reasons),
-        )
-    } else {
-        let mut feasible = Vec::new();
-        let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
-        for index in 0..fleet.clusters.len() {
-            match &*verdict(index) {
-                Verdict::Fit => feasible.push(index),
-                Verdict::Unfit { reason, .. } => {
-                    *reasons.entry(reason.to_string()).or_default() += 1;
-                }
-                Verdict::Deleting => {}
-            }
-        }
-        (Cow::Owned(feasible), Cow::Owned(reasons))
-    };
-    if trace {
-        attempt.verdicts = (0..fleet.clusters.len())
-            .map(|index| verdict(index).into_owned())
-            .collect();
-    }
+    let (feasible, reasons) = fit(
+        fleet,
+        &context,
+        &table,
+        trace.then_some(&mut attempt.verdicts),
+    );
     if feasible.is_empty() {
         attempt.result = Err(Failure {
             reason: Reason::NoClusterFit,
@@ -350,36 +314,7 @@ fn run<'a>(fleet: &Fleet<'a>, binding: &Binding, term: Option<&str>, trace: bool
         });
         return attempt;
     }
-    let resource = binding.resource;
-    let requests = fleet.estimator.requests(resource.requirements.as_ref());
-    // `spec.clusters` by name, the first entry of a name winning as `TargetContains` and the
-    // estimator's lookup find it.
-    let mut previous: HashMap<&str, i64> = HashMap::new();
-    for target in binding.clusters {
-        previous
-            .entry(target.name.as_str())
-            .or_insert(target.replicas);
-    }
-    let mut details: Vec<ClusterDetail> = feasible
-        .iter()
-        .map(|&index| {
-            let cluster = &fleet.clusters[index];
-            let allocatable =
-                fleet
-                    .estimator
-                    .available_replicas(index, resource.replicas, &requests);
-            let assigned = previous.get(cluster.name.as_str()).copied();
-            ClusterDetail {
-                index,
-                name: cluster.name.as_str(),
-                rank: fleet.rank(index),
-                score: cluster_locality::score(assigned.is_some()),
-                overflow_order: affinity.overflow_order(cluster),
-                available: allocatable + assigned.unwrap_or(0),
-                allocatable,
-            }
-        })
-        .collect();
+    let mut details = prioritized(fleet, binding, &affinity, &feasible);
     spread::sort_clusters(&mut details);
     if trace {
         attempt.feasible = details.clone();
@@ -388,7 +323,7 @@ fn run<'a>(fleet: &Fleet<'a>, binding: &Binding, term: Option<&str>, trace: bool
         binding.placement,
         details,
         |index| fleet.clusters[index].region.as_str(),
-        resource.replicas,
+        binding.resource.replicas,
     );
     let selected = match selected {
         Ok((selected, selection)) => {
@@ -420,6 +355,101 @@ fn run<'a>(fleet: &Fleet<'a>, binding: &Binding, term: Option<&str>, trace: bool
         message: format!("failed to assign replicas: {}", error.message),
     });
     attempt
+}
+
+/// `findClustersThatFit`: the feasible clusters (fleet order) and how many gave each failure
+/// reason, from the policy's shared table (fleet.rs) except for the clusters the binding
+/// targets or is evicted from, whose verdicts differ from an empty binding's. `verdicts`,
+/// when traced, receives every cluster's verdict.
+fn fit<'t>(
+    fleet: &Fleet,
+    context: &FilterContext,
+    table: &'t FilterTable,
+    verdicts: Option<&mut Vec<Verdict>>,
+) -> (Cow<'t, [usize]>, Cow<'t, BTreeMap<String, usize>>) {
+    let binding = context.binding;
+    let mut own: Vec<usize> = binding
+        .clusters
+        .iter()
+        .map(|target| target.name.as_str())
+        .chain(binding.eviction_from.iter().map(String::as_str))
+        .filter_map(|name| fleet.position(name))
+        .collect();
+    own.sort_unstable();
+    own.dedup();
+    let verdict = |index: usize| -> Cow<'_, Verdict> {
+        if own.binary_search(&index).is_ok() {
+            Cow::Owned(filter::verdict(context, &fleet.clusters[index]))
+        } else {
+            Cow::Borrowed(table.verdict(index))
+        }
+    };
+    let fit = if own.is_empty() {
+        (
+            Cow::Borrowed(table.feasible.as_slice()),
+            Cow::Borrowed(&table.reasons),
+        )
+    } else {
+        let mut feasible = Vec::new();
+        let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+        for index in 0..fleet.clusters.len() {
+            match &*verdict(index) {
+                Verdict::Fit => feasible.push(index),
+                Verdict::Unfit { reason, .. } => {
+                    *reasons.entry(reason.to_string()).or_default() += 1;
+                }
+                Verdict::Deleting => {}
+            }
+        }
+        (Cow::Owned(feasible), Cow::Owned(reasons))
+    };
+    if let Some(verdicts) = verdicts {
+        *verdicts = (0..fleet.clusters.len())
+            .map(|index| verdict(index).into_owned())
+            .collect();
+    }
+    fit
+}
+
+/// `prioritizeClusters` and the estimate: each feasible cluster's locality score, overflow
+/// order and available replicas (the estimator's, plus what the binding already has there),
+/// unsorted.
+fn prioritized<'a>(
+    fleet: &Fleet<'a>,
+    binding: &Binding,
+    affinity: &TermAffinity,
+    feasible: &[usize],
+) -> Vec<ClusterDetail<'a>> {
+    let resource = binding.resource;
+    let requests = fleet.estimator.requests(resource.requirements.as_ref());
+    // `spec.clusters` by name, the first entry of a name winning as `TargetContains` and the
+    // estimator's lookup find it.
+    let mut previous: HashMap<&str, i64> = HashMap::new();
+    for target in binding.clusters {
+        previous
+            .entry(target.name.as_str())
+            .or_insert(target.replicas);
+    }
+    feasible
+        .iter()
+        .map(|&index| {
+            let cluster = &fleet.clusters[index];
+            let allocatable =
+                fleet
+                    .estimator
+                    .available_replicas(index, resource.replicas, &requests);
+            let assigned = previous.get(cluster.name.as_str()).copied();
+            ClusterDetail {
+                index,
+                name: cluster.name.as_str(),
+                rank: fleet.rank(index),
+                score: cluster_locality::score(assigned.is_some()),
+                overflow_order: affinity.overflow_order(cluster),
+                available: allocatable + assigned.unwrap_or(0),
+                allocatable,
+            }
+        })
+        .collect()
 }
 
 /// `enableOverflow`: the term being tried has overflow affinities.
