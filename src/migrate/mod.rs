@@ -36,7 +36,7 @@ use serde_yaml::Value;
 
 pub(crate) use crate::load::CLUSTER_SELECTOR_ANNOTATION;
 use crate::load::{self, Document, LoadErrors, LoadOptions};
-use crate::model::{Model, ObjectRef, WorkloadKind};
+use crate::model::{Model, ObjectRef, Workload, WorkloadKind};
 use crate::plan::PlanOptions;
 use crate::render::{json_document, Unrepresentable};
 pub(crate) use crate::replicas::REPLICA_SET_PREFERENCES_ANNOTATION;
@@ -60,6 +60,44 @@ pub(crate) const CLUSTER_SCOPED_FOLDER: &str = "cluster-scoped";
 pub(crate) const NAMESPACES_FOLDER: &str = "namespaces";
 pub(crate) const NO_NAMESPACE_FOLDER: &str = "no-namespace";
 pub(crate) const KIND: &str = "Migration";
+
+/// An object with federation v1 annotations (`WorkloadKind::Annotated`) as both targets
+/// migrate it: its cluster-selector and replica-set-preferences as written, and its
+/// `spec.replicas`.
+#[derive(Clone, Copy)]
+pub(crate) struct Annotations<'w> {
+    pub selector: Option<&'w str>,
+    pub preferences: Option<&'w str>,
+    pub replicas: i64,
+}
+
+impl<'w> Annotations<'w> {
+    /// `workload`'s annotations; `None` unless it is an annotated object.
+    pub(crate) fn of(workload: &'w Workload) -> Option<Self> {
+        match &workload.kind {
+            WorkloadKind::Annotated {
+                replica_set_preferences,
+                replicas,
+            } => Some(Annotations {
+                selector: workload.cluster_selector.as_deref(),
+                preferences: replica_set_preferences.as_deref(),
+                replicas: *replicas,
+            }),
+            _ => None,
+        }
+    }
+
+    /// `value`, the object as written, without either annotation: what is written back.
+    pub(crate) fn stripped(value: &Value) -> Value {
+        objects::without_annotations(
+            value,
+            &[
+                CLUSTER_SELECTOR_ANNOTATION,
+                REPLICA_SET_PREFERENCES_ANNOTATION,
+            ],
+        )
+    }
+}
 
 /// The API the legacy objects are migrated to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -391,13 +429,7 @@ pub(crate) fn migrate(
 ) -> Migration {
     let raws = objects::raw_objects(documents);
     let index = RawIndex::new(&raws);
-    // A rule's own decisions: the first PlacementDecision-like entry read for it.
-    let mut decisions: HashMap<&ObjectRef, &[String]> = HashMap::new();
-    for decision in &model.decisions {
-        decisions
-            .entry(&decision.object)
-            .or_insert(decision.clusters.as_slice());
-    }
+    let decisions = own_decisions(model);
     let scope = ClusterScope::new(&options.set, &model.inventory);
     let mut assembly = Assembly::new(model);
     // Each namespace Placements are made in, and whether any input there named it.
@@ -407,45 +439,33 @@ pub(crate) fn migrate(
     for workload in &model.workloads {
         let object = &workload.object;
         let raw = || index.find(&workload.source, object, namespace);
-        let result = match &workload.kind {
-            WorkloadKind::PlacementRule(spec) => {
-                raw().ok_or(ObjectError::Missing).and_then(|raw| {
-                    let namespace = namespace_of(object)?;
-                    let decisions = decisions.get(object).copied().unwrap_or_default();
-                    let converted = crate::ocm::migrate::placement_rule::convert(
-                        &crate::ocm::migrate::placement_rule::RuleInput {
-                            raw,
-                            object,
-                            spec,
-                            decisions,
-                            scope: &scope,
-                        },
-                    );
-                    let placement = converted
-                        .outputs
-                        .iter()
-                        .map(|e| e.object.clone())
-                        .collect::<Vec<_>>();
-                    rules.insert((namespace.to_string(), object.name.clone()));
-                    Ok((converted, None, raw.location.clone(), placement, Vec::new()))
-                })
-            }
-            WorkloadKind::Annotated {
-                replica_set_preferences,
-                replicas,
-            } => raw().ok_or(ObjectError::Missing).and_then(|raw| {
+        let result = if let WorkloadKind::PlacementRule(spec) = &workload.kind {
+            raw().ok_or(ObjectError::Missing).and_then(|raw| {
+                let namespace = namespace_of(object)?;
+                let converted = crate::ocm::migrate::placement_rule::convert(
+                    &crate::ocm::migrate::placement_rule::RuleInput {
+                        raw,
+                        object,
+                        spec,
+                        decisions: decisions.get(object).copied().unwrap_or_default(),
+                        scope: &scope,
+                    },
+                );
+                let placement = converted
+                    .outputs
+                    .iter()
+                    .map(|e| e.object.clone())
+                    .collect::<Vec<_>>();
+                rules.insert((namespace.to_string(), object.name.clone()));
+                Ok((converted, None, raw.location.clone(), placement, Vec::new()))
+            })
+        } else if let Some(annotations) = Annotations::of(workload) {
+            raw().ok_or(ObjectError::Missing).and_then(|raw| {
                 namespace_of(object)?;
-                annotated(
-                    raw,
-                    object,
-                    workload.cluster_selector.as_deref(),
-                    replica_set_preferences.as_deref(),
-                    *replicas,
-                    &scope,
-                    options.deliver,
-                )
-            }),
-            _ => continue,
+                annotated(raw, object, annotations, &scope, options.deliver)
+            })
+        } else {
+            continue;
         };
         let (mut converted, stripped, location, placements, rsps) = match result {
             Ok(parts) => parts,
@@ -459,25 +479,12 @@ pub(crate) fn migrate(
         };
         options.ocm.restrict(&mut converted);
         let written = raw().and_then(|raw| raw.namespace).is_some();
-        let mut comparisons: Vec<Comparison> = placements
-            .iter()
-            .map(|placement| Comparison {
-                aspect: Aspect::Clusters,
-                old: object.clone(),
-                new: placement.clone(),
-            })
-            .collect();
-        comparisons.extend(rsps.iter().map(|rsp| Comparison {
-            aspect: Aspect::Replicas,
-            old: object.clone(),
-            new: rsp.clone(),
-        }));
         let recorded = Recorded {
             converted,
             stripped,
             location,
             written,
-            comparisons,
+            comparisons: comparisons(object, &placements, &rsps),
             carried_by: Vec::new(),
             replaces: Vec::new(),
         };
@@ -491,10 +498,57 @@ pub(crate) fn migrate(
         }
     }
 
-    // An identical duplicate (read once by the loader) is rewritten once.
+    rewrite_consumers(&raws, namespace, &rules, &mut assembly);
+    let support = support_objects(model, &scope, &namespaces, &mut assembly.report);
+    assembly.finish(support)
+}
+
+/// Each PlacementRule's own decisions: the first PlacementDecision-like entry read for it.
+fn own_decisions(model: &Model) -> HashMap<&ObjectRef, &[String]> {
+    let mut decisions: HashMap<&ObjectRef, &[String]> = HashMap::new();
+    for decision in &model.decisions {
+        decisions
+            .entry(&decision.object)
+            .or_insert(decision.clusters.as_slice());
+    }
+    decisions
+}
+
+/// What `--verify` compares for one converted object: its clusters against each Placement
+/// made for it, its replicas against each ReplicaSchedulingPreference.
+fn comparisons(
+    object: &ObjectRef,
+    placements: &[ObjectRef],
+    rsps: &[ObjectRef],
+) -> Vec<Comparison> {
+    let mut comparisons: Vec<Comparison> = placements
+        .iter()
+        .map(|placement| Comparison {
+            aspect: Aspect::Clusters,
+            old: object.clone(),
+            new: placement.clone(),
+        })
+        .collect();
+    comparisons.extend(rsps.iter().map(|rsp| Comparison {
+        aspect: Aspect::Replicas,
+        old: object.clone(),
+        new: rsp.clone(),
+    }));
+    comparisons
+}
+
+/// The consumers (`raws` in input order) whose references name a migrated PlacementRule of
+/// `rules`, rewritten to name its Placement. An identical duplicate (read once by the
+/// loader) is rewritten once.
+fn rewrite_consumers(
+    raws: &[RawObject<'_>],
+    namespace: &str,
+    rules: &BTreeSet<(String, String)>,
+    assembly: &mut Assembly,
+) {
     let mut rewritten = std::collections::HashSet::new();
-    for raw in &raws {
-        let Some((value, field)) = crate::ocm::migrate::consumers::rewrite(raw, namespace, &rules)
+    for raw in raws {
+        let Some((value, field)) = crate::ocm::migrate::consumers::rewrite(raw, namespace, rules)
         else {
             continue;
         };
@@ -520,9 +574,6 @@ pub(crate) fn migrate(
         );
         assembly.rewrite(Emitted { object, value }, raw.location.clone(), conversion);
     }
-
-    let support = support_objects(model, &scope, &namespaces, &mut assembly.report);
-    assembly.finish(support)
 }
 
 type Parts = (
@@ -540,9 +591,7 @@ type Parts = (
 fn annotated(
     raw: &RawObject<'_>,
     object: &ObjectRef,
-    selector: Option<&str>,
-    preferences: Option<&str>,
-    replicas: i64,
+    annotations: Annotations,
     scope: &ClusterScope,
     deliver: bool,
 ) -> Result<Parts, ObjectError> {
@@ -552,14 +601,8 @@ fn annotated(
     };
     let mut placements = Vec::new();
     let mut rsps = Vec::new();
-    let mut stripped = Some(objects::without_annotations(
-        raw.value,
-        &[
-            CLUSTER_SELECTOR_ANNOTATION,
-            REPLICA_SET_PREFERENCES_ANNOTATION,
-        ],
-    ));
-    if let Some(selector) = selector {
+    let mut stripped = Some(Annotations::stripped(raw.value));
+    if let Some(selector) = annotations.selector {
         let made = crate::ocm::migrate::cluster_selector::convert(object, selector, scope)?;
         placements.extend(made.outputs.iter().map(|e| e.object.clone()));
         converted.outputs.extend(made.outputs);
@@ -575,7 +618,7 @@ fn annotated(
                 &placement,
                 &workload,
                 raw.namespace.is_some(),
-                preferences.is_some(),
+                annotations.preferences.is_some(),
             );
             converted.outputs.extend(delivered.outputs);
             converted.fields.extend(delivered.fields);
@@ -587,9 +630,13 @@ fn annotated(
         *value = served.value;
         converted.fields.extend(served.fields);
     }
-    if let Some(preferences) = preferences {
-        let made =
-            crate::kubefed::migrate::convert(object, preferences, replicas, selector.is_some())?;
+    if let Some(preferences) = annotations.preferences {
+        let made = crate::kubefed::migrate::convert(
+            object,
+            preferences,
+            annotations.replicas,
+            annotations.selector.is_some(),
+        )?;
         rsps.extend(made.outputs.iter().map(|e| e.object.clone()));
         converted.outputs.extend(made.outputs);
         converted.fields.extend(made.fields);

@@ -46,7 +46,7 @@ use crate::migrate::object_error::ObjectError;
 use crate::migrate::objects::{self, RawObject};
 use crate::migrate::report::{Aspect, Comparison, FieldReport};
 use crate::migrate::{
-    Converted, MigrateOptions, Migration, CLUSTER_SELECTOR_ANNOTATION,
+    Annotations, Converted, MigrateOptions, Migration, CLUSTER_SELECTOR_ANNOTATION,
     REPLICA_SET_PREFERENCES_ANNOTATION,
 };
 use crate::ocm::migrate::cluster_selector::{describe, match_expression};
@@ -129,37 +129,26 @@ pub(crate) fn migrate(
     for workload in namespaces.into_iter().chain(others) {
         let object = &workload.object;
         let raw = index.find(&workload.source, object, namespace);
-        let made = match (&workload.kind, raw) {
+        let made = match (&workload.kind, raw, Annotations::of(workload)) {
             (
                 WorkloadKind::Federated(_)
                 | WorkloadKind::ReplicaSchedulingPreference(_)
                 | WorkloadKind::Annotated { .. },
                 None,
+                _,
             ) => Err(ObjectError::Missing),
-            (WorkloadKind::Federated(placement), Some(raw)) => {
+            (WorkloadKind::Federated(placement), Some(raw), _) => {
                 let division = divisions.get(&identity(&object.kind, object)).copied();
                 federated_object(raw, object, placement, division, &kubefed)
             }
-            (WorkloadKind::ReplicaSchedulingPreference(spec), Some(raw)) => {
+            (WorkloadKind::ReplicaSchedulingPreference(spec), Some(raw), _) => {
                 let target = federated_objects.get(&identity(&spec.target_kind, object));
                 replica_scheduling_preference(raw, object, spec, target, bounded, &kubefed.types)
             }
-            (
-                WorkloadKind::Annotated {
-                    replica_set_preferences,
-                    replicas,
-                },
-                Some(raw),
-            ) => annotated(
-                raw,
-                object,
-                workload.cluster_selector.as_deref(),
-                replica_set_preferences.as_deref(),
-                *replicas,
-                &model.inventory,
-                bounded,
-            ),
-            (WorkloadKind::PlacementRule(_), _) => {
+            (_, Some(raw), Some(annotations)) => {
+                annotated(raw, object, annotations, &model.inventory, bounded)
+            }
+            (WorkloadKind::PlacementRule(_), _, _) => {
                 assembly.report.warnings.push(format!(
                     "{}: {object}: not migrated: --to karmada migrates kubefed and federation objects; a PlacementRule migrates with --to ocm",
                     workload.source
@@ -477,22 +466,19 @@ fn replica_scheduling_preference(
 fn annotated(
     raw: &RawObject<'_>,
     object: &ObjectRef,
-    selector: Option<&str>,
-    preferences: Option<&str>,
-    replicas: i64,
+    annotations: Annotations,
     inventory: &Inventory,
     bounded: bool,
 ) -> Result<Made, ObjectError> {
     if object.namespace.is_none() {
         return Err(ObjectError::ClusterScopedForKarmada);
     }
-    let mut stripped = objects::without_annotations(
-        raw.value,
-        &[
-            CLUSTER_SELECTOR_ANNOTATION,
-            REPLICA_SET_PREFERENCES_ANNOTATION,
-        ],
-    );
+    let Annotations {
+        selector,
+        preferences,
+        replicas,
+    } = annotations;
+    let mut stripped = Annotations::stripped(raw.value);
     let mut fields = Vec::new();
     let cluster_affinity = match selector {
         Some(selector) => Some(selector_affinity(selector, inventory, &mut fields)?),
