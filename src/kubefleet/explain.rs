@@ -2,6 +2,7 @@
 //! rejected it and upstream's reason, or its score and rank, and PickN's tie-break), and the
 //! rows of its block in the plan table.
 
+use super::item::NotScheduled;
 use super::model::policy::PlacementType;
 use super::plan::{KubeFleetTrace, Verdict};
 use super::stages::DELETE_STAGE;
@@ -91,22 +92,22 @@ pub(crate) fn explain(explanation: &mut Explanation, item: &PlanItem, trace: &Ku
     } else {
         format!("{selected} clusters")
     };
-    if trace.refused {
-        explanation.summary = format!(
-            "{}: refused at admission, not scheduled",
-            policy_text(trace)
-        );
+    if let Some(why) = &trace.not_scheduled {
+        let (summary, reason) = match why {
+            NotScheduled::Refused => (
+                "refused at admission".to_string(),
+                "the placement was refused at admission".to_string(),
+            ),
+            NotScheduled::SeveralLatest(count) => (
+                format!("{count} policy snapshots labelled latest"),
+                format!("the hub schedules nothing while {count} policy snapshots of the placement are labelled latest"),
+            ),
+        };
+        explanation.summary = format!("{}: {summary}, not scheduled", policy_text(trace));
         explanation.clusters = trace
             .clusters
             .iter()
-            .map(|(name, _)| {
-                verdict(
-                    name,
-                    false,
-                    Code::Failed,
-                    "the placement was refused at admission".to_string(),
-                )
-            })
+            .map(|(name, _)| verdict(name, false, Code::Failed, reason.clone()))
             .collect();
         return;
     }

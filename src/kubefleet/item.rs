@@ -30,7 +30,9 @@ pub(crate) struct Input<'a> {
     pub(crate) placement: &'a Placement,
     /// `spec.policy` as written, for the CRD's CEL rules (which test presence).
     pub(crate) raw_policy: Option<&'a Value>,
-    pub(crate) snapshot: Option<&'a PolicySnapshot>,
+    /// The (Cluster)SchedulingPolicySnapshots labelled latest for the placement, in input
+    /// order: upstream requires one at most.
+    pub(crate) snapshots: &'a [PolicySnapshot],
     /// The bindings labelled for the placement (in its namespace for a ResourcePlacement).
     pub(crate) bindings: &'a [Binding],
     pub(crate) run: Option<&'a StagedRun>,
@@ -72,8 +74,36 @@ pub(crate) struct Item {
     /// Admission refusals, a failed cycle, a run that cannot start.
     pub(crate) errors: Vec<String>,
     /// The schedule behind it (every filtered and scored cluster, for explain); `None` when
-    /// admission refused the placement.
+    /// the hub would not schedule the placement (`not_scheduled`).
     pub(crate) schedule: Option<Schedule>,
+    pub(crate) not_scheduled: Option<NotScheduled>,
+}
+
+/// Why the hub schedules nothing for a placement.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum NotScheduled {
+    /// The API server or the webhook refuses its policy.
+    Refused,
+    /// This many policy snapshots are labelled latest for it.
+    SeveralLatest(usize),
+}
+
+/// The scheduler's and the placement controller's refusal of a placement with several
+/// latest snapshots (`pkg/utils/controller/policy_snapshot_resolver.go
+/// LookupLatestPolicySnapshot`: `ErrUnexpectedBehavior`, `ErrMultipleActivePolicySnapshots`),
+/// then which snapshots they are.
+fn several_latest(placement: &Placement, snapshots: &[PolicySnapshot]) -> String {
+    let names: Vec<&str> = snapshots
+        .iter()
+        .map(|snapshot| snapshot.name.as_str())
+        .collect();
+    format!(
+        "unexpected behavior which cannot be handled by the controller: multiple active policy snapshots found for placement {}/{}: got {}, want 1 (labelled kubernetes-fleet.io/is-latest-snapshot=true: {})",
+        placement.namespace.as_deref().unwrap_or_default(),
+        placement.name,
+        snapshots.len(),
+        names.join(", ")
+    )
 }
 
 /// Plans one placement over the run's fleet.
@@ -83,10 +113,22 @@ pub(crate) fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
     if let Err(refusals) = admission::admit(input.raw_policy, policy) {
         return Item {
             errors: refusals.iter().map(Refusal::to_string).collect(),
+            not_scheduled: Some(NotScheduled::Refused),
             ..Item::default()
         };
     }
-    let schedule = schedule::schedule(input.placement, input.snapshot, input.bindings, fleet);
+    let snapshot = match input.snapshots {
+        [] => None,
+        [snapshot] => Some(snapshot),
+        several => {
+            return Item {
+                errors: vec![several_latest(input.placement, several)],
+                not_scheduled: Some(NotScheduled::SeveralLatest(several.len())),
+                ..Item::default()
+            }
+        }
+    };
+    let schedule = schedule::schedule(input.placement, snapshot, input.bindings, fleet);
     let mut item = Item {
         clusters: schedule
             .clusters()
@@ -290,7 +332,7 @@ mod tests {
         Input {
             placement,
             raw_policy: Some(raw),
-            snapshot: None,
+            snapshots: &[],
             bindings: &[],
             run: None,
             cluster_resource_overrides: &[],

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::fleet::Fleet;
-use super::item::{self, Input, StagedRun};
+use super::item::{self, Input, NotScheduled, StagedRun};
 use super::model::aggregate;
 use super::model::binding::{Binding, BindingScore, ClusterDecision};
 use super::model::objects::{
@@ -29,8 +29,8 @@ pub(crate) struct Hub<'a> {
     fleet: Fleet<'a>,
     /// By label `kubernetes-fleet.io/parent-CRP`, in the binding's namespace.
     bindings: HashMap<Key<'a>, Vec<Binding>>,
-    /// The first snapshot labelled latest for each placement.
-    snapshots: HashMap<Key<'a>, &'a Snapshot>,
+    /// The snapshots labelled latest for each placement, in input order.
+    snapshots: HashMap<Key<'a>, Vec<&'a Snapshot>>,
     /// The first run by name for each placement.
     runs: HashMap<Key<'a>, &'a UpdateRun>,
     strategies: HashMap<Key<'a>, &'a Strategy>,
@@ -49,12 +49,13 @@ impl<'a> Hub<'a> {
                     .push(binding.clone());
             }
         }
-        let mut snapshots = HashMap::new();
+        let mut snapshots: HashMap<Key<'a>, Vec<&'a Snapshot>> = HashMap::new();
         for snapshot in objects.snapshots.iter().filter(|snapshot| snapshot.latest) {
             if let Some(placement) = &snapshot.placement {
                 snapshots
                     .entry((snapshot.namespace.as_deref(), placement.as_str()))
-                    .or_insert(snapshot);
+                    .or_default()
+                    .push(snapshot);
             }
         }
         let mut runs: HashMap<Key<'a>, &'a UpdateRun> = HashMap::new();
@@ -251,8 +252,8 @@ pub struct KubeFleetTrace {
     pub(crate) snapshot: String,
     pub(crate) new_snapshot: bool,
     pub(crate) cycles: usize,
-    /// Admission refused the placement: nothing was scheduled.
-    pub(crate) refused: bool,
+    /// Why nothing was scheduled, when the hub would not schedule the placement.
+    pub(crate) not_scheduled: Option<NotScheduled>,
     /// The last scheduling cycle failed (upstream writes no status and retries).
     pub(crate) failed: bool,
     /// Every MemberCluster by name, with what the schedule did with it.
@@ -309,15 +310,21 @@ pub(crate) fn plan<'a>(
     };
     let cluster_resource_overrides = rules(cluster_scoped);
     let resource_overrides = rules(namespaced);
-    let snapshot = hub.snapshots.get(&key).map(|snapshot| PolicySnapshot {
-        name: snapshot.name.clone(),
-        policy: snapshot.policy.clone(),
-    });
+    let snapshots: Vec<PolicySnapshot> = hub
+        .snapshots
+        .get(&key)
+        .into_iter()
+        .flatten()
+        .map(|snapshot| PolicySnapshot {
+            name: snapshot.name.clone(),
+            policy: snapshot.policy.clone(),
+        })
+        .collect();
     let planned = item::plan(
         Input {
             placement,
             raw_policy: object.raw_policy.as_ref(),
-            snapshot: snapshot.as_ref(),
+            snapshots: &snapshots,
             bindings: hub.bindings.get(&key).map_or(&[], Vec::as_slice),
             run: staged.as_ref(),
             cluster_resource_overrides: &cluster_resource_overrides,
@@ -365,7 +372,7 @@ fn trace(
     let mut trace = KubeFleetTrace {
         placement_type: policy.placement_type,
         wanted,
-        refused: planned.schedule.is_none(),
+        not_scheduled: planned.not_scheduled.clone(),
         schedule_failed: planned.schedule_failed.clone(),
         edits: fleet
             .clusters()

@@ -455,3 +455,40 @@ spec: {placementName: nowhere, stagedRolloutStrategyName: rings}
         .status(1)
         .run();
 }
+
+#[test]
+fn two_snapshots_labelled_latest_stop_the_placement_as_upstream_stops_it() {
+    let two = "testdata/kubefleet/cases/two-latest.yaml";
+    let error = "unexpected behavior which cannot be handled by the controller: multiple active policy snapshots found for placement /web: got 2, want 1 (labelled kubernetes-fleet.io/is-latest-snapshot=true: web-1, web-2)";
+    Test::new()
+        .args(["plan", "-f", EXAMPLE, "-f", two, "crp/web", "--now", NOW])
+        .stdout(format!(
+            "ClusterResourcePlacement/web (placement.kubernetes-fleet.io/v1beta1): error\n  error: {error}\n"
+        ))
+        .stderr(format!(
+            "error: testdata/kubefleet/example/placements.yaml#1: ClusterResourcePlacement/web: {error}\n"
+        ))
+        .status(1)
+        .run();
+    let output = Test::new()
+        .args(["explain", "-f", EXAMPLE, "-f", two, "crp/web", "--now", NOW])
+        .stderr(format!(
+            "error: testdata/kubefleet/example/placements.yaml#1: ClusterResourcePlacement/web: {error}\n"
+        ))
+        .status(1)
+        .run();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("PickN of 2: 2 policy snapshots labelled latest, not scheduled\n"),
+        "{text}"
+    );
+    // The other placements are planned as without these snapshots.
+    let output = run_status(&["check", "-f", EXAMPLE, "-f", two], 1);
+    assert_eq!(
+        String::from_utf8_lossy(&output),
+        format!("error: testdata/kubefleet/example/placements.yaml#1: line 2: ClusterResourcePlacement/web: {error}
+unsatisfied: testdata/kubefleet/example/placements.yaml#3: line 48: ClusterResourcePlacement/pinned: SchedulingPolicyUnfulfilled: could not find all clusters needed as specified by the scheduling policy, found 1 cluster(s) instead
+4 items checked: 1 error, 1 unsatisfied
+")
+    );
+}
