@@ -55,9 +55,9 @@ pub use kubefleet::item::ClusterOverrides;
 pub use kubefleet::model::binding::BindingScore;
 pub use kubefleet::stages::Stage;
 // What `WorkloadKind` and `ItemTrace` hold for a KubeFleet placement (opaque outside).
-pub use kubefleet::plan::KubeFleetTrace;
 pub use plan::{build, build_item, ItemTrace, PlanOptions, Trace};
 pub use registry::KubeFleetPlacement;
+pub use registry::KubeFleetTrace;
 pub use render::plan::{
     json as plan_json, stream as stream_plan, yaml as plan_yaml, Output as PlanOutput,
 };

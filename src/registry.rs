@@ -8,15 +8,24 @@
 //! `schedule.go` and Karmada's `registry.go` list their plugins. Adding an API:
 //! ARCHITECTURE.md, "Adding a placement API".
 
+use serde::Serialize;
+
 use crate::karmada::model::{KarmadaCluster, PropagationPolicy, ResourceBinding, ResourceTemplate};
+use crate::karmada::plan::KarmadaTrace;
 use crate::kubefed::model::RspSpec;
 use crate::load::kinds::{self, Api};
 use crate::migrate::{Migrate, Target};
 use crate::model::{Cluster, FederatedPlacement, Model, PlanItem, Workload};
 use crate::ocm::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, PlacementBinding};
 use crate::ocm::model::placement::{PlacementRuleSpec, PlacementSpec};
-use crate::plan::{ItemTrace, Planned, Run};
+use crate::ocm::plan::consumers::ConsumerTrace;
+use crate::ocm::rule::RuleResult;
+use crate::ocm::PlacementResult;
+use crate::plan::{Planned, Run, SelectionTrace};
+use crate::render;
 use crate::render::explain::{self, Explanation};
+use crate::render::plan::Rows;
+use crate::replicas::ReplicaTrace;
 use crate::{federation, karmada, kubefed, kubefleet, ocm};
 
 /// Anything in the inputs that asks for placement: one variant per kind of workload, each
@@ -48,8 +57,10 @@ pub enum WorkloadKind {
     KubeFleet(Box<KubeFleetPlacement>),
 }
 
-/// What a KubeFleet placement is to the model (opaque outside the crate).
+/// What a KubeFleet placement is to the model, and what explain shows of its schedule
+/// (opaque outside the crate).
 pub use crate::kubefleet::model::objects::PlacementObject as KubeFleetPlacement;
+pub use crate::kubefleet::plan::KubeFleetTrace;
 
 /// The objects each API keeps in the model besides its workloads (`Model`'s fields).
 pub(crate) type KarmadaObjects = karmada::model::KarmadaObjects;
@@ -124,6 +135,82 @@ pub(crate) fn fleet_names<'m>(model: &'m Model, kind: &WorkloadKind) -> Vec<&'m 
     }
 }
 
+/// What each engine did for one item, kept beside the plan so `explain` renders the very
+/// run that produced the plan: one variant per engine (`explain` below renders each).
+#[derive(Clone, Debug)]
+pub enum ItemTrace<'a> {
+    /// Federation annotation or kubefed placement: which clusters were chosen, and by what.
+    Selection(SelectionTrace),
+    /// A replica workload: the selection, then the planner (cluster names borrow the model).
+    Replicas {
+        selection: SelectionTrace,
+        planner: ReplicaTrace<'a>,
+    },
+    /// An OCM Placement: the scheduler's result, with per-cluster verdicts when traced.
+    Placement(Box<PlacementResult>),
+    /// A PlacementRule: its decisions and per-cluster verdicts.
+    PlacementRule(Box<RuleResult>),
+    /// A Karmada resource template: the claim, then the scheduler's run.
+    Karmada(Box<KarmadaTrace<'a>>),
+    /// A placement consumer: the routes to its placements, and (traced) their traces.
+    Consumer(Box<ConsumerTrace<'a>>),
+    /// A KubeFleet placement: what explain shows of its schedule.
+    KubeFleet(Box<KubeFleetTrace>),
+    /// The item failed before any engine ran (its `errors` say why).
+    Failed,
+}
+
+/// Which engine chose an item's clusters: one per [`ItemTrace`] variant, named in `explain`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Engine {
+    /// The federation cluster-selector annotation or a kubefed placement.
+    Selection,
+    /// The federated ReplicaSet planner, after the selection.
+    Replicas,
+    Placement,
+    PlacementRule,
+    Karmada,
+    /// The placements a consumer references.
+    Consumer,
+    /// KubeFleet's scheduler (ClusterResourcePlacement, ResourcePlacement).
+    #[serde(rename = "kubefleet")]
+    KubeFleet,
+    /// The item failed before any engine ran.
+    Failed,
+}
+
+impl Engine {
+    /// The engine as `explain`'s heading names it.
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            Engine::Selection => "cluster selection",
+            Engine::Replicas => "cluster selection, then the replica planner",
+            Engine::Placement => "OCM placement scheduler",
+            Engine::PlacementRule => "PlacementRule",
+            Engine::Karmada => "Karmada resource detector and scheduler",
+            Engine::Consumer => "through the placements it references",
+            Engine::KubeFleet => "KubeFleet scheduler",
+            Engine::Failed => "failed",
+        }
+    }
+}
+
+impl ItemTrace<'_> {
+    pub fn engine(&self) -> Engine {
+        match self {
+            ItemTrace::Selection(_) => Engine::Selection,
+            ItemTrace::Replicas { .. } => Engine::Replicas,
+            ItemTrace::Placement(_) => Engine::Placement,
+            ItemTrace::PlacementRule(_) => Engine::PlacementRule,
+            ItemTrace::Karmada(_) => Engine::Karmada,
+            ItemTrace::Consumer(_) => Engine::Consumer,
+            ItemTrace::KubeFleet(_) => Engine::KubeFleet,
+            ItemTrace::Failed => Engine::Failed,
+        }
+    }
+}
+
 /// What `load` reads, in the order the APIs' claims are tried (an object of a kind no API
 /// defines goes to the first API that claims it).
 pub(crate) const APIS: &[&Api] = &[
@@ -143,6 +230,24 @@ pub(crate) const APIS: &[&Api] = &[
     // Last: its claim takes any other named object as a possible resource template.
     &karmada::read::API,
 ];
+
+/// What each API computes once per plan run over its own objects, before any item is
+/// planned (`Run::hubs`).
+pub(crate) struct Hubs<'a> {
+    /// Karmada's clusters and what scheduling computes once over them.
+    pub(crate) karmada: karmada::fleet::Fleet<'a>,
+    /// KubeFleet's MemberClusters at `now` and its objects found by placement.
+    pub(crate) kubefleet: kubefleet::plan::Hub<'a>,
+}
+
+impl<'a> Hubs<'a> {
+    pub(crate) fn new(model: &'a Model, now: i64) -> Hubs<'a> {
+        Hubs {
+            karmada: karmada::fleet::Fleet::new(&model.karmada.clusters),
+            kubefleet: kubefleet::plan::Hub::new(&model.kubefleet, now),
+        }
+    }
+}
 
 /// Plans one workload with its API's plan step.
 pub(crate) fn plan<'a>(run: &Run<'_, 'a>, workload: &'a Workload) -> Planned<'a> {
@@ -199,6 +304,33 @@ pub(crate) fn explain(
         ItemTrace::Consumer(trace) => ocm::explain::consumer::explain(explanation, trace, clusters),
         ItemTrace::KubeFleet(trace) => kubefleet::explain::explain(explanation, item, trace),
         ItemTrace::Failed => explain::failed(explanation, item, clusters),
+    }
+}
+
+/// The plan table's columns and rows for one item (`plan`'s text output), from its API's
+/// explain piece.
+pub(crate) fn rows(item: &PlanItem, trace: &ItemTrace) -> Rows {
+    match trace {
+        ItemTrace::Replicas { planner, .. } => render::plan::replica_rows(item, planner),
+        ItemTrace::Placement(result) => ocm::explain::placement::rows(item, result),
+        ItemTrace::Selection(_) | ItemTrace::PlacementRule(_) | ItemTrace::Consumer(_) => {
+            render::plan::cluster_rows(item)
+        }
+        ItemTrace::Karmada(_) => karmada::explain::rows(item),
+        ItemTrace::KubeFleet(_) => kubefleet::explain::rows(item),
+        ItemTrace::Failed => (Vec::new(), Vec::new()),
+    }
+}
+
+/// How an item lands on `cluster` by its API's own means (`plan --cluster`): a consumer's
+/// routes, an OCM Placement's decision group.
+pub(crate) fn landing(trace: &ItemTrace, cluster: &str) -> Vec<String> {
+    match trace {
+        ItemTrace::Consumer(consumer) => ocm::explain::consumer::landing(consumer, cluster),
+        ItemTrace::Placement(result) => ocm::explain::placement::landing(result, cluster)
+            .into_iter()
+            .collect(),
+        _ => Vec::new(),
     }
 }
 

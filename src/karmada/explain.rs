@@ -2,6 +2,7 @@
 //! binding, each affinity term tried, every cluster's filter verdict, score and available
 //! replicas, the spread selection and the division step by step.
 
+use super::plan::KarmadaTrace;
 use crate::karmada::assignment::{Division, Target};
 use crate::karmada::detector::ImplicitPriority;
 use crate::karmada::filter::Verdict;
@@ -9,7 +10,8 @@ use crate::karmada::model::{KarmadaCluster, TargetCluster};
 use crate::karmada::scheduler::Attempt;
 use crate::karmada::spread::{ClusterDetail, Selection};
 use crate::karmada::Claim;
-use crate::plan::KarmadaTrace;
+use crate::plan::PlanItem;
+use crate::render::plan::{header, Rows};
 
 use crate::render::explain::{clusters_text, list, ClusterVerdict, Code, Explanation};
 
@@ -394,4 +396,20 @@ fn pairs<'n>(clusters: impl Iterator<Item = (&'n str, i64)>) -> String {
     } else {
         parts.join(", ")
     }
+}
+
+/// The plan table's rows of a Karmada resource: each cluster of the binding with its replicas, after the claiming policy.
+pub(crate) fn rows(item: &PlanItem) -> Rows {
+    let rows = item
+        .clusters
+        .iter()
+        .map(|cluster| {
+            vec![
+                cluster.to_string(),
+                item.replicas.get(cluster).copied().unwrap_or(0).to_string(),
+                item.policy.clone().unwrap_or_default(),
+            ]
+        })
+        .collect();
+    (header(&["CLUSTER", "REPLICAS", "POLICY"]), rows)
 }

@@ -92,9 +92,13 @@ pub(crate) fn plan<'a>(
         reschedule: previous.trace.reschedule,
         observed_affinity: previous.trace.observed_affinity.as_deref(),
     };
-    let outcome = schedule(run.karmada, &binding, run.options.trace == Trace::Full);
+    let outcome = schedule(
+        &run.hubs.karmada,
+        &binding,
+        run.options.trace == Trace::Full,
+    );
     warnings.extend(
-        quirks(run.karmada, &binding, policy, &outcome)
+        quirks(&run.hubs.karmada, &binding, policy, &outcome)
             .into_iter()
             .map(|quirk| Diagnostic::about(workload, DiagnosticKind::UpstreamQuirk, quirk)),
     );
@@ -104,11 +108,11 @@ pub(crate) fn plan<'a>(
     let named = outcome.clusters.entries(&karmada.clusters);
     item.clusters = match &outcome.clusters {
         Clusters::Placed(_) => ClusterNames::ranked(
-            run.karmada.names(),
+            run.hubs.karmada.names(),
             named
                 .iter()
                 .filter_map(|entry| entry.index)
-                .map(|index| run.karmada.rank(index) as usize),
+                .map(|index| run.hubs.karmada.rank(index) as usize),
         ),
         Clusters::Kept(_) => named.iter().map(|entry| entry.name.to_string()).collect(),
     };

@@ -8,11 +8,12 @@ use super::plan::{KubeFleetTrace, Verdict};
 use super::stages::DELETE_STAGE;
 use crate::model::PlanItem;
 use crate::render::explain::{ClusterVerdict, Code, Explanation};
+use crate::render::plan::Rows;
 
 /// The column headers and rows of a KubeFleet item in the plan table: each selected cluster
 /// with its recorded score, its stage and the overrides that apply to it, then each cluster
 /// whose binding the scheduler marks Unscheduled.
-pub(crate) fn rows(item: &PlanItem) -> (Vec<String>, Vec<Vec<String>>) {
+pub(crate) fn rows(item: &PlanItem) -> Rows {
     let header = ["CLUSTER", "AFFINITY", "SPREAD", "STAGE", "OVERRIDES"]
         .iter()
         .map(|name| name.to_string())

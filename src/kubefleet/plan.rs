@@ -291,7 +291,7 @@ pub(crate) fn plan<'a>(
     workload: &'a Workload,
     object: &'a PlacementObject,
 ) -> Planned<'a> {
-    let hub = run.kubefleet;
+    let hub = &run.hubs.kubefleet;
     let placement = &object.placement;
     let key = (placement.namespace.as_deref(), placement.name.as_str());
     let mut errors = Vec::new();

@@ -9,7 +9,6 @@ mod whatif;
 
 use foldhash::HashMap;
 
-pub(crate) use crate::karmada::plan::KarmadaTrace;
 pub(crate) use crate::model::Condition;
 pub(crate) use crate::model::{Group, ObjectRef, Plan, PlanItem, Rollout};
 pub(crate) use crate::ocm::plan::consumers::{self, ConsumerTrace};
@@ -20,8 +19,6 @@ pub use trace::ItemTrace;
 pub(crate) use trace::{Engine, SelectionRule, SelectionTrace};
 pub(crate) use whatif::{close_matches, every_cluster, TaintEdit, WhatIf, WhatIfError};
 
-use crate::karmada::fleet::Fleet as KarmadaFleet;
-use crate::kubefleet::plan::Hub as KubeFleetHub;
 use crate::model::{Model, Workload, WorkloadKind};
 use crate::ocm::Scheduler;
 use crate::parallel;
@@ -199,16 +196,14 @@ fn build_workloads<'a>(
         })
         .collect();
 
-    let karmada = KarmadaFleet::new(&model.karmada.clusters);
-    let kubefleet = KubeFleetHub::new(&model.kubefleet, options.now);
+    let hubs = crate::registry::Hubs::new(model, options.now);
     let run = Run {
         model,
         options,
         fleet: &fleet,
-        karmada: &karmada,
+        hubs: &hubs,
         placements: &placements,
         previous: &previous,
-        kubefleet: &kubefleet,
         targets: &targets,
     };
     // Items are independent given the run's indexes: planned on every core, in order. A
@@ -345,12 +340,10 @@ pub(crate) struct Run<'r, 'a> {
     pub(crate) model: &'a Model,
     pub(crate) options: &'r PlanOptions<'r>,
     pub(crate) fleet: &'r FederatedFleet<'a, 'r>,
-    /// Karmada's clusters and what scheduling computes once over them.
-    pub(crate) karmada: &'r KarmadaFleet<'a>,
+    /// What each API computes once per run over its own objects.
+    pub(crate) hubs: &'r crate::registry::Hubs<'a>,
     pub(crate) placements: &'r Scheduler<'r>,
     pub(crate) previous: &'r HashMap<&'r ObjectRef, &'r PlanItem>,
-    /// KubeFleet's MemberClusters at `now` and its objects found by placement.
-    pub(crate) kubefleet: &'r KubeFleetHub<'a>,
     pub(crate) targets: &'r HashMap<(&'a str, Option<&'a str>, &'a str), &'a Workload>,
 }
 

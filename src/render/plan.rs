@@ -8,8 +8,6 @@ use serde_json::ser::Formatter;
 
 use super::escape::{terminal, terminal_line, JsonFormatter};
 use super::{bindings, decisions, table, Unrepresentable};
-use crate::ocm::groups;
-use crate::ocm::PlacementResult;
 use crate::parallel;
 use crate::plan::{ItemTrace, Plan, PlanItem, PlanOutcome};
 use crate::replicas::{PreferenceSource, ReplicaTrace};
@@ -281,26 +279,7 @@ fn item_yaml(item: &PlanItem) -> Result<String, ItemError> {
 /// consumer that reach it, the replicas a replica workload or Karmada resource puts there,
 /// the claiming Karmada policy, the decision group of an OCM Placement.
 fn landing_line(item: &PlanItem, trace: &ItemTrace, cluster: &str) -> String {
-    let mut how: Vec<String> = Vec::new();
-    match trace {
-        ItemTrace::Consumer(consumer) => how.extend(
-            consumer
-                .routes
-                .iter()
-                .filter(|route| route.clusters.iter().any(|name| name == cluster))
-                .map(|route| format!("via {}", route.chain.join(" -> "))),
-        ),
-        ItemTrace::Placement(result) => {
-            if let Some(placed) = groups::placed(&result.decisions).get(cluster) {
-                how.push(format!(
-                    "group {}, {}",
-                    group_label(placed.group_index, placed.group_name),
-                    placed.decision
-                ));
-            }
-        }
-        _ => {}
-    }
+    let mut how = crate::registry::landing(trace, cluster);
     if let Some(policy) = &item.policy {
         how.push(format!("claimed by {policy}"));
     }
@@ -326,16 +305,7 @@ fn item_block(item: &PlanItem, trace: &ItemTrace, width: Option<u16>) -> String 
 fn unescaped_block(item: &PlanItem, trace: &ItemTrace, width: Option<u16>) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", heading(item));
-    let (header, rows) = match trace {
-        ItemTrace::Replicas { planner, .. } => replica_rows(item, planner),
-        ItemTrace::Placement(result) => placement_rows(item, result),
-        ItemTrace::Selection(_) | ItemTrace::PlacementRule(_) | ItemTrace::Consumer(_) => {
-            cluster_rows(item)
-        }
-        ItemTrace::Karmada(_) => karmada_rows(item),
-        ItemTrace::KubeFleet(_) => crate::kubefleet::explain::rows(item),
-        ItemTrace::Failed => (Vec::new(), Vec::new()),
-    };
+    let (header, rows) = crate::registry::rows(item, trace);
     if !rows.is_empty() {
         out.push_str(&indent(&table::render(header, rows, width)));
     }
@@ -374,35 +344,21 @@ fn heading(item: &PlanItem) -> String {
     format!("{name} ({}): {state}", source.api_version)
 }
 
-type Rows = (Vec<String>, Vec<Vec<String>>);
+/// A table's column headers and rows.
+pub(crate) type Rows = (Vec<String>, Vec<Vec<String>>);
 
-fn header(names: &[&str]) -> Vec<String> {
+pub(crate) fn header(names: &[&str]) -> Vec<String> {
     names.iter().map(|name| name.to_string()).collect()
 }
 
-/// Each cluster of the binding with its replicas, after the claiming policy.
-fn karmada_rows(item: &PlanItem) -> Rows {
-    let rows = item
-        .clusters
-        .iter()
-        .map(|cluster| {
-            vec![
-                cluster.to_string(),
-                item.replicas.get(cluster).copied().unwrap_or(0).to_string(),
-                item.policy.clone().unwrap_or_default(),
-            ]
-        })
-        .collect();
-    (header(&["CLUSTER", "REPLICAS", "POLICY"]), rows)
-}
-
-fn cluster_rows(item: &PlanItem) -> Rows {
+/// Each selected cluster.
+pub(crate) fn cluster_rows(item: &PlanItem) -> Rows {
     let rows = item.clusters.iter().map(|c| vec![c.to_string()]).collect();
     (header(&["CLUSTER"]), rows)
 }
 
 /// Each cluster that took part, with its replicas, overflow and the preference it used.
-fn replica_rows(item: &PlanItem, trace: &ReplicaTrace) -> Rows {
+pub(crate) fn replica_rows(item: &PlanItem, trace: &ReplicaTrace) -> Rows {
     let mut clusters: Vec<_> = trace
         .clusters
         .iter()
@@ -451,44 +407,6 @@ fn replica_rows(item: &PlanItem, trace: &ReplicaTrace) -> Rows {
         "PREFERENCE",
     ];
     (header(&names), rows)
-}
-
-/// Selected clusters with their score, rank, decision group and PlacementDecision object.
-fn placement_rows(item: &PlanItem, result: &PlacementResult) -> Rows {
-    let placed = groups::placed(&result.decisions);
-    let rows = item
-        .clusters
-        .iter()
-        .map(|cluster| {
-            let ranked = result
-                .selected
-                .binary_search(cluster)
-                .ok()
-                .and_then(|position| result.scores.get(position));
-            match (ranked, placed.get(cluster)) {
-                (Some(ranked), Some(placed)) => vec![
-                    cluster.to_string(),
-                    ranked.total.to_string(),
-                    ranked.rank.to_string(),
-                    group_label(placed.group_index, placed.group_name),
-                    placed.decision.to_string(),
-                ],
-                _ => vec![cluster.to_string()],
-            }
-        })
-        .collect();
-    (
-        header(&["CLUSTER", "SCORE", "RANK", "GROUP", "DECISION"]),
-        rows,
-    )
-}
-
-fn group_label(index: usize, name: &str) -> String {
-    if name.is_empty() {
-        index.to_string()
-    } else {
-        format!("{index} ({name})")
-    }
 }
 
 #[cfg(test)]

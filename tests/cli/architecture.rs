@@ -343,16 +343,12 @@ const KIND_EXCEPTIONS: &[&str] = &[
     "load/names.rs: ManagedClusterSet",
     "load/previous.rs: PlacementDecision",
     "load/previous.rs: PlacementRule",
-    // The plan's trace and the renderers: one variant or arm per engine, and the outputs
-    // that write an API's objects (`-o decisions`, `-o bindings`).
-    "plan/trace.rs: PlacementRule",
     // What-if: the message naming each fleet's taint effects.
     "plan/whatif.rs: MemberCluster",
+    // The outputs that write an API's objects (`-o decisions`, `-o bindings`).
     "render/bindings.rs: ClusterResourceBinding",
     "render/bindings.rs: ResourceBinding",
     "render/decisions.rs: PlacementDecision",
-    "render/explain/text.rs: PlacementRule",
-    "render/plan.rs: PlacementRule",
     // check's hints name the objects that would fix a finding.
     "findings/hints.rs: ManagedClusterSet",
     "findings/hints.rs: ManagedClusterSetBinding",
@@ -508,19 +504,12 @@ const API_MODULE_EXCEPTIONS: &[&str] = &[
     "migrate/mod.rs: ocm",
     "model/plan_document.rs: kubefleet",
     "plan/federated_fleet.rs: ocm",
-    "plan/mod.rs: karmada",
-    "plan/mod.rs: kubefleet",
     "plan/mod.rs: ocm",
-    "plan/trace.rs: karmada",
-    "plan/trace.rs: kubefleet",
-    "plan/trace.rs: ocm",
     "plan/whatif.rs: karmada",
     "plan/whatif.rs: kubefleet",
     "render/bindings.rs: karmada",
     "render/diff/text.rs: kubefleet",
     "render/explain/mod.rs: ocm",
-    "render/plan.rs: kubefleet",
-    "render/plan.rs: ocm",
 ];
 
 #[test]

@@ -8,6 +8,16 @@ use crate::render::explain::{
     clusters_text, explain as explain_item, ClusterVerdict, Code, Explanation,
 };
 
+/// How a consumer lands on `cluster` (`plan --cluster`): each route that reaches it.
+pub(crate) fn landing(trace: &ConsumerTrace, cluster: &str) -> Vec<String> {
+    trace
+        .routes
+        .iter()
+        .filter(|route| route.clusters.iter().any(|name| name == cluster))
+        .map(|route| format!("via {}", route.chain.join(" -> ")))
+        .collect()
+}
+
 pub(crate) fn explain(explanation: &mut Explanation, trace: &ConsumerTrace, clusters: &[Cluster]) {
     let selected: Vec<&str> = trace
         .routes

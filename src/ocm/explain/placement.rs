@@ -3,7 +3,9 @@
 use crate::model::time::format_rfc3339;
 use crate::model::{Cluster, ConditionStatus};
 use crate::ocm::trace::{Score, Verdict};
-use crate::ocm::{PlacementResult, SPREAD_NOT_ENFORCED};
+use crate::ocm::{groups, PlacementResult, SPREAD_NOT_ENFORCED};
+use crate::plan::PlanItem;
+use crate::render::plan::{header, Rows};
 
 use crate::render::explain::{
     list, ClusterVerdict, Code, DecisionPlace, Explanation, UpstreamDebug,
@@ -227,6 +229,56 @@ fn cluster_verdict(
         });
     }
     explained
+}
+
+/// How a Placement lands on `cluster` (`plan --cluster`): its decision group and
+/// PlacementDecision object.
+pub(crate) fn landing(result: &PlacementResult, cluster: &str) -> Option<String> {
+    let placed = groups::placed(&result.decisions);
+    let placed = placed.get(cluster)?;
+    Some(format!(
+        "group {}, {}",
+        group_label(placed.group_index, placed.group_name),
+        placed.decision
+    ))
+}
+
+/// The plan table's rows of a Placement: its selected clusters with their score, rank, decision group and PlacementDecision object.
+pub(crate) fn rows(item: &PlanItem, result: &PlacementResult) -> Rows {
+    let placed = groups::placed(&result.decisions);
+    let rows = item
+        .clusters
+        .iter()
+        .map(|cluster| {
+            let ranked = result
+                .selected
+                .binary_search(cluster)
+                .ok()
+                .and_then(|position| result.scores.get(position));
+            match (ranked, placed.get(cluster)) {
+                (Some(ranked), Some(placed)) => vec![
+                    cluster.to_string(),
+                    ranked.total.to_string(),
+                    ranked.rank.to_string(),
+                    group_label(placed.group_index, placed.group_name),
+                    placed.decision.to_string(),
+                ],
+                _ => vec![cluster.to_string()],
+            }
+        })
+        .collect();
+    (
+        header(&["CLUSTER", "SCORE", "RANK", "GROUP", "DECISION"]),
+        rows,
+    )
+}
+
+fn group_label(index: usize, name: &str) -> String {
+    if name.is_empty() {
+        index.to_string()
+    } else {
+        format!("{index} ({name})")
+    }
 }
 
 #[cfg(test)]

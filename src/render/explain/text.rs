@@ -65,16 +65,7 @@ fn unescaped(explanation: &Explanation, width: Option<u16>) -> String {
 fn heading(explanation: &Explanation) -> String {
     let source = &explanation.source;
     let name = source;
-    let engine = match explanation.engine {
-        Engine::Selection => "cluster selection",
-        Engine::Replicas => "cluster selection, then the replica planner",
-        Engine::Placement => "OCM placement scheduler",
-        Engine::PlacementRule => "PlacementRule",
-        Engine::Karmada => "Karmada resource detector and scheduler",
-        Engine::Consumer => "through the placements it references",
-        Engine::KubeFleet => "KubeFleet scheduler",
-        Engine::Failed => "failed",
-    };
+    let engine = explanation.engine.describe();
     format!("{name} ({}): {engine}", source.api_version)
 }
 
