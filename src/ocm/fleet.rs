@@ -12,7 +12,7 @@ use super::memo::Memo;
 
 /// A clusterset's members, or why they cannot be listed (boxed: every placement clones a
 /// memoized `Members`, and the error is larger than the list's pointer).
-type Members = Result<Arc<Vec<usize>>, Box<ClusterSetError>>;
+pub(crate) type Members = Result<Arc<Vec<usize>>, Box<ClusterSetError>>;
 
 /// Why a clusterset's members cannot be listed: the placement's sync fails upstream.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

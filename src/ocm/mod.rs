@@ -47,7 +47,9 @@ use crate::model::ClusterNames;
 use crate::ocm::model::placement::PlacementSpec;
 
 use conditions::{Condition, Counts, Status};
+use filters::predicate::Scope;
 pub(crate) use fleet::FleetIndex;
+use fleet::Members;
 use groups::{DecisionGroupStatus, DecisionObject};
 use scheduler::Scheduled;
 pub use scheduler::Scheduler;
@@ -202,21 +204,7 @@ fn schedule_spec(input: &PlacementInput) -> PlacementResult {
     let fleet = &input.scheduler.fleet;
     let spec = input.spec;
     let bindings = clustersets::valid_bindings(fleet, input.namespace);
-    let mut eligible_sets = clustersets::eligible_sets(&bindings, &spec.cluster_sets);
-    let mut scopes = Vec::new();
-    let mut candidates = Ok(Default::default());
-    if spec.per_predicate() {
-        match filters::predicate::scopes(fleet, spec, &eligible_sets) {
-            Ok((sets, found)) => {
-                eligible_sets = sets;
-                scopes = found;
-            }
-            Err(message) => candidates = Err(message),
-        }
-    }
-    if candidates.is_ok() && !eligible_sets.is_empty() {
-        candidates = fleet.candidates(&eligible_sets);
-    }
+    let (eligible_sets, scopes, candidates) = candidates(fleet, spec, &bindings);
     let (candidates, scheduled) = match candidates {
         Ok(candidates) => {
             let scheduled = scheduler::run(input, &candidates, &eligible_sets, &scopes);
@@ -230,49 +218,9 @@ fn schedule_spec(input: &PlacementInput) -> PlacementResult {
         ),
     };
 
-    // The selected clusters as (name rank, score order position): sorted by rank they are
-    // in name order, which is how groups, decisions and the plan list them, without
-    // comparing a name.
-    let mut chosen: Vec<(usize, usize)> = scheduled
-        .selection
-        .iter()
-        .flat_map(|selection| selection.selected.iter())
-        .filter_map(|&position| {
-            let index = *scheduled.ranked.get(position)?;
-            Some((fleet.name_rank(index), position))
-        })
-        .collect();
-    chosen.sort_unstable();
-    let selected_clusters: Vec<(usize, usize)> = chosen
-        .iter()
-        .map(|&(rank, position)| (scheduled.ranked[position], rank))
-        .collect();
+    let chosen = chosen(fleet, &scheduled);
     let mut status = scheduled.status.clone().unwrap_or(Status::Success);
-    let grouped = if matches!(status, Status::Error { .. }) {
-        // The sync failed before scheduling: upstream writes nothing, so the hub keeps its
-        // decisions; an empty group or decision, applied, would wipe them.
-        Ok(None)
-    } else {
-        groups::decision_groups(
-            &spec.decision_strategy.group_strategy,
-            fleet,
-            &selected_clusters,
-        )
-        .map(Some)
-    };
-    let (groups, decisions) = match grouped {
-        Ok(Some(grouped)) => {
-            groups::decision_objects(input.namespace, input.name, fleet.names(), grouped)
-        }
-        Ok(None) => (Vec::new(), Vec::new()),
-        Err(error) => {
-            status = Status::Misconfigured {
-                plugin: String::new(),
-                message: error.to_string(),
-            };
-            (Vec::new(), Vec::new())
-        }
-    };
+    let (groups, decisions) = decide(input, &scheduled, &chosen, &mut status);
     let selected = ClusterNames::ranked(fleet.names(), chosen.iter().map(|&(rank, _)| rank));
     let scores = chosen
         .iter()
@@ -324,6 +272,86 @@ fn schedule_spec(input: &PlacementInput) -> PlacementResult {
     }
 }
 
+/// The clusterSets the placement may choose from (the bound ones it names; seed v1alpha1:
+/// with its predicates' own, and each predicate's scope) and their members, the candidates:
+/// an error when a clusterSet's members cannot be listed, which fails the sync.
+fn candidates(
+    fleet: &FleetIndex,
+    spec: &PlacementSpec,
+    bindings: &[String],
+) -> (Vec<String>, Vec<Scope>, Members) {
+    let mut eligible_sets = clustersets::eligible_sets(bindings, &spec.cluster_sets);
+    let mut scopes = Vec::new();
+    let mut candidates = Ok(Default::default());
+    if spec.per_predicate() {
+        match filters::predicate::scopes(fleet, spec, &eligible_sets) {
+            Ok((sets, found)) => {
+                eligible_sets = sets;
+                scopes = found;
+            }
+            Err(message) => candidates = Err(message),
+        }
+    }
+    if candidates.is_ok() && !eligible_sets.is_empty() {
+        candidates = fleet.candidates(&eligible_sets);
+    }
+    (eligible_sets, scopes, candidates)
+}
+
+/// The selected clusters as (name rank, score order position): sorted by rank they are in
+/// name order, which is how groups, decisions and the plan list them, without comparing a
+/// name.
+fn chosen(fleet: &FleetIndex, scheduled: &Scheduled) -> Vec<(usize, usize)> {
+    let mut chosen: Vec<(usize, usize)> = scheduled
+        .selection
+        .iter()
+        .flat_map(|selection| selection.selected.iter())
+        .filter_map(|&position| {
+            let index = *scheduled.ranked.get(position)?;
+            Some((fleet.name_rank(index), position))
+        })
+        .collect();
+    chosen.sort_unstable();
+    chosen
+}
+
+/// The decision groups and PlacementDecision objects of the `chosen` clusters. A group
+/// strategy that cannot be applied makes `status` Misconfigured, with none of either.
+fn decide(
+    input: &PlacementInput,
+    scheduled: &Scheduled,
+    chosen: &[(usize, usize)],
+    status: &mut Status,
+) -> (Vec<DecisionGroupStatus>, Vec<DecisionObject>) {
+    if matches!(status, Status::Error { .. }) {
+        // The sync failed before scheduling: upstream writes nothing, so the hub keeps its
+        // decisions; an empty group or decision, applied, would wipe them.
+        return (Vec::new(), Vec::new());
+    }
+    let fleet = &input.scheduler.fleet;
+    let selected_clusters: Vec<(usize, usize)> = chosen
+        .iter()
+        .map(|&(rank, position)| (scheduled.ranked[position], rank))
+        .collect();
+    let grouped = groups::decision_groups(
+        &input.spec.decision_strategy.group_strategy,
+        fleet,
+        &selected_clusters,
+    );
+    match grouped {
+        Ok(grouped) => {
+            groups::decision_objects(input.namespace, input.name, fleet.names(), grouped)
+        }
+        Err(error) => {
+            *status = Status::Misconfigured {
+                plugin: String::new(),
+                message: error.to_string(),
+            };
+            (Vec::new(), Vec::new())
+        }
+    }
+}
+
 fn build_trace(
     input: &PlacementInput,
     eligible_sets: &[String],
@@ -333,49 +361,7 @@ fn build_trace(
     decisions: &[DecisionObject],
 ) -> Trace {
     let fleet = &input.scheduler.fleet;
-    let placed = groups::placed(decisions);
-    let score_of = |position: usize| Score {
-        rank: position + 1,
-        total: scheduled.totals.get(position).copied().unwrap_or(0),
-        parts: scheduled
-            .weights
-            .iter()
-            .zip(&scheduled.scores)
-            .map(|(weighted, scores)| ScorePart {
-                prioritizer: weighted.name.clone(),
-                score: scores.get(position).copied().flatten(),
-                weight: weighted.weight,
-            })
-            .collect(),
-    };
-
-    let mut verdicts = BTreeMap::new();
-    for (position, &index) in scheduled.ranked.iter().enumerate() {
-        let name = fleet.cluster(index).name.as_str();
-        let score = score_of(position);
-        let verdict = if let Some(placed) = placed.get(name) {
-            Verdict::Selected {
-                score,
-                group_index: placed.group_index,
-                group_name: placed.group_name.to_string(),
-                decision: placed.decision.to_string(),
-            }
-        } else if let Some(block) = scheduled
-            .selection
-            .as_ref()
-            .and_then(|selection| selection.blocked.get(&position))
-        {
-            Verdict::Spread {
-                rule: block.rule.clone(),
-                domain: block.domain.clone(),
-                taken_by: block.taken_by.clone(),
-                score,
-            }
-        } else {
-            Verdict::CutByNumberOfClusters { score }
-        };
-        verdicts.insert(name.to_string(), verdict);
-    }
+    let mut verdicts = ranked_verdicts(fleet, scheduled, decisions);
     let stopped = match status {
         Status::Misconfigured { plugin, message } => {
             format!("placement misconfigured: {plugin}:{message}")
@@ -409,7 +395,67 @@ fn build_trace(
             };
         verdicts.insert(cluster.name.clone(), verdict);
     }
+    Trace {
+        verdicts,
+        debug: debug_result(fleet, scheduled),
+    }
+}
 
+/// The verdicts of the clusters that passed every filter, with their scores: selected (in
+/// which group and decision), kept out by a spread rule, or cut by numberOfClusters.
+fn ranked_verdicts(
+    fleet: &FleetIndex,
+    scheduled: &Scheduled,
+    decisions: &[DecisionObject],
+) -> BTreeMap<String, Verdict> {
+    let placed = groups::placed(decisions);
+    let score_of = |position: usize| Score {
+        rank: position + 1,
+        total: scheduled.totals.get(position).copied().unwrap_or(0),
+        parts: scheduled
+            .weights
+            .iter()
+            .zip(&scheduled.scores)
+            .map(|(weighted, scores)| ScorePart {
+                prioritizer: weighted.name.clone(),
+                score: scores.get(position).copied().flatten(),
+                weight: weighted.weight,
+            })
+            .collect(),
+    };
+    let mut verdicts = BTreeMap::new();
+    for (position, &index) in scheduled.ranked.iter().enumerate() {
+        let name = fleet.cluster(index).name.as_str();
+        let score = score_of(position);
+        let verdict = if let Some(placed) = placed.get(name) {
+            Verdict::Selected {
+                score,
+                group_index: placed.group_index,
+                group_name: placed.group_name.to_string(),
+                decision: placed.decision.to_string(),
+            }
+        } else if let Some(block) = scheduled
+            .selection
+            .as_ref()
+            .and_then(|selection| selection.blocked.get(&position))
+        {
+            Verdict::Spread {
+                rule: block.rule.clone(),
+                domain: block.domain.clone(),
+                taken_by: block.taken_by.clone(),
+                score,
+            }
+        } else {
+            Verdict::CutByNumberOfClusters { score }
+        };
+        verdicts.insert(name.to_string(), verdict);
+    }
+    verdicts
+}
+
+/// Upstream's debug shape: what each filter step left, each prioritizer's scores and the
+/// totals, by cluster name.
+fn debug_result(fleet: &FleetIndex, scheduled: &Scheduled) -> DebugResult {
     let prioritize_results = scheduled
         .weights
         .iter()
@@ -433,13 +479,10 @@ fn build_trace(
         .zip(&scheduled.totals)
         .map(|(&index, &total)| (fleet.cluster(index).name.clone(), total))
         .collect();
-    Trace {
-        verdicts,
-        debug: DebugResult {
-            filtered_pipeline_results: scheduled.filter_results.clone(),
-            prioritize_results,
-            aggregated_scores,
-        },
+    DebugResult {
+        filtered_pipeline_results: scheduled.filter_results.clone(),
+        prioritize_results,
+        aggregated_scores,
     }
 }
 
