@@ -59,6 +59,58 @@ pub(crate) struct RuleInput<'a> {
 pub(crate) fn convert(input: &RuleInput) -> Converted {
     let spec = input.spec;
     let mut fields = Vec::new();
+    let metadata = metadata(input, &mut fields);
+
+    let mut placement = PlacementSpec {
+        cluster_sets: vec![input.scope.set.clone()],
+        // A negative clusterReplicas selects no cluster; a negative numberOfClusters would make
+        // the placement controller panic (docs/semantics.md), so it becomes 0.
+        number_of_clusters: spec.cluster_replicas.map(|replicas| replicas.max(0)),
+        ..PlacementSpec::default()
+    };
+    fields.push(scope::candidates_field(input.scope, "every cluster"));
+    placement.predicates = predicate(spec, &mut fields).into_iter().collect();
+    placement.tolerations = vec![Toleration::everything()];
+    fields.push(
+        FieldReport::exact("(taints)", "spec.tolerations [{operator: Exists}]")
+            .because("a PlacementRule ignored taints, OCM's unavailable/unreachable ones included; availability is left to clusterConditions as before"),
+    );
+
+    if let Some(replicas) = spec.cluster_replicas {
+        let field = FieldReport::exact(
+            "spec.clusterReplicas",
+            format!("spec.numberOfClusters {}", replicas.max(0)),
+        );
+        fields.push(if replicas < 0 {
+            field.because("a negative clusterReplicas selects no cluster, and the placement controller panics on a negative numberOfClusters")
+        } else {
+            field
+        });
+    }
+    order(input, &mut placement, &mut fields);
+
+    if !spec.scheduler_name.is_empty() {
+        fields.push(FieldReport::lost(
+            format!("spec.schedulerName {}", spec.scheduler_name),
+            "a Placement is always scheduled by the OCM placement controller",
+        ));
+    }
+    if !spec.policies.is_empty() {
+        fields.push(FieldReport::lost(
+            "spec.policies",
+            "a Placement has no policy references (the PlacementRule controller never filtered by them)",
+        ));
+    }
+
+    Converted {
+        outputs: vec![super::placement(metadata, placement)],
+        fields,
+    }
+}
+
+/// The Placement's metadata: the rule's name, namespace and labels, and its annotations but
+/// those that say who created it (a Placement does not act as a user) and kubectl's.
+fn metadata<'a>(input: &RuleInput<'a>, fields: &mut Vec<FieldReport>) -> Metadata<'a> {
     let mut metadata = Metadata::of(input.object);
     for (key, value) in input.raw.metadata_strings("labels") {
         metadata.labels.to_mut().insert(key, value);
@@ -83,16 +135,14 @@ pub(crate) fn convert(input: &RuleInput) -> Converted {
             metadata.annotations.to_mut().insert(key, value);
         }
     }
+    metadata
+}
 
-    let mut placement = PlacementSpec {
-        cluster_sets: vec![input.scope.set.clone()],
-        // A negative clusterReplicas selects no cluster; a negative numberOfClusters would make
-        // the placement controller panic (docs/semantics.md), so it becomes 0.
-        number_of_clusters: spec.cluster_replicas.map(|replicas| replicas.max(0)),
-        ..PlacementSpec::default()
-    };
-    fields.push(scope::candidates_field(input.scope, "every cluster"));
-
+/// The one predicate that selects what the rule selected: `clusterSelector` as its label
+/// selector, or `clusters[].name` as a CEL name match (which replaces the selector, as the
+/// rule did), and each `clusterConditions` entry as a CEL condition filter; `None` when the
+/// rule selects every cluster.
+fn predicate(spec: &PlacementRuleSpec, fields: &mut Vec<FieldReport>) -> Option<ClusterPredicate> {
     let mut label_selector: Option<LabelSelectorSpec> = None;
     let mut expressions = Vec::new();
     if spec.clusters.is_empty() {
@@ -130,52 +180,14 @@ pub(crate) fn convert(input: &RuleInput) -> Converted {
         ));
         expressions.push(expression);
     }
-    placement.tolerations = vec![Toleration::everything()];
-    fields.push(
-        FieldReport::exact("(taints)", "spec.tolerations [{operator: Exists}]")
-            .because("a PlacementRule ignored taints, OCM's unavailable/unreachable ones included; availability is left to clusterConditions as before"),
-    );
-    if label_selector.is_some() || !expressions.is_empty() {
-        placement.predicates = vec![ClusterPredicate {
-            required_cluster_selector: ClusterSelector {
-                label_selector,
-                cel_selector: expressions,
-                ..ClusterSelector::default()
-            },
-            ..ClusterPredicate::default()
-        }];
-    }
-
-    if let Some(replicas) = spec.cluster_replicas {
-        let field = FieldReport::exact(
-            "spec.clusterReplicas",
-            format!("spec.numberOfClusters {}", replicas.max(0)),
-        );
-        fields.push(if replicas < 0 {
-            field.because("a negative clusterReplicas selects no cluster, and the placement controller panics on a negative numberOfClusters")
-        } else {
-            field
-        });
-    }
-    order(input, &mut placement, &mut fields);
-
-    if !spec.scheduler_name.is_empty() {
-        fields.push(FieldReport::lost(
-            format!("spec.schedulerName {}", spec.scheduler_name),
-            "a Placement is always scheduled by the OCM placement controller",
-        ));
-    }
-    if !spec.policies.is_empty() {
-        fields.push(FieldReport::lost(
-            "spec.policies",
-            "a Placement has no policy references (the PlacementRule controller never filtered by them)",
-        ));
-    }
-
-    Converted {
-        outputs: vec![super::placement(metadata, placement)],
-        fields,
-    }
+    (label_selector.is_some() || !expressions.is_empty()).then(|| ClusterPredicate {
+        required_cluster_selector: ClusterSelector {
+            label_selector,
+            cel_selector: expressions,
+            ..ClusterSelector::default()
+        },
+        ..ClusterPredicate::default()
+    })
 }
 
 /// `Exact` mode with one built-in prioritizer: `Additive` would add Balance, which scores by
