@@ -152,32 +152,42 @@ pub(crate) const API: Api = Api {
 
 /// Decodes the whole object as `T`, naming the object and the field on failure.
 fn decode<T: DeserializeOwned>(object: &Object<'_>) -> Result<T, LoadError> {
-    decode_with_spec(object).map(|(decoded, _)| decoded)
+    decode_value(object, &json(object)?)
 }
 
-/// Decodes the whole object as `T`, and gives its `spec` as written (admission's rules test
-/// which fields are present).
-fn decode_with_spec<T: DeserializeOwned>(object: &Object<'_>) -> Result<(T, Value), LoadError> {
-    let mut value = object.content.to_json().map_err(|error| {
+/// The object as JSON: admission's rules read its `spec` as written (they test which fields
+/// are present), before it is decoded.
+fn json(object: &Object<'_>) -> Result<Value, LoadError> {
+    object.content.to_json().map_err(|error| {
         object.invalid(FieldError::new(
             "",
             format!("expected a mapping with string keys: {error}"),
         ))
-    })?;
-    let decoded = read(&value).map_err(|error| object.invalid(error.into()))?;
-    let spec = value
-        .get_mut("spec")
-        .map(Value::take)
-        .unwrap_or(Value::Null);
-    Ok((decoded, spec))
+    })
 }
 
-/// The object refused as upstream's API server or webhook refuses it.
-fn admitted(object: &Object<'_>, refusal: Option<FieldError>) -> Result<(), LoadError> {
-    match refusal {
-        Some(refusal) => Err(object.invalid(refusal)),
-        None => Ok(()),
-    }
+fn decode_value<T: DeserializeOwned>(object: &Object<'_>, value: &Value) -> Result<T, LoadError> {
+    read(value).map_err(|error| object.invalid(error.into()))
+}
+
+/// The object's `spec` as written (`null` when absent).
+fn spec_of(value: &Value) -> &Value {
+    value.get("spec").unwrap_or(&Value::Null)
+}
+
+/// The object refused as upstream's API server or webhook refuses it, when it is: the
+/// refusal of its metadata (`labels`), then every refusal of its spec, each an error at its
+/// field.
+fn refused(
+    object: &Object<'_>,
+    labels: Option<LoadError>,
+    refusals: Vec<FieldError>,
+) -> Option<Decoded> {
+    let errors: Vec<LoadError> = labels
+        .into_iter()
+        .chain(refusals.into_iter().map(|refusal| object.invalid(refusal)))
+        .collect();
+    (!errors.is_empty()).then_some(Decoded::Refused(errors))
 }
 
 impl From<ReadError> for FieldError {
@@ -212,9 +222,13 @@ fn reference(
 const PARENT_LABEL_FIELD: &str = "metadata.labels[kubernetes-fleet.io/parent-CRP]";
 
 fn member_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
-    let (cluster, spec): (MemberCluster, Value) = decode_with_spec(&object)?;
-    object.admitted_labels()?;
-    admitted(&object, admission::member_cluster(Some(&spec)))?;
+    let value = json(&object)?;
+    // The API server reports the labels' refusals and the spec's together.
+    let labels = object.admitted_labels().err();
+    if let Some(refused) = refused(&object, labels, admission::member_cluster(spec_of(&value))) {
+        return Ok(refused);
+    }
+    let cluster: MemberCluster = decode_value(&object, &value)?;
     Ok(kept(&object, KubeFleetObject::MemberCluster(cluster)))
 }
 
@@ -353,10 +367,11 @@ struct StrategySpec {
 }
 
 fn strategy(object: Object<'_>) -> Result<Decoded, LoadError> {
-    let raw = object.content.to_json().ok();
-    let spec = raw.as_ref().and_then(|raw| raw.get("spec"));
-    admitted(&object, admission::strategy(spec))?;
-    let wire: StrategyWire = decode(&object)?;
+    let value = json(&object)?;
+    if let Some(refused) = refused(&object, None, admission::strategy(spec_of(&value))) {
+        return Ok(refused);
+    }
+    let wire: StrategyWire = decode_value(&object, &value)?;
     let strategy = Strategy {
         namespace: object.object.namespace.clone(),
         name: object.name().to_string(),
@@ -378,14 +393,18 @@ struct RunSpec {
 }
 
 fn run(object: Object<'_>) -> Result<Decoded, LoadError> {
-    let (wire, spec): (RunWire, Value) = decode_with_spec(&object)?;
+    let value = json(&object)?;
     let version = object
         .object
         .api_version
         .rsplit('/')
         .next()
         .unwrap_or_default();
-    admitted(&object, admission::run(version, object.name(), &spec))?;
+    let refusals = admission::run(version, object.name(), spec_of(&value));
+    if let Some(refused) = refused(&object, None, refusals) {
+        return Ok(refused);
+    }
+    let wire: RunWire = decode_value(&object, &value)?;
     let run = UpdateRun {
         namespace: object.object.namespace.clone(),
         name: object.name().to_string(),
@@ -436,9 +455,13 @@ struct OverridePolicy {
 }
 
 fn override_(object: Object<'_>) -> Result<Decoded, LoadError> {
-    let (wire, raw): (OverrideWire, Value) = decode_with_spec(&object)?;
+    let value = json(&object)?;
+    let raw = spec_of(&value);
     let cluster_scoped = object.object.namespace.is_none();
-    admitted(&object, admission::override_(Some(&raw), cluster_scoped))?;
+    if let Some(refused) = refused(&object, None, admission::override_(raw, cluster_scoped)) {
+        return Ok(refused);
+    }
+    let wire: OverrideWire = decode_value(&object, &value)?;
     let spec = wire.spec;
     let selectors = spec
         .cluster_resource_selectors

@@ -37,6 +37,10 @@ pub(crate) enum Decoded {
         strings: Vec<Interner>,
         clusters: Vec<Result<(Cluster, Vec<String>), LoadError>>,
     },
+    /// An object its kind's reader refuses as the API server refuses it: every reason, each
+    /// an error at its field, in the reader's order (a reader that stops at one reason
+    /// returns it as its `Err`).
+    Refused(Vec<LoadError>),
     /// An object of a kind no API defines: a skipped document (`skipped`: where, and its
     /// `apiVersion/kind`) unless a Karmada policy selects it as a resource template.
     Template {
@@ -48,9 +52,10 @@ pub(crate) enum Decoded {
 
 impl Decoded {
     /// Whether this is one object with an identity (a duplicate of it may be the same object
-    /// read twice); a ClusterInventory's entries are not objects of their own.
+    /// read twice); a ClusterInventory's entries are not objects of their own, and a refused
+    /// object is never added.
     pub(super) fn identified(&self) -> bool {
-        !matches!(self, Decoded::Clusters { .. })
+        !matches!(self, Decoded::Clusters { .. } | Decoded::Refused(_))
     }
 }
 
@@ -168,6 +173,7 @@ impl ModelBuilder {
                     }
                 }
             }
+            Decoded::Refused(errors) => self.errors.extend(errors),
             Decoded::Template {
                 object,
                 skipped,

@@ -128,26 +128,34 @@ fn inventory_label_keys_are_qualified_names() {
 /// warns: design/formats.md). Karmada's Cluster: tests/cli/karmada_admission.rs.
 #[test]
 fn cluster_labels_are_validated_as_the_api_server_does() {
+    // With the spec each kind requires, so that the labels are all that is wrong.
     let kinds = [
         (
             "cluster.open-cluster-management.io/v1",
             "ManagedCluster",
+            "",
             "",
         ),
         (
             "core.kubefed.io/v1beta1",
             "KubeFedCluster",
             "kube-federation-system/",
+            "",
         ),
-        ("federation/v1beta1", "Cluster", ""),
-        ("cluster.kubernetes-fleet.io/v1beta1", "MemberCluster", ""),
+        ("federation/v1beta1", "Cluster", "", ""),
+        (
+            "cluster.kubernetes-fleet.io/v1beta1",
+            "MemberCluster",
+            "",
+            "spec: {identity: {kind: ServiceAccount, name: member}}\n",
+        ),
     ];
-    for (api_version, kind, namespace) in kinds {
+    for (api_version, kind, namespace, spec) in kinds {
         let cluster = |labels: &str| {
             let namespace = namespace.trim_end_matches('/');
             format!(
                 "apiVersion: {api_version}\nkind: {kind}\n\
-                 metadata: {{name: east, namespace: '{namespace}', labels: {labels}}}\n"
+                 metadata: {{name: east, namespace: '{namespace}', labels: {labels}}}\n{spec}"
             )
         };
         Test::new()

@@ -484,12 +484,72 @@ fn a_staged_update_run_upstream_refuses_is_an_error_with_upstreams_message() {
             .status(1)
             .run();
     }
-    // v1alpha1 allows names of up to 127 bytes.
+    // v1alpha1 allows names of up to 127 bytes (and requires resourceSnapshotIndex).
     Test::new()
         .args(["check", "-f", EXAMPLE, "-f", "-", "--now", NOW])
         .stdin(format!(
-            "apiVersion: placement.kubernetes-fleet.io/v1alpha1\nkind: ClusterStagedUpdateRun\nmetadata: {{name: {long}}}\nspec: {{placementName: web, stagedRolloutStrategyName: rings}}\n"
+            "apiVersion: placement.kubernetes-fleet.io/v1alpha1\nkind: ClusterStagedUpdateRun\nmetadata: {{name: {long}}}\nspec: {{placementName: web, resourceSnapshotIndex: \"0\", stagedRolloutStrategyName: rings}}\n"
         ))
         .status(3)
+        .run();
+}
+
+#[test]
+fn a_member_cluster_without_its_identity_is_refused_as_the_crd_refuses_it() {
+    for (spec, error) in [
+        ("spec: {}\n", "spec.identity: Required value"),
+        (
+            "spec: {identity: {kind: ServiceAccount}}\n",
+            "spec.identity.name: Required value",
+        ),
+        ("", "spec: Required value"),
+    ] {
+        Test::new()
+            .args(["plan", "-f", EXAMPLE, "-f", "-", "--now", NOW])
+            .stdin(format!(
+                "apiVersion: cluster.kubernetes-fleet.io/v1beta1\nkind: MemberCluster\nmetadata: {{name: member-x}}\n{spec}"
+            ))
+            .stdout("")
+            .stderr(format!("error: <stdin>#1: MemberCluster/member-x: {error}\n"))
+            .status(1)
+            .run();
+    }
+}
+
+#[test]
+fn every_schema_refusal_of_an_object_is_an_error_at_its_field() {
+    // A MemberCluster (its labels, heartbeat period, identity and two taints), a strategy, an
+    // override and a run, each refused for several reasons: every one is reported, at its
+    // line, in the order the CRD's fields are checked.
+    let cases = "testdata/kubefleet/cases/schema-refusals.yaml";
+    let at = |document: usize, line: usize, object: &str, error: &str| {
+        format!("error: {cases}#{document}: line {line}: {object}: {error}\n")
+    };
+    let member = "MemberCluster/member-x";
+    let strategy = "ClusterStagedUpdateStrategy/rings";
+    let cro = "ClusterResourceOverride/cro";
+    let run = "ClusterStagedUpdateRun/rollout";
+    let expected = [
+        at(1, 7, member, "metadata.labels: Invalid value: \"bad key!\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"),
+        at(1, 9, member, "spec.heartbeatPeriodSeconds: Invalid value: 900: spec.heartbeatPeriodSeconds in body should be less than or equal to 600"),
+        at(1, 3, member, "spec.identity.name: Required value"),
+        at(1, 14, member, "spec.taints[0].effect: Unsupported value: \"NoExecute\": supported values: \"NoSchedule\""),
+        at(1, 3, member, "spec.taints[1].key: Required value"),
+        at(2, 23, strategy, "spec.stages[0].name: Invalid value: \"Canary\": spec.stages[0].name in body should match '^[a-z0-9]+$'"),
+        at(2, 24, strategy, "spec.stages[0].maxConcurrency: Invalid value: \"\": maxConcurrency must be at least 1"),
+        at(2, 27, strategy, "spec.stages[1].afterStageTasks[0].type: Unsupported value: \"Wait\": supported values: \"TimedWait\", \"Approval\""),
+        at(3, 29, cro, "spec.clusterResourceSelectors[0].group: Required value"),
+        at(3, 29, cro, "spec.clusterResourceSelectors[0].version: Required value"),
+        at(3, 39, cro, "spec.policy.overrideRules[0].jsonPatchOverrides[0].op: Unsupported value: \"move\": supported values: \"add\", \"remove\", \"replace\""),
+        // v1alpha1 requires resourceSnapshotIndex and has no `state` to refuse.
+        at(4, 41, run, "spec.placementName: Required value"),
+        at(4, 41, run, "spec.resourceSnapshotIndex: Required value"),
+        at(4, 41, run, "spec.stagedRolloutStrategyName: Required value"),
+    ]
+    .concat();
+    Test::new()
+        .args(["check", "-f", EXAMPLE, "-f", cases, "--now", NOW])
+        .stdout(format!("{expected}unsatisfied: testdata/kubefleet/example/placements.yaml#3: line 48: ClusterResourcePlacement/pinned: SchedulingPolicyUnfulfilled: could not find all clusters needed as specified by the scheduling policy, found 1 cluster(s) instead\n4 items checked: 14 errors, 1 unsatisfied\n"))
+        .status(1)
         .run();
 }

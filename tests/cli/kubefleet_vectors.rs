@@ -116,13 +116,18 @@ fn healthy(now: &str) -> Value {
     }])
 }
 
-/// The vector's MemberCluster as a manifest; `eligible` gives it a healthy member agent (a
-/// vector of one plugin states only what that plugin reads, and the whole profile also runs
-/// ClusterEligibility).
+/// The vector's MemberCluster as a manifest, with the `spec.identity` the CRD requires (the
+/// upstream tests build the Go struct without the API server); `eligible` gives it a healthy
+/// member agent (a vector of one plugin states only what that plugin reads, and the whole
+/// profile also runs ClusterEligibility).
 fn member(cluster: &Value, now: &str, eligible: bool) -> Value {
     let mut cluster = cluster.clone();
     cluster["apiVersion"] = json!("cluster.kubernetes-fleet.io/v1beta1");
     cluster["kind"] = json!("MemberCluster");
+    if !cluster["spec"].is_object() {
+        cluster["spec"] = json!({});
+    }
+    cluster["spec"]["identity"] = json!({"kind": "ServiceAccount", "name": "member-agent"});
     if eligible {
         if !cluster["status"].is_object() {
             cluster["status"] = json!({});

@@ -10,9 +10,12 @@
 //!   (`apis/placement/v1beta1/stageupdate_types.go`).
 //!
 //! Each check reads the object's `spec` as written (the rules test which fields are
-//! present) and returns the first refusal: the API server's, with its field path, or the
-//! webhook's aggregated message at the field it judged. fleetplan refuses such an object
-//! as the hub would: it is a load error, never used.
+//! present) and returns every refusal of the API server, each at its field path, in one
+//! fixed order: field by field as the checks below walk the object, depth first, a rule of
+//! the whole object first; or, when the schema admits the object, the webhook's aggregated
+//! message at the field it judged (the webhook never sees what the API server refused).
+//! fleetplan refuses such an object as the hub would: one load error per refusal, the object
+//! never used.
 
 use std::collections::HashSet;
 
@@ -22,7 +25,7 @@ use crate::kubefleet::model::aggregate;
 use crate::load::api::FieldError;
 use crate::selector::{label_key_errors, label_value_errors, Selector};
 
-/// The schema's refusals, as the API server words them, first found first.
+/// The schema's refusals, as the API server words them, in the order they are found.
 struct Schema {
     refusals: Vec<FieldError>,
 }
@@ -89,8 +92,19 @@ impl Schema {
         }
     }
 
-    fn first(self) -> Option<FieldError> {
-        self.refusals.into_iter().next()
+    /// An integer's `minimum` / `maximum`.
+    fn bounds(&mut self, path: &str, value: i64, min: i64, max: i64) {
+        let bound = if value < min {
+            format!("greater than or equal to {min}")
+        } else if value > max {
+            format!("less than or equal to {max}")
+        } else {
+            return;
+        };
+        self.refuse(
+            path,
+            format!("Invalid value: {value}: {path} in body should be {bound}"),
+        );
     }
 }
 
@@ -106,11 +120,42 @@ fn has(value: &Value, field: &str) -> bool {
     value.get(field).is_some_and(|field| !field.is_null())
 }
 
-/// A MemberCluster's `spec.taints`: the CRD's limits (`effect` is required and only
-/// `NoSchedule`, at most 100 taints), then `validateTaints`.
-pub(super) fn member_cluster(spec: Option<&Value>) -> Option<FieldError> {
-    let taints = array(spec.and_then(|spec| spec.get("taints")));
+/// A MemberCluster: the CRD's schema (`spec` and `spec.identity` with its `kind` and `name`
+/// required, `heartbeatPeriodSeconds` 1–600, at most 100 taints, each with a `key` and an
+/// `effect` that is `NoSchedule`), then `validateTaints`.
+pub(super) fn member_cluster(spec: &Value) -> Vec<FieldError> {
     let mut schema = Schema::new();
+    if spec.is_null() {
+        schema.required("spec");
+        return schema.refusals;
+    }
+    match spec.get("heartbeatPeriodSeconds") {
+        None | Some(Value::Null) => {}
+        Some(Value::Number(number)) if number.as_i64().is_some() => schema.bounds(
+            "spec.heartbeatPeriodSeconds",
+            number.as_i64().unwrap_or_default(),
+            1,
+            600,
+        ),
+        Some(other) => schema.refuse(
+            "spec.heartbeatPeriodSeconds",
+            format!(
+                "Invalid value: {kind:?}: spec.heartbeatPeriodSeconds in body must be of type integer: {kind:?}",
+                kind = json_type(other)
+            ),
+        ),
+    }
+    match spec.get("identity").filter(|identity| !identity.is_null()) {
+        None => schema.required("spec.identity"),
+        Some(identity) => {
+            for field in ["kind", "name"] {
+                if !has(identity, field) {
+                    schema.required(&format!("spec.identity.{field}"));
+                }
+            }
+        }
+    }
+    let taints = array(spec.get("taints"));
     schema.items("spec.taints", taints, 0, 100);
     for (index, taint) in taints.iter().enumerate() {
         let path = format!("spec.taints[{index}].effect");
@@ -118,9 +163,12 @@ pub(super) fn member_cluster(spec: Option<&Value>) -> Option<FieldError> {
             None => schema.required(&path),
             Some(effect) => schema.one_of(&path, effect, &["NoSchedule"]),
         }
+        if !has(taint, "key") {
+            schema.required(&format!("spec.taints[{index}].key"));
+        }
     }
-    if let Some(refusal) = schema.first() {
-        return Some(refusal);
+    if !schema.refusals.is_empty() {
+        return schema.refusals;
     }
     let mut messages = Vec::new();
     let mut seen = HashSet::new();
@@ -144,7 +192,28 @@ pub(super) fn member_cluster(spec: Option<&Value>) -> Option<FieldError> {
             ));
         }
     }
-    (!messages.is_empty()).then(|| FieldError::new("spec.taints", aggregate(&messages)))
+    webhook("spec.taints", &messages)
+}
+
+/// The webhook's refusal at `path`: its messages as `utilerrors.NewAggregate` prints them.
+fn webhook(path: &str, messages: &[String]) -> Vec<FieldError> {
+    if messages.is_empty() {
+        Vec::new()
+    } else {
+        vec![FieldError::new(path, aggregate(messages))]
+    }
+}
+
+/// The JSON type the API server names in a type refusal.
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
 }
 
 /// The field a ClusterResourceOverride (`cluster_scoped`) or ResourceOverride selects its
@@ -183,11 +252,10 @@ pub(crate) fn shown_selector(selector: &Value, cluster_scoped: bool) -> String {
 
 /// A ClusterResourceOverride (`cluster_scoped`) or ResourceOverride: the CRD's limits and
 /// CEL rule, then the webhook's checks of the override alone.
-pub(super) fn override_(spec: Option<&Value>, cluster_scoped: bool) -> Option<FieldError> {
-    let null = Value::Null;
-    let spec = spec.unwrap_or(&null);
-    if let Some(refusal) = override_schema(spec, cluster_scoped) {
-        return Some(refusal);
+pub(super) fn override_(spec: &Value, cluster_scoped: bool) -> Vec<FieldError> {
+    let refusals = override_schema(spec, cluster_scoped);
+    if !refusals.is_empty() {
+        return refusals;
     }
     let field = selectors_field(cluster_scoped);
     let selectors = array(spec.get(field));
@@ -214,21 +282,16 @@ pub(super) fn override_(spec: Option<&Value>, cluster_scoped: bool) -> Option<Fi
         }
     }
     if !messages.is_empty() {
-        return Some(FieldError::new(
-            format!("spec.{field}"),
-            aggregate(&messages),
-        ));
+        return webhook(&format!("spec.{field}"), &messages);
     }
     let rules = array(
         spec.get("policy")
             .and_then(|policy| policy.get("overrideRules")),
     );
-    let messages = override_policy(rules);
-    (!messages.is_empty())
-        .then(|| FieldError::new("spec.policy.overrideRules", aggregate(&messages)))
+    webhook("spec.policy.overrideRules", &override_policy(rules))
 }
 
-fn override_schema(spec: &Value, cluster_scoped: bool) -> Option<FieldError> {
+fn override_schema(spec: &Value, cluster_scoped: bool) -> Vec<FieldError> {
     let mut schema = Schema::new();
     if cluster_scoped {
         let namespaced = spec
@@ -319,7 +382,7 @@ fn override_schema(spec: &Value, cluster_scoped: bool) -> Option<FieldError> {
             }
         }
     }
-    schema.first()
+    schema.refusals
 }
 
 /// `validateOverridePolicy`: the messages of every rule, in order; a Delete rule with JSON
@@ -428,9 +491,10 @@ fn patch_path(path: &str) -> Result<(), &'static str> {
 }
 
 /// A (Cluster)StagedUpdateRun: the CRD's rule on the name's length (127 bytes in
-/// `v1alpha1`, 63 in `v1beta1` and `v1`), `placementName` at most 255 bytes, and `state`
-/// one of its values.
-pub(super) fn run(version: &str, name: &str, spec: &Value) -> Option<FieldError> {
+/// `v1alpha1`, 63 in `v1beta1` and `v1`), its required fields (`spec`, `placementName`,
+/// `stagedRolloutStrategyName`, and in `v1alpha1` `resourceSnapshotIndex`),
+/// `placementName` at most 255 bytes, and `state` one of its values (`v1` and `v1beta1`).
+pub(super) fn run(version: &str, name: &str, spec: &Value) -> Vec<FieldError> {
     let mut schema = Schema::new();
     let longest = if version == "v1alpha1" { 127 } else { 63 };
     schema.rule(
@@ -439,6 +503,19 @@ pub(super) fn run(version: &str, name: &str, spec: &Value) -> Option<FieldError>
         name.len() <= longest,
         &format!("metadata.name max length is {longest}"),
     );
+    if spec.is_null() {
+        schema.required("spec");
+        return schema.refusals;
+    }
+    let mut required = vec!["placementName", "stagedRolloutStrategyName"];
+    if version == "v1alpha1" {
+        required.insert(1, "resourceSnapshotIndex");
+    }
+    for field in required {
+        if !has(spec, field) {
+            schema.required(&format!("spec.{field}"));
+        }
+    }
     if let Some(placement) = text(spec, "placementName") {
         if placement.len() > 255 {
             schema.refuse(
@@ -447,10 +524,11 @@ pub(super) fn run(version: &str, name: &str, spec: &Value) -> Option<FieldError>
             );
         }
     }
-    if let Some(state) = text(spec, "state") {
+    // `v1alpha1` has no `state` (the API server drops the unknown field).
+    if let Some(state) = text(spec, "state").filter(|_| version != "v1alpha1") {
         schema.one_of("spec.state", state, &["Initialize", "Run", "Stop"]);
     }
-    schema.first()
+    schema.refusals
 }
 
 const STAGE_NAME_PATTERN: &str = "^[a-z0-9]+$";
@@ -459,14 +537,11 @@ const WAIT_TIME_PATTERN: &str = r"^(?:(?:0|[1-9][0-9]*)(\.[0-9]+)?(?:s|m|h))+$";
 
 /// A (Cluster)StagedUpdateStrategy's `spec.stages`: the CRD's limits, patterns and CEL
 /// rules (`stageupdate_types.go` v1beta1).
-pub(super) fn strategy(spec: Option<&Value>) -> Option<FieldError> {
+pub(super) fn strategy(spec: &Value) -> Vec<FieldError> {
     let mut schema = Schema::new();
-    let Some(stages) = spec
-        .and_then(|spec| spec.get("stages"))
-        .filter(|s| !s.is_null())
-    else {
+    let Some(stages) = spec.get("stages").filter(|s| !s.is_null()) else {
         schema.required("spec.stages");
-        return schema.first();
+        return schema.refusals;
     };
     let stages = array(Some(stages));
     schema.items("spec.stages", stages, 0, 31);
@@ -558,7 +633,7 @@ pub(super) fn strategy(spec: Option<&Value>) -> Option<FieldError> {
             }
         }
     }
-    schema.first()
+    schema.refusals
 }
 
 /// `^(100|[1-9][0-9]?)%$`.
@@ -605,8 +680,11 @@ mod tests {
 
     use super::*;
 
-    fn refusal(error: Option<FieldError>) -> Option<(String, String)> {
-        error.map(|error| (error.path, error.message))
+    fn refusals(errors: Vec<FieldError>) -> Vec<(String, String)> {
+        errors
+            .into_iter()
+            .map(|error| (error.path, error.message))
+            .collect()
     }
 
     #[test]
@@ -651,25 +729,71 @@ mod tests {
 
     #[test]
     fn a_member_cluster_s_taints_are_checked_by_schema_then_webhook() {
-        let spec = json!({"taints": [{"key": "a", "effect": "NoExecute"}]});
+        let identity = json!({"kind": "ServiceAccount", "name": "member"});
+        let spec = json!({"identity": identity, "taints": [
+            {"key": "a", "effect": "NoExecute"},
+            {"key": "a", "value": "b", "effect": "NoSchedule"},
+            {"key": "a", "value": "b", "effect": "NoSchedule"}
+        ]});
+        // The webhook would refuse the repeated taint, but it never sees what the schema
+        // refused.
         assert_eq!(
-            refusal(member_cluster(Some(&spec))),
-            Some((
+            refusals(member_cluster(&spec)),
+            [(
                 "spec.taints[0].effect".to_string(),
                 "Unsupported value: \"NoExecute\": supported values: \"NoSchedule\"".to_string()
-            ))
+            )]
         );
-        let spec = json!({"taints": [
+        let spec = json!({"identity": identity, "taints": [
             {"key": "a", "value": "b", "effect": "NoSchedule"},
             {"key": "a", "value": "b", "effect": "NoSchedule"}
         ]});
         assert_eq!(
-            refusal(member_cluster(Some(&spec))),
-            Some((
+            refusals(member_cluster(&spec)),
+            [(
                 "spec.taints".to_string(),
                 "taint {Key:a Value:b Effect:NoSchedule} already exists, taints must be unique"
                     .to_string()
-            ))
+            )]
+        );
+    }
+
+    #[test]
+    fn every_schema_refusal_of_a_member_cluster_is_reported_in_field_order() {
+        let spec = json!({
+            "heartbeatPeriodSeconds": 0,
+            "identity": {"kind": "ServiceAccount"},
+            "taints": [{"effect": "NoExecute"}, {"key": "b"}]
+        });
+        let refused = refusals(member_cluster(&spec));
+        let paths: Vec<&str> = refused.iter().map(|(path, _)| path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "spec.heartbeatPeriodSeconds",
+                "spec.identity.name",
+                "spec.taints[0].effect",
+                "spec.taints[0].key",
+                "spec.taints[1].effect",
+            ]
+        );
+        assert_eq!(
+            refused[0].1,
+            "Invalid value: 0: spec.heartbeatPeriodSeconds in body should be greater than or equal to 1"
+        );
+        assert_eq!(
+            refusals(member_cluster(&Value::Null)),
+            [("spec".to_string(), "Required value".to_string())]
+        );
+        assert_eq!(
+            refusals(member_cluster(&json!({"heartbeatPeriodSeconds": "60"}))),
+            [
+                (
+                    "spec.heartbeatPeriodSeconds".to_string(),
+                    "Invalid value: \"string\": spec.heartbeatPeriodSeconds in body must be of type integer: \"string\"".to_string()
+                ),
+                ("spec.identity".to_string(), "Required value".to_string()),
+            ]
         );
     }
 
