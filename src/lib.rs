@@ -51,9 +51,7 @@ pub use load::{load, previous_plan, LoadOptions, PreviousKind};
 pub use model::{ClusterNames, Condition, ConditionStatus, Model, WorkloadKind};
 pub use model::{Group, ObjectRef, Plan, PlanItem, Rollout, Wave};
 // The KubeFleet fields of a plan item (design §9).
-pub use kubefleet::item::ClusterOverrides;
-pub use kubefleet::model::binding::BindingScore;
-pub use kubefleet::stages::Stage;
+pub use registry::{BindingScore, ClusterOverrides, Stage};
 // What `WorkloadKind` and `ItemTrace` hold for a KubeFleet placement (opaque outside).
 pub use plan::{build, build_item, ItemTrace, PlanOptions, Trace};
 pub use registry::KubeFleetPlacement;

@@ -334,6 +334,165 @@ pub(crate) fn landing(trace: &ItemTrace, cluster: &str) -> Vec<String> {
     }
 }
 
+/// The types of the plan item's per-API fields (KubeFleet's `scores`, `stages` and
+/// `overrides` in `PlanItem`), each defined in its API's folder. The fields stay inline in
+/// the item, so plans are written and read by serde's derived code (no flattened map).
+pub use crate::kubefleet::item::ClusterOverrides;
+pub use crate::kubefleet::model::binding::BindingScore;
+pub use crate::kubefleet::stages::Stage;
+
+/// Each API's part of how one item changed (`diff`'s `ItemChange`, into which it is
+/// flattened): the changes of the item's per-API fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub(crate) struct ApiChanges {
+    /// A KubeFleet placement's scores, Unscheduled bindings, stages and overrides.
+    #[serde(flatten)]
+    pub(crate) kubefleet: kubefleet::diff::KubeFleetChange,
+}
+
+/// How a line of an API's change reads in a diff: something added, something gone (`None`:
+/// a value that moved).
+pub(crate) use crate::kubefleet::diff::Mark;
+
+impl ApiChanges {
+    /// The changes of the per-API fields from `previous` to `current`.
+    pub(crate) fn compare(previous: &PlanItem, current: &PlanItem) -> ApiChanges {
+        fn side(item: &PlanItem) -> kubefleet::diff::Side<'_> {
+            kubefleet::diff::Side {
+                scores: &item.scores,
+                removed: &item.removed,
+                stages: &item.stages,
+                overrides: &item.overrides,
+            }
+        }
+        ApiChanges {
+            kubefleet: kubefleet::diff::compare(&side(previous), &side(current)),
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.kubefleet.is_empty()
+    }
+
+    /// One line per change, the wording every diff format shares.
+    pub(crate) fn lines(&self) -> Vec<(String, Option<Mark>)> {
+        self.kubefleet.lines()
+    }
+}
+
+/// What fleetplan plans, as the messages about inputs without any of it name it.
+pub(crate) const PLANNED_KINDS: &str = "Placement, PlacementRule, ReplicaSchedulingPreference, \
+     Federated object, object with a placement annotation, object of a kind a Karmada policy \
+     selects, ClusterResourcePlacement or ResourcePlacement";
+
+/// The objects that define clusters, as the message about inputs without any names them.
+pub(crate) const CLUSTER_KINDS: &str = "ClusterInventory, ManagedCluster, KubeFedCluster, \
+     federation Cluster, Karmada Cluster or KubeFleet MemberCluster";
+
+/// The taint effects `--taint` takes, by the fleet each is for.
+pub(crate) const TAINT_EFFECTS: &str = "NoSelect, PreferNoSelect or NoSelectIfNew (an OCM \
+     ManagedCluster), or NoSchedule, PreferNoSchedule or NoExecute (a Karmada Cluster; \
+     NoSchedule for a KubeFleet MemberCluster)";
+
+/// When KubeFleet acts on a what-if taint of one of its MemberClusters.
+pub(crate) use crate::kubefleet::model::member_cluster::WHEN_TAINTED as KUBEFLEET_WHEN_TAINTED;
+
+/// The clusters of one name in every fleet the what-if flags edit: the inventory's and each
+/// API's own, one of each at most (names are unique in each).
+pub(crate) struct Found<'m> {
+    pub(crate) inventory: Option<&'m mut Cluster>,
+    pub(crate) karmada: Option<&'m mut KarmadaCluster>,
+    pub(crate) kubefleet: Option<&'m mut kubefleet::model::member_cluster::MemberCluster>,
+}
+
+/// Whether any fleet has a cluster named `name`.
+pub(crate) fn has_cluster(model: &Model, name: &str) -> bool {
+    model
+        .inventory
+        .clusters
+        .iter()
+        .any(|cluster| cluster.name == name)
+        || model
+            .karmada
+            .clusters
+            .iter()
+            .any(|cluster| cluster.name == name)
+        || model
+            .kubefleet
+            .member_clusters
+            .iter()
+            .any(|cluster| cluster.name == name)
+}
+
+/// The clusters named `name`, in every fleet.
+pub(crate) fn find_clusters<'m>(model: &'m mut Model, name: &str) -> Found<'m> {
+    let inventory = model
+        .inventory
+        .clusters
+        .iter()
+        .position(|cluster| cluster.name == name);
+    let karmada = model
+        .karmada
+        .clusters
+        .iter()
+        .position(|cluster| cluster.name == name);
+    // Every MemberCluster of that name: a later one replaces an earlier one when planned.
+    let kubefleet = model
+        .kubefleet
+        .member_clusters
+        .iter()
+        .rposition(|cluster| cluster.name == name);
+    Found {
+        inventory: inventory.map(|index| &mut model.inventory.clusters[index]),
+        karmada: karmada.map(|index| &mut model.karmada.clusters[index]),
+        kubefleet: kubefleet.map(|index| &mut model.kubefleet.member_clusters[index]),
+    }
+}
+
+/// Every cluster name of every fleet (the inventory's, then each API's own), and where a
+/// message says they were looked for.
+pub(crate) fn every_cluster(model: &Model) -> (Vec<&str>, &'static str) {
+    let known = model
+        .inventory
+        .clusters
+        .iter()
+        .map(|cluster| cluster.name.as_str())
+        .chain(
+            model
+                .karmada
+                .clusters
+                .iter()
+                .map(|cluster| cluster.name.as_str()),
+        )
+        .chain(
+            model
+                .kubefleet
+                .member_clusters
+                .iter()
+                .map(|cluster| cluster.name.as_str()),
+        )
+        .collect();
+    let searched = match (
+        model.inventory.clusters.is_empty(),
+        model.karmada.clusters.is_empty(),
+        model.kubefleet.member_clusters.is_empty(),
+    ) {
+        (true, false, true) => "among the Karmada Clusters",
+        (false, false, true) => "in the inventory or among the Karmada Clusters",
+        (true, true, false) => "among the MemberClusters",
+        (_, _, false) => "in the inventory, among the Karmada Clusters or the MemberClusters",
+        _ => "in the inventory",
+    };
+    (known, searched)
+}
+
+/// Whether no fleet has any cluster.
+pub(crate) fn no_clusters(model: &Model) -> bool {
+    model.inventory.clusters.is_empty()
+        && model.karmada.clusters.is_empty()
+        && model.kubefleet.member_clusters.is_empty()
+}
+
 /// The migration of the loaded inputs to `target`'s API.
 pub(crate) fn migrate(target: Target) -> Migrate {
     match target {

@@ -29,9 +29,7 @@ impl Scope {
 }
 
 /// What fleetplan plans, as the messages about inputs without any of it name it.
-pub(crate) const PLANNED_KINDS: &str = "Placement, PlacementRule, ReplicaSchedulingPreference, \
-     Federated object, object with a placement annotation, object of a kind a Karmada policy \
-     selects, ClusterResourcePlacement or ResourcePlacement";
+pub(crate) use crate::registry::PLANNED_KINDS;
 
 /// Why a verdict would be about nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,17 +53,18 @@ impl fmt::Display for Nothing {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Nothing::NoClusters { manifests_only } => {
-                f.write_str(NO_CLUSTERS)?;
+                no_clusters(f)?;
                 if *manifests_only {
                     f.write_str(", or pass --manifests-only to validate the manifests alone")?;
                 }
                 Ok(())
             }
-            Nothing::NoClustersToPlan => write!(
-                f,
-                "{NO_CLUSTERS}; to validate the manifests alone, run `fleetplan check \
-                 --manifests-only`"
-            ),
+            Nothing::NoClustersToPlan => {
+                no_clusters(f)?;
+                f.write_str(
+                    "; to validate the manifests alone, run `fleetplan check --manifests-only`",
+                )
+            }
             Nothing::NoItems => write!(
                 f,
                 "no workloads in the inputs: nothing to check (no {PLANNED_KINDS} was found)"
@@ -83,9 +82,15 @@ impl fmt::Display for Nothing {
 
 impl std::error::Error for Nothing {}
 
-const NO_CLUSTERS: &str = "no clusters in the inputs: placements cannot be evaluated without an \
-     inventory (ClusterInventory, ManagedCluster, KubeFedCluster, federation Cluster, Karmada \
-     Cluster or KubeFleet MemberCluster objects); add it with -f";
+/// The inputs hold no cluster: the start of the messages that say so.
+fn no_clusters(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    write!(
+        f,
+        "no clusters in the inputs: placements cannot be evaluated without an inventory ({} \
+         objects); add it with -f",
+        crate::registry::CLUSTER_KINDS
+    )
+}
 
 /// What `check` and `migrate --verify` may judge in `model`: its workloads against its
 /// clusters, or (asked for) the manifests alone; never nothing.
@@ -102,10 +107,7 @@ pub(crate) fn require(model: &Model, scope: Scope) -> Result<(), Nothing> {
 /// The inventory a selection or a placement is judged against is not empty;
 /// `manifests_only`: the command offers `--manifests-only` instead.
 pub(crate) fn clusters(model: &Model, manifests_only: bool) -> Result<(), Nothing> {
-    if model.inventory.clusters.is_empty()
-        && model.karmada.clusters.is_empty()
-        && model.kubefleet.member_clusters.is_empty()
-    {
+    if crate::registry::no_clusters(model) {
         Err(Nothing::NoClusters { manifests_only })
     } else {
         Ok(())

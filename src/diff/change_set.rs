@@ -74,9 +74,10 @@ pub struct ItemChange {
     /// changed: the same clusters reached in another order is a change.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rollout: Vec<RolloutChange>,
-    /// A KubeFleet placement's scores, Unscheduled bindings, stages and overrides.
+    /// The changes of the item's per-API fields (a KubeFleet placement's scores,
+    /// Unscheduled bindings, stages and overrides).
     #[serde(flatten)]
-    pub(crate) kubefleet: crate::kubefleet::diff::KubeFleetChange,
+    pub(crate) apis: crate::registry::ApiChanges,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors_added: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -121,7 +122,7 @@ impl ItemChange {
             && self.affinity_term.is_none()
             && self.changes_at.is_none()
             && self.rollout.is_empty()
-            && self.kubefleet.is_empty()
+            && self.apis.is_empty()
             && self.via_added.is_empty()
             && self.via_removed.is_empty()
             && self.errors_added.is_empty()

@@ -8,8 +8,8 @@ use super::change_set::{
     RolloutChange, ValueChange,
 };
 use super::merge::{join, keyed, Side};
-use crate::kubefleet::diff as kubefleet_diff;
 use crate::plan::{Condition, Group, ObjectRef, Plan, PlanItem, Rollout};
+use crate::registry::ApiChanges;
 
 /// What changes from `previous` to `current`, in plan order (formats.md: apiVersion group,
 /// kind, namespace, name).
@@ -73,10 +73,11 @@ fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
         changes_at,
         via,
         rollout,
-        scores,
-        removed,
-        stages,
-        overrides,
+        // The per-API fields: compared by the registry's `ApiChanges`.
+        scores: _,
+        removed: _,
+        stages: _,
+        overrides: _,
         errors,
     } = current;
     let (clusters_added, clusters_removed) = set_changes(&previous.clusters, clusters);
@@ -102,20 +103,7 @@ fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
         via_added,
         via_removed,
         rollout: rollout_changes(&previous.rollout, rollout),
-        kubefleet: kubefleet_diff::compare(
-            &kubefleet_diff::Side {
-                scores: &previous.scores,
-                removed: &previous.removed,
-                stages: &previous.stages,
-                overrides: &previous.overrides,
-            },
-            &kubefleet_diff::Side {
-                scores,
-                removed,
-                stages,
-                overrides,
-            },
-        ),
+        apis: ApiChanges::compare(previous, current),
         errors_added,
         errors_removed,
         error_state: match (previous.errors.is_empty(), errors.is_empty()) {

@@ -65,16 +65,16 @@ pub struct PlanItem {
     pub conditions: Vec<Condition>,
     /// KubeFleet: each selected cluster's score as its binding records it (none without one).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub scores: BTreeMap<String, crate::kubefleet::model::binding::BindingScore>,
+    pub scores: BTreeMap<String, crate::registry::BindingScore>,
     /// KubeFleet: the clusters whose bindings the scheduler marks Unscheduled.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub removed: Vec<String>,
     /// KubeFleet: the stages of the placement's staged update run, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub stages: Vec<crate::kubefleet::stages::Stage>,
+    pub stages: Vec<crate::registry::Stage>,
     /// KubeFleet: the overrides that apply to each selected cluster.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub overrides: BTreeMap<String, crate::kubefleet::item::ClusterOverrides>,
+    pub overrides: BTreeMap<String, crate::registry::ClusterOverrides>,
     /// When a toleration expires and the plan would change (RFC 3339).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub changes_at: Option<String>,

@@ -12,12 +12,13 @@ use foldhash::HashMap;
 pub(crate) use crate::model::Condition;
 pub(crate) use crate::model::{Group, ObjectRef, Plan, PlanItem, Rollout};
 pub(crate) use crate::ocm::plan::consumers::{self, ConsumerTrace};
+pub(crate) use crate::registry::every_cluster;
 pub(crate) use diagnostic::{Diagnostic, Kind as DiagnosticKind};
 pub(crate) use federated_fleet::FederatedFleet;
 pub(crate) use lookup::{find_cluster, find_item, LookupError};
 pub use trace::ItemTrace;
 pub(crate) use trace::{Engine, SelectionRule, SelectionTrace};
-pub(crate) use whatif::{close_matches, every_cluster, TaintEdit, WhatIf, WhatIfError};
+pub(crate) use whatif::{close_matches, TaintEdit, WhatIf, WhatIfError};
 
 use crate::model::{Model, Workload, WorkloadKind};
 use crate::ocm::Scheduler;

@@ -3,8 +3,9 @@
 //! Karmada's `Cluster`s alike, each with its own API's meaning (docs/semantics.md).
 
 use crate::karmada::cluster_controller;
-use crate::karmada::model::{ClusterTaint, KarmadaCluster};
+use crate::karmada::model::ClusterTaint;
 use crate::model::{Model, Taint, TaintEffect};
+use crate::registry::{self, Found};
 use crate::selector::{Requirement, SelectorError};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -58,7 +59,7 @@ impl TaintEdit {
                 .iter()
                 .any(|cluster| cluster.name == self.cluster);
         let when = if member_cluster {
-            "the KubeFleet scheduler keeps a current binding on the cluster and filters it out of new bindings from its next cycle (a MemberCluster change requeues every placement)"
+            registry::KUBEFLEET_WHEN_TAINTED
         } else if KARMADA_EFFECTS.contains(&self.effect.as_str()) {
             match self.effect.as_str() {
                 "NoExecute" => "Karmada evicts from it once the cluster is updated, when its taint manager (--enable-taint-manager, on by default) is on; karmada-scheduler places the evicted elsewhere at once, and the rest at its next rescheduling trigger (a change of the binding's placement or replicas)",
@@ -196,8 +197,9 @@ fn taint(model: &mut Model, edit: &TaintEdit, now: i64) -> Result<(), WhatIfErro
         .map(|(_, effect)| *effect);
     if ocm.is_none() && !KARMADA_EFFECTS.contains(&edit.effect.as_str()) {
         return Err(invalid(format!(
-            "unknown effect {:?}: expected NoSelect, PreferNoSelect or NoSelectIfNew (an OCM ManagedCluster), or NoSchedule, PreferNoSchedule or NoExecute (a Karmada Cluster; NoSchedule for a KubeFleet MemberCluster)",
-            crate::model::echo(&edit.effect)
+            "unknown effect {:?}: expected {}",
+            crate::model::echo(&edit.effect),
+            registry::TAINT_EFFECTS
         )));
     }
     let found = clusters(model, "--taint", &edit.cluster)?;
@@ -226,11 +228,7 @@ fn taint(model: &mut Model, edit: &TaintEdit, now: i64) -> Result<(), WhatIfErro
             let cluster = found
                 .kubefleet
                 .ok_or_else(|| missing("a Karmada effect (for Karmada Clusters)"))?;
-            cluster.add_taint(crate::kubefleet::model::taint::Taint {
-                key: edit.key.clone(),
-                value: edit.value.clone(),
-                effect: edit.effect.clone(),
-            });
+            cluster.add_taint(&edit.key, &edit.value, &edit.effect);
         }
         None => {
             let cluster = found
@@ -250,85 +248,22 @@ fn taint(model: &mut Model, edit: &TaintEdit, now: i64) -> Result<(), WhatIfErro
     Ok(())
 }
 
-/// The clusters a flag names: one of each fleet at most (names are unique in each).
-struct Found<'m> {
-    inventory: Option<&'m mut crate::model::Cluster>,
-    karmada: Option<&'m mut KarmadaCluster>,
-    kubefleet: Option<&'m mut crate::kubefleet::model::member_cluster::MemberCluster>,
-}
-
+/// The clusters a flag names, in every fleet; naming a cluster no fleet has is an error.
 fn clusters<'m>(
     model: &'m mut Model,
     flag: &'static str,
     name: &str,
 ) -> Result<Found<'m>, WhatIfError> {
-    let inventory = model
-        .inventory
-        .clusters
-        .iter()
-        .position(|cluster| cluster.name == name);
-    let karmada = model
-        .karmada
-        .clusters
-        .iter()
-        .position(|cluster| cluster.name == name);
-    // Every MemberCluster of that name: a later one replaces an earlier one when planned.
-    let kubefleet = model
-        .kubefleet
-        .member_clusters
-        .iter()
-        .rposition(|cluster| cluster.name == name);
-    if inventory.is_some() || karmada.is_some() || kubefleet.is_some() {
-        return Ok(Found {
-            inventory: inventory.map(|index| &mut model.inventory.clusters[index]),
-            karmada: karmada.map(|index| &mut model.karmada.clusters[index]),
-            kubefleet: kubefleet.map(|index| &mut model.kubefleet.member_clusters[index]),
-        });
+    if registry::has_cluster(model, name) {
+        return Ok(registry::find_clusters(model, name));
     }
-    let (known, searched) = every_cluster(model);
+    let (known, searched) = registry::every_cluster(model);
     Err(WhatIfError::UnknownCluster {
         flag,
         name: name.to_string(),
         searched,
         suggestion: close_matches(name, &known),
     })
-}
-
-/// Every cluster name of both fleets (the inventory's, then Karmada's), and where a message
-/// says they were looked for.
-pub(crate) fn every_cluster(model: &Model) -> (Vec<&str>, &'static str) {
-    let known = model
-        .inventory
-        .clusters
-        .iter()
-        .map(|cluster| cluster.name.as_str())
-        .chain(
-            model
-                .karmada
-                .clusters
-                .iter()
-                .map(|cluster| cluster.name.as_str()),
-        )
-        .chain(
-            model
-                .kubefleet
-                .member_clusters
-                .iter()
-                .map(|cluster| cluster.name.as_str()),
-        )
-        .collect();
-    let searched = match (
-        model.inventory.clusters.is_empty(),
-        model.karmada.clusters.is_empty(),
-        model.kubefleet.member_clusters.is_empty(),
-    ) {
-        (true, false, true) => "among the Karmada Clusters",
-        (false, false, true) => "in the inventory or among the Karmada Clusters",
-        (true, true, false) => "among the MemberClusters",
-        (_, _, false) => "in the inventory, among the Karmada Clusters or the MemberClusters",
-        _ => "in the inventory",
-    };
-    (known, searched)
 }
 
 /// ", did you mean A or B?" for names within a small edit distance, else "".

@@ -93,6 +93,9 @@ impl AgentStatus {
 /// The agent whose status eligibility reads.
 pub(crate) const MEMBER_AGENT: &str = "MemberAgent";
 
+/// When the upstream controllers act on a `--taint` of a MemberCluster (`explain` says it).
+pub(crate) const WHEN_TAINTED: &str = "the KubeFleet scheduler keeps a current binding on the cluster and filters it out of new bindings from its next cycle (a MemberCluster change requeues every placement)";
+
 /// The hub's heartbeat timeout (`clustereligibilitychecker`'s default), in seconds.
 const HEARTBEAT_TIMEOUT_SECONDS: i64 = 5 * 60;
 
@@ -130,7 +133,12 @@ impl MemberCluster {
     }
 
     /// `--taint KEY[=VALUE]:NoSchedule`, replacing a taint of the same key and effect.
-    pub(crate) fn add_taint(&mut self, taint: Taint) {
+    pub(crate) fn add_taint(&mut self, key: &str, value: &str, effect: &str) {
+        let taint = Taint {
+            key: key.to_string(),
+            value: value.to_string(),
+            effect: effect.to_string(),
+        };
         self.taints
             .retain(|old| !(old.key == taint.key && old.effect == taint.effect));
         let text = match taint.value.as_str() {

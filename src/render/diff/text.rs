@@ -5,8 +5,8 @@ use super::paint::{paint, Colour};
 use crate::diff::{
     ConditionChange, ConditionState, CountChange, ErrorState, ItemChange, PlanDiff, ValueChange,
 };
-use crate::kubefleet::diff::Mark;
 use crate::plan::{Group, Rollout};
+use crate::registry::Mark;
 
 const INDENT: &str = "    ";
 
@@ -129,7 +129,7 @@ pub(super) fn change_lines(change: &ItemChange) -> Vec<(String, Option<Colour>)>
         );
         line(text, None);
     }
-    for (text, mark) in change.kubefleet.lines() {
+    for (text, mark) in change.apis.lines() {
         let colour = mark.map(|mark| match mark {
             Mark::Added => Colour::Added,
             Mark::Removed => Colour::Removed,
