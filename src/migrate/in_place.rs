@@ -87,16 +87,7 @@ pub(super) fn plan(
         .iter()
         .map(|(location, change)| (location, change))
         .collect();
-    let mut made: HashMap<&Location, &[Value]> = migration
-        .made
-        .iter()
-        .map(|(location, values)| (location, values.as_slice()))
-        .collect();
-    for (copy, original) in &migration.copies {
-        if let Some(values) = made.get(original).copied() {
-            made.insert(copy, values);
-        }
-    }
+    let made = made(migration);
     let raws = objects::raw_objects(documents);
     let mut by_document: HashMap<(&str, usize), Vec<&RawObject<'_>>> = HashMap::new();
     for raw in &raws {
@@ -106,15 +97,9 @@ pub(super) fn plan(
             .or_default()
             .push(raw);
     }
-    let (bindings, others): (Vec<&Emitted>, Vec<&Emitted>) = migration
-        .support
-        .iter()
-        .partition(|emitted| emitted.object.kind == "ManagedClusterSetBinding");
-    let mut others_placed = others.is_empty();
+    let mut support = Support::new(&migration.support);
     let mut rewrite = Rewrite::default();
     let mut deleted = HashSet::new();
-    // The namespaces whose binding each file already has.
-    let mut bound: HashSet<(&str, String)> = HashSet::new();
     for document in documents {
         let source = &document.source;
         let Some(raws) = by_document.get(&(source.file.as_str(), source.document)) else {
@@ -140,30 +125,7 @@ pub(super) fn plan(
             let new = made.get(&raw.location).copied().unwrap_or_default();
             values.extend(new.iter().cloned());
             for value in new {
-                let Some(namespace) = placement_namespace(value, namespace) else {
-                    continue;
-                };
-                if !bound.insert((source.file.as_str(), namespace.clone())) {
-                    continue;
-                }
-                let binding = bindings
-                    .iter()
-                    .find(|binding| binding.object.namespace.as_deref() == Some(&namespace));
-                if let Some(binding) = binding {
-                    let mut binding = (*binding).clone();
-                    if value
-                        .get("metadata")
-                        .and_then(|m| m.get("namespace"))
-                        .is_none()
-                    {
-                        binding.drop_namespace();
-                    }
-                    appended.push(binding.value);
-                }
-                if !others_placed {
-                    others_placed = true;
-                    appended.extend(others.iter().map(|emitted| emitted.value.clone()));
-                }
+                support.follow(&source.file, value, namespace, &mut appended);
             }
             match raw.location.items.as_slice() {
                 [] => whole = Some(values),
@@ -183,21 +145,101 @@ pub(super) fn plan(
             None => vec![list_with(&document.value, items, &mut appended)],
         };
         values.append(&mut appended);
-        let change = Change {
-            line: source.line,
-            values,
-        };
-        match rewrite.files.last_mut() {
-            Some((file, changes)) if *file == source.file => {
-                changes.insert(source.document, change);
-            }
-            _ => rewrite.files.push((
-                source.file.clone(),
-                BTreeMap::from([(source.document, change)]),
-            )),
-        }
+        rewrite.change(
+            &source.file,
+            source.document,
+            Change {
+                line: source.line,
+                values,
+            },
+        );
     }
     Ok(rewrite)
+}
+
+impl Rewrite {
+    /// Records the new content of `file`'s document `document` (files in input order).
+    fn change(&mut self, file: &str, document: usize, change: Change) {
+        match self.files.last_mut() {
+            Some((last, changes)) if last == file => {
+                changes.insert(document, change);
+            }
+            _ => self
+                .files
+                .push((file.to_string(), BTreeMap::from([(document, change)]))),
+        }
+    }
+}
+
+/// What each input object became, by its location; a copy of an object (read again through
+/// another path) became what its original did.
+fn made(migration: &Migration) -> HashMap<&Location, &[Value]> {
+    let mut made: HashMap<&Location, &[Value]> = migration
+        .made
+        .iter()
+        .map(|(location, values)| (location, values.as_slice()))
+        .collect();
+    for (copy, original) in &migration.copies {
+        if let Some(values) = made.get(original).copied() {
+            made.insert(copy, values);
+        }
+    }
+    made
+}
+
+/// Where the support objects go, so every file applies alone: a namespace's
+/// ManagedClusterSetBinding after the first document of each file that makes a Placement in
+/// it; the others (an added ManagedClusterSet) once, after the first such document of all.
+struct Support<'m, 'f> {
+    bindings: Vec<&'m Emitted>,
+    others: Vec<&'m Emitted>,
+    others_placed: bool,
+    /// The namespaces whose binding each file already has.
+    bound: HashSet<(&'f str, String)>,
+}
+
+impl<'m, 'f> Support<'m, 'f> {
+    fn new(support: &'m [Emitted]) -> Self {
+        let (bindings, others): (Vec<&Emitted>, Vec<&Emitted>) = support
+            .iter()
+            .partition(|emitted| emitted.object.kind == "ManagedClusterSetBinding");
+        Support {
+            others_placed: others.is_empty(),
+            bindings,
+            others,
+            bound: HashSet::new(),
+        }
+    }
+
+    /// Appends to `appended` the support objects that follow `value`, an object written into
+    /// `file`: those a Placement needs that the file (or, for the others, any file) lacks.
+    fn follow(&mut self, file: &'f str, value: &Value, namespace: &str, appended: &mut Vec<Value>) {
+        let Some(namespace) = placement_namespace(value, namespace) else {
+            return;
+        };
+        if !self.bound.insert((file, namespace.clone())) {
+            return;
+        }
+        let binding = self
+            .bindings
+            .iter()
+            .find(|binding| binding.object.namespace.as_deref() == Some(&namespace));
+        if let Some(binding) = binding {
+            let mut binding = (*binding).clone();
+            if value
+                .get("metadata")
+                .and_then(|m| m.get("namespace"))
+                .is_none()
+            {
+                binding.drop_namespace();
+            }
+            appended.push(binding.value);
+        }
+        if !self.others_placed {
+            self.others_placed = true;
+            appended.extend(self.others.iter().map(|emitted| emitted.value.clone()));
+        }
+    }
 }
 
 /// The namespace a made Placement is in (as the loader reads it), for its binding.
