@@ -102,13 +102,13 @@ pub(crate) struct Verified {
     pub warnings: Vec<String>,
 }
 
-pub(crate) fn verify(
-    model: &Model,
+/// The inputs as migrated: each converted object replaced by what it became, the objects
+/// made for them and the stand-in clusters added, loaded again.
+fn migrated(
     documents: &[Document],
     migration: &Migration,
     namespace: &str,
-    options: &PlanOptions,
-) -> Result<Verified, LoadErrors> {
+) -> Result<Model, LoadErrors> {
     let mut new_documents = objects::replace(documents, &migration.replaced);
     new_documents.extend(
         migration
@@ -129,15 +129,12 @@ pub(crate) fn verify(
     );
     // The namespace the inputs were read with: a migrated object written into another
     // namespace than its input would land in plans as a different item, not as identical.
-    let new_model = load::load_documents(&new_documents, namespace)?;
-    let known: HashSet<&String> = model.warnings.iter().collect();
-    let warnings = new_model
-        .warnings
-        .iter()
-        .filter(|warning| !known.contains(warning))
-        .map(|warning| format!("migrated objects: {warning}"))
-        .collect();
+    load::load_documents(&new_documents, namespace)
+}
 
+/// The inputs without the replica-set-preferences annotations: what the cluster selection
+/// alone chose, which a Placement made from the cluster-selector is compared with.
+fn selection_only(model: &Model) -> Model {
     let mut selection_model = model.clone();
     for workload in &mut selection_model.workloads {
         if let WorkloadKind::Annotated {
@@ -148,6 +145,28 @@ pub(crate) fn verify(
             *replica_set_preferences = None;
         }
     }
+    selection_model
+}
+
+/// `--verify`: each conversion's comparisons, and each placement consumer's clusters, planned
+/// from the inputs and from the inputs as migrated.
+pub(crate) fn verify(
+    model: &Model,
+    documents: &[Document],
+    migration: &Migration,
+    namespace: &str,
+    options: &PlanOptions,
+) -> Result<Verified, LoadErrors> {
+    let new_model = migrated(documents, migration, namespace)?;
+    let known: HashSet<&String> = model.warnings.iter().collect();
+    let warnings = new_model
+        .warnings
+        .iter()
+        .filter(|warning| !known.contains(warning))
+        .map(|warning| format!("migrated objects: {warning}"))
+        .collect();
+
+    let selection_model = selection_only(model);
     let before = plan::build(model, options);
     let selection = plan::build(&selection_model, options);
     let after = plan::build(&new_model, options);
