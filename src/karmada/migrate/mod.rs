@@ -43,7 +43,7 @@ use crate::migrate::api_versions;
 use crate::migrate::assembly::{Assembly, Recorded};
 use crate::migrate::hub_version::KarmadaVersion;
 use crate::migrate::object_error::ObjectError;
-use crate::migrate::objects::{self, RawObject};
+use crate::migrate::objects::{self, Location, RawObject};
 use crate::migrate::report::{Aspect, Comparison, FieldReport};
 use crate::migrate::{
     Annotations, Converted, MigrateOptions, Migration, CLUSTER_SELECTOR_ANNOTATION,
@@ -228,30 +228,10 @@ fn federated_object(
     division: Option<&RspSpec>,
     kubefed: &Kubefed<'_>,
 ) -> Result<Made, ObjectError> {
-    let target = federated::target(object, &kubefed.types)?;
-    let namespace = target.namespace.as_ref().and(raw.namespace);
-    let mut template = federated::template(raw.value, &target, namespace)?;
-    // The plain object the template would be: kubefed needs a FederatedNamespace's
-    // Namespace on the host, so the Namespace written is that one, labelled; any other
-    // object of the template's identity would be overwritten by it.
-    let existing = kubefed.raws.iter().find(|other| {
-        other.api_version == target.api_version && other.is(&target, kubefed.namespace)
-    });
-    let mut replaces = Vec::new();
-    if let Some(existing) = existing {
-        if target.kind != "Namespace" {
-            return Err(ObjectError::TemplateExists {
-                template: target.clone().to_string(),
-                at: existing.location.source.to_string(),
-            });
-        }
-        template = existing.value.clone();
-        replaces.push(existing.location.clone());
-    }
+    let (mut target, template, replaces) = template(raw, object, kubefed)?;
     let served = api_versions::serve(&target, &template);
-    let mut target = target;
     target.api_version = served.api_version;
-    template = served.value;
+    let mut template = served.value;
     let mut fields = vec![FieldReport::exact(
         "spec.template",
         format!(
@@ -273,26 +253,7 @@ fn federated_object(
             namespace,
         ));
     }
-    let affinity = match division {
-        Some(rsp) if !rsp.intersect_with_cluster_selector => {
-            fields.push(
-                FieldReport::exact("spec.placement", "not carried").because(
-                    "its ReplicaSchedulingPreference chose among every cluster (no intersectWithClusterSelector) and rewrote the placement",
-                ),
-            );
-            Some(None)
-        }
-        _ => {
-            let affinity = federated_affinity(placement);
-            match &affinity {
-                Some((_, became)) => {
-                    fields.push(FieldReport::exact("spec.placement", became.clone()))
-                }
-                None => fields.push(no_cluster("spec.placement")),
-            }
-            affinity.map(|(affinity, _)| Some(affinity))
-        }
-    };
+    let affinity = policy_affinity(placement, division, &mut fields);
     let mut outputs = Vec::new();
     let mut comparisons = Vec::new();
     if let Some(cluster_affinity) = affinity {
@@ -342,6 +303,65 @@ fn federated_object(
         replaces,
     };
     Ok((recorded, Some(target)))
+}
+
+/// The resource template a `Federated<Kind>` becomes, its identity, and the input it
+/// replaces: kubefed needs a FederatedNamespace's
+/// Namespace on the host, so the Namespace written is that one, labelled; any other input
+/// object of the template's identity would be overwritten by it, which is refused.
+fn template(
+    raw: &RawObject<'_>,
+    object: &ObjectRef,
+    kubefed: &Kubefed<'_>,
+) -> Result<(ObjectRef, Value, Vec<Location>), ObjectError> {
+    let target = federated::target(object, &kubefed.types)?;
+    let namespace = target.namespace.as_ref().and(raw.namespace);
+    let mut template = federated::template(raw.value, &target, namespace)?;
+    let existing = kubefed.raws.iter().find(|other| {
+        other.api_version == target.api_version && other.is(&target, kubefed.namespace)
+    });
+    let mut replaces = Vec::new();
+    if let Some(existing) = existing {
+        if target.kind != "Namespace" {
+            return Err(ObjectError::TemplateExists {
+                template: target.clone().to_string(),
+                at: existing.location.source.to_string(),
+            });
+        }
+        template = existing.value.clone();
+        replaces.push(existing.location.clone());
+    }
+    Ok((target, template, replaces))
+}
+
+/// The policy's `clusterAffinity` for a federated placement: `None` when it selects no
+/// cluster (no policy); none within (`Some(None)`) when its ReplicaSchedulingPreference chose
+/// among every cluster, which kubefed then wrote into the placement.
+fn policy_affinity(
+    placement: &FederatedPlacement,
+    division: Option<&RspSpec>,
+    fields: &mut Vec<FieldReport>,
+) -> Option<Option<ClusterAffinity>> {
+    match division {
+        Some(rsp) if !rsp.intersect_with_cluster_selector => {
+            fields.push(
+                FieldReport::exact("spec.placement", "not carried").because(
+                    "its ReplicaSchedulingPreference chose among every cluster (no intersectWithClusterSelector) and rewrote the placement",
+                ),
+            );
+            Some(None)
+        }
+        _ => {
+            let affinity = federated_affinity(placement);
+            match &affinity {
+                Some((_, became)) => {
+                    fields.push(FieldReport::exact("spec.placement", became.clone()))
+                }
+                None => fields.push(no_cluster("spec.placement")),
+            }
+            affinity.map(|(affinity, _)| Some(affinity))
+        }
+    }
 }
 
 /// What kubefed's intersection with the namespace's FederatedNamespace placement becomes: a
