@@ -651,75 +651,106 @@ fn plan_generator<'a>(
             }
         }
         Generator::Matrix { path, children } => {
-            let [first, second] = children.as_slice() else {
-                resolution.errors.push(format!(
-                    "{path}: found {} than two generators, Matrix support only two",
-                    if children.len() < 2 { "less" } else { "more" }
-                ));
-                return;
-            };
-            let (a, b) = (yields(first), yields(second));
-            let empty = a == Yields::Count(0) || b == Yields::Count(0);
-            if counts && empty {
-                resolution.notes.push(format!(
-                    "{path}: a child generator yields no parameter set: the matrix generates no Application"
-                ));
-            }
-            for (at, (child, other)) in [(first, b), (second, a)].into_iter().enumerate() {
-                // With two clusterDecisionResources, each combination's `name` would be the
-                // first's (goTemplate) or refused when they differ: the first decides.
-                let decides = counts
-                    && !empty
-                    && !(at == 1 && a == Yields::Decisions && other == Yields::Decisions);
-                if counts && !empty && yields(child) == Yields::Decisions {
-                    match other {
-                        Yields::Unknown => resolution.notes.push(format!(
-                            "{path}.generators[{at}]: its clusters are destinations provided the other generator ({}) yields at least one parameter set, which is not known offline",
-                            kind_of(children.get(1 - at).unwrap_or(child))
-                        )),
-                        Yields::Decisions if at == 1 => resolution.notes.push(format!(
-                            "{path}.generators[1]: a second clusterDecisionResource in one matrix: each combination takes the first generator's cluster (goTemplate) or fails when the two differ; planned as the first's clusters"
-                        )),
-                        _ => {}
-                    }
-                }
-                plan_generator(consumers, ns, child, decides, resolution);
-            }
+            plan_matrix(consumers, ns, path, children, counts, resolution);
         }
         Generator::Merge {
             path,
             merge_keys,
             children,
-        } => {
-            if children.len() < 2 {
-                resolution.errors.push(format!(
-                    "{path}: found less than two generators, Merge requires two or more"
-                ));
-                return;
-            }
-            if merge_keys.is_empty() {
-                resolution.errors.push(format!(
-                    "{path}: no merge keys were specified, Merge requires at least one"
-                ));
-                return;
-            }
-            for (at, child) in children.iter().enumerate() {
-                let decides = counts && at == 0;
-                if counts && at == 0 && yields(child) == Yields::Unknown {
-                    resolution.notes.push(format!(
-                        "{path}.generators[0]: the base ({} generator) decides which Applications exist, which is not known offline: nothing is planned through this merge",
-                        kind_of(child)
-                    ));
-                }
-                if counts && at > 0 && yields(child) == Yields::Decisions {
-                    resolution.notes.push(format!(
-                        "{path}.generators[{at}]: merged into the base by mergeKeys {}: it only overrides the base's parameter sets, it adds no Application",
-                        merge_keys.join(", ")
-                    ));
-                }
-                plan_generator(consumers, ns, child, decides, resolution);
+        } => plan_merge(
+            consumers,
+            ns,
+            (path, merge_keys),
+            children,
+            counts,
+            resolution,
+        ),
+    }
+}
+
+/// A matrix generator: its two children planned, the first clusterDecisionResource deciding
+/// the clusters (a combination's `name` is the first's), nothing when a child yields no
+/// parameter set.
+fn plan_matrix<'a>(
+    consumers: &Consumers<'a>,
+    ns: &str,
+    path: &str,
+    children: &[Generator],
+    counts: bool,
+    resolution: &mut Resolution<'a>,
+) {
+    let [first, second] = children else {
+        resolution.errors.push(format!(
+            "{path}: found {} than two generators, Matrix support only two",
+            if children.len() < 2 { "less" } else { "more" }
+        ));
+        return;
+    };
+    let (a, b) = (yields(first), yields(second));
+    let empty = a == Yields::Count(0) || b == Yields::Count(0);
+    if counts && empty {
+        resolution.notes.push(format!(
+            "{path}: a child generator yields no parameter set: the matrix generates no Application"
+        ));
+    }
+    for (at, (child, other)) in [(first, b), (second, a)].into_iter().enumerate() {
+        // With two clusterDecisionResources, each combination's `name` would be the
+        // first's (goTemplate) or refused when they differ: the first decides.
+        let decides =
+            counts && !empty && !(at == 1 && a == Yields::Decisions && other == Yields::Decisions);
+        if counts && !empty && yields(child) == Yields::Decisions {
+            match other {
+                Yields::Unknown => resolution.notes.push(format!(
+                    "{path}.generators[{at}]: its clusters are destinations provided the other generator ({}) yields at least one parameter set, which is not known offline",
+                    kind_of(children.get(1 - at).unwrap_or(child))
+                )),
+                Yields::Decisions if at == 1 => resolution.notes.push(format!(
+                    "{path}.generators[1]: a second clusterDecisionResource in one matrix: each combination takes the first generator's cluster (goTemplate) or fails when the two differ; planned as the first's clusters"
+                )),
+                _ => {}
             }
         }
+        plan_generator(consumers, ns, child, decides, resolution);
+    }
+}
+
+/// A merge generator (at `path`, with its `mergeKeys`): its base (the first child) decides
+/// which Applications exist; the others only override the base's parameter sets.
+fn plan_merge<'a>(
+    consumers: &Consumers<'a>,
+    ns: &str,
+    (path, merge_keys): (&str, &[String]),
+    children: &[Generator],
+    counts: bool,
+    resolution: &mut Resolution<'a>,
+) {
+    if children.len() < 2 {
+        resolution.errors.push(format!(
+            "{path}: found less than two generators, Merge requires two or more"
+        ));
+        return;
+    }
+    if merge_keys.is_empty() {
+        resolution.errors.push(format!(
+            "{path}: no merge keys were specified, Merge requires at least one"
+        ));
+        return;
+    }
+    for (at, child) in children.iter().enumerate() {
+        let decides = counts && at == 0;
+        if counts && at == 0 && yields(child) == Yields::Unknown {
+            resolution.notes.push(format!(
+                "{path}.generators[0]: the base ({} generator) decides which Applications exist, which is not known offline: nothing is planned through this merge",
+                kind_of(child)
+            ));
+        }
+        if counts && at > 0 && yields(child) == Yields::Decisions {
+            resolution.notes.push(format!(
+                "{path}.generators[{at}]: merged into the base by mergeKeys {}: it only overrides the base's parameter sets, it adds no Application",
+                merge_keys.join(", ")
+            ));
+        }
+        plan_generator(consumers, ns, child, decides, resolution);
     }
 }
 
@@ -750,23 +781,19 @@ fn parameter_filter(
     }
 }
 
-/// One clusterDecisionResource generator at `path`: its routes, counted toward the
-/// ApplicationSet's clusters when `counts`, each cluster's parameter set filtered by
-/// `parameters`.
-fn decision_resource<'a>(
-    consumers: &Consumers<'a>,
+/// Whether the generator's ConfigMap (`config_map`, named `config`) lists OCM
+/// PlacementDecisions' clusters, the only decision resource planned; without it in the
+/// inputs, read as the standard acm-placement one. What it lists otherwise is noted, or an
+/// error when Argo CD cannot read it.
+fn lists_decisions(
+    consumers: &Consumers<'_>,
     ns: &str,
-    (path, config_map, name, label_selector): (
-        &String,
-        &String,
-        &String,
-        Option<&LabelSelectorSpec>,
-    ),
-    (counts, parameters): (bool, Option<ParameterFilter>),
-    resolution: &mut Resolution<'a>,
-) {
-    let config = name_of("ConfigMap", ns, config_map);
-    let shape = match consumers.config_maps.get(&(ns, config_map.as_str())) {
+    path: &str,
+    config_map: &str,
+    config: &str,
+    resolution: &mut Resolution<'_>,
+) -> bool {
+    let shape = match consumers.config_maps.get(&(ns, config_map)) {
         Some(data) => (
             data.api_version.as_str(),
             data.kind.as_str(),
@@ -786,13 +813,13 @@ fn decision_resource<'a>(
         resolution.errors.push(format!(
             "{path}: {config}: there is a problem with the apiVersion, kind or resourceName provided"
         ));
-        return;
+        return false;
     };
     if group != PLACEMENT_GROUP || !kind.eq_ignore_ascii_case("placementdecisions") {
         resolution.notes.push(format!(
             "{path}: {config} lists {kind} of {api_version}, not OCM PlacementDecisions: not planned"
         ));
-        return;
+        return false;
     }
     let list_key = if list_key.is_empty() {
         "clusters"
@@ -803,6 +830,28 @@ fn decision_resource<'a>(
         resolution.notes.push(format!(
             "{path}: {config} reads status.{list_key}[].{match_key}, which a PlacementDecision does not have (status.decisions[].clusterName): it generates nothing"
         ));
+        return false;
+    }
+    true
+}
+
+/// One clusterDecisionResource generator at `path`: its routes, counted toward the
+/// ApplicationSet's clusters when `counts`, each cluster's parameter set filtered by
+/// `parameters`.
+fn decision_resource<'a>(
+    consumers: &Consumers<'a>,
+    ns: &str,
+    (path, config_map, name, label_selector): (
+        &String,
+        &String,
+        &String,
+        Option<&LabelSelectorSpec>,
+    ),
+    (counts, parameters): (bool, Option<ParameterFilter>),
+    resolution: &mut Resolution<'a>,
+) {
+    let config = name_of("ConfigMap", ns, config_map);
+    if !lists_decisions(consumers, ns, path, config_map, &config, resolution) {
         return;
     }
     let selects = label_selector.as_ref().is_some_and(|selector| {
