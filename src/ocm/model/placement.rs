@@ -598,57 +598,46 @@ pub struct GroupClusterSelector {
     pub claim_selector: Vec<LabelSelectorRequirementSpec>,
 }
 
-#[derive(Deserialize, Serialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct ClaimSelectorShape<E> {
-    #[serde(default)]
-    match_expressions: E,
+/// A selector written as a mapping with one list field, read as the list (the mapping or
+/// its field absent or null: empty) and written back in that shape: `claimSelector`
+/// (`matchExpressions`) and `celSelector` (`celExpressions`). The field's name is part of the
+/// serde shape, so each selector gets one made here: its shape type (whose unknown fields
+/// are refused), its reader and its writer.
+macro_rules! one_list_selector {
+    ($shape:ident, $field:ident, $read:ident, $write:ident, $item:ty) => {
+        #[derive(Deserialize, Serialize)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        struct $shape<E> {
+            #[serde(default)]
+            $field: E,
+        }
+
+        fn $read<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<$item>, D::Error> {
+            Ok(Option::<$shape<Vec<$item>>>::deserialize(deserializer)?
+                .map(|shape| shape.$field)
+                .unwrap_or_default())
+        }
+
+        fn $write<S: Serializer>(items: &[$item], serializer: S) -> Result<S::Ok, S::Error> {
+            $shape { $field: items }.serialize(serializer)
+        }
+    };
 }
 
-fn claim_selector<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Vec<LabelSelectorRequirementSpec>, D::Error> {
-    Ok(
-        Option::<ClaimSelectorShape<Vec<LabelSelectorRequirementSpec>>>::deserialize(deserializer)?
-            .map(|shape| shape.match_expressions)
-            .unwrap_or_default(),
-    )
-}
-
-fn write_claim_selector<S: Serializer>(
-    expressions: &[LabelSelectorRequirementSpec],
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    ClaimSelectorShape {
-        match_expressions: expressions,
-    }
-    .serialize(serializer)
-}
-
-#[derive(Deserialize, Serialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct CelSelectorShape<E> {
-    #[serde(default)]
-    cel_expressions: E,
-}
-
-fn cel_selector<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
-    Ok(
-        Option::<CelSelectorShape<Vec<String>>>::deserialize(deserializer)?
-            .map(|shape| shape.cel_expressions)
-            .unwrap_or_default(),
-    )
-}
-
-fn write_cel_selector<S: Serializer>(
-    expressions: &[String],
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    CelSelectorShape {
-        cel_expressions: expressions,
-    }
-    .serialize(serializer)
-}
+one_list_selector!(
+    ClaimSelectorShape,
+    match_expressions,
+    claim_selector,
+    write_claim_selector,
+    LabelSelectorRequirementSpec
+);
+one_list_selector!(
+    CelSelectorShape,
+    cel_expressions,
+    cel_selector,
+    write_cel_selector,
+    String
+);
 
 /// A manifest field that could not be read: where (`predicates[0].requiredClusterSelector`)
 /// and what was wrong.
