@@ -2,7 +2,7 @@
 //! binding, each affinity term tried, every cluster's filter verdict, score and available
 //! replicas, the spread selection and the division step by step.
 
-use super::plan::KarmadaTrace;
+use super::plan::{BindingTrace, KarmadaTrace};
 use crate::karmada::assignment::{Division, Target};
 use crate::karmada::detector::ImplicitPriority;
 use crate::karmada::filter::Verdict;
@@ -49,27 +49,7 @@ fn verdicts(explanation: &mut Explanation, trace: &KarmadaTrace) {
         return;
     };
     if let Some(binding) = &trace.binding {
-        explanation.notes.push(match &binding.from {
-            Some(from) => format!(
-                "binding {}: previous spec.clusters {} (from {from})",
-                binding.name,
-                targets(&binding.clusters)
-            ),
-            None => format!(
-                "binding {}: no previous result (a first schedule)",
-                binding.name
-            ),
-        });
-        if binding.reschedule {
-            explanation
-                .notes
-                .push("a reschedule was triggered (rescheduleTriggeredAt is after lastScheduledTime): fresh division, affinity terms from the first".to_string());
-        }
-        if let Some(term) = &binding.observed_affinity {
-            explanation
-                .notes
-                .push(format!("observed affinity term before this run: {term}"));
-        }
+        binding_notes(explanation, binding);
     }
     explanation.summary = format!(
         "{} of {}: Scheduled={} ({}): {}",
@@ -105,14 +85,52 @@ fn verdicts(explanation: &mut Explanation, trace: &KarmadaTrace) {
             .collect();
         return;
     };
+    explanation.clusters = cluster_verdicts(trace, &outcome.attempts, attempt, results);
+}
+
+/// What explain says of the binding before this run: its previous result, a triggered
+/// reschedule, the affinity term it had observed.
+fn binding_notes(explanation: &mut Explanation, binding: &BindingTrace) {
+    explanation.notes.push(match &binding.from {
+        Some(from) => format!(
+            "binding {}: previous spec.clusters {} (from {from})",
+            binding.name,
+            targets(&binding.clusters)
+        ),
+        None => format!(
+            "binding {}: no previous result (a first schedule)",
+            binding.name
+        ),
+    });
+    if binding.reschedule {
+        explanation
+            .notes
+            .push("a reschedule was triggered (rescheduleTriggeredAt is after lastScheduledTime): fresh division, affinity terms from the first".to_string());
+    }
+    if let Some(term) = &binding.observed_affinity {
+        explanation
+            .notes
+            .push(format!("observed affinity term before this run: {term}"));
+    }
+}
+
+/// Every cluster's verdict in the attempt that decided (`attempt`, one of `attempts`), with
+/// what each earlier affinity term made of it when the cluster was feasible there but the
+/// term failed. `results` is each cluster's replicas in the outcome.
+fn cluster_verdicts(
+    trace: &KarmadaTrace,
+    attempts: &[Attempt],
+    attempt: &Attempt,
+    results: Vec<Option<i64>>,
+) -> Vec<ClusterVerdict> {
+    let total = trace.clusters.len();
     let decisive = ByIndex::new(attempt, total);
-    let earlier: Vec<(&Attempt, ByIndex)> = outcome
-        .attempts
+    let earlier: Vec<(&Attempt, ByIndex)> = attempts
         .iter()
         .filter(|a| !std::ptr::eq(*a, attempt))
         .map(|earlier| (earlier, ByIndex::new(earlier, total)))
         .collect();
-    explanation.clusters = trace
+    trace
         .clusters
         .iter()
         .zip(results)
@@ -136,7 +154,7 @@ fn verdicts(explanation: &mut Explanation, trace: &KarmadaTrace) {
             }
             verdict
         })
-        .collect();
+        .collect()
 }
 
 fn claim_notes(explanation: &mut Explanation, trace: &KarmadaTrace) {
