@@ -149,32 +149,8 @@ pub(super) fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error>
         MigrateTarget::Ocm => Target::Ocm,
         MigrateTarget::Karmada => Target::Karmada,
     };
-    if target == Target::Karmada && args.no_manifest_work {
-        report(
-            io,
-            "error: --no-manifest-work leaves out the OCM ManifestWorkReplicaSet; Karmada resource templates are delivered by their PropagationPolicies (drop it or use --to ocm)",
-        );
-        return Ok(ExitCode::Error);
-    }
-    if target == Target::Karmada && args.ocm_version.is_some() {
-        report(
-            io,
-            "error: --ocm-version names the OCM hub of --to ocm; for Karmada use --karmada-version",
-        );
-        return Ok(ExitCode::Error);
-    }
-    if target == Target::Ocm && args.karmada_version.is_some() {
-        report(
-            io,
-            "error: --karmada-version names the Karmada control plane of --to karmada; for OCM use --ocm-version",
-        );
-        return Ok(ExitCode::Error);
-    }
-    if target == Target::Karmada && args.set.is_some() {
-        report(
-            io,
-            "error: --set names the OCM ManagedClusterSet of migrated Placements; Karmada policies have none (drop --set or use --to ocm)",
-        );
+    if let Some(refused) = target_refusal(target, &args) {
+        report(io, refused);
         return Ok(ExitCode::Error);
     }
     // Migrated Placements carry no tolerationSeconds and the legacy schedulers had no clock,
@@ -213,27 +189,12 @@ pub(super) fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error>
     if !errors.is_empty() {
         report(io, errors.trim_end());
     }
-    if let Some(fail_on) = args.fail_on {
-        let failing = migration.report.at_or_below(fail_on.threshold());
-        if !failing.is_empty() {
-            let names: Vec<String> = failing.iter().map(|c| c.source.to_string()).collect();
-            report(
-                io,
-                &format!(
-                    "error: --fail-on {}: nothing written, {} {}: {}",
-                    fail_on.threshold(),
-                    names.len(),
-                    match (fail_on, names.len()) {
-                        (FailOn::Lost, 1) => "conversion loses a field",
-                        (FailOn::Lost, _) => "conversions lose a field",
-                        (FailOn::Approximate, 1) => "conversion is not exact",
-                        (FailOn::Approximate, _) => "conversions are not exact",
-                    },
-                    names.join(", ")
-                ),
-            );
-            return Ok(ExitCode::Error);
-        }
+    if let Some(refused) = args
+        .fail_on
+        .and_then(|fail_on| fail_on_refusal(fail_on, &migration))
+    {
+        report(io, &refused);
+        return Ok(ExitCode::Error);
     }
     if let Some(rewrite) = &migration.rewrite {
         return rewrite_in_place(&migration, rewrite, args.keep_going, io);
@@ -255,6 +216,46 @@ pub(super) fn run(args: MigrateArgs, io: &mut Io<'_>) -> Result<ExitCode, Error>
     } else {
         ExitCode::Success
     })
+}
+
+/// Why a flag of the other target cannot run with `--to` `target`.
+fn target_refusal(target: Target, args: &MigrateArgs) -> Option<&'static str> {
+    if target == Target::Karmada && args.no_manifest_work {
+        return Some("error: --no-manifest-work leaves out the OCM ManifestWorkReplicaSet; Karmada resource templates are delivered by their PropagationPolicies (drop it or use --to ocm)");
+    }
+    if target == Target::Karmada && args.ocm_version.is_some() {
+        return Some(
+            "error: --ocm-version names the OCM hub of --to ocm; for Karmada use --karmada-version",
+        );
+    }
+    if target == Target::Ocm && args.karmada_version.is_some() {
+        return Some("error: --karmada-version names the Karmada control plane of --to karmada; for OCM use --ocm-version");
+    }
+    if target == Target::Karmada && args.set.is_some() {
+        return Some("error: --set names the OCM ManagedClusterSet of migrated Placements; Karmada policies have none (drop --set or use --to ocm)");
+    }
+    None
+}
+
+/// `--fail-on`'s error when some conversion is at or below its threshold: nothing is written.
+fn fail_on_refusal(fail_on: FailOn, migration: &migrate::Migration) -> Option<String> {
+    let failing = migration.report.at_or_below(fail_on.threshold());
+    if failing.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = failing.iter().map(|c| c.source.to_string()).collect();
+    Some(format!(
+        "error: --fail-on {}: nothing written, {} {}: {}",
+        fail_on.threshold(),
+        names.len(),
+        match (fail_on, names.len()) {
+            (FailOn::Lost, 1) => "conversion loses a field",
+            (FailOn::Lost, _) => "conversions lose a field",
+            (FailOn::Approximate, 1) => "conversion is not exact",
+            (FailOn::Approximate, _) => "conversions are not exact",
+        },
+        names.join(", ")
+    ))
 }
 
 /// Why `--in-place` cannot run with these arguments: it rewrites files, so every input must
