@@ -272,11 +272,12 @@ pub(crate) fn plan<'a>(run: &Run<'_, 'a>, workload: &'a Workload) -> Planned<'a>
     }
 }
 
-/// What is wrong with the objects around the placements, per API: admission refusals that
-/// need every object, and (in a `whole` run) references that resolve to nothing; errors at
-/// the object at fault (OCM's PlacementBindings are judged with its consumers).
-pub(crate) fn problems(model: &Model, whole: bool) -> Vec<crate::plan::diagnostic::Diagnostic> {
-    kubefleet::plan::problems(model, whole)
+/// What is wrong with the objects around the placements, per API, whatever items a run
+/// selects: admission refusals that need every object, and references that resolve to
+/// nothing; errors at the object at fault (OCM's PlacementBindings are judged with its
+/// consumers).
+pub(crate) fn problems(model: &Model) -> Vec<crate::plan::diagnostic::Diagnostic> {
+    kubefleet::plan::problems(model)
 }
 
 /// Explains one item from the trace its API's engine returned.

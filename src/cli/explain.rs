@@ -73,7 +73,9 @@ pub(super) fn run(args: ExplainArgs, io: &mut Io<'_>) -> Result<ExitCode, Error>
     for warning in outcome.warnings.iter().filter(|w| w.is_about(workload)) {
         plan_diagnostic(io, Level::Warning, warning);
     }
-    for error in outcome.errors.iter().filter(|e| e.is_about(workload)) {
+    // The item's errors, then those of the objects around the placements (a reference that
+    // resolves to nothing), which fail a run whatever it selects.
+    for error in &outcome.errors {
         plan_diagnostic(io, Level::Error, error);
     }
 
@@ -87,7 +89,7 @@ pub(super) fn run(args: ExplainArgs, io: &mut Io<'_>) -> Result<ExitCode, Error>
         ExplainFormat::Json => explain::json(&explanation)?,
     };
     write(io.stdout, &text)?;
-    Ok(if item.errors.is_empty() {
+    Ok(if outcome.errors.is_empty() {
         ExitCode::Success
     } else {
         ExitCode::Error

@@ -141,11 +141,13 @@ fn missing_strategies(objects: &Objects) -> Vec<Diagnostic> {
         .collect()
 }
 
-/// The errors of the objects around the placements, each at the object at fault: the
-/// overrides the webhook refuses for selecting what another selects (`selected_twice`),
-/// and in a `whole` run the references that resolve to nothing (`unresolved`).
-pub(crate) fn problems(model: &Model, whole: bool) -> Vec<Diagnostic> {
-    let mut problems = if whole { unresolved(model) } else { Vec::new() };
+/// The errors of the objects around the placements, each at the object at fault, in every
+/// run whatever items it selects (a dangling reference is a defect of the inputs, as a
+/// refused document is): the references that resolve to nothing (`unresolved`), the runs
+/// naming no strategy, and the overrides the webhook refuses for selecting what another
+/// selects (`selected_twice`).
+pub(crate) fn problems(model: &Model) -> Vec<Diagnostic> {
+    let mut problems = unresolved(model);
     problems.extend(missing_strategies(&model.kubefleet));
     let overrides = &model.kubefleet.overrides;
     problems.extend(

@@ -222,7 +222,7 @@ fn build_workloads<'a>(
         problems = found.0;
         problem_warnings = found.1;
     }
-    problems.extend(crate::registry::problems(model, whole));
+    problems.extend(crate::registry::problems(model));
 
     let mut outcome = PlanOutcome {
         plan: Plan::default(),
@@ -267,7 +267,8 @@ fn is_consumer(workload: &Workload) -> bool {
 
 /// Plans the consumers among `workloads` into their slots of `planned`, after planning the
 /// placements they reference that `workloads` does not hold; returns the PlacementBindings'
-/// errors and warnings (every binding's when `whole`, else those of the selected items).
+/// errors (every binding's) and warnings (every binding's when `whole`, else those of the
+/// selected items).
 fn plan_consumers<'a>(
     run: &Run<'_, 'a>,
     workloads: &[&'a Workload],

@@ -602,6 +602,19 @@ fn a_dangling_binding_fails_plan_too() {
         .run();
 }
 
+#[test]
+fn a_dangling_binding_fails_a_plan_of_any_selected_item() {
+    // The binding binds policy-audit, not the placement selected: a reference that resolves
+    // to nothing is an error whatever a run selects.
+    with_consumers("plan")
+        .args(["-f", "testdata/consumers/broken/binding-renamed-placement.yaml"])
+        .args(["-o", "name", "placement/policies/placement-prod"])
+        .stdout("Placement/policies/placement-prod\n")
+        .stderr("error: testdata/consumers/broken/binding-renamed-placement.yaml#2: PlacementBinding/policies/binding-policy-audit: placementRef: Placement/policies/placement-production is not in the inputs\n")
+        .status(1)
+        .run();
+}
+
 /// `diff` of the consumers' plan today against the same inputs changed by `flags` (exit 2).
 fn diff_with(flags: &[&str]) -> String {
     let dir = common::tempdir();

@@ -255,6 +255,28 @@ fn a_run_override_binding_or_snapshot_naming_no_placement_fails_the_plan() {
 }
 
 #[test]
+fn a_run_override_binding_or_snapshot_naming_no_placement_fails_whatever_is_selected() {
+    // None of these objects names the selected placement: a reference that resolves to
+    // nothing is an error in every run, as a refused document is.
+    let dangling = format!("{CASES}/dangling.yaml");
+    for (command, item) in [
+        ("plan", "crp/pinned"),
+        ("explain", "rp/shop/api"),
+        ("check", "crp/monitoring"),
+    ] {
+        let output = Test::new()
+            .args([command, "-f", EXAMPLE, "-f", &dangling, item, "--now", NOW])
+            .stderr(if command == "check" { "" } else { DANGLING })
+            .status(1)
+            .run();
+        if command == "check" {
+            let text = String::from_utf8_lossy(&output.stdout);
+            assert!(text.ends_with("1 item checked: 7 errors\n"), "{text}");
+        }
+    }
+}
+
+#[test]
 fn check_reports_each_object_naming_no_placement_at_its_field() {
     let dangling = format!("{CASES}/dangling.yaml");
     let lines = [9, 18, 34, 44, 55, 65, 76];

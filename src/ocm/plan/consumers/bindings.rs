@@ -36,8 +36,10 @@ fn concerns(
     })
 }
 
-/// The errors and warnings of the model's PlacementBindings, in input order: every binding
-/// when `selected` is `None` (a whole plan), else those binding a selected workload.
+/// The errors and warnings of the model's PlacementBindings, in input order: every binding's
+/// errors (a `placementRef` that resolves to nothing is an error whatever is selected), and
+/// the warnings about subjects of every binding when `selected` is `None` (a whole plan),
+/// else of those binding a selected workload.
 pub(crate) fn binding_problems(
     consumers: &Consumers,
     model: &Model,
@@ -59,17 +61,17 @@ pub(crate) fn binding_problems(
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     for binding in &model.consumers.bindings {
-        if selected
-            .as_ref()
-            .is_some_and(|selected| !concerns(consumers, binding, selected))
-        {
-            continue;
-        }
         if let Err(why) = binding_target(consumers, binding) {
             errors.push(Diagnostic {
                 field: Some("placementRef"),
                 ..diagnostic(binding, Kind::Unresolved, why.to_string())
             });
+        }
+        if selected
+            .as_ref()
+            .is_some_and(|selected| !concerns(consumers, binding, selected))
+        {
+            continue;
         }
         // Without any Policy or PolicySet the inputs are taken as a part of the hub (a
         // migration's output holds the bindings it rewrote, not their policies): subjects
