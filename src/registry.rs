@@ -62,10 +62,19 @@ pub enum WorkloadKind {
 pub use crate::kubefleet::model::objects::PlacementObject as KubeFleetPlacement;
 pub use crate::kubefleet::plan::KubeFleetTrace;
 
-/// The objects each API keeps in the model besides its workloads (`Model`'s fields).
-pub(crate) type KarmadaObjects = karmada::model::KarmadaObjects;
-pub(crate) type ConsumerObjects = ocm::model::consumer::ConsumerObjects;
-pub(crate) type KubeFleetObjects = kubefleet::model::objects::Objects;
+/// The objects each API keeps in the model besides its workloads (`Model::apis`), filled
+/// by the loader with each [`ApiObject`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Stores {
+    /// Karmada's clusters, policies and previous bindings: a fleet of its own.
+    pub(crate) karmada: karmada::model::KarmadaObjects,
+    /// The objects between an OCM placement consumer and its placement: PlacementBindings,
+    /// an ApplicationSet's ConfigMaps, Argo CD cluster Secrets.
+    pub(crate) consumers: ocm::model::consumer::ConsumerObjects,
+    /// KubeFleet's MemberClusters, bindings, snapshots, update runs and overrides: a fleet
+    /// of its own.
+    pub(crate) kubefleet: kubefleet::model::objects::Objects,
+}
 
 /// An object of an API's own, as its reader decoded it, that the loader adds to that API's
 /// store in the model (`load`'s `Entry::Api`), in document order.
@@ -89,14 +98,16 @@ impl ApiObject {
         match self {
             ApiObject::KarmadaCluster { cluster, warning } => {
                 model.warnings.extend(warning);
-                model.karmada.clusters.push(cluster);
+                model.apis.karmada.clusters.push(cluster);
             }
-            ApiObject::KarmadaPolicy(policy) => model.karmada.policies.push(policy),
-            ApiObject::KarmadaBinding(binding) => model.karmada.bindings.push(binding),
-            ApiObject::PlacementBinding(binding) => model.consumers.bindings.push(binding),
-            ApiObject::DuckConfigMap(config_map) => model.consumers.config_maps.push(config_map),
-            ApiObject::ArgoCluster(cluster) => model.consumers.argo_clusters.push(cluster),
-            ApiObject::KubeFleet(object) => model.kubefleet.add(object),
+            ApiObject::KarmadaPolicy(policy) => model.apis.karmada.policies.push(policy),
+            ApiObject::KarmadaBinding(binding) => model.apis.karmada.bindings.push(binding),
+            ApiObject::PlacementBinding(binding) => model.apis.consumers.bindings.push(binding),
+            ApiObject::DuckConfigMap(config_map) => {
+                model.apis.consumers.config_maps.push(config_map)
+            }
+            ApiObject::ArgoCluster(cluster) => model.apis.consumers.argo_clusters.push(cluster),
+            ApiObject::KubeFleet(object) => model.apis.kubefleet.add(object),
         }
     }
 }
@@ -115,12 +126,14 @@ pub(crate) fn fleet_searched(kind: &WorkloadKind) -> &'static str {
 pub(crate) fn fleet_names<'m>(model: &'m Model, kind: &WorkloadKind) -> Vec<&'m str> {
     match kind {
         WorkloadKind::Karmada(_) => model
+            .apis
             .karmada
             .clusters
             .iter()
             .map(|cluster| cluster.name.as_str())
             .collect(),
         WorkloadKind::KubeFleet(_) => model
+            .apis
             .kubefleet
             .member_clusters
             .iter()
@@ -243,8 +256,8 @@ pub(crate) struct Hubs<'a> {
 impl<'a> Hubs<'a> {
     pub(crate) fn new(model: &'a Model, now: i64) -> Hubs<'a> {
         Hubs {
-            karmada: karmada::fleet::Fleet::new(&model.karmada.clusters),
-            kubefleet: kubefleet::plan::Hub::new(&model.kubefleet, now),
+            karmada: karmada::fleet::Fleet::new(&model.apis.karmada.clusters),
+            kubefleet: kubefleet::plan::Hub::new(&model.apis.kubefleet, now),
         }
     }
 }
@@ -414,11 +427,13 @@ pub(crate) fn has_cluster(model: &Model, name: &str) -> bool {
         .iter()
         .any(|cluster| cluster.name == name)
         || model
+            .apis
             .karmada
             .clusters
             .iter()
             .any(|cluster| cluster.name == name)
         || model
+            .apis
             .kubefleet
             .member_clusters
             .iter()
@@ -433,20 +448,22 @@ pub(crate) fn find_clusters<'m>(model: &'m mut Model, name: &str) -> Found<'m> {
         .iter()
         .position(|cluster| cluster.name == name);
     let karmada = model
+        .apis
         .karmada
         .clusters
         .iter()
         .position(|cluster| cluster.name == name);
     // Every MemberCluster of that name: a later one replaces an earlier one when planned.
     let kubefleet = model
+        .apis
         .kubefleet
         .member_clusters
         .iter()
         .rposition(|cluster| cluster.name == name);
     Found {
         inventory: inventory.map(|index| &mut model.inventory.clusters[index]),
-        karmada: karmada.map(|index| &mut model.karmada.clusters[index]),
-        kubefleet: kubefleet.map(|index| &mut model.kubefleet.member_clusters[index]),
+        karmada: karmada.map(|index| &mut model.apis.karmada.clusters[index]),
+        kubefleet: kubefleet.map(|index| &mut model.apis.kubefleet.member_clusters[index]),
     }
 }
 
@@ -460,6 +477,7 @@ pub(crate) fn every_cluster(model: &Model) -> (Vec<&str>, &'static str) {
         .map(|cluster| cluster.name.as_str())
         .chain(
             model
+                .apis
                 .karmada
                 .clusters
                 .iter()
@@ -467,6 +485,7 @@ pub(crate) fn every_cluster(model: &Model) -> (Vec<&str>, &'static str) {
         )
         .chain(
             model
+                .apis
                 .kubefleet
                 .member_clusters
                 .iter()
@@ -475,8 +494,8 @@ pub(crate) fn every_cluster(model: &Model) -> (Vec<&str>, &'static str) {
         .collect();
     let searched = match (
         model.inventory.clusters.is_empty(),
-        model.karmada.clusters.is_empty(),
-        model.kubefleet.member_clusters.is_empty(),
+        model.apis.karmada.clusters.is_empty(),
+        model.apis.kubefleet.member_clusters.is_empty(),
     ) {
         (true, false, true) => "among the Karmada Clusters",
         (false, false, true) => "in the inventory or among the Karmada Clusters",
@@ -490,8 +509,8 @@ pub(crate) fn every_cluster(model: &Model) -> (Vec<&str>, &'static str) {
 /// Whether no fleet has any cluster.
 pub(crate) fn no_clusters(model: &Model) -> bool {
     model.inventory.clusters.is_empty()
-        && model.karmada.clusters.is_empty()
-        && model.kubefleet.member_clusters.is_empty()
+        && model.apis.karmada.clusters.is_empty()
+        && model.apis.kubefleet.member_clusters.is_empty()
 }
 
 /// The migration of the loaded inputs to `target`'s API.

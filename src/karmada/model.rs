@@ -10,7 +10,7 @@ use crate::model::{LabelSelectorSpec, ObjectRef, Source};
 
 /// Every Karmada object of one run except the resource templates (those are workloads).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct KarmadaObjects {
+pub(crate) struct KarmadaObjects {
     /// In input order (upstream lists them from an informer cache; fleetplan keeps input
     /// order, and every place order could matter sorts by name).
     pub clusters: Vec<KarmadaCluster>,
@@ -261,7 +261,7 @@ pub struct TargetCluster {
 
 /// A `ResourceBinding` or `ClusterResourceBinding` read as the previous result.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct ResourceBinding {
+pub(crate) struct ResourceBinding {
     pub namespace: Option<String>,
     pub name: String,
     pub clusters: Vec<TargetCluster>,

@@ -49,7 +49,7 @@ pub(crate) fn plan<'a>(
     workload: &'a Workload,
     resource: &'a ResourceTemplate,
 ) -> Planned<'a> {
-    let karmada = &run.model.karmada;
+    let karmada = &run.model.apis.karmada;
     let mut warnings = Vec::new();
     // What the resource detector filters out never reaches a policy.
     let (claim, candidates) = match ignored(resource) {
@@ -158,6 +158,7 @@ fn previous_binding<'a>(
     let name = binding_name(&object.kind, &object.name);
     let stored: Option<&'a ResourceBinding> = run
         .model
+        .apis
         .karmada
         .bindings
         .iter()

@@ -148,8 +148,8 @@ fn missing_strategies(objects: &Objects) -> Vec<Diagnostic> {
 /// selects (`selected_twice`).
 pub(crate) fn problems(model: &Model) -> Vec<Diagnostic> {
     let mut problems = unresolved(model);
-    problems.extend(missing_strategies(&model.kubefleet));
-    let overrides = &model.kubefleet.overrides;
+    problems.extend(missing_strategies(&model.apis.kubefleet));
+    let overrides = &model.apis.kubefleet.overrides;
     problems.extend(
         selected_twice(overrides)
             .into_iter()
@@ -189,6 +189,7 @@ fn unresolved(model: &Model) -> Vec<Diagnostic> {
         })
         .collect();
     model
+        .apis
         .kubefleet
         .references
         .iter()

@@ -259,6 +259,7 @@ impl ModelBuilder {
         let templates = std::mem::take(&mut self.resource_templates);
         let kinds: HashSet<(String, String)> = self
             .model
+            .apis
             .karmada
             .policies
             .iter()

@@ -860,7 +860,7 @@ fn a_large_list_reports_errors_as_one_thread_does() {
         assert_eq!(model.warnings.len(), 1, "{:?}", model.warnings);
         assert!(model.warnings[0]
             .starts_with("<stdin>#1: Cluster/m: status.resourceSummary.allocatableModelings: "));
-        assert_eq!(model.karmada.clusters.len(), 1);
+        assert_eq!(model.apis.karmada.clusters.len(), 1);
     }
 }
 

@@ -313,6 +313,7 @@ impl Fleets {
         let names = |model: &Model, karmada: bool| -> HashSet<String> {
             if karmada {
                 model
+                    .apis
                     .karmada
                     .clusters
                     .iter()

@@ -48,15 +48,10 @@ pub struct Model {
     pub decisions: Vec<PreviousDecision>,
     /// Documents that were read but not used: (where, apiVersion/kind). Shown with `--verbose`.
     pub skipped: Vec<(Source, String)>,
-    /// Karmada clusters, policies and previous
-    /// bindings: a fleet of its own, scheduled by `crate::karmada`.
-    pub karmada: crate::registry::KarmadaObjects,
-    /// The objects between a placement consumer and its placement: PlacementBindings, an
-    /// ApplicationSet's ConfigMaps, Argo CD cluster Secrets.
-    pub consumers: crate::registry::ConsumerObjects,
-    /// KubeFleet's MemberClusters, bindings, snapshots, update runs and overrides: a fleet
-    /// of its own.
-    pub(crate) kubefleet: crate::registry::KubeFleetObjects,
+    /// Each API's objects besides its workloads (Karmada's fleet, OCM's objects between a
+    /// consumer and its placement, KubeFleet's fleet): one store per API, listed in the
+    /// registry.
+    pub(crate) apis: crate::registry::Stores,
     /// Documents found by walking a directory or glob with neither apiVersion nor kind: not
     /// Kubernetes objects (CI files, templates). Counted by `check`, named with `--verbose`.
     pub not_objects: Vec<Source>,

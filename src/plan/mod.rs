@@ -216,7 +216,7 @@ fn build_workloads<'a>(
     let mut problem_warnings = Vec::new();
     let whole = workloads.len() == model.workloads.len();
     if workloads.iter().any(|workload| is_consumer(workload))
-        || !model.consumers.bindings.is_empty()
+        || !model.apis.consumers.bindings.is_empty()
     {
         let found = plan_consumers(&run, workloads, &mut planned, whole);
         problems = found.0;

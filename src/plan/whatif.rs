@@ -49,11 +49,13 @@ impl TaintEdit {
     pub(crate) fn when_upstream_acts(&self, model: &Model) -> String {
         let member_cluster = self.effect == KUBEFLEET_EFFECT
             && !model
+                .apis
                 .karmada
                 .clusters
                 .iter()
                 .any(|cluster| cluster.name == self.cluster)
             && model
+                .apis
                 .kubefleet
                 .member_clusters
                 .iter()

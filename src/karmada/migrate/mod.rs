@@ -170,7 +170,7 @@ pub(crate) fn migrate(
         }
     }
     let mut migration = assembly.finish(Vec::new());
-    if model.karmada.clusters.is_empty() {
+    if model.apis.karmada.clusters.is_empty() {
         migration.stand_ins = stand_in::clusters(&model.inventory.clusters, &templates);
     }
     migration

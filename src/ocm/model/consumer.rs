@@ -143,7 +143,7 @@ pub enum Generator {
 
 /// A `policy.open-cluster-management.io/v1` `PlacementBinding`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct PlacementBinding {
+pub(crate) struct PlacementBinding {
     pub object: ObjectRef,
     pub source: Source,
     /// `placementRef`: apiGroup, kind, name (as written; the CRD requires all three).
@@ -160,7 +160,7 @@ pub struct PlacementBinding {
 
 /// A core `ConfigMap` shaped as an ApplicationSet duck-type reference: its `data`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct DuckConfigMap {
+pub(crate) struct DuckConfigMap {
     pub object: ObjectRef,
     pub api_version: String,
     pub kind: String,
@@ -171,7 +171,7 @@ pub struct DuckConfigMap {
 /// An Argo CD cluster Secret (`argocd.argoproj.io/secret-type: cluster`): the cluster it
 /// registers.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ArgoCluster {
+pub(crate) struct ArgoCluster {
     pub object: ObjectRef,
     pub name: String,
     /// Its `server` (empty when the Secret has none).
@@ -180,7 +180,7 @@ pub struct ArgoCluster {
 
 /// The objects on the way from a consumer to its placement.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct ConsumerObjects {
+pub(crate) struct ConsumerObjects {
     pub bindings: Vec<PlacementBinding>,
     pub config_maps: Vec<DuckConfigMap>,
     pub argo_clusters: Vec<ArgoCluster>,

@@ -60,7 +60,7 @@ pub(crate) fn binding_problems(
     });
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
-    for binding in &model.consumers.bindings {
+    for binding in &model.apis.consumers.bindings {
         if let Err(why) = binding_target(consumers, binding) {
             errors.push(Diagnostic {
                 field: Some("placementRef"),

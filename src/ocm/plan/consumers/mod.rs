@@ -122,7 +122,7 @@ impl<'a> Consumers<'a> {
                 _ => {}
             }
         }
-        let objects = &model.consumers;
+        let objects = &model.apis.consumers;
         for (at, binding) in objects.bindings.iter().enumerate() {
             let ns = namespace(&binding.object);
             for (subject, (group, kind, name)) in binding.subjects.iter().enumerate() {
