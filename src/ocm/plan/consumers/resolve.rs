@@ -19,7 +19,7 @@ use super::{name_of, namespace, Consumers, Unresolved};
 use crate::model::{LabelSelectorSpec, Workload, WorkloadKind};
 use crate::ocm::model::consumer::{
     ApplicationSetSpec, ConsumerSpec, Generator, PlacementBinding, RolloutStrategy,
-    SubscriptionPlacement,
+    SubscriptionPlacement, SubscriptionRef,
 };
 use crate::ocm::FleetIndex;
 use crate::plan::diagnostic::Kind;
@@ -255,28 +255,7 @@ fn bound<'a>(consumers: &Consumers<'a>, workload: &'a Workload, resolution: &mut
             None => (Vec::new(), Vec::new()),
             Some(set_name) => {
                 let set = name_of("PolicySet", ns, set_name);
-                let exclusions = match consumers
-                    .policies
-                    .get(&("PolicySet", ns, set_name))
-                    .map(|set| &set.kind)
-                {
-                    Some(WorkloadKind::Consumer(spec)) => match spec.as_ref() {
-                        ConsumerSpec::PolicySet { exclusions, .. } => exclusions.as_slice(),
-                        _ => &[],
-                    },
-                    _ => &[],
-                };
-                let excluded = exclusions
-                    .iter()
-                    .filter(|(policy, _)| policy == name)
-                    .flat_map(|(_, clusters)| clusters)
-                    .map(|cluster| {
-                        (
-                            cluster.clone(),
-                            format!("excluded by {set} spec.exclusions"),
-                        )
-                    })
-                    .collect();
+                let excluded = set_exclusions(consumers, ns, set_name, name, &set);
                 (vec![set], excluded)
             }
         };
@@ -318,6 +297,85 @@ fn bound<'a>(consumers: &Consumers<'a>, workload: &'a Workload, resolution: &mut
     }
 }
 
+/// The clusters the PolicySet `set_name` (written `set`) excludes for its policy `name`,
+/// each with why.
+fn set_exclusions(
+    consumers: &Consumers<'_>,
+    ns: &str,
+    set_name: &str,
+    name: &str,
+    set: &str,
+) -> Vec<(String, String)> {
+    let exclusions = match consumers
+        .policies
+        .get(&("PolicySet", ns, set_name))
+        .map(|set| &set.kind)
+    {
+        Some(WorkloadKind::Consumer(spec)) => match spec.as_ref() {
+            ConsumerSpec::PolicySet { exclusions, .. } => exclusions.as_slice(),
+            _ => &[],
+        },
+        _ => &[],
+    };
+    exclusions
+        .iter()
+        .filter(|(policy, _)| policy == name)
+        .flat_map(|(_, clusters)| clusters)
+        .map(|cluster| {
+            (
+                cluster.clone(),
+                format!("excluded by {set} spec.exclusions"),
+            )
+        })
+        .collect()
+}
+
+/// A Subscription's `spec.placement.placementRef`: a route to the Placement or PlacementRule
+/// of its own namespace it names, or the error the subscription controller gives.
+fn placement_ref<'a>(
+    consumers: &Consumers<'a>,
+    ns: &str,
+    reference: &SubscriptionRef,
+    resolution: &mut Resolution<'a>,
+) {
+    let field = "spec.placement.placementRef";
+    let kind = match reference.kind.as_str() {
+        "" => "PlacementRule",
+        kind @ ("Placement" | "PlacementRule") => kind,
+        other => {
+            resolution.errors.push(format!(
+                "{field}.kind: unsupported placement reference {:?}: expected Placement or PlacementRule",
+                crate::model::echo(other)
+            ));
+            return;
+        }
+    };
+    const VERSIONS: &[&str] = &[
+        "apps.open-cluster-management.io/v1",
+        "cluster.open-cluster-management.io/v1alpha1",
+        "cluster.open-cluster-management.io/v1beta1",
+    ];
+    if !reference.api_version.is_empty() && !VERSIONS.contains(&reference.api_version.as_str()) {
+        resolution.errors.push(format!(
+            "{field}.apiVersion: unsupported placement reference {:?}: expected one of {}",
+            crate::model::echo(&reference.api_version),
+            VERSIONS.join(", ")
+        ));
+        return;
+    }
+    if !reference.namespace.is_empty() && reference.namespace != ns {
+        resolution.errors.push(format!(
+            "{field}.namespace: {} is in another namespace: the subscription controller reads only the Subscription's own namespace ({ns})",
+            name_of(kind, &reference.namespace, &reference.name)
+        ));
+        return;
+    }
+    match consumers.placement(kind, ns, &reference.name) {
+        Ok(target) => resolution.routes.push(route(Vec::new(), target)),
+        Err(why) => resolution.errors.push(format!("{field}: {why}")),
+    }
+}
+
 /// A Subscription's `spec.placement`, as the hub's subscription controller reads it: a
 /// `placementRef` wins over `clusters`, which win over `clusterSelector`; `local` alone
 /// deploys on the hub itself.
@@ -353,43 +411,7 @@ fn subscription<'a>(
     }
     let ns = namespace(&workload.object);
     if let Some(reference) = &placement.reference {
-        let field = "spec.placement.placementRef";
-        let kind = match reference.kind.as_str() {
-            "" => "PlacementRule",
-            kind @ ("Placement" | "PlacementRule") => kind,
-            other => {
-                resolution.errors.push(format!(
-                    "{field}.kind: unsupported placement reference {:?}: expected Placement or PlacementRule",
-                    crate::model::echo(other)
-                ));
-                return;
-            }
-        };
-        const VERSIONS: &[&str] = &[
-            "apps.open-cluster-management.io/v1",
-            "cluster.open-cluster-management.io/v1alpha1",
-            "cluster.open-cluster-management.io/v1beta1",
-        ];
-        if !reference.api_version.is_empty() && !VERSIONS.contains(&reference.api_version.as_str())
-        {
-            resolution.errors.push(format!(
-                "{field}.apiVersion: unsupported placement reference {:?}: expected one of {}",
-                crate::model::echo(&reference.api_version),
-                VERSIONS.join(", ")
-            ));
-            return;
-        }
-        if !reference.namespace.is_empty() && reference.namespace != ns {
-            resolution.errors.push(format!(
-                "{field}.namespace: {} is in another namespace: the subscription controller reads only the Subscription's own namespace ({ns})",
-                name_of(kind, &reference.namespace, &reference.name)
-            ));
-            return;
-        }
-        match consumers.placement(kind, ns, &reference.name) {
-            Ok(target) => resolution.routes.push(route(Vec::new(), target)),
-            Err(why) => resolution.errors.push(format!("{field}: {why}")),
-        }
+        placement_ref(consumers, ns, reference, resolution);
         return;
     }
     // `PlaceByGenericPlacmentFields`: listed clusters are matched by their `name` label.
