@@ -26,8 +26,10 @@ gen:
 bench *args:
     cargo bench --locked --profile dist --bench scale -- {{args}}
 
-# End-to-end `plan -o json` at 100k × 10k, both generator mixes, with the parse-and-write floor:
-# the figures README and docs/performance.md quote (benches/end_to_end.sh; DIR keeps the inputs).
+# End-to-end `plan -o json` at 100k × 10k, both generator mixes, and KubeFleet's 10k
+# MemberClusters × 10k ClusterResourcePlacements, with the parse-and-write floor: the figures
+# README and docs/performance.md quote (benches/end_to_end.sh; DIR keeps the inputs; INPUTS
+# picks some, e.g. `INPUTS=kubefleet just scale`).
 scale dir="":
     bash benches/end_to_end.sh {{dir}}
 

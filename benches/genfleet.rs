@@ -4,11 +4,16 @@
 //!  [--replica-workloads W] [--karmada-workloads K] [--policies N] [--seed S]
 //!  [--mix default|heavy]
 //!  [--format json|yaml|both]
-//!  [--clusters-as inventory|managedcluster|karmada] --out DIR`
+//!  [--clusters-as inventory|managedcluster|karmada|kubefleet] --out DIR`
 //!
 //! The Karmada mix: `--clusters-as karmada --placements 0 --replica-workloads 0
 //! --karmada-workloads K` is a Karmada control plane's Clusters, K Deployments and a
 //! PropagationPolicy per ten of them.
+//!
+//! `--clusters-as kubefleet` is KubeFleet's mix (`kubefleet_generator.rs`, the `kubefleet`
+//! benchmark's): N MemberClusters and P ClusterResourcePlacements of every placement type,
+//! whose heartbeats are judged at `--now 2026-01-02T00:00:00Z`; the workload and mix flags do
+//! not apply to it.
 //!
 //! `--mix heavy` is issue 32's fleet: 30 regions and 200 teams, Placements that pick up to 200
 //! clusters out of up to a fifth of the fleet or every cluster of one team (see
@@ -22,6 +27,7 @@
 //! repeated byte for byte on any machine.
 
 mod generator;
+mod kubefleet_generator;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -38,6 +44,8 @@ struct Args {
     json: bool,
     yaml: bool,
     clusters_as: ClusterKind,
+    /// `--clusters-as kubefleet`: KubeFleet's mix instead of the generator's.
+    kubefleet: bool,
     mix: Mix,
     out: PathBuf,
 }
@@ -53,6 +61,7 @@ fn parse_args() -> Result<Args, String> {
         json: true,
         yaml: true,
         clusters_as: ClusterKind::Inventory,
+        kubefleet: false,
         mix: Mix::Default,
         out: PathBuf::new(),
     };
@@ -76,18 +85,17 @@ fn parse_args() -> Result<Args, String> {
                     ))
                 }
             },
-            "--clusters-as" => {
-                args.clusters_as = match value()?.as_str() {
-                    "inventory" => ClusterKind::Inventory,
-                    "managedcluster" => ClusterKind::ManagedCluster,
-                    "karmada" => ClusterKind::Karmada,
-                    other => {
-                        return Err(format!(
-                    "--clusters-as: expected inventory, managedcluster or karmada, found {other:?}"
-                ))
-                    }
+            "--clusters-as" => match value()?.as_str() {
+                "inventory" => args.clusters_as = ClusterKind::Inventory,
+                "managedcluster" => args.clusters_as = ClusterKind::ManagedCluster,
+                "karmada" => args.clusters_as = ClusterKind::Karmada,
+                "kubefleet" => args.kubefleet = true,
+                other => {
+                    return Err(format!(
+                        "--clusters-as: expected inventory, managedcluster, karmada or kubefleet, found {other:?}"
+                    ))
                 }
-            }
+            },
             "--mix" => {
                 args.mix = match value()?.as_str() {
                     "default" => Mix::Default,
@@ -114,16 +122,25 @@ fn number(text: &str) -> Result<usize, String> {
 
 fn run() -> Result<(), String> {
     let args = parse_args()?;
-    let (fleet, workloads) = generator::generate(&Shape {
-        clusters: args.clusters,
-        placements: args.placements,
-        replica_workloads: args.replica_workloads,
-        karmada_workloads: args.karmada_workloads,
-        policies: args.policies,
-        seed: args.seed,
-        clusters_as: args.clusters_as,
-        mix: args.mix,
-    });
+    let (fleet, workloads) = if args.kubefleet {
+        kubefleet_generator::generate(
+            args.clusters,
+            args.placements,
+            kubefleet_generator::HEARTBEAT,
+            kubefleet_generator::STALE,
+        )
+    } else {
+        generator::generate(&Shape {
+            clusters: args.clusters,
+            placements: args.placements,
+            replica_workloads: args.replica_workloads,
+            karmada_workloads: args.karmada_workloads,
+            policies: args.policies,
+            seed: args.seed,
+            clusters_as: args.clusters_as,
+            mix: args.mix,
+        })
+    };
     // `plan -f DIR` reads every file of DIR: with both formats in one directory every
     // object would be defined twice, so `both` gives each format its own directory.
     let both = args.json && args.yaml;

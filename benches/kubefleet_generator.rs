@@ -17,6 +17,12 @@ const REGIONS: [&str; 8] = [
 ];
 const ENVS: [&str; 3] = ["prod", "staging", "dev"];
 
+/// The member agents' heartbeats of the generated MemberClusters, for a plan at `--now
+/// 2026-01-02T00:00:00Z` (the `kubefleet` benchmark's `NOW`, `just scale`'s `kubefleet`
+/// input): 30 seconds old, and (2% of them) past the hub's 5-minute timeout.
+pub const HEARTBEAT: &str = "2026-01-01T23:59:30Z";
+pub const STALE: &str = "2026-01-01T23:50:00Z";
+
 /// A well-mixed number from `index` and `salt` (SplitMix64's finalizer), below `n`.
 fn draw(index: usize, salt: u64, n: usize) -> usize {
     let mut z = (index as u64)

@@ -255,8 +255,8 @@ fn kubefleet_inputs(clusters: usize, placements: usize) -> Result<PathBuf, Strin
     let (fleet, workloads) = kubefleet_generator::generate(
         clusters,
         placements,
-        "2026-01-01T23:59:30Z",
-        "2026-01-01T23:50:00Z",
+        kubefleet_generator::HEARTBEAT,
+        kubefleet_generator::STALE,
     );
     generator::write_dir(&dir, "json", &fleet, &workloads)?;
     Ok(dir)

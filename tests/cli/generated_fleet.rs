@@ -49,18 +49,15 @@ fn generate(out: &Path, extra: &[&str]) {
     assert!(status.success(), "genfleet {extra:?}: {status}");
 }
 
+/// `plan -o json` of the generated `dir` at `--now 2026-06-01T00:00:00Z`.
 fn plan(dir: &Path) -> String {
+    plan_at(dir, "2026-06-01T00:00:00Z")
+}
+
+fn plan_at(dir: &Path, now: &str) -> String {
     let dir = dir.to_string_lossy();
     let output = Test::new()
-        .args([
-            "plan",
-            "-f",
-            &dir,
-            "-o",
-            "json",
-            "--now",
-            "2026-06-01T00:00:00Z",
-        ])
+        .args(["plan", "-f", &dir, "-o", "json", "--now", now])
         .run();
     common::stdout(&output)
 }
@@ -97,8 +94,37 @@ fn genfleet_refuses_an_unknown_cluster_kind() {
     assert!(!output.status.success());
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),
-        "genfleet: --clusters-as: expected inventory, managedcluster or karmada, found \"fleet\"\n"
+        "genfleet: --clusters-as: expected inventory, managedcluster, karmada or kubefleet, found \"fleet\"\n"
     );
+}
+
+/// KubeFleet's mix (`just scale`'s `kubefleet` input, at 10k × 10k there): MemberClusters
+/// the hub admits and ClusterResourcePlacements of every placement type, planned at the
+/// time their heartbeats are set against.
+#[test]
+fn the_kubefleet_mix_plans_every_placement_over_its_member_clusters() {
+    let root = common::tempdir();
+    generate(
+        root.path(),
+        &["--clusters-as", "kubefleet", "--format", "json"],
+    );
+    let text = plan_at(root.path(), "2026-01-02T00:00:00Z");
+    assert_eq!(
+        text.matches("\"kind\": \"ClusterResourcePlacement\"")
+            .count(),
+        150,
+        "{text}"
+    );
+    let workloads = std::fs::read_to_string(root.path().join("workloads.json"))
+        .unwrap_or_else(|error| panic!("workloads.json: {error}"));
+    for placement_type in ["PickAll", "PickN", "PickFixed"] {
+        assert!(
+            workloads.contains(&format!("\"placementType\":\"{placement_type}\"")),
+            "{placement_type}"
+        );
+    }
+    // Most placements land somewhere: 10% of the generated fleet is tainted or stale.
+    assert!(text.matches("member-").count() > 1000, "{text}");
 }
 
 /// The Karmada mix: every generated Deployment is claimed by its group's policy and checks.
