@@ -7,19 +7,32 @@
 //! first touch. A rank is four bytes, and the names it stands for are read, in order, from one
 //! string of a few MB when the plan is written.
 
+use std::cell::Cell;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::value::RawValue;
 
 /// Every cluster name of a fleet in one string, by rank (a fleet's name order). Shared by every
 /// plan item that lists its clusters by rank.
-#[derive(Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default)]
 pub struct NameTable {
     text: String,
     /// Where the name of each rank ends in `text`.
     ends: Vec<usize>,
+    /// Each name as the JSON string a plan writes, made the first time a plan is written as
+    /// JSON (see [`written_as_json`]); `None` for a name that needs an escape.
+    json: OnceLock<Vec<Option<Box<RawValue>>>>,
 }
+
+impl PartialEq for NameTable {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text && self.ends == other.ends
+    }
+}
+
+impl Eq for NameTable {}
 
 impl NameTable {
     /// The names, rank 0 first.
@@ -60,6 +73,54 @@ impl NameTable {
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
+
+    /// The JSON string of `rank`'s name, quoted, when nothing in it is escaped: printable
+    /// ASCII but for the quote and the backslash, so serde_json and [`JsonFormatter`] would
+    /// write it as it is. A fleet's names are validated when read, so this is every name of
+    /// a real fleet; the text is made once per table, not once per list that names it.
+    ///
+    /// [`JsonFormatter`]: crate::render::escape::JsonFormatter
+    fn json(&self, rank: usize) -> Option<&RawValue> {
+        let verbatim = |name: &str| {
+            name.bytes()
+                .all(|byte| (b' '..=b'~').contains(&byte) && byte != b'"' && byte != b'\\')
+        };
+        let names = self.json.get_or_init(|| {
+            (0..self.len())
+                .map(|rank| {
+                    let name = self.name(rank);
+                    // Serialized, not parsed: the text is known to be a JSON string.
+                    verbatim(name)
+                        .then(|| serde_json::value::to_raw_value(name).ok())
+                        .flatten()
+                })
+                .collect()
+        });
+        names.get(rank)?.as_deref()
+    }
+}
+
+thread_local! {
+    /// Whether the serializer at work on this thread is serde_json's (see [`written_as_json`]).
+    static WRITING_JSON: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `write`, which serializes with serde_json and nothing else, with the cluster lists of
+/// name tables written as JSON fragments made once per name: a plan writes millions of names,
+/// and escaping each again (serde_json's scan and [`JsonFormatter`]'s) was ~4% of a 100k-cluster
+/// run. A `Serialize` impl cannot ask its serializer what format it writes (a raw fragment
+/// means something else to YAML), so the writer says so for the thread it runs on.
+///
+/// [`JsonFormatter`]: crate::render::escape::JsonFormatter
+pub(crate) fn written_as_json<T>(write: impl FnOnce() -> T) -> T {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            WRITING_JSON.with(|writing| writing.set(self.0));
+        }
+    }
+    let _restore = Restore(WRITING_JSON.with(|writing| writing.replace(true)));
+    write()
 }
 
 /// A list of cluster names: behaves (compares, serializes, iterates) as the `Vec<String>` it
@@ -267,7 +328,31 @@ impl fmt::Debug for ClusterNames {
 
 impl Serialize for ClusterNames {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.iter())
+        match &self.0 {
+            Held::Ranked { table, ranks } if WRITING_JSON.with(Cell::get) => serializer
+                .collect_seq(ranks.iter().map(|&rank| {
+                    let rank = rank as usize;
+                    table
+                        .json(rank)
+                        .map_or_else(|| Name::Text(table.name(rank)), Name::Json)
+                })),
+            _ => serializer.collect_seq(self.iter()),
+        }
+    }
+}
+
+/// A name as [`ClusterNames`] serializes it for serde_json: its JSON text when it has one.
+enum Name<'a> {
+    Text(&'a str),
+    Json(&'a RawValue),
+}
+
+impl Serialize for Name<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Name::Text(name) => serializer.serialize_str(name),
+            Name::Json(json) => json.serialize(serializer),
+        }
     }
 }
 
@@ -331,6 +416,29 @@ mod tests {
         let read: ClusterNames = serde_json::from_str(&json).unwrap();
         assert_eq!(read, ranked);
         assert_eq!(format!("{read:?}"), format!("{ranked:?}"));
+    }
+
+    /// Written as JSON fragments, a list is the same text serde_json writes for its names,
+    /// escapes included for the names that need them.
+    #[test]
+    fn a_ranked_list_written_as_json_fragments_is_serde_json_s_text() {
+        let table = Arc::new(NameTable::new([
+            "a",
+            "b\"c",
+            "d\\e",
+            "f\u{202e}g",
+            "h\u{7f}",
+            "i-2.x",
+        ]));
+        let ranked = ClusterNames::ranked(&table, 0..table.len());
+        let expected = crate::render::escape::json_pretty(&ranked.to_vec()).unwrap();
+        for _ in 0..2 {
+            let written = written_as_json(|| crate::render::escape::json_pretty(&ranked)).unwrap();
+            assert_eq!(written, expected);
+        }
+        assert!(table.json(0).is_some() && table.json(5).is_some());
+        assert!((1..5).all(|rank| table.json(rank).is_none()));
+        assert!(!WRITING_JSON.with(Cell::get));
     }
 
     #[test]

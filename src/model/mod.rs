@@ -21,7 +21,7 @@ pub(crate) use cluster::{
     TaintEffect, CLUSTERSET_LABEL,
 };
 pub use cluster_names::ClusterNames;
-pub(crate) use cluster_names::NameTable;
+pub(crate) use cluster_names::{written_as_json, NameTable};
 pub use condition::{Condition, ConditionStatus};
 pub(crate) use decision::PreviousDecision;
 pub(crate) use decode_message::plain_decode_message;

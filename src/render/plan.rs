@@ -241,9 +241,11 @@ fn item_json(item: &PlanItem) -> Result<String, ItemError> {
         let _ = formatter.begin_array(&mut std::io::sink());
     }
     let mut bytes = b"\n    ".to_vec();
-    item.serialize(&mut serde_json::Serializer::with_formatter(
-        &mut bytes, formatter,
-    ))
+    crate::model::written_as_json(|| {
+        item.serialize(&mut serde_json::Serializer::with_formatter(
+            &mut bytes, formatter,
+        ))
+    })
     .map_err(|error| ItemError::new(item, error))?;
     // serde_json writes only valid UTF-8.
     Ok(String::from_utf8(bytes).unwrap_or_default())
