@@ -125,6 +125,10 @@ pub(crate) fn written_as_json<T>(write: impl FnOnce() -> T) -> T {
 
 /// A list of cluster names: behaves (compares, serializes, iterates) as the `Vec<String>` it
 /// replaces, whichever way it holds them.
+///
+/// A ranked list is shared, not copied, when cloned: a placement's clusters are also the
+/// clusters of each Policy, Subscription or add-on it places (10k Policies over a 100k-cluster
+/// fleet's placements copied ~4M ranks, and held them twice, in the item and its trace).
 #[derive(Clone, Default)]
 pub struct ClusterNames(Held);
 
@@ -133,7 +137,7 @@ enum Held {
     Owned(Vec<String>),
     Ranked {
         table: Arc<NameTable>,
-        ranks: Vec<u32>,
+        ranks: Arc<[u32]>,
     },
 }
 
@@ -293,7 +297,7 @@ impl PartialEq for ClusterNames {
         ) = (&self.0, &other.0)
         {
             if Arc::ptr_eq(table, other_table) {
-                return ranks == other_ranks;
+                return Arc::ptr_eq(ranks, other_ranks) || ranks == other_ranks;
             }
         }
         self.iter().eq(other.iter())
