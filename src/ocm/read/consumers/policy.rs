@@ -124,32 +124,37 @@ struct Overrides {
     remediation_action: Option<String>,
 }
 
-/// A reference's three fields, each required and checked against the CRD's enum.
+/// A reference's `apiGroup`, `kind` and `name`, each required and not empty, the first two
+/// one of `groups` and `kinds`. The field paths are written only for an error: a hub's
+/// thousands of bindings are read on every run.
 fn reference(
-    path: &str,
+    path: impl Fn() -> String,
     reference: Option<Reference>,
     groups: &[&str],
     kinds: &[&str],
 ) -> Result<(String, String, String), FieldError> {
-    let reference = reference.ok_or_else(|| FieldError::new(path, "Required value"))?;
-    let field = |name: &str, value: Option<String>| {
-        let path = format!("{path}.{name}");
-        let value = value.ok_or_else(|| FieldError::new(path.as_str(), "Required value"))?;
-        not_empty(&path, &value)?;
+    let reference = reference.ok_or_else(|| FieldError::new(path(), "Required value"))?;
+    let field = |name: &str, value: Option<String>, allowed: &[&str]| {
+        let at = || format!("{}.{name}", path());
+        let value = value.ok_or_else(|| FieldError::new(at(), "Required value"))?;
+        if value.is_empty() {
+            not_empty(&at(), &value)?;
+        }
+        if !allowed.is_empty() && !allowed.contains(&value.as_str()) {
+            one_of(&at(), &value, allowed)?;
+        }
         Ok::<String, FieldError>(value)
     };
-    let group = field("apiGroup", reference.api_group)?;
-    one_of(&format!("{path}.apiGroup"), &group, groups)?;
-    let kind = field("kind", reference.kind)?;
-    one_of(&format!("{path}.kind"), &kind, kinds)?;
-    let name = field("name", reference.name)?;
+    let group = field("apiGroup", reference.api_group, groups)?;
+    let kind = field("kind", reference.kind, kinds)?;
+    let name = field("name", reference.name, &[])?;
     Ok((group, kind, name))
 }
 
 fn placement_binding(object: Object<'_>) -> Result<Decoded, LoadError> {
     let doc: BindingDoc = object.decode()?;
     let (api_group, kind, name) = reference(
-        "placementRef",
+        || "placementRef".to_string(),
         doc.placement_ref,
         &[
             "apps.open-cluster-management.io",
@@ -173,7 +178,7 @@ fn placement_binding(object: Object<'_>) -> Result<Decoded, LoadError> {
         .enumerate()
         .map(|(at, subject)| {
             reference(
-                &format!("subjects[{at}]"),
+                || format!("subjects[{at}]"),
                 Some(subject),
                 &[GROUP],
                 &["Policy", "PolicySet"],
@@ -207,4 +212,55 @@ fn placement_binding(object: Object<'_>) -> Result<Decoded, LoadError> {
         &object,
         Entry::Api(ApiObject::PlacementBinding(binding)),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refer(group: Option<&str>, kind: Option<&str>, name: Option<&str>) -> Option<Reference> {
+        Some(Reference {
+            api_group: group.map(str::to_string),
+            kind: kind.map(str::to_string),
+            name: name.map(str::to_string),
+        })
+    }
+
+    /// Each refusal names the field it is at, as the CRD's schema would, in field order.
+    #[test]
+    fn a_reference_is_refused_at_its_first_bad_field() {
+        let path = || "subjects[1]".to_string();
+        let check = |reference| {
+            super::reference(path, reference, &[GROUP], &["Policy", "PolicySet"])
+                .map_err(|error| format!("{}: {}", error.path, error.message))
+        };
+        let cases = [
+            (None, "subjects[1]: Required value"),
+            (refer(None, Some("Policy"), Some("p")), "subjects[1].apiGroup: Required value"),
+            (
+                refer(Some(""), Some("Policy"), Some("p")),
+                "subjects[1].apiGroup: Invalid value: \"\": subjects[1].apiGroup in body should be at least 1 chars long",
+            ),
+            (
+                refer(Some("x.io"), Some("Nope"), Some("p")),
+                "subjects[1].apiGroup: Unsupported value: \"x.io\": supported values: \"policy.open-cluster-management.io\"",
+            ),
+            (
+                refer(Some(GROUP), Some("Nope"), Some("p")),
+                "subjects[1].kind: Unsupported value: \"Nope\": supported values: \"Policy\", \"PolicySet\"",
+            ),
+            (refer(Some(GROUP), Some("Policy"), None), "subjects[1].name: Required value"),
+            (
+                refer(Some(GROUP), Some("Policy"), Some("")),
+                "subjects[1].name: Invalid value: \"\": subjects[1].name in body should be at least 1 chars long",
+            ),
+        ];
+        for (reference, expected) in cases {
+            assert_eq!(check(reference), Err(expected.to_string()));
+        }
+        assert_eq!(
+            check(refer(Some(GROUP), Some("PolicySet"), Some("s"))),
+            Ok((GROUP.to_string(), "PolicySet".to_string(), "s".to_string()))
+        );
+    }
 }
