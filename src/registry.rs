@@ -10,7 +10,7 @@
 
 use serde::Serialize;
 
-use crate::karmada::model::{KarmadaCluster, PropagationPolicy, ResourceBinding, ResourceTemplate};
+use crate::karmada::model::{KarmadaCluster, PropagationPolicy, ResourceBinding};
 use crate::karmada::plan::KarmadaTrace;
 use crate::kubefed::model::RspSpec;
 use crate::load::kinds::{self, Api};
@@ -56,6 +56,10 @@ pub enum WorkloadKind {
     /// A KubeFleet ClusterResourcePlacement or ResourcePlacement.
     KubeFleet(Box<KubeFleetPlacement>),
 }
+
+/// An object of a kind no API defines, as the loader keeps it until it knows whether some
+/// Karmada policy selects it (a `WorkloadKind::Karmada` then).
+pub(crate) use crate::karmada::model::ResourceTemplate;
 
 /// What a KubeFleet placement is to the model, and what explain shows of its schedule
 /// (opaque outside the crate).

@@ -72,6 +72,45 @@ pub(crate) fn mark_unreachable(cluster: &mut KarmadaCluster) -> Unreachable {
     change
 }
 
+/// The what-if flags on a Karmada Cluster, each noted in its `edits` (explain says them).
+impl KarmadaCluster {
+    /// `--offline`: what the control plane writes on an unreachable member.
+    pub(crate) fn go_offline(&mut self) {
+        let change = mark_unreachable(self);
+        self.edits.push(format!(
+            "--offline ({} member): Ready={} ({}), tainted {}:NoSchedule",
+            change.sync_mode, change.status, change.reason, change.taint
+        ));
+    }
+
+    /// `--capacity`: the estimate for every workload.
+    pub(crate) fn set_capacity(&mut self, count: i64) {
+        self.replica_capacity = Some(count);
+        self.edits.push(format!(
+            "--capacity {count}: the estimate for every workload, instead of status.resourceSummary's"
+        ));
+    }
+
+    /// `--label`: set (or replace) a label.
+    pub(crate) fn set_label(&mut self, key: &str, value: &str) {
+        self.labels.insert(key.to_string(), value.to_string());
+        self.edits.push(format!("--label {key}={value}"));
+    }
+
+    /// `--taint`, replacing a taint of the same key and effect; `text` is the flag's
+    /// `key[=value]:effect`.
+    pub(crate) fn add_taint(&mut self, key: &str, value: &str, effect: &str, text: &str) {
+        self.taints
+            .retain(|taint| !(taint.key == key && taint.effect == effect));
+        self.taints.push(ClusterTaint {
+            key: key.to_string(),
+            value: value.to_string(),
+            effect: effect.to_string(),
+        });
+        self.edits.push(format!("--taint {text}"));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

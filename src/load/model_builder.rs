@@ -6,12 +6,11 @@ use std::collections::BTreeMap;
 use foldhash::{HashMap, HashSet};
 
 use super::{LoadError, LoadErrors};
-use crate::karmada::model::ResourceTemplate;
 use crate::model::{
     AddOnPlacementScore, Binding, Cluster, ClusterSet, Interner, Model, ObjectRef,
     PreviousDecision, Source, Workload, WorkloadKind,
 };
-use crate::registry::ApiObject;
+use crate::registry::{ApiObject, ResourceTemplate};
 
 /// One object as its kind's reader decoded it (`load/kinds`). Decoding reads the object
 /// alone, so a List's items are decoded on every core; [`ModelBuilder::add`] then adds them

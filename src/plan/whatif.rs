@@ -2,8 +2,6 @@
 //! before planning so every engine sees the same altered fleet: the inventory's clusters and
 //! Karmada's `Cluster`s alike, each with its own API's meaning (docs/semantics.md).
 
-use crate::karmada::cluster_controller;
-use crate::karmada::model::ClusterTaint;
 use crate::model::{Model, Taint, TaintEffect};
 use crate::registry::{self, Found};
 use crate::selector::{Requirement, SelectorError};
@@ -127,11 +125,7 @@ impl WhatIf {
                 cluster.go_offline(now);
             }
             if let Some(cluster) = found.karmada {
-                let change = cluster_controller::mark_unreachable(cluster);
-                cluster.edits.push(format!(
-                    "--offline ({} member): Ready={} ({}), tainted {}:NoSchedule",
-                    change.sync_mode, change.status, change.reason, change.taint
-                ));
+                cluster.go_offline();
             }
         }
         for (name, count) in &self.capacity {
@@ -140,10 +134,7 @@ impl WhatIf {
                 cluster.replica_capacity = Some(*count);
             }
             if let Some(cluster) = found.karmada {
-                cluster.replica_capacity = Some(*count);
-                cluster.edits.push(format!(
-                    "--capacity {count}: the estimate for every workload, instead of status.resourceSummary's"
-                ));
+                cluster.set_capacity(*count);
             }
         }
         for edit in &self.taints {
@@ -170,8 +161,7 @@ impl WhatIf {
                 cluster.set_label(key, value);
             }
             if let Some(cluster) = found.karmada {
-                cluster.labels.insert(key.clone(), value.clone());
-                cluster.edits.push(format!("--label {key}={value}"));
+                cluster.set_label(key, value);
             }
         }
         Ok(())
@@ -236,15 +226,7 @@ fn taint(model: &mut Model, edit: &TaintEdit, now: i64) -> Result<(), WhatIfErro
             let cluster = found
                 .karmada
                 .ok_or_else(|| missing("a Karmada effect (for Karmada Clusters)"))?;
-            cluster
-                .taints
-                .retain(|taint| !(taint.key == edit.key && taint.effect == edit.effect));
-            cluster.taints.push(ClusterTaint {
-                key: edit.key.clone(),
-                value: edit.value.clone(),
-                effect: edit.effect.clone(),
-            });
-            cluster.edits.push(format!("--taint {}", edit.taint()));
+            cluster.add_taint(&edit.key, &edit.value, &edit.effect, &edit.taint());
         }
     }
     Ok(())

@@ -489,13 +489,11 @@ const API_MODULE_EXCEPTIONS: &[&str] = &[
     "load/clusters.rs: ocm",
     "load/kinds/mod.rs: federation",
     "load/kinds/mod.rs: ocm",
-    "load/model_builder.rs: karmada",
     "load/previous.rs: ocm",
     "migrate/mod.rs: kubefed",
     "migrate/mod.rs: ocm",
     "plan/federated_fleet.rs: ocm",
     "plan/mod.rs: ocm",
-    "plan/whatif.rs: karmada",
     "render/bindings.rs: karmada",
     "render/explain/mod.rs: ocm",
 ];
