@@ -122,17 +122,8 @@ where
         registered.is_none() && !routes.is_empty(),
     ));
     let item = PlanItem {
-        source: workload.object.clone(),
-        clusters: if failed { Default::default() } else { clusters },
-        groups: if failed {
-            Vec::new()
-        } else {
-            single_groups.unwrap_or_default()
-        },
         via: routes.iter().map(|route| route.chain.clone()).collect(),
-        rollout: if failed { Vec::new() } else { rollouts },
-        errors,
-        ..PlanItem::default()
+        ..item(workload, errors, clusters, single_groups, rollouts)
     };
     let warnings = resolution
         .warnings
@@ -147,6 +138,33 @@ where
             placements,
         })),
         warnings,
+    }
+}
+
+/// The consumer's item: where its routes (and inline clusters) place it, in decision groups
+/// when it has one route with a rollout, or, when it failed, only its errors (they say why).
+fn item(
+    workload: &Workload,
+    errors: Vec<String>,
+    clusters: ClusterNames,
+    groups: Option<Vec<Group>>,
+    rollouts: Vec<Rollout>,
+) -> PlanItem {
+    let source = workload.object.clone();
+    if !errors.is_empty() {
+        return PlanItem {
+            source,
+            errors,
+            ..PlanItem::default()
+        };
+    }
+    PlanItem {
+        source,
+        clusters,
+        groups: groups.unwrap_or_default(),
+        rollout: rollouts,
+        errors,
+        ..PlanItem::default()
     }
 }
 
