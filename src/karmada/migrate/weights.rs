@@ -49,22 +49,7 @@ pub(super) fn convert(
         let entry = format!("clusters[{name:?}]");
         let index = rules.len();
         if prefs.weight > 0 {
-            let (target_cluster, target) = if name == "*" {
-                let target = if named.is_empty() {
-                    "every cluster".to_string()
-                } else {
-                    format!("every cluster but {}", named.join(", "))
-                };
-                (
-                    ClusterAffinity {
-                        exclude: named.clone(),
-                        ..ClusterAffinity::default()
-                    },
-                    target,
-                )
-            } else {
-                (ClusterAffinity::named(name), name.clone())
-            };
+            let (target_cluster, target) = rule_target(name, &named);
             rules.push(StaticWeight {
                 target_cluster,
                 weight: prefs.weight,
@@ -98,7 +83,38 @@ pub(super) fn convert(
             "kubefed gave only the minimums; with no weight above 0 Karmada divides evenly over every selected cluster",
         ));
     }
-    fields.push(if preferences.rebalance {
+    fields.extend(division(preferences.rebalance, field, bounded_capacity));
+    (ReplicaScheduling::static_weights(rules), fields)
+}
+
+/// The clusters a rule of the entry `name` targets, and how the report says it: the named
+/// cluster, or for `"*"` every cluster but the `named` ones.
+fn rule_target(name: &str, named: &[String]) -> (ClusterAffinity, String) {
+    if name != "*" {
+        return (ClusterAffinity::named(name), name.to_string());
+    }
+    let target = if named.is_empty() {
+        "every cluster".to_string()
+    } else {
+        format!("every cluster but {}", named.join(", "))
+    };
+    (
+        ClusterAffinity {
+            exclude: named.to_vec(),
+            ..ClusterAffinity::default()
+        },
+        target,
+    )
+}
+
+/// How Karmada's static division differs from kubefed's: afresh on every schedule
+/// (`rebalance`), leftovers by quotient, capacity ignored (when the clusters have one).
+fn division(
+    rebalance: bool,
+    field: &dyn Fn(&str) -> String,
+    bounded_capacity: bool,
+) -> Vec<FieldReport> {
+    let mut fields = vec![if rebalance {
         FieldReport::exact(
             field("rebalance true"),
             "replicaScheduling Divided/Weighted (static weights divide afresh on every schedule)",
@@ -109,7 +125,7 @@ pub(super) fn convert(
             "replicaScheduling Divided/Weighted",
             "static weights divide afresh on every schedule; kubefed kept the replicas clusters already ran where the preferences allowed",
         )
-    });
+    }];
     fields.push(FieldReport::approximate(
         "(leftover replicas)",
         "Webster division",
@@ -121,7 +137,7 @@ pub(super) fn convert(
             "static weights ignore capacity; kubefed moved what a cluster could not run to others (overflow)",
         ));
     }
-    (ReplicaScheduling::static_weights(rules), fields)
+    fields
 }
 
 #[cfg(test)]
