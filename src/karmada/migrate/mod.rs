@@ -50,7 +50,7 @@ use crate::migrate::{
     REPLICA_SET_PREFERENCES_ANNOTATION,
 };
 use crate::ocm::migrate::cluster_selector::{describe, match_expression};
-use policy::{ClusterAffinity, Placement};
+use policy::{ClusterAffinity, Placement, ReplicaScheduling};
 use type_configs::TypeConfigs;
 
 /// What a `Federated<Kind>` is converted with: the type configs, and each namespace's
@@ -92,28 +92,7 @@ pub(crate) fn migrate(
         .clusters
         .iter()
         .any(|cluster| cluster.replica_capacity.is_some());
-    // kubefed's RSP controller finds its target by kind, namespace and name.
-    let mut divisions: HashMap<Identity<'_>, &RspSpec> = HashMap::new();
-    let mut federated_objects: HashMap<Identity<'_>, &Workload> = HashMap::new();
-    for workload in &model.workloads {
-        match &workload.kind {
-            WorkloadKind::ReplicaSchedulingPreference(spec)
-                if RSP_TARGETS.contains(&spec.target_kind.trim_start_matches("Federated")) =>
-            {
-                divisions.insert(identity(&spec.target_kind, &workload.object), spec);
-            }
-            WorkloadKind::Federated(placement) => {
-                federated_objects
-                    .insert(identity(&workload.object.kind, &workload.object), workload);
-                if workload.object.kind == "FederatedNamespace" {
-                    kubefed
-                        .namespaces
-                        .insert(workload.object.name.as_str(), placement);
-                }
-            }
-            _ => {}
-        }
-    }
+    let (divisions, federated_objects) = kubefed_index(model, &mut kubefed);
     let mut templates = Vec::new();
     // Namespaces first: one `kubectl apply -f` of the stream creates them before what they
     // hold.
@@ -174,6 +153,40 @@ pub(crate) fn migrate(
         migration.stand_ins = stand_in::clusters(&model.inventory.clusters, &templates);
     }
     migration
+}
+
+/// kubefed's RSP controller finds its target by kind, namespace and name: each
+/// ReplicaSchedulingPreference of a kind it schedules by its target's identity, each
+/// federated object by its own; a FederatedNamespace's placement goes into `kubefed`.
+fn kubefed_index<'a>(
+    model: &'a Model,
+    kubefed: &mut Kubefed<'a>,
+) -> (
+    HashMap<Identity<'a>, &'a RspSpec>,
+    HashMap<Identity<'a>, &'a Workload>,
+) {
+    let mut divisions: HashMap<Identity<'_>, &RspSpec> = HashMap::new();
+    let mut federated_objects: HashMap<Identity<'_>, &Workload> = HashMap::new();
+    for workload in &model.workloads {
+        match &workload.kind {
+            WorkloadKind::ReplicaSchedulingPreference(spec)
+                if RSP_TARGETS.contains(&spec.target_kind.trim_start_matches("Federated")) =>
+            {
+                divisions.insert(identity(&spec.target_kind, &workload.object), spec);
+            }
+            WorkloadKind::Federated(placement) => {
+                federated_objects
+                    .insert(identity(&workload.object.kind, &workload.object), workload);
+                if workload.object.kind == "FederatedNamespace" {
+                    kubefed
+                        .namespaces
+                        .insert(workload.object.name.as_str(), placement);
+                }
+            }
+            _ => {}
+        }
+    }
+    (divisions, federated_objects)
 }
 
 /// Kind, namespace and name: how kubefed pairs a ReplicaSchedulingPreference with its target.
@@ -525,29 +538,13 @@ fn annotated(
     stripped = served.value;
     fields.extend(served.fields);
     let replica_scheduling = match preferences {
-        Some(preferences) => {
-            let preferences = parse_replica_set_preferences(preferences)?;
-            let field = |name: &str| {
-                format!("metadata.annotations[{REPLICA_SET_PREFERENCES_ANNOTATION}] {name}")
-            };
-            let (scheduling, weight_fields) = weights::convert(&preferences, &field, bounded);
-            if stripped
-                .get("spec")
-                .and_then(|spec| spec.get("replicas"))
-                .is_none()
-            {
-                set_replicas(&mut stripped, replicas);
-                fields.push(
-                    FieldReport::exact(
-                        format!("spec.replicas (absent: {replicas})"),
-                        format!("spec.replicas {replicas}"),
-                    )
-                    .because("written out: Karmada reads an absent spec.replicas as 0"),
-                );
-            }
-            fields.extend(weight_fields);
-            Some(scheduling)
-        }
+        Some(preferences) => Some(static_weights(
+            preferences,
+            replicas,
+            &mut stripped,
+            bounded,
+            &mut fields,
+        )?),
         None => {
             if selects {
                 fields.push(FieldReport::exact(
@@ -589,6 +586,37 @@ fn annotated(
         replaces: Vec::new(),
     };
     Ok((recorded, Some(written)))
+}
+
+/// The replica-set-preferences annotation as static weights; `spec.replicas` written out on
+/// `stripped` when the object leaves it to its default, which Karmada reads as 0.
+fn static_weights(
+    preferences: &str,
+    replicas: i64,
+    stripped: &mut Value,
+    bounded: bool,
+    fields: &mut Vec<FieldReport>,
+) -> Result<ReplicaScheduling, ObjectError> {
+    let preferences = parse_replica_set_preferences(preferences)?;
+    let field =
+        |name: &str| format!("metadata.annotations[{REPLICA_SET_PREFERENCES_ANNOTATION}] {name}");
+    let (scheduling, weight_fields) = weights::convert(&preferences, &field, bounded);
+    if stripped
+        .get("spec")
+        .and_then(|spec| spec.get("replicas"))
+        .is_none()
+    {
+        set_replicas(stripped, replicas);
+        fields.push(
+            FieldReport::exact(
+                format!("spec.replicas (absent: {replicas})"),
+                format!("spec.replicas {replicas}"),
+            )
+            .because("written out: Karmada reads an absent spec.replicas as 0"),
+        );
+    }
+    fields.extend(weight_fields);
+    Ok(scheduling)
 }
 
 /// The cluster-selector annotation as a `labelSelector`. `Gt`/`Lt` cannot be stated; they
