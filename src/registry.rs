@@ -129,27 +129,29 @@ pub(crate) fn fleet_searched(kind: &WorkloadKind) -> &'static str {
 /// The names of the clusters a workload of `kind` is placed over ([`fleet_searched`]).
 pub(crate) fn fleet_names<'m>(model: &'m Model, kind: &WorkloadKind) -> Vec<&'m str> {
     match kind {
-        WorkloadKind::Karmada(_) => model
-            .apis
-            .karmada
-            .clusters
-            .iter()
-            .map(|cluster| cluster.name.as_str())
-            .collect(),
-        WorkloadKind::KubeFleet(_) => model
-            .apis
-            .kubefleet
-            .member_clusters
-            .iter()
-            .map(|cluster| cluster.name.as_str())
-            .collect(),
-        _ => model
-            .inventory
-            .clusters
-            .iter()
-            .map(|cluster| cluster.name.as_str())
-            .collect(),
+        WorkloadKind::Karmada(_) => karmada_names(model).collect(),
+        WorkloadKind::KubeFleet(_) => kubefleet_names(model).collect(),
+        _ => inventory_names(model).collect(),
     }
+}
+
+/// Each fleet's cluster names: the inventory's, and each API's own.
+fn inventory_names(model: &Model) -> impl Iterator<Item = &str> {
+    model
+        .inventory
+        .clusters
+        .iter()
+        .map(|cluster| cluster.name.as_str())
+}
+
+fn karmada_names(model: &Model) -> impl Iterator<Item = &str> {
+    let clusters = &model.apis.karmada.clusters;
+    clusters.iter().map(|cluster| cluster.name.as_str())
+}
+
+fn kubefleet_names(model: &Model) -> impl Iterator<Item = &str> {
+    let clusters = &model.apis.kubefleet.member_clusters;
+    clusters.iter().map(|cluster| cluster.name.as_str())
 }
 
 /// What each engine did for one item, kept beside the plan so `explain` renders the very
@@ -398,6 +400,14 @@ impl ApiChanges {
     }
 }
 
+/// The short names the placement APIs' CRDs give their kinds (`shortNames`), which item
+/// arguments take as kubectl does (lower case).
+pub(crate) const SHORT_NAMES: &[(&str, &str)] = &[
+    ("crp", "clusterresourceplacement"),
+    ("rp", "resourceplacement"),
+    ("rsp", "replicaschedulingpreference"),
+];
+
 /// What fleetplan plans, as the messages about inputs without any of it name it.
 pub(crate) const PLANNED_KINDS: &str = "Placement, PlacementRule, ReplicaSchedulingPreference, \
      Federated object, object with a placement annotation, object of a kind a Karmada policy \
@@ -425,23 +435,17 @@ pub(crate) struct Found<'m> {
 
 /// Whether any fleet has a cluster named `name`.
 pub(crate) fn has_cluster(model: &Model, name: &str) -> bool {
-    model
-        .inventory
-        .clusters
-        .iter()
-        .any(|cluster| cluster.name == name)
-        || model
-            .apis
-            .karmada
-            .clusters
-            .iter()
-            .any(|cluster| cluster.name == name)
-        || model
-            .apis
-            .kubefleet
-            .member_clusters
-            .iter()
-            .any(|cluster| cluster.name == name)
+    inventory_names(model)
+        .chain(karmada_names(model))
+        .chain(kubefleet_names(model))
+        .any(|known| known == name)
+}
+
+/// Whether a `NoSchedule` taint on `name` is for a KubeFleet MemberCluster: one has that
+/// name and no Karmada Cluster does (Karmada's taints have that effect too).
+pub(crate) fn is_kubefleet_member(model: &Model, name: &str) -> bool {
+    !karmada_names(model).any(|known| known == name)
+        && kubefleet_names(model).any(|known| known == name)
 }
 
 /// The clusters named `name`, in every fleet.
@@ -474,27 +478,9 @@ pub(crate) fn find_clusters<'m>(model: &'m mut Model, name: &str) -> Found<'m> {
 /// Every cluster name of every fleet (the inventory's, then each API's own), and where a
 /// message says they were looked for.
 pub(crate) fn every_cluster(model: &Model) -> (Vec<&str>, &'static str) {
-    let known = model
-        .inventory
-        .clusters
-        .iter()
-        .map(|cluster| cluster.name.as_str())
-        .chain(
-            model
-                .apis
-                .karmada
-                .clusters
-                .iter()
-                .map(|cluster| cluster.name.as_str()),
-        )
-        .chain(
-            model
-                .apis
-                .kubefleet
-                .member_clusters
-                .iter()
-                .map(|cluster| cluster.name.as_str()),
-        )
+    let known = inventory_names(model)
+        .chain(karmada_names(model))
+        .chain(kubefleet_names(model))
         .collect();
     let searched = match (
         model.inventory.clusters.is_empty(),

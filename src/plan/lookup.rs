@@ -6,17 +6,15 @@ use std::collections::BTreeSet;
 
 use super::{close_matches, ObjectRef};
 
-/// kubectl's short names for the kinds fleetplan reads.
+/// kubectl's short names for the core kinds fleetplan reads (the placement APIs' own are
+/// the registry's `SHORT_NAMES`).
 const SHORT_NAMES: &[(&str, &str)] = &[
     ("cm", "configmap"),
-    ("crp", "clusterresourceplacement"),
     ("deploy", "deployment"),
     ("ds", "daemonset"),
     ("ing", "ingress"),
     ("ns", "namespace"),
-    ("rp", "resourceplacement"),
     ("rs", "replicaset"),
-    ("rsp", "replicaschedulingpreference"),
     ("sa", "serviceaccount"),
     ("sts", "statefulset"),
     ("svc", "service"),
@@ -31,6 +29,7 @@ fn kind_matches(query: &str, kind: &str) -> bool {
     }
     SHORT_NAMES
         .iter()
+        .chain(crate::registry::SHORT_NAMES)
         .any(|(short, long)| query == *short && kind == *long)
 }
 

@@ -45,19 +45,8 @@ impl TaintEdit {
 
     /// When the upstream controllers act on this taint (`explain` says it).
     pub(crate) fn when_upstream_acts(&self, model: &Model) -> String {
-        let member_cluster = self.effect == KUBEFLEET_EFFECT
-            && !model
-                .apis
-                .karmada
-                .clusters
-                .iter()
-                .any(|cluster| cluster.name == self.cluster)
-            && model
-                .apis
-                .kubefleet
-                .member_clusters
-                .iter()
-                .any(|cluster| cluster.name == self.cluster);
+        let member_cluster =
+            self.effect == KUBEFLEET_EFFECT && registry::is_kubefleet_member(model, &self.cluster);
         let when = if member_cluster {
             registry::KUBEFLEET_WHEN_TAINTED
         } else if KARMADA_EFFECTS.contains(&self.effect.as_str()) {
