@@ -3,11 +3,8 @@
 
 use crate::model::Workload;
 use crate::replicas::parse_replica_set_preferences;
-use crate::selector::Selector;
 
-use crate::plan::federated_fleet::FederatedFleet;
-use crate::plan::items::{replicas, SelectionError};
-use crate::plan::trace::{SelectionRule, SelectionTrace};
+use crate::plan::items::{annotation_selection, replicas};
 use crate::plan::{Planned, Run};
 
 /// An object placed by its `federation.alpha.kubernetes.io/cluster-selector` annotation (or
@@ -19,7 +16,7 @@ pub(crate) fn plan<'a>(
     replicas: i64,
 ) -> Planned<'a> {
     let fleet = run.fleet;
-    let selection = match selection(fleet, workload) {
+    let selection = match annotation_selection(fleet, workload) {
         Ok(selection) => selection,
         Err(error) => return Planned::failed(workload, error.to_string()),
     };
@@ -30,25 +27,4 @@ pub(crate) fn plan<'a>(
         Ok(preferences) => replicas::plan(run, workload, selection, &preferences, replicas),
         Err(error) => Planned::failed(workload, error.to_string()),
     }
-}
-
-pub(crate) fn selection(
-    fleet: &FederatedFleet<'_, '_>,
-    workload: &Workload,
-) -> Result<SelectionTrace, SelectionError> {
-    let Some(annotation) = &workload.cluster_selector else {
-        return Ok(SelectionTrace {
-            rule: SelectionRule::Everything,
-            selected: fleet.online().clone(),
-        });
-    };
-    // Fail closed: the federation controllers placed an object with a bad annotation nowhere.
-    let selector = Selector::from_annotation(annotation).map_err(|error| SelectionError {
-        field: "annotation federation.alpha.kubernetes.io/cluster-selector",
-        error,
-    })?;
-    Ok(SelectionTrace {
-        selected: fleet.online_matching(&selector),
-        rule: SelectionRule::Annotation(selector),
-    })
 }

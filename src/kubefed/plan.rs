@@ -5,9 +5,8 @@ use crate::kubefed::model::RspSpec;
 use crate::model::{FederatedPlacement, Workload, WorkloadKind};
 use crate::selector::{ClusterBits, Selector};
 
-use crate::federation::plan as federation;
 use crate::plan::federated_fleet::FederatedFleet;
-use crate::plan::items::{replicas, SelectionError};
+use crate::plan::items::{annotation_selection, replicas, SelectionError};
 use crate::plan::trace::{SelectionRule, SelectionTrace};
 use crate::plan::{Planned, Run};
 
@@ -54,7 +53,7 @@ pub(crate) fn replica_scheduling_preference<'a>(
         };
         let chosen = match &target.kind {
             WorkloadKind::Federated(placement) => selection(fleet, placement),
-            _ => federation::selection(fleet, target),
+            _ => annotation_selection(fleet, target),
         };
         match chosen {
             Ok(chosen) => SelectionTrace {

@@ -485,7 +485,6 @@ fn an_api_s_modules_are_named_only_in_its_folder_the_registry_and_lib_rs() {
 const API_MODULE_EXCEPTIONS: &[&str] = &[
     "karmada/migrate/mod.rs: kubefed",
     "karmada/migrate/mod.rs: ocm",
-    "kubefed/plan.rs: federation",
     "load/clusters.rs: ocm",
     "load/kinds/mod.rs: federation",
     "load/kinds/mod.rs: ocm",
