@@ -357,23 +357,33 @@ fn run_distinct<'n>(
             .collect(),
     };
     if let Some(recorder) = recorder {
-        let mut positions = vec![None; slots.len()];
-        for (position, &key) in order.iter().enumerate() {
-            if let Some(place) = positions.get_mut(slot_index(key)) {
-                *place = Some(position);
-            }
-        }
-        recorder.clusters = available
-            .iter()
-            .zip(slots.iter())
-            .zip(positions)
-            .map(|((&name, slot), position)| slot.trace(name, position))
-            .collect();
+        recorder.clusters = cluster_traces(available, slots, order);
     }
     ReplicaPlan {
         clusters,
         unassigned: remaining,
     }
+}
+
+/// Each available cluster's trace (when traced): its preferences and replicas, and its place
+/// in the serving `order` if it took part.
+fn cluster_traces<'n>(
+    available: &[&'n str],
+    slots: &[Slot],
+    order: &[u128],
+) -> Vec<ClusterTrace<'n>> {
+    let mut positions = vec![None; slots.len()];
+    for (position, &key) in order.iter().enumerate() {
+        if let Some(place) = positions.get_mut(slot_index(key)) {
+            *place = Some(position);
+        }
+    }
+    available
+        .iter()
+        .zip(slots.iter())
+        .zip(positions)
+        .map(|((&name, slot), position)| slot.trace(name, position))
+        .collect()
 }
 
 /// The slot a serving key stands for.
