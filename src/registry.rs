@@ -136,7 +136,7 @@ pub(crate) fn fleet_names<'m>(model: &'m Model, kind: &WorkloadKind) -> Vec<&'m 
 }
 
 /// Each fleet's cluster names: the inventory's, and each API's own.
-fn inventory_names(model: &Model) -> impl Iterator<Item = &str> {
+fn inventory_names(model: &Model) -> impl DoubleEndedIterator<Item = &str> + ExactSizeIterator {
     model
         .inventory
         .clusters
@@ -144,12 +144,12 @@ fn inventory_names(model: &Model) -> impl Iterator<Item = &str> {
         .map(|cluster| cluster.name.as_str())
 }
 
-fn karmada_names(model: &Model) -> impl Iterator<Item = &str> {
+fn karmada_names(model: &Model) -> impl DoubleEndedIterator<Item = &str> + ExactSizeIterator {
     let clusters = &model.apis.karmada.clusters;
     clusters.iter().map(|cluster| cluster.name.as_str())
 }
 
-fn kubefleet_names(model: &Model) -> impl Iterator<Item = &str> {
+fn kubefleet_names(model: &Model) -> impl DoubleEndedIterator<Item = &str> + ExactSizeIterator {
     let clusters = &model.apis.kubefleet.member_clusters;
     clusters.iter().map(|cluster| cluster.name.as_str())
 }
@@ -450,24 +450,10 @@ pub(crate) fn is_kubefleet_member(model: &Model, name: &str) -> bool {
 
 /// The clusters named `name`, in every fleet.
 pub(crate) fn find_clusters<'m>(model: &'m mut Model, name: &str) -> Found<'m> {
-    let inventory = model
-        .inventory
-        .clusters
-        .iter()
-        .position(|cluster| cluster.name == name);
-    let karmada = model
-        .apis
-        .karmada
-        .clusters
-        .iter()
-        .position(|cluster| cluster.name == name);
+    let inventory = inventory_names(model).position(|known| known == name);
+    let karmada = karmada_names(model).position(|known| known == name);
     // Every MemberCluster of that name: a later one replaces an earlier one when planned.
-    let kubefleet = model
-        .apis
-        .kubefleet
-        .member_clusters
-        .iter()
-        .rposition(|cluster| cluster.name == name);
+    let kubefleet = kubefleet_names(model).rposition(|known| known == name);
     Found {
         inventory: inventory.map(|index| &mut model.inventory.clusters[index]),
         karmada: karmada.map(|index| &mut model.apis.karmada.clusters[index]),
