@@ -422,15 +422,80 @@ pub(crate) const TAINT_EFFECTS: &str = "NoSelect, PreferNoSelect or NoSelectIfNe
      ManagedCluster), or NoSchedule, PreferNoSchedule or NoExecute (a Karmada Cluster; \
      NoSchedule for a KubeFleet MemberCluster)";
 
-/// When KubeFleet acts on a what-if taint of one of its MemberClusters.
-pub(crate) use crate::kubefleet::model::member_cluster::WHEN_TAINTED as KUBEFLEET_WHEN_TAINTED;
+/// The taint effect a KubeFleet MemberCluster's taint may have (its CRD's enum).
+const KUBEFLEET_EFFECT: &str = "NoSchedule";
 
 /// The clusters of one name in every fleet the what-if flags edit: the inventory's and each
 /// API's own, one of each at most (names are unique in each).
 pub(crate) struct Found<'m> {
     pub(crate) inventory: Option<&'m mut Cluster>,
-    pub(crate) karmada: Option<&'m mut KarmadaCluster>,
-    pub(crate) kubefleet: Option<&'m mut kubefleet::model::member_cluster::MemberCluster>,
+    karmada: Option<&'m mut KarmadaCluster>,
+    kubefleet: Option<&'m mut kubefleet::model::member_cluster::MemberCluster>,
+}
+
+impl Found<'_> {
+    /// `--offline`: each API's cluster of this name stops reporting at `now`.
+    pub(crate) fn go_offline(&mut self, now: i64) {
+        if let Some(cluster) = self.kubefleet.as_deref_mut() {
+            cluster.go_offline(now);
+        }
+        if let Some(cluster) = self.karmada.as_deref_mut() {
+            cluster.go_offline();
+        }
+    }
+
+    /// `--capacity`: the replicas each API's cluster of this name can take.
+    pub(crate) fn set_capacity(&mut self, count: i64) {
+        if let Some(cluster) = self.karmada.as_deref_mut() {
+            cluster.set_capacity(count);
+        }
+    }
+
+    /// `--label`: the label on each API's cluster of this name.
+    pub(crate) fn set_label(&mut self, key: &str, value: &str) {
+        if let Some(cluster) = self.kubefleet.as_deref_mut() {
+            cluster.set_label(key, value);
+        }
+        if let Some(cluster) = self.karmada.as_deref_mut() {
+            cluster.set_label(key, value);
+        }
+    }
+
+    /// `--taint` of an API's effect (not OCM's): on the Karmada Cluster of this name, else,
+    /// for `NoSchedule`, on the KubeFleet MemberCluster; `false` when neither is there.
+    /// `written` is the taint as the flag wrote it.
+    pub(crate) fn add_api_taint(self, key: &str, value: &str, effect: &str, written: &str) -> bool {
+        match (self.karmada, self.kubefleet) {
+            (Some(cluster), _) => cluster.add_taint(key, value, effect, written),
+            (None, Some(cluster)) if effect == KUBEFLEET_EFFECT => {
+                cluster.add_taint(key, value, effect)
+            }
+            _ => return false,
+        }
+        true
+    }
+}
+
+/// Whether `effect` is a taint effect of an API's own clusters (Karmada's, KubeFleet's).
+pub(crate) fn is_api_taint_effect(effect: &str) -> bool {
+    effect == KUBEFLEET_EFFECT || karmada::cluster_controller::when_tainted(effect).is_some()
+}
+
+/// When an API's controllers act on a what-if taint of `effect` on the cluster `name`:
+/// KubeFleet's for `NoSchedule` on a MemberCluster no Karmada Cluster shares the name of,
+/// else Karmada's for its effects; `None` for the others (OCM's).
+pub(crate) fn when_api_acts_on_taint(
+    model: &Model,
+    name: &str,
+    effect: &str,
+) -> Option<&'static str> {
+    if effect == KUBEFLEET_EFFECT
+        && !karmada_names(model).any(|known| known == name)
+        && kubefleet_names(model).any(|known| known == name)
+    {
+        return Some(kubefleet::model::member_cluster::WHEN_TAINTED);
+    }
+    karmada::cluster_controller::when_tainted(effect)
 }
 
 /// Whether any fleet has a cluster named `name`.
@@ -439,13 +504,6 @@ pub(crate) fn has_cluster(model: &Model, name: &str) -> bool {
         .chain(karmada_names(model))
         .chain(kubefleet_names(model))
         .any(|known| known == name)
-}
-
-/// Whether a `NoSchedule` taint on `name` is for a KubeFleet MemberCluster: one has that
-/// name and no Karmada Cluster does (Karmada's taints have that effect too).
-pub(crate) fn is_kubefleet_member(model: &Model, name: &str) -> bool {
-    !karmada_names(model).any(|known| known == name)
-        && kubefleet_names(model).any(|known| known == name)
 }
 
 /// The clusters named `name`, in every fleet.

@@ -111,6 +111,16 @@ impl KarmadaCluster {
     }
 }
 
+/// The taint effects a Karmada Cluster's taint may have, and when Karmada acts on a taint of
+/// each that the what-if flags add; `None` for another effect.
+pub(crate) fn when_tainted(effect: &str) -> Option<&'static str> {
+    match effect {
+        "NoExecute" => Some("Karmada evicts from it once the cluster is updated, when its taint manager (--enable-taint-manager, on by default) is on; karmada-scheduler places the evicted elsewhere at once, and the rest at its next rescheduling trigger (a change of the binding's placement or replicas)"),
+        "NoSchedule" | "PreferNoSchedule" => Some("karmada-scheduler applies it at each binding's next rescheduling trigger (a change of its placement or replicas); a binding already on the cluster stays there until then. fleetplan plans as if triggered"),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

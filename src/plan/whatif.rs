@@ -30,9 +30,6 @@ const OCM_EFFECTS: [(&str, TaintEffect); 3] = [
     ("PreferNoSelect", TaintEffect::PreferNoSelect),
     ("NoSelectIfNew", TaintEffect::NoSelectIfNew),
 ];
-const KARMADA_EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
-/// The one effect a KubeFleet MemberCluster's taint may have.
-const KUBEFLEET_EFFECT: &str = "NoSchedule";
 
 impl TaintEdit {
     /// `key=value:Effect` (`key:Effect` without a value), as taints are written.
@@ -45,18 +42,8 @@ impl TaintEdit {
 
     /// When the upstream controllers act on this taint (`explain` says it).
     pub(crate) fn when_upstream_acts(&self, model: &Model) -> String {
-        let member_cluster =
-            self.effect == KUBEFLEET_EFFECT && registry::is_kubefleet_member(model, &self.cluster);
-        let when = if member_cluster {
-            registry::KUBEFLEET_WHEN_TAINTED
-        } else if KARMADA_EFFECTS.contains(&self.effect.as_str()) {
-            match self.effect.as_str() {
-                "NoExecute" => "Karmada evicts from it once the cluster is updated, when its taint manager (--enable-taint-manager, on by default) is on; karmada-scheduler places the evicted elsewhere at once, and the rest at its next rescheduling trigger (a change of the binding's placement or replicas)",
-                _ => "karmada-scheduler applies it at each binding's next rescheduling trigger (a change of its placement or replicas); a binding already on the cluster stays there until then. fleetplan plans as if triggered",
-            }
-        } else {
-            "the OCM placement controller acts at once: a ManagedCluster change requeues every Placement (PlacementRules, the federation annotations and kubefed read no taints; kubefed acts on an --offline cluster at its next sync)"
-        };
+        let when = registry::when_api_acts_on_taint(model, &self.cluster, &self.effect)
+            .unwrap_or("the OCM placement controller acts at once: a ManagedCluster change requeues every Placement (PlacementRules, the federation annotations and kubefed read no taints; kubefed acts on an --offline cluster at its next sync)");
         format!("--taint {}:{}: {when}", self.cluster, self.taint())
     }
 }
@@ -106,25 +93,18 @@ impl WhatIf {
     /// Karmada `Cluster`s; naming a cluster neither has is an error.
     pub(crate) fn apply(&self, model: &mut Model, now: i64) -> Result<(), WhatIfError> {
         for name in &self.offline {
-            let found = clusters(model, "--offline", name)?;
-            if let Some(cluster) = found.inventory {
+            let mut found = clusters(model, "--offline", name)?;
+            if let Some(cluster) = found.inventory.as_deref_mut() {
                 cluster.online = false;
             }
-            if let Some(cluster) = found.kubefleet {
-                cluster.go_offline(now);
-            }
-            if let Some(cluster) = found.karmada {
-                cluster.go_offline();
-            }
+            found.go_offline(now);
         }
         for (name, count) in &self.capacity {
-            let found = clusters(model, "--capacity", name)?;
-            if let Some(cluster) = found.inventory {
+            let mut found = clusters(model, "--capacity", name)?;
+            if let Some(cluster) = found.inventory.as_deref_mut() {
                 cluster.replica_capacity = Some(*count);
             }
-            if let Some(cluster) = found.karmada {
-                cluster.set_capacity(*count);
-            }
+            found.set_capacity(*count);
         }
         for edit in &self.taints {
             taint(model, edit, now)?;
@@ -140,18 +120,13 @@ impl WhatIf {
                     source,
                 },
             )?;
-            let found = clusters(model, "--label", name)?;
-            if let Some(cluster) = found.inventory {
+            let mut found = clusters(model, "--label", name)?;
+            if let Some(cluster) = found.inventory.as_deref_mut() {
                 cluster
                     .labels
                     .insert(key.as_str().into(), value.as_str().into());
             }
-            if let Some(cluster) = found.kubefleet {
-                cluster.set_label(key, value);
-            }
-            if let Some(cluster) = found.karmada {
-                cluster.set_label(key, value);
-            }
+            found.set_label(key, value);
         }
         Ok(())
     }
@@ -176,7 +151,7 @@ fn taint(model: &mut Model, edit: &TaintEdit, now: i64) -> Result<(), WhatIfErro
         .iter()
         .find(|(name, _)| *name == edit.effect)
         .map(|(_, effect)| *effect);
-    if ocm.is_none() && !KARMADA_EFFECTS.contains(&edit.effect.as_str()) {
+    if ocm.is_none() && !registry::is_api_taint_effect(&edit.effect) {
         return Err(invalid(format!(
             "unknown effect {:?}: expected {}",
             crate::model::echo(&edit.effect),
@@ -205,17 +180,11 @@ fn taint(model: &mut Model, edit: &TaintEdit, now: i64) -> Result<(), WhatIfErro
                 time_added: Some(now),
             });
         }
-        None if found.karmada.is_none() && edit.effect == KUBEFLEET_EFFECT => {
-            let cluster = found
-                .kubefleet
-                .ok_or_else(|| missing("a Karmada effect (for Karmada Clusters)"))?;
-            cluster.add_taint(&edit.key, &edit.value, &edit.effect);
-        }
         None => {
-            let cluster = found
-                .karmada
-                .ok_or_else(|| missing("a Karmada effect (for Karmada Clusters)"))?;
-            cluster.add_taint(&edit.key, &edit.value, &edit.effect, &edit.taint());
+            let written = edit.taint();
+            if !found.add_api_taint(&edit.key, &edit.value, &edit.effect, &written) {
+                return Err(missing("a Karmada effect (for Karmada Clusters)"));
+            }
         }
     }
     Ok(())
