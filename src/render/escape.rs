@@ -19,6 +19,9 @@
 //! - JSON and SARIF ([`JsonFormatter`], [`json_pretty`]) and YAML ([`yaml_marked`], used by
 //!   `yaml11::to_string`): the same characters as for a terminal as the format's own escapes
 //!   (`\u202e` in JSON, a double-quoted `"\u202E"` in YAML), so the data reads back the same.
+//!   The one exception in where, not what: a fleet's cluster names that hold nothing either
+//!   JSON writer escapes (printable ASCII but `"` and `\`) are written from JSON text made
+//!   once per name (`model::cluster_names`, the plan's hot path); any other name comes here.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
