@@ -74,18 +74,19 @@ impl NameTable {
         self.ends.is_empty()
     }
 
-    /// The JSON string of `rank`'s name, quoted, when nothing in it is escaped: printable
+    /// Each name's JSON string by rank, quoted, where nothing in it is escaped: printable
     /// ASCII but for the quote and the backslash, so serde_json and [`JsonFormatter`] would
-    /// write it as it is. A fleet's names are validated when read, so this is every name of
-    /// a real fleet; the text is made once per table, not once per list that names it.
+    /// write it as it is (`None` for any other name). A fleet's names are validated when read,
+    /// so this is every name of a real fleet; the text is made once per table, not once per
+    /// list that names it.
     ///
     /// [`JsonFormatter`]: crate::render::escape::JsonFormatter
-    fn json(&self, rank: usize) -> Option<&RawValue> {
+    fn json(&self) -> &[Option<Box<RawValue>>] {
         let verbatim = |name: &str| {
             name.bytes()
                 .all(|byte| (b' '..=b'~').contains(&byte) && byte != b'"' && byte != b'\\')
         };
-        let names = self.json.get_or_init(|| {
+        self.json.get_or_init(|| {
             (0..self.len())
                 .map(|rank| {
                     let name = self.name(rank);
@@ -95,8 +96,7 @@ impl NameTable {
                         .flatten()
                 })
                 .collect()
-        });
-        names.get(rank)?.as_deref()
+        })
     }
 }
 
@@ -333,13 +333,17 @@ impl fmt::Debug for ClusterNames {
 impl Serialize for ClusterNames {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match &self.0 {
-            Held::Ranked { table, ranks } if WRITING_JSON.with(Cell::get) => serializer
-                .collect_seq(ranks.iter().map(|&rank| {
+            Held::Ranked { table, ranks } if WRITING_JSON.with(Cell::get) => {
+                // Fetched once per list: the lookup is an atomic load.
+                let json = table.json();
+                serializer.collect_seq(ranks.iter().map(|&rank| {
                     let rank = rank as usize;
-                    table
-                        .json(rank)
-                        .map_or_else(|| Name::Text(table.name(rank)), Name::Json)
-                })),
+                    match json.get(rank) {
+                        Some(Some(text)) => Name::Json(text),
+                        _ => Name::Text(table.name(rank)),
+                    }
+                }))
+            }
             _ => serializer.collect_seq(self.iter()),
         }
     }
@@ -440,8 +444,9 @@ mod tests {
             let written = written_as_json(|| crate::render::escape::json_pretty(&ranked)).unwrap();
             assert_eq!(written, expected);
         }
-        assert!(table.json(0).is_some() && table.json(5).is_some());
-        assert!((1..5).all(|rank| table.json(rank).is_none()));
+        let json = table.json();
+        assert!(json[0].is_some() && json[5].is_some());
+        assert!(json[1..5].iter().all(Option::is_none));
         assert!(!WRITING_JSON.with(Cell::get));
     }
 
