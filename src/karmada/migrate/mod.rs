@@ -337,7 +337,7 @@ fn template(
     if let Some(existing) = existing {
         if target.kind != "Namespace" {
             return Err(ObjectError::TemplateExists {
-                template: target.clone().to_string(),
+                template: target.to_string(),
                 at: existing.location.source.to_string(),
             });
         }
@@ -462,7 +462,7 @@ fn replica_scheduling_preference(
         0,
         FieldReport::exact(
             format!("spec.totalReplicas {}", spec.total_replicas),
-            format!("{} spec.replicas {}", template.clone(), spec.total_replicas),
+            format!("{template} spec.replicas {}", spec.total_replicas),
         ),
     );
     let selects = match &target.kind {
@@ -479,7 +479,7 @@ fn replica_scheduling_preference(
             1,
             FieldReport::exact(
                 "spec (the division)",
-                format!("{} spec.placement.replicaScheduling", policy.clone()),
+                format!("{policy} spec.placement.replicaScheduling"),
             ),
         );
         comparisons.push(Comparison {
