@@ -225,7 +225,11 @@ fn member_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
     let value = json(&object)?;
     // The API server reports the labels' refusals and the spec's together.
     let labels = object.admitted_labels().err();
-    if let Some(refused) = refused(&object, labels, admission::member_cluster(spec_of(&value))) {
+    if let Some(refused) = refused(
+        &object,
+        labels,
+        admission::member_cluster(object.name(), spec_of(&value)),
+    ) {
         return Ok(refused);
     }
     let cluster: MemberCluster = decode_value(&object, &value)?;

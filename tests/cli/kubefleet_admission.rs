@@ -516,6 +516,34 @@ fn a_member_cluster_without_its_identity_is_refused_as_the_crd_refuses_it() {
     }
 }
 
+/// Both versions' CRD: `size(self.metadata.name) < 64`, though the name is a DNS subdomain.
+#[test]
+fn a_member_cluster_named_past_63_bytes_is_refused_as_the_crd_refuses_it() {
+    let spec = "spec: {identity: {kind: ServiceAccount, name: agent, namespace: fleet-system}}\n";
+    let member = |version: &str, name: &str| {
+        format!(
+            "apiVersion: cluster.kubernetes-fleet.io/{version}\nkind: MemberCluster\nmetadata: {{name: {name}}}\n{spec}"
+        )
+    };
+    let long = "m".repeat(64);
+    for version in ["v1beta1", "v1"] {
+        Test::new()
+            .args(["plan", "-f", EXAMPLE, "-f", "-", "--now", NOW])
+            .stdin(member(version, &long))
+            .stdout("")
+            .stderr(format!(
+                "error: <stdin>#1: MemberCluster/{long}: Invalid value: \"object\": metadata.name max length is 63\n"
+            ))
+            .status(1)
+            .run();
+    }
+    Test::new()
+        .args(["plan", "-f", EXAMPLE, "-f", "-", "--now", NOW, "-o", "json"])
+        .stdin(member("v1beta1", &"m".repeat(63)))
+        .stderr("")
+        .run();
+}
+
 #[test]
 fn every_schema_refusal_of_an_object_is_an_error_at_its_field() {
     // A MemberCluster (its labels, heartbeat period, identity and two taints), a strategy, an

@@ -123,8 +123,10 @@ fn has(value: &Value, field: &str) -> bool {
 /// A MemberCluster: the CRD's schema (`spec` and `spec.identity` with its `kind` and `name`
 /// required, `heartbeatPeriodSeconds` 1–600, at most 100 taints, each with a `key` and an
 /// `effect` that is `NoSchedule`), then `validateTaints`.
-pub(super) fn member_cluster(spec: &Value) -> Vec<FieldError> {
+pub(super) fn member_cluster(name: &str, spec: &Value) -> Vec<FieldError> {
     let mut schema = Schema::new();
+    // Both versions' CRD: `size(self.metadata.name) < 64`.
+    name_at_most(&mut schema, name, 63);
     if spec.is_null() {
         schema.required("spec");
         return schema.refusals;
@@ -490,18 +492,26 @@ fn patch_path(path: &str) -> Result<(), &'static str> {
     Ok(())
 }
 
+/// The CRD rule `size(self.metadata.name) < longest + 1`, on the whole object, with its message.
+fn name_at_most(schema: &mut Schema, name: &str, longest: usize) {
+    schema.rule(
+        "",
+        "object",
+        name.len() <= longest,
+        &format!("metadata.name max length is {longest}"),
+    );
+}
+
 /// A (Cluster)StagedUpdateRun: the CRD's rule on the name's length (127 bytes in
 /// `v1alpha1`, 63 in `v1beta1` and `v1`), its required fields (`spec`, `placementName`,
 /// `stagedRolloutStrategyName`, and in `v1alpha1` `resourceSnapshotIndex`),
 /// `placementName` at most 255 bytes, and `state` one of its values (`v1` and `v1beta1`).
 pub(super) fn run(version: &str, name: &str, spec: &Value) -> Vec<FieldError> {
     let mut schema = Schema::new();
-    let longest = if version == "v1alpha1" { 127 } else { 63 };
-    schema.rule(
-        "",
-        "object",
-        name.len() <= longest,
-        &format!("metadata.name max length is {longest}"),
+    name_at_most(
+        &mut schema,
+        name,
+        if version == "v1alpha1" { 127 } else { 63 },
     );
     if spec.is_null() {
         schema.required("spec");
@@ -738,7 +748,7 @@ mod tests {
         // The webhook would refuse the repeated taint, but it never sees what the schema
         // refused.
         assert_eq!(
-            refusals(member_cluster(&spec)),
+            refusals(member_cluster("m", &spec)),
             [(
                 "spec.taints[0].effect".to_string(),
                 "Unsupported value: \"NoExecute\": supported values: \"NoSchedule\"".to_string()
@@ -749,7 +759,7 @@ mod tests {
             {"key": "a", "value": "b", "effect": "NoSchedule"}
         ]});
         assert_eq!(
-            refusals(member_cluster(&spec)),
+            refusals(member_cluster("m", &spec)),
             [(
                 "spec.taints".to_string(),
                 "taint {Key:a Value:b Effect:NoSchedule} already exists, taints must be unique"
@@ -765,7 +775,7 @@ mod tests {
             "identity": {"kind": "ServiceAccount"},
             "taints": [{"effect": "NoExecute"}, {"key": "b"}]
         });
-        let refused = refusals(member_cluster(&spec));
+        let refused = refusals(member_cluster("m", &spec));
         let paths: Vec<&str> = refused.iter().map(|(path, _)| path.as_str()).collect();
         assert_eq!(
             paths,
@@ -782,11 +792,11 @@ mod tests {
             "Invalid value: 0: spec.heartbeatPeriodSeconds in body should be greater than or equal to 1"
         );
         assert_eq!(
-            refusals(member_cluster(&Value::Null)),
+            refusals(member_cluster("m", &Value::Null)),
             [("spec".to_string(), "Required value".to_string())]
         );
         assert_eq!(
-            refusals(member_cluster(&json!({"heartbeatPeriodSeconds": "60"}))),
+            refusals(member_cluster("m", &json!({"heartbeatPeriodSeconds": "60"}))),
             [
                 (
                     "spec.heartbeatPeriodSeconds".to_string(),
