@@ -198,13 +198,7 @@ pub(crate) fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
         } else {
             "ClusterStagedUpdateRun"
         };
-        match initialize(
-            run,
-            policy,
-            &schedule,
-            fleet,
-            input.placement.namespace.as_deref(),
-        ) {
+        match initialize(run, policy, &schedule, fleet, input.placement) {
             Ok(assigned) => {
                 item.stages = assigned.stages;
                 // Upstream keeps it apart (`status.deletionStageStatus`), always set once the
@@ -244,8 +238,16 @@ fn initialize(
     policy: &PlacementPolicy,
     schedule: &Schedule,
     fleet: &Fleet<'_>,
-    namespace: Option<&str>,
+    placement: &Placement,
 ) -> Result<stages::Stages, RunError> {
+    // `validatePlacement` comes first: only a placement that leaves its rollout to runs.
+    if placement.strategy_type != "External" {
+        return Err(RunError::User(format!(
+            "parent placement does not have an external rollout strategy, current strategy: {}",
+            placement.strategy_type
+        )));
+    }
+    let namespace = placement.namespace.as_deref();
     if schedule.condition.status != ConditionStatus::True {
         return Err(RunError::NotScheduled(schedule.snapshot.clone()));
     }
@@ -325,6 +327,7 @@ mod tests {
             namespace: None,
             name: "crp".to_string(),
             policy: read(raw).ok(),
+            strategy_type: "External".to_string(),
         }
     }
 

@@ -282,6 +282,17 @@ struct PlacementSpec {
     policy: Option<Value>,
     #[serde(default)]
     resource_selectors: Option<Vec<SelectorWire>>,
+    #[serde(default)]
+    strategy: Option<Value>,
+}
+
+/// `spec.strategy.type` with the CRD's default (`RollingUpdate`).
+fn strategy_type(strategy: Option<&Value>) -> String {
+    strategy
+        .and_then(|strategy| strategy.get("type"))
+        .and_then(Value::as_str)
+        .unwrap_or("RollingUpdate")
+        .to_string()
 }
 
 /// `spec.policy` read with the CRD's defaults, its field path under `spec.policy`.
@@ -308,6 +319,7 @@ fn placement(object: Object<'_>) -> Result<Decoded, LoadError> {
             namespace: object.object.namespace.clone(),
             name: object.name().to_string(),
             policy: parsed,
+            strategy_type: strategy_type(spec.strategy.as_ref()),
         },
         raw_policy,
         selectors: named(spec.resource_selectors.unwrap_or_default()),

@@ -900,6 +900,7 @@ mod tests {
             namespace: None,
             name: "crp".to_string(),
             policy: read(&policy).ok(),
+            strategy_type: "RollingUpdate".to_string(),
         }
     }
 

@@ -422,6 +422,42 @@ fn explain_and_diff_show_the_deletion_stage() {
     );
 }
 
+/// `validatePlacement` (updaterun/initialization.go) comes before anything else: a run over a
+/// placement whose strategy is not `External` (the default is `RollingUpdate`) cannot start.
+#[test]
+fn a_run_of_a_placement_without_the_external_strategy_cannot_start() {
+    for (strategy, written) in [
+        ("", "RollingUpdate"),
+        ("  strategy: {type: RollingUpdate}\n", "RollingUpdate"),
+    ] {
+        let error = format!("cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: parent placement does not have an external rollout strategy, current strategy: {written}");
+        Test::new()
+            .args(["plan", "-f", EXAMPLE, "-f", "-", "crp/rolling", "--now", NOW])
+            .stdin(format!(
+                "apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterResourcePlacement
+metadata: {{name: rolling}}
+spec:
+  resourceSelectors: [{{group: \"\", version: v1, kind: Namespace, name: web}}]
+{strategy}---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterStagedUpdateRun
+metadata: {{name: rolling-rollout}}
+spec: {{placementName: rolling, stagedRolloutStrategyName: rings}}
+"
+            ))
+            .stdout(format!(
+                // Scheduling goes on; only the run fails.
+                "ClusterResourcePlacement/rolling (placement.kubernetes-fleet.io/v1beta1): error\n  CLUSTER       AFFINITY   SPREAD   STAGE   OVERRIDES\n  member-eu-1   0          0\n  member-eu-2   0          0\n  member-us-1   0          0\n  error: {error}\n  UpdateRunInitializedFailed: {error}\n"
+            ))
+            .stderr(format!(
+                "error: <stdin>#1: ClusterResourcePlacement/rolling: {error}\n"
+            ))
+            .status(1)
+            .run();
+    }
+}
+
 #[test]
 fn a_run_of_a_placement_with_no_binding_at_all_cannot_start() {
     // PickAll over no matching cluster is fully scheduled, but the run has nothing to update

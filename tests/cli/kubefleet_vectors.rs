@@ -582,11 +582,14 @@ fn check_stages(id: &str, input: &Value, expected: &Value) {
         .iter()
         .map(|cluster| member(cluster, NOW, true))
         .collect();
-    objects.push(placement(
+    let mut staged = placement(
         None,
         Some(&pick_fixed(&selected)),
         json!([namespace_selector("web")]),
-    ));
+    );
+    // A run needs a placement that leaves its rollout to runs.
+    staged["spec"]["strategy"] = json!({"type": "External"});
+    objects.push(staged);
     for (at, unscheduled) in strings_of(&input["unscheduledBindings"]).iter().enumerate() {
         let cluster = unscheduled["targetCluster"].as_str().unwrap_or_default();
         let snapshot = match unscheduled["schedulingPolicySnapshot"].as_str() {

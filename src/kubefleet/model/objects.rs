@@ -88,6 +88,9 @@ pub(crate) struct Placement {
     pub(crate) name: String,
     /// `spec.policy`, defaulted; `None` schedules as PickAll.
     pub(crate) policy: Option<PlacementPolicy>,
+    /// `spec.strategy.type`, defaulted (`RollingUpdate`): a staged update run needs
+    /// `External`.
+    pub(crate) strategy_type: String,
 }
 
 /// A ClusterResourcePlacement (`namespace` unset) or ResourcePlacement.
@@ -222,6 +225,7 @@ mod tests {
                 namespace: namespace.map(str::to_string),
                 name: "p".to_string(),
                 policy: None,
+                strategy_type: "RollingUpdate".to_string(),
             },
             raw_policy: None,
             selectors,
