@@ -119,19 +119,41 @@ impl ApiObject {
 /// Where a message says `kind`'s clusters were looked for: the fleet of its API's own
 /// (Karmada's Clusters, KubeFleet's MemberClusters), else the inventory.
 pub(crate) fn fleet_searched(kind: &WorkloadKind) -> &'static str {
-    match kind {
-        WorkloadKind::Karmada(_) => "among the Karmada Clusters",
-        WorkloadKind::KubeFleet(_) => "among the MemberClusters",
-        _ => "in the inventory",
+    match fleet_of(kind) {
+        PlacedOver::Karmada => "among the Karmada Clusters",
+        PlacedOver::KubeFleet => "among the MemberClusters",
+        PlacedOver::Inventory => "in the inventory",
     }
 }
 
 /// The names of the clusters a workload of `kind` is placed over ([`fleet_searched`]).
 pub(crate) fn fleet_names<'m>(model: &'m Model, kind: &WorkloadKind) -> Vec<&'m str> {
+    match fleet_of(kind) {
+        PlacedOver::Karmada => karmada_names(model).collect(),
+        PlacedOver::KubeFleet => kubefleet_names(model).collect(),
+        PlacedOver::Inventory => inventory_names(model).collect(),
+    }
+}
+
+/// The fleets workloads are placed over.
+enum PlacedOver {
+    Inventory,
+    Karmada,
+    KubeFleet,
+}
+
+/// The fleet a workload of `kind` is placed over: one arm per kind, so a new API's kind
+/// cannot fall to the inventory unnoticed.
+fn fleet_of(kind: &WorkloadKind) -> PlacedOver {
     match kind {
-        WorkloadKind::Karmada(_) => karmada_names(model).collect(),
-        WorkloadKind::KubeFleet(_) => kubefleet_names(model).collect(),
-        _ => inventory_names(model).collect(),
+        WorkloadKind::Karmada(_) => PlacedOver::Karmada,
+        WorkloadKind::KubeFleet(_) => PlacedOver::KubeFleet,
+        WorkloadKind::Annotated { .. }
+        | WorkloadKind::ReplicaSchedulingPreference(_)
+        | WorkloadKind::Federated(_)
+        | WorkloadKind::Placement(_)
+        | WorkloadKind::PlacementRule(_)
+        | WorkloadKind::Consumer(_) => PlacedOver::Inventory,
     }
 }
 
