@@ -50,8 +50,8 @@ pub use cli::man_usage::usage as man_usage;
 pub use load::{load, previous_plan, LoadOptions, PreviousKind};
 pub use model::{ClusterNames, Condition, ConditionStatus, Model, WorkloadKind};
 pub use model::{Group, ObjectRef, Plan, PlanItem, Rollout, Wave};
-// The KubeFleet fields of a plan item (design §9).
-pub use registry::{BindingScore, ClusterOverrides, Stage};
+// Each API's own fields of a plan item: KubeFleet's (design §9).
+pub use registry::{BindingScore, ClusterOverrides, ItemFields, KubeFleetFields, Stage};
 // What `WorkloadKind` and `ItemTrace` hold for a KubeFleet placement (opaque outside).
 pub use plan::{build, build_item, ItemTrace, PlanOptions, Trace};
 pub use registry::KubeFleetPlacement;

@@ -376,12 +376,51 @@ pub(crate) fn landing(trace: &ItemTrace, cluster: &str) -> Vec<String> {
     }
 }
 
-/// The types of the plan item's per-API fields (KubeFleet's `scores`, `stages` and
-/// `overrides` in `PlanItem`), each defined in its API's folder. The fields stay inline in
-/// the item, so plans are written and read by serde's derived code (no flattened map).
-pub use crate::kubefleet::item::ClusterOverrides;
+/// Each API's own fields of a plan item (`PlanItem::api`), one line per API with fields of
+/// its own, each defined in its folder. They are written inline after the item's
+/// `conditions`, each API's in its order, and read back from `--previous` key by key
+/// ([`ItemKey`], [`ItemFields::read`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ItemFields {
+    /// A KubeFleet placement's scores, Unscheduled bindings, stages and overrides.
+    #[serde(flatten)]
+    pub kubefleet: KubeFleetFields,
+}
+
+/// What a plan item holds of a KubeFleet placement, and the types of its fields (design §9).
+pub use crate::kubefleet::fields::{ClusterOverrides, KubeFleetFields};
 pub use crate::kubefleet::model::binding::BindingScore;
 pub use crate::kubefleet::stages::Stage;
+
+/// A key of an API's own field in a plan item: whose, and which.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ItemKey {
+    KubeFleet(kubefleet::fields::Key),
+}
+
+/// The keys of every API's own fields, in the order they are written (a plan item's
+/// unknown-field message lists them).
+pub(crate) const ITEM_KEYS: &[&str] = kubefleet::fields::Key::NAMES;
+
+impl ItemKey {
+    /// The API field `name` is the key of, if any.
+    pub(crate) fn of(name: &str) -> Option<ItemKey> {
+        kubefleet::fields::Key::of(name).map(ItemKey::KubeFleet)
+    }
+}
+
+impl ItemFields {
+    /// Reads the value of `key`, the map's key just read, into its API's fields.
+    pub(crate) fn read<'de, A: serde::de::MapAccess<'de>>(
+        &mut self,
+        key: ItemKey,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match key {
+            ItemKey::KubeFleet(key) => self.kubefleet.read(key, map),
+        }
+    }
+}
 
 /// Each API's part of how one item changed (`diff`'s `ItemChange`, into which it is
 /// flattened): the changes of the item's per-API fields.
@@ -397,18 +436,10 @@ pub(crate) struct ApiChanges {
 pub(crate) use crate::kubefleet::diff::Mark;
 
 impl ApiChanges {
-    /// The changes of the per-API fields from `previous` to `current`.
-    pub(crate) fn compare(previous: &PlanItem, current: &PlanItem) -> ApiChanges {
-        fn side(item: &PlanItem) -> kubefleet::diff::Side<'_> {
-            kubefleet::diff::Side {
-                scores: &item.scores,
-                removed: &item.removed,
-                stages: &item.stages,
-                overrides: &item.overrides,
-            }
-        }
+    /// The changes of each API's own fields from `previous` to `current`.
+    pub(crate) fn compare(previous: &ItemFields, current: &ItemFields) -> ApiChanges {
         ApiChanges {
-            kubefleet: kubefleet::diff::compare(&side(previous), &side(current)),
+            kubefleet: kubefleet::diff::compare(&previous.kubefleet, &current.kubefleet),
         }
     }
 

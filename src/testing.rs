@@ -9,6 +9,7 @@ use crate::model::{
     Cluster, ConditionStatus, LabelSelectorRequirementSpec, Quantity, Taint, TaintEffect,
 };
 use crate::plan::{Condition, Group, ObjectRef, Plan, PlanItem};
+use crate::registry::{BindingScore, ClusterOverrides, KubeFleetFields, Stage};
 use crate::selector::{Operator, Requirement};
 
 /// An online cluster named `name`, with no labels, claims, taints or resources.
@@ -188,6 +189,38 @@ pub(crate) fn with_replicas(mut item: PlanItem, replicas: &[(&str, i64)]) -> Pla
         .map(|(cluster, count)| (cluster.to_string(), *count))
         .collect();
     item
+}
+
+/// A KubeFleet item's own fields, each set: `a`'s score (affinity -3, spread 1), the
+/// removed `c`, the stage `ring1` of `a`, and the ClusterResourceOverride `cro` on `a`.
+pub(crate) fn kubefleet_fields() -> KubeFleetFields {
+    KubeFleetFields {
+        scores: [(
+            "a".to_string(),
+            BindingScore {
+                affinity_score: Some(-3),
+                priority_score: Some(1),
+            },
+        )]
+        .into(),
+        removed: vec!["c".to_string()],
+        stages: vec![stage("ring1", &["a"])],
+        overrides: [(
+            "a".to_string(),
+            ClusterOverrides {
+                cluster_resource_overrides: vec!["cro".to_string()],
+                resource_overrides: Vec::new(),
+            },
+        )]
+        .into(),
+    }
+}
+
+pub(crate) fn stage(name: &str, clusters: &[&str]) -> Stage {
+    Stage {
+        name: name.to_string(),
+        clusters: clusters.iter().map(|name| name.to_string()).collect(),
+    }
 }
 
 pub(crate) fn group(index: usize, name: &str, clusters: &[&str]) -> Group {

@@ -70,14 +70,11 @@ fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
         policy,
         affinity_term,
         conditions,
+        // Each API's own fields: compared by the registry's `ApiChanges`.
+        api,
         changes_at,
         via,
         rollout,
-        // The per-API fields: compared by the registry's `ApiChanges`.
-        scores: _,
-        removed: _,
-        stages: _,
-        overrides: _,
         errors,
     } = current;
     let (clusters_added, clusters_removed) = set_changes(&previous.clusters, clusters);
@@ -103,7 +100,7 @@ fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
         via_added,
         via_removed,
         rollout: rollout_changes(&previous.rollout, rollout),
-        apis: ApiChanges::compare(previous, current),
+        apis: ApiChanges::compare(&previous.api, api),
         errors_added,
         errors_removed,
         error_state: match (previous.errors.is_empty(), errors.is_empty()) {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::item::ClusterOverrides;
+use super::fields::{ClusterOverrides, KubeFleetFields};
 use super::model::binding::BindingScore;
 use super::stages::Stage;
 
@@ -52,14 +52,6 @@ pub(crate) enum Mark {
     Removed,
 }
 
-/// The fields of one side of a KubeFleet item that the diff compares.
-pub(crate) struct Side<'a> {
-    pub(crate) scores: &'a BTreeMap<String, BindingScore>,
-    pub(crate) removed: &'a [String],
-    pub(crate) stages: &'a [Stage],
-    pub(crate) overrides: &'a BTreeMap<String, ClusterOverrides>,
-}
-
 /// Every key of either map whose value differs.
 fn keyed<T: Clone + PartialEq>(
     before: &BTreeMap<String, T>,
@@ -80,7 +72,7 @@ fn keyed<T: Clone + PartialEq>(
         .collect()
 }
 
-pub(crate) fn compare(previous: &Side<'_>, current: &Side<'_>) -> KubeFleetChange {
+pub(crate) fn compare(previous: &KubeFleetFields, current: &KubeFleetFields) -> KubeFleetChange {
     let stages = |stages: &[Stage]| -> BTreeMap<String, Vec<String>> {
         stages
             .iter()
@@ -90,7 +82,7 @@ pub(crate) fn compare(previous: &Side<'_>, current: &Side<'_>) -> KubeFleetChang
     let order = |stages: &[Stage]| -> Vec<String> {
         stages.iter().map(|stage| stage.name.clone()).collect()
     };
-    let (before, after) = (order(previous.stages), order(current.stages));
+    let (before, after) = (order(&previous.stages), order(&current.stages));
     // A stage added or gone is already a change of its own; the order is said when the
     // stages both plans have come in another order.
     let common = |names: &[String], other: &[String]| -> Vec<String> {
@@ -106,12 +98,12 @@ pub(crate) fn compare(previous: &Side<'_>, current: &Side<'_>) -> KubeFleetChang
         after: Some(after.clone()),
     });
     KubeFleetChange {
-        scores: keyed(previous.scores, current.scores),
-        unscheduled_added: missing(current.removed, previous.removed),
-        unscheduled_removed: missing(previous.removed, current.removed),
-        stages: keyed(&stages(previous.stages), &stages(current.stages)),
+        scores: keyed(&previous.scores, &current.scores),
+        unscheduled_added: missing(&current.removed, &previous.removed),
+        unscheduled_removed: missing(&previous.removed, &current.removed),
+        stages: keyed(&stages(&previous.stages), &stages(&current.stages)),
         stage_order,
-        overrides: keyed(previous.overrides, current.overrides),
+        overrides: keyed(&previous.overrides, &current.overrides),
     }
 }
 
@@ -228,38 +220,19 @@ impl KubeFleetChange {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn stage(name: &str, clusters: &[&str]) -> Stage {
-        Stage {
-            name: name.to_string(),
-            clusters: clusters.iter().map(|name| name.to_string()).collect(),
-        }
-    }
+    use crate::testing::{kubefleet_fields, stage};
 
     #[test]
     fn a_cluster_moved_between_stages_and_a_new_override_are_changes() {
-        let empty = BTreeMap::new();
-        let before_stages = [stage("canary", &["a"]), stage("rest", &["b", "c"])];
-        let after_stages = [stage("canary", &["a", "b"]), stage("rest", &["c"])];
-        let overrides: BTreeMap<String, ClusterOverrides> = [(
-            "a".to_string(),
-            ClusterOverrides {
-                cluster_resource_overrides: vec!["cro".to_string()],
-                resource_overrides: Vec::new(),
-            },
-        )]
-        .into();
-        let before = Side {
-            scores: &empty,
-            removed: &[],
-            stages: &before_stages,
-            overrides: &BTreeMap::new(),
+        let before = KubeFleetFields {
+            stages: vec![stage("canary", &["a"]), stage("rest", &["b", "c"])],
+            ..KubeFleetFields::default()
         };
-        let after = Side {
-            scores: &empty,
-            removed: &["d".to_string()],
-            stages: &after_stages,
-            overrides: &overrides,
+        let after = KubeFleetFields {
+            removed: vec!["d".to_string()],
+            stages: vec![stage("canary", &["a", "b"]), stage("rest", &["c"])],
+            overrides: kubefleet_fields().overrides,
+            ..KubeFleetFields::default()
         };
         let lines: Vec<String> = compare(&before, &after)
             .lines()

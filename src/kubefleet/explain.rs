@@ -19,13 +19,14 @@ pub(crate) fn rows(item: &PlanItem) -> Rows {
         .map(|name| name.to_string())
         .collect();
     let score = |value: Option<i32>| value.map(|value| value.to_string()).unwrap_or_default();
+    let fields = &item.api.kubefleet;
     let mut rows: Vec<Vec<String>> = item
         .clusters
         .iter()
         .map(|cluster| {
-            let recorded = item.scores.get(cluster);
+            let recorded = fields.scores.get(cluster);
             let stage = stage_of(item, cluster);
-            let overrides = item
+            let overrides = fields
                 .overrides
                 .get(cluster)
                 .map(|found| {
@@ -43,7 +44,7 @@ pub(crate) fn rows(item: &PlanItem) -> Rows {
             ]
         })
         .collect();
-    rows.extend(item.removed.iter().map(|cluster| {
+    rows.extend(fields.removed.iter().map(|cluster| {
         vec![
             format!("{cluster} (removed)"),
             String::new(),
@@ -58,7 +59,9 @@ pub(crate) fn rows(item: &PlanItem) -> Rows {
 /// The stage of the item's staged update run that updates `cluster` (the deletion stage for
 /// a cluster whose binding is Unscheduled); empty without one.
 fn stage_of(item: &PlanItem, cluster: &str) -> String {
-    item.stages
+    item.api
+        .kubefleet
+        .stages
         .iter()
         .find(|stage| stage.clusters.iter().any(|name| name == cluster))
         .map(|stage| stage.name.clone())
@@ -164,10 +167,10 @@ fn notes(explanation: &mut Explanation, item: &PlanItem, trace: &KubeFleetTrace)
     if let Some(note) = tie_break(trace) {
         notes.push(note);
     }
-    if !item.removed.is_empty() {
+    if !item.api.kubefleet.removed.is_empty() {
         notes.push(format!(
             "bindings marked Unscheduled: {}",
-            item.removed.join(", ")
+            item.api.kubefleet.removed.join(", ")
         ));
     }
     for failed in &trace.schedule_failed {
@@ -176,7 +179,7 @@ fn notes(explanation: &mut Explanation, item: &PlanItem, trace: &KubeFleetTrace)
             failed.reason, failed.message
         ));
     }
-    for stage in &item.stages {
+    for stage in &item.api.kubefleet.stages {
         let what = if stage.name == DELETE_STAGE {
             " (the deletion stage: after every stage, removes the resources from the clusters whose bindings are Unscheduled)"
         } else {

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::admission::{self, Refusal};
+use super::fields::ClusterOverrides;
 use super::fleet::Fleet;
 use super::model::binding::{Binding, BindingScore, BindingState};
 use super::model::policy::{PlacementPolicy, PlacementType};
@@ -40,17 +41,6 @@ pub(crate) struct Input<'a> {
     /// whose `spec.placement` is absent or names it and whose selectors name its resources).
     pub(crate) cluster_resource_overrides: &'a [Override],
     pub(crate) resource_overrides: &'a [Override],
-}
-
-/// The overrides that apply to one selected cluster.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ClusterOverrides {
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub cluster_resource_overrides: Vec<String>,
-    /// `namespace/name`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub resource_overrides: Vec<String>,
 }
 
 /// A planned placement: the fields of design §9.

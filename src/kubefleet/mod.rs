@@ -12,13 +12,15 @@
 //! PickFixed (`pick_fixed`), the status text users read (`decisions`), what the API server and
 //! webhook refuse of a placement's policy (`admission`), one placement scheduled cycle by
 //! cycle over a run's `fleet` (`schedule`), override matching (`overrides`), stage assignment
-//! (`stages`), and the data of a plan item (`item`).
+//! (`stages`), and the data of a plan item (`item`; what the plan item holds of it,
+//! written and read back: `fields`).
 
 pub(crate) mod admission;
 pub(crate) mod decisions;
 pub(crate) mod diff;
 pub(crate) mod downscale;
 pub(crate) mod explain;
+pub(crate) mod fields;
 pub(crate) mod fleet;
 pub(crate) mod item;
 pub(crate) mod model;

@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use super::fields::KubeFleetFields;
 use super::fleet::Fleet;
 use super::item::{self, Input, NotScheduled, StagedRun};
 use super::model::aggregate;
@@ -19,6 +20,7 @@ use super::score::ClusterScore;
 use crate::model::{ClusterNames, Condition, Model, PlanItem, Workload, WorkloadKind};
 use crate::plan::diagnostic::{Diagnostic, Kind};
 use crate::plan::{ItemTrace, Planned, Run, Trace};
+use crate::registry::ItemFields;
 
 /// A placement's key: its namespace (a ResourcePlacement's) and name.
 type Key<'a> = (Option<&'a str>, &'a str);
@@ -345,10 +347,14 @@ pub(crate) fn plan<'a>(
         source: workload.object.clone(),
         clusters: ClusterNames::from(planned.clusters),
         conditions: planned.conditions,
-        scores: planned.scores,
-        removed: planned.removed,
-        stages: planned.stages,
-        overrides: planned.overrides,
+        api: ItemFields {
+            kubefleet: KubeFleetFields {
+                scores: planned.scores,
+                removed: planned.removed,
+                stages: planned.stages,
+                overrides: planned.overrides,
+            },
+        },
         errors,
         ..PlanItem::default()
     };

@@ -6,9 +6,11 @@
 
 use std::collections::BTreeMap;
 
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use super::{ClusterNames, Condition, ConditionStatus, ObjectRef};
+use crate::registry::{ItemFields, ItemKey, ITEM_KEYS};
 
 pub(crate) const PLAN_API_VERSION: &str = "fleetplan.io/v1alpha1";
 pub(crate) const PLAN_KIND: &str = "Plan";
@@ -38,56 +40,49 @@ impl Plan {
     }
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+/// One item of a plan. Written by serde's derived code, each API's own fields (`api`) inline
+/// where the slot is; read back by hand ([`Deserialize`] below), since serde cannot flatten
+/// a field into a struct that refuses unknown fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct PlanItem {
     pub source: ObjectRef,
     /// Selected clusters, sorted by name (ranks into the fleet's names when planned).
-    #[serde(default)]
     pub clusters: ClusterNames,
     /// Replica workloads: non-zero counts only.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub replicas: BTreeMap<String, i64>,
     /// Replicas asked beyond a cluster's capacity (the controllers wrote plan + overflow).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub overflow: BTreeMap<String, i64>,
     /// OCM decision groups, in index order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<Group>,
     /// Karmada: the PropagationPolicy or ClusterPropagationPolicy that claims the resource
     /// (`PropagationPolicy/ns/name`, `ClusterPropagationPolicy/name`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub policy: Option<String>,
     /// Karmada: the `clusterAffinities` term the result came from.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub affinity_term: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<Condition>,
-    /// KubeFleet: each selected cluster's score as its binding records it (none without one).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub scores: BTreeMap<String, crate::registry::BindingScore>,
-    /// KubeFleet: the clusters whose bindings the scheduler marks Unscheduled.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub removed: Vec<String>,
-    /// KubeFleet: the stages of the placement's staged update run, in order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub stages: Vec<crate::registry::Stage>,
-    /// KubeFleet: the overrides that apply to each selected cluster.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub overrides: BTreeMap<String, crate::registry::ClusterOverrides>,
+    /// Each API's own fields (the registry's list), written here, each when not empty.
+    #[serde(flatten)]
+    pub api: ItemFields,
     /// When a toleration expires and the plan would change (RFC 3339).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub changes_at: Option<String>,
     /// A placement consumer: each way it lands, as the objects from it to the placement
     /// (`[PlacementBinding/ns/b, Placement/ns/p]`), in the order its controller reads them.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub via: Vec<Vec<String>>,
     /// A ManifestWorkReplicaSet: for each placement, the order its rollout strategy gives
     /// the work to the clusters.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rollout: Vec<Rollout>,
     /// An item with errors selected nothing.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<String>,
 }
 
@@ -103,6 +98,137 @@ impl PlanItem {
             };
             condition.status == bad
         })
+    }
+}
+
+/// A plan item's keys, in the order they are written: its shared fields, with each API's own
+/// after `conditions` (the message about an unknown key lists them).
+static FIELDS: [&str; BEFORE_API.len() + ITEM_KEYS.len() + AFTER_API.len()] =
+    join(&[BEFORE_API, ITEM_KEYS, AFTER_API]);
+const BEFORE_API: &[&str] = &[
+    "source",
+    "clusters",
+    "replicas",
+    "overflow",
+    "groups",
+    "policy",
+    "affinityTerm",
+    "conditions",
+];
+const AFTER_API: &[&str] = &["changesAt", "via", "rollout", "errors"];
+
+/// `parts` one after the other, in an array of their total length `N`.
+const fn join<const N: usize>(parts: &[&[&'static str]]) -> [&'static str; N] {
+    let mut joined = [""; N];
+    let (mut part, mut at) = (0, 0);
+    while part < parts.len() {
+        let mut index = 0;
+        while index < parts[part].len() {
+            joined[at] = parts[part][index];
+            at += 1;
+            index += 1;
+        }
+        part += 1;
+    }
+    joined
+}
+
+/// A key of a plan item: one of its shared fields, or an API's own.
+enum Key {
+    Source,
+    Clusters,
+    Replicas,
+    Overflow,
+    Groups,
+    Policy,
+    AffinityTerm,
+    Conditions,
+    Api(ItemKey),
+    ChangesAt,
+    Via,
+    Rollout,
+    Errors,
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Key, D::Error> {
+        deserializer.deserialize_identifier(KeyVisitor)
+    }
+}
+
+struct KeyVisitor;
+
+impl Visitor<'_> for KeyVisitor {
+    type Value = Key;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        // serde's derived wording, which a previous plan's errors have always had.
+        formatter.write_str("field identifier")
+    }
+
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<Key, E> {
+        Ok(match name {
+            "source" => Key::Source,
+            "clusters" => Key::Clusters,
+            "replicas" => Key::Replicas,
+            "overflow" => Key::Overflow,
+            "groups" => Key::Groups,
+            "policy" => Key::Policy,
+            "affinityTerm" => Key::AffinityTerm,
+            "conditions" => Key::Conditions,
+            "changesAt" => Key::ChangesAt,
+            "via" => Key::Via,
+            "rollout" => Key::Rollout,
+            "errors" => Key::Errors,
+            _ => match ItemKey::of(name) {
+                Some(key) => Key::Api(key),
+                None => return Err(E::unknown_field(name, &FIELDS)),
+            },
+        })
+    }
+}
+
+/// As serde's derived code reads a struct that refuses unknown fields: a missing field is its
+/// default (`source` is required), an unknown key is refused while it is read, so the error's
+/// path ends at it. A key cannot repeat: `--previous` reads a parsed document, whose parser
+/// refuses a repeated key.
+impl<'de> Deserialize<'de> for PlanItem {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<PlanItem, D::Error> {
+        deserializer.deserialize_struct("PlanItem", &FIELDS, ItemVisitor)
+    }
+}
+
+struct ItemVisitor;
+
+impl<'de> Visitor<'de> for ItemVisitor {
+    type Value = PlanItem;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        formatter.write_str("struct PlanItem")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PlanItem, A::Error> {
+        let mut source = None;
+        let mut item = PlanItem::default();
+        while let Some(key) = map.next_key()? {
+            match key {
+                Key::Source => source = Some(map.next_value()?),
+                Key::Clusters => item.clusters = map.next_value()?,
+                Key::Replicas => item.replicas = map.next_value()?,
+                Key::Overflow => item.overflow = map.next_value()?,
+                Key::Groups => item.groups = map.next_value()?,
+                Key::Policy => item.policy = map.next_value()?,
+                Key::AffinityTerm => item.affinity_term = map.next_value()?,
+                Key::Conditions => item.conditions = map.next_value()?,
+                Key::Api(key) => item.api.read(key, &mut map)?,
+                Key::ChangesAt => item.changes_at = map.next_value()?,
+                Key::Via => item.via = map.next_value()?,
+                Key::Rollout => item.rollout = map.next_value()?,
+                Key::Errors => item.errors = map.next_value()?,
+            }
+        }
+        item.source = source.ok_or_else(|| de::Error::missing_field("source"))?;
+        Ok(item)
     }
 }
 
@@ -136,4 +262,167 @@ pub struct Group {
     pub name: String,
     pub index: usize,
     pub clusters: ClusterNames,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{group, kubefleet_fields, replica_set, with_condition, with_replicas};
+
+    /// An item with every field set, each API's too.
+    fn every_field() -> PlanItem {
+        let mut item = with_condition(
+            with_replicas(replica_set("web", &["a", "b"]), &[("a", 2)]),
+            "Scheduled",
+            ConditionStatus::True,
+            "Fulfilled",
+            "found 2",
+        );
+        item.overflow = [("b".to_string(), 1)].into();
+        item.groups = vec![group(0, "canary", &["a"])];
+        item.policy = Some("PropagationPolicy/default/pp".to_string());
+        item.affinity_term = Some("primary".to_string());
+        item.api.kubefleet = kubefleet_fields();
+        item.changes_at = Some("2026-01-01T00:00:00Z".to_string());
+        item.via = vec![vec!["PlacementBinding/default/b".to_string()]];
+        item.rollout = vec![Rollout {
+            placement: "Placement/default/p".to_string(),
+            strategy: "All".to_string(),
+            waves: vec![Wave {
+                mandatory: false,
+                group: None,
+                clusters: vec!["a".to_string()].into(),
+            }],
+        }];
+        item.errors = vec!["bad".to_string()];
+        item
+    }
+
+    /// `text` read as `--previous` reads it: from a parsed document, the path tracked.
+    fn read(text: &str) -> Result<PlanItem, (String, String)> {
+        let value: serde_yaml::Value = serde_yaml::from_str(text).unwrap_or_default();
+        serde_path_to_error::deserialize(&value)
+            .map_err(|error| (error.path().to_string(), error.into_inner().to_string()))
+    }
+
+    #[test]
+    fn an_item_writes_its_fields_in_the_plan_s_order_each_api_s_after_conditions() {
+        let json = serde_json::to_string(&every_field()).unwrap_or_default();
+        assert_eq!(
+            json,
+            concat!(
+                r#"{"source":{"apiVersion":"apps/v1","kind":"ReplicaSet","namespace":"default","name":"web"},"#,
+                r#""clusters":["a","b"],"replicas":{"a":2},"overflow":{"b":1},"#,
+                r#""groups":[{"name":"canary","index":0,"clusters":["a"]}],"#,
+                r#""policy":"PropagationPolicy/default/pp","affinityTerm":"primary","#,
+                r#""conditions":[{"type":"Scheduled","status":"True","reason":"Fulfilled","message":"found 2"}],"#,
+                r#""scores":{"a":{"affinityScore":-3,"priorityScore":1}},"removed":["c"],"#,
+                r#""stages":[{"name":"ring1","clusters":["a"]}],"#,
+                r#""overrides":{"a":{"clusterResourceOverrides":["cro"]}},"#,
+                r#""changesAt":"2026-01-01T00:00:00Z","via":[["PlacementBinding/default/b"]],"#,
+                r#""rollout":[{"placement":"Placement/default/p","strategy":"All","waves":[{"clusters":["a"]}]}],"#,
+                r#""errors":["bad"]}"#,
+            )
+        );
+        let yaml = serde_yaml::to_string(&every_field()).unwrap_or_default();
+        let keys: Vec<&str> = yaml
+            .lines()
+            .filter(|line| !line.starts_with([' ', '-']))
+            .filter_map(|line| line.split(':').next())
+            .collect();
+        assert_eq!(keys, FIELDS);
+        // A field that is empty is not written: an item of another API has none of KubeFleet's.
+        let plain = replica_set("web", &[]);
+        assert_eq!(
+            serde_json::to_string(&plain).unwrap_or_default(),
+            r#"{"source":{"apiVersion":"apps/v1","kind":"ReplicaSet","namespace":"default","name":"web"},"clusters":[]}"#
+        );
+    }
+
+    #[test]
+    fn an_item_written_as_yaml_or_json_reads_back_the_same() {
+        let item = every_field();
+        let yaml = serde_yaml::to_string(&item).unwrap_or_default();
+        assert_eq!(read(&yaml), Ok(item.clone()));
+        let json = serde_json::to_string(&item).unwrap_or_default();
+        assert_eq!(read(&json), Ok(item));
+        let plain = replica_set("web", &["a"]);
+        assert_eq!(
+            read(&serde_yaml::to_string(&plain).unwrap_or_default()),
+            Ok(plain)
+        );
+    }
+
+    #[test]
+    fn an_unknown_key_is_refused_where_it_is_with_every_key_the_item_takes() {
+        let unknown = read("{source: {apiVersion: v1, kind: ConfigMap, name: x}, cluster: [a]}");
+        assert_eq!(
+            unknown,
+            Err((
+                "cluster".to_string(),
+                "unknown field `cluster`, expected one of `source`, `clusters`, `replicas`, \
+                 `overflow`, `groups`, `policy`, `affinityTerm`, `conditions`, `scores`, \
+                 `removed`, `stages`, `overrides`, `changesAt`, `via`, `rollout`, `errors`"
+                    .to_string()
+            ))
+        );
+        let not_a_name = read("{1: x}");
+        assert_eq!(
+            not_a_name,
+            Err((
+                "?".to_string(),
+                "invalid type: integer `1`, expected field identifier".to_string()
+            ))
+        );
+    }
+
+    #[test]
+    fn an_api_s_key_is_read_by_its_api_and_refused_at_its_path() {
+        let source = "source: {apiVersion: v1, kind: ConfigMap, name: x}";
+        assert_eq!(
+            read(&format!("{{{source}, scores: 3}}")),
+            Err((
+                "scores".to_string(),
+                "invalid type: integer `3`, expected a map".to_string()
+            ))
+        );
+        assert_eq!(
+            read(&format!(
+                "{{{source}, scores: {{a: {{affinityScore: x}}}}}}"
+            )),
+            Err((
+                "scores.a.affinityScore".to_string(),
+                "invalid type: string \"x\", expected i32".to_string()
+            ))
+        );
+        assert_eq!(
+            read(&format!(
+                "{{{source}, stages: [{{name: r, clusters: [a], extra: 1}}]}}"
+            )),
+            Err((
+                "stages[0].extra".to_string(),
+                "unknown field `extra`, expected `name` or `clusters`".to_string()
+            ))
+        );
+        let removed = read(&format!("{{{source}, removed: [a]}}")).map(|item| item.api);
+        assert_eq!(
+            removed.map(|api| api.kubefleet.removed),
+            Ok(vec!["a".to_string()])
+        );
+    }
+
+    #[test]
+    fn an_item_needs_its_source() {
+        assert_eq!(
+            read("{clusters: [a]}"),
+            Err((".".to_string(), "missing field `source`".to_string()))
+        );
+        assert_eq!(
+            read("[a]"),
+            Err((
+                ".".to_string(),
+                "invalid type: sequence, expected struct PlanItem".to_string()
+            ))
+        );
+    }
 }

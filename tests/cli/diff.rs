@@ -212,6 +212,35 @@ fn values_a_plan_cannot_hold_are_errors_with_their_field_path() {
         .run();
 }
 
+/// A plan item reads each API's own fields (KubeFleet's) by hand: the refusals keep serde's
+/// words and the path of the key at fault, and an unknown key still names every key an item
+/// takes, each API's among them in the order they are written.
+#[test]
+fn a_previous_item_s_unknown_key_and_an_api_field_of_the_wrong_type_are_refused_at_their_path() {
+    diff()
+        .args(["--previous", "testdata/ci/previous/unknown-field.yaml"])
+        .stderr(
+            "error: --previous: testdata/ci/previous/unknown-field.yaml#1: items[0].cluster: \
+             unknown field `cluster`, expected one of `source`, `clusters`, `replicas`, \
+             `overflow`, `groups`, `policy`, `affinityTerm`, `conditions`, `scores`, `removed`, \
+             `stages`, `overrides`, `changesAt`, `via`, `rollout`, `errors`\n",
+        )
+        .status(1)
+        .run();
+    diff()
+        .args([
+            "--previous",
+            "testdata/ci/previous/kubefleet-wrong-type.yaml",
+        ])
+        .stderr(
+            "error: --previous: testdata/ci/previous/kubefleet-wrong-type.yaml#1: \
+             items[0].scores.member-eu-1.affinityScore: invalid type: string \"high\", expected \
+             i32\n",
+        )
+        .status(1)
+        .run();
+}
+
 #[test]
 fn an_unreadable_previous_plan_exits_1() {
     diff()

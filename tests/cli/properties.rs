@@ -6,9 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use fleetplan::{
     build, build_item, load, plan_json, plan_yaml, previous_plan, BindingScore, ClusterNames,
-    ClusterOverrides, Condition, ConditionStatus, Group, ItemTrace, LoadOptions, Model, ObjectRef,
-    PlacementResult, Plan, PlanItem, PlanOptions, PreviousKind, Rollout, Stage, Trace, Verdict,
-    Wave,
+    ClusterOverrides, Condition, ConditionStatus, Group, ItemFields, ItemTrace, KubeFleetFields,
+    LoadOptions, Model, ObjectRef, PlacementResult, Plan, PlanItem, PlanOptions, PreviousKind,
+    Rollout, Stage, Trace, Verdict, Wave,
 };
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
@@ -449,39 +449,34 @@ fn item() -> impl Strategy<Value = PlanItem> {
                         .unwrap_or_default(),
                     // KubeFleet items round-trip their scores, removed clusters, stages
                     // and overrides.
-                    scores: changes_at
-                        .as_ref()
-                        .map(|_| {
-                            let score = BindingScore {
-                                affinity_score: Some(-3),
-                                priority_score: Some(1),
-                            };
-                            [("a".to_string(), score)].into()
-                        })
-                        .unwrap_or_default(),
-                    removed: changes_at
-                        .as_ref()
-                        .map(|_| vec!["b".to_string()])
-                        .unwrap_or_default(),
-                    stages: changes_at
-                        .as_ref()
-                        .map(|_| {
-                            vec![Stage {
-                                name: "canary".to_string(),
-                                clusters: vec!["a".to_string()],
-                            }]
-                        })
-                        .unwrap_or_default(),
-                    overrides: changes_at
-                        .as_ref()
-                        .map(|_| {
-                            let found = ClusterOverrides {
-                                cluster_resource_overrides: vec!["cro".to_string()],
-                                resource_overrides: vec!["ns/ro".to_string()],
-                            };
-                            [("a".to_string(), found)].into()
-                        })
-                        .unwrap_or_default(),
+                    api: ItemFields {
+                        kubefleet: changes_at
+                            .as_ref()
+                            .map(|_| KubeFleetFields {
+                                scores: [(
+                                    "a".to_string(),
+                                    BindingScore {
+                                        affinity_score: Some(-3),
+                                        priority_score: Some(1),
+                                    },
+                                )]
+                                .into(),
+                                removed: vec!["b".to_string()],
+                                stages: vec![Stage {
+                                    name: "canary".to_string(),
+                                    clusters: vec!["a".to_string()],
+                                }],
+                                overrides: [(
+                                    "a".to_string(),
+                                    ClusterOverrides {
+                                        cluster_resource_overrides: vec!["cro".to_string()],
+                                        resource_overrides: vec!["ns/ro".to_string()],
+                                    },
+                                )]
+                                .into(),
+                            })
+                            .unwrap_or_default(),
+                    },
                     conditions,
                     changes_at,
                     errors,
