@@ -47,8 +47,8 @@ pub use cli::man::pages as man_pages;
 pub use cli::man_usage::usage as man_usage;
 
 // Load, plan and render as `fleetplan plan` does (benchmarks, fuzz bodies, property tests).
-pub use load::{load, previous_plan, LoadOptions, PreviousKind};
-pub use model::{ClusterNames, Condition, ConditionStatus, Model, WorkloadKind};
+pub use load::{load, previous_plan, LoadOptions};
+pub use model::{ClusterNames, Condition, ConditionStatus, Model, Previous, WorkloadKind};
 pub use model::{Group, ObjectRef, Plan, PlanItem, Rollout, Wave};
 // Each API's own fields of a plan item: KubeFleet's (design §9).
 pub use registry::{BindingScore, ClusterOverrides, ItemFields, KubeFleetFields, Stage};

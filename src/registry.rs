@@ -272,6 +272,14 @@ pub(crate) const APIS: &[&Api] = &[
     &karmada::read::API,
 ];
 
+/// What `--previous` reads besides a Plan document: the decisions a live hub exports (OCM's
+/// PlacementDecisions and PlacementRules), the kinds they come as, what refuses them, and
+/// the object each belongs to (`diff` compares per object).
+pub(crate) use crate::ocm::model::decision::owner as previous_decision_owner;
+pub(crate) use crate::ocm::read::previous::{
+    refused as refused_previous_decisions, KINDS as PREVIOUS_DECISION_KINDS,
+};
+
 /// What each API computes once per plan run over its own objects, before any item is
 /// planned (`Run::hubs`).
 pub(crate) struct Hubs<'a> {

@@ -7,16 +7,14 @@
 use super::args::{InputArgs, WhatIfArgs};
 use super::error::Error;
 use super::io::{object_diagnostic, plan_diagnostic, report, Io, Level};
-use crate::load::{self, LoadError, PreviousKind};
+use crate::load::{self, LoadError};
 use crate::model::time::parse_rfc3339;
-use crate::model::{Model, Workload};
-use crate::plan::{self, Plan, PlanOptions, PlanOutcome, Trace, WhatIf};
+use crate::model::{Model, Previous, Workload};
+use crate::plan::{self, PlanOptions, PlanOutcome, Trace, WhatIf};
 
 /// The what-if flags, validated, with the previous plan they name.
 pub(super) struct Scenario {
-    previous: Option<Plan>,
-    /// What `--previous` held (a Plan when there is none).
-    previous_kind: PreviousKind,
+    previous: Option<Previous>,
     what_if: WhatIf,
     /// Unix seconds the run is judged at: `--now`, else the clock.
     now: i64,
@@ -41,7 +39,7 @@ impl Scenario {
             flag: "--previous",
             message,
         };
-        let (previous, previous_kind) = match &flags.previous {
+        let previous = match &flags.previous {
             // Standard input can be read once, as with `-f - -f -`.
             Some(path) if path == "-" && inputs.filenames.iter().any(|name| name == "-") => {
                 return Err(previous_error(format!(
@@ -49,16 +47,14 @@ impl Scenario {
                     load::STDIN_NAME
                 )));
             }
-            Some(path) => {
-                let (plan, kind) = load::previous_plan_limited(path, io.stdin, &inputs.options())
-                    .map_err(|errors| previous_error(errors.to_string()))?;
-                (Some(plan), kind)
-            }
-            None => (None, PreviousKind::Plan),
+            Some(path) => Some(
+                load::previous_plan_limited(path, io.stdin, &inputs.options())
+                    .map_err(|errors| previous_error(errors.to_string()))?,
+            ),
+            None => None,
         };
         Ok(Scenario {
             previous,
-            previous_kind,
             what_if: flags.what_if()?,
             now,
             enforce_spread: flags.enforce_spread_policy,
@@ -69,7 +65,6 @@ impl Scenario {
     pub(super) fn current() -> Self {
         Scenario {
             previous: None,
-            previous_kind: PreviousKind::Plan,
             what_if: WhatIf::default(),
             now: current_time(),
             enforce_spread: false,
@@ -129,13 +124,9 @@ impl RunContext {
         })
     }
 
-    /// The previous plan `--previous` named, and what the file held.
-    pub(super) fn previous(&self) -> Option<(&Plan, PreviousKind)> {
-        let scenario = &self.scenario;
-        scenario
-            .previous
-            .as_ref()
-            .map(|plan| (plan, scenario.previous_kind))
+    /// What `--previous` held.
+    pub(super) fn previous(&self) -> Option<&Previous> {
+        self.scenario.previous.as_ref()
     }
 
     /// When the upstream controllers would act on each `--taint` (`explain` says it).

@@ -11,8 +11,7 @@ use super::error::Error;
 use super::io::{write, Io};
 use crate::diff;
 use crate::exit_code::ExitCode;
-use crate::load::PreviousKind;
-use crate::model::Model;
+use crate::model::{Model, Previous};
 use crate::plan::Trace;
 use crate::render::diff as render;
 use crate::verdict::{self, Nothing, Scope, NOT_EVALUATED};
@@ -48,14 +47,14 @@ pub(super) enum DiffFormat {
 
 pub(super) fn run(args: DiffArgs, color: bool, io: &mut Io<'_>) -> Result<ExitCode, Error> {
     let context = RunContext::load(&args.inputs, &args.what_if, Trace::Plan, io)?;
-    let Some((previous, previous_kind)) = context.previous() else {
+    let Some(previous) = context.previous() else {
         return Err(Error::MissingFlag("--previous"));
     };
     let model = &context.model;
     let scope = Scope::new(args.verdict.manifests_only);
     let nothing = match verdict::require(model, scope) {
         // Items only in the previous plan were all removed: that is a comparison.
-        Err(Nothing::NoItems) if scope == Scope::Placements && !previous.items.is_empty() => None,
+        Err(Nothing::NoItems) if scope == Scope::Placements && !previous.is_empty() => None,
         result => result.err(),
     };
     if let Some(nothing) = nothing {
@@ -72,9 +71,9 @@ pub(super) fn run(args: DiffArgs, color: bool, io: &mut Io<'_>) -> Result<ExitCo
     }
     let outcome = context.plan(Diagnostics::All, io);
     // PlacementDecisions say only which clusters each Placement chose: compare just that.
-    let (previous, current) = match previous_kind {
-        PreviousKind::Plan => (previous.clone(), outcome.plan.clone()),
-        PreviousKind::Decisions => diff::decisions_view(previous, &outcome.plan),
+    let (previous, current) = match previous {
+        Previous::Plan(plan) => (plan.clone(), outcome.plan.clone()),
+        Previous::Decisions(decisions) => diff::decisions_view(decisions, &outcome.plan),
     };
     let changes = diff::compare(&previous, &current);
     let text = match args.output {

@@ -6,15 +6,50 @@
 
 use std::collections::BTreeMap;
 
-use crate::model::ClusterNames;
+use crate::model::{ClusterNames, PreviousDecision};
 use crate::plan::{ObjectRef, Plan, PlanItem};
+use crate::registry::previous_decision_owner;
+
+/// `(previous, current)` ready for `compare`: what the `decisions` say each object chose,
+/// beside the current plan as they would show it ([`view`]).
+pub(crate) fn decisions_view(decisions: &[PreviousDecision], current: &Plan) -> (Plan, Plan) {
+    view(&chosen(decisions), current)
+}
+
+/// What the decisions say each object chose, as plan items of clusters only: the union of
+/// each object's decisions (a Placement's PlacementDecisions, a PlacementRule's own), sorted
+/// by object.
+fn chosen(decisions: &[PreviousDecision]) -> Plan {
+    let mut items: BTreeMap<ObjectRef, Vec<String>> = BTreeMap::new();
+    for decision in decisions {
+        items
+            .entry(previous_decision_owner(decision))
+            .or_default()
+            .extend(decision.clusters.iter().cloned());
+    }
+    Plan {
+        items: items
+            .into_iter()
+            .map(|(source, mut clusters)| {
+                clusters.sort();
+                clusters.dedup();
+                PlanItem {
+                    source,
+                    clusters: clusters.into(),
+                    ..PlanItem::default()
+                }
+            })
+            .collect(),
+        ..Plan::default()
+    }
+}
 
 /// `(previous, current)` ready for `compare`: the current plan as PlacementDecisions would
-/// show it, beside `previous` (a plan read from decisions). Items are matched by kind,
-/// namespace and name, because decisions do not say which apiVersion their Placement has
-/// (v1alpha1 or v1beta1); a matched pair takes the current item's source. A previous item
-/// with no current one stays, and shows as removed.
-pub(crate) fn decisions_view(previous: &Plan, current: &Plan) -> (Plan, Plan) {
+/// show it, beside `previous` (a plan of clusters only, [`chosen`]). Items are matched by
+/// kind, namespace and name, because decisions do not say which apiVersion their Placement
+/// has (v1alpha1 or v1beta1); a matched pair takes the current item's source. A previous
+/// item with no current one stays, and shows as removed.
+fn view(previous: &Plan, current: &Plan) -> (Plan, Plan) {
     let current_items: BTreeMap<Key<'_>, &PlanItem> = current
         .items
         .iter()
@@ -62,6 +97,7 @@ mod tests {
     use crate::testing::{plan, replica_set, source, with_condition, with_replicas};
 
     const V1BETA1: &str = "cluster.open-cluster-management.io/v1beta1";
+    const APPS_V1: &str = "apps.open-cluster-management.io/v1";
 
     fn placement(api_version: &str, name: &str, clusters: &[&str]) -> PlanItem {
         PlanItem {
@@ -69,6 +105,47 @@ mod tests {
             clusters: clusters.iter().map(|cluster| cluster.to_string()).collect(),
             ..PlanItem::default()
         }
+    }
+
+    /// A Placement's decisions are compared as the union of their clusters; a
+    /// PlacementRule's `status.decisions` as its own.
+    #[test]
+    fn each_object_s_decisions_are_the_clusters_it_chose() {
+        let decision =
+            |api_version: &str, kind: &str, name: &str, placement: &str, clusters: &[&str]| {
+                PreviousDecision {
+                    object: source(api_version, kind, Some("shop"), name),
+                    placement: placement.to_string(),
+                    clusters: clusters.iter().map(|cluster| cluster.to_string()).collect(),
+                    source: Default::default(),
+                }
+            };
+        let decisions = [
+            decision(
+                V1BETA1,
+                "PlacementDecision",
+                "web-decision-2",
+                "web",
+                &["C", "A"],
+            ),
+            decision(
+                V1BETA1,
+                "PlacementDecision",
+                "web-decision-1",
+                "web",
+                &["B", "A"],
+            ),
+            decision(APPS_V1, "PlacementRule", "rule", "rule", &["B"]),
+        ];
+        let rule = PlanItem {
+            source: source(APPS_V1, "PlacementRule", Some("shop"), "rule"),
+            clusters: ["B".to_string()].into_iter().collect(),
+            ..PlanItem::default()
+        };
+        assert_eq!(
+            chosen(&decisions),
+            plan(vec![rule, placement(V1BETA1, "web", &["A", "B", "C"])])
+        );
     }
 
     #[test]
@@ -79,7 +156,7 @@ mod tests {
             placement(V1BETA1, "web", &["A"]),
             placement(V1BETA1, "batch", &["B"]),
         ]);
-        let (previous_view, current_view) = decisions_view(&previous, &current);
+        let (previous_view, current_view) = view(&previous, &current);
         assert_eq!(previous_view, previous);
         assert_eq!(current_view, previous);
     }
@@ -94,7 +171,7 @@ mod tests {
             "AllDecisionsScheduled",
             "",
         )]);
-        let (previous_view, current_view) = decisions_view(&previous, &current);
+        let (previous_view, current_view) = view(&previous, &current);
         assert_eq!(
             current_view,
             plan(vec![placement(V1BETA1, "web", &["A", "C"])])
@@ -113,7 +190,7 @@ mod tests {
         let alpha = "cluster.open-cluster-management.io/v1alpha1";
         let previous = plan(vec![placement(V1BETA1, "web", &["A"])]);
         let current = plan(vec![placement(alpha, "web", &["A"])]);
-        let (previous_view, current_view) = decisions_view(&previous, &current);
+        let (previous_view, current_view) = view(&previous, &current);
         assert_eq!(previous_view, current);
         assert!(compare(&previous_view, &current_view).is_empty());
     }
@@ -121,8 +198,7 @@ mod tests {
     #[test]
     fn a_placement_gone_from_the_inputs_is_removed() {
         let gone = placement(V1BETA1, "old", &["A"]);
-        let (previous_view, current_view) =
-            decisions_view(&plan(vec![gone.clone()]), &plan(vec![]));
+        let (previous_view, current_view) = view(&plan(vec![gone.clone()]), &plan(vec![]));
         assert_eq!(compare(&previous_view, &current_view).items_removed, [gone]);
     }
 }

@@ -29,8 +29,8 @@ pub(crate) use field_line::field_lines;
 pub(crate) use inputs::{WalkOptions, STDIN_NAME};
 pub(crate) use kinds::CLUSTER_SELECTOR_ANNOTATION;
 pub(crate) use names::{parse_cluster_set, parse_namespace, refused_identity};
+pub use previous::previous_plan;
 pub(crate) use previous::previous_plan_limited;
-pub use previous::{previous_plan, PreviousKind};
 
 use crate::model::{Model, Source};
 use content::{Content, Shape};

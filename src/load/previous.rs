@@ -1,5 +1,5 @@
-//! `--previous`: a fleetplan Plan document, or PlacementDecision (and PlacementRule) manifests
-//! as a live hub exports them, read into one Plan.
+//! `--previous`: a fleetplan Plan document, or the decisions a live hub exports
+//! (PlacementDecision and PlacementRule manifests), kept as decisions.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -10,20 +10,12 @@ use serde_yaml::Value;
 use super::decode::decode;
 use super::documents::{parse_documents, Document};
 use super::inputs::read_inputs;
-use super::kinds::{names_no_placement, planned_object};
 use super::{LoadError, LoadErrors, LoadOptions};
-use crate::model::{ObjectRef, Plan, PlanItem, PLAN_API_VERSION, PLAN_KIND};
-use crate::ocm::model::placement::PLACEMENT_LABEL;
+use crate::model::{Plan, Previous, PreviousDecision, PLAN_API_VERSION, PLAN_KIND};
+use crate::registry::{refused_previous_decisions, PREVIOUS_DECISION_KINDS};
 
-/// What `--previous` held. PlacementDecisions carry only the clusters of Placements (and a
-/// PlacementRule's `status.decisions`), so `diff` compares nothing else against them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PreviousKind {
-    Plan,
-    Decisions,
-}
-
-pub fn previous_plan(path: &str, stdin: &mut dyn Read) -> Result<(Plan, PreviousKind), LoadErrors> {
+/// What `--previous PATH` holds (`-`: standard input): a Plan, or a hub's decisions.
+pub fn previous_plan(path: &str, stdin: &mut dyn Read) -> Result<Previous, LoadErrors> {
     previous_plan_limited(path, stdin, &LoadOptions::default())
 }
 
@@ -32,7 +24,7 @@ pub(crate) fn previous_plan_limited(
     path: &str,
     stdin: &mut dyn Read,
     options: &LoadOptions,
-) -> Result<(Plan, PreviousKind), LoadErrors> {
+) -> Result<Previous, LoadErrors> {
     let read = read_inputs(
         &[path.to_string()],
         stdin,
@@ -50,18 +42,19 @@ pub(crate) fn previous_plan_limited(
     documents.retain(|document| !document.value.is_null());
     let found = Found::of(&documents);
     if let Some(document) = documents.iter().find(|document| is_plan(&document.value)) {
-        return read_plan(document, documents.len()).map(|plan| (plan, PreviousKind::Plan));
+        return read_plan(document, documents.len()).map(Previous::Plan);
     }
     // A previous plan of nothing (an empty file, `kubectl get` against the wrong context,
     // a pods list) would make every comparison "no changes": it is refused, not read as empty.
     if !found.has_decisions() {
         let message = format!(
             "not a previous plan: found {found}; expected a fleetplan Plan ({PLAN_API_VERSION}) or \
-             PlacementDecision/PlacementRule manifests"
+             {} manifests",
+            PREVIOUS_DECISION_KINDS.join("/")
         );
         return Err(LoadErrors(vec![LoadError::input(path, message)]));
     }
-    from_decisions(&documents, &options.namespace).map(|plan| (plan, PreviousKind::Decisions))
+    decisions(&documents, &options.namespace).map(Previous::Decisions)
 }
 
 /// A fleetplan Plan of any version: the group and kind say what the author meant.
@@ -156,7 +149,7 @@ impl Found {
     }
 
     fn has_decisions(&self) -> bool {
-        ["PlacementDecision", "PlacementRule"]
+        PREVIOUS_DECISION_KINDS
             .iter()
             .any(|kind| self.kinds.contains_key(*kind))
     }
@@ -183,48 +176,13 @@ impl fmt::Display for Found {
     }
 }
 
-/// Every PlacementDecision becomes its Placement's previous clusters; a PlacementRule's
-/// `status.decisions` its own. A PlacementDecision that names no Placement (its placement
-/// label missing or empty) could be compared with nothing: it is an error, not skipped, so
-/// an export of only such decisions never reads as "no changes".
-fn from_decisions(documents: &[Document], namespace: &str) -> Result<Plan, LoadErrors> {
+/// The decisions of the documents, as their kinds' readers read them (the other objects
+/// are read and left), unless the decisions' API refuses them.
+fn decisions(documents: &[Document], namespace: &str) -> Result<Vec<PreviousDecision>, LoadErrors> {
     let model = super::load_documents(documents, namespace)?;
-    let unnamed: Vec<LoadError> = model
-        .decisions
-        .iter()
-        .filter(|decision| names_no_placement(decision))
-        .map(|decision| LoadError::Invalid {
-            at: decision.source.clone(),
-            object: Some(decision.object.to_string()),
-            path: format!("metadata.labels[{PLACEMENT_LABEL}]"),
-            message: "missing or empty: a previous PlacementDecision must name its Placement, \
-                      else it cannot be compared with anything"
-                .to_string(),
-        })
-        .collect();
-    if !unnamed.is_empty() {
-        return Err(LoadErrors(unnamed));
+    let refused = refused_previous_decisions(&model.decisions);
+    if !refused.is_empty() {
+        return Err(LoadErrors(refused));
     }
-    let mut items: BTreeMap<ObjectRef, Vec<String>> = BTreeMap::new();
-    for decision in &model.decisions {
-        items
-            .entry(planned_object(decision))
-            .or_default()
-            .extend(decision.clusters.iter().cloned());
-    }
-    Ok(Plan {
-        items: items
-            .into_iter()
-            .map(|(source, mut clusters)| {
-                clusters.sort();
-                clusters.dedup();
-                PlanItem {
-                    source,
-                    clusters: clusters.into(),
-                    ..PlanItem::default()
-                }
-            })
-            .collect(),
-        ..Plan::default()
-    })
+    Ok(model.decisions)
 }

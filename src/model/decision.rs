@@ -1,4 +1,4 @@
-use super::{ObjectRef, Source};
+use super::{ObjectRef, Plan, Source};
 
 /// A PlacementDecision (or a PlacementRule's `status.decisions`) read as input: what a
 /// placement selected before. It feeds Steady, Balance and NoSelectIfNew.
@@ -10,4 +10,25 @@ pub struct PreviousDecision {
     pub placement: String,
     pub clusters: Vec<String>,
     pub source: Source,
+}
+
+/// What `--previous` held, as it was read: a fleetplan Plan, or the decisions a live hub
+/// exports, which reach the scheduler as they are (their names, objects and cluster order),
+/// never folded into plan items.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Previous {
+    Plan(Plan),
+    /// PlacementDecisions and PlacementRules' `status.decisions`: they say only which
+    /// clusters each placement chose, so `diff` compares nothing else against them.
+    Decisions(Vec<PreviousDecision>),
+}
+
+impl Previous {
+    /// Whether it holds nothing to compare with: no plan item, no decision.
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Previous::Plan(plan) => plan.items.is_empty(),
+            Previous::Decisions(decisions) => decisions.is_empty(),
+        }
+    }
 }

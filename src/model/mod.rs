@@ -23,6 +23,7 @@ pub(crate) use cluster::{
 pub use cluster_names::ClusterNames;
 pub(crate) use cluster_names::{written_as_json, NameTable};
 pub use condition::{Condition, ConditionStatus};
+pub use decision::Previous;
 pub(crate) use decision::PreviousDecision;
 pub(crate) use decode_message::plain_decode_message;
 pub(crate) use echo::{echo, shorten_quoted, MAX_LINE_CHARS};

@@ -168,6 +168,33 @@ fn divide(name: &str, clusters: &[usize], length: usize, groups: &mut Vec<Ranked
     }
 }
 
+/// Upstream's `generatePlacementDecisionsAndStatus` naming: each group's clusters in slices
+/// of at most 100 (an empty group, one empty slice), each slice a PlacementDecision named
+/// `<placement>-decision-<n>`, n counted from 1 across the groups in their order. The one
+/// naming of decisions: what the scheduler writes, and what a previous plan stands for.
+pub(crate) fn named_slices<'c, T>(
+    placement: &str,
+    groups: &[&'c [T]],
+) -> Vec<Vec<(String, &'c [T])>> {
+    let mut number = 0;
+    groups
+        .iter()
+        .map(|clusters| {
+            let mut slices: Vec<&[T]> = clusters.chunks(MAX_DECISIONS_PER_OBJECT).collect();
+            if slices.is_empty() {
+                slices.push(&[]);
+            }
+            slices
+                .into_iter()
+                .map(|slice| {
+                    number += 1;
+                    (format!("{placement}-decision-{number}"), slice)
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// The PlacementDecision objects and group statuses (clusters named by their ranks in
 /// `table`); object numbers start at 1 and run across groups, group indices start at 0.
 pub(crate) fn decision_objects(
@@ -178,17 +205,11 @@ pub(crate) fn decision_objects(
 ) -> (Vec<DecisionGroupStatus>, Vec<DecisionObject>) {
     let mut statuses = Vec::new();
     let mut objects = Vec::new();
-    for (index, (group_name, clusters)) in groups.into_iter().enumerate() {
-        let mut slices: Vec<ClusterNames> = clusters
-            .chunks(MAX_DECISIONS_PER_OBJECT)
-            .map(|slice| ClusterNames::ranked(table, slice.iter().copied()))
-            .collect();
-        if slices.is_empty() {
-            slices.push(ClusterNames::default());
-        }
+    let clusters: Vec<&[usize]> = groups.iter().map(|(_, clusters)| &clusters[..]).collect();
+    let named = named_slices(placement, &clusters);
+    for (index, ((group_name, clusters), slices)) in groups.iter().zip(named).enumerate() {
         let mut names = Vec::new();
-        for slice in slices {
-            let name = format!("{placement}-decision-{}", objects.len() + 1);
+        for (name, slice) in slices {
             let labels = BTreeMap::from([
                 (PLACEMENT_LABEL.to_string(), placement.to_string()),
                 (DECISION_GROUP_NAME_LABEL.to_string(), group_name.clone()),
@@ -199,15 +220,15 @@ pub(crate) fn decision_objects(
                 name,
                 namespace: namespace.to_string(),
                 labels,
-                clusters: slice,
+                clusters: ClusterNames::ranked(table, slice.iter().copied()),
             });
         }
         statuses.push(DecisionGroupStatus {
             decision_group_index: index,
-            decision_group_name: group_name,
+            decision_group_name: group_name.clone(),
             decisions: names,
             cluster_count: clusters.len(),
-            clusters: ClusterNames::ranked(table, clusters),
+            clusters: ClusterNames::ranked(table, clusters.iter().copied()),
         });
     }
     (statuses, objects)

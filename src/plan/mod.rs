@@ -20,15 +20,16 @@ pub use trace::ItemTrace;
 pub(crate) use trace::{Engine, SelectionRule, SelectionTrace};
 pub(crate) use whatif::{close_matches, TaintEdit, WhatIf, WhatIfError};
 
-use crate::model::{Model, Workload, WorkloadKind};
+use crate::model::{Model, Previous, PreviousDecision, Workload, WorkloadKind};
 use crate::ocm::Scheduler;
 use crate::parallel;
 
 /// What a plan run may take besides the model.
 #[derive(Clone, Debug)]
 pub struct PlanOptions<'a> {
-    /// A previous plan: current replicas for `rebalance: false`, previous decisions for OCM.
-    pub previous: Option<&'a Plan>,
+    /// What `--previous` held: a previous plan (current replicas for `rebalance: false`,
+    /// previous decisions for OCM), or a hub's previous decisions.
+    pub previous: Option<&'a Previous>,
     /// Unix seconds; toleration expiry is judged against it.
     pub now: i64,
     pub trace: Trace,
@@ -173,14 +174,13 @@ fn build_workloads<'a>(
     options: &PlanOptions,
     workloads: &[&'a Workload],
 ) -> PlanOutcome<'a> {
-    let decisions =
-        crate::ocm::plan::placement::previous_decisions(&model.decisions, options.previous);
+    let decisions = crate::ocm::previous::of_run(&model.decisions, options.previous);
     let placements = Scheduler::new(&model.inventory, &decisions);
     let fleet = FederatedFleet::new(&model.inventory.clusters, &placements.fleet);
-    let previous: HashMap<&ObjectRef, &PlanItem> = options
-        .previous
-        .map(|plan| plan.items.iter().map(|item| (&item.source, item)).collect())
-        .unwrap_or_default();
+    let previous: HashMap<&ObjectRef, &PlanItem> = match options.previous {
+        Some(Previous::Plan(plan)) => plan.items.iter().map(|item| (&item.source, item)).collect(),
+        _ => HashMap::default(),
+    };
     let targets: HashMap<(&str, Option<&str>, &str), &Workload> = model
         .workloads
         .iter()
@@ -204,6 +204,7 @@ fn build_workloads<'a>(
         fleet: &fleet,
         hubs: &hubs,
         placements: &placements,
+        decisions: &decisions,
         previous: &previous,
         targets: &targets,
     };
@@ -345,6 +346,10 @@ pub(crate) struct Run<'r, 'a> {
     /// What each API computes once per run over its own objects.
     pub(crate) hubs: &'r crate::registry::Hubs<'a>,
     pub(crate) placements: &'r Scheduler<'r>,
+    /// The previous decisions the run takes (the inputs', or `--previous`'s for the objects
+    /// it names), which the placements' scheduler indexed.
+    pub(crate) decisions: &'r [PreviousDecision],
+    /// The items of a previous Plan, by object.
     pub(crate) previous: &'r HashMap<&'r ObjectRef, &'r PlanItem>,
     pub(crate) targets: &'r HashMap<(&'a str, Option<&'a str>, &'a str), &'a Workload>,
 }
@@ -354,7 +359,7 @@ impl<'a> Run<'_, 'a> {
         crate::registry::plan(self, workload)
     }
 
-    /// The item `--previous` holds for this workload.
+    /// The item a previous Plan holds for this workload.
     pub(crate) fn previous_item(&self, workload: &Workload) -> Option<&PlanItem> {
         self.previous.get(&workload.object.clone()).copied()
     }

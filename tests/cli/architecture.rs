@@ -337,12 +337,9 @@ const KIND_EXCEPTIONS: &[&str] = &[
     // The model's shared data: the inventory's add-on scores.
     "model/cluster.rs: AddOnPlacementScore",
     "model/mod.rs: AddOnPlacementScore",
-    // The loader's framework: its inventory entries, the name rules, and `--previous` (a
-    // Plan document or PlacementDecisions).
+    // The loader's framework: its inventory entries and the name rules.
     "load/model_builder.rs: AddOnPlacementScore",
     "load/names.rs: ManagedClusterSet",
-    "load/previous.rs: PlacementDecision",
-    "load/previous.rs: PlacementRule",
     // The outputs that write an API's objects (`-o decisions`, `-o bindings`).
     "render/bindings.rs: ClusterResourceBinding",
     "render/bindings.rs: ResourceBinding",
@@ -488,7 +485,6 @@ const API_MODULE_EXCEPTIONS: &[&str] = &[
     "load/clusters.rs: ocm",
     "load/kinds/mod.rs: federation",
     "load/kinds/mod.rs: ocm",
-    "load/previous.rs: ocm",
     "migrate/mod.rs: kubefed",
     "migrate/mod.rs: ocm",
     "plan/federated_fleet.rs: ocm",

@@ -36,6 +36,7 @@ mod output_size;
 mod packaging;
 mod placement_fields;
 mod plan;
+mod previous_decisions;
 mod properties;
 mod schema_extensions;
 mod schemas;

@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use fleetplan::{
     build, build_item, load, plan_json, plan_yaml, previous_plan, BindingScore, ClusterNames,
     ClusterOverrides, Condition, ConditionStatus, Group, ItemFields, ItemTrace, KubeFleetFields,
-    LoadOptions, Model, ObjectRef, PlacementResult, Plan, PlanItem, PlanOptions, PreviousKind,
-    Rollout, Stage, Trace, Verdict, Wave,
+    LoadOptions, Model, ObjectRef, PlacementResult, Plan, PlanItem, PlanOptions, Previous, Rollout,
+    Stage, Trace, Verdict, Wave,
 };
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
@@ -486,10 +486,11 @@ fn item() -> impl Strategy<Value = PlanItem> {
 }
 
 fn read_back(text: &str) -> Plan {
-    let (plan, kind) = previous_plan("-", &mut text.as_bytes())
-        .unwrap_or_else(|errors| panic!("{errors}\n{text}"));
-    assert_eq!(kind, PreviousKind::Plan, "{text}");
-    plan
+    match previous_plan("-", &mut text.as_bytes()) {
+        Ok(Previous::Plan(plan)) => plan,
+        Ok(other) => panic!("read back as {other:?}\n{text}"),
+        Err(errors) => panic!("{errors}\n{text}"),
+    }
 }
 
 proptest! {

@@ -16,7 +16,6 @@ use crate::model::{PreviousDecision, Workload, WorkloadKind};
 use crate::ocm::model::placement::SpecError;
 
 pub(crate) use crate::federation::read::CLUSTER_SELECTOR_ANNOTATION;
-pub(super) use crate::ocm::read::placement::{names_no_placement, planned_object};
 
 /// Decodes one object of its kind, reading nothing but the object (see [`Decoded`]).
 pub(crate) type Reader = fn(Object<'_>) -> Result<Decoded, LoadError>;

@@ -1,15 +1,13 @@
 //! OCM `Placement`: the scheduler's decisions, groups and conditions.
 
 use crate::model::time::format_rfc3339;
-use crate::model::{ConditionStatus, Group, ObjectRef, Plan, PlanItem, PreviousDecision, Workload};
+use crate::model::{ConditionStatus, Group, PlanItem, Workload};
 use crate::ocm::conditions::Status;
 use crate::ocm::model::placement::PlacementSpec;
 use crate::ocm::{self, PlacementInput, Warning};
 
 use crate::plan::trace::ItemTrace;
 use crate::plan::{Diagnostic, DiagnosticKind, Planned, Run, Trace};
-
-const KIND: &str = "Placement";
 
 pub(crate) fn plan(run: &Run, workload: &Workload, spec: &PlacementSpec) -> Planned<'static> {
     let (scheduler, now, trace) = (
@@ -73,42 +71,4 @@ pub(crate) fn plan(run: &Run, workload: &Workload, spec: &PlacementSpec) -> Plan
         trace: ItemTrace::Placement(Box::new(result)),
         warnings,
     }
-}
-
-/// The PlacementDecisions the scheduler sees as previous: those in the inputs, except where
-/// `--previous` names the placement (then its clusters stand for all its decisions).
-pub(crate) fn previous_decisions(
-    decisions: &[PreviousDecision],
-    previous: Option<&Plan>,
-) -> Vec<PreviousDecision> {
-    let from_plan: Vec<PreviousDecision> = previous
-        .map(|plan| {
-            plan.items
-                .iter()
-                .filter(|item| item.source.kind == KIND)
-                .map(|item| PreviousDecision {
-                    object: ObjectRef {
-                        api_version: "cluster.open-cluster-management.io/v1beta1".to_string(),
-                        kind: "PlacementDecision".to_string(),
-                        namespace: item.source.namespace.clone(),
-                        name: format!("{}-decision-1", item.source.name),
-                    },
-                    placement: item.source.name.clone(),
-                    clusters: item.clusters.to_vec(),
-                    source: Default::default(),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let replaced: std::collections::HashSet<(Option<String>, String)> = from_plan
-        .iter()
-        .map(|d| (d.object.namespace.clone(), d.placement.clone()))
-        .collect();
-    decisions
-        .iter()
-        .filter(|d| d.object.kind == "PlacementDecision")
-        .filter(|d| !replaced.contains(&(d.object.namespace.clone(), d.placement.clone())))
-        .cloned()
-        .chain(from_plan)
-        .collect()
 }

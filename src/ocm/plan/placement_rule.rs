@@ -12,7 +12,7 @@ pub(crate) fn plan(run: &Run, workload: &Workload, spec: &PlacementRuleSpec) -> 
     let result = rule::evaluate(&RuleInput {
         fleet: &run.placements.fleet,
         spec,
-        previous: &previous,
+        previous,
         trace: run.options.trace == Trace::Full,
     });
     let item = PlanItem {
@@ -28,15 +28,11 @@ pub(crate) fn plan(run: &Run, workload: &Workload, spec: &PlacementRuleSpec) -> 
     }
 }
 
-/// A PlacementRule's previous decisions: `--previous` first, else its own `status.decisions`.
-fn previous_decisions(run: &Run, workload: &Workload) -> Vec<String> {
-    if let Some(item) = run.previous_item(workload) {
-        return item.clusters.to_vec();
-    }
-    run.model
-        .decisions
+/// A PlacementRule's previous decisions, in their order: the run's (`--previous`'s, else its
+/// own `status.decisions`).
+fn previous_decisions<'r>(run: &Run<'r, '_>, workload: &Workload) -> &'r [String] {
+    run.decisions
         .iter()
-        .find(|d| d.object == workload.object)
-        .map(|d| d.clusters.clone())
-        .unwrap_or_default()
+        .find(|decision| decision.object == workload.object)
+        .map_or(&[], |decision| &decision.clusters)
 }

@@ -7,12 +7,13 @@ use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
 use crate::model::{PreviousDecision, WorkloadKind};
+use crate::ocm::model::decision::RULE_KIND;
 use crate::ocm::model::placement::{decode_placement_rule_decisions, decode_placement_rule_spec};
 
 pub(crate) const API: Api = Api {
     kinds: &[KnownKind {
         group: "apps.open-cluster-management.io",
-        kind: "PlacementRule",
+        kind: RULE_KIND,
         versions: &["v1"],
         scope: Scope::Namespaced,
         names: Names::Subdomain,

@@ -25,7 +25,6 @@ fn assert_agreement(paths: &[String], previous: Option<&str>, now: &str) {
         .unwrap_or_else(|errors| panic!("{paths:?} should load: {errors:?}"));
     let previous = previous.map(|path| {
         load::previous_plan(path, &mut std::io::empty())
-            .map(|(plan, _kind)| plan)
             .unwrap_or_else(|errors| panic!("{path} should load: {errors:?}"))
     });
     let outcome = plan::build(

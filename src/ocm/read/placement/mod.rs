@@ -12,11 +12,11 @@ use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
-use crate::model::{ObjectRef, PreviousDecision, WorkloadKind};
-use crate::ocm::model::placement::{decode_placement_spec, PLACEMENT_API_VERSION};
+use crate::model::WorkloadKind;
+use crate::ocm::model::decision::{DECISION_KIND, PLACEMENT_KIND};
+use crate::ocm::model::placement::decode_placement_spec;
 
 const GROUP: &str = "cluster.open-cluster-management.io";
-const DECISION_KIND: &str = "PlacementDecision";
 
 pub(crate) const API: Api = Api {
     kinds: &[
@@ -62,7 +62,7 @@ pub(crate) const API: Api = Api {
         },
         KnownKind {
             group: GROUP,
-            kind: "Placement",
+            kind: PLACEMENT_KIND,
             versions: &["v1alpha1", "v1beta1"],
             scope: Scope::Namespaced,
             names: Names::Subdomain,
@@ -80,25 +80,4 @@ fn placement(object: Object<'_>) -> Result<Decoded, LoadError> {
         WorkloadKind::Placement(Box::new(spec)),
         None,
     ))
-}
-
-/// A PlacementDecision without (or with an empty) placement label: it belongs to no
-/// Placement. (A PlacementRule's decisions always belong to the rule.)
-pub(crate) fn names_no_placement(decision: &PreviousDecision) -> bool {
-    decision.object.kind == DECISION_KIND && decision.placement.is_empty()
-}
-
-/// The plan item a previous decision belongs to: a PlacementDecision's Placement, otherwise
-/// the object that carried the decisions (a PlacementRule's `status.decisions`).
-pub(crate) fn planned_object(decision: &PreviousDecision) -> ObjectRef {
-    if decision.object.kind == DECISION_KIND {
-        ObjectRef {
-            api_version: PLACEMENT_API_VERSION.to_string(),
-            kind: "Placement".to_string(),
-            namespace: decision.object.namespace.clone(),
-            name: decision.placement.clone(),
-        }
-    } else {
-        decision.object.clone()
-    }
 }
