@@ -440,8 +440,12 @@ pub(crate) struct ApiChanges {
 }
 
 /// How a line of an API's change reads in a diff: something added, something gone (`None`:
-/// a value that moved).
-pub(crate) use crate::kubefleet::diff::Mark;
+/// a value that moved); every diff format paints it alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mark {
+    Added,
+    Removed,
+}
 
 impl ApiChanges {
     /// The changes of each API's own fields from `previous` to `current`.

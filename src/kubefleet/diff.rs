@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::fields::{ClusterOverrides, KubeFleetFields};
 use super::model::binding::BindingScore;
 use super::stages::Stage;
+use crate::registry::Mark;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -43,13 +44,6 @@ pub(crate) struct Keyed<T> {
     pub(crate) before: Option<T>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) after: Option<T>,
-}
-
-/// How a line of a change reads: something added, something gone, or a value that moved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Mark {
-    Added,
-    Removed,
 }
 
 /// Every key of either map whose value differs.
