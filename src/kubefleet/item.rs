@@ -78,22 +78,63 @@ pub(crate) enum NotScheduled {
     SeveralLatest(usize),
 }
 
-/// The scheduler's and the placement controller's refusal of a placement with several
-/// latest snapshots (`pkg/utils/controller/policy_snapshot_resolver.go
-/// LookupLatestPolicySnapshot`: `ErrUnexpectedBehavior`, `ErrMultipleActivePolicySnapshots`),
-/// then which snapshots they are.
-fn several_latest(placement: &Placement, snapshots: &[PolicySnapshot]) -> String {
+/// The scheduler's, the placement controller's and a staged update run's refusal of a
+/// placement with several latest snapshots (`pkg/utils/controller/policy_snapshot_resolver.go
+/// LookupLatestPolicySnapshot`: `ErrUnexpectedBehavior`, `ErrMultipleActivePolicySnapshots`).
+fn several_latest(placement: &Placement, count: usize) -> String {
+    format!(
+        "unexpected behavior which cannot be handled by the controller: multiple active policy snapshots found for placement {}/{}: got {count}, want 1",
+        placement.namespace.as_deref().unwrap_or_default(),
+        placement.name,
+    )
+}
+
+/// The item error for several latest snapshots: upstream's text, then which snapshots they are.
+fn several_latest_error(placement: &Placement, snapshots: &[PolicySnapshot]) -> String {
     let names: Vec<&str> = snapshots
         .iter()
         .map(|snapshot| snapshot.name.as_str())
         .collect();
     format!(
-        "unexpected behavior which cannot be handled by the controller: multiple active policy snapshots found for placement {}/{}: got {}, want 1 (labelled kubernetes-fleet.io/is-latest-snapshot=true: {})",
-        placement.namespace.as_deref().unwrap_or_default(),
-        placement.name,
-        snapshots.len(),
+        "{} (labelled kubernetes-fleet.io/is-latest-snapshot=true: {})",
+        several_latest(placement, snapshots.len()),
         names.join(", ")
     )
+}
+
+/// The run's `Initialized` condition (`recordInitializationSucceeded`,
+/// `recordInitializationFailed`).
+fn initialized(placement: &Placement, outcome: Result<(), &RunError>) -> Condition {
+    let kind = if placement.namespace.is_some() {
+        "StagedUpdateRun"
+    } else {
+        "ClusterStagedUpdateRun"
+    };
+    match outcome {
+        Ok(()) => Condition {
+            type_: "Initialized".to_string(),
+            status: ConditionStatus::True,
+            reason: "UpdateRunInitializedSuccessfully".to_string(),
+            message: format!("{kind} initialized successfully"),
+        },
+        Err(error) => Condition {
+            type_: "Initialized".to_string(),
+            status: ConditionStatus::False,
+            reason: "UpdateRunInitializedFailed".to_string(),
+            message: error.to_string(),
+        },
+    }
+}
+
+/// `initialization.go validatePlacement`: only a placement that leaves its rollout to runs.
+fn validate_placement(placement: &Placement) -> Result<(), RunError> {
+    if placement.strategy_type == "External" {
+        return Ok(());
+    }
+    Err(RunError::User(format!(
+        "parent placement does not have an external rollout strategy, current strategy: {}",
+        placement.strategy_type
+    )))
 }
 
 /// Plans one placement over the run's fleet.
@@ -111,11 +152,26 @@ pub(crate) fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
         [] => None,
         [snapshot] => Some(snapshot),
         several => {
+            // A run stops at the same lookup (`determinePolicySnapshot`), once its placement
+            // passed `validatePlacement`.
+            let conditions = input
+                .run
+                .map(|_| {
+                    let error = validate_placement(input.placement)
+                        .err()
+                        .unwrap_or_else(|| {
+                            RunError::Validation(several_latest(input.placement, several.len()))
+                        });
+                    initialized(input.placement, Err(&error))
+                })
+                .into_iter()
+                .collect();
             return Item {
-                errors: vec![several_latest(input.placement, several)],
+                errors: vec![several_latest_error(input.placement, several)],
+                conditions,
                 not_scheduled: Some(NotScheduled::SeveralLatest(several.len())),
                 ..Item::default()
-            }
+            };
         }
     };
     let schedule = schedule::schedule(input.placement, snapshot, input.bindings, fleet);
@@ -183,11 +239,6 @@ pub(crate) fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
         }
     }
     if let Some(run) = input.run {
-        let kind = if input.placement.namespace.is_some() {
-            "StagedUpdateRun"
-        } else {
-            "ClusterStagedUpdateRun"
-        };
         match initialize(run, policy, &schedule, fleet, input.placement) {
             Ok(assigned) => {
                 item.stages = assigned.stages;
@@ -197,21 +248,12 @@ pub(crate) fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
                     name: stages::DELETE_STAGE.to_string(),
                     clusters: assigned.deletion,
                 });
-                item.conditions.push(Condition {
-                    type_: "Initialized".to_string(),
-                    status: ConditionStatus::True,
-                    reason: "UpdateRunInitializedSuccessfully".to_string(),
-                    message: format!("{kind} initialized successfully"),
-                });
+                item.conditions.push(initialized(input.placement, Ok(())));
             }
             Err(error) => {
                 item.errors.push(error.to_string());
-                item.conditions.push(Condition {
-                    type_: "Initialized".to_string(),
-                    status: ConditionStatus::False,
-                    reason: "UpdateRunInitializedFailed".to_string(),
-                    message: error.to_string(),
-                });
+                item.conditions
+                    .push(initialized(input.placement, Err(&error)));
             }
         }
     }
@@ -231,12 +273,7 @@ fn initialize(
     placement: &Placement,
 ) -> Result<stages::Stages, RunError> {
     // `validatePlacement` comes first: only a placement that leaves its rollout to runs.
-    if placement.strategy_type != "External" {
-        return Err(RunError::User(format!(
-            "parent placement does not have an external rollout strategy, current strategy: {}",
-            placement.strategy_type
-        )));
-    }
+    validate_placement(placement)?;
     let namespace = placement.namespace.as_deref();
     if schedule.condition.status != ConditionStatus::True {
         return Err(RunError::NotScheduled(schedule.snapshot.clone()));

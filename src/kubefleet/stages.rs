@@ -43,6 +43,10 @@ pub(crate) enum RunError {
     /// the snapshot as `namespace/name`.
     #[error("cannot continue the updateRun: failed to validate the updateRun: no scheduled or to-be-deleted bindings found for the latest policy snapshot {0}")]
     NoBindings(String),
+    /// A placement-state invariant the run cannot recover from (`determinePolicySnapshot`:
+    /// several latest policy snapshots), upstream's error text.
+    #[error("cannot continue the updateRun: failed to validate the updateRun: {0}")]
+    Validation(String),
     /// The latest policy snapshot is not `Scheduled=True` (`getPolicySnapshot`).
     #[error("cannot continue the updateRun: failed to validate the updateRun: policy snapshot `{0}` not fully scheduled yet")]
     NotScheduled(String),

@@ -507,14 +507,59 @@ spec: {placementName: nowhere, stagedRolloutStrategyName: rings}
         .run();
 }
 
+/// With two latest snapshots and a placement that is not `External`, the run fails at
+/// `validatePlacement`, which upstream's initialization runs before it looks the snapshot up.
+#[test]
+fn a_run_over_two_latest_snapshots_fails_at_the_placement_first() {
+    let two = "testdata/kubefleet/cases/two-latest.yaml";
+    let rolling = std::fs::read_to_string(PLACEMENTS)
+        .expect("the example placements")
+        .replacen("  strategy:\n    type: External\n", "", 1);
+    let output = Test::new()
+        .args([
+            "plan",
+            "-o",
+            "json",
+            "-f",
+            MEMBERS,
+            "-f",
+            "testdata/kubefleet/example/rollout.yaml",
+            "-f",
+            two,
+            "-f",
+            "-",
+            "crp/web",
+            "--now",
+            NOW,
+        ])
+        .stdin(rolling)
+        .stderr_contains("multiple active policy snapshots found for placement /web")
+        .status(1)
+        .run();
+    let plan: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(
+        plan["items"][0]["conditions"],
+        serde_json::json!([{
+            "type": "Initialized",
+            "status": "False",
+            "reason": "UpdateRunInitializedFailed",
+            "message": "cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: parent placement does not have an external rollout strategy, current strategy: RollingUpdate"
+        }])
+    );
+}
+
 #[test]
 fn two_snapshots_labelled_latest_stop_the_placement_as_upstream_stops_it() {
     let two = "testdata/kubefleet/cases/two-latest.yaml";
-    let error = "unexpected behavior which cannot be handled by the controller: multiple active policy snapshots found for placement /web: got 2, want 1 (labelled kubernetes-fleet.io/is-latest-snapshot=true: web-1, web-2)";
+    let upstream = "unexpected behavior which cannot be handled by the controller: multiple active policy snapshots found for placement /web: got 2, want 1";
+    let error =
+        format!("{upstream} (labelled kubernetes-fleet.io/is-latest-snapshot=true: web-1, web-2)");
+    // The staged update run stops at the same lookup (`determinePolicySnapshot`) and says so
+    // in its Initialized condition, with upstream's text.
     Test::new()
         .args(["plan", "-f", EXAMPLE, "-f", two, "crp/web", "--now", NOW])
         .stdout(format!(
-            "ClusterResourcePlacement/web (placement.kubernetes-fleet.io/v1beta1): error\n  error: {error}\n"
+            "ClusterResourcePlacement/web (placement.kubernetes-fleet.io/v1beta1): error\n  error: {error}\n  UpdateRunInitializedFailed: cannot continue the updateRun: failed to validate the updateRun: {upstream}\n"
         ))
         .stderr(format!(
             "error: testdata/kubefleet/example/placements.yaml#1: ClusterResourcePlacement/web: {error}\n"
