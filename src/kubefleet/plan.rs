@@ -63,22 +63,12 @@ impl<'a> Hub<'a> {
         let mut runs: HashMap<Key<'a>, &'a UpdateRun> = HashMap::new();
         for run in &objects.runs {
             let slot = runs
-                .entry((run.namespace.as_deref(), run.placement.as_str()))
+                .entry((run.namespace(), run.placement_name()))
                 .or_insert(run);
-            if run.name < slot.name {
+            if run.name() < slot.name() {
                 *slot = run;
             }
         }
-        let strategies = objects
-            .strategies
-            .iter()
-            .map(|strategy| {
-                (
-                    (strategy.namespace.as_deref(), strategy.name.as_str()),
-                    strategy,
-                )
-            })
-            .collect();
         let refused: HashSet<usize> = selected_twice(&objects.overrides)
             .into_iter()
             .map(|(at, _)| at)
@@ -88,7 +78,7 @@ impl<'a> Hub<'a> {
             bindings,
             snapshots,
             runs,
-            strategies,
+            strategies: strategies(objects),
             overrides: objects
                 .overrides
                 .iter()
@@ -111,25 +101,35 @@ impl<'a> Hub<'a> {
     }
 }
 
+/// The (Cluster)StagedUpdateStrategies by namespace (their kind's scope) and name.
+fn strategies(objects: &Objects) -> HashMap<Key<'_>, &Strategy> {
+    objects
+        .strategies
+        .iter()
+        .map(|strategy| {
+            (
+                (strategy.namespace.as_deref(), strategy.name.as_str()),
+                strategy,
+            )
+        })
+        .collect()
+}
+
 /// Every staged update run whose `spec.stagedRolloutStrategyName` names no strategy of its
 /// namespace (its kind's scope) in the inputs: a reference that resolves to nothing, an error
 /// at the run in every run (its placement is planned as without it).
 fn missing_strategies(objects: &Objects) -> Vec<Diagnostic> {
-    let strategies: HashSet<Key<'_>> = objects
-        .strategies
-        .iter()
-        .map(|strategy| (strategy.namespace.as_deref(), strategy.name.as_str()))
-        .collect();
+    let strategies = strategies(objects);
     objects
         .runs
         .iter()
-        .filter(|run| !strategies.contains(&(run.namespace.as_deref(), run.strategy.as_str())))
+        .filter(|run| !strategies.contains_key(&(run.namespace(), run.strategy.as_str())))
         .map(|run| Diagnostic {
-            source: run.source.clone(),
-            object: run.object.clone(),
+            source: run.placement.source.clone(),
+            object: run.placement.object.clone(),
             kind: Kind::Unresolved,
             field: Some("spec.stagedRolloutStrategyName"),
-            message: match &run.namespace {
+            message: match run.namespace() {
                 Some(namespace) => format!(
                     "StagedUpdateStrategy/{namespace}/{} is not in the inputs",
                     run.strategy

@@ -422,20 +422,15 @@ fn run(object: Object<'_>) -> Result<Decoded, LoadError> {
     }
     let wire: RunWire = decode_value(&object, &value)?;
     let run = UpdateRun {
-        namespace: object.object.namespace.clone(),
-        name: object.name().to_string(),
-        placement: wire.spec.placement_name,
+        placement: reference(
+            &object,
+            "spec.placementName",
+            true,
+            Some(wire.spec.placement_name),
+        ),
         strategy: wire.spec.staged_rollout_strategy_name,
-        source: object.source.clone(),
-        object: object.object.clone(),
     };
-    let placement = reference(
-        &object,
-        "spec.placementName",
-        true,
-        Some(run.placement.clone()),
-    );
-    Ok(kept(&object, KubeFleetObject::Run(run, placement)))
+    Ok(kept(&object, KubeFleetObject::Run(run)))
 }
 
 #[derive(Deserialize)]

@@ -37,7 +37,7 @@ pub(crate) enum Object {
     Binding(Binding, PlacementReference),
     Snapshot(Snapshot, PlacementReference),
     Strategy(Strategy),
-    Run(UpdateRun, PlacementReference),
+    Run(UpdateRun),
     Override(OverrideObject, Option<PlacementReference>),
 }
 
@@ -68,9 +68,9 @@ impl Objects {
                 self.references.push(reference);
             }
             Object::Strategy(strategy) => self.strategies.push(strategy),
-            Object::Run(run, reference) => {
+            Object::Run(run) => {
+                self.references.push(run.placement.clone());
                 self.runs.push(run);
-                self.references.push(reference);
             }
             Object::Override(override_, reference) => {
                 self.overrides.push(override_);
@@ -132,17 +132,29 @@ pub(crate) struct Strategy {
     pub(crate) stages: Vec<StageConfig>,
 }
 
-/// A (Cluster)StagedUpdateRun.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// A (Cluster)StagedUpdateRun: the placement it names, which also says where the run was
+/// read and what it is, and its strategy.
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct UpdateRun {
-    pub(crate) namespace: Option<String>,
-    pub(crate) name: String,
-    /// `spec.placementName`.
-    pub(crate) placement: String,
+    /// `spec.placementName` (a ResourcePlacement's in the run's namespace).
+    pub(crate) placement: PlacementReference,
     /// `spec.stagedRolloutStrategyName`.
     pub(crate) strategy: String,
-    pub(crate) source: Source,
-    pub(crate) object: ObjectRef,
+}
+
+impl UpdateRun {
+    /// The run's namespace (a StagedUpdateRun's), which is its placement's and strategy's.
+    pub(crate) fn namespace(&self) -> Option<&str> {
+        self.placement.object.namespace.as_deref()
+    }
+
+    pub(crate) fn name(&self) -> &str {
+        &self.placement.object.name
+    }
+
+    pub(crate) fn placement_name(&self) -> &str {
+        self.placement.name.as_deref().unwrap_or_default()
+    }
 }
 
 /// Which placement an override names (`spec.placement`).
