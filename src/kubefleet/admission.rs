@@ -15,7 +15,9 @@ use super::model::policy::{
 use super::model::taint::{Toleration, TolerationOperator};
 use super::property::{self, RESOURCE_PROPERTY_PREFIX};
 use crate::model::Quantity;
-use crate::selector::{dns1123_subdomain_errors, label_key_errors, label_value_errors, Selector};
+use crate::selector::{
+    dns1123_subdomain_errors, go_quote, label_key_errors, label_value_errors, Selector,
+};
 
 /// One refusal.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -136,8 +138,8 @@ fn schema(raw: &Value, policy: &PlacementPolicy) -> Vec<Refusal> {
             refuse(
                 format!("{POLICY}.tolerations[{index}].effect"),
                 format!(
-                    "Unsupported value: {:?}: supported values: \"NoSchedule\"",
-                    toleration.effect
+                    "Unsupported value: {}: supported values: \"NoSchedule\"",
+                    go_quote(&toleration.effect)
                 ),
             );
         }
@@ -203,8 +205,8 @@ fn term_schema(path: &str, term: &ClusterSelectorTerm, refuse: &mut impl FnMut(S
             refuse(
                 format!("{path}.propertySorter.sortOrder"),
                 format!(
-                    "Unsupported value: {:?}: supported values: \"Descending\", \"Ascending\"",
-                    sorter.sort_order
+                    "Unsupported value: {}: supported values: \"Descending\", \"Ascending\"",
+                    go_quote(&sorter.sort_order)
                 ),
             );
         }
@@ -361,8 +363,9 @@ fn property_requirements(requirements: &[PropertySelectorRequirement], messages:
         for value in &requirement.values {
             match Quantity::parse(value) {
                 Err(error) => messages.push(format!(
-                    "invalid values for property {}: value {value:?} is not a valid resource.Quantity: {error}",
-                    requirement.name
+                    "invalid values for property {}: value {} is not a valid resource.Quantity: {error}",
+                    requirement.name,
+                    go_quote(value)
                 )),
                 Ok(quantity) if known && requirement.values.len() == 1 => {
                     parsed.push((&requirement.name, &requirement.operator, quantity));

@@ -26,7 +26,7 @@ pub(crate) use validation::{
 
 pub use bits::ClusterBits;
 pub use conjunction::Selector;
-pub(crate) use error::{FieldError, SelectorError};
+pub(crate) use error::{go_quote, FieldError, SelectorError};
 pub use index::LabelIndex;
 pub(crate) use label_selector::validate_label_selector;
 pub use label_table::LabelTable;

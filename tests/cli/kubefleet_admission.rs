@@ -467,6 +467,13 @@ fn a_staged_update_run_upstream_refuses_is_an_error_with_upstreams_message() {
             "error: <stdin>#1: ClusterStagedUpdateRun/run: spec.state: Unsupported value: \"Pause\": supported values: \"Initialize\", \"Run\", \"Stop\"\n".to_string(),
         ),
         (
+            // Quoted as Go's `%q` quotes it (`\x01`), as the API server writes it.
+            "v1beta1",
+            "run".to_string(),
+            "{placementName: web, stagedRolloutStrategyName: rings, state: \"Pa\\x01use\"}".to_string(),
+            "error: <stdin>#1: ClusterStagedUpdateRun/run: spec.state: Unsupported value: \"Pa\\x01use\": supported values: \"Initialize\", \"Run\", \"Stop\"\n".to_string(),
+        ),
+        (
             "v1beta1",
             "run".to_string(),
             format!("{{placementName: {}, stagedRolloutStrategyName: rings}}", "p".repeat(256)),

@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use crate::kubefleet::model::aggregate;
 use crate::load::api::FieldError;
-use crate::selector::{label_key_errors, label_value_errors, Selector};
+use crate::selector::{go_quote, label_key_errors, label_value_errors, Selector};
 
 /// The schema's refusals, as the API server words them, in the order they are found.
 struct Schema {
@@ -65,11 +65,13 @@ impl Schema {
 
     fn one_of(&mut self, path: &str, value: &str, supported: &[&str]) {
         if !supported.contains(&value) {
-            let supported: Vec<String> = supported.iter().map(|one| format!("{one:?}")).collect();
+            // The API server quotes with Go's `%q` (`field.NotSupported`).
+            let supported: Vec<String> = supported.iter().map(|one| go_quote(one)).collect();
             self.refuse(
                 path,
                 format!(
-                    "Unsupported value: {value:?}: supported values: {}",
+                    "Unsupported value: {}: supported values: {}",
+                    go_quote(value),
                     supported.join(", ")
                 ),
             );
@@ -80,7 +82,10 @@ impl Schema {
         if !matches {
             self.refuse(
                 path,
-                format!("Invalid value: {value:?}: {path} in body should match '{pattern}'"),
+                format!(
+                    "Invalid value: {}: {path} in body should match '{pattern}'",
+                    go_quote(value)
+                ),
             );
         }
     }
