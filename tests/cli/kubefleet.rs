@@ -161,6 +161,21 @@ fn diff_against_the_same_inputs_finds_no_changes() {
     assert_eq!(String::from_utf8_lossy(&output), "no changes\n");
 }
 
+/// The plan written as JSON reads back as `--previous` as its YAML does: a KubeFleet item's
+/// own fields (scores, stages, overrides) come back, so nothing differs, and a moved stage
+/// diffs as it does against the YAML plan.
+#[test]
+fn the_json_plan_as_previous_diffs_as_the_yaml_one() {
+    let previous = format!("{EXPECTED}/plan.json");
+    let output = run(&["diff", "-f", EXAMPLE, "--previous", &previous]);
+    assert_eq!(String::from_utf8_lossy(&output), "no changes\n");
+    let rollout = format!("{CASES}/rollout-v2.yaml");
+    let inputs = ["-f", MEMBERS, "-f", PLACEMENTS, "-f", &rollout];
+    let mut args = vec!["diff", "--previous", &previous];
+    args.extend(inputs);
+    golden("diff.txt", &run_status(&args, 2));
+}
+
 #[test]
 fn check_finds_refusals_unfilled_pick_n_failed_cycles_and_clusters_in_no_stage() {
     let cases = format!("{CASES}/check.yaml");
