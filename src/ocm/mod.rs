@@ -492,6 +492,7 @@ pub(crate) mod tests {
         AddOnPlacementScore, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory,
         ObjectRef, PreviousDecision, Taint, TaintEffect, CLUSTERSET_LABEL,
     };
+    use crate::ocm::model::decision::DECISION_KIND;
     use crate::ocm::model::placement::decode_placement_spec;
 
     use super::*;
@@ -531,7 +532,7 @@ pub(crate) mod tests {
         vec![PreviousDecision {
             object: ObjectRef {
                 api_version: "cluster.open-cluster-management.io/v1beta1".into(),
-                kind: "PlacementDecision".into(),
+                kind: DECISION_KIND.into(),
                 namespace: Some("ns".into()),
                 name: format!("{placement}-decision-1"),
             },

@@ -16,6 +16,7 @@ use crate::model::{
     labels_from, AddOnPlacementScore, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory,
     LabelSelectorSpec, ObjectRef, PreviousDecision, Quantity, Taint,
 };
+use crate::ocm::model::decision::DECISION_KIND;
 use crate::ocm::model::placement::{decode_placement_spec, parse_taint_effect, PLACEMENT_LABEL};
 
 const VECTORS: &str = include_str!("../../testdata/upstream/ocm.yaml");
@@ -247,7 +248,7 @@ fn previous(input: &Input) -> Vec<PreviousDecision> {
         .map(|decision| PreviousDecision {
             object: ObjectRef {
                 api_version: API_VERSION.to_string(),
-                kind: "PlacementDecision".to_string(),
+                kind: DECISION_KIND.to_string(),
                 namespace: Some(decision.namespace.clone()),
                 name: decision.name.clone(),
             },
