@@ -14,8 +14,11 @@ use crate::karmada::model::{KarmadaCluster, PropagationPolicy, ResourceBinding};
 use crate::karmada::plan::KarmadaTrace;
 use crate::kubefed::model::RspSpec;
 use crate::load::kinds::{self, Api};
+use crate::load::LoadError;
 use crate::migrate::{Migrate, Target};
-use crate::model::{Cluster, FederatedPlacement, Model, PlanItem, Workload};
+use crate::model::{
+    Cluster, FederatedPlacement, Model, ObjectRef, PlanItem, PreviousDecision, Workload,
+};
 use crate::ocm::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, PlacementBinding};
 use crate::ocm::model::placement::{PlacementRuleSpec, PlacementSpec};
 use crate::ocm::plan::consumers::ConsumerTrace;
@@ -272,13 +275,20 @@ pub(crate) const APIS: &[&Api] = &[
     &karmada::read::API,
 ];
 
-/// What `--previous` reads besides a Plan document: the decisions a live hub exports (OCM's
-/// PlacementDecisions and PlacementRules), the kinds they come as, what refuses them, and
-/// the object each belongs to (`diff` compares per object).
-pub(crate) use crate::ocm::model::decision::owner as previous_decision_owner;
-pub(crate) use crate::ocm::read::previous::{
-    refused as refused_previous_decisions, KINDS as PREVIOUS_DECISION_KINDS,
-};
+/// The kinds `--previous` reads besides a Plan document: the decisions a live hub exports
+/// (OCM's PlacementDecisions and PlacementRules).
+pub(crate) const PREVIOUS_DECISION_KINDS: &[&str] = ocm::read::previous::KINDS;
+
+/// What refuses `--previous`'s decisions, one error per decision at fault.
+pub(crate) fn refused_previous_decisions(decisions: &[PreviousDecision]) -> Vec<LoadError> {
+    ocm::read::previous::refused(decisions)
+}
+
+/// The object a previous decision belongs to (`diff` compares `--previous`'s decisions per
+/// object).
+pub(crate) fn previous_decision_owner(decision: &PreviousDecision) -> ObjectRef {
+    ocm::model::decision::owner(decision)
+}
 
 /// What each API computes once per plan run over its own objects, before any item is
 /// planned (`Run::hubs`).
