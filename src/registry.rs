@@ -416,8 +416,8 @@ pub(crate) enum ItemKey {
     KubeFleet(kubefleet::fields::Key),
 }
 
-/// The keys of every API's own fields, in the order they are written (a plan item's
-/// unknown-field message lists them).
+/// The keys of every API's own fields, in the order they are written (`ItemFields`' fields
+/// in order, each API's keys in its order); a plan item's unknown-field message lists them.
 pub(crate) const ITEM_KEYS: &[&str] = kubefleet::fields::Key::NAMES;
 
 impl ItemKey {
