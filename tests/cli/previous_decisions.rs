@@ -191,3 +191,97 @@ fn a_placement_rule_keeps_its_exported_decisions_in_their_order() {
         );
     }
 }
+
+/// A previous Plan's Placement item stands for the PlacementDecisions the hub wrote for its
+/// groups: the canary group (its clusters last by name) and 148 others, 150 in all, every
+/// one of them kept steady against two new clusters that sort before the canaries. The run
+/// writes them again as upstream names them: `p-decision-1` for the canaries, then the
+/// others in slices of 100, `p-decision-2` and `p-decision-3`.
+#[test]
+fn a_previous_plan_s_groups_keep_every_cluster_they_divide() {
+    let others: Vec<String> = (0..148).map(|n| format!("c{n:03}")).collect();
+    let mut inventory = String::from(
+        "apiVersion: fleetplan.io/v1alpha1\nkind: ClusterInventory\nmetadata: {name: fleet}\n\
+         clusters:\n  - {name: z0, labels: {stage: canary}, sets: [all]}\n  \
+         - {name: z1, labels: {stage: canary}, sets: [all]}\n  - {name: n0, sets: [all]}\n  \
+         - {name: n1, sets: [all]}\n",
+    );
+    for name in &others {
+        inventory.push_str(&format!("  - {{name: {name}, sets: [all]}}\n"));
+    }
+    inventory.push_str(&INVENTORY[INVENTORY.find("---").unwrap()..]);
+    let placement = "\
+apiVersion: cluster.open-cluster-management.io/v1beta1
+kind: Placement
+metadata: {name: p, namespace: apps}
+spec:
+  numberOfClusters: 150
+  decisionStrategy:
+    groupStrategy:
+      decisionGroups:
+        - groupName: canary
+          groupClusterSelector:
+            labelSelector: {matchLabels: {stage: canary}}
+";
+    let chosen: Vec<&str> = others
+        .iter()
+        .map(String::as_str)
+        .chain(["z0", "z1"])
+        .collect();
+    let previous = format!(
+        "apiVersion: fleetplan.io/v1alpha1\nkind: Plan\nitems:\n  - source: {{apiVersion: \
+         cluster.open-cluster-management.io/v1beta1, kind: Placement, namespace: apps, name: p}}\n    \
+         clusters: [{}]\n    groups:\n      - {{name: canary, index: 0, clusters: [z0, z1]}}\n      \
+         - {{name: '', index: 1, clusters: [{}]}}\n",
+        chosen.join(", "),
+        others.join(", ")
+    );
+    let dir = common::tempdir();
+    let (inputs, plan) = (dir.path().join("inputs.yaml"), dir.path().join("plan.yaml"));
+    common::write(&inputs, &format!("{inventory}---\n{placement}"));
+    common::write(&plan, &previous);
+    let (inputs, plan) = (inputs.display().to_string(), plan.display().to_string());
+    let output = Test::new()
+        .args([
+            "plan",
+            "-f",
+            &inputs,
+            "--previous",
+            &plan,
+            "--now",
+            NOW,
+            "-o",
+            "json",
+        ])
+        .run();
+    let planned: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("plan -o json is JSON");
+    assert_eq!(planned["items"][0]["clusters"], serde_json::json!(chosen));
+    let output = Test::new()
+        .args(["explain", "-f", &inputs, "--previous", &plan, "--now", NOW])
+        .args(["placement/apps/p"])
+        .run();
+    let text = common::stdout(&output);
+    let verdict = |cluster: &str| {
+        text.lines()
+            .find(|line| line.starts_with(&format!("{cluster} ")))
+            .map(|line| line.split("; ").last().unwrap_or_default().to_string())
+    };
+    let steady = text
+        .lines()
+        .filter(|line| line.contains("Steady 100×1"))
+        .count();
+    assert_eq!(steady, 150, "{text}");
+    assert_eq!(
+        verdict("z1").as_deref(),
+        Some("group 0 (canary), decision p-decision-1")
+    );
+    assert_eq!(
+        verdict("c099").as_deref(),
+        Some("group 1, decision p-decision-2")
+    );
+    assert_eq!(
+        verdict("c100").as_deref(),
+        Some("group 1, decision p-decision-3")
+    );
+}
