@@ -43,6 +43,8 @@ const THROUGH_THE_CLI: &[&str] = &[
     "pickFixedStatus",
     "scoredSort",
     "pickTopN",
+    "scoreLess",
+    "scoreEqual",
 ];
 
 /// The kinds only the library runs (src/kubefleet/upstream_vectors.rs), with the reason.
@@ -63,20 +65,10 @@ const LIBRARY_ONLY_KINDS: &[(&str, &str)] = &[
         "tscPrepare",
         "five vectors expect verdicts for clusters holding a current binding, which SamePlacementAffinity drops before this plugin runs; two expect the Skip status of a policy without constraints (or without a policy), which only the framework sees",
     ),
-    (
-        "scoreLess",
-        "two score structs compared directly; a cluster's score comes from a fleet and bindings the vector does not state",
-    ),
-    (
-        "scoreEqual",
-        "two score structs (or nil) compared directly; a cluster's score comes from a fleet and bindings the vector does not state",
-    ),
 ];
 
 /// Given lists the status builders take that no scheduling cycle produces.
 const GIVEN_LISTS: &str = "the lists are given: filter reasons (`reason1, reason2`, `filtered`) no plugin writes, not-picked scores beside as many current bindings as numberOfClusters (a cycle with N bound scores nothing), or a cap on unselected decisions other than the scheduler's 20";
-/// Score tuples no stated fleet yields.
-const GIVEN_SCORES: &str = "the score tuples are given; topology spread and obsolete placement scores come only from a fleet and bindings the vector does not state (and a constraint also limits each cycle to one pick, rescoring after it)";
 const WEIGHT_ZERO: &str = "weight 0 with an empty or invalid sortOrder: the CRD's enum refuses the sort order and a term of weight 0 is never interpolated (upstream's test calls the function directly, some with extremes no fleet has)";
 const VIOLATED: &str = "violated: the skew change of a violation is never used (a violated DoNotSchedule constraint filters the cluster, a ScheduleAnyway one scores -1000), so no output shows it";
 
@@ -182,19 +174,30 @@ const LIBRARY_ONLY_VECTORS: &[(&str, &str)] = &[
         "TestUpdatePolicySnapshotStatusForPickFixedPlacementType/none",
         "an empty clusterNames: upstream skips the cycle and writes no status (design section 5)",
     ),
-    ("TestScoredClustersSort/sort asc values", GIVEN_SCORES),
-    ("TestScoredClustersSort/sort desc values", GIVEN_SCORES),
-    ("TestScoredClustersSort/sort values in random", GIVEN_SCORES),
     (
         "TestPickTopNScoredClusters/zero to pick",
         "nothing to pick: a PickN with as many current bindings as it asks for scores nothing",
     ),
-    ("TestPickTopNScoredClusters/not enough to pick", GIVEN_SCORES),
-    ("TestPickTopNScoredClusters/enough to pick", GIVEN_SCORES),
+    (
+        "TestPickTopNScoredClusters/not enough to pick",
+        "two picks from topology spread scores: the constraints that yield them limit each cycle to one pick, and the second cycle rescores, so the picked list's order is not the vector's",
+    ),
+    (
+        "TestClusterScoreEqual/s1 is nil",
+        "a nil score: every scored cluster has one",
+    ),
+    (
+        "TestClusterScoreEqual/s2 is nil",
+        "a nil score: every scored cluster has one",
+    ),
+    (
+        "TestClusterScoreEqual/both s1 and s2 are nil",
+        "a nil score: every scored cluster has one",
+    ),
 ];
 
 /// How many vectors run through the CLI: each one runs.
-const MAPPED: usize = 179;
+const MAPPED: usize = 188;
 
 /// Mapped vectors that do not pass, with the reason; the library's `NOT_PASSING` lists the
 /// same ones (a listed vector that starts passing fails the test).
@@ -894,6 +897,8 @@ fn every_vector_a_manifest_can_state_passes_through_the_cli() {
             "pickFixedStatus" => scheduling::check_pick_fixed_status(id, input, expected),
             "scoredSort" => scheduling::check_scored_sort(id, input, expected),
             "pickTopN" => scheduling::check_pick_top_n(id, input, expected),
+            "scoreLess" => scheduling::check_score_less(id, input, expected),
+            "scoreEqual" => scheduling::check_score_equal(id, input, expected),
             other => panic!("{id}: no check for {other}"),
         };
         let outcome = std::panic::catch_unwind(check);

@@ -681,31 +681,78 @@ pub(super) fn check_pick_fixed_status(id: &str, input: &Value, expected: &Value)
     }
 }
 
-/// Scored clusters that all score the same: a PickN of one picks the largest name, and the
-/// rest rank after it by name descending (`explain`'s ranks).
-pub(super) fn check_scored_sort(id: &str, input: &Value, expected: &Value) {
-    let scored = strings_of(&input["scored"]);
-    assert!(
-        scored.iter().all(|entry| entry["score"]
-            .as_object()
-            .into_iter()
-            .flatten()
-            .all(|(_, score)| score == 0)),
-        "{id}: equal zero scores"
-    );
-    let mut objects: Vec<Value> = scored
+/// A score tuple in the vectors' Go names.
+fn score_of(score: &Value, field: &str) -> i64 {
+    score[field].as_i64().unwrap_or_default()
+}
+
+/// A fleet whose unbound clusters score the given tuples in a PickN of one more than its
+/// current bindings (one cycle, one pick), and that PickN.
+/// - The topology spread score T is T ScheduleAnyway constraints the cluster is in the
+///   empty domain of: one bound helper cluster is in domain `high` of every key, and a
+///   cluster labelled `low` for a key sits in the smallest domain, below the second smallest
+///   (skew change −1, so +1); a cluster without the key adds 0.
+/// - The affinity score is a preferred term of that weight on a label of the cluster's own.
+/// - The obsolete placement affinity score 1 is a binding under an older snapshot.
+fn scored_fleet(scored: &[(String, Value)]) -> Vec<Value> {
+    let spread = scored
         .iter()
-        .map(|entry| {
-            cluster(
-                entry["cluster"].as_str().unwrap_or_default(),
-                json!({}),
-                true,
-            )
-        })
-        .collect();
-    objects.push(crp(&pick_n(1, json!({}))));
-    let (rows, _) = explain(ITEM, NOW, &objects);
-    let mut order = selected(&rows);
+        .map(|(_, score)| score_of(score, "TopologySpreadScore"))
+        .max()
+        .unwrap_or_default();
+    let keys: Vec<String> = (0..spread).map(|at| format!("spread-{at}")).collect();
+    let mut objects = Vec::new();
+    let mut terms = Vec::new();
+    let mut bound = 0;
+    if spread > 0 {
+        let high: serde_json::Map<String, Value> = keys
+            .iter()
+            .map(|key| (key.clone(), json!("high")))
+            .collect();
+        objects.push(cluster("spread-helper", Value::Object(high), true));
+        objects.push(binding(
+            0,
+            "spread-helper",
+            "Bound",
+            &format!("{PLACEMENT}-0"),
+        ));
+        bound = 1;
+    }
+    for (at, (name, score)) in scored.iter().enumerate() {
+        let topology = usize::try_from(score_of(score, "TopologySpreadScore"))
+            .unwrap_or_else(|_| panic!("{name}: a negative topology spread score"));
+        let mut labels: serde_json::Map<String, Value> = keys[..topology]
+            .iter()
+            .map(|key| (key.clone(), json!("low")))
+            .collect();
+        let affinity = score_of(score, "AffinityScore");
+        if affinity != 0 {
+            labels.insert("scored".to_string(), json!(name));
+            terms.push(json!({"weight": affinity, "preference": {"labelSelector": {"matchLabels": {"scored": name}}}}));
+        }
+        objects.push(cluster(name, Value::Object(labels), true));
+        if score_of(score, "ObsoletePlacementAffinityScore") == 1 {
+            objects.push(binding(at + 1, name, "Bound", &format!("{PLACEMENT}-old")));
+        }
+    }
+    let mut policy = json!({});
+    if !terms.is_empty() {
+        policy = preferred(json!(terms));
+    }
+    if !keys.is_empty() {
+        policy["topologySpreadConstraints"] = keys
+            .iter()
+            .map(|key| json!({"topologyKey": key, "whenUnsatisfiable": "ScheduleAnyway"}))
+            .collect();
+    }
+    objects.push(crp(&pick_n(bound + 1, policy)));
+    objects
+}
+
+/// The clusters of `explain`, best first: the one picked, then the rest by rank.
+fn best_first(rows: &[Row]) -> Vec<String> {
+    let mut order = selected(rows);
+    order.retain(|name| name != "spread-helper");
     let mut ranked: Vec<(u64, String)> = rows
         .iter()
         .filter(|(_, verdict, _)| verdict == "cutByNumberOfClusters")
@@ -713,7 +760,100 @@ pub(super) fn check_scored_sort(id: &str, input: &Value, expected: &Value) {
         .collect();
     ranked.sort();
     order.extend(ranked.into_iter().map(|(_, name)| name));
-    assert_eq!(order, strings(&expected["order"]), "{id}");
+    order
+}
+
+fn scored_entries(value: &Value) -> Vec<(String, Value)> {
+    strings_of(value)
+        .iter()
+        .map(|entry| {
+            (
+                entry["cluster"].as_str().unwrap_or_default().to_string(),
+                entry["score"].clone(),
+            )
+        })
+        .collect()
+}
+
+/// `ScoredClusters` sorted best first: the clusters scoring the vector's tuples, a PickN of
+/// one, `explain`'s pick and ranks (each not-picked cluster's tuple is checked too).
+pub(super) fn check_scored_sort(id: &str, input: &Value, expected: &Value) {
+    let scored = scored_entries(&input["scored"]);
+    let (rows, _) = explain(ITEM, NOW, &scored_fleet(&scored));
+    for (name, score) in &scored {
+        let (verdict, reason) = verdict_of(&rows, name);
+        if verdict == "cutByNumberOfClusters" {
+            let tuple = format!(
+                "does not score high enough: topology spread score {}, affinity score {}, obsolete placement affinity score {};",
+                score_of(score, "TopologySpreadScore"),
+                score_of(score, "AffinityScore"),
+                score_of(score, "ObsoletePlacementAffinityScore")
+            );
+            assert!(reason.starts_with(&tuple), "{id}: {name}: {reason}");
+        }
+    }
+    assert_eq!(best_first(&rows), strings(&expected["order"]), "{id}");
+}
+
+/// `pickTopNScoredClusters`: the clusters scoring the vector's tuples and a PickN that picks
+/// `n` in one cycle (nothing scored: a fleet whose one cluster is filtered); what is picked,
+/// and the rest by rank.
+pub(super) fn check_pick_top_n(id: &str, input: &Value, expected: &Value) {
+    let scored = scored_entries(&input["scored"]);
+    let n = input["n"].as_u64().unwrap_or_default();
+    let objects = if scored.is_empty() {
+        let mut objects = eligible(0);
+        objects.push(crp(&pick_n(n, json!({}))));
+        objects
+    } else {
+        assert_eq!(n, 1, "{id}: one pick per cycle");
+        scored_fleet(&scored)
+    };
+    let (rows, _) = explain(ITEM, NOW, &objects);
+    let order = best_first(&rows);
+    let picked = order.len().min(n as usize);
+    assert_eq!(order[..picked], strings(&expected["picked"]), "{id}");
+    assert_eq!(order[picked..], strings(&expected["notPicked"]), "{id}");
+}
+
+/// Which score (`"a"` or `"b"`) wins a PickN of one between a cluster scoring `a` and one
+/// scoring `b`: a tie goes to the larger name, which `b`'s cluster holds, or `a`'s when
+/// `swap`.
+fn winner(a: &Value, b: &Value, swap: bool) -> String {
+    let (first, second) = if swap { ("b", "a") } else { ("a", "b") };
+    let (rows, _) = explain(
+        ITEM,
+        NOW,
+        &scored_fleet(&[
+            (first.to_string(), a.clone()),
+            (second.to_string(), b.clone()),
+        ]),
+    );
+    let picked = best_first(&rows);
+    let name = picked.first().cloned().unwrap_or_default();
+    match (swap, name.as_str()) {
+        (true, "a") => "b".to_string(),
+        (true, "b") => "a".to_string(),
+        _ => name,
+    }
+}
+
+/// `ClusterScore.Less(a, b)`: with the tie going to `a`'s cluster (the larger name), `b`'s
+/// is picked exactly when `a` scores less.
+pub(super) fn check_score_less(id: &str, input: &Value, expected: &Value) {
+    let b_wins = winner(&input["a"], &input["b"], true) == "b";
+    assert_eq!(Value::from(b_wins), expected["result"], "{id}");
+}
+
+/// `ClusterScore.Equal(a, b)`: equal scores tie, so the larger name wins whichever cluster
+/// holds it; unequal, the same score wins both ways.
+pub(super) fn check_score_equal(id: &str, input: &Value, expected: &Value) {
+    assert!(
+        input["a"].is_object() && input["b"].is_object(),
+        "{id}: a nil score"
+    );
+    let tied = winner(&input["a"], &input["b"], false) != winner(&input["a"], &input["b"], true);
+    assert_eq!(Value::from(tied), expected["result"], "{id}");
 }
 
 /// The rank in a not-picked cluster's reason (`…; rank N of the M scored clusters not picked`).
@@ -723,26 +863,4 @@ fn rank(reason: &str) -> u64 {
         .and_then(|(_, rest)| rest.split_once(' '))
         .and_then(|(rank, _)| rank.parse().ok())
         .unwrap_or_default()
-}
-
-/// `pickTopNScoredClusters` with nothing scored: a PickN over a fleet whose one cluster is
-/// filtered picks nothing and ranks nothing.
-pub(super) fn check_pick_top_n(id: &str, input: &Value, expected: &Value) {
-    assert!(
-        strings_of(&input["scored"]).is_empty(),
-        "{id}: nothing scored"
-    );
-    let mut objects = eligible(0);
-    objects.push(crp(&pick_n(
-        input["n"].as_u64().unwrap_or_default(),
-        json!({}),
-    )));
-    let (rows, _) = explain(ITEM, NOW, &objects);
-    assert_eq!(selected(&rows), strings(&expected["picked"]), "{id}");
-    let ranked: Vec<&str> = rows
-        .iter()
-        .filter(|(_, verdict, _)| verdict == "cutByNumberOfClusters")
-        .map(|(name, _, _)| name.as_str())
-        .collect();
-    assert_eq!(ranked, strings(&expected["notPicked"]), "{id}");
 }
