@@ -2,14 +2,12 @@
 //! (design §9): admission, the schedule, the stages of a staged update run, and the overrides
 //! that apply to each selected cluster.
 
-use std::collections::BTreeMap;
-
 use serde_json::Value;
 
 use super::admission::{self, Refusal};
-use super::fields::ClusterOverrides;
+use super::fields::{ClusterOverrides, KubeFleetFields};
 use super::fleet::Fleet;
-use super::model::binding::{Binding, BindingScore, BindingState};
+use super::model::binding::{Binding, BindingState};
 use super::model::policy::{PlacementPolicy, PlacementType};
 use super::overrides::{self, Override};
 use super::schedule::{self, Placement, PolicySnapshot, Schedule};
@@ -50,13 +48,10 @@ pub(crate) struct Item {
     pub(crate) clusters: Vec<String>,
     /// The placement's Scheduled condition, and `Initialized` for a staged update run.
     pub(crate) conditions: Vec<Condition>,
-    /// As recorded on the bindings; a binding without a score is absent.
-    pub(crate) scores: BTreeMap<String, BindingScore>,
-    /// Clusters whose bindings became Unscheduled.
-    pub(crate) removed: Vec<String>,
-    /// The strategy's stages, then the deletion stage ([`stages::DELETE_STAGE`]).
-    pub(crate) stages: Vec<Stage>,
-    pub(crate) overrides: BTreeMap<String, ClusterOverrides>,
+    /// What the plan item holds of it: the scores recorded on the bindings (a binding without
+    /// one is absent), the clusters whose bindings became Unscheduled, the strategy's stages
+    /// then the deletion stage ([`stages::DELETE_STAGE`]), each cluster's overrides.
+    pub(crate) fields: KubeFleetFields,
     /// The placement's per-cluster `Scheduled=False` / `ScheduleFailed` entries
     /// (`placement_status.go`): one per missing cluster, from the first unselected decisions,
     /// each with the decision's reason and no cluster name.
@@ -182,7 +177,10 @@ pub(crate) fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
             .map(str::to_string)
             .collect(),
         conditions: vec![schedule.condition.clone()],
-        removed: schedule.removed.clone(),
+        fields: KubeFleetFields {
+            removed: schedule.removed.clone(),
+            ..KubeFleetFields::default()
+        },
         ..Item::default()
     };
     for binding in &schedule.bindings {
@@ -190,7 +188,9 @@ pub(crate) fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
             continue;
         }
         if let Some(score) = binding.cluster_decision.cluster_score {
-            item.scores.insert(binding.target_cluster.clone(), score);
+            item.fields
+                .scores
+                .insert(binding.target_cluster.clone(), score);
         }
     }
     if let Some(error) = &schedule.error {
@@ -224,7 +224,7 @@ pub(crate) fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
         ) {
             Ok((cluster_scoped, namespaced)) => {
                 if !cluster_scoped.is_empty() || !namespaced.is_empty() {
-                    item.overrides.insert(
+                    item.fields.overrides.insert(
                         cluster.clone(),
                         ClusterOverrides {
                             cluster_resource_overrides: cluster_scoped,
@@ -241,10 +241,10 @@ pub(crate) fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
     if let Some(run) = input.run {
         match initialize(run, policy, &schedule, fleet, input.placement) {
             Ok(assigned) => {
-                item.stages = assigned.stages;
+                item.fields.stages = assigned.stages;
                 // Upstream keeps it apart (`status.deletionStageStatus`), always set once the
                 // run is initialized; the plan lists it last, as it runs after every stage.
-                item.stages.push(Stage {
+                item.fields.stages.push(Stage {
                     name: stages::DELETE_STAGE.to_string(),
                     clusters: assigned.deletion,
                 });
@@ -328,6 +328,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::kubefleet::model::binding::BindingScore;
     use crate::kubefleet::model::member_cluster::MemberCluster;
     use crate::kubefleet::model::wire::read;
     use crate::kubefleet::overrides::OverrideRule;
@@ -442,19 +443,20 @@ mod tests {
         // Equal scores: the larger names win.
         assert_eq!(item.clusters, ["b", "c"]);
         assert_eq!(
-            item.scores.get("b"),
+            item.fields.scores.get("b"),
             Some(&BindingScore {
                 affinity_score: Some(0),
                 priority_score: Some(0)
             })
         );
-        assert_eq!(item.stages[0].clusters, Vec::<String>::new());
-        assert_eq!(item.stages[1].clusters, ["b", "c"]);
-        assert_eq!(item.stages[2].name, stages::DELETE_STAGE);
-        assert_eq!(item.stages[2].clusters, Vec::<String>::new());
+        assert_eq!(item.fields.stages[0].clusters, Vec::<String>::new());
+        assert_eq!(item.fields.stages[1].clusters, ["b", "c"]);
+        assert_eq!(item.fields.stages[2].name, stages::DELETE_STAGE);
+        assert_eq!(item.fields.stages[2].clusters, Vec::<String>::new());
         assert_eq!(item.conditions[1].status, ConditionStatus::True);
         assert_eq!(
-            item.overrides
+            item.fields
+                .overrides
                 .get("c")
                 .map(|found| found.cluster_resource_overrides.clone()),
             Some(vec!["cro".to_string()])

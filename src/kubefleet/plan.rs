@@ -5,7 +5,6 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use super::fields::KubeFleetFields;
 use super::fleet::Fleet;
 use super::item::{self, Input, NotScheduled, StagedRun};
 use super::model::aggregate;
@@ -348,12 +347,7 @@ pub(crate) fn plan<'a>(
         clusters: ClusterNames::from(planned.clusters),
         conditions: planned.conditions,
         api: ItemFields {
-            kubefleet: KubeFleetFields {
-                scores: planned.scores,
-                removed: planned.removed,
-                stages: planned.stages,
-                overrides: planned.overrides,
-            },
+            kubefleet: planned.fields,
         },
         errors,
         ..PlanItem::default()
@@ -451,7 +445,7 @@ fn verdicts(
         if let Some(member) = fleet.get(cluster) {
             verdicts.insert(
                 member.name.as_str(),
-                Verdict::Selected(planned.scores.get(cluster).copied()),
+                Verdict::Selected(planned.fields.scores.get(cluster).copied()),
             );
         }
     }
