@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use super::model::member_cluster::MemberCluster;
 pub(crate) use super::model::stage_config::{StageConfig, StageTask};
-use crate::selector::Selector;
+use crate::selector::{go_quote, Selector};
 
 /// The name of a run's deletion stage (`apis/placement/v1beta1/commons.go
 /// UpdateRunDeleteStageName`): no strategy's stage can have it, as the CRD's pattern
@@ -132,8 +132,7 @@ fn sorting_value(key: &str, cluster: &MemberCluster) -> Result<i64, RunError> {
             IntErrorKind::PosOverflow | IntErrorKind::NegOverflow => "value out of range",
             _ => "invalid syntax",
         };
-        // Label values hold no character that JSON and Go's %q quote differently.
-        let quoted = serde_json::Value::from(value);
+        let quoted = go_quote(value);
         RunError::User(format!(
             "the sorting label `{key}:{value}` on cluster `{}` is not valid: strconv.Atoi: parsing {quoted}: {why}",
             cluster.name

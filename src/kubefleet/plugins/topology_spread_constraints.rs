@@ -16,6 +16,7 @@ use crate::kubefleet::model::policy::{
     PlacementPolicy, TopologySpreadConstraint, WhenUnsatisfiable,
 };
 use crate::kubefleet::status::{Code, Status};
+use crate::selector::go_quote;
 
 pub(crate) const NO_POLICY: &str = "policy does not exist";
 pub(crate) const NO_CONSTRAINTS: &str = "no topology spread constraint is present";
@@ -299,10 +300,10 @@ fn evaluate_domains<'d, 'c: 'd>(
     Ok(verdicts)
 }
 
-/// `violated doNotSchedule topology spread constraint "<key>" (max skew <n>)`. The key is
-/// quoted as JSON quotes it, which is Go's `%q` for every character a label key may hold.
+/// `violated doNotSchedule topology spread constraint "<key>" (max skew <n>)`, the key
+/// quoted with Go's `%q`.
 pub(crate) fn violation(constraint: &TopologySpreadConstraint) -> String {
-    let key = serde_json::Value::from(constraint.topology_key.as_str());
+    let key = go_quote(&constraint.topology_key);
     format!(
         "violated doNotSchedule topology spread constraint {key} (max skew {})",
         constraint.max_skew
