@@ -5,7 +5,7 @@
 use fleetplan::escape;
 use fleetplan::{
     build, load as load_inputs, parse_replica_set_preferences, stream_plan, LoadOptions,
-    PlanOptions, PlanOutput, Selector, Trace,
+    PlanObjects, PlanOptions, PlanOutput, Selector, Trace,
 };
 
 /// A target's body: one input, a panic on a finding.
@@ -157,10 +157,18 @@ pub fn plan(data: &[u8]) {
     let outcome = build(&model, &PlanOptions::at(1_767_225_600, Trace::Full));
     // Rendering is part of `plan`: every output format must cope with any outcome.
     let _ = fleetplan::plan_yaml(&outcome.plan);
-    let _ = stream_plan(PlanOutput::Bindings, &outcome, &mut Vec::new());
+    let _ = stream_plan(
+        PlanOutput::Objects(PlanObjects::Bindings),
+        &outcome,
+        &mut Vec::new(),
+    );
     let _ = fleetplan::plan_json(&outcome.plan);
     let _ = stream_plan(PlanOutput::Table(Some(100)), &outcome, &mut Vec::new());
-    let _ = stream_plan(PlanOutput::Decisions, &outcome, &mut Vec::new());
+    let _ = stream_plan(
+        PlanOutput::Objects(PlanObjects::Decisions),
+        &outcome,
+        &mut Vec::new(),
+    );
 }
 
 /// The label selector string syntax (`a=b,c notin (x,y),!d`): never panics, and whatever

@@ -56,6 +56,7 @@ pub use registry::{BindingScore, ClusterOverrides, ItemFields, KubeFleetFields, 
 pub use plan::{build, build_item, ItemTrace, PlanOptions, Trace};
 pub use registry::KubeFleetPlacement;
 pub use registry::KubeFleetTrace;
+pub use registry::ObjectOutput as PlanObjects;
 pub use render::plan::{
     json as plan_json, stream as stream_plan, yaml as plan_yaml, Output as PlanOutput,
 };

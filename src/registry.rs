@@ -394,6 +394,52 @@ pub(crate) fn landing(trace: &ItemTrace, cluster: &str) -> Vec<String> {
     }
 }
 
+/// The outputs that write one API's objects as its controllers would (`plan -o decisions`,
+/// `-o bindings`): the stream is the output's header, then each item's objects from its
+/// API's explain piece, in plan item order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObjectOutput {
+    /// OCM's PlacementDecisions, as its scheduler writes them for each Placement.
+    Decisions,
+    /// Karmada's ResourceBindings, as karmada-scheduler leaves them for each resource.
+    Bindings,
+}
+
+/// What the object outputs keep across a run's items: Karmada's cluster entry lines.
+#[derive(Debug, Default)]
+pub(crate) struct ObjectCache<'f> {
+    karmada: karmada::explain::bindings::NameLines<'f>,
+}
+
+impl ObjectOutput {
+    /// What comes before the first item's objects.
+    pub(crate) fn header(self) -> &'static str {
+        match self {
+            ObjectOutput::Decisions => ocm::explain::decisions::HEADER,
+            ObjectOutput::Bindings => karmada::explain::bindings::HEADER,
+        }
+    }
+
+    /// One item's objects, each a YAML document after `---`; nothing for an item of another
+    /// API's.
+    pub(crate) fn objects<'f>(
+        self,
+        item: &PlanItem,
+        trace: &ItemTrace<'f>,
+        cache: &ObjectCache<'f>,
+    ) -> Result<String, serde_yaml::Error> {
+        match (self, trace) {
+            (ObjectOutput::Decisions, ItemTrace::Placement(result)) => {
+                ocm::explain::decisions::objects(result)
+            }
+            (ObjectOutput::Bindings, ItemTrace::Karmada(trace)) => {
+                karmada::explain::bindings::object(item, trace, &cache.karmada)
+            }
+            _ => Ok(String::new()),
+        }
+    }
+}
+
 /// Each API's own fields of a plan item (`PlanItem::api`), one line per API with fields of
 /// its own, each defined in its folder. They are written inline after the item's
 /// `conditions`, each API's in its order, and read back from `--previous` key by key

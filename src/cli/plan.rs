@@ -11,6 +11,7 @@ use super::error::Error;
 use super::io::{report, write_file_with, write_with, Io};
 use crate::exit_code::ExitCode;
 use crate::plan::{self, Trace};
+use crate::registry::ObjectOutput;
 use crate::render;
 use crate::render::plan::Output;
 use crate::verdict::{self, PLANNED_KINDS};
@@ -84,8 +85,8 @@ pub(super) fn run(args: PlanArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
         (PlanFormat::Table, None) => Output::Table(io.width),
         (PlanFormat::Yaml, _) => Output::Yaml,
         (PlanFormat::Json, _) => Output::Json,
-        (PlanFormat::Decisions, _) => Output::Decisions,
-        (PlanFormat::Bindings, _) => Output::Bindings,
+        (PlanFormat::Decisions, _) => Output::Objects(ObjectOutput::Decisions),
+        (PlanFormat::Bindings, _) => Output::Objects(ObjectOutput::Bindings),
         (PlanFormat::Name, _) => Output::Names,
     };
     // Streamed as the items are rendered: a large fleet's plan is hundreds of megabytes.

@@ -1,9 +1,7 @@
 //! Turning plans, traces, selections and check reports into tables, YAML, JSON and the
 //! formats CI reads (JUnit, SARIF, GitHub workflow commands).
 
-pub(crate) mod bindings;
 pub(crate) mod check;
-pub(crate) mod decisions;
 pub(crate) mod diff;
 pub mod escape;
 pub(crate) mod explain;

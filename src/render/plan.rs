@@ -7,9 +7,10 @@ use serde::Serialize;
 use serde_json::ser::Formatter;
 
 use super::escape::{terminal, terminal_line, JsonFormatter};
-use super::{bindings, decisions, table, Unrepresentable};
+use super::{table, Unrepresentable};
 use crate::parallel;
 use crate::plan::{ItemTrace, Plan, PlanItem, PlanOutcome};
+use crate::registry::{ObjectCache, ObjectOutput};
 use crate::replicas::{PreferenceSource, ReplicaTrace};
 
 /// A plan item its output format cannot represent. No item of today's types fails to
@@ -69,8 +70,8 @@ pub enum Output<'c> {
     Landing(&'c str),
     Yaml,
     Json,
-    Decisions,
-    Bindings,
+    /// One API's objects (`-o decisions`, `-o bindings`).
+    Objects(ObjectOutput),
     Names,
 }
 
@@ -80,8 +81,7 @@ impl Output<'_> {
         Ok(match self {
             Output::Json => json_head(plan)?,
             Output::Yaml => yaml_head(plan)?,
-            Output::Decisions => decisions::HEADER.to_string(),
-            Output::Bindings => bindings::HEADER.to_string(),
+            Output::Objects(objects) => objects.header().to_string(),
             Output::Table(_) | Output::Names => String::new(),
             Output::Landing(cluster) if plan.items.is_empty() => {
                 format!("nothing lands on {cluster}\n")
@@ -95,18 +95,15 @@ impl Output<'_> {
         self,
         item: &PlanItem,
         trace: &ItemTrace<'f>,
-        lines: &bindings::NameLines<'f>,
+        cache: &ObjectCache<'f>,
     ) -> Result<String, ItemError> {
         match self {
             Output::Table(width) => Ok(item_block(item, trace, width)),
             Output::Yaml => item_yaml(item),
             Output::Json => item_json(item),
-            Output::Decisions => {
-                decisions::objects(trace).map_err(|error| ItemError::new(item, error))
-            }
-            Output::Bindings => {
-                bindings::object(item, trace, lines).map_err(|error| ItemError::new(item, error))
-            }
+            Output::Objects(objects) => objects
+                .objects(item, trace, cache)
+                .map_err(|error| ItemError::new(item, error)),
             Output::Names => Ok(format!("{}\n", item.source)),
             Output::Landing(cluster) => Ok(landing_line(item, trace, cluster)),
         }
@@ -142,12 +139,12 @@ pub fn stream(
 ) -> Result<(), StreamError> {
     let items: Vec<(&PlanItem, &ItemTrace)> =
         outcome.plan.items.iter().zip(&outcome.traces).collect();
-    let lines = bindings::NameLines::default();
+    let cache = ObjectCache::default();
     write_pieces(
         output,
         &outcome.plan,
         &items,
-        |(item, trace)| output.item(item, trace, &lines),
+        |(item, trace)| output.item(item, trace, &cache),
         out,
     )
 }
@@ -522,7 +519,7 @@ mod tests {
                     item,
                     serde_yaml::Error::custom("a map key that is not a string"),
                 )),
-                _ => Output::Names.item(item, &ItemTrace::Failed, &bindings::NameLines::default()),
+                _ => Output::Names.item(item, &ItemTrace::Failed, &ObjectCache::default()),
             },
             &mut out,
         );

@@ -343,10 +343,6 @@ const KIND_EXCEPTIONS: &[&str] = &[
     // The loader's framework: its inventory entries and the name rules.
     "load/model_builder.rs: AddOnPlacementScore",
     "load/names.rs: ManagedClusterSet",
-    // The outputs that write an API's objects (`-o decisions`, `-o bindings`).
-    "render/bindings.rs: ClusterResourceBinding",
-    "render/bindings.rs: ResourceBinding",
-    "render/decisions.rs: PlacementDecision",
     // check's hints name the objects that would fix a finding.
     "findings/hints.rs: ManagedClusterSet",
     "findings/hints.rs: ManagedClusterSetBinding",
@@ -518,7 +514,6 @@ const API_MODULE_EXCEPTIONS: &[&str] = &[
     "migrate/mod.rs: ocm",
     "plan/federated_fleet.rs: ocm",
     "plan/mod.rs: ocm",
-    "render/bindings.rs: karmada",
     "render/explain/mod.rs: ocm",
 ];
 

@@ -2,6 +2,8 @@
 //! binding, each affinity term tried, every cluster's filter verdict, score and available
 //! replicas, the spread selection and the division step by step.
 
+pub(crate) mod bindings;
+
 use super::plan::{BindingTrace, KarmadaTrace};
 use crate::karmada::assignment::{Division, Target};
 use crate::karmada::detector::ImplicitPriority;

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use serde::Serialize;
 
 use crate::model::Metadata;
-use crate::plan::ItemTrace;
+use crate::ocm::PlacementResult;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -43,13 +43,11 @@ pub(crate) const HEADER: &str = "\
 # The hub's scheduler owns these objects and rewrites them on its next sync of the Placement.
 ";
 
-/// An item's PlacementDecision objects in decision name order, each a YAML document after
-/// `---` (the `-o decisions` stream is [`HEADER`] then every item's, in plan item order).
-pub(crate) fn objects(trace: &ItemTrace) -> Result<String, serde_yaml::Error> {
+/// A Placement's PlacementDecision objects in decision name order, each a YAML document
+/// after `---` (the `-o decisions` stream is [`HEADER`] then every Placement item's, in plan
+/// item order).
+pub(crate) fn objects(result: &PlacementResult) -> Result<String, serde_yaml::Error> {
     let mut out = String::new();
-    let ItemTrace::Placement(result) = trace else {
-        return Ok(out);
-    };
     for decision in &result.decisions {
         let object = PlacementDecision {
             api_version: "cluster.open-cluster-management.io/v1beta1",

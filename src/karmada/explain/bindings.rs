@@ -9,9 +9,10 @@ use serde::ser::Error as _;
 use serde::Serialize;
 
 use crate::karmada::model::KarmadaCluster;
+use crate::karmada::plan::KarmadaTrace;
 use crate::karmada::scheduler::Entry;
 use crate::model::Metadata;
-use crate::plan::{ItemTrace, PlanItem};
+use crate::plan::PlanItem;
 
 /// The head of every `-o bindings` stream.
 pub(crate) const HEADER: &str = "\
@@ -158,16 +159,14 @@ fn name_line(name: &str) -> Result<String, serde_yaml::Error> {
 }
 
 /// The item's binding as a YAML document after `---` (the `-o bindings` stream is
-/// [`HEADER`] then every item's, in plan item order); nothing for a resource no policy claims,
-/// which has no binding. `lines` caches the fleet's entry lines across the items of a run.
+/// [`HEADER`] then every Karmada item's, in plan item order); nothing for a resource no
+/// policy claims, which has no binding. `lines` caches the fleet's entry lines across the
+/// items of a run.
 pub(crate) fn object<'f>(
     item: &PlanItem,
-    trace: &ItemTrace<'f>,
+    trace: &KarmadaTrace<'f>,
     lines: &NameLines<'f>,
 ) -> Result<String, serde_yaml::Error> {
-    let ItemTrace::Karmada(trace) = trace else {
-        return Ok(String::new());
-    };
     let (Some(binding), Some(result)) = (&trace.binding, &trace.outcome) else {
         return Ok(String::new());
     };
