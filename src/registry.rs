@@ -17,7 +17,7 @@ use crate::load::kinds::{self, Api};
 use crate::load::LoadError;
 use crate::migrate::{Migrate, Target};
 use crate::model::{
-    Cluster, FederatedPlacement, Model, ObjectRef, PlanItem, PreviousDecision, Workload,
+    Cluster, FederatedPlacement, Inventory, Model, ObjectRef, PlanItem, PreviousDecision, Workload,
 };
 use crate::ocm::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, PlacementBinding};
 use crate::ocm::model::placement::{PlacementRuleSpec, PlacementSpec};
@@ -337,6 +337,21 @@ pub(crate) fn plan<'a>(run: &Run<'_, 'a>, workload: &'a Workload) -> Planned<'a>
 /// consumers).
 pub(crate) fn problems(model: &Model) -> Vec<crate::plan::diagnostic::Diagnostic> {
     kubefleet::plan::problems(model)
+}
+
+/// What would fix a finding about `workload` by its API's objects, said with it (`check`'s
+/// hints; `reason`: its condition's reason): an OCM Placement's cluster sets.
+pub(crate) fn hints(
+    inventory: &Inventory,
+    workload: &Workload,
+    reason: Option<&str>,
+) -> Vec<String> {
+    match (&workload.kind, workload.object.namespace.as_deref()) {
+        (WorkloadKind::Placement(spec), Some(namespace)) => {
+            ocm::hints::hints(inventory, namespace, &spec.cluster_sets, reason)
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Explains one item from the trace its API's engine returned.

@@ -26,6 +26,7 @@ pub(crate) mod feasible;
 pub(crate) mod filters;
 pub(crate) mod fleet;
 pub(crate) mod groups;
+pub(crate) mod hints;
 mod memo;
 pub(crate) mod migrate;
 pub(crate) mod model;

@@ -343,9 +343,6 @@ const KIND_EXCEPTIONS: &[&str] = &[
     // The loader's framework: its inventory entries and the name rules.
     "load/model_builder.rs: AddOnPlacementScore",
     "load/names.rs: ManagedClusterSet",
-    // check's hints name the objects that would fix a finding.
-    "findings/hints.rs: ManagedClusterSet",
-    "findings/hints.rs: ManagedClusterSetBinding",
     // The migration framework: the objects it writes (manifest.rs), the cluster scope it
     // binds, `--in-place`, and the migrations whose source is another API's kind.
     "karmada/migrate/federated.rs: ReplicaSchedulingPreference",
