@@ -279,6 +279,10 @@ pub(crate) const APIS: &[&Api] = &[
 /// (OCM's PlacementDecisions and PlacementRules).
 pub(crate) const PREVIOUS_DECISION_KINDS: &[&str] = ocm::read::previous::KINDS;
 
+/// `migrate --set NAME`: the name of the OCM ManagedClusterSet a migration binds, checked as
+/// its kind's names are.
+pub(crate) use crate::ocm::read::placement::parse_cluster_set;
+
 /// What refuses `--previous`'s decisions, one error per decision at fault.
 pub(crate) fn refused_previous_decisions(decisions: &[PreviousDecision]) -> Vec<LoadError> {
     ocm::read::previous::refused(decisions)

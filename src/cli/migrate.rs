@@ -45,7 +45,7 @@ pub(super) struct MigrateArgs {
     /// The ManagedClusterSet the Placements choose from, bound in their namespaces.
     /// `global` (added when the inputs lack it) holds every cluster, as the legacy schedulers
     /// saw them; another set narrows the candidates. `--to ocm` only; `global` when not given.
-    #[arg(long, value_name = "global|NAME", value_parser = crate::load::parse_cluster_set)]
+    #[arg(long, value_name = "global|NAME", value_parser = crate::registry::parse_cluster_set)]
     set: Option<String>,
 
     /// Plan the old and the migrated objects against the inventory in the inputs and compare

@@ -28,7 +28,7 @@ pub(crate) use error::{LoadError, LoadErrors};
 pub(crate) use field_line::field_lines;
 pub(crate) use inputs::{WalkOptions, STDIN_NAME};
 pub(crate) use kinds::CLUSTER_SELECTOR_ANNOTATION;
-pub(crate) use names::{parse_cluster_set, parse_namespace, refused_identity};
+pub(crate) use names::{parse_namespace, refused_identity};
 pub use previous::previous_plan;
 pub(crate) use previous::previous_plan_limited;
 

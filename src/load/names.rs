@@ -67,7 +67,7 @@ pub(super) fn names_of(group: &str, kind: &str) -> Names {
 
 impl Names {
     /// Every reason `name` is refused (empty when it is valid).
-    pub(super) fn errors(self, name: &str) -> Vec<String> {
+    pub(crate) fn errors(self, name: &str) -> Vec<String> {
         match self {
             Names::Subdomain => dns1123_subdomain_errors(name),
             Names::Label => dns1123_label_errors(name),
@@ -144,15 +144,6 @@ pub(crate) struct InvalidName(pub Vec<String>);
 pub(crate) fn parse_namespace(namespace: &str) -> Result<String, InvalidName> {
     match namespace_errors(namespace) {
         errors if errors.is_empty() => Ok(namespace.to_string()),
-        errors => Err(InvalidName(errors)),
-    }
-}
-
-/// `migrate --set NAME`: the ManagedClusterSet's name, checked as its kind's names are (it
-/// names the set's output file too).
-pub(crate) fn parse_cluster_set(name: &str) -> Result<String, InvalidName> {
-    match names_of("cluster.open-cluster-management.io", "ManagedClusterSet").errors(name) {
-        errors if errors.is_empty() => Ok(name.to_string()),
         errors => Err(InvalidName(errors)),
     }
 }

@@ -340,9 +340,8 @@ const KIND_EXCEPTIONS: &[&str] = &[
     // The model's shared data: the inventory's add-on scores.
     "model/cluster.rs: AddOnPlacementScore",
     "model/mod.rs: AddOnPlacementScore",
-    // The loader's framework: its inventory entries and the name rules.
+    // The loader's framework: its inventory entries.
     "load/model_builder.rs: AddOnPlacementScore",
-    "load/names.rs: ManagedClusterSet",
     // The migration framework: the objects it writes (manifest.rs), the cluster scope it
     // binds, `--in-place`, and the migrations whose source is another API's kind.
     "karmada/migrate/federated.rs: ReplicaSchedulingPreference",

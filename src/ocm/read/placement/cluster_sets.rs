@@ -5,9 +5,22 @@ use serde::Deserialize;
 use crate::load::decode::null_as_default;
 use crate::load::kinds::claimed;
 use crate::load::model_builder::{Decoded, Entry};
+use crate::load::names::{InvalidName, Names};
 use crate::load::object::Object;
 use crate::load::LoadError;
 use crate::model::{Binding, ClusterSet, ClusterSetSelector, LabelSelectorSpec};
+
+/// A ManagedClusterSet's name rule (its kind's, in the API's list).
+pub(super) const SET_NAMES: Names = Names::Subdomain;
+
+/// `migrate --set NAME`: the ManagedClusterSet's name, checked as its kind's names are (it
+/// names the set's output file too).
+pub(crate) fn parse_cluster_set(name: &str) -> Result<String, InvalidName> {
+    match SET_NAMES.errors(name) {
+        errors if errors.is_empty() => Ok(name.to_string()),
+        errors => Err(InvalidName(errors)),
+    }
+}
 
 #[derive(Default, Deserialize)]
 struct ClusterSetDoc {

@@ -6,6 +6,8 @@ mod cluster_sets;
 mod decisions;
 mod scores;
 
+pub(crate) use cluster_sets::parse_cluster_set;
+
 use crate::load::clusters::managed_cluster;
 use crate::load::kinds::{spec_error, subtree, workload, Api, KnownKind};
 use crate::load::model_builder::Decoded;
@@ -33,7 +35,7 @@ pub(crate) const API: Api = Api {
             kind: "ManagedClusterSet",
             versions: &["v1beta1", "v1beta2"],
             scope: Scope::Cluster,
-            names: Names::Subdomain,
+            names: cluster_sets::SET_NAMES,
             read: cluster_sets::cluster_set,
         },
         KnownKind {
