@@ -358,6 +358,22 @@ pub(crate) fn hints(
     }
 }
 
+/// What explain shows of one cluster's score by its API's engine (`-o json`'s `score`, in the
+/// engine's own shape): an OCM Placement's rank, total and prioritizer scores.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub(crate) enum ClusterScore {
+    Ocm(ocm::trace::Score),
+}
+
+/// What explain shows of an item's engine run in the engine's own shape (`-o json`'s
+/// `debug`): upstream OCM's debug result for a Placement.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub(crate) enum EngineDebug {
+    Ocm(ocm::explain::placement::UpstreamDebug),
+}
+
 /// Explains one item from the trace its API's engine returned.
 pub(crate) fn explain(
     explanation: &mut Explanation,

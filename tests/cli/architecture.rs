@@ -510,7 +510,6 @@ const API_MODULE_EXCEPTIONS: &[&str] = &[
     "migrate/mod.rs: ocm",
     "plan/federated_fleet.rs: ocm",
     "plan/mod.rs: ocm",
-    "render/explain/mod.rs: ocm",
 ];
 
 /// The types `registry.rs` re-exports from an API's folder (`pub use crate::<api>::…` or

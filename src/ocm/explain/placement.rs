@@ -2,14 +2,15 @@
 
 use crate::model::time::format_rfc3339;
 use crate::model::{Cluster, ConditionStatus};
-use crate::ocm::trace::{Score, Verdict};
+use serde::Serialize;
+
+use crate::ocm::trace::{DebugResult, FilterResult, Score, Verdict};
 use crate::ocm::{groups, PlacementResult, SPREAD_NOT_ENFORCED};
 use crate::plan::PlanItem;
+use crate::registry::{ClusterScore, EngineDebug};
 use crate::render::plan::{header, Rows};
 
-use crate::render::explain::{
-    list, ClusterVerdict, Code, DecisionPlace, Explanation, UpstreamDebug,
-};
+use crate::render::explain::{list, ClusterVerdict, Code, DecisionPlace, Explanation};
 
 pub(crate) fn explain(
     explanation: &mut Explanation,
@@ -100,7 +101,7 @@ pub(crate) fn explain(
             ));
         }
     }
-    explanation.debug = Some(UpstreamDebug::from(&trace.debug));
+    explanation.debug = Some(EngineDebug::Ocm(UpstreamDebug::from(&trace.debug)));
 }
 
 fn score_of(verdict: &Verdict) -> Option<&Score> {
@@ -214,7 +215,7 @@ fn cluster_verdict(
         }
     };
     let mut explained = ClusterVerdict::new(name, code == Code::Selected, code, reason);
-    explained.score = score_of(verdict).cloned();
+    explained.score = score_of(verdict).cloned().map(ClusterScore::Ocm);
     if let Verdict::Selected {
         group_index,
         group_name,
@@ -281,6 +282,27 @@ fn group_label(index: usize, name: &str) -> String {
     }
 }
 
+/// Upstream's `DebugResult` (what a live hub serves at `/debug/placements/<ns>/<name>`).
+/// Upstream's JSON key is misspelt `filteredPiplieResults`; it is kept so output diffs
+/// cleanly against a hub, and the same list is also given under the correct spelling
+/// `filteredPipelineResults` that readers look for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct UpstreamDebug {
+    #[serde(flatten)]
+    pub upstream: DebugResult,
+    pub filtered_pipeline_results: Vec<FilterResult>,
+}
+
+impl From<&DebugResult> for UpstreamDebug {
+    fn from(upstream: &DebugResult) -> UpstreamDebug {
+        UpstreamDebug {
+            upstream: upstream.clone(),
+            filtered_pipeline_results: upstream.filtered_pipeline_results.clone(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -308,5 +330,24 @@ mod tests {
             score_text(&score, 3),
             "rank 2 of 3, score 100 = Balance 100×1 + ResourceAllocatableCPU (no score)×2"
         );
+    }
+
+    #[test]
+    fn debug_carries_upstreams_key_and_the_correct_spelling() {
+        let debug = UpstreamDebug::from(&DebugResult {
+            filtered_pipeline_results: vec![FilterResult {
+                name: "Predicate".to_string(),
+                filtered_clusters: vec!["a".to_string()],
+            }],
+            ..DebugResult::default()
+        });
+        let value = serde_json::to_value(&debug).unwrap();
+        assert_eq!(
+            value["filteredPiplieResults"], value["filteredPipelineResults"],
+            "{value}"
+        );
+        assert_eq!(value["filteredPipelineResults"][0]["name"], "Predicate");
+        assert!(value["prioritizeResults"].is_array());
+        assert!(value["aggregatedScores"].is_object());
     }
 }

@@ -11,9 +11,9 @@ use super::{json_document, Unrepresentable};
 use serde::Serialize;
 
 use crate::model::{Cluster, Condition};
-use crate::ocm::trace::{DebugResult, FilterResult, Score};
 pub(crate) use crate::plan::Engine;
 use crate::plan::{ItemTrace, ObjectRef, PlanItem};
+use crate::registry::{ClusterScore, EngineDebug};
 
 pub(crate) use text::text;
 
@@ -37,9 +37,10 @@ pub(crate) struct Explanation {
     /// Replica workloads: the planner's totals and weighted rounds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replicas: Option<replicas::ReplicaRun>,
-    /// OCM Placements: upstream's debug shape.
+    /// What the item's engine shows of its run in its own shape (OCM Placements: upstream's
+    /// debug result).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub debug: Option<UpstreamDebug>,
+    pub debug: Option<EngineDebug>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<Condition>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -55,9 +56,10 @@ pub(crate) struct ClusterVerdict {
     pub verdict: Code,
     /// The reason in words, with the cluster's actual values.
     pub reason: String,
-    /// OCM Placements: rank, total and each prioritizer's score × weight.
+    /// The cluster's score by the item's engine (OCM Placements: rank, total and each
+    /// prioritizer's score × weight).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub score: Option<Score>,
+    pub score: Option<ClusterScore>,
     /// OCM Placements: where a selected cluster was written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decision: Option<DecisionPlace>,
@@ -171,27 +173,6 @@ pub(crate) struct DecisionPlace {
     pub name: String,
 }
 
-/// Upstream's `DebugResult` (what a live hub serves at `/debug/placements/<ns>/<name>`).
-/// Upstream's JSON key is misspelt `filteredPiplieResults`; it is kept so output diffs
-/// cleanly against a hub, and the same list is also given under the correct spelling
-/// `filteredPipelineResults` that readers look for.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct UpstreamDebug {
-    #[serde(flatten)]
-    pub upstream: DebugResult,
-    pub filtered_pipeline_results: Vec<FilterResult>,
-}
-
-impl From<&DebugResult> for UpstreamDebug {
-    fn from(upstream: &DebugResult) -> UpstreamDebug {
-        UpstreamDebug {
-            upstream: upstream.clone(),
-            filtered_pipeline_results: upstream.filtered_pipeline_results.clone(),
-        }
-    }
-}
-
 /// Explains one item of a plan run from its trace. `clusters` is the inventory the run used
 /// (its order gives the dense ids of selection traces).
 pub(crate) fn explain(item: &PlanItem, trace: &ItemTrace, clusters: &[Cluster]) -> Explanation {
@@ -295,24 +276,5 @@ pub(crate) mod tests {
     fn the_sentence_says_whether_and_why() {
         let verdict = ClusterVerdict::new("a", false, Code::Offline, "offline".to_string());
         assert_eq!(verdict.sentence(), "a was not selected: offline.");
-    }
-
-    #[test]
-    fn debug_carries_upstreams_key_and_the_correct_spelling() {
-        let debug = UpstreamDebug::from(&DebugResult {
-            filtered_pipeline_results: vec![FilterResult {
-                name: "Predicate".to_string(),
-                filtered_clusters: vec!["a".to_string()],
-            }],
-            ..DebugResult::default()
-        });
-        let value = serde_json::to_value(&debug).unwrap();
-        assert_eq!(
-            value["filteredPiplieResults"], value["filteredPipelineResults"],
-            "{value}"
-        );
-        assert_eq!(value["filteredPipelineResults"][0]["name"], "Predicate");
-        assert!(value["prioritizeResults"].is_array());
-        assert!(value["aggregatedScores"].is_object());
     }
 }
