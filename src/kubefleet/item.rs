@@ -132,20 +132,45 @@ fn validate_placement(placement: &Placement) -> Result<(), RunError> {
     )))
 }
 
-/// Plans one placement over the run's fleet.
+/// Plans one placement over the run's fleet, in the hub's order (design §1, §6–§9):
+/// admission and the latest snapshot's lookup, the scheduler's cycle, the placement's
+/// per-cluster failures, each selected cluster's overrides, a staged update run's
+/// initialization.
 pub(crate) fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
     let default_policy = PlacementPolicy::default();
     let policy = input.placement.policy.as_ref().unwrap_or(&default_policy);
+    let snapshot = match admitted_snapshot(input, policy) {
+        Ok(snapshot) => snapshot,
+        Err(not_scheduled) => return *not_scheduled,
+    };
+    let schedule = schedule::schedule(input.placement, snapshot, input.bindings, fleet);
+    let mut item = scheduled(&schedule);
+    item.schedule_failed = schedule_failed(policy, &schedule, item.clusters.len());
+    add_overrides(input, fleet, &mut item);
+    if let Some(run) = input.run {
+        add_run(run, policy, &schedule, fleet, input.placement, &mut item);
+    }
+    item.schedule = Some(schedule);
+    item
+}
+
+/// Admission (design §1), then the latest policy snapshot the scheduler reads
+/// (`LookupLatestPolicySnapshot`): the snapshot, if any, or the item of a placement the hub
+/// does not schedule.
+fn admitted_snapshot<'a>(
+    input: Input<'a>,
+    policy: &PlacementPolicy,
+) -> Result<Option<&'a PolicySnapshot>, Box<Item>> {
     if let Err(refusals) = admission::admit(input.raw_policy, policy) {
-        return Item {
+        return Err(Box::new(Item {
             errors: refusals.iter().map(Refusal::to_string).collect(),
             not_scheduled: Some(NotScheduled::Refused),
             ..Item::default()
-        };
+        }));
     }
-    let snapshot = match input.snapshots {
-        [] => None,
-        [snapshot] => Some(snapshot),
+    match input.snapshots {
+        [] => Ok(None),
+        [snapshot] => Ok(Some(snapshot)),
         several => {
             // A run stops at the same lookup (`determinePolicySnapshot`), once its placement
             // passed `validatePlacement`.
@@ -161,15 +186,19 @@ pub(crate) fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
                 })
                 .into_iter()
                 .collect();
-            return Item {
+            Err(Box::new(Item {
                 errors: vec![several_latest_error(input.placement, several)],
                 conditions,
                 not_scheduled: Some(NotScheduled::SeveralLatest(several.len())),
                 ..Item::default()
-            };
+            }))
         }
-    };
-    let schedule = schedule::schedule(input.placement, snapshot, input.bindings, fleet);
+    }
+}
+
+/// What the scheduler's cycle leaves (design §9): the current clusters, the placement's
+/// Scheduled condition (§6), the removed clusters, the bindings' scores, a cycle error.
+fn scheduled(schedule: &Schedule) -> Item {
     let mut item = Item {
         clusters: schedule
             .clusters()
@@ -196,23 +225,38 @@ pub(crate) fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
     if let Some(error) = &schedule.error {
         item.errors.push(error.to_string());
     }
+    item
+}
+
+/// The placement status's `Scheduled=False` / `ScheduleFailed` entries (design §6,
+/// `placement_status.go`): the first (wanted − selected) unselected decisions.
+fn schedule_failed(
+    policy: &PlacementPolicy,
+    schedule: &Schedule,
+    selected: usize,
+) -> Vec<Condition> {
     let wanted = match policy.placement_type {
         PlacementType::PickN => usize::try_from(policy.number_of_clusters()).unwrap_or(0),
         PlacementType::PickFixed => policy.cluster_names.len(),
         PlacementType::PickAll => 0,
     };
-    item.schedule_failed = schedule
+    schedule
         .decisions
         .iter()
         .filter(|decision| !decision.selected)
-        .take(wanted.saturating_sub(item.clusters.len()))
+        .take(wanted.saturating_sub(selected))
         .map(|decision| Condition {
             type_: "Scheduled".to_string(),
             status: ConditionStatus::False,
             reason: "ScheduleFailed".to_string(),
             message: decision.reason.clone(),
         })
-        .collect();
+        .collect()
+}
+
+/// The overrides that apply to each selected cluster (design §7,
+/// `pkg/utils/overrider/overrider.go`); a rule that cannot be matched is an item error.
+fn add_overrides(input: Input<'_>, fleet: &Fleet<'_>, item: &mut Item) {
     for cluster in &item.clusters {
         let Some(member) = fleet.get(cluster) else {
             continue;
@@ -238,27 +282,34 @@ pub(crate) fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
                 .push(format!("override rule of cluster {cluster}: {error}")),
         }
     }
-    if let Some(run) = input.run {
-        match initialize(run, policy, &schedule, fleet, input.placement) {
-            Ok(assigned) => {
-                item.fields.stages = assigned.stages;
-                // Upstream keeps it apart (`status.deletionStageStatus`), always set once the
-                // run is initialized; the plan lists it last, as it runs after every stage.
-                item.fields.stages.push(Stage {
-                    name: stages::DELETE_STAGE.to_string(),
-                    clusters: assigned.deletion,
-                });
-                item.conditions.push(initialized(input.placement, Ok(())));
-            }
-            Err(error) => {
-                item.errors.push(error.to_string());
-                item.conditions
-                    .push(initialized(input.placement, Err(&error)));
-            }
+}
+
+/// A staged update run's initialization (design §8): its stages then the deletion stage and
+/// `Initialized=True`, or its error and `Initialized=False`.
+fn add_run(
+    run: &StagedRun,
+    policy: &PlacementPolicy,
+    schedule: &Schedule,
+    fleet: &Fleet<'_>,
+    placement: &Placement,
+    item: &mut Item,
+) {
+    match initialize(run, policy, schedule, fleet, placement) {
+        Ok(assigned) => {
+            item.fields.stages = assigned.stages;
+            // Upstream keeps it apart (`status.deletionStageStatus`), always set once the
+            // run is initialized; the plan lists it last, as it runs after every stage.
+            item.fields.stages.push(Stage {
+                name: stages::DELETE_STAGE.to_string(),
+                clusters: assigned.deletion,
+            });
+            item.conditions.push(initialized(placement, Ok(())));
+        }
+        Err(error) => {
+            item.errors.push(error.to_string());
+            item.conditions.push(initialized(placement, Err(&error)));
         }
     }
-    item.schedule = Some(schedule);
-    item
 }
 
 /// The run's initialization (design §8): the latest snapshot must be fully scheduled, some
