@@ -66,11 +66,36 @@ pub(crate) fn admit(raw: Option<&Value>, policy: &PlacementPolicy) -> Result<(),
     }
 }
 
+/// The CRD's schema of `spec.policy` (design §1, `clusterresourceplacement_types.go`), field
+/// by field, then its CEL rule on the placement type.
 fn schema(raw: &Value, policy: &PlacementPolicy) -> Vec<Refusal> {
     let mut refusals = Vec::new();
     let mut refuse =
         |field: String, message: String| refusals.push(Refusal::Schema { field, message });
-    let has = |field: &str| raw.get(field).is_some_and(|value| !value.is_null());
+    cluster_count_schema(policy, &mut refuse);
+    affinity_schema(policy, &mut refuse);
+    for (index, constraint) in policy.topology_spread_constraints.iter().enumerate() {
+        if constraint.max_skew < 1 {
+            let field = format!("{POLICY}.topologySpreadConstraints[{index}].maxSkew");
+            let message = format!(
+                "Invalid value: {}: {field} in body should be greater than or equal to 1",
+                constraint.max_skew
+            );
+            refuse(field, message);
+        }
+    }
+    tolerations_schema(&policy.tolerations, &mut refuse);
+    if let Some(message) = placement_type_rule(raw, policy.placement_type) {
+        refuse(
+            POLICY.to_string(),
+            format!("Invalid value: \"object\": {message}"),
+        );
+    }
+    refusals
+}
+
+/// `numberOfClusters` (minimum 0) and `clusterNames` (at most 100 items).
+fn cluster_count_schema(policy: &PlacementPolicy, refuse: &mut impl FnMut(String, String)) {
     if let Some(count) = policy.number_of_clusters.filter(|count| *count < 0) {
         let field = format!("{POLICY}.numberOfClusters");
         let message =
@@ -86,6 +111,11 @@ fn schema(raw: &Value, policy: &PlacementPolicy) -> Vec<Refusal> {
             ),
         );
     }
+}
+
+/// `affinity.clusterAffinity`: at most 10 required terms, preferred weights in [-100, 100],
+/// and each term's own limits.
+fn affinity_schema(policy: &PlacementPolicy, refuse: &mut impl FnMut(String, String)) {
     let required = policy.required_terms();
     if required.len() > 10 {
         refuse(
@@ -97,7 +127,7 @@ fn schema(raw: &Value, policy: &PlacementPolicy) -> Vec<Refusal> {
         let path = format!(
             "{POLICY}.affinity.clusterAffinity.requiredDuringSchedulingIgnoredDuringExecution.clusterSelectorTerms[{index}]"
         );
-        term_schema(&path, term, &mut refuse);
+        term_schema(&path, term, refuse);
     }
     for (index, preferred) in policy.preferred_terms().iter().enumerate() {
         let path = format!(
@@ -117,23 +147,13 @@ fn schema(raw: &Value, policy: &PlacementPolicy) -> Vec<Refusal> {
                 ),
             );
         }
-        term_schema(
-            &format!("{path}.preference"),
-            &preferred.preference,
-            &mut refuse,
-        );
+        term_schema(&format!("{path}.preference"), &preferred.preference, refuse);
     }
-    for (index, constraint) in policy.topology_spread_constraints.iter().enumerate() {
-        if constraint.max_skew < 1 {
-            let field = format!("{POLICY}.topologySpreadConstraints[{index}].maxSkew");
-            let message = format!(
-                "Invalid value: {}: {field} in body should be greater than or equal to 1",
-                constraint.max_skew
-            );
-            refuse(field, message);
-        }
-    }
-    for (index, toleration) in policy.tolerations.iter().enumerate() {
+}
+
+/// `tolerations`: the `effect` enum, then the list's two CEL rules.
+fn tolerations_schema(tolerations: &[Toleration], refuse: &mut impl FnMut(String, String)) {
+    for (index, toleration) in tolerations.iter().enumerate() {
         if !toleration.effect.is_empty() && toleration.effect != "NoSchedule" {
             refuse(
                 format!("{POLICY}.tolerations[{index}].effect"),
@@ -144,7 +164,7 @@ fn schema(raw: &Value, policy: &PlacementPolicy) -> Vec<Refusal> {
             );
         }
     }
-    if policy.tolerations.iter().any(|toleration| {
+    if tolerations.iter().any(|toleration| {
         toleration.operator == TolerationOperator::Exists && !toleration.value.is_empty()
     }) {
         refuse(
@@ -152,7 +172,7 @@ fn schema(raw: &Value, policy: &PlacementPolicy) -> Vec<Refusal> {
             "Invalid value: \"array\": value must be empty when operator is Exists".to_string(),
         );
     }
-    if policy.tolerations.iter().any(|toleration| {
+    if tolerations.iter().any(|toleration| {
         toleration.key.is_empty() && toleration.operator != TolerationOperator::Exists
     }) {
         refuse(
@@ -160,7 +180,13 @@ fn schema(raw: &Value, policy: &PlacementPolicy) -> Vec<Refusal> {
             "Invalid value: \"array\": operator must be Exists when key is empty".to_string(),
         );
     }
-    let rule = match policy.placement_type {
+}
+
+/// The CEL rule on `spec.policy` that ties the fields present (in `raw`, as written) to the
+/// placement type: its message, if it refuses.
+fn placement_type_rule(raw: &Value, placement_type: PlacementType) -> Option<&'static str> {
+    let has = |field: &str| raw.get(field).is_some_and(|value| !value.is_null());
+    match placement_type {
         PlacementType::PickFixed
             if has("affinity") || has("numberOfClusters") || has("topologySpreadConstraints") || has("tolerations") =>
         {
@@ -175,14 +201,7 @@ fn schema(raw: &Value, policy: &PlacementPolicy) -> Vec<Refusal> {
             Some("clusterNames cannot be set and numberOfClusters must be set when placementType is PickN")
         }
         _ => None,
-    };
-    if let Some(message) = rule {
-        refuse(
-            POLICY.to_string(),
-            format!("Invalid value: \"object\": {message}"),
-        );
     }
-    refusals
 }
 
 /// A term's schema limits: one value per property expression, a known sort order.
