@@ -60,125 +60,172 @@ enum Mode {
 /// document number from 1 (`None` for a document without content; documents after the last
 /// one with content are left out).
 pub(super) fn scan(text: &str) -> Result<Vec<Option<usize>>, Refusal> {
-    let bytes = text.as_bytes();
-    let mut documents = Documents::default();
-    let mut mode = Mode::Normal;
-    let mut depth = 0usize;
-    let mut node_start = true;
-    let mut line = 1usize;
-    let mut line_start = 0usize;
-    let mut line_indent = 0usize;
-    let mut at = 0usize;
-    while let Some(&byte) = bytes.get(at) {
-        if at == line_start {
-            let indent = bytes
-                .get(at..)
-                .unwrap_or_default()
-                .iter()
-                .take_while(|byte| **byte == b' ')
-                .count();
-            if let Mode::BlockScalar { parent_indent } = mode {
-                let rest = bytes.get(at + indent..).unwrap_or_default();
-                let blank = rest
-                    .first()
-                    .is_none_or(|byte| matches!(byte, b'\n' | b'\r'));
-                if blank || indent > parent_indent {
-                    at = next_line(bytes, at);
-                    line += 1;
-                    line_start = at;
-                    continue;
-                }
-                mode = Mode::Normal;
+    let mut scanner = Scanner {
+        text,
+        bytes: text.as_bytes(),
+        documents: Documents::default(),
+        mode: Mode::Normal,
+        depth: 0,
+        node_start: true,
+        line: 1,
+        line_start: 0,
+        line_indent: 0,
+        at: 0,
+    };
+    while let Some(&byte) = scanner.bytes.get(scanner.at) {
+        if scanner.at == scanner.line_start && scanner.skipped_at_line_start() {
+            continue;
+        }
+        scanner.at += 1;
+        scanner.byte(byte)?;
+    }
+    Ok(scanner.documents.lines)
+}
+
+/// The pass's state, at byte `at` of line `line` (from 1), which starts at byte `line_start`.
+struct Scanner<'t> {
+    text: &'t str,
+    bytes: &'t [u8],
+    documents: Documents,
+    mode: Mode,
+    /// Open flow collections.
+    depth: usize,
+    /// Whether the next character may begin a node (a scalar, a collection, an indicator).
+    node_start: bool,
+    line: usize,
+    line_start: usize,
+    /// The indentation of the block-context line the pass is on.
+    line_indent: usize,
+    at: usize,
+}
+
+impl Scanner<'_> {
+    /// At a line's start (YAML 1.2 §8.1, §9.1–9.2): a block scalar's content line is skipped
+    /// whole; outside flow collections a document marker is counted and a directive skipped.
+    /// Whether it moved on from the line's first byte.
+    fn skipped_at_line_start(&mut self) -> bool {
+        let bytes = self.bytes;
+        let at = self.at;
+        let indent = bytes
+            .get(at..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|byte| **byte == b' ')
+            .count();
+        if let Mode::BlockScalar { parent_indent } = self.mode {
+            let rest = bytes.get(at + indent..).unwrap_or_default();
+            let blank = rest
+                .first()
+                .is_none_or(|byte| matches!(byte, b'\n' | b'\r'));
+            if blank || indent > parent_indent {
+                self.at = next_line(bytes, at);
+                self.line += 1;
+                self.line_start = self.at;
+                return true;
             }
-            if mode == Mode::Normal && depth == 0 {
-                line_indent = indent;
-                node_start = true;
-                let rest = bytes.get(at..).unwrap_or_default();
-                if let Some(marker) = document_marker(rest) {
-                    documents.marker(marker);
-                    at += 3;
-                    continue;
-                }
-                // A directive (`%YAML 1.2`) before a document's `---` is not its content.
-                if rest.first() == Some(&b'%') && !documents.started {
-                    at = end_of_line(bytes, at);
-                    continue;
-                }
+            self.mode = Mode::Normal;
+        }
+        if self.mode == Mode::Normal && self.depth == 0 {
+            self.line_indent = indent;
+            self.node_start = true;
+            let rest = bytes.get(at..).unwrap_or_default();
+            if let Some(marker) = document_marker(rest) {
+                self.documents.marker(marker);
+                self.at += 3;
+                return true;
+            }
+            // A directive (`%YAML 1.2`) before a document's `---` is not its content.
+            if rest.first() == Some(&b'%') && !self.documents.started {
+                self.at = end_of_line(bytes, at);
+                return true;
             }
         }
-        at += 1;
-        match (mode, byte) {
+        false
+    }
+
+    /// The byte just passed (`at` is after it): line ends, quoted scalars' ends and escapes
+    /// (§7.3), comments (§6.6), and outside scalars what may begin or end a node.
+    fn byte(&mut self, byte: u8) -> Result<(), Refusal> {
+        match (self.mode, byte) {
             (_, b'\n') => {
-                line += 1;
-                line_start = at;
-                continue;
+                self.line += 1;
+                self.line_start = self.at;
             }
             (Mode::BlockScalar { .. }, _) => {}
-            (Mode::DoubleQuoted, b'\\') => at += 1,
+            (Mode::DoubleQuoted, b'\\') => self.at += 1,
             (Mode::DoubleQuoted, b'"') | (Mode::SingleQuoted, b'\'') => {
-                if mode == Mode::SingleQuoted && bytes.get(at) == Some(&b'\'') {
-                    at += 1;
+                if self.mode == Mode::SingleQuoted && self.bytes.get(self.at) == Some(&b'\'') {
+                    self.at += 1;
                 } else {
-                    mode = Mode::Normal;
-                    node_start = false;
+                    self.mode = Mode::Normal;
+                    self.node_start = false;
                 }
             }
             (Mode::DoubleQuoted | Mode::SingleQuoted, _) => {}
             (Mode::Normal, b' ' | b'\t' | b'\r') => {}
-            (Mode::Normal, b'#') if node_start || follows_space(bytes, at - 1) => {
-                at = end_of_line(bytes, at);
+            (Mode::Normal, b'#') if self.node_start || follows_space(self.bytes, self.at - 1) => {
+                self.at = end_of_line(self.bytes, self.at);
             }
             (Mode::Normal, _) => {
-                documents.content(line);
-                if depth > 0 || node_start {
-                    match byte {
-                        b'[' | b'{' => {
-                            depth += 1;
-                            if depth > MAX_DEPTH {
-                                let column = column(text, line_start, at - 1);
-                                return Err(Refusal {
-                                    document: documents.number,
-                                    line,
-                                    column,
-                                    message: "recursion limit exceeded".to_string(),
-                                });
-                            }
-                            node_start = true;
-                            continue;
-                        }
-                        b']' | b'}' if depth > 0 => {
-                            depth -= 1;
-                            node_start = false;
-                            continue;
-                        }
-                        b',' if depth > 0 => {
-                            node_start = true;
-                            continue;
-                        }
-                        _ => {}
-                    }
+                self.documents.content(self.line);
+                if (self.depth > 0 || self.node_start) && self.flow_indicator(byte)? {
+                    return Ok(());
                 }
-                if node_start {
-                    match byte {
-                        b'"' => mode = Mode::DoubleQuoted,
-                        b'\'' => mode = Mode::SingleQuoted,
-                        b'|' | b'>' if depth == 0 => {
-                            mode = Mode::BlockScalar {
-                                parent_indent: line_indent,
-                            };
-                            at = end_of_line(bytes, at);
-                        }
-                        b'-' | b'?' | b':' if separated(bytes, at) => {}
-                        b'&' | b'!' => at = end_of_token(bytes, at),
-                        _ => node_start = false,
-                    }
-                } else if byte == b':' && (separated(bytes, at) || depth > 0) {
-                    node_start = true;
+                if self.node_start {
+                    self.node_indicator(byte);
+                } else if byte == b':' && (separated(self.bytes, self.at) || self.depth > 0) {
+                    self.node_start = true;
                 }
             }
         }
+        Ok(())
     }
-    Ok(documents.lines)
+
+    /// Flow collections' indicators (§7.4): `[` and `{` open one, refused past
+    /// [`MAX_DEPTH`]; `]`, `}` and `,` inside one. Whether `byte` was one.
+    fn flow_indicator(&mut self, byte: u8) -> Result<bool, Refusal> {
+        match byte {
+            b'[' | b'{' => {
+                self.depth += 1;
+                if self.depth > MAX_DEPTH {
+                    return Err(Refusal {
+                        document: self.documents.number,
+                        line: self.line,
+                        column: column(self.text, self.line_start, self.at - 1),
+                        message: "recursion limit exceeded".to_string(),
+                    });
+                }
+                self.node_start = true;
+            }
+            b']' | b'}' if self.depth > 0 => {
+                self.depth -= 1;
+                self.node_start = false;
+            }
+            b',' if self.depth > 0 => self.node_start = true,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// What begins a node: a quoted scalar (§7.3), a block scalar's header (§8.1, whose
+    /// content lines [`Self::skipped_at_line_start`] skips), a block indicator followed by
+    /// a space (`-`, `?`, `:`), an anchor or a tag (§6.9); anything else begins a plain
+    /// scalar, in which no bracket nests.
+    fn node_indicator(&mut self, byte: u8) {
+        match byte {
+            b'"' => self.mode = Mode::DoubleQuoted,
+            b'\'' => self.mode = Mode::SingleQuoted,
+            b'|' | b'>' if self.depth == 0 => {
+                self.mode = Mode::BlockScalar {
+                    parent_indent: self.line_indent,
+                };
+                self.at = end_of_line(self.bytes, self.at);
+            }
+            b'-' | b'?' | b':' if separated(self.bytes, self.at) => {}
+            b'&' | b'!' => self.at = end_of_token(self.bytes, self.at),
+            _ => self.node_start = false,
+        }
+    }
 }
 
 /// The first character YAML does not allow (libyaml's printable set), with where it is.
