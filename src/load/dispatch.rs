@@ -70,6 +70,31 @@ enum Step<'c> {
 /// A decoded object and its content's fingerprint (`None`: not an object of its own).
 type Fingerprinted = (Decoded, Option<u64>);
 
+/// Where a value being prepared sits, for its errors: its document, the scalars kubectl
+/// misreads in it, and its path within the document (`items[3].` for a List's item).
+#[derive(Clone, Copy)]
+struct At<'a> {
+    source: &'a Source,
+    misread: &'a [Misread],
+    prefix: &'a str,
+}
+
+impl At<'_> {
+    /// An invalid field of the value, explained where a misread scalar caused it.
+    fn invalid(self, path: &str, message: String) -> LoadError {
+        let error = LoadError::Invalid {
+            at: self.source.clone(),
+            object: None,
+            path: join(self.prefix, path),
+            message,
+        };
+        plain_scalars::explained(error, self.prefix, self.misread)
+    }
+}
+
+/// Prepares one value, in the loader's steps: its `apiVersion` and `kind`, a List's items,
+/// the reader its API registers for them, the scalars kubectl misreads, the decoded object
+/// and its fingerprint.
 fn prepare<'c>(
     content: Content<'c>,
     source: &Source,
@@ -77,33 +102,16 @@ fn prepare<'c>(
     prefix: &str,
     namespace: &str,
 ) -> Step<'c> {
-    let invalid = |path: &str, message: String| {
-        let error = LoadError::Invalid {
-            at: source.clone(),
-            object: None,
-            path: join(prefix, path),
-            message,
-        };
-        Step::Error(plain_scalars::explained(error, prefix, misread))
+    let at = At {
+        source,
+        misread,
+        prefix,
     };
-    match content.shape() {
-        Shape::Null => return Step::Nothing,
-        Shape::Mapping => {}
-        other => {
-            let message = format!(
-                "expected a Kubernetes object (a mapping with apiVersion and kind), found {}",
-                other.describe()
-            );
-            return invalid("", message);
-        }
-    }
-    let type_meta: TypeMeta = match content.decode_fields(&["apiVersion", "kind"]) {
-        Ok(type_meta) => type_meta,
-        Err(error) => return invalid(&error.path, error.message),
+    let type_meta = match type_meta(content, at) {
+        Ok(Some(type_meta)) => type_meta,
+        Ok(None) => return Step::Nothing,
+        Err(error) => return Step::Error(error),
     };
-    if let Some((field, message)) = type_meta.invalid() {
-        return invalid(field, message);
-    }
     if type_meta.kind.ends_with("List") {
         if let Some(items) = content.get("items") {
             return Step::List(content, items);
@@ -112,21 +120,11 @@ fn prepare<'c>(
     let read = match route(&type_meta, content) {
         Route::Read(read) => read,
         Route::UnsupportedVersion(group, versions) => {
-            let expected: Vec<String> = versions
-                .iter()
-                .map(|version| format!("{group}/{version}"))
-                .collect();
-            let message = format!(
-                "expected {} for {}, found {}",
-                expected.join(" or "),
-                type_meta.kind,
-                type_meta.api_version
-            );
-            return invalid("apiVersion", message);
+            return Step::Error(unsupported_version(&type_meta, group, versions, at));
         }
         Route::Unknown => {
             if let Err(error) = check_metadata(content) {
-                return invalid(&error.path, error.message);
+                return Step::Error(at.invalid(&error.path, error.message));
             }
             return Step::Skip(format!("{}/{}", type_meta.api_version, type_meta.kind));
         }
@@ -140,30 +138,16 @@ fn prepare<'c>(
         prefix.to_string(),
         namespace,
     );
-    let (mut warnings, mut refusals) = (Vec::new(), Vec::new());
-    if let Some(type_meta) = misread_in {
-        let identity = object.as_ref().ok().map(|object| object.object.to_string());
-        if plain_scalars::fleetplan_only(&type_meta.api_version) {
-            for (field, message) in plain_scalars::warnings(misread) {
-                let object = identity.as_deref().unwrap_or(&type_meta.kind);
-                let field = join(prefix, &field);
-                warnings.push(format!("{source}: {object}: {field}: {message}"));
-            }
-        } else if misread.iter().any(Misread::refused) {
-            for found in misread.iter().filter(|found| found.refused()) {
-                refusals.push(LoadError::Invalid {
-                    at: source.clone(),
-                    object: identity.clone(),
-                    path: join(prefix, &found.field()),
-                    message: found.refusal(),
-                });
-            }
-            return Step::Read {
-                warnings,
-                refusals,
-                decoded: None,
-            };
-        }
+    let (warnings, refusals) = match misread_in {
+        Some(type_meta) => misread_scalars(&type_meta, &object, at),
+        None => (Vec::new(), Vec::new()),
+    };
+    if !refusals.is_empty() {
+        return Step::Read {
+            warnings,
+            refusals,
+            decoded: None,
+        };
     }
     Step::Read {
         warnings,
@@ -173,6 +157,77 @@ fn prepare<'c>(
             (decoded, fingerprint.flatten())
         }))),
     }
+}
+
+/// A value's `apiVersion` and `kind` (`None` for an empty document); anything but a mapping
+/// is not a Kubernetes object.
+fn type_meta(content: Content<'_>, at: At<'_>) -> Result<Option<TypeMeta>, LoadError> {
+    match content.shape() {
+        Shape::Null => return Ok(None),
+        Shape::Mapping => {}
+        other => {
+            let message = format!(
+                "expected a Kubernetes object (a mapping with apiVersion and kind), found {}",
+                other.describe()
+            );
+            return Err(at.invalid("", message));
+        }
+    }
+    let type_meta: TypeMeta = content
+        .decode_fields(&["apiVersion", "kind"])
+        .map_err(|error| at.invalid(&error.path, error.message))?;
+    if let Some((field, message)) = type_meta.invalid() {
+        return Err(at.invalid(field, message));
+    }
+    Ok(Some(type_meta))
+}
+
+/// A kind fleetplan reads, in an `apiVersion` it does not: the versions it reads.
+fn unsupported_version(
+    type_meta: &TypeMeta,
+    group: &str,
+    versions: &[&str],
+    at: At<'_>,
+) -> LoadError {
+    let expected: Vec<String> = versions
+        .iter()
+        .map(|version| format!("{group}/{version}"))
+        .collect();
+    let message = format!(
+        "expected {} for {}, found {}",
+        expected.join(" or "),
+        type_meta.kind,
+        type_meta.api_version
+    );
+    at.invalid("apiVersion", message)
+}
+
+/// The scalars kubectl reads otherwise than fleetplan (YAML 1.1): warnings on fleetplan's
+/// own kinds, else a refusal for each one the object's reader would take wrongly.
+fn misread_scalars(
+    type_meta: &TypeMeta,
+    object: &Result<Object<'_>, LoadError>,
+    at: At<'_>,
+) -> (Vec<String>, Vec<LoadError>) {
+    let (mut warnings, mut refusals) = (Vec::new(), Vec::new());
+    let identity = object.as_ref().ok().map(|object| object.object.to_string());
+    if plain_scalars::fleetplan_only(&type_meta.api_version) {
+        for (field, message) in plain_scalars::warnings(at.misread) {
+            let object = identity.as_deref().unwrap_or(&type_meta.kind);
+            let field = join(at.prefix, &field);
+            warnings.push(format!("{}: {object}: {field}: {message}", at.source));
+        }
+    } else {
+        for found in at.misread.iter().filter(|found| found.refused()) {
+            refusals.push(LoadError::Invalid {
+                at: at.source.clone(),
+                object: identity.clone(),
+                path: join(at.prefix, &found.field()),
+                message: found.refusal(),
+            });
+        }
+    }
+    (warnings, refusals)
 }
 
 fn apply(
