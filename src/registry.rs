@@ -202,6 +202,9 @@ pub enum ItemTrace<'a> {
     KubeFleet(Box<KubeFleetTrace>),
     /// The item failed before any engine ran (its `errors` say why).
     Failed,
+    /// The run keeps no trace ([`Trace::Plan`](crate::plan::Trace::Plan)): nothing it
+    /// writes reads one.
+    NotKept,
 }
 
 /// Which engine chose an item's clusters: one per [`ItemTrace`] variant, named in `explain`.
@@ -250,7 +253,8 @@ impl ItemTrace<'_> {
             ItemTrace::Karmada(_) => Engine::Karmada,
             ItemTrace::Consumer(_) => Engine::Consumer,
             ItemTrace::KubeFleet(_) => Engine::KubeFleet,
-            ItemTrace::Failed => Engine::Failed,
+            // Only `explain` asks, and it keeps every trace.
+            ItemTrace::Failed | ItemTrace::NotKept => Engine::Failed,
         }
     }
 }
@@ -398,7 +402,7 @@ pub(crate) fn explain(
         ItemTrace::Karmada(trace) => karmada::explain::explain(explanation, trace),
         ItemTrace::Consumer(trace) => ocm::explain::consumer::explain(explanation, trace, clusters),
         ItemTrace::KubeFleet(trace) => kubefleet::explain::explain(explanation, item, trace),
-        ItemTrace::Failed => explain::failed(explanation, item, clusters),
+        ItemTrace::Failed | ItemTrace::NotKept => explain::failed(explanation, item, clusters),
     }
 }
 
@@ -408,9 +412,10 @@ pub(crate) fn rows(item: &PlanItem, trace: &ItemTrace) -> Rows {
     match trace {
         ItemTrace::Replicas { planner, .. } => render::plan::replica_rows(item, planner),
         ItemTrace::Placement(result) => ocm::explain::placement::rows(item, result),
-        ItemTrace::Selection(_) | ItemTrace::PlacementRule(_) | ItemTrace::Consumer(_) => {
-            render::plan::cluster_rows(item)
-        }
+        ItemTrace::Selection(_)
+        | ItemTrace::PlacementRule(_)
+        | ItemTrace::Consumer(_)
+        | ItemTrace::NotKept => render::plan::cluster_rows(item),
         ItemTrace::Karmada(_) => karmada::explain::rows(item),
         ItemTrace::KubeFleet(_) => kubefleet::explain::rows(item),
         ItemTrace::Failed => (Vec::new(), Vec::new()),

@@ -59,10 +59,10 @@ pub(super) enum PlanFormat {
 }
 
 pub(super) fn run(args: PlanArgs, io: &mut Io<'_>) -> Result<ExitCode, Error> {
-    let trace = if args.output == PlanFormat::Table {
-        Trace::Table
-    } else {
-        Trace::Plan
+    let trace = match args.output {
+        PlanFormat::Table => Trace::Table,
+        PlanFormat::Decisions | PlanFormat::Bindings => Trace::Objects,
+        PlanFormat::Yaml | PlanFormat::Json | PlanFormat::Name => Trace::Plan,
     };
     let context = RunContext::load(&args.inputs, &args.what_if, trace, io)?;
     // `-o name` lists the items (what shell completion offers) and says nothing of clusters.

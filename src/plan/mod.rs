@@ -51,14 +51,20 @@ impl PlanOptions<'_> {
     }
 }
 
-/// How much of each engine's reasoning a run keeps besides the plan. A placement's full
-/// trace holds a verdict for every cluster of the fleet: 100k clusters × 10k placements
-/// would not fit in memory, so only `explain`, which plans one item, asks for it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// How much of each engine's reasoning a run keeps besides the plan, each level keeping what
+/// the one before it keeps. A placement's full trace holds a verdict for every cluster of the
+/// fleet: 100k clusters × 10k placements would not fit in memory, so only `explain`, which
+/// plans one item, asks for it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Trace {
-    /// The plan alone (machine-readable output, `diff`, `check`).
+    /// The plan alone (the plan documents, `diff`, `check`, `migrate --verify`): no item's
+    /// trace is kept ([`ItemTrace::NotKept`]), so a placement's scores and decision objects
+    /// are freed as soon as its item is made, not held to the end of the run.
     #[default]
     Plan,
+    /// What the outputs that write an API's objects read (`-o decisions`, `-o bindings`):
+    /// each item's trace.
+    Objects,
     /// What the plan table shows: the replica planner's view of each cluster. (A placement's
     /// selected clusters keep their scores in every run.)
     Table,
@@ -208,18 +214,37 @@ fn build_workloads<'a>(
         previous: &previous,
         targets: &targets,
     };
+    let consumers = (workloads.iter().any(|workload| is_consumer(workload))
+        || !model.apis.consumers.bindings.is_empty())
+    .then(|| Resolved::new(&run, workloads));
+    // A trace nothing reads is dropped as soon as its item is made (10k placements' decision
+    // objects and scores are tens of megabytes), unless a consumer reads it when it lands
+    // through the item (an ApplicationSet reads a placement's decision objects).
+    let keep = options.trace > Trace::Plan;
+    let untraced = |planned: Planned<'a>| Planned {
+        trace: ItemTrace::NotKept,
+        ..planned
+    };
     // Items are independent given the run's indexes: planned on every core, in order. A
     // placement consumer is planned after the placements it lands through.
     let mut planned: Vec<Option<Planned>> = parallel::map_in_order(workloads, |workload| {
-        (!is_consumer(workload)).then(|| run.item(workload))
+        (!is_consumer(workload)).then(|| {
+            let planned = run.item(workload);
+            let read = consumers
+                .as_ref()
+                .is_some_and(|consumers| consumers.read_trace.contains(&address(workload)));
+            if keep || read {
+                planned
+            } else {
+                untraced(planned)
+            }
+        })
     });
     let mut problems = Vec::new();
     let mut problem_warnings = Vec::new();
     let whole = workloads.len() == model.workloads.len();
-    if workloads.iter().any(|workload| is_consumer(workload))
-        || !model.apis.consumers.bindings.is_empty()
-    {
-        let found = plan_consumers(&run, workloads, &mut planned, whole);
+    if let Some(consumers) = consumers {
+        let found = plan_consumers(&run, consumers, workloads, &mut planned, whole);
         problems = found.0;
         problem_warnings = found.1;
     }
@@ -239,6 +264,7 @@ fn build_workloads<'a>(
                 "a placement consumer that was not planned".to_string(),
             )
         });
+        let planned = if keep { planned } else { untraced(planned) };
         for error in &planned.item.errors {
             outcome.errors.push(Diagnostic::about(
                 workload,
@@ -266,35 +292,65 @@ fn is_consumer(workload: &Workload) -> bool {
     matches!(workload.kind, WorkloadKind::Consumer(_))
 }
 
+/// The consumers among a run's workloads, resolved before anything is planned: where each
+/// goes is known from the model alone, and it says which placements' traces landing reads.
+struct Resolved<'a> {
+    index: consumers::Consumers<'a>,
+    /// Each consumer's position among the workloads, the consumer, and its routes.
+    resolutions: Vec<(usize, &'a Workload, consumers::Resolution<'a>)>,
+    /// The placements (by address) whose trace a route reads: its decision objects.
+    read_trace: std::collections::HashSet<usize>,
+}
+
+impl<'a> Resolved<'a> {
+    fn new(run: &Run<'_, 'a>, workloads: &[&'a Workload]) -> Resolved<'a> {
+        let index = consumers::Consumers::new(run.model);
+        let fleet = &run.placements.fleet;
+        let consumers: Vec<_> = workloads
+            .iter()
+            .enumerate()
+            .filter_map(|(at, workload)| match &workload.kind {
+                WorkloadKind::Consumer(spec) => Some((at, *workload, spec.as_ref())),
+                _ => None,
+            })
+            .collect();
+        // Each consumer is resolved, and later landed, on its own: on every core, in order
+        // (10k Policies are a normal input).
+        let resolutions = parallel::map_in_order(&consumers, |&(at, workload, spec)| {
+            (
+                at,
+                workload,
+                consumers::resolve(&index, fleet, workload, spec),
+            )
+        });
+        let read_trace = resolutions
+            .iter()
+            .flat_map(|(_, _, resolution)| &resolution.routes)
+            .filter(|route| route.decisions.reads_objects())
+            .map(|route| address(route.target))
+            .collect();
+        Resolved {
+            index,
+            resolutions,
+            read_trace,
+        }
+    }
+}
+
 /// Plans the consumers among `workloads` into their slots of `planned`, after planning the
 /// placements they reference that `workloads` does not hold; returns the PlacementBindings'
 /// errors (every binding's) and warnings (every binding's when `whole`, else those of the
 /// selected items).
 fn plan_consumers<'a>(
     run: &Run<'_, 'a>,
+    consumers: Resolved<'a>,
     workloads: &[&'a Workload],
     planned: &mut [Option<Planned<'a>>],
     whole: bool,
 ) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
-    let index = consumers::Consumers::new(run.model);
-    let fleet = &run.placements.fleet;
-    let consumers: Vec<_> = workloads
-        .iter()
-        .enumerate()
-        .filter_map(|(at, workload)| match &workload.kind {
-            WorkloadKind::Consumer(spec) => Some((at, *workload, spec.as_ref())),
-            _ => None,
-        })
-        .collect();
-    // Each consumer is resolved, and later landed, on its own: on every core, in order
-    // (10k Policies are a normal input).
-    let resolutions = parallel::map_in_order(&consumers, |&(at, workload, spec)| {
-        (
-            at,
-            workload,
-            consumers::resolve(&index, fleet, workload, spec),
-        )
-    });
+    let Resolved {
+        index, resolutions, ..
+    } = consumers;
     // The placements already planned, by address; the others the routes need, planned now.
     let mut slots: HashMap<usize, usize> = workloads
         .iter()

@@ -294,8 +294,12 @@ proptest! {
         }
         // The untraced run filters by bitset algebra instead of cluster by cluster: the plan
         // must not depend on which path ran.
-        let untraced = build(&model, &PlanOptions::at(NOW, Trace::Plan));
+        let untraced = build(&model, &PlanOptions::at(NOW, Trace::Table));
         prop_assert_eq!(&untraced.plan, &outcome.plan);
+        // Nor on whether any trace is kept.
+        let plan_alone = build(&model, &PlanOptions::at(NOW, Trace::Plan));
+        prop_assert_eq!(&plan_alone.plan, &outcome.plan);
+        prop_assert!(plan_alone.traces.iter().all(|trace| matches!(trace, ItemTrace::NotKept)));
         // Nor on the inventory's order: clusters are ranked by name, and an inventory in name
         // order lets the untraced run take a placement's first clusters off a bitset.
         let reversed = load_text(&manifests(&clusters, &placements, true));

@@ -31,7 +31,7 @@ pub(crate) fn plan<'a>(
         current,
         capacity: fleet.capacity(),
     };
-    let (result, planner) = if run.options.trace != Trace::Plan {
+    let (result, planner) = if run.options.trace >= Trace::Table {
         let (result, planner) = replicas::plan_with_trace(&input);
         (result, Some(planner))
     } else {

@@ -18,7 +18,7 @@ use crate::ocm::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, Plac
 
 pub(crate) use bindings::binding_problems;
 pub(crate) use land::land;
-pub(crate) use resolve::resolve;
+pub(crate) use resolve::{resolve, Resolution};
 
 /// What a consumer item's trace holds: how it got to its clusters.
 #[derive(Clone, Debug, Default)]

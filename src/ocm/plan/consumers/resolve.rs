@@ -60,6 +60,14 @@ pub(crate) enum Decisions {
     Named(String),
 }
 
+impl Decisions {
+    /// Whether landing reads the placement's decision objects (its trace), not only its
+    /// clusters.
+    pub(crate) fn reads_objects(&self) -> bool {
+        !matches!(self, Decisions::All)
+    }
+}
+
 /// Where a consumer goes, as far as it is known before its placements are planned.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Resolution<'a> {
