@@ -259,6 +259,10 @@ impl ItemTrace<'_> {
     }
 }
 
+/// The annotation through which federation v1 asks placement for any object: every
+/// workload's `cluster_selector`, read by the loader whatever its kind.
+pub(crate) use crate::federation::read::CLUSTER_SELECTOR_ANNOTATION;
+
 /// What `load` reads, in the order the APIs' claims are tried (an object of a kind no API
 /// defines goes to the first API that claims it).
 pub(crate) const APIS: &[&Api] = &[

@@ -504,8 +504,6 @@ const API_MODULE_EXCEPTIONS: &[&str] = &[
     "karmada/migrate/mod.rs: kubefed",
     "karmada/migrate/mod.rs: ocm",
     "load/clusters.rs: ocm",
-    "load/kinds/mod.rs: federation",
-    "load/kinds/mod.rs: ocm",
     "migrate/mod.rs: kubefed",
     "migrate/mod.rs: ocm",
     "plan/federated_fleet.rs: ocm",

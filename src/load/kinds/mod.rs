@@ -13,9 +13,8 @@ use super::names::Names;
 use super::object::{Object, Scope, TypeMeta};
 use super::LoadError;
 use crate::model::{PreviousDecision, Workload, WorkloadKind};
-use crate::ocm::model::placement::SpecError;
 
-pub(crate) use crate::federation::read::CLUSTER_SELECTOR_ANNOTATION;
+pub(crate) use crate::registry::CLUSTER_SELECTOR_ANNOTATION;
 
 /// Decodes one object of its kind, reading nothing but the object (see [`Decoded`]).
 pub(crate) type Reader = fn(Object<'_>) -> Result<Decoded, LoadError>;
@@ -128,13 +127,4 @@ pub(crate) fn subtree(object: &Object<'_>, field: &str) -> Result<Value, LoadErr
             format!("expected a mapping with string keys: {error}"),
         ))
     })
-}
-
-pub(crate) fn spec_error(object: &Object<'_>, field: &str, error: SpecError) -> LoadError {
-    let path = match error.path.as_str() {
-        "" | "." => field.to_string(),
-        path if path.starts_with(&format!("{field}.")) => path.to_string(),
-        path => format!("{field}.{path}"),
-    };
-    object.invalid(FieldError::new(path, error.message))
 }

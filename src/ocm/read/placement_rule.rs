@@ -1,7 +1,8 @@
 //! `PlacementRule` (`apps.open-cluster-management.io/v1`), with its `status.decisions` as
 //! its previous decisions. It selects the `ManagedCluster`s the OCM Placement API reads.
 
-use crate::load::kinds::{spec_error, subtree, workload, Api, KnownKind};
+use super::spec_error;
+use crate::load::kinds::{subtree, workload, Api, KnownKind};
 use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
