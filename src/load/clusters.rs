@@ -14,8 +14,8 @@ use super::model_builder::Decoded;
 use super::names::{invalid_value, label_key_error};
 use super::object::Object;
 use super::LoadError;
+use crate::model::crd_strings::{qualified_key, taint_value};
 use crate::model::{echo, Cluster, Interner, Quantity, Taint, TaintEffect, CLUSTERSET_LABEL};
-use crate::ocm::model::placement::{qualified_key, taint_value};
 use crate::parallel;
 use crate::selector::{dns1123_subdomain_errors, is_valid_label, Operator, Requirement};
 

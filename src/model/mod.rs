@@ -3,6 +3,7 @@
 mod cluster;
 mod cluster_names;
 mod condition;
+pub(crate) mod crd_strings;
 mod decision;
 mod decode_message;
 mod echo;

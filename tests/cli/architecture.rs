@@ -503,7 +503,6 @@ fn an_api_s_modules_are_named_only_in_its_folder_the_registry_and_lib_rs() {
 const API_MODULE_EXCEPTIONS: &[&str] = &[
     "karmada/migrate/mod.rs: kubefed",
     "karmada/migrate/mod.rs: ocm",
-    "load/clusters.rs: ocm",
     "migrate/mod.rs: kubefed",
     "migrate/mod.rs: ocm",
     "plan/federated_fleet.rs: ocm",
