@@ -532,10 +532,10 @@ impl<'de> Visitor<'de> for BudgetedValue<'_> {
             }
             let merge_key = self.parse.merge_key.replace(false);
             if !merge_key && mapping.contains_key(&key) {
-                let shown = serde_yaml::to_string(&key).unwrap_or_default();
-                let shown = shown.trim_end();
-                *self.parse.duplicate.borrow_mut() = Some(shown.to_string());
-                return Err(de::Error::custom(format_args!("duplicate key {shown}")));
+                let shown = plain_scalars::key_text(&key);
+                let error = de::Error::custom(format_args!("duplicate key {shown}"));
+                *self.parse.duplicate.borrow_mut() = Some(shown);
+                return Err(error);
             }
             let segment = Segment {
                 parent: self.path,

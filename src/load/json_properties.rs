@@ -92,7 +92,11 @@ fn replace(value: &mut Value, choices: &[usize], with: Value) {
 fn stream(documents: &[Value]) -> String {
     documents
         .iter()
-        .map(|document| serde_json::to_string(document).unwrap_or_default())
+        // A `Value` always writes; were one refused, the property fails here rather than
+        // comparing two loads of an empty input.
+        .map(|document| {
+            serde_json::to_string(document).unwrap_or_else(|error| panic!("{document}: {error}"))
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }

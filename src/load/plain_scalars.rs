@@ -103,8 +103,7 @@ impl Misread {
                     }
                     match key {
                         Value::String(key) => field.push_str(&echo(key).to_string()),
-                        other => field
-                            .push_str(serde_yaml::to_string(other).unwrap_or_default().trim_end()),
+                        other => field.push_str(&key_text(other)),
                     }
                 }
                 Step::Index(index) => field.push_str(&format!("[{index}]")),
@@ -218,6 +217,18 @@ pub(super) fn by_item(misread: &[Misread], items: usize) -> Vec<Vec<Misread>> {
     by_item
 }
 
+/// A mapping key that is not a string, as a message shows it: its YAML text. This cannot
+/// fail for a key read from an input: serde_yaml refuses only a tagged value directly inside
+/// another (`serializing nested enums in YAML is not supported yet`), and YAML text gives a
+/// node one tag at most. Were one ever refused, the message shows the key's debug form,
+/// never nothing.
+pub(super) fn key_text(key: &Value) -> String {
+    match serde_yaml::to_string(key) {
+        Ok(text) => text.trim_end().to_string(),
+        Err(_) => format!("{key:?}"),
+    }
+}
+
 /// A decode error at a field that held a misread scalar says so: kubectl's reading is what
 /// failed to decode, and the user wrote something else.
 pub(super) fn explained(error: LoadError, prefix: &str, misread: &[Misread]) -> LoadError {
@@ -288,6 +299,28 @@ pub(super) fn warnings(misread: &[Misread]) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_serde_yaml_refuses_to_write_is_shown_by_its_debug_form() {
+        let tagged = |tag: &str, value: Value| {
+            Value::Tagged(Box::new(serde_yaml::value::TaggedValue {
+                tag: serde_yaml::value::Tag::new(tag),
+                value,
+            }))
+        };
+        assert_eq!(
+            key_text(&Value::Sequence(vec![1.into(), 2.into()])),
+            "- 1\n- 2"
+        );
+        assert_eq!(key_text(&tagged("a", "x".into())), "!a x");
+        // Not from an input (a node has one tag), but the serializer's one refusal.
+        let nested = tagged("a", tagged("b", Value::Null));
+        assert!(serde_yaml::to_string(&nested).is_err());
+        assert_eq!(
+            key_text(&nested),
+            "TaggedValue { tag: !a, value: TaggedValue { tag: !b, value: Null } }"
+        );
+    }
 
     fn key(key: &str) -> Step {
         Step::Key(Value::String(key.to_string()))
