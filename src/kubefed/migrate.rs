@@ -109,7 +109,7 @@ pub(crate) fn convert(
             "ReplicaSchedulingPreference",
             Metadata::of(&rsp_ref(object)),
             spec,
-        )],
+        )?],
         fields,
     })
 }

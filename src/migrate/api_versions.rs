@@ -505,19 +505,15 @@ fn set_absent(
         return;
     }
     let field = format!("spec.{}", path.join("."));
+    // The defaults are integers and plain words (`old_defaults`, `rolling_update`), which
+    // serde_yaml always writes; were one refused, the report shows its debug form, never
+    // nothing.
+    let written = crate::yaml11::to_string(&value)
+        .map_or_else(|_| format!("{value:?}"), |text| text.trim_end().to_string());
     fields.push(
-        FieldReport::exact(
-            format!("{field} (absent)"),
-            format!(
-                "{field} {}",
-                crate::yaml11::to_string(&value)
-                    .unwrap_or_default()
-                    .trim_end()
-            ),
-        )
-        .because(format!(
-            "the {version} default, written out: apps/v1 would default it otherwise"
-        )),
+        FieldReport::exact(format!("{field} (absent)"), format!("{field} {written}")).because(
+            format!("the {version} default, written out: apps/v1 would default it otherwise"),
+        ),
     );
     at.insert((*last).into(), value);
 }

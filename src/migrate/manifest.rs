@@ -5,7 +5,9 @@
 use serde::Serialize;
 use serde_yaml::Value;
 
+use super::MigrateError;
 use crate::model::{LabelSelectorSpec, Metadata, ObjectRef};
+use crate::render::Unrepresentable;
 
 pub(super) const CLUSTER_SET_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta2";
 pub(super) const MANIFEST_WORK_API_VERSION: &str = "work.open-cluster-management.io/v1alpha1";
@@ -41,12 +43,28 @@ impl Emitted {
     }
 }
 
+/// A manifest `migrate` made but serde_yaml could not turn into a value: the object it is,
+/// and the serializer's error. Never written as an empty document.
+#[derive(Debug, thiserror::Error)]
+#[error("{object}: cannot be written as {source}")]
+pub(crate) struct Unwritten {
+    pub object: String,
+    pub source: Unrepresentable,
+}
+
+impl From<Unwritten> for MigrateError {
+    fn from(Unwritten { object, source }: Unwritten) -> Self {
+        MigrateError::Unrepresentable { object, source }
+    }
+}
+
+/// The manifest of `spec`, as the YAML value the output is written from.
 pub(crate) fn emit<S: Serialize>(
     api_version: &str,
     kind: &str,
     metadata: Metadata<'_>,
     spec: S,
-) -> Emitted {
+) -> Result<Emitted, Unwritten> {
     let object = ObjectRef {
         api_version: api_version.to_string(),
         kind: kind.to_string(),
@@ -59,10 +77,13 @@ pub(crate) fn emit<S: Serialize>(
         metadata,
         spec,
     };
-    // These shapes hold only strings, integers, lists and string-keyed maps, which always
-    // convert; a failure would be a bug in this file, so it degrades to an empty document.
-    let value = serde_yaml::to_value(&manifest).unwrap_or(Value::Null);
-    Emitted { object, value }
+    match serde_yaml::to_value(&manifest) {
+        Ok(value) => Ok(Emitted { object, value }),
+        Err(error) => Err(Unwritten {
+            object: object.to_string(),
+            source: error.into(),
+        }),
+    }
 }
 
 #[derive(Serialize)]
@@ -79,7 +100,7 @@ struct SetSelector {
 }
 
 /// A ManagedClusterSet of every cluster (`LabelSelector` `{}`), like OCM's own `global`.
-pub(super) fn every_cluster_set(name: &str) -> Emitted {
+pub(super) fn every_cluster_set(name: &str) -> Result<Emitted, Unwritten> {
     emit(
         CLUSTER_SET_API_VERSION,
         "ManagedClusterSet",
@@ -100,7 +121,7 @@ struct BindingSpec<'a> {
 }
 
 /// A ManagedClusterSetBinding; OCM requires its name to be the set's name.
-pub(super) fn binding(namespace: &str, set: &str) -> Emitted {
+pub(super) fn binding(namespace: &str, set: &str) -> Result<Emitted, Unwritten> {
     emit(
         CLUSTER_SET_API_VERSION,
         "ManagedClusterSetBinding",
@@ -140,7 +161,7 @@ pub(crate) fn manifest_work_replica_set(
     metadata: Metadata<'_>,
     placement: &str,
     manifest: Value,
-) -> Emitted {
+) -> Result<Emitted, Unwritten> {
     emit(
         MANIFEST_WORK_API_VERSION,
         "ManifestWorkReplicaSet",
@@ -160,20 +181,56 @@ pub(crate) fn manifest_work_replica_set(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::migrate::object_error::ObjectError;
 
     #[test]
     fn fields_are_written_in_manifest_order() {
-        let emitted = binding("shop", "global");
-        let text = serde_yaml::to_string(&emitted.value).unwrap_or_default();
+        let emitted = binding("shop", "global").map(|emitted| emitted.value);
+        let text = serde_yaml::to_string(&emitted.unwrap_or_default()).unwrap_or_default();
         assert_eq!(
             text,
             "apiVersion: cluster.open-cluster-management.io/v1beta2\nkind: ManagedClusterSetBinding\nmetadata:\n  name: global\n  namespace: shop\nspec:\n  clusterSet: global\n"
         );
     }
 
+    /// A spec serde refuses (as a `Serialize` impl may): the object is named, not emptied.
+    struct Refused;
+
+    impl Serialize for Refused {
+        fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+            Err(serde::ser::Error::custom("refused"))
+        }
+    }
+
+    #[test]
+    fn a_manifest_serde_cannot_write_is_an_error_naming_it() {
+        let error = emit(
+            "v1",
+            "ConfigMap",
+            Metadata::named("web", Some("shop")),
+            Refused,
+        )
+        .err()
+        .map(|error| error.to_string());
+        assert_eq!(
+            error.as_deref(),
+            Some("ConfigMap/shop/web: cannot be written as YAML: refused")
+        );
+        let error = ObjectError::from(
+            emit("v1", "ConfigMap", Metadata::named("web", None), Refused)
+                .err()
+                .unwrap_or_else(|| panic!("emitted")),
+        );
+        assert_eq!(
+            error.to_string(),
+            "its migrated ConfigMap/web: cannot be written as YAML: refused"
+        );
+    }
+
     #[test]
     fn every_cluster_set_has_an_empty_label_selector() {
-        let text = serde_yaml::to_string(&every_cluster_set("global").value).unwrap_or_default();
+        let set = every_cluster_set("global").map(|emitted| emitted.value);
+        let text = serde_yaml::to_string(&set.unwrap_or_default()).unwrap_or_default();
         assert!(
             text.ends_with("spec:\n  clusterSelector:\n    selectorType: LabelSelector\n    labelSelector: {}\n"),
             "{text}"

@@ -44,7 +44,7 @@ use crate::verdict::{self, Nothing};
 
 use assembly::{Assembly, Recorded};
 use hub_version::{KarmadaVersion, OcmVersion};
-use manifest::Emitted;
+use manifest::{Emitted, Unwritten};
 use object_error::ObjectError;
 use objects::{Location, RawIndex, RawObject};
 use report::{Added, Aspect, Comparison, Conversion, FieldReport, Report, Summary};
@@ -359,7 +359,7 @@ pub(crate) fn run(
         }
     };
     let mut migration =
-        crate::registry::migrate(options.target)(&model, &documents, namespace, options);
+        crate::registry::migrate(options.target)(&model, &documents, namespace, options)?;
     // What the loader warned about (an identical duplicate, read once) is said first; each
     // copy of a duplicate is replaced as the copy that was migrated.
     migration
@@ -413,8 +413,9 @@ pub(crate) fn run(
 
 /// A target's migration: the pure migration of a loaded model and its documents to its API;
 /// `namespace` is the one the model gave objects written without one. `registry::migrate`
-/// chooses it by `Target`.
-pub(crate) type Migrate = fn(&Model, &[Document], &str, &MigrateOptions) -> Migration;
+/// chooses it by `Target`. It fails only on an object it made that cannot be written.
+pub(crate) type Migrate =
+    fn(&Model, &[Document], &str, &MigrateOptions) -> Result<Migration, MigrateError>;
 
 /// The migration to OCM (a [`Migrate`]).
 ///
@@ -426,7 +427,7 @@ pub(crate) fn migrate(
     documents: &[Document],
     namespace: &str,
     options: &MigrateOptions,
-) -> Migration {
+) -> Result<Migration, MigrateError> {
     let raws = objects::raw_objects(documents);
     let index = RawIndex::new(&raws);
     let decisions = own_decisions(model);
@@ -450,7 +451,7 @@ pub(crate) fn migrate(
                         decisions: decisions.get(object).copied().unwrap_or_default(),
                         scope: &scope,
                     },
-                );
+                )?;
                 let placement = converted
                     .outputs
                     .iter()
@@ -499,8 +500,8 @@ pub(crate) fn migrate(
     }
 
     rewrite_consumers(&raws, namespace, &rules, &mut assembly);
-    let support = support_objects(model, &scope, &namespaces, &mut assembly.report);
-    assembly.finish(support)
+    let support = support_objects(model, &scope, &namespaces, &mut assembly.report)?;
+    Ok(assembly.finish(support))
 }
 
 /// Each PlacementRule's own decisions: the first PlacementDecision-like entry read for it.
@@ -619,7 +620,7 @@ fn annotated(
                 &workload,
                 raw.namespace.is_some(),
                 annotations.preferences.is_some(),
-            );
+            )?;
             converted.outputs.extend(delivered.outputs);
             converted.fields.extend(delivered.fields);
         }
@@ -659,14 +660,14 @@ fn support_objects(
     scope: &ClusterScope,
     namespaces: &BTreeMap<String, bool>,
     report: &mut Report,
-) -> Vec<Emitted> {
+) -> Result<Vec<Emitted>, Unwritten> {
     let mut out = Vec::new();
     if namespaces.is_empty() {
-        return out;
+        return Ok(out);
     }
     if !scope.defined {
         if scope.set == GLOBAL {
-            let set = manifest::every_cluster_set(GLOBAL);
+            let set = manifest::every_cluster_set(GLOBAL)?;
             report.added.push(Added {
                 object: set.object.clone(),
                 reason:
@@ -690,7 +691,7 @@ fn support_objects(
         if bound {
             continue;
         }
-        let mut binding = manifest::binding(namespace, &scope.set);
+        let mut binding = manifest::binding(namespace, &scope.set)?;
         if !written {
             binding.drop_namespace();
         }
@@ -703,5 +704,5 @@ fn support_objects(
         });
         out.push(binding);
     }
-    out
+    Ok(out)
 }

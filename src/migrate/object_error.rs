@@ -4,6 +4,7 @@
 use crate::replicas::PreferencesError;
 use crate::selector::SelectorError;
 
+use super::manifest::Unwritten;
 use super::CLUSTER_SELECTOR_ANNOTATION;
 
 #[derive(Debug, thiserror::Error)]
@@ -42,6 +43,9 @@ pub(crate) enum ObjectError {
     Overrides(serde_yaml::Error),
     #[error("{field}: op {op:?}: expected add, remove or replace")]
     OverrideOperator { field: String, op: String },
+    /// A migrated object serde_yaml cannot write: it is reported, never written empty.
+    #[error("its migrated {0}")]
+    Unwritten(#[from] Unwritten),
     /// A ReplicaSchedulingPreference whose `Federated<Kind>` is not among the inputs.
     #[error(
         "its target {kind}/{namespace}/{name} is not in the inputs: there is no resource template to divide"

@@ -46,7 +46,7 @@ use crate::migrate::object_error::ObjectError;
 use crate::migrate::objects::{self, Location, RawObject};
 use crate::migrate::report::{Aspect, Comparison, FieldReport};
 use crate::migrate::{
-    Annotations, Converted, MigrateOptions, Migration, CLUSTER_SELECTOR_ANNOTATION,
+    Annotations, Converted, MigrateError, MigrateOptions, Migration, CLUSTER_SELECTOR_ANNOTATION,
     REPLICA_SET_PREFERENCES_ANNOTATION,
 };
 use crate::ocm::migrate::cluster_selector::{describe, match_expression};
@@ -73,7 +73,7 @@ pub(crate) fn migrate(
     documents: &[Document],
     namespace: &str,
     options: &MigrateOptions,
-) -> Migration {
+) -> Result<Migration, MigrateError> {
     let version = options.karmada;
     let raws = objects::raw_objects(documents);
     let index = objects::RawIndex::new(&raws);
@@ -150,9 +150,9 @@ pub(crate) fn migrate(
     }
     let mut migration = assembly.finish(Vec::new());
     if model.apis.karmada.clusters.is_empty() {
-        migration.stand_ins = stand_in::clusters(&model.inventory.clusters, &templates);
+        migration.stand_ins = stand_in::clusters(&model.inventory.clusters, &templates)?;
     }
-    migration
+    Ok(migration)
 }
 
 /// kubefed's RSP controller finds its target by kind, namespace and name: each
@@ -292,7 +292,7 @@ fn federated_object(
                 cluster_affinity,
                 replica_scheduling,
             },
-        ));
+        )?);
     }
     let (rules, override_fields) = federated::overrides(raw.value, division.is_some())?;
     fields.extend(override_fields);
@@ -304,7 +304,7 @@ fn federated_object(
         },
     );
     if !rules.is_empty() {
-        outputs.push(policy::override_policy(&target, rules));
+        outputs.push(policy::override_policy(&target, rules)?);
     }
     let recorded = Recorded {
         converted: Converted { outputs, fields },
@@ -574,7 +574,7 @@ fn annotated(
                 cluster_affinity: cluster_affinity.flatten(),
                 replica_scheduling,
             },
-        ));
+        )?);
     }
     let recorded = Recorded {
         converted: Converted { outputs, fields },

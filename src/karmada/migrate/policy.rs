@@ -9,7 +9,7 @@ use serde_yaml::Value;
 use crate::karmada::binding_name;
 use crate::model::{LabelSelectorSpec, ObjectRef};
 
-use crate::migrate::manifest::{self, Emitted};
+use crate::migrate::manifest::{self, Emitted, Unwritten};
 use crate::model::Metadata;
 
 pub(super) const POLICY_API_VERSION: &str = "policy.karmada.io/v1alpha1";
@@ -126,7 +126,10 @@ pub(super) fn propagation_kind(template: &ObjectRef) -> &'static str {
     }
 }
 
-pub(super) fn propagation_policy(template: &ObjectRef, placement: Placement) -> Emitted {
+pub(super) fn propagation_policy(
+    template: &ObjectRef,
+    placement: Placement,
+) -> Result<Emitted, Unwritten> {
     let kind = propagation_kind(template);
     let reference = policy_ref(kind, template);
     manifest::emit(
@@ -168,7 +171,10 @@ struct OverrideSpec {
     override_rules: Vec<OverrideRule>,
 }
 
-pub(super) fn override_policy(template: &ObjectRef, rules: Vec<OverrideRule>) -> Emitted {
+pub(super) fn override_policy(
+    template: &ObjectRef,
+    rules: Vec<OverrideRule>,
+) -> Result<Emitted, Unwritten> {
     let kind = if template.namespace.is_some() {
         "OverridePolicy"
     } else {
@@ -202,7 +208,8 @@ mod tests {
                 &source("apps/v1", "Deployment", Some("shop"), "web"),
                 placement,
             )
-            .value,
+            .map(|emitted| emitted.value)
+            .unwrap_or_default(),
         )
         .unwrap_or_default();
         assert_eq!(

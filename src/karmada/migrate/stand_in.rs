@@ -18,6 +18,7 @@ use serde::Serialize;
 use serde_yaml::Value;
 
 use crate::karmada::cluster_controller::NOT_READY_TAINT;
+use crate::migrate::manifest::Unwritten;
 use crate::model::{Cluster, Metadata, ObjectRef};
 
 const CLUSTER_API_VERSION: &str = "cluster.karmada.io/v1alpha1";
@@ -73,8 +74,12 @@ struct Resource<'a> {
     kind: &'a str,
 }
 
-/// The stand-ins for `clusters`, serving every API of `templates`.
-pub(super) fn clusters(clusters: &[Cluster], templates: &[ObjectRef]) -> Vec<Value> {
+/// The stand-ins for `clusters`, serving every API of `templates`; one serde_yaml cannot
+/// turn into a value fails the migration, naming it (a null stand-in would not load back).
+pub(super) fn clusters(
+    clusters: &[Cluster],
+    templates: &[ObjectRef],
+) -> Result<Vec<Value>, Unwritten> {
     let mut apis: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
     for template in templates {
         apis.entry(&template.api_version)
@@ -135,8 +140,10 @@ pub(super) fn clusters(clusters: &[Cluster], templates: &[ObjectRef]) -> Vec<Val
                         .collect(),
                 },
             };
-            // Strings, lists and string maps always convert.
-            serde_yaml::to_value(&document).unwrap_or(Value::Null)
+            serde_yaml::to_value(&document).map_err(|error| Unwritten {
+                object: format!("Cluster/{} (a stand-in for --verify)", cluster.name),
+                source: error.into(),
+            })
         })
         .collect()
 }
@@ -155,7 +162,7 @@ mod tests {
             namespace: None,
             name: "web".into(),
         };
-        let made = clusters(&[cluster], &[template]);
+        let made = clusters(&[cluster], &[template]).unwrap_or_default();
         assert_eq!(
             serde_yaml::to_string(&made[0]).unwrap_or_default(),
             "apiVersion: cluster.karmada.io/v1alpha1\nkind: Cluster\nmetadata:\n  name: a\n  labels:\n    env: prod\nspec:\n  syncMode: Push\n  taints:\n  - key: cluster.karmada.io/not-ready\n    effect: NoSchedule\nstatus:\n  conditions:\n  - type: Ready\n    status: 'False'\n  apiEnablements:\n  - groupVersion: apps/v1\n    resources:\n    - kind: Deployment\n"

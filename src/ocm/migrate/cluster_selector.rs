@@ -145,7 +145,7 @@ pub(crate) fn convert(
         outputs: vec![super::placement(
             Metadata::of(&placement_ref(object)),
             placement,
-        )],
+        )?],
         fields,
     })
 }

@@ -21,7 +21,7 @@ use serde_yaml::Value;
 use crate::model::ObjectRef;
 
 use crate::migrate::api_versions;
-use crate::migrate::manifest;
+use crate::migrate::manifest::{self, Unwritten};
 use crate::migrate::report::FieldReport;
 use crate::migrate::Converted;
 use crate::model::Metadata;
@@ -48,7 +48,7 @@ pub(crate) fn convert(
     workload: &Value,
     written_namespace: bool,
     replicas_split: bool,
-) -> Converted {
+) -> Result<Converted, Unwritten> {
     let mut manifest = workload.clone();
     let mut fields = Vec::new();
     let made = format!(
@@ -106,14 +106,14 @@ pub(crate) fn convert(
     fields.extend(served.fields);
     let manifest = served.value;
     let metadata = Metadata::of(placement);
-    Converted {
+    Ok(Converted {
         outputs: vec![manifest::manifest_work_replica_set(
             metadata,
             &placement.name,
             manifest,
-        )],
+        )?],
         fields,
-    }
+    })
 }
 
 /// The hub runs the ManifestWorkReplicaSet controller only with its feature gate, which is

@@ -30,6 +30,7 @@ use crate::ocm::model::placement::{
 use crate::ocm::prioritizers::resource;
 
 use crate::migrate::cel;
+use crate::migrate::manifest::Unwritten;
 use crate::migrate::objects::RawObject;
 use crate::migrate::report::FieldReport;
 use crate::migrate::scope::{self, ClusterScope};
@@ -56,7 +57,7 @@ pub(crate) struct RuleInput<'a> {
     pub scope: &'a ClusterScope,
 }
 
-pub(crate) fn convert(input: &RuleInput) -> Converted {
+pub(crate) fn convert(input: &RuleInput) -> Result<Converted, Unwritten> {
     let spec = input.spec;
     let mut fields = Vec::new();
     let metadata = metadata(input, &mut fields);
@@ -102,10 +103,10 @@ pub(crate) fn convert(input: &RuleInput) -> Converted {
         ));
     }
 
-    Converted {
-        outputs: vec![super::placement(metadata, placement)],
+    Ok(Converted {
+        outputs: vec![super::placement(metadata, placement)?],
         fields,
-    }
+    })
 }
 
 /// The Placement's metadata: the rule's name, namespace and labels, and its annotations but
