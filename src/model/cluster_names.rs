@@ -90,7 +90,9 @@ impl NameTable {
             (0..self.len())
                 .map(|rank| {
                     let name = self.name(rank);
-                    // Serialized, not parsed: the text is known to be a JSON string.
+                    // Serialized, not parsed: the text is known to be a JSON string. serde_json
+                    // writes any `str`, so this never fails; were it to, `None` only sends the
+                    // name down the escaping path, which writes the same text.
                     verbatim(name)
                         .then(|| serde_json::value::to_raw_value(name).ok())
                         .flatten()

@@ -349,8 +349,9 @@ pub fn json_pretty<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Strin
         &mut bytes,
         JsonFormatter::new(),
     ))?;
-    // serde_json writes only valid UTF-8, and the escapes are ASCII.
-    Ok(String::from_utf8(bytes).unwrap_or_default())
+    // serde_json writes only valid UTF-8, and the escapes are ASCII: were it not, the
+    // serializer's error, never an empty text.
+    String::from_utf8(bytes).map_err(serde::ser::Error::custom)
 }
 
 /// The character YAML output marks a string with: libyaml never prints it, it writes the

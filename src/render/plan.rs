@@ -206,7 +206,8 @@ fn plan_text(
     let mut text = Vec::new();
     match write_pieces(output, plan, &plan.items, piece, &mut text) {
         Err(StreamError::Plan(error)) => Err(error),
-        // A `Vec` takes every write, and serde writes only valid UTF-8.
+        // A `Vec` takes every write, and what was written is whole `String`s (the pieces, each
+        // already checked as UTF-8), so neither the write nor the conversion can fail.
         Err(StreamError::Write(_)) | Ok(()) => Ok(String::from_utf8(text).unwrap_or_default()),
     }
 }
@@ -245,8 +246,13 @@ fn item_json(item: &PlanItem) -> Result<String, ItemError> {
         ))
     })
     .map_err(|error| ItemError::new(item, error))?;
-    // serde_json writes only valid UTF-8.
-    Ok(String::from_utf8(bytes).unwrap_or_default())
+    // serde_json writes only valid UTF-8: were it not, the item's error, never an empty text.
+    String::from_utf8(bytes).map_err(|error| {
+        ItemError::new(
+            item,
+            <serde_json::Error as serde::ser::Error>::custom(error),
+        )
+    })
 }
 
 /// Room for an item's JSON, so that its text is written once instead of copied each time a
