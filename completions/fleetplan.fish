@@ -48,7 +48,7 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l previous -d
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l offline -d 'Treat CLUSTER as offline. Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l capacity -d 'Set how many replicas CLUSTER can hold. Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l label -d 'Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable' -r
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l taint -d 'Add a taint to CLUSTER: an OCM effect (NoSelect, PreferNoSelect, NoSelectIfNew) taints its ManagedCluster, a Karmada one (NoSchedule, PreferNoSchedule, NoExecute) its Karmada Cluster. Repeatable' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l taint -d 'Add a taint to CLUSTER: an OCM effect (NoSelect, PreferNoSelect, NoSelectIfNew) taints its ManagedCluster, a Karmada one (NoSchedule, PreferNoSchedule, NoExecute) its Karmada Cluster, NoSchedule also its KubeFleet MemberCluster. Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -l now -d 'The time taint tolerations are judged at (RFC 3339); default: now' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s l -l selector -d 'Only the workloads whose labels match SELECTOR, as `kubectl get -l` (\'tier=web,env!=dev\', \'app in (shop,cart)\', \'!legacy\')' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand plan" -s o -l output -d 'Output format' -r -f -a "table\t'Per item: its clusters, replicas, scores and what is unsatisfied'
@@ -77,7 +77,7 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l previous
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l offline -d 'Treat CLUSTER as offline. Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l capacity -d 'Set how many replicas CLUSTER can hold. Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l label -d 'Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable' -r
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l taint -d 'Add a taint to CLUSTER: an OCM effect (NoSelect, PreferNoSelect, NoSelectIfNew) taints its ManagedCluster, a Karmada one (NoSchedule, PreferNoSchedule, NoExecute) its Karmada Cluster. Repeatable' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l taint -d 'Add a taint to CLUSTER: an OCM effect (NoSelect, PreferNoSelect, NoSelectIfNew) taints its ManagedCluster, a Karmada one (NoSchedule, PreferNoSchedule, NoExecute) its Karmada Cluster, NoSchedule also its KubeFleet MemberCluster. Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l now -d 'The time taint tolerations are judged at (RFC 3339); default: now' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -l cluster -d 'Only this cluster: one sentence first, then its detail' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand explain" -s o -l output -d 'Output format' -r -f -a "table\t'A summary, then each cluster\'s verdict and reason'
@@ -120,7 +120,7 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l max-alias-e
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l offline -d 'Treat CLUSTER as offline. Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l capacity -d 'Set how many replicas CLUSTER can hold. Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l label -d 'Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable' -r
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l taint -d 'Add a taint to CLUSTER: an OCM effect (NoSelect, PreferNoSelect, NoSelectIfNew) taints its ManagedCluster, a Karmada one (NoSchedule, PreferNoSchedule, NoExecute) its Karmada Cluster. Repeatable' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l taint -d 'Add a taint to CLUSTER: an OCM effect (NoSelect, PreferNoSelect, NoSelectIfNew) taints its ManagedCluster, a Karmada one (NoSchedule, PreferNoSchedule, NoExecute) its Karmada Cluster, NoSchedule also its KubeFleet MemberCluster. Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -l now -d 'The time taint tolerations are judged at (RFC 3339); default: now' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand diff" -s o -l output -d 'Output format' -r -f -a "text\t'What changed per item, then a unified diff of the two plans\' YAML'
 json\t'The change set as JSON (`{}` when nothing changed)'
@@ -146,7 +146,7 @@ complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l previous -
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l offline -d 'Treat CLUSTER as offline. Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l capacity -d 'Set how many replicas CLUSTER can hold. Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l label -d 'Set (or with an empty VALUE, keep but empty) a label on CLUSTER. Repeatable' -r
-complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l taint -d 'Add a taint to CLUSTER: an OCM effect (NoSelect, PreferNoSelect, NoSelectIfNew) taints its ManagedCluster, a Karmada one (NoSchedule, PreferNoSchedule, NoExecute) its Karmada Cluster. Repeatable' -r
+complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l taint -d 'Add a taint to CLUSTER: an OCM effect (NoSelect, PreferNoSelect, NoSelectIfNew) taints its ManagedCluster, a Karmada one (NoSchedule, PreferNoSchedule, NoExecute) its Karmada Cluster, NoSchedule also its KubeFleet MemberCluster. Repeatable' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -l now -d 'The time taint tolerations are judged at (RFC 3339); default: now' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s l -l selector -d 'Only the workloads whose labels match SELECTOR, as `kubectl get -l` (\'tier=web,env!=dev\', \'app in (shop,cart)\', \'!legacy\')' -r
 complete -c fleetplan -n "__fish_fleetplan_using_subcommand check" -s o -l output -d 'Output format' -r -f -a "text\t'One line per error and unsatisfied condition, then a summary'

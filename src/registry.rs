@@ -641,6 +641,16 @@ impl Found<'_> {
     }
 }
 
+/// Which APIs' own clusters take a taint of `effect` (one `is_api_taint_effect` accepts), as
+/// a refusal names them when the cluster is none of them.
+pub(crate) fn api_taint_fleets(effect: &str) -> &'static str {
+    if effect == KUBEFLEET_EFFECT {
+        "an effect of Karmada Clusters and KubeFleet MemberClusters"
+    } else {
+        "a Karmada effect (for Karmada Clusters)"
+    }
+}
+
 /// Whether `effect` is a taint effect of an API's own clusters (Karmada's, KubeFleet's).
 pub(crate) fn is_api_taint_effect(effect: &str) -> bool {
     effect == KUBEFLEET_EFFECT || karmada::cluster_controller::when_tainted(effect).is_some()

@@ -181,7 +181,7 @@ pub(super) struct WhatIfArgs {
 
     /// Add a taint to CLUSTER: an OCM effect (NoSelect, PreferNoSelect, NoSelectIfNew) taints
     /// its ManagedCluster, a Karmada one (NoSchedule, PreferNoSchedule, NoExecute) its Karmada
-    /// Cluster. Repeatable.
+    /// Cluster, NoSchedule also its KubeFleet MemberCluster. Repeatable.
     #[arg(long, value_name = "CLUSTER:KEY[=VALUE]:EFFECT")]
     pub taint: Vec<String>,
 

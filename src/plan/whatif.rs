@@ -183,7 +183,7 @@ fn taint(model: &mut Model, edit: &TaintEdit, now: i64) -> Result<(), WhatIfErro
         None => {
             let written = edit.taint();
             if !found.add_api_taint(&edit.key, &edit.value, &edit.effect, &written) {
-                return Err(missing("a Karmada effect (for Karmada Clusters)"));
+                return Err(missing(registry::api_taint_fleets(&edit.effect)));
             }
         }
     }

@@ -786,7 +786,12 @@ fn a_taint_with_an_unknown_effect_or_on_the_wrong_fleet_is_refused() {
     with_consumers("plan")
         .args(["--taint", "aws-eu-west-prod-1:maintenance:NoSchedule"])
         .status(1)
-        .stderr("error: --taint aws-eu-west-prod-1:maintenance:NoSchedule: NoSchedule is a Karmada effect (for Karmada Clusters): no cluster of that name is there\n")
+        .stderr("error: --taint aws-eu-west-prod-1:maintenance:NoSchedule: NoSchedule is an effect of Karmada Clusters and KubeFleet MemberClusters: no cluster of that name is there\n")
+        .run();
+    with_consumers("plan")
+        .args(["--taint", "aws-eu-west-prod-1:maintenance:NoExecute"])
+        .status(1)
+        .stderr("error: --taint aws-eu-west-prod-1:maintenance:NoExecute: NoExecute is a Karmada effect (for Karmada Clusters): no cluster of that name is there\n")
         .run();
     with_consumers("plan")
         .args(["--taint", "aws-eu-west-prod-1:NoSelect"])
