@@ -113,6 +113,14 @@ pub(crate) struct Planned<'a> {
 }
 
 impl<'a> Planned<'a> {
+    /// The item without its trace, for a run that keeps none.
+    fn untraced(self) -> Planned<'a> {
+        Planned {
+            trace: ItemTrace::NotKept,
+            ..self
+        }
+    }
+
     pub(crate) fn failed(workload: &Workload, message: String) -> Planned<'a> {
         Planned {
             item: PlanItem {
@@ -187,22 +195,7 @@ fn build_workloads<'a>(
         Some(Previous::Plan(plan)) => plan.items.iter().map(|item| (&item.source, item)).collect(),
         _ => HashMap::default(),
     };
-    let targets: HashMap<(&str, Option<&str>, &str), &Workload> = model
-        .workloads
-        .iter()
-        .map(|workload| {
-            let object = &workload.object;
-            (
-                (
-                    object.kind.as_str(),
-                    object.namespace.as_deref(),
-                    object.name.as_str(),
-                ),
-                workload,
-            )
-        })
-        .collect();
-
+    let targets = targets_of(model);
     let hubs = crate::registry::Hubs::new(model, options.now);
     let run = Run {
         model,
@@ -221,10 +214,6 @@ fn build_workloads<'a>(
     // objects and scores are tens of megabytes), unless a consumer reads it when it lands
     // through the item (an ApplicationSet reads a placement's decision objects).
     let keep = options.trace > Trace::Plan;
-    let untraced = |planned: Planned<'a>| Planned {
-        trace: ItemTrace::NotKept,
-        ..planned
-    };
     // Items are independent given the run's indexes: planned on every core, in order. A
     // placement consumer is planned after the placements it lands through.
     let mut planned: Vec<Option<Planned>> = parallel::map_in_order(workloads, |workload| {
@@ -236,7 +225,7 @@ fn build_workloads<'a>(
             if keep || read {
                 planned
             } else {
-                untraced(planned)
+                planned.untraced()
             }
         })
     });
@@ -249,7 +238,38 @@ fn build_workloads<'a>(
         problem_warnings = found.1;
     }
     problems.extend(crate::registry::problems(model));
+    outcome(workloads, planned, keep, problems, problem_warnings)
+}
 
+/// Each workload by (kind, namespace, name): what a replica scheduling preference or a
+/// consumer names.
+fn targets_of(model: &Model) -> HashMap<(&str, Option<&str>, &str), &Workload> {
+    model
+        .workloads
+        .iter()
+        .map(|workload| {
+            let object = &workload.object;
+            (
+                (
+                    object.kind.as_str(),
+                    object.namespace.as_deref(),
+                    object.name.as_str(),
+                ),
+                workload,
+            )
+        })
+        .collect()
+}
+
+/// The run's outcome: each workload's planned item in order (its trace only when `keep`), its
+/// errors, then the run-wide `problems` and warnings.
+fn outcome<'a>(
+    workloads: &[&'a Workload],
+    planned: Vec<Option<Planned<'a>>>,
+    keep: bool,
+    problems: Vec<Diagnostic>,
+    problem_warnings: Vec<Diagnostic>,
+) -> PlanOutcome<'a> {
     let mut outcome = PlanOutcome {
         plan: Plan::default(),
         traces: Vec::with_capacity(workloads.len()),
@@ -264,7 +284,7 @@ fn build_workloads<'a>(
                 "a placement consumer that was not planned".to_string(),
             )
         });
-        let planned = if keep { planned } else { untraced(planned) };
+        let planned = if keep { planned } else { planned.untraced() };
         for error in &planned.item.errors {
             outcome.errors.push(Diagnostic::about(
                 workload,
