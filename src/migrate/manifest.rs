@@ -1,16 +1,14 @@
 //! The objects `migrate` writes, as typed shapes whose field order is the order they are
 //! written in (apiVersion, kind, metadata, spec, then each spec's fields as the API documents
-//! them), so the output is stable and reads like a hand-written manifest.
+//! them), so the output is stable and reads like a hand-written manifest. Each target's own
+//! objects are built in its folder (`ocm/migrate/manifest.rs`, `karmada/migrate/policy.rs`).
 
 use serde::Serialize;
 use serde_yaml::Value;
 
 use super::MigrateError;
-use crate::model::{LabelSelectorSpec, Metadata, ObjectRef};
+use crate::model::{Metadata, ObjectRef};
 use crate::render::Unrepresentable;
-
-pub(super) const CLUSTER_SET_API_VERSION: &str = "cluster.open-cluster-management.io/v1beta2";
-pub(super) const MANIFEST_WORK_API_VERSION: &str = "work.open-cluster-management.io/v1alpha1";
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -86,112 +84,10 @@ pub(crate) fn emit<S: Serialize>(
     }
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ClusterSetSpec {
-    cluster_selector: SetSelector,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SetSelector {
-    selector_type: &'static str,
-    label_selector: LabelSelectorSpec,
-}
-
-/// A ManagedClusterSet of every cluster (`LabelSelector` `{}`), like OCM's own `global`.
-pub(super) fn every_cluster_set(name: &str) -> Result<Emitted, Unwritten> {
-    emit(
-        CLUSTER_SET_API_VERSION,
-        "ManagedClusterSet",
-        Metadata::named(name, None),
-        ClusterSetSpec {
-            cluster_selector: SetSelector {
-                selector_type: "LabelSelector",
-                label_selector: LabelSelectorSpec::default(),
-            },
-        },
-    )
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct BindingSpec<'a> {
-    cluster_set: &'a str,
-}
-
-/// A ManagedClusterSetBinding; OCM requires its name to be the set's name.
-pub(super) fn binding(namespace: &str, set: &str) -> Result<Emitted, Unwritten> {
-    emit(
-        CLUSTER_SET_API_VERSION,
-        "ManagedClusterSetBinding",
-        Metadata::named(set, Some(namespace)),
-        BindingSpec { cluster_set: set },
-    )
-}
-
-/// `spec` of a ManifestWorkReplicaSet: one Placement, the CRD's default rollout (`All`) and
-/// cascade deletion policy written out, and the manifests.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ManifestWorkReplicaSetSpec<'a> {
-    /// Required by the CRD (it has a default, which a client-side schema check does not apply).
-    cascade_deletion_policy: &'static str,
-    placement_refs: Vec<PlacementRef<'a>>,
-    manifest_work_template: ManifestWorkTemplate,
-}
-
-#[derive(Serialize)]
-struct PlacementRef<'a> {
-    name: &'a str,
-}
-
-#[derive(Serialize)]
-struct ManifestWorkTemplate {
-    workload: WorkloadManifests,
-}
-
-#[derive(Serialize)]
-struct WorkloadManifests {
-    manifests: Vec<Value>,
-}
-
-/// A ManifestWorkReplicaSet delivering `manifest` to the clusters `placement` selects.
-pub(crate) fn manifest_work_replica_set(
-    metadata: Metadata<'_>,
-    placement: &str,
-    manifest: Value,
-) -> Result<Emitted, Unwritten> {
-    emit(
-        MANIFEST_WORK_API_VERSION,
-        "ManifestWorkReplicaSet",
-        metadata,
-        ManifestWorkReplicaSetSpec {
-            cascade_deletion_policy: "Background",
-            placement_refs: vec![PlacementRef { name: placement }],
-            manifest_work_template: ManifestWorkTemplate {
-                workload: WorkloadManifests {
-                    manifests: vec![manifest],
-                },
-            },
-        },
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::migrate::object_error::ObjectError;
-
-    #[test]
-    fn fields_are_written_in_manifest_order() {
-        let emitted = binding("shop", "global").map(|emitted| emitted.value);
-        let text = serde_yaml::to_string(&emitted.unwrap_or_default()).unwrap_or_default();
-        assert_eq!(
-            text,
-            "apiVersion: cluster.open-cluster-management.io/v1beta2\nkind: ManagedClusterSetBinding\nmetadata:\n  name: global\n  namespace: shop\nspec:\n  clusterSet: global\n"
-        );
-    }
 
     /// A spec serde refuses (as a `Serialize` impl may): the object is named, not emptied.
     struct Refused;
@@ -224,16 +120,6 @@ mod tests {
         assert_eq!(
             error.to_string(),
             "its migrated ConfigMap/web: cannot be written as YAML: refused"
-        );
-    }
-
-    #[test]
-    fn every_cluster_set_has_an_empty_label_selector() {
-        let set = every_cluster_set("global").map(|emitted| emitted.value);
-        let text = serde_yaml::to_string(&set.unwrap_or_default()).unwrap_or_default();
-        assert!(
-            text.ends_with("spec:\n  clusterSelector:\n    selectorType: LabelSelector\n    labelSelector: {}\n"),
-            "{text}"
         );
     }
 }

@@ -25,7 +25,6 @@ pub(crate) mod manifest;
 pub(crate) mod object_error;
 pub(crate) mod objects;
 pub(crate) mod report;
-pub(crate) mod scope;
 pub(crate) mod verify;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -42,14 +41,14 @@ use crate::render::{json_document, Unrepresentable};
 pub(crate) use crate::replicas::REPLICA_SET_PREFERENCES_ANNOTATION;
 use crate::verdict::{self, Nothing};
 
+use crate::ocm::migrate::scope::ClusterScope;
+pub(crate) use crate::ocm::migrate::scope::GLOBAL;
 use assembly::{Assembly, Recorded};
 use hub_version::{KarmadaVersion, OcmVersion};
 use manifest::{Emitted, Unwritten};
 use object_error::ObjectError;
 use objects::{Location, RawIndex, RawObject};
 use report::{Added, Aspect, Comparison, Conversion, FieldReport, Report, Summary};
-use scope::ClusterScope;
-pub(crate) use scope::GLOBAL;
 pub(crate) use verify::Verification;
 
 pub(crate) const API_VERSION: &str = "fleetplan.io/v1alpha1";
@@ -667,7 +666,7 @@ fn support_objects(
     }
     if !scope.defined {
         if scope.set == GLOBAL {
-            let set = manifest::every_cluster_set(GLOBAL)?;
+            let set = crate::ocm::migrate::manifest::every_cluster_set(GLOBAL)?;
             report.added.push(Added {
                 object: set.object.clone(),
                 reason:
@@ -691,7 +690,7 @@ fn support_objects(
         if bound {
             continue;
         }
-        let mut binding = manifest::binding(namespace, &scope.set)?;
+        let mut binding = crate::ocm::migrate::manifest::binding(namespace, &scope.set)?;
         if !written {
             binding.drop_namespace();
         }

@@ -342,20 +342,15 @@ const KIND_EXCEPTIONS: &[&str] = &[
     "model/mod.rs: AddOnPlacementScore",
     // The loader's framework: its inventory entries.
     "load/model_builder.rs: AddOnPlacementScore",
-    // The migration framework: the objects it writes (manifest.rs), the cluster scope it
-    // binds, `--in-place`, and the migrations whose source is another API's kind.
+    // The migration framework: the OCM migration's driver (mod.rs), `--in-place`, and the
+    // migrations whose source is another API's kind.
     "karmada/migrate/federated.rs: ReplicaSchedulingPreference",
     "karmada/migrate/mod.rs: PlacementRule",
     "karmada/migrate/mod.rs: ReplicaSchedulingPreference",
     "migrate/in_place.rs: ManagedClusterSetBinding",
     "migrate/mod.rs: ManagedClusterSet",
     "migrate/mod.rs: PlacementRule",
-    "migrate/manifest.rs: ManagedClusterSet",
-    "migrate/manifest.rs: ManagedClusterSetBinding",
-    "migrate/manifest.rs: ManifestWorkReplicaSet",
     "migrate/object_error.rs: ClusterPropagationPolicy",
-    "migrate/scope.rs: ManagedClusterSet",
-    "migrate/scope.rs: ManagedClusterSetBinding",
     "ocm/migrate/delivery.rs: ReplicaSchedulingPreference",
     // The verdict of a migration with nothing to migrate names what it looks for.
     "verdict.rs: PlacementRule",

@@ -17,10 +17,10 @@
 use crate::model::{LabelSelectorRequirementSpec, LabelSelectorSpec, ObjectRef};
 use crate::selector::{Operator, Requirement, Selector};
 
+use super::scope::{self, ClusterScope};
 use crate::migrate::cel;
 use crate::migrate::object_error::ObjectError;
 use crate::migrate::report::FieldReport;
-use crate::migrate::scope::{self, ClusterScope};
 use crate::migrate::{Converted, CLUSTER_SELECTOR_ANNOTATION};
 use crate::model::Metadata;
 use crate::ocm::model::placement::{

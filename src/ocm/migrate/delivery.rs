@@ -21,7 +21,7 @@ use serde_yaml::Value;
 use crate::model::ObjectRef;
 
 use crate::migrate::api_versions;
-use crate::migrate::manifest::{self, Unwritten};
+use crate::migrate::manifest::Unwritten;
 use crate::migrate::report::FieldReport;
 use crate::migrate::Converted;
 use crate::model::Metadata;
@@ -107,7 +107,7 @@ pub(crate) fn convert(
     let manifest = served.value;
     let metadata = Metadata::of(placement);
     Ok(Converted {
-        outputs: vec![manifest::manifest_work_replica_set(
+        outputs: vec![super::manifest::manifest_work_replica_set(
             metadata,
             &placement.name,
             manifest,

@@ -5,13 +5,15 @@
 pub(crate) mod cluster_selector;
 pub(crate) mod consumers;
 pub(crate) mod delivery;
+pub(crate) mod manifest;
 pub(crate) mod placement_rule;
+pub(crate) mod scope;
 
-use crate::migrate::manifest::{self, Emitted, Unwritten};
+use crate::migrate::manifest::{emit, Emitted, Unwritten};
 use crate::model::Metadata;
 use crate::ocm::model::placement::{PlacementSpec, PLACEMENT_API_VERSION};
 
 /// A v1beta1 Placement, the one spec type fleetplan reads Placements into.
 pub(crate) fn placement(metadata: Metadata<'_>, spec: PlacementSpec) -> Result<Emitted, Unwritten> {
-    manifest::emit(PLACEMENT_API_VERSION, "Placement", metadata, spec)
+    emit(PLACEMENT_API_VERSION, "Placement", metadata, spec)
 }

@@ -29,11 +29,11 @@ use crate::ocm::model::placement::{
 };
 use crate::ocm::prioritizers::resource;
 
+use super::scope::{self, ClusterScope};
 use crate::migrate::cel;
 use crate::migrate::manifest::Unwritten;
 use crate::migrate::objects::RawObject;
 use crate::migrate::report::FieldReport;
-use crate::migrate::scope::{self, ClusterScope};
 use crate::migrate::Converted;
 use crate::model::Metadata;
 

@@ -4,7 +4,7 @@
 
 use crate::model::{ClusterSetSelector, Inventory};
 
-use super::report::FieldReport;
+use crate::migrate::report::FieldReport;
 
 /// The set migrated Placements name in `spec.clusterSets` and bind in their namespace.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,7 +20,7 @@ pub(crate) struct ClusterScope {
 pub(crate) const GLOBAL: &str = "global";
 
 impl ClusterScope {
-    pub(super) fn new(set: &str, inventory: &Inventory) -> ClusterScope {
+    pub(crate) fn new(set: &str, inventory: &Inventory) -> ClusterScope {
         let existing = inventory
             .cluster_sets
             .iter()
