@@ -725,7 +725,24 @@ pub(crate) fn no_clusters(model: &Model) -> bool {
 /// The migration of the loaded inputs to `target`'s API.
 pub(crate) fn migrate(target: Target) -> Migrate {
     match target {
-        Target::Ocm => crate::migrate::migrate,
+        Target::Ocm => ocm::migrate::migrate,
         Target::Karmada => karmada::migrate::migrate,
     }
 }
+
+/// The inputs a migration to `target` converts, as the message about inputs without any names
+/// them.
+pub(crate) fn migrated_inputs(target: Target) -> &'static str {
+    match target {
+        Target::Ocm => ocm::migrate::INPUTS,
+        Target::Karmada => karmada::migrate::INPUTS,
+    }
+}
+
+/// The name OCM gives its cluster set of every cluster: the set a migration to OCM binds
+/// unless `--set` names another.
+pub(crate) use crate::ocm::migrate::scope::GLOBAL;
+
+/// A federation replica-set-preferences annotation as the kubefed ReplicaSchedulingPreference
+/// a migration to OCM writes beside the object's Placement.
+pub(crate) use crate::kubefed::migrate::convert as replica_set_preferences;

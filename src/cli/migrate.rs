@@ -18,8 +18,9 @@ use super::io::{report, write, write_into, Io};
 use crate::exit_code::ExitCode;
 use crate::migrate::hub_version::{self, KarmadaVersion, OcmVersion};
 use crate::migrate::report::Fidelity;
-use crate::migrate::{self, verify, MigrateOptions, Target, GLOBAL};
+use crate::migrate::{self, verify, MigrateOptions, Target};
 use crate::plan::Trace;
+use crate::registry::GLOBAL;
 use crate::verdict::NOT_EVALUATED;
 
 #[derive(Debug, Args)]

@@ -137,7 +137,7 @@ impl Assembly {
 
     /// An input object rewritten in place (a consumer's reference), kept in input order
     /// after the conversions.
-    pub(super) fn rewrite(
+    pub(crate) fn rewrite(
         &mut self,
         emitted: Emitted,
         location: Location,

@@ -1,9 +1,10 @@
-//! `fleetplan migrate`: PlacementRules and federation v1 annotations to OCM Placements and
-//! kubefed ReplicaSchedulingPreferences, with a loss report for every field and, on request,
-//! a verification that plans the old and the new objects against the same inventory.
+//! `fleetplan migrate`: legacy placement objects to a target API's (OCM's, Karmada's), with a
+//! loss report for every field and, on request, a verification that plans the old and the
+//! new objects against the same inventory.
 //!
-//! One file per conversion (`placement_rule`, `cluster_selector`, kubefed's `migrate`,
-//! `consumers`), the report (`report`), the verification (`verify`). The migrator reads the
+//! The framework: loading, the run (`run`), the report (`report`), the verification
+//! (`verify`), the written output; each target's driver and conversions live in its folder
+//! (`ocm/migrate/`, `karmada/migrate/`), chosen by `registry::migrate`. The migrator reads the
 //! inputs through the loader's document layer (`load::load_with_documents`), because it
 //! re-emits objects as written — without an annotation, with a rewritten reference — and
 //! the model does not keep them.
@@ -27,7 +28,7 @@ pub(crate) mod objects;
 pub(crate) mod report;
 pub(crate) mod verify;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::io::Read;
 
 use serde::Serialize;
@@ -35,20 +36,16 @@ use serde_yaml::Value;
 
 pub(crate) use crate::load::CLUSTER_SELECTOR_ANNOTATION;
 use crate::load::{self, Document, LoadErrors, LoadOptions};
-use crate::model::{Model, ObjectRef, Workload, WorkloadKind};
+use crate::model::{Model, Workload, WorkloadKind};
 use crate::plan::PlanOptions;
 use crate::render::{json_document, Unrepresentable};
 pub(crate) use crate::replicas::REPLICA_SET_PREFERENCES_ANNOTATION;
 use crate::verdict::{self, Nothing};
 
-use crate::ocm::migrate::scope::ClusterScope;
-pub(crate) use crate::ocm::migrate::scope::GLOBAL;
-use assembly::{Assembly, Recorded};
 use hub_version::{KarmadaVersion, OcmVersion};
-use manifest::{Emitted, Unwritten};
-use object_error::ObjectError;
-use objects::{Location, RawIndex, RawObject};
-use report::{Added, Aspect, Comparison, Conversion, FieldReport, Report, Summary};
+use manifest::Emitted;
+use objects::Location;
+use report::{FieldReport, Report, Summary};
 pub(crate) use verify::Verification;
 
 pub(crate) const API_VERSION: &str = "fleetplan.io/v1alpha1";
@@ -108,24 +105,6 @@ pub(crate) enum Target {
     Karmada,
 }
 
-impl Target {
-    /// The inputs a migration to this target converts, as an error names them.
-    pub(crate) fn inputs(self) -> &'static str {
-        match self {
-            Target::Ocm => {
-                "PlacementRule and no object with a federation placement annotation \
-                 (federation.alpha.kubernetes.io/cluster-selector, \
-                 federation.kubernetes.io/replica-set-preferences)"
-            }
-            Target::Karmada => {
-                "kubefed Federated object and no object with a federation placement annotation \
-                 (federation.alpha.kubernetes.io/cluster-selector, \
-                 federation.kubernetes.io/replica-set-preferences)"
-            }
-        }
-    }
-}
-
 #[derive(Clone, Debug)]
 pub(crate) struct MigrateOptions<'a> {
     pub target: Target,
@@ -151,7 +130,7 @@ impl Default for MigrateOptions<'_> {
     fn default() -> Self {
         MigrateOptions {
             target: Target::default(),
-            set: GLOBAL.to_string(),
+            set: crate::registry::GLOBAL.to_string(),
             verify: None,
             deliver: true,
             keep_going: false,
@@ -385,7 +364,7 @@ pub(crate) fn run(
     verdict::migrated(
         migration.report.conversions.len(),
         migration.report.errors.len(),
-        options.target.inputs(),
+        crate::registry::migrated_inputs(options.target),
     )
     .map_err(MigrateError::Nothing)?;
     if let Some(plan_options) = &options.verify {
@@ -415,293 +394,3 @@ pub(crate) fn run(
 /// chooses it by `Target`. It fails only on an object it made that cannot be written.
 pub(crate) type Migrate =
     fn(&Model, &[Document], &str, &MigrateOptions) -> Result<Migration, MigrateError>;
-
-/// The migration to OCM (a [`Migrate`]).
-///
-/// What is written keeps the inputs' namespaces as written: the objects made for an input
-/// without `metadata.namespace` have none either, so `kubectl apply -n NS` (or a kustomize
-/// `namespace:`) puts them where it puts the input, together.
-pub(crate) fn migrate(
-    model: &Model,
-    documents: &[Document],
-    namespace: &str,
-    options: &MigrateOptions,
-) -> Result<Migration, MigrateError> {
-    let raws = objects::raw_objects(documents);
-    let index = RawIndex::new(&raws);
-    let decisions = own_decisions(model);
-    let scope = ClusterScope::new(&options.set, &model.inventory);
-    let mut assembly = Assembly::new(model);
-    // Each namespace Placements are made in, and whether any input there named it.
-    let mut namespaces: BTreeMap<String, bool> = BTreeMap::new();
-    let mut rules = BTreeSet::new();
-
-    for workload in &model.workloads {
-        let object = &workload.object;
-        let raw = || index.find(&workload.source, object, namespace);
-        let result = if let WorkloadKind::PlacementRule(spec) = &workload.kind {
-            raw().ok_or(ObjectError::Missing).and_then(|raw| {
-                let namespace = namespace_of(object)?;
-                let converted = crate::ocm::migrate::placement_rule::convert(
-                    &crate::ocm::migrate::placement_rule::RuleInput {
-                        raw,
-                        object,
-                        spec,
-                        decisions: decisions.get(object).copied().unwrap_or_default(),
-                        scope: &scope,
-                    },
-                )?;
-                let placement = converted
-                    .outputs
-                    .iter()
-                    .map(|e| e.object.clone())
-                    .collect::<Vec<_>>();
-                rules.insert((namespace.to_string(), object.name.clone()));
-                Ok((converted, None, raw.location.clone(), placement, Vec::new()))
-            })
-        } else if let Some(annotations) = Annotations::of(workload) {
-            raw().ok_or(ObjectError::Missing).and_then(|raw| {
-                namespace_of(object)?;
-                annotated(raw, object, annotations, &scope, options.deliver)
-            })
-        } else {
-            continue;
-        };
-        let (mut converted, stripped, location, placements, rsps) = match result {
-            Ok(parts) => parts,
-            Err(error) => {
-                assembly
-                    .report
-                    .errors
-                    .push(format!("{}: {object}: {error}", workload.source));
-                continue;
-            }
-        };
-        options.ocm.restrict(&mut converted);
-        let written = raw().and_then(|raw| raw.namespace).is_some();
-        let recorded = Recorded {
-            converted,
-            stripped,
-            location,
-            written,
-            comparisons: comparisons(object, &placements, &rsps),
-            carried_by: Vec::new(),
-            replaces: Vec::new(),
-        };
-        if !assembly.record(workload, recorded) {
-            continue;
-        }
-        if !placements.is_empty() {
-            if let Some(namespace) = &object.namespace {
-                *namespaces.entry(namespace.clone()).or_default() |= written;
-            }
-        }
-    }
-
-    rewrite_consumers(&raws, namespace, &rules, &mut assembly);
-    let support = support_objects(model, &scope, &namespaces, &mut assembly.report)?;
-    Ok(assembly.finish(support))
-}
-
-/// Each PlacementRule's own decisions: the first PlacementDecision-like entry read for it.
-fn own_decisions(model: &Model) -> HashMap<&ObjectRef, &[String]> {
-    let mut decisions: HashMap<&ObjectRef, &[String]> = HashMap::new();
-    for decision in &model.decisions {
-        decisions
-            .entry(&decision.object)
-            .or_insert(decision.clusters.as_slice());
-    }
-    decisions
-}
-
-/// What `--verify` compares for one converted object: its clusters against each Placement
-/// made for it, its replicas against each ReplicaSchedulingPreference.
-fn comparisons(
-    object: &ObjectRef,
-    placements: &[ObjectRef],
-    rsps: &[ObjectRef],
-) -> Vec<Comparison> {
-    let mut comparisons: Vec<Comparison> = placements
-        .iter()
-        .map(|placement| Comparison {
-            aspect: Aspect::Clusters,
-            old: object.clone(),
-            new: placement.clone(),
-        })
-        .collect();
-    comparisons.extend(rsps.iter().map(|rsp| Comparison {
-        aspect: Aspect::Replicas,
-        old: object.clone(),
-        new: rsp.clone(),
-    }));
-    comparisons
-}
-
-/// The consumers (`raws` in input order) whose references name a migrated PlacementRule of
-/// `rules`, rewritten to name its Placement. An identical duplicate (read once by the
-/// loader) is rewritten once.
-fn rewrite_consumers(
-    raws: &[RawObject<'_>],
-    namespace: &str,
-    rules: &BTreeSet<(String, String)>,
-    assembly: &mut Assembly,
-) {
-    let mut rewritten = std::collections::HashSet::new();
-    for raw in raws {
-        let Some((value, field)) = crate::ocm::migrate::consumers::rewrite(raw, namespace, rules)
-        else {
-            continue;
-        };
-        if !rewritten.insert((
-            raw.group(),
-            raw.kind,
-            raw.namespace.unwrap_or(namespace),
-            raw.name,
-        )) {
-            continue;
-        }
-        let object = ObjectRef {
-            api_version: raw.api_version.to_string(),
-            kind: raw.kind.to_string(),
-            namespace: Some(raw.namespace.unwrap_or(namespace).to_string()),
-            name: raw.name.to_string(),
-        };
-        let conversion = Conversion::new(
-            object.clone(),
-            vec![object.clone()],
-            vec![field],
-            Vec::new(),
-        );
-        assembly.rewrite(Emitted { object, value }, raw.location.clone(), conversion);
-    }
-}
-
-type Parts = (
-    Converted,
-    Option<Value>,
-    Location,
-    Vec<ObjectRef>,
-    Vec<ObjectRef>,
-);
-
-/// An object with the federation annotations: a Placement for the cluster-selector and a
-/// ManifestWorkReplicaSet delivering the object (without either annotation) to its clusters,
-/// an RSP for the replica-set-preferences. Without a cluster-selector, or without `deliver`,
-/// the object itself is written back without the annotations.
-fn annotated(
-    raw: &RawObject<'_>,
-    object: &ObjectRef,
-    annotations: Annotations,
-    scope: &ClusterScope,
-    deliver: bool,
-) -> Result<Parts, ObjectError> {
-    let mut converted = Converted {
-        outputs: Vec::new(),
-        fields: Vec::new(),
-    };
-    let mut placements = Vec::new();
-    let mut rsps = Vec::new();
-    let mut stripped = Some(Annotations::stripped(raw.value));
-    if let Some(selector) = annotations.selector {
-        let made = crate::ocm::migrate::cluster_selector::convert(object, selector, scope)?;
-        placements.extend(made.outputs.iter().map(|e| e.object.clone()));
-        converted.outputs.extend(made.outputs);
-        converted.fields.extend(made.fields);
-        let placement = crate::ocm::migrate::cluster_selector::placement_ref(object);
-        if !deliver {
-            converted
-                .fields
-                .push(crate::ocm::migrate::delivery::not_delivered(&placement));
-        } else if let Some(workload) = stripped.take() {
-            let delivered = crate::ocm::migrate::delivery::convert(
-                object,
-                &placement,
-                &workload,
-                raw.namespace.is_some(),
-                annotations.preferences.is_some(),
-            )?;
-            converted.outputs.extend(delivered.outputs);
-            converted.fields.extend(delivered.fields);
-        }
-    }
-    // Written back bare, the object itself must still be served by the clusters.
-    if let Some(value) = stripped.as_mut() {
-        let served = api_versions::serve(object, value);
-        *value = served.value;
-        converted.fields.extend(served.fields);
-    }
-    if let Some(preferences) = annotations.preferences {
-        let made = crate::kubefed::migrate::convert(
-            object,
-            preferences,
-            annotations.replicas,
-            annotations.selector.is_some(),
-        )?;
-        rsps.extend(made.outputs.iter().map(|e| e.object.clone()));
-        converted.outputs.extend(made.outputs);
-        converted.fields.extend(made.fields);
-    }
-    Ok((converted, stripped, raw.location.clone(), placements, rsps))
-}
-
-fn namespace_of(object: &ObjectRef) -> Result<&str, ObjectError> {
-    object
-        .namespace
-        .as_deref()
-        .ok_or(ObjectError::ClusterScoped)
-}
-
-/// The cluster set and the bindings the migrated Placements need, unless the inputs have them.
-/// `namespaces` maps each namespace Placements are made in to whether an input named it: a
-/// binding is written without a namespace when every Placement it serves is.
-fn support_objects(
-    model: &Model,
-    scope: &ClusterScope,
-    namespaces: &BTreeMap<String, bool>,
-    report: &mut Report,
-) -> Result<Vec<Emitted>, Unwritten> {
-    let mut out = Vec::new();
-    if namespaces.is_empty() {
-        return Ok(out);
-    }
-    if !scope.defined {
-        if scope.set == GLOBAL {
-            let set = crate::ocm::migrate::manifest::every_cluster_set(GLOBAL)?;
-            report.added.push(Added {
-                object: set.object.clone(),
-                reason:
-                    "the inputs have no global set; this one holds every cluster (LabelSelector {})"
-                        .to_string(),
-            });
-            out.push(set);
-        } else {
-            report.warnings.push(format!(
-                "ManagedClusterSet {} is not in the inputs; the bindings take effect once it exists",
-                scope.set
-            ));
-        }
-    }
-    for (namespace, written) in namespaces {
-        let bound = model.inventory.bindings.iter().any(|binding| {
-            binding.namespace == *namespace
-                && binding.name == scope.set
-                && binding.cluster_set == scope.set
-        });
-        if bound {
-            continue;
-        }
-        let mut binding = crate::ocm::migrate::manifest::binding(namespace, &scope.set)?;
-        if !written {
-            binding.drop_namespace();
-        }
-        report.added.push(Added {
-            object: binding.object.clone(),
-            reason: format!(
-                "Placements in {namespace} choose from the ManagedClusterSet {}, which must be bound there",
-                scope.set
-            ),
-        });
-        out.push(binding);
-    }
-    Ok(out)
-}

@@ -342,14 +342,12 @@ const KIND_EXCEPTIONS: &[&str] = &[
     "model/mod.rs: AddOnPlacementScore",
     // The loader's framework: its inventory entries.
     "load/model_builder.rs: AddOnPlacementScore",
-    // The migration framework: the OCM migration's driver (mod.rs), `--in-place`, and the
-    // migrations whose source is another API's kind.
+    // The migration framework's `--in-place`, and the migrations whose source is another
+    // API's kind.
     "karmada/migrate/federated.rs: ReplicaSchedulingPreference",
     "karmada/migrate/mod.rs: PlacementRule",
     "karmada/migrate/mod.rs: ReplicaSchedulingPreference",
     "migrate/in_place.rs: ManagedClusterSetBinding",
-    "migrate/mod.rs: ManagedClusterSet",
-    "migrate/mod.rs: PlacementRule",
     "migrate/object_error.rs: ClusterPropagationPolicy",
     "ocm/migrate/delivery.rs: ReplicaSchedulingPreference",
     // The verdict of a migration with nothing to migrate names what it looks for.
@@ -498,8 +496,6 @@ fn an_api_s_modules_are_named_only_in_its_folder_the_registry_and_lib_rs() {
 const API_MODULE_EXCEPTIONS: &[&str] = &[
     "karmada/migrate/mod.rs: kubefed",
     "karmada/migrate/mod.rs: ocm",
-    "migrate/mod.rs: kubefed",
-    "migrate/mod.rs: ocm",
     "plan/federated_fleet.rs: ocm",
     "plan/mod.rs: ocm",
 ];

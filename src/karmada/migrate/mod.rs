@@ -66,6 +66,11 @@ struct Kubefed<'a> {
     version: &'static KarmadaVersion,
 }
 
+/// The inputs a migration to Karmada converts, as an error names them.
+pub(crate) const INPUTS: &str = "kubefed Federated object and no object with a federation \
+     placement annotation (federation.alpha.kubernetes.io/cluster-selector, \
+     federation.kubernetes.io/replica-set-preferences)";
+
 /// The migration to Karmada (a `crate::migrate::Migrate`), for the control plane
 /// `options.karmada`.
 pub(crate) fn migrate(
