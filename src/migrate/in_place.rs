@@ -187,9 +187,9 @@ fn made(migration: &Migration) -> HashMap<&Location, &[Value]> {
     made
 }
 
-/// Where the support objects go, so every file applies alone: a namespace's
-/// ManagedClusterSetBinding after the first document of each file that makes a Placement in
-/// it; the others (an added ManagedClusterSet) once, after the first such document of all.
+/// Where the support objects go, so every file applies alone: a namespace's own (OCM's
+/// cluster set binding) after the first document of each file that makes a Placement in it;
+/// the cluster-scoped ones (an added cluster set) once, after the first such document of all.
 struct Support<'m, 'f> {
     bindings: Vec<&'m Emitted>,
     others: Vec<&'m Emitted>,
@@ -202,7 +202,7 @@ impl<'m, 'f> Support<'m, 'f> {
     fn new(support: &'m [Emitted]) -> Self {
         let (bindings, others): (Vec<&Emitted>, Vec<&Emitted>) = support
             .iter()
-            .partition(|emitted| emitted.object.kind == "ManagedClusterSetBinding");
+            .partition(|emitted| emitted.object.namespace.is_some());
         Support {
             others_placed: others.is_empty(),
             bindings,

@@ -16,10 +16,10 @@ pub(crate) enum ObjectError {
         "a cluster-scoped object cannot be migrated: Placements and ReplicaSchedulingPreferences are namespaced"
     )]
     ClusterScoped,
-    #[error(
-        "a cluster-scoped object needs a ClusterPropagationPolicy, which this migration does not write"
-    )]
-    ClusterScopedForKarmada,
+    /// A cluster-scoped object that would need a `kind` of the target's, which the migration
+    /// does not write.
+    #[error("a cluster-scoped object needs a {kind}, which this migration does not write")]
+    ClusterScopedNeeds { kind: &'static str },
     #[error("annotation {}: {error}", CLUSTER_SELECTOR_ANNOTATION)]
     ClusterSelector { error: SelectorError },
     #[error(transparent)]

@@ -347,8 +347,6 @@ const KIND_EXCEPTIONS: &[&str] = &[
     "karmada/migrate/federated.rs: ReplicaSchedulingPreference",
     "karmada/migrate/mod.rs: PlacementRule",
     "karmada/migrate/mod.rs: ReplicaSchedulingPreference",
-    "migrate/in_place.rs: ManagedClusterSetBinding",
-    "migrate/object_error.rs: ClusterPropagationPolicy",
     "ocm/migrate/delivery.rs: ReplicaSchedulingPreference",
     // The verdict of a migration with nothing to migrate names what it looks for.
     "verdict.rs: PlacementRule",

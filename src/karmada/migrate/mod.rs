@@ -509,7 +509,9 @@ fn annotated(
     bounded: bool,
 ) -> Result<Made, ObjectError> {
     if object.namespace.is_none() {
-        return Err(ObjectError::ClusterScopedForKarmada);
+        return Err(ObjectError::ClusterScopedNeeds {
+            kind: "ClusterPropagationPolicy",
+        });
     }
     let Annotations {
         selector,
