@@ -739,6 +739,11 @@ pub(crate) fn migrated_inputs(target: Target) -> &'static str {
     }
 }
 
+/// What `migrate --verify` compares, as the message about a verification that compared
+/// nothing names it.
+pub(crate) const VERIFIED_KINDS: &str =
+    "PlacementRule and no object with a federation placement annotation";
+
 /// The name OCM gives its cluster set of every cluster: the set a migration to OCM binds
 /// unless `--set` names another.
 pub(crate) use crate::ocm::migrate::scope::GLOBAL;

@@ -72,9 +72,10 @@ impl fmt::Display for Nothing {
             Nothing::ToMigrate { looked_for } => {
                 write!(f, "nothing to migrate: the inputs have no {looked_for}")
             }
-            Nothing::Migrated => f.write_str(
-                "nothing to verify: the inputs have no PlacementRule and no object with a \
-                 federation placement annotation to migrate",
+            Nothing::Migrated => write!(
+                f,
+                "nothing to verify: the inputs have no {} to migrate",
+                crate::registry::VERIFIED_KINDS
             ),
         }
     }

@@ -348,8 +348,6 @@ const KIND_EXCEPTIONS: &[&str] = &[
     "karmada/migrate/mod.rs: PlacementRule",
     "karmada/migrate/mod.rs: ReplicaSchedulingPreference",
     "ocm/migrate/delivery.rs: ReplicaSchedulingPreference",
-    // The verdict of a migration with nothing to migrate names what it looks for.
-    "verdict.rs: PlacementRule",
 ];
 
 /// `violations` are exactly the known `exceptions`: a new violation fails, and so does an
