@@ -342,8 +342,10 @@ const KIND_EXCEPTIONS: &[&str] = &[
     "model/mod.rs: AddOnPlacementScore",
     // The loader's framework: its inventory entries.
     "load/model_builder.rs: AddOnPlacementScore",
-    // The migration framework's `--in-place`, and the migrations whose source is another
-    // API's kind.
+    // Cross-API migrations, the one documented category (ARCHITECTURE.md, "Invariants"): a
+    // migration from API A to API B lives in B's folder and reads A's model, its loss report
+    // saying what A's object did (kubefed's ReplicaSchedulingPreference to Karmada's policies
+    // and to OCM's delivery; a PlacementRule refused by `--to karmada`).
     "karmada/migrate/federated.rs: ReplicaSchedulingPreference",
     "karmada/migrate/mod.rs: PlacementRule",
     "karmada/migrate/mod.rs: ReplicaSchedulingPreference",
@@ -490,8 +492,13 @@ fn an_api_s_modules_are_named_only_in_its_folder_the_registry_and_lib_rs() {
 /// Where an API's module path is still named outside its folder and the registry:
 /// `file: api`.
 const API_MODULE_EXCEPTIONS: &[&str] = &[
+    // Cross-API migrations (as in KIND_EXCEPTIONS): Karmada's reads kubefed's
+    // ReplicaSchedulingPreferences, and the federation annotation's selector helpers, which
+    // live in OCM's migrate folder (the annotation's first target).
     "karmada/migrate/mod.rs: kubefed",
     "karmada/migrate/mod.rs: ocm",
+    // The plan framework: the OCM scheduler and its fleet index (which federation and kubefed
+    // share) are built once per run there, and the placement consumers are planned there.
     "plan/federated_fleet.rs: ocm",
     "plan/mod.rs: ocm",
 ];
