@@ -739,10 +739,16 @@ pub(crate) fn migrated_inputs(target: Target) -> &'static str {
     }
 }
 
-/// What `migrate --verify` compares, as the message about a verification that compared
-/// nothing names it.
-pub(crate) const VERIFIED_KINDS: &str =
-    "PlacementRule and no object with a federation placement annotation";
+/// What `migrate --verify` compares for `target`, as the message about a verification that
+/// compared nothing names it.
+pub(crate) fn verified_kinds(target: Target) -> &'static str {
+    match target {
+        Target::Ocm => "PlacementRule and no object with a federation placement annotation",
+        Target::Karmada => {
+            "kubefed Federated object and no object with a federation placement annotation"
+        }
+    }
+}
 
 /// The name OCM gives its cluster set of every cluster: the set a migration to OCM binds
 /// unless `--set` names another.

@@ -45,8 +45,9 @@ pub(crate) enum Nothing {
     /// `migrate` found nothing it converts to its target (named: what it looks for), so its
     /// output would be empty or only the inputs' own objects.
     ToMigrate { looked_for: &'static str },
-    /// `migrate --verify` converted no object, so there is no pair to compare.
-    Migrated,
+    /// `migrate --verify` converted no object, so there is no pair to compare (named: what
+    /// the target's verification compares).
+    Migrated { compared: &'static str },
 }
 
 impl fmt::Display for Nothing {
@@ -72,10 +73,9 @@ impl fmt::Display for Nothing {
             Nothing::ToMigrate { looked_for } => {
                 write!(f, "nothing to migrate: the inputs have no {looked_for}")
             }
-            Nothing::Migrated => write!(
+            Nothing::Migrated { compared } => write!(
                 f,
-                "nothing to verify: the inputs have no {} to migrate",
-                crate::registry::VERIFIED_KINDS
+                "nothing to verify: the inputs have no {compared} to migrate"
             ),
         }
     }
@@ -141,7 +141,28 @@ pub(crate) const NOT_EVALUATED: &str = "placements were not evaluated (--manifes
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::migrate::Target;
     use crate::model::Cluster;
+
+    /// A verification that compared nothing names what its target's migration converts (a
+    /// migration to Karmada converts kubefed's Federated objects, not PlacementRules).
+    #[test]
+    fn nothing_verified_names_what_the_target_compares() {
+        let text = |target| {
+            let compared = crate::registry::verified_kinds(target);
+            Nothing::Migrated { compared }.to_string()
+        };
+        assert_eq!(
+            text(Target::Ocm),
+            "nothing to verify: the inputs have no PlacementRule and no object with a \
+             federation placement annotation to migrate"
+        );
+        assert_eq!(
+            text(Target::Karmada),
+            "nothing to verify: the inputs have no kubefed Federated object and no object with \
+             a federation placement annotation to migrate"
+        );
+    }
 
     #[test]
     fn an_empty_model_is_judged_on_its_clusters_first() {

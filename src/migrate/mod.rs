@@ -372,7 +372,8 @@ pub(crate) fn run(
         let verified = verify::verify(&model, &documents, &migration, namespace, plan_options)
             .map_err(MigrateError::RoundTrip)?;
         if verified.items.is_empty() {
-            return Err(MigrateError::Nothing(Nothing::Migrated));
+            let compared = crate::registry::verified_kinds(options.target);
+            return Err(MigrateError::Nothing(Nothing::Migrated { compared }));
         }
         if !migration.stand_ins.is_empty() {
             migration.report.warnings.push(format!(
