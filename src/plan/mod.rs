@@ -66,7 +66,7 @@ pub enum Trace {
     /// each item's trace.
     Objects,
     /// What the plan table shows: the replica planner's view of each cluster. (A placement's
-    /// selected clusters keep their scores in every run.)
+    /// trace holds its selected clusters' scores at every level that keeps traces.)
     Table,
     /// Every cluster's verdict and scores, and upstream's debug shape (`explain`).
     Full,
