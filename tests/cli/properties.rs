@@ -535,3 +535,39 @@ fn the_example_fleet_plan_reads_back_as_previous_unchanged() {
     assert_eq!(read_back(&plan_yaml(&outcome.plan).unwrap()), outcome.plan);
     assert_eq!(read_back(&plan_json(&outcome.plan).unwrap()), outcome.plan);
 }
+
+/// The consumers' example (Policies, a PolicySet, Subscriptions, ApplicationSets whose
+/// decision objects are read through their placement's trace) plans the same at every trace
+/// level; the plan alone keeps no trace.
+#[test]
+fn the_consumers_plan_is_the_same_whatever_traces_are_kept() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let paths = [
+        "testdata/fleet/inventory.yaml",
+        "testdata/fleet/clustersets.yaml",
+        "testdata/fleet/workloads/placements.yaml",
+        "testdata/consumers/policies.yaml",
+        "testdata/consumers/apps.yaml",
+    ]
+    .map(|path| format!("{root}/{path}"));
+    let model = load(&paths, &mut std::io::empty(), &LoadOptions::default())
+        .unwrap_or_else(|errors| panic!("{errors}"));
+    let full = build(&model, &PlanOptions::at(NOW, Trace::Full));
+    for trace in [Trace::Plan, Trace::Objects, Trace::Table] {
+        let outcome = build(&model, &PlanOptions::at(NOW, trace));
+        assert_eq!(outcome.plan, full.plan, "{trace:?}");
+        let kept = outcome
+            .traces
+            .iter()
+            .filter(|trace| !matches!(trace, ItemTrace::NotKept))
+            .count();
+        let expected = if trace == Trace::Plan {
+            0
+        } else {
+            outcome.traces.len()
+        };
+        assert_eq!(kept, expected, "{trace:?}");
+    }
+    let landed = full.plan.items.iter().filter(|item| !item.via.is_empty());
+    assert!(landed.count() > 5, "the example's consumers land");
+}
