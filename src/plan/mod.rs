@@ -7,7 +7,7 @@ mod lookup;
 pub(crate) mod trace;
 mod whatif;
 
-use foldhash::HashMap;
+use foldhash::{HashMap, HashSet};
 
 pub(crate) use crate::model::Condition;
 pub(crate) use crate::model::{Group, ObjectRef, Plan, PlanItem, Rollout};
@@ -319,7 +319,7 @@ struct Resolved<'a> {
     /// Each consumer's position among the workloads, the consumer, and its routes.
     resolutions: Vec<(usize, &'a Workload, consumers::Resolution<'a>)>,
     /// The placements (by address) whose trace a route reads: its decision objects.
-    read_trace: std::collections::HashSet<usize>,
+    read_trace: HashSet<usize>,
 }
 
 impl<'a> Resolved<'a> {
