@@ -192,6 +192,41 @@ fn a_placement_rule_keeps_its_exported_decisions_in_their_order() {
     }
 }
 
+/// A PlacementRule exported without `status.decisions` had chosen no cluster: `diff` compares
+/// the rule's cluster now with none (never "no changes" with nothing compared), and the export
+/// replaces the rule's older `status.decisions` read by `-f`, so nothing is kept steady.
+#[test]
+fn a_placement_rule_exported_without_decisions_chose_nothing() {
+    let (_dir, rule_inputs, exported) = inputs(RULE, &[RULE.to_string()]);
+    let output = Test::new()
+        .args([
+            "diff",
+            "--now",
+            NOW,
+            "-f",
+            &rule_inputs,
+            "--previous",
+            &exported,
+        ])
+        .status(2)
+        .run();
+    let text = common::stdout(&output);
+    assert!(
+        text.starts_with("~ PlacementRule/apps/r\n    + cluster a\n"),
+        "{text}"
+    );
+    let decided =
+        format!("{RULE}status:\n  decisions:\n    - {{clusterName: c, clusterNamespace: c}}\n");
+    let (_kept, decided_inputs, exported) = inputs(&decided, &[RULE.to_string()]);
+    let output = Test::new()
+        .args(["plan", "--now", NOW, "-o", "json", "-f", &decided_inputs])
+        .args(["--previous", &exported])
+        .run();
+    let plan: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("plan -o json is JSON");
+    assert_eq!(plan["items"][0]["clusters"], serde_json::json!(["a"]));
+}
+
 /// A previous Plan's Placement item stands for the PlacementDecisions the hub wrote for its
 /// groups: the canary group (its clusters last by name) and 148 others, 150 in all, every
 /// one of them kept steady against two new clusters that sort before the canaries. The run

@@ -28,7 +28,10 @@ fn placement_rule(object: Object<'_>) -> Result<Decoded, LoadError> {
         .map_err(|error| spec_error(&object, "spec", error))?;
     let clusters = decode_placement_rule_decisions(subtree(&object, "status")?)
         .map_err(|error| spec_error(&object, "status", error))?;
-    let decision = (!clusters.is_empty()).then(|| PreviousDecision {
+    // A rule without `status.decisions` has decided nothing so far: that is its previous
+    // decision too (an export of such a rule compares as no cluster chosen, and replaces
+    // older decisions of the rule), not the absence of one.
+    let decision = Some(PreviousDecision {
         object: object.object.clone(),
         placement: object.name().to_string(),
         clusters,
