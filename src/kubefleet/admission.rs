@@ -151,8 +151,20 @@ fn affinity_schema(policy: &PlacementPolicy, refuse: &mut impl FnMut(String, Str
     }
 }
 
-/// `tolerations`: the `effect` enum, then the list's two CEL rules.
+/// The CRD's `maxItems` on `spec.policy.tolerations`.
+const MAX_TOLERATIONS: usize = 100;
+
+/// `tolerations`: the list's `maxItems`, the `effect` enum, then the list's two CEL rules.
 fn tolerations_schema(tolerations: &[Toleration], refuse: &mut impl FnMut(String, String)) {
+    if tolerations.len() > MAX_TOLERATIONS {
+        refuse(
+            format!("{POLICY}.tolerations"),
+            format!(
+                "Too many: {}: must have at most {MAX_TOLERATIONS} items",
+                tolerations.len()
+            ),
+        );
+    }
     for (index, toleration) in tolerations.iter().enumerate() {
         if !toleration.effect.is_empty() && toleration.effect != "NoSchedule" {
             refuse(

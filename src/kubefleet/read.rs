@@ -286,15 +286,6 @@ struct PlacementSpec {
     strategy: Option<Value>,
 }
 
-/// `spec.strategy.type` with the CRD's default (`RollingUpdate`).
-fn strategy_type(strategy: Option<&Value>) -> String {
-    strategy
-        .and_then(|strategy| strategy.get("type"))
-        .and_then(Value::as_str)
-        .unwrap_or("RollingUpdate")
-        .to_string()
-}
-
 /// `spec.policy` read with the CRD's defaults, its field path under `spec.policy`.
 fn policy<T: DeserializeOwned>(object: &Object<'_>, raw: &Value) -> Result<T, LoadError> {
     read(raw).map_err(|error| {
@@ -319,7 +310,8 @@ fn placement(object: Object<'_>) -> Result<Decoded, LoadError> {
             namespace: object.object.namespace.clone(),
             name: object.name().to_string(),
             policy: parsed,
-            strategy_type: strategy_type(spec.strategy.as_ref()),
+            strategy_type: admission::strategy_type(spec.strategy.as_ref())
+                .map_err(|refusal| object.invalid(refusal))?,
         },
         raw_policy,
         selectors: named(spec.resource_selectors.unwrap_or_default()),

@@ -588,3 +588,59 @@ fn every_schema_refusal_of_an_object_is_an_error_at_its_field() {
         .status(1)
         .run();
 }
+
+/// A placement's `spec.strategy.type` is the CRD's enum (`RollingUpdate`, `External`) of type
+/// string, and `spec.policy.tolerations` holds at most 100 items (the CRD's `maxItems`): each
+/// refusal is an error with the API server's message at its field.
+#[test]
+fn a_placement_s_strategy_type_and_toleration_count_are_admitted_as_the_crd_admits_them() {
+    let placement = |lines: &str| {
+        format!(
+            "apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterResourcePlacement\n\
+             metadata: {{name: crp-x}}\nspec:\n  resourceSelectors: [{{group: \"\", version: v1, \
+             kind: Namespace, name: shop}}]\n{lines}"
+        )
+    };
+    for (lines, error) in [
+        (
+            "  strategy: {type: Bogus}\n",
+            r#"spec.strategy.type: Unsupported value: "Bogus": supported values: "RollingUpdate", "External""#,
+        ),
+        (
+            "  strategy: {type: 1}\n",
+            r#"spec.strategy.type: Invalid value: "integer": spec.strategy.type in body must be of type string: "integer""#,
+        ),
+    ] {
+        Test::new()
+            .args(["plan", "-f", EXAMPLE, "-f", "-", "--now", NOW])
+            .stdin(placement(lines))
+            .stdout("")
+            .stderr(format!(
+                "error: <stdin>#1: ClusterResourcePlacement/crp-x: {error}\n"
+            ))
+            .status(1)
+            .run();
+    }
+    let tolerations = |count: usize| {
+        let items: String = (0..count)
+            .map(|index| format!("    - {{key: k{index}, operator: Exists}}\n"))
+            .collect();
+        placement(&format!(
+            "  policy:\n    placementType: PickAll\n    tolerations:\n{items}"
+        ))
+    };
+    Test::new()
+        .args(["plan", "-f", EXAMPLE, "-f", "-", "--now", NOW, "-o", "name"])
+        .stdin(tolerations(101))
+        .stderr(
+            "error: <stdin>#1: ClusterResourcePlacement/crp-x: spec.policy.tolerations: Too many: \
+             101: must have at most 100 items\n",
+        )
+        .status(1)
+        .run();
+    Test::new()
+        .args(["plan", "-f", EXAMPLE, "-f", "-", "--now", NOW, "-o", "name"])
+        .stdin(tolerations(100))
+        .stderr("")
+        .run();
+}

@@ -71,7 +71,7 @@ impl Schema {
                 path,
                 format!(
                     "Unsupported value: {}: supported values: {}",
-                    go_quote(value),
+                    crate::model::shorten_quoted(&go_quote(value)),
                     supported.join(", ")
                 ),
             );
@@ -216,6 +216,8 @@ fn json_type(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "boolean",
+        // The API server's type names: a whole number is an `integer`.
+        Value::Number(number) if number.is_i64() || number.is_u64() => "integer",
         Value::Number(_) => "number",
         Value::String(_) => "string",
         Value::Array(_) => "array",
@@ -552,6 +554,30 @@ const WAIT_TIME_PATTERN: &str = r"^(?:(?:0|[1-9][0-9]*)(\.[0-9]+)?(?:s|m|h))+$";
 
 /// A (Cluster)StagedUpdateStrategy's `spec.stages`: the CRD's limits, patterns and CEL
 /// rules (`stageupdate_types.go` v1beta1).
+/// A placement's `spec.strategy.type` as the CRD admits it: `RollingUpdate` (its default, when
+/// absent) or `External`.
+pub(super) fn strategy_type(strategy: Option<&Value>) -> Result<String, FieldError> {
+    const PATH: &str = "spec.strategy.type";
+    let mut schema = Schema::new();
+    match strategy.and_then(|strategy| strategy.get("type")) {
+        None | Some(Value::Null) => return Ok("RollingUpdate".to_string()),
+        Some(Value::String(kind)) => {
+            schema.one_of(PATH, kind, &["RollingUpdate", "External"]);
+            if schema.refusals.is_empty() {
+                return Ok(kind.clone());
+            }
+        }
+        Some(other) => schema.refuse(
+            PATH,
+            format!(
+                "Invalid value: {kind:?}: {PATH} in body must be of type string: {kind:?}",
+                kind = json_type(other)
+            ),
+        ),
+    }
+    Err(schema.refusals.remove(0))
+}
+
 pub(super) fn strategy(spec: &Value) -> Vec<FieldError> {
     let mut schema = Schema::new();
     let Some(stages) = spec.get("stages").filter(|s| !s.is_null()) else {
