@@ -41,10 +41,11 @@ pub(crate) fn of_run<'d>(
 
 /// The decisions a previous Plan's items stand for: a Placement's PlacementDecisions as
 /// upstream's controller writes them ([`written_for`]), a PlacementRule's clusters as its
-/// `status.decisions`.
+/// `status.decisions`. An item with errors was not scheduled: it stands for no decision, and
+/// the inputs' decisions of its object stay.
 fn from_plan(plan: &Plan) -> Vec<PreviousDecision> {
     let mut decisions = Vec::new();
-    for item in &plan.items {
+    for item in plan.items.iter().filter(|item| item.errors.is_empty()) {
         match item.source.kind.as_str() {
             PLACEMENT_KIND => decisions.extend(written_for(item)),
             RULE_KIND => decisions.push(PreviousDecision {
@@ -304,5 +305,13 @@ mod tests {
             ]
         );
         assert!(matches!(of_run(&inputs, None), Cow::Borrowed(taken) if taken == inputs));
+        // A previous Plan's item that failed was not scheduled: the inputs' decisions stay.
+        let mut failed = placement("p", &[], Vec::new());
+        failed.errors = vec!["spec.predicates[0]: invalid".to_string()];
+        let planned = Previous::Plan(plan(vec![failed]));
+        assert_eq!(
+            named(&of_run(&inputs, Some(&planned))),
+            [("p-decision-1", vec!["a"]), ("q-decision-1", vec!["b"])]
+        );
     }
 }
