@@ -117,6 +117,8 @@ fn written_for(item: &PlanItem) -> Vec<PreviousDecision> {
 /// Namespace → placement → cluster name → how often it appears in the placement's decisions.
 pub struct PreviousDecisions<'a> {
     own: HashMap<&'a str, HashMap<&'a str, HashMap<&'a str, i64>>>,
+    /// Each PlacementRule's `status.decisions`, by the rule (the first the run holds).
+    rules: HashMap<&'a ObjectRef, &'a [String]>,
 }
 
 impl<'a> PreviousDecisions<'a> {
@@ -133,7 +135,21 @@ impl<'a> PreviousDecisions<'a> {
                 *mine.entry(cluster.as_str()).or_default() += 1;
             }
         }
-        PreviousDecisions { own }
+        let mut rules = HashMap::new();
+        for decision in previous
+            .iter()
+            .filter(|decision| decision.object.kind == RULE_KIND)
+        {
+            rules
+                .entry(&decision.object)
+                .or_insert(decision.clusters.as_slice());
+        }
+        PreviousDecisions { own, rules }
+    }
+
+    /// A PlacementRule's previous decisions, in their order (none when the run has none).
+    pub(crate) fn of_rule(&self, rule: &ObjectRef) -> &'a [String] {
+        self.rules.get(rule).copied().unwrap_or_default()
     }
 
     /// Clusters named in this placement's own previous PlacementDecisions.

@@ -20,7 +20,7 @@ pub use trace::ItemTrace;
 pub(crate) use trace::{Engine, SelectionRule, SelectionTrace};
 pub(crate) use whatif::{close_matches, TaintEdit, WhatIf, WhatIfError};
 
-use crate::model::{Model, Previous, PreviousDecision, Workload, WorkloadKind};
+use crate::model::{Model, Previous, Workload, WorkloadKind};
 use crate::ocm::Scheduler;
 use crate::parallel;
 
@@ -203,7 +203,6 @@ fn build_workloads<'a>(
         fleet: &fleet,
         hubs: &hubs,
         placements: &placements,
-        decisions: &decisions,
         previous: &previous,
         targets: &targets,
     };
@@ -422,9 +421,6 @@ pub(crate) struct Run<'r, 'a> {
     /// What each API computes once per run over its own objects.
     pub(crate) hubs: &'r crate::registry::Hubs<'a>,
     pub(crate) placements: &'r Scheduler<'r>,
-    /// The previous decisions the run takes (the inputs', or `--previous`'s for the objects
-    /// it names), which the placements' scheduler indexed.
-    pub(crate) decisions: &'r [PreviousDecision],
     /// The items of a previous Plan, by object.
     pub(crate) previous: &'r HashMap<&'r ObjectRef, &'r PlanItem>,
     pub(crate) targets: &'r HashMap<(&'a str, Option<&'a str>, &'a str), &'a Workload>,

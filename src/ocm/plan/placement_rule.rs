@@ -29,10 +29,7 @@ pub(crate) fn plan(run: &Run, workload: &Workload, spec: &PlacementRuleSpec) -> 
 }
 
 /// A PlacementRule's previous decisions, in their order: the run's (`--previous`'s, else its
-/// own `status.decisions`).
+/// own `status.decisions`), looked up in the scheduler's index of them.
 fn previous_decisions<'r>(run: &Run<'r, '_>, workload: &Workload) -> &'r [String] {
-    run.decisions
-        .iter()
-        .find(|decision| decision.object == workload.object)
-        .map_or(&[], |decision| &decision.clusters)
+    run.placements.previous.of_rule(&workload.object)
 }
