@@ -34,8 +34,11 @@ pub(crate) struct StageTask {
 fn duration<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<i128>, D::Error> {
     let text: Option<String> = Option::deserialize(deserializer)?;
     text.map(|text| {
-        parse_duration(&text)
-            .ok_or_else(|| serde::de::Error::custom(format!("time: invalid duration {:?}", text)))
+        parse_duration(&text).ok_or_else(|| {
+            // Go's `time.ParseDuration` quotes the text as `%q` does.
+            let quoted = crate::model::shorten_quoted(&crate::selector::go_quote(&text));
+            serde::de::Error::custom(format!("time: invalid duration {quoted}"))
+        })
     })
     .transpose()
 }
@@ -81,6 +84,20 @@ fn parse_duration(text: &str) -> Option<i128> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An unparsable `waitTime` is refused with Go's quoting (`\x01`, not Rust's `\u{1}`).
+    #[test]
+    fn an_invalid_duration_is_quoted_as_go_quotes_it() {
+        let task = r#"{"type": "TimedWait", "waitTime": "1\u0001d"}"#;
+        let error = serde_json::from_str::<StageTask>(task)
+            .err()
+            .map(|error| error.to_string())
+            .unwrap_or_default();
+        assert!(
+            error.starts_with(r#"time: invalid duration "1\x01d""#),
+            "{error}"
+        );
+    }
 
     #[test]
     fn go_durations_parse() {
