@@ -255,14 +255,15 @@ fn schedule_failed(
 }
 
 /// The overrides that apply to each selected cluster (design §7,
-/// `pkg/utils/overrider/overrider.go`); a rule that cannot be matched is an item error.
+/// `pkg/utils/overrider/overrider.go`); a rule that cannot be matched, or a cluster the fleet
+/// does not hold, is an item error. The scheduler has unscheduled every binding of a cluster
+/// that left the fleet (`classifyBindings`' dangling bindings), so the second cannot occur
+/// for a scheduled placement; upstream's rollout controller fails the pick the same way.
 fn add_overrides(input: Input<'_>, fleet: &Fleet<'_>, item: &mut Item) {
     for cluster in &item.clusters {
-        let Some(member) = fleet.get(cluster) else {
-            continue;
-        };
         match overrides::for_cluster(
-            member,
+            |name| fleet.get(name),
+            cluster,
             input.cluster_resource_overrides,
             input.resource_overrides,
         ) {
@@ -279,7 +280,7 @@ fn add_overrides(input: Input<'_>, fleet: &Fleet<'_>, item: &mut Item) {
             }
             Err(error) => item
                 .errors
-                .push(format!("override rule of cluster {cluster}: {error}")),
+                .push(format!("overrides of cluster {cluster}: {error}")),
         }
     }
 }

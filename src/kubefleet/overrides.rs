@@ -4,7 +4,7 @@
 
 use super::model::member_cluster::MemberCluster;
 pub(crate) use super::model::override_rules::{Override, OverrideRule};
-use crate::selector::{Selector, SelectorError};
+use crate::selector::{go_quote, Selector, SelectorError};
 
 /// `IsClusterMatched`: no `clusterSelector` matches no cluster, `clusterSelectorTerms: []`
 /// every cluster; otherwise the terms are ORed and a term without a label selector matches
@@ -40,13 +40,50 @@ pub(crate) fn applies(
     Ok(false)
 }
 
-/// The overrides that apply to `cluster`, each list sorted as upstream sorts them:
+/// Why the overrides of a target cluster cannot be picked.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum PickError {
+    /// No MemberCluster has the target's name: upstream's `Get` is NotFound and it returns
+    /// `ErrExpectedBehavior`, expecting the scheduler to unschedule the binding.
+    NotFound(String),
+    /// A rule whose label selector is invalid (`ErrUnexpectedBehavior`).
+    Rule(SelectorError),
+}
+
+impl std::fmt::Display for PickError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            // `controller.NewExpectedBehaviorError` around the API server's NotFound.
+            Self::NotFound(name) => write!(
+                f,
+                "expected behavior which can be recovered by itself: memberclusters.cluster.kubernetes-fleet.io {} not found",
+                go_quote(name)
+            ),
+            Self::Rule(error) => error.fmt(f),
+        }
+    }
+}
+
+impl From<SelectorError> for PickError {
+    fn from(error: SelectorError) -> Self {
+        Self::Rule(error)
+    }
+}
+
+/// `PickFromResourceMatchedOverridesForTargetCluster`: the overrides that apply to the
+/// MemberCluster named `target`, looked up in the fleet as upstream reads it from the API
+/// server (nothing to pick needs no cluster); each list sorted as upstream sorts them:
 /// ClusterResourceOverrides by name, ResourceOverrides as `namespace/name`.
-pub(crate) fn for_cluster(
-    cluster: &MemberCluster,
+pub(crate) fn for_cluster<'c>(
+    fleet: impl FnOnce(&str) -> Option<&'c MemberCluster>,
+    target: &str,
     cluster_resource_overrides: &[Override],
     resource_overrides: &[Override],
-) -> Result<(Vec<String>, Vec<String>), SelectorError> {
+) -> Result<(Vec<String>, Vec<String>), PickError> {
+    if cluster_resource_overrides.is_empty() && resource_overrides.is_empty() {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let cluster = fleet(target).ok_or_else(|| PickError::NotFound(target.to_string()))?;
     let mut cluster_scoped = Vec::new();
     for override_ in cluster_resource_overrides {
         if applies(override_, cluster)? {

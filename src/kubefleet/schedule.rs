@@ -547,15 +547,18 @@ impl<'c> State<'_, 'c> {
         }
     }
 
-    /// PickFixed: no plugin runs; an empty list skips the cycle (no status).
+    /// PickFixed: no plugin runs; an empty list skips the cycle (no status) once the
+    /// dangling bindings are unscheduled.
     fn pick_fixed(&mut self) -> Outcome {
+        // Dangling bindings are unscheduled before the cycle, even one upstream skips
+        // (`runSchedulingCycleFor`, then `runSchedulingCycleForPickFixedPlacementType`).
+        let classes = self.classify();
         if self.policy.cluster_names.is_empty() {
             return Outcome {
                 requeue: false,
                 status: None,
             };
         }
-        let classes = self.classify();
         let fleet = self.fleet;
         let eligibility = |name: &str| {
             fleet
