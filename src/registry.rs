@@ -21,6 +21,7 @@ use crate::model::{
 };
 use crate::ocm::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, PlacementBinding};
 use crate::ocm::model::placement::{PlacementRuleSpec, PlacementSpec};
+use crate::ocm::model::scores::AddOnPlacementScore;
 use crate::ocm::plan::consumers::ConsumerTrace;
 use crate::ocm::rule::RuleResult;
 use crate::ocm::PlacementResult;
@@ -83,6 +84,14 @@ pub(crate) struct Stores {
     pub(crate) kubefleet: kubefleet::model::objects::Objects,
 }
 
+/// What each API adds to the fleet its placements are scheduled over (`Inventory::apis`):
+/// objects about the inventory's clusters that only its engine reads.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct InventoryExtras {
+    /// OCM's AddOnPlacementScores, which its CEL predicates and AddOn prioritizer read.
+    pub(crate) addon_scores: Vec<AddOnPlacementScore>,
+}
+
 /// An object of an API's own, as its reader decoded it, that the loader adds to that API's
 /// store in the model (`load`'s `Entry::Api`), in document order.
 pub(crate) enum ApiObject {
@@ -97,6 +106,7 @@ pub(crate) enum ApiObject {
     DuckConfigMap(DuckConfigMap),
     ArgoCluster(ArgoCluster),
     KubeFleet(kubefleet::model::objects::Object),
+    AddOnScore(AddOnPlacementScore),
 }
 
 impl ApiObject {
@@ -115,6 +125,7 @@ impl ApiObject {
             }
             ApiObject::ArgoCluster(cluster) => model.apis.consumers.argo_clusters.push(cluster),
             ApiObject::KubeFleet(object) => model.apis.kubefleet.add(object),
+            ApiObject::AddOnScore(score) => model.inventory.apis.addon_scores.push(score),
         }
     }
 }

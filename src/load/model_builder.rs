@@ -7,8 +7,8 @@ use foldhash::{HashMap, HashSet};
 
 use super::{LoadError, LoadErrors};
 use crate::model::{
-    AddOnPlacementScore, Binding, Cluster, ClusterSet, Interner, Model, ObjectRef,
-    PreviousDecision, Source, Workload, WorkloadKind,
+    Binding, Cluster, ClusterSet, Interner, Model, ObjectRef, PreviousDecision, Source, Workload,
+    WorkloadKind,
 };
 use crate::registry::{ApiObject, ResourceTemplate};
 
@@ -67,7 +67,6 @@ pub(crate) enum Entry {
     },
     ClusterSet(ClusterSet),
     Binding(Binding),
-    AddOnScore(AddOnPlacementScore),
     Decision(PreviousDecision),
     /// An object an API keeps in a store of its own (the registry's list).
     Api(ApiObject),
@@ -194,7 +193,6 @@ impl ModelBuilder {
             }
             Entry::ClusterSet(set) => model.inventory.cluster_sets.push(set),
             Entry::Binding(binding) => model.inventory.bindings.push(binding),
-            Entry::AddOnScore(score) => model.inventory.addon_scores.push(score),
             Entry::Decision(decision) => model.decisions.push(decision),
             Entry::Api(object) => object.add(model),
         }

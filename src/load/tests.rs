@@ -369,7 +369,7 @@ fn addon_placement_scores_are_read() {
     let model = model(
         "apiVersion: cluster.open-cluster-management.io/v1alpha1\nkind: AddOnPlacementScore\nmetadata: {name: load, namespace: east}\nstatus:\n  scores: [{name: cpu, value: 70}]\n  validUntil: '2026-01-01T00:00:00Z'\n",
     );
-    let score = &model.inventory.addon_scores[0];
+    let score = &model.inventory.apis.addon_scores[0];
     assert_eq!(score.namespace, "east");
     assert_eq!(score.scores, BTreeMap::from([("cpu".to_string(), 70)]));
     assert_eq!(score.valid_until, Some(1_767_225_600));
@@ -667,7 +667,7 @@ fn example_fleet_loads_without_errors_or_warnings() {
     assert_eq!(model.inventory.clusters.len(), 14);
     assert_eq!(model.inventory.cluster_sets.len(), 4);
     assert_eq!(model.inventory.bindings.len(), 4);
-    assert_eq!(model.inventory.addon_scores.len(), 2);
+    assert_eq!(model.inventory.apis.addon_scores.len(), 2);
     assert_eq!(model.decisions.len(), 2);
     assert_eq!(
         workload_names(&model),

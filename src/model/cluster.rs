@@ -71,17 +71,6 @@ pub struct Binding {
     pub source: Source,
 }
 
-/// An `AddOnPlacementScore` (namespace = the cluster's name).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AddOnPlacementScore {
-    pub namespace: String,
-    pub name: String,
-    pub scores: BTreeMap<String, i64>,
-    /// Unix seconds; after it the scores are stale and count as 0.
-    pub valid_until: Option<i64>,
-    pub source: Source,
-}
-
 /// The fleet: clusters in input order (the order the replica planner's "available" uses
 /// before hashing), plus the OCM objects that organise them.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -89,5 +78,7 @@ pub struct Inventory {
     pub clusters: Vec<Cluster>,
     pub cluster_sets: Vec<ClusterSet>,
     pub bindings: Vec<Binding>,
-    pub addon_scores: Vec<AddOnPlacementScore>,
+    /// What each API adds to the fleet its placements are scheduled over (OCM's add-on
+    /// scores), one store per API, listed in the registry.
+    pub(crate) apis: crate::registry::InventoryExtras,
 }

@@ -18,8 +18,8 @@ mod workload;
 
 pub use crate::registry::WorkloadKind;
 pub(crate) use cluster::{
-    AddOnPlacementScore, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory, Taint,
-    TaintEffect, CLUSTERSET_LABEL,
+    Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory, Taint, TaintEffect,
+    CLUSTERSET_LABEL,
 };
 pub use cluster_names::ClusterNames;
 pub(crate) use cluster_names::{written_as_json, NameTable};

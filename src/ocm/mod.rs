@@ -490,11 +490,12 @@ fn debug_result(fleet: &FleetIndex, scheduled: &Scheduled) -> DebugResult {
 #[cfg(test)]
 pub(crate) mod tests {
     use crate::model::{
-        AddOnPlacementScore, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory,
-        ObjectRef, PreviousDecision, Taint, TaintEffect, CLUSTERSET_LABEL,
+        Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory, ObjectRef, PreviousDecision,
+        Taint, TaintEffect, CLUSTERSET_LABEL,
     };
     use crate::ocm::model::decision::DECISION_KIND;
     use crate::ocm::model::placement::decode_placement_spec;
+    use crate::ocm::model::scores::AddOnPlacementScore;
 
     use super::*;
     use crate::testing::cluster;
@@ -519,7 +520,7 @@ pub(crate) mod tests {
                 cluster_set: "set".into(),
                 source: Default::default(),
             }],
-            addon_scores: Vec::new(),
+            apis: Default::default(),
         }
     }
 
@@ -583,7 +584,7 @@ pub(crate) mod tests {
     #[test]
     fn better_scoring_new_cluster_does_not_evict_a_steady_one() {
         let mut inventory = fleet(vec![member("a-old"), member("b-new")]);
-        inventory.addon_scores.push(AddOnPlacementScore {
+        inventory.apis.addon_scores.push(AddOnPlacementScore {
             namespace: "b-new".into(),
             name: "demo".into(),
             scores: BTreeMap::from([("score".to_string(), 50)]),

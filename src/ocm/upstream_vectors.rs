@@ -13,11 +13,13 @@ use super::fleet::FleetIndex;
 use super::prioritizers::{self, Context};
 use super::{clustersets, groups, schedule, PlacementInput, PlacementResult, Scheduler};
 use crate::model::{
-    labels_from, AddOnPlacementScore, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory,
-    LabelSelectorSpec, ObjectRef, PreviousDecision, Quantity, Taint,
+    labels_from, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory, LabelSelectorSpec,
+    ObjectRef, PreviousDecision, Quantity, Taint,
 };
 use crate::ocm::model::decision::DECISION_KIND;
 use crate::ocm::model::placement::{decode_placement_spec, parse_taint_effect, PLACEMENT_LABEL};
+use crate::ocm::model::scores::AddOnPlacementScore;
+use crate::registry::InventoryExtras;
 
 const VECTORS: &str = include_str!("../../testdata/upstream/ocm.yaml");
 const API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
@@ -227,17 +229,19 @@ fn inventory(input: &Input) -> Inventory {
                 source: Default::default(),
             })
             .collect(),
-        addon_scores: input
-            .add_on_placement_scores
-            .iter()
-            .map(|score| AddOnPlacementScore {
-                namespace: score.cluster.clone(),
-                name: score.name.clone(),
-                scores: score.scores.clone(),
-                valid_until: score.valid_until.as_deref().map(unix),
-                source: Default::default(),
-            })
-            .collect(),
+        apis: InventoryExtras {
+            addon_scores: input
+                .add_on_placement_scores
+                .iter()
+                .map(|score| AddOnPlacementScore {
+                    namespace: score.cluster.clone(),
+                    name: score.name.clone(),
+                    scores: score.scores.clone(),
+                    valid_until: score.valid_until.as_deref().map(unix),
+                    source: Default::default(),
+                })
+                .collect(),
+        },
     }
 }
 

@@ -337,11 +337,6 @@ const KINDS: &[(&str, &[&str])] = &[
 
 /// Where a kind name still appears outside its API's folder: `file: Kind`.
 const KIND_EXCEPTIONS: &[&str] = &[
-    // The model's shared data: the inventory's add-on scores.
-    "model/cluster.rs: AddOnPlacementScore",
-    "model/mod.rs: AddOnPlacementScore",
-    // The loader's framework: its inventory entries.
-    "load/model_builder.rs: AddOnPlacementScore",
     // Cross-API migrations, the one documented category (ARCHITECTURE.md, "Invariants"): a
     // migration from API A to API B lives in B's folder and reads A's model, its loss report
     // saying what A's object did (kubefed's ReplicaSchedulingPreference to Karmada's policies

@@ -19,7 +19,8 @@ use cel::{
 
 use super::cel_check;
 use super::cel_limits::{self, SourceLimit, CLUSTER_BUDGET, PER_CALL_LIMIT};
-use crate::model::{echo, shorten_quoted, AddOnPlacementScore, Cluster, MAX_LINE_CHARS};
+use crate::model::{echo, shorten_quoted, Cluster, MAX_LINE_CHARS};
+use crate::ocm::model::scores::AddOnPlacementScore;
 
 pub(super) const VARIABLE: &str = "managedCluster";
 

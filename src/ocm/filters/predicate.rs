@@ -7,12 +7,13 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::model::{AddOnPlacementScore, Cluster};
+use crate::model::Cluster;
 use crate::ocm::clustersets;
 use crate::ocm::conditions::Status;
 use crate::ocm::feasible::Feasible;
 use crate::ocm::fleet::{ClusterSetError, FleetIndex};
 use crate::ocm::model::placement::{ClusterPredicate, PlacementSpec};
+use crate::ocm::model::scores::AddOnPlacementScore;
 use crate::ocm::trace::Verdict;
 use crate::selector::{ClusterBits, Selector, SelectorError, TableSelector};
 
@@ -41,11 +42,13 @@ impl Filter for Predicate {
             return Ok(clusters);
         }
         let fleet = context.fleet();
-        let mut compiled = Predicates::compile(predicates, fleet, &fleet.inventory.addon_scores)
-            .map_err(|error| Status::Misconfigured {
-                plugin: NAME.to_string(),
-                message: error.to_string(),
-            })?;
+        let mut compiled =
+            Predicates::compile(predicates, fleet, &fleet.inventory.apis.addon_scores).map_err(
+                |error| Status::Misconfigured {
+                    plugin: NAME.to_string(),
+                    message: error.to_string(),
+                },
+            )?;
         for scope in context.scopes {
             compiled.restrict(scope.predicate, scope.sets.clone(), &scope.members);
         }

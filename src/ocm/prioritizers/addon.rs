@@ -3,8 +3,9 @@
 
 use std::collections::HashMap;
 
-use crate::model::{AddOnPlacementScore, Inventory};
+use crate::model::Inventory;
 use crate::ocm::model::placement::AddOnScore;
+use crate::ocm::model::scores::AddOnPlacementScore;
 
 use crate::ocm::feasible::Feasible;
 
@@ -41,7 +42,7 @@ pub struct ScoreIndex<'a> {
 impl<'a> ScoreIndex<'a> {
     pub fn new(inventory: &'a Inventory) -> ScoreIndex<'a> {
         let mut by_cluster: HashMap<&str, HashMap<&str, &AddOnPlacementScore>> = HashMap::new();
-        for score in &inventory.addon_scores {
+        for score in &inventory.apis.addon_scores {
             by_cluster
                 .entry(score.namespace.as_str())
                 .or_default()

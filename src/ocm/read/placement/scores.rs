@@ -9,7 +9,8 @@ use crate::load::kinds::claimed;
 use crate::load::model_builder::{Decoded, Entry};
 use crate::load::object::Object;
 use crate::load::LoadError;
-use crate::model::AddOnPlacementScore;
+use crate::ocm::model::scores::AddOnPlacementScore;
+use crate::registry::ApiObject;
 
 #[derive(Default, Deserialize)]
 struct ScoreDoc {
@@ -48,5 +49,5 @@ pub(super) fn addon_score(object: Object<'_>) -> Result<Decoded, LoadError> {
         valid_until: doc.status.valid_until,
         source: object.source.clone(),
     };
-    Ok(claimed(&object, Entry::AddOnScore(score)))
+    Ok(claimed(&object, Entry::Api(ApiObject::AddOnScore(score))))
 }
