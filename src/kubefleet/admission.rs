@@ -3,6 +3,7 @@
 //! (`pkg/utils/validator/placement.go validatePlacementPolicy`). fleetplan refuses such a
 //! placement with the same reason and never plans it.
 
+use std::cmp::Ordering;
 use std::collections::HashSet;
 use std::fmt;
 
@@ -14,6 +15,7 @@ use super::model::policy::{
 };
 use super::model::taint::{Toleration, TolerationOperator};
 use super::property::{self, RESOURCE_PROPERTY_PREFIX};
+use crate::model::quantity::QuantityError;
 use crate::model::Quantity;
 use crate::selector::{
     dns1123_subdomain_errors, go_quote, label_key_errors, label_value_errors, Selector,
@@ -364,141 +366,181 @@ fn tolerations(tolerations: &[Toleration], messages: &mut Vec<String>) {
     }
 }
 
-/// `validatePropertySelectorRequirements`, and the contradictions between the requirements
-/// on one property.
+/// `validatePropertySelectorRequirements`: each requirement's name, then its operator and
+/// value (`validateOperatorAndValues`: the first fault only), then, for each property with two
+/// or more requirements, the first contradiction between them
+/// (`validateRequirementsConsistency`). Upstream visits the properties in Go's map order,
+/// which is random; fleetplan takes them in the order they first appear.
 fn property_requirements(requirements: &[PropertySelectorRequirement], messages: &mut Vec<String>) {
-    let mut parsed: Vec<(&str, &str, Quantity)> = Vec::new();
+    let mut by_name: Vec<(&str, Vec<&PropertySelectorRequirement>)> = Vec::new();
     for requirement in requirements {
-        if let Err(error) = property_name(&requirement.name) {
-            messages.push(format!(
-                "invalid property name {}: {error}",
-                requirement.name
-            ));
+        let name = requirement.name.as_str();
+        if let Err(error) = property_name(name) {
+            messages.push(format!("invalid property name {name}: {error}"));
         }
-        let known = matches!(
-            requirement.operator.as_str(),
-            "Gt" | "Ge" | "Lt" | "Le" | "Eq" | "Ne"
-        );
-        if !known {
-            messages.push(format!(
-                "invalid property selector operator {}",
-                requirement.operator
-            ));
-        } else if requirement.values.len() != 1 {
-            messages.push(format!(
-                "operator {} requires exactly one value, got {}",
-                requirement.operator,
-                requirement.values.len()
-            ));
+        if let Err(error) = operator_and_values(requirement) {
+            messages.push(format!("invalid requirement on property {name}: {error}"));
         }
-        for value in &requirement.values {
-            match Quantity::parse(value) {
-                Err(error) => messages.push(format!(
-                    "invalid values for property {}: value {} is not a valid resource.Quantity: {error}",
-                    requirement.name,
-                    go_quote(value)
-                )),
-                Ok(quantity) if known && requirement.values.len() == 1 => {
-                    parsed.push((&requirement.name, &requirement.operator, quantity));
-                }
-                Ok(_) => {}
-            }
+        match by_name.iter_mut().find(|(seen, _)| *seen == name) {
+            Some((_, same)) => same.push(requirement),
+            None => by_name.push((name, vec![requirement])),
         }
     }
-    contradictions(&parsed, messages);
-}
-
-/// Requirements on one property that no value can meet.
-fn contradictions(parsed: &[(&str, &str, Quantity)], messages: &mut Vec<String>) {
-    let mut names: Vec<&str> = parsed.iter().map(|(name, _, _)| *name).collect();
-    names.dedup();
-    let mut done = HashSet::new();
-    for name in names {
-        if !done.insert(name) {
+    for (name, same) in by_name {
+        if same.len() < 2 {
             continue;
         }
-        let on = |operators: &[&str]| -> Vec<&Quantity> {
-            parsed
-                .iter()
-                .filter(|(candidate, operator, _)| {
-                    *candidate == name && operators.contains(operator)
-                })
-                .map(|(_, _, quantity)| quantity)
-                .collect()
-        };
-        let equal = on(&["Eq"]);
-        let not_equal = on(&["Ne"]);
-        for pair in equal.windows(2) {
-            if property::compare(pair[0], pair[1]).is_ne() {
-                messages.push(format!("conflicting Eq values {} and {}", pair[0], pair[1]));
-            }
+        if let Err(error) = consistency(&same) {
+            messages.push(format!(
+                "inconsistent requirements on property {name}: {error}"
+            ));
         }
-        for value in &equal {
-            if not_equal
-                .iter()
-                .any(|other| property::compare(value, other).is_eq())
-            {
-                messages.push(format!("conflicting Eq and Ne on same value {value}"));
+    }
+}
+
+/// An operator the webhook knows (`supportedPropertyOperators`: each takes one value).
+fn known_operator(operator: &str) -> bool {
+    matches!(operator, "Gt" | "Ge" | "Lt" | "Le" | "Eq" | "Ne")
+}
+
+/// `validateOperatorAndValues`: a known operator, one value, a quantity; the value when all
+/// hold.
+fn operator_and_values(
+    requirement: &PropertySelectorRequirement,
+) -> Result<Quantity, RequirementError> {
+    let operator = &requirement.operator;
+    if !known_operator(operator) {
+        return Err(RequirementError::Operator(operator.clone()));
+    }
+    let [value] = requirement.values.as_slice() else {
+        return Err(RequirementError::ValueCount {
+            operator: operator.clone(),
+            count: requirement.values.len(),
+        });
+    };
+    Quantity::parse(value).map_err(|error| RequirementError::Value {
+        value: value.clone(),
+        error,
+    })
+}
+
+/// Why the webhook refuses a property requirement, or the requirements on one property
+/// (`validateOperatorAndValues`, `validateRequirementsConsistency`), in upstream's words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum RequirementError {
+    #[error("unsupported operator {0}")]
+    Operator(String),
+    #[error("operator {operator} requires exactly one value, got {count}")]
+    ValueCount { operator: String, count: usize },
+    #[error("value {} is not a valid resource.Quantity: {}", go_quote(.value), .error.upstream_text())]
+    Value { value: String, error: QuantityError },
+    #[error("conflicting Eq values {0} and {1}")]
+    EqValues(String, String),
+    #[error("conflicting Eq and Ne on same value {0}")]
+    EqAndNe(String),
+    #[error("lower bound ({0}) and upper bound ({1}) exclude all values")]
+    Interval(String, String),
+    #[error("eq value {0} violates lower bound {1}")]
+    BelowLower(String, String),
+    #[error("eq value {0} violates upper bound {1}")]
+    AboveUpper(String, String),
+}
+
+/// A bound on a property: its value and whether it is strict (`Gt`, `Lt`).
+type Bound<'q> = (&'q Quantity, bool);
+
+/// `validateRequirementsConsistency` over the requirements on one property, well-formed ones
+/// only (`collectRequirementBounds`): two different `Eq` values (at the second, as the bounds
+/// are collected), then `Eq` and `Ne` on one value, then bounds excluding every value, then an
+/// `Eq` value outside the bounds, lower first. The first that holds.
+fn consistency(requirements: &[&PropertySelectorRequirement]) -> Result<(), RequirementError> {
+    let parsed: Vec<(&str, Quantity)> = requirements
+        .iter()
+        .filter_map(|requirement| {
+            operator_and_values(requirement)
+                .ok()
+                .map(|quantity| (requirement.operator.as_str(), quantity))
+        })
+        .collect();
+    let mut equal: Option<&Quantity> = None;
+    let mut not_equal: Vec<&Quantity> = Vec::new();
+    let mut lower: Option<Bound<'_>> = None;
+    let mut upper: Option<Bound<'_>> = None;
+    for (operator, quantity) in &parsed {
+        let strict = matches!(*operator, "Gt" | "Lt");
+        match *operator {
+            "Eq" => {
+                if let Some(first) =
+                    equal.filter(|first| property::compare(first, quantity).is_ne())
+                {
+                    return Err(RequirementError::EqValues(
+                        first.to_string(),
+                        quantity.to_string(),
+                    ));
+                }
+                equal = Some(quantity);
             }
+            "Ne" => not_equal.push(quantity),
+            "Gt" | "Ge" => lower = tighter(lower, (quantity, strict), Ordering::Greater),
+            _ => upper = tighter(upper, (quantity, strict), Ordering::Less),
         }
-        let lower = tightest(parsed, name, &["Gt", "Ge"], |a, b| {
-            property::compare(a, b).is_gt()
-        });
-        let upper = tightest(parsed, name, &["Lt", "Le"], |a, b| {
-            property::compare(a, b).is_lt()
-        });
-        if let (Some((low, low_strict)), Some((high, high_strict))) = (lower, upper) {
-            let order = property::compare(low, high);
-            if order.is_gt() || (order.is_eq() && (low_strict || high_strict)) {
-                messages.push(format!(
-                    "lower bound ({low}) and upper bound ({high}) exclude all values"
+    }
+    if let Some(value) = equal {
+        if not_equal
+            .iter()
+            .any(|other| property::compare(value, other).is_eq())
+        {
+            return Err(RequirementError::EqAndNe(value.to_string()));
+        }
+    }
+    if let (Some((low, low_strict)), Some((high, high_strict))) = (lower, upper) {
+        let order = property::compare(low, high);
+        if order.is_gt() || (order.is_eq() && (low_strict || high_strict)) {
+            return Err(RequirementError::Interval(
+                low.to_string(),
+                high.to_string(),
+            ));
+        }
+    }
+    if let Some(value) = equal {
+        if let Some((low, strict)) = lower {
+            let order = property::compare(value, low);
+            if order.is_lt() || (order.is_eq() && strict) {
+                return Err(RequirementError::BelowLower(
+                    value.to_string(),
+                    low.to_string(),
                 ));
             }
         }
-        for value in &equal {
-            if let Some((low, strict)) = lower {
-                let order = property::compare(value, low);
-                if order.is_lt() || (order.is_eq() && strict) {
-                    messages.push(format!("eq value {value} violates lower bound {low}"));
-                }
-            }
-            if let Some((high, strict)) = upper {
-                let order = property::compare(value, high);
-                if order.is_gt() || (order.is_eq() && strict) {
-                    messages.push(format!("eq value {value} violates upper bound {high}"));
-                }
+        if let Some((high, strict)) = upper {
+            let order = property::compare(value, high);
+            if order.is_gt() || (order.is_eq() && strict) {
+                return Err(RequirementError::AboveUpper(
+                    value.to_string(),
+                    high.to_string(),
+                ));
             }
         }
     }
+    Ok(())
 }
 
-/// The bound no other bound of `operators` is tighter than, and whether it is strict.
-fn tightest<'q>(
-    parsed: &'q [(&str, &str, Quantity)],
-    name: &str,
-    operators: &[&str],
-    tighter: impl Fn(&Quantity, &Quantity) -> bool,
-) -> Option<(&'q Quantity, bool)> {
-    let mut best: Option<(&Quantity, bool)> = None;
-    for (candidate, operator, quantity) in parsed {
-        if *candidate != name || !operators.contains(operator) {
-            continue;
-        }
-        let strict = matches!(*operator, "Gt" | "Lt");
-        best = match best {
-            None => Some((quantity, strict)),
-            Some((current, current_strict)) => {
-                if tighter(quantity, current) {
-                    Some((quantity, strict))
-                } else if property::compare(quantity, current).is_eq() {
-                    Some((current, current_strict || strict))
-                } else {
-                    Some((current, current_strict))
-                }
-            }
-        };
+/// `tightenLower` (`restrictive` = greater) and `tightenUpper` (less): the new bound replaces
+/// the kept one when it is more restrictive, or equal and strict where the kept one is not.
+fn tighter<'q>(
+    kept: Option<Bound<'q>>,
+    new: Bound<'q>,
+    restrictive: Ordering,
+) -> Option<Bound<'q>> {
+    let Some(current) = kept else {
+        return Some(new);
+    };
+    let order = property::compare(new.0, current.0);
+    if order == restrictive || (order.is_eq() && new.1 && !current.1) {
+        Some(new)
+    } else {
+        Some(current)
     }
-    best
 }
 
 /// Why a property name is refused (`validateName`'s texts).
@@ -631,7 +673,7 @@ mod tests {
         }));
         assert_eq!(
             found,
-            ["the placement policy field is invalid: lower bound (5) and upper bound (3) exclude all values"]
+            ["the placement policy field is invalid: inconsistent requirements on property kubernetes-fleet.io/node-count: lower bound (5) and upper bound (3) exclude all values"]
         );
     }
 

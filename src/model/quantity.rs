@@ -16,15 +16,31 @@ pub struct Quantity {
     pub value: f64,
 }
 
-/// Why a quantity was rejected; the texts are apimachinery's.
+/// Why a quantity was rejected; the texts are apimachinery's, with the value echoed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum QuantityError {
-    #[error("quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$', found {:?}", super::echo(.0))]
+    #[error("{}, found {:?}", QuantityError::FORMAT, super::echo(.0))]
     Format(String),
-    #[error("unable to parse numeric part of quantity {:?}", super::echo(.0))]
+    #[error("{} {:?}", QuantityError::NUMERIC, super::echo(.0))]
     Numeric(String),
-    #[error("unable to parse quantity's suffix in {:?}", super::echo(.0))]
+    #[error("{} in {:?}", QuantityError::SUFFIX, super::echo(.0))]
     Suffix(String),
+}
+
+impl QuantityError {
+    const FORMAT: &'static str = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+    const NUMERIC: &'static str = "unable to parse numeric part of quantity";
+    const SUFFIX: &'static str = "unable to parse quantity's suffix";
+
+    /// apimachinery's error alone (`ErrFormatWrong`, `ErrNumeric`, `ErrSuffix`), for a
+    /// message that quotes the value itself.
+    pub(crate) fn upstream_text(&self) -> &'static str {
+        match self {
+            QuantityError::Format(_) => Self::FORMAT,
+            QuantityError::Numeric(_) => Self::NUMERIC,
+            QuantityError::Suffix(_) => Self::SUFFIX,
+        }
+    }
 }
 
 /// The pieces `parseQuantityString` splits a quantity into.

@@ -644,3 +644,56 @@ fn a_placement_s_strategy_type_and_toleration_count_are_admitted_as_the_crd_admi
         .stderr("")
         .run();
 }
+
+/// The webhook's property-requirement messages are `validatePropertySelectorRequirements`'
+/// (`pkg/utils/validator/placement.go` at e160c1cdfdd9): per requirement, its name, then
+/// `invalid requirement on property X:` with the first fault of its operator and value; then,
+/// per property with several requirements, `inconsistent requirements on property X:` with the
+/// first contradiction only; all aggregated as `utilerrors.NewAggregate` prints them.
+#[test]
+fn property_requirements_are_refused_with_the_webhook_s_messages_in_its_order() {
+    let placement = "apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterResourcePlacement
+metadata: {name: crp-x}
+spec:
+  resourceSelectors: [{group: \"\", version: v1, kind: Namespace, name: shop}]
+  policy:
+    placementType: PickN
+    numberOfClusters: 1
+    affinity:
+      clusterAffinity:
+        requiredDuringSchedulingIgnoredDuringExecution:
+          clusterSelectorTerms:
+            - propertySelector:
+                matchExpressions:
+                  - {name: cpu, operator: Gte, values: [\"x\"]}
+                  - {name: cpu, operator: Eq, values: []}
+                  - {name: cpu, operator: Eq, values: [\"y\"]}
+                  - {name: nodes, operator: Eq, values: [\"5\"]}
+                  - {name: nodes, operator: Eq, values: [\"6\"]}
+                  - {name: nodes, operator: Lt, values: [\"1\"]}
+                  - {name: zones, operator: Gt, values: [\"5\"]}
+                  - {name: zones, operator: Lt, values: [\"3\"]}
+                  - {name: zones, operator: Eq, values: [\"4\"]}
+";
+    let messages = [
+        "invalid requirement on property cpu: unsupported operator Gte",
+        "invalid requirement on property cpu: operator Eq requires exactly one value, got 0",
+        "invalid requirement on property cpu: value \"y\" is not a valid resource.Quantity: \
+         quantities must match the regular expression \
+         '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+        "inconsistent requirements on property nodes: conflicting Eq values 5 and 6",
+        "inconsistent requirements on property zones: lower bound (5) and upper bound (3) \
+         exclude all values",
+    ];
+    Test::new()
+        .args(["plan", "-f", EXAMPLE, "-f", "-", "--now", NOW, "-o", "name"])
+        .stdin(placement)
+        .stderr(format!(
+            "error: <stdin>#1: ClusterResourcePlacement/crp-x: the placement policy field is \
+             invalid: [{}]\n",
+            messages.join(", ")
+        ))
+        .status(1)
+        .run();
+}
