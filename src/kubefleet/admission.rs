@@ -71,9 +71,22 @@ pub(crate) fn admit(raw: Option<&Value>, policy: &PlacementPolicy) -> Result<(),
 /// The CRD's schema of `spec.policy` (design §1, `clusterresourceplacement_types.go`), field
 /// by field, then its CEL rule on the placement type.
 fn schema(raw: &Value, policy: &PlacementPolicy) -> Vec<Refusal> {
-    let mut refusals = Vec::new();
-    let mut refuse =
-        |field: String, message: String| refusals.push(Refusal::Schema { field, message });
+    let mut missing = Vec::new();
+    required(&POLICY_SCHEMA, raw, POLICY, &mut missing);
+    let mut refusals: Vec<Refusal> = missing
+        .iter()
+        .map(|field| Refusal::Schema {
+            field: field.clone(),
+            message: "Required value".to_string(),
+        })
+        .collect();
+    // A field the API server reports missing is not also judged by its other rules (the
+    // decoded policy holds a default there).
+    let mut refuse = |field: String, message: String| {
+        if !missing.contains(&field) {
+            refusals.push(Refusal::Schema { field, message });
+        }
+    };
     cluster_count_schema(policy, &mut refuse);
     affinity_schema(policy, &mut refuse);
     for (index, constraint) in policy.topology_spread_constraints.iter().enumerate() {
@@ -94,6 +107,97 @@ fn schema(raw: &Value, policy: &PlacementPolicy) -> Vec<Refusal> {
         );
     }
     refusals
+}
+
+/// The part of the CRD's `spec.policy` schema that holds `required` lists the decoder does
+/// not enforce (the same in v1 and v1beta1 of both placement CRDs): an object's required
+/// fields, and the fields that lead to more.
+enum Node {
+    Object(&'static [&'static str], &'static [(&'static str, Node)]),
+    List(&'static Node),
+}
+
+const TERM: Node = Node::Object(
+    &[],
+    &[
+        (
+            "propertySelector",
+            Node::Object(
+                &["matchExpressions"],
+                &[(
+                    "matchExpressions",
+                    Node::List(&Node::Object(&["name", "operator", "values"], &[])),
+                )],
+            ),
+        ),
+        ("propertySorter", Node::Object(&["name", "sortOrder"], &[])),
+    ],
+);
+
+const POLICY_SCHEMA: Node = Node::Object(
+    &[],
+    &[
+        (
+            "affinity",
+            Node::Object(
+                &[],
+                &[(
+                    "clusterAffinity",
+                    Node::Object(
+                        &[],
+                        &[
+                            (
+                                "requiredDuringSchedulingIgnoredDuringExecution",
+                                Node::Object(
+                                    &["clusterSelectorTerms"],
+                                    &[("clusterSelectorTerms", Node::List(&TERM))],
+                                ),
+                            ),
+                            (
+                                "preferredDuringSchedulingIgnoredDuringExecution",
+                                Node::List(&Node::Object(
+                                    &["preference", "weight"],
+                                    &[("preference", TERM)],
+                                )),
+                            ),
+                        ],
+                    ),
+                )],
+            ),
+        ),
+        (
+            "topologySpreadConstraints",
+            Node::List(&Node::Object(&["topologyKey"], &[])),
+        ),
+    ],
+);
+
+/// Every required field of `node` absent from `value` (a `null` is absent: the API server
+/// prunes it), by path: an object's own first, then its fields' in the schema's order.
+fn required(node: &Node, value: &Value, path: &str, missing: &mut Vec<String>) {
+    match node {
+        Node::Object(fields, children) => {
+            let Some(object) = value.as_object() else {
+                return;
+            };
+            let present = |key: &str| object.get(key).filter(|value| !value.is_null());
+            for field in *fields {
+                if present(field).is_none() {
+                    missing.push(format!("{path}.{field}"));
+                }
+            }
+            for (key, child) in *children {
+                if let Some(value) = present(key) {
+                    required(child, value, &format!("{path}.{key}"), missing);
+                }
+            }
+        }
+        Node::List(item) => {
+            for (index, value) in value.as_array().into_iter().flatten().enumerate() {
+                required(item, value, &format!("{path}[{index}]"), missing);
+            }
+        }
+    }
 }
 
 /// `numberOfClusters` (minimum 0) and `clusterNames` (at most 100 items).

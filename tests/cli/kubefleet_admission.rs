@@ -645,6 +645,25 @@ fn a_placement_s_strategy_type_and_toleration_count_are_admitted_as_the_crd_admi
         .run();
 }
 
+/// A ClusterResourcePlacement `crp-x` of `apiVersion` placement.kubernetes-fleet.io/VERSION,
+/// a PickN of 1 whose `clusterAffinity` is `affinity` (its lines, indented 8), and whatever
+/// follows it in the policy.
+fn pick_n_affinity(version: &str, affinity: &str) -> String {
+    format!(
+        "apiVersion: placement.kubernetes-fleet.io/{version}
+kind: ClusterResourcePlacement
+metadata: {{name: crp-x}}
+spec:
+  resourceSelectors: [{{group: \"\", version: v1, kind: Namespace, name: shop}}]
+  policy:
+    placementType: PickN
+    numberOfClusters: 1
+    affinity:
+      clusterAffinity:
+{affinity}"
+    )
+}
+
 /// The webhook's property-requirement messages are `validatePropertySelectorRequirements`'
 /// (`pkg/utils/validator/placement.go` at e160c1cdfdd9): per requirement, its name, then
 /// `invalid requirement on property X:` with the first fault of its operator and value; then,
@@ -652,17 +671,9 @@ fn a_placement_s_strategy_type_and_toleration_count_are_admitted_as_the_crd_admi
 /// first contradiction only; all aggregated as `utilerrors.NewAggregate` prints them.
 #[test]
 fn property_requirements_are_refused_with_the_webhook_s_messages_in_its_order() {
-    let placement = "apiVersion: placement.kubernetes-fleet.io/v1beta1
-kind: ClusterResourcePlacement
-metadata: {name: crp-x}
-spec:
-  resourceSelectors: [{group: \"\", version: v1, kind: Namespace, name: shop}]
-  policy:
-    placementType: PickN
-    numberOfClusters: 1
-    affinity:
-      clusterAffinity:
-        requiredDuringSchedulingIgnoredDuringExecution:
+    let placement = pick_n_affinity(
+        "v1beta1",
+        "        requiredDuringSchedulingIgnoredDuringExecution:
           clusterSelectorTerms:
             - propertySelector:
                 matchExpressions:
@@ -675,7 +686,8 @@ spec:
                   - {name: zones, operator: Gt, values: [\"5\"]}
                   - {name: zones, operator: Lt, values: [\"3\"]}
                   - {name: zones, operator: Eq, values: [\"4\"]}
-";
+",
+    );
     let messages = [
         "invalid requirement on property cpu: unsupported operator Gte",
         "invalid requirement on property cpu: operator Eq requires exactly one value, got 0",
@@ -694,6 +706,61 @@ spec:
              invalid: [{}]\n",
             messages.join(", ")
         ))
+        .status(1)
+        .run();
+}
+
+/// The CRD's `required` lists under `spec.policy` (v1 and v1beta1 alike): a preferred term
+/// without `weight` or `preference`, a property sorter without `sortOrder` or `name`, a
+/// property selector without `matchExpressions`, an expression without `operator` or `values`,
+/// a spread constraint without `topologyKey` are refused by the API server, each at its field
+/// (`Required value`, not also judged by the enum the default would fail); nothing defaults
+/// them.
+#[test]
+fn a_policy_missing_a_field_the_crd_requires_is_refused_at_that_field() {
+    let placement = pick_n_affinity(
+        "v1",
+        "        requiredDuringSchedulingIgnoredDuringExecution:
+          clusterSelectorTerms:
+            - propertySelector: {}
+            - propertySelector:
+                matchExpressions:
+                  - {name: cpu}
+        preferredDuringSchedulingIgnoredDuringExecution:
+          - preference:
+              propertySorter: {name: kubernetes-fleet.io/node-count}
+          - weight: 10
+          - weight: 5
+            preference:
+              propertySorter: {}
+    topologySpreadConstraints:
+      - {maxSkew: 1}
+",
+    );
+    let at = "spec.policy.affinity.clusterAffinity";
+    let required = "requiredDuringSchedulingIgnoredDuringExecution.clusterSelectorTerms";
+    let preferred = "preferredDuringSchedulingIgnoredDuringExecution";
+    let fields = [
+        format!("{at}.{required}[0].propertySelector.matchExpressions"),
+        format!("{at}.{required}[1].propertySelector.matchExpressions[0].operator"),
+        format!("{at}.{required}[1].propertySelector.matchExpressions[0].values"),
+        format!("{at}.{preferred}[0].weight"),
+        format!("{at}.{preferred}[0].preference.propertySorter.sortOrder"),
+        format!("{at}.{preferred}[1].preference"),
+        format!("{at}.{preferred}[2].preference.propertySorter.name"),
+        format!("{at}.{preferred}[2].preference.propertySorter.sortOrder"),
+        "spec.policy.topologySpreadConstraints[0].topologyKey".to_string(),
+    ];
+    let stderr: String = fields
+        .iter()
+        .map(|field| {
+            format!("error: <stdin>#1: ClusterResourcePlacement/crp-x: {field}: Required value\n")
+        })
+        .collect();
+    Test::new()
+        .args(["plan", "-f", EXAMPLE, "-f", "-", "--now", NOW, "-o", "name"])
+        .stdin(placement)
+        .stderr(stderr)
         .status(1)
         .run();
 }

@@ -93,6 +93,8 @@ pub(crate) struct PropertySelector {
 /// one at run time (the cycle fails) and its webhook refuses it with its own message.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 pub(crate) struct PropertySelectorRequirement {
+    /// Required by the CRD, which admission checks on the policy as written.
+    #[serde(default)]
     pub(crate) name: String,
     #[serde(default)]
     pub(crate) operator: String,
@@ -103,6 +105,9 @@ pub(crate) struct PropertySelectorRequirement {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct PropertySorter {
+    /// Required by the CRD, as `sortOrder` is, which admission checks on the policy as
+    /// written.
+    #[serde(default)]
     pub(crate) name: String,
     /// `Ascending` or `Descending` (the CRD's enum); kept as text for the same reason.
     #[serde(default)]
@@ -130,6 +135,8 @@ pub(crate) enum WhenUnsatisfiable {
 pub(crate) struct TopologySpreadConstraint {
     #[serde(default = "one")]
     pub(crate) max_skew: i32,
+    /// Required by the CRD, which admission checks on the policy as written.
+    #[serde(default)]
     pub(crate) topology_key: String,
     #[serde(default)]
     pub(crate) when_unsatisfiable: WhenUnsatisfiable,
