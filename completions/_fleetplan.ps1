@@ -32,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the plan with a previous one (exit 0 no change, 2 changes, 1 error)')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate every input and plan everything (exit 0 clean, 1 errors, 3 unsatisfied)')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Convert PlacementRules and federation annotations to Placements, ManifestWorkReplicaSets and ReplicaSchedulingPreferences, with a loss report (and --verify, a proof)')
+            [CompletionResult]::new('vectors', 'vectors', [CompletionResultType]::ParameterValue, 'Run upstream''s own test cases (vector files) through this build''s engines (exit 0 every vector passes, 1 one fails or a file is not a vector file)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the shell completion script of SHELL, or write every shell''s into --dir')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page, or write one page per subcommand into --dir')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -212,6 +213,13 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'fleetplan;vectors' {
+            [CompletionResult]::new('--max-input-bytes', '--max-input-bytes', [CompletionResultType]::ParameterName, 'The largest file (or stdin) read, in bytes')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'fleetplan;completions' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Write the scripts of every shell into DIR instead (as committed in completions/)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to colour output: auto colours a terminal unless NO_COLOR is set')
@@ -233,6 +241,7 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'Compare the plan with a previous one (exit 0 no change, 2 changes, 1 error)')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Validate every input and plan everything (exit 0 clean, 1 errors, 3 unsatisfied)')
             [CompletionResult]::new('migrate', 'migrate', [CompletionResultType]::ParameterValue, 'Convert PlacementRules and federation annotations to Placements, ManifestWorkReplicaSets and ReplicaSchedulingPreferences, with a loss report (and --verify, a proof)')
+            [CompletionResult]::new('vectors', 'vectors', [CompletionResultType]::ParameterValue, 'Run upstream''s own test cases (vector files) through this build''s engines (exit 0 every vector passes, 1 one fails or a file is not a vector file)')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print the shell completion script of SHELL, or write every shell''s into --dir')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Print the manual page, or write one page per subcommand into --dir')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -254,6 +263,9 @@ Register-ArgumentCompleter -Native -CommandName 'fleetplan' -ScriptBlock {
             break
         }
         'fleetplan;help;migrate' {
+            break
+        }
+        'fleetplan;help;vectors' {
             break
         }
         'fleetplan;help;completions' {

@@ -43,6 +43,9 @@ _fleetplan() {
             fleetplan,select)
                 cmd="fleetplan__subcmd__select"
                 ;;
+            fleetplan,vectors)
+                cmd="fleetplan__subcmd__vectors"
+                ;;
             fleetplan__subcmd__help,check)
                 cmd="fleetplan__subcmd__help__subcmd__check"
                 ;;
@@ -70,6 +73,9 @@ _fleetplan() {
             fleetplan__subcmd__help,select)
                 cmd="fleetplan__subcmd__help__subcmd__select"
                 ;;
+            fleetplan__subcmd__help,vectors)
+                cmd="fleetplan__subcmd__help__subcmd__vectors"
+                ;;
             *)
                 ;;
         esac
@@ -77,7 +83,7 @@ _fleetplan() {
 
     case "${cmd}" in
         fleetplan)
-            opts="-h -V --color --help --version plan explain select diff check migrate completions man help"
+            opts="-h -V --color --help --version plan explain select diff check migrate vectors completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -441,7 +447,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__help)
-            opts="plan explain select diff check migrate completions man help"
+            opts="plan explain select diff check migrate vectors completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -567,6 +573,20 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__help__subcmd__select)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fleetplan__subcmd__help__subcmd__vectors)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -883,6 +903,28 @@ _fleetplan() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table name json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        fleetplan__subcmd__vectors)
+            opts="-h --max-input-bytes --color --help kubefleet"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-input-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -29,6 +29,7 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
             cand diff 'Compare the plan with a previous one (exit 0 no change, 2 changes, 1 error)'
             cand check 'Validate every input and plan everything (exit 0 clean, 1 errors, 3 unsatisfied)'
             cand migrate 'Convert PlacementRules and federation annotations to Placements, ManifestWorkReplicaSets and ReplicaSchedulingPreferences, with a loss report (and --verify, a proof)'
+            cand vectors 'Run upstream''s own test cases (vector files) through this build''s engines (exit 0 every vector passes, 1 one fails or a file is not a vector file)'
             cand completions 'Print the shell completion script of SHELL, or write every shell''s into --dir'
             cand man 'Print the manual page, or write one page per subcommand into --dir'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -202,6 +203,12 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
         }
+        &'fleetplan;vectors'= {
+            cand --max-input-bytes 'The largest file (or stdin) read, in bytes'
+            cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+        }
         &'fleetplan;completions'= {
             cand --dir 'Write the scripts of every shell into DIR instead (as committed in completions/)'
             cand --color 'When to colour output: auto colours a terminal unless NO_COLOR is set'
@@ -221,6 +228,7 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
             cand diff 'Compare the plan with a previous one (exit 0 no change, 2 changes, 1 error)'
             cand check 'Validate every input and plan everything (exit 0 clean, 1 errors, 3 unsatisfied)'
             cand migrate 'Convert PlacementRules and federation annotations to Placements, ManifestWorkReplicaSets and ReplicaSchedulingPreferences, with a loss report (and --verify, a proof)'
+            cand vectors 'Run upstream''s own test cases (vector files) through this build''s engines (exit 0 every vector passes, 1 one fails or a file is not a vector file)'
             cand completions 'Print the shell completion script of SHELL, or write every shell''s into --dir'
             cand man 'Print the manual page, or write one page per subcommand into --dir'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -236,6 +244,8 @@ set edit:completion:arg-completer[fleetplan] = {|@words|
         &'fleetplan;help;check'= {
         }
         &'fleetplan;help;migrate'= {
+        }
+        &'fleetplan;help;vectors'= {
         }
         &'fleetplan;help;completions'= {
         }

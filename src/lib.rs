@@ -29,6 +29,7 @@ mod registry;
 mod render;
 mod replicas;
 mod selector;
+mod vectors;
 mod verdict;
 mod yaml11;
 

@@ -768,3 +768,11 @@ pub(crate) use crate::ocm::migrate::scope::GLOBAL;
 /// A federation replica-set-preferences annotation as the kubefed ReplicaSchedulingPreference
 /// a migration to OCM writes beside the object's Placement.
 pub(crate) use crate::kubefed::migrate::convert as replica_set_preferences;
+
+/// The suites of upstream test vectors `fleetplan vectors` runs, one line each (ordered by
+/// name): each runs a file in its format through this build's engine ([`crate::vectors`]).
+pub(crate) const VECTOR_SUITES: &[crate::vectors::Suite] = &[crate::vectors::Suite {
+    name: "kubefleet",
+    upstream: "kubefleet-dev/kubefleet e160c1cd: the scheduler framework, its plugins, overrides and staged update runs",
+    run: kubefleet::upstream_vectors::run_file,
+}];

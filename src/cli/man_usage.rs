@@ -150,6 +150,17 @@ pub fn usage(name: &str) -> Option<Usage> {
                 (ExitCode::Changes, "--verify: a migrated object plans differently from the old one"),
             ],
         },
+        "vectors" => Usage {
+            examples: &[Example {
+                what: "Check this build against upstream KubeFleet's own test cases.",
+                args: &["vectors", "kubefleet", "testdata/upstream/kubefleet.yaml"],
+                status: ExitCode::Success,
+            }],
+            exit: &[
+                (ExitCode::Success, "every vector of every file passes"),
+                (ExitCode::Error, "a vector fails, or a file cannot be read or is no vector file of the suite"),
+            ],
+        },
         "completions" => Usage {
             examples: &[Example {
                 what: "The bash completion script.",

@@ -15,6 +15,7 @@ pub(crate) mod man_usage;
 mod migrate;
 mod plan;
 mod select;
+mod vectors;
 
 use std::ffi::OsString;
 
@@ -67,6 +68,9 @@ enum Command {
     /// ManifestWorkReplicaSets and ReplicaSchedulingPreferences, with a loss report (and
     /// --verify, a proof).
     Migrate(migrate::MigrateArgs),
+    /// Run upstream's own test cases (vector files) through this build's engines (exit 0
+    /// every vector passes, 1 one fails or a file is not a vector file).
+    Vectors(vectors::VectorsArgs),
     /// Print the shell completion script of SHELL, or write every shell's into --dir.
     Completions(completions::CompletionsArgs),
     /// Print the manual page, or write one page per subcommand into --dir.
@@ -86,7 +90,7 @@ fn configure(command: &mut Command) -> Result<bool, error::Error> {
         }
         Command::Select(args) => (&mut args.inputs, None, None),
         Command::Migrate(args) => (&mut args.inputs, None, None),
-        Command::Completions(_) | Command::Man(_) => return Ok(true),
+        Command::Vectors(_) | Command::Completions(_) | Command::Man(_) => return Ok(true),
     };
     let (inputs, now, baseline) = settable;
     config::apply(config::Settable {
@@ -216,6 +220,7 @@ pub(crate) fn run(args: impl IntoIterator<Item = OsString>, io: &mut Io<'_>) -> 
         Command::Diff(args) => diff::run(args, color, io),
         Command::Check(args) => check::run(args, io),
         Command::Migrate(args) => migrate::run(args, io),
+        Command::Vectors(args) => vectors::run(args, io),
         Command::Completions(args) => completions::run(args, io),
         Command::Man(args) => man::run(args, io),
     };

@@ -34,5 +34,4 @@ pub(crate) mod schedule;
 pub(crate) mod score;
 pub(crate) mod stages;
 pub(crate) mod status;
-#[cfg(test)]
-mod upstream_vectors;
+pub(crate) mod upstream_vectors;

@@ -86,7 +86,6 @@ pub(crate) fn best_first<T: Ranked>(a: &T, b: &T) -> Ordering {
 
 /// `pickTopNScoredClusters`: the best `n` and the rest, both best first. With `n == 0`
 /// upstream returns before sorting, so the rest keeps its order.
-#[cfg(test)]
 pub(crate) fn pick_top_n<T: Ranked>(scored: Vec<T>, n: usize) -> (Vec<T>, Vec<T>) {
     pick_top_n_showing(scored, n, usize::MAX)
 }
@@ -111,6 +110,7 @@ pub(crate) fn pick_top_n_showing<T: Ranked>(
     (scored, rest)
 }
 
+#[cfg(test)]
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;

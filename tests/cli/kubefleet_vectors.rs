@@ -5,9 +5,9 @@
 //! verdict, status text, score, matched overrides, stages, kept and removed bindings or
 //! cycle count. The vectors of the scheduler's inner functions are in `scheduling`. A vector
 //! whose input no manifest states (its input is the scheduler's intermediate state, or
-//! something no fleet or admission lets through) runs only in the library
-//! (src/kubefleet/upstream_vectors.rs) and is listed here with its reason, by kind or one by
-//! one; docs/kubefleet.md counts both.
+//! something no fleet or admission lets through) runs only through `fleetplan vectors`
+//! (src/kubefleet/upstream_vectors.rs, tests/cli/vectors.rs) and is listed here with its
+//! reason, by kind or one by one; docs/kubefleet.md counts both.
 
 use serde_json::{json, Value};
 
@@ -47,7 +47,7 @@ const THROUGH_THE_CLI: &[&str] = &[
     "scoreEqual",
 ];
 
-/// The kinds only the library runs (src/kubefleet/upstream_vectors.rs), with the reason.
+/// The kinds only `fleetplan vectors` runs (src/kubefleet/upstream_vectors.rs), with the reason.
 const LIBRARY_ONLY_KINDS: &[(&str, &str)] = &[
     (
         "affinityPreScore",

@@ -45,6 +45,7 @@ mod select;
 mod signals;
 mod stories;
 mod unread_kinds;
+mod vectors;
 mod verdict;
 mod walk;
 mod yaml11;

@@ -3,19 +3,16 @@
 //! `clusterPreference.Scores`, `interpolateWeightFor`), with the property extremes computed
 //! once per cycle over every MemberCluster (`preparePluginState`).
 
-#[cfg(test)]
 use std::borrow::Borrow;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use crate::kubefleet::fleet::{Fleet, Property};
-#[cfg(test)]
 use crate::kubefleet::model::member_cluster::MemberCluster;
 use crate::kubefleet::model::policy::{
     ClusterSelectorTerm, PlacementPolicy, PreferredClusterSelector, PropertySelectorRequirement,
     PropertySorter,
 };
-#[cfg(test)]
 use crate::kubefleet::property;
 use crate::kubefleet::property::{approximate, PropertyError, PropertyReading, Reading};
 use crate::kubefleet::status::Status;
@@ -63,7 +60,6 @@ fn label_selector(term: &ClusterSelectorTerm) -> Option<Result<Selector, Selecto
         .map(|spec| Selector::from_label_selector(Some(spec)))
 }
 
-#[cfg(test)]
 fn labels_match(
     selector: &Option<Result<Selector, SelectorError>>,
     cluster: &MemberCluster,
@@ -164,7 +160,6 @@ impl<'p> RequiredTerm<'p> {
 
     /// `clusterRequirement.Matches`: the label selector, then each property expression in
     /// order; a property the cluster does not report is no match.
-    #[cfg(test)]
     pub(crate) fn matches(&self, cluster: &MemberCluster) -> Result<bool, AffinityError> {
         self.matches_with(labels_match(&self.selector, cluster), |at| {
             property::reading(cluster, self.expressions[at].name)
@@ -208,7 +203,6 @@ impl<'p> Filter<'p> {
     }
 
     /// `Filter`: the terms are ORed; the first error aborts.
-    #[cfg(test)]
     pub(crate) fn filter(&self, cluster: &MemberCluster) -> Result<Option<Status>, AffinityError> {
         for term in &self.terms {
             if term.matches(cluster)? {
@@ -309,7 +303,6 @@ pub(crate) type Observed = BTreeMap<String, Extremes>;
 /// `PreScore` (`preparePluginState`): `Err(Skip)` without preferred terms; otherwise the
 /// extremes of each sorted property over `clusters` (every MemberCluster, usable or not:
 /// a cluster that does not report the property is skipped, an unparsable value is an error).
-#[cfg(test)]
 pub(crate) fn observe<C: Borrow<MemberCluster>>(
     policy: Option<&PlacementPolicy>,
     clusters: &[C],
@@ -397,7 +390,6 @@ impl<'p> PreferredTerm<'p> {
     /// `clusterPreference.Scores`: 0 unless the label selector matches; the whole weight
     /// without a sorter; else the weight interpolated by the property's place between the
     /// fleet's extremes.
-    #[cfg(test)]
     pub(crate) fn score(
         &self,
         observed: &Observed,
@@ -426,7 +418,6 @@ impl<'p> PreferredTerm<'p> {
 }
 
 /// `interpolateWeightFor`.
-#[cfg(test)]
 pub(crate) fn interpolate(
     cluster: &MemberCluster,
     property: &str,
@@ -498,7 +489,6 @@ impl<'p> Scorer<'p> {
     }
 
     /// `Score`: the sum of the terms' scores.
-    #[cfg(test)]
     pub(crate) fn score(&self, cluster: &MemberCluster) -> Result<i32, AffinityError> {
         let mut total = 0i32;
         for term in &self.terms {

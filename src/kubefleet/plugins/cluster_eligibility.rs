@@ -105,7 +105,6 @@ fn minutes(nanos: i128) -> f64 {
     (nanos / per_minute) as f64 + (nanos % per_minute) as f64 / 60e9
 }
 
-#[cfg(test)]
 /// The ClusterEligibility filter plugin: an ineligible cluster is unschedulable.
 pub(crate) fn filter(
     cluster: &MemberCluster,
@@ -116,6 +115,7 @@ pub(crate) fn filter(
         .map(|reason| crate::kubefleet::status::Status::unschedulable(reason.to_string()))
 }
 
+#[cfg(test)]
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,12 +20,10 @@ pub(crate) fn rejection(namespace: &str, cluster: &MemberCluster) -> Option<&'st
     }
 }
 
-#[cfg(test)]
 pub(crate) const CLUSTER_SCOPED: &str =
     "cluster-scoped placement does not require namespace affinity filtering";
 
 /// `PreFilter`: `Err(Skip)` for a cluster-scoped placement (no namespace).
-#[cfg(test)]
 pub(crate) fn pre_filter(
     namespace: Option<&str>,
 ) -> Result<&str, crate::kubefleet::status::Status> {
@@ -33,7 +31,6 @@ pub(crate) fn pre_filter(
 }
 
 /// `Filter`.
-#[cfg(test)]
 pub(crate) fn filter(
     namespace: &str,
     cluster: &MemberCluster,

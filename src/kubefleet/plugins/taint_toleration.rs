@@ -18,7 +18,6 @@ pub(crate) fn reason(taint: &Taint) -> String {
     format!("taint {} cannot be tolerated", GoTaint(taint))
 }
 
-#[cfg(test)]
 pub(crate) fn filter(
     cluster: &MemberCluster,
     tolerations: &[Toleration],

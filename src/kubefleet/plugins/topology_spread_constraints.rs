@@ -3,14 +3,11 @@
 //! every MemberCluster; a cluster is filtered when placing there would break a DoNotSchedule
 //! constraint and scored by the skew it would add.
 
-#[cfg(test)]
 use std::borrow::Borrow;
 use std::borrow::Cow;
-#[cfg(test)]
 use std::collections::BTreeMap;
 
 use crate::kubefleet::fleet::Fleet;
-#[cfg(test)]
 use crate::kubefleet::model::member_cluster::MemberCluster;
 use crate::kubefleet::model::policy::{
     PlacementPolicy, TopologySpreadConstraint, WhenUnsatisfiable,
@@ -29,7 +26,6 @@ const VIOLATION_PENALTY: i32 = -1000;
 pub(crate) enum SpreadError {
     /// Only `willViolate` given counts of other clusters meets it: the engine counts every
     /// domain of the clusters it evaluates.
-    #[cfg(test)]
     #[error("domain {0} is not registered in the counter")]
     Unregistered(String),
     #[error("the count {count} in domain {domain} is out of the range [{smallest}, {largest}]")]
@@ -43,7 +39,6 @@ pub(crate) enum SpreadError {
 
 /// `bindingCounterByDomain`: clusters with a current binding per domain, and the three counts
 /// `willViolate` reads (-1 each without domains).
-#[cfg(test)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct DomainCounts<'c> {
     pub(crate) counts: BTreeMap<&'c str, i32>,
@@ -60,7 +55,6 @@ pub(crate) struct Domains<'c> {
     pub(crate) names: Vec<&'c str>,
 }
 
-#[cfg(test)]
 impl<'c> Domains<'c> {
     /// Each cluster's value of the label `key`, in `clusters` order.
     fn of<C: Borrow<MemberCluster>>(key: &str, clusters: &'c [C]) -> Domains<'c> {
@@ -139,7 +133,6 @@ impl Tally {
 /// `countByDomain`: every cluster labelled with `key` makes its domain exist (an unusable
 /// cluster makes a domain with count 0); `has_current_binding[i]` says whether `clusters[i]`
 /// has a current scheduled or bound binding (obsolete ones do not count).
-#[cfg(test)]
 pub(crate) fn count_by_domain<'c, C: Borrow<MemberCluster>>(
     key: &str,
     clusters: &'c [C],
@@ -157,7 +150,6 @@ pub(crate) fn count_by_domain<'c, C: Borrow<MemberCluster>>(
 
 /// `willViolate`: whether one more binding in `domain` breaks `max_skew`, and how the skew
 /// would change (+1, 0 or -1).
-#[cfg(test)]
 pub(crate) fn will_violate(
     counts: &DomainCounts<'_>,
     domain: &str,
@@ -212,7 +204,6 @@ pub(crate) enum Spread {
 
 /// `evaluateAllConstraints`, cluster by cluster in `clusters` order. A cluster without the
 /// topology key passes a constraint and adds 0 (unlike kube-scheduler).
-#[cfg(test)]
 pub(crate) fn evaluate<C: Borrow<MemberCluster>>(
     clusters: &[C],
     has_current_binding: &[bool],
@@ -324,7 +315,6 @@ pub(crate) fn classify(
 
 /// `PreFilter` (which prepares the state `Filter` and `Score` read): the skip status, if the
 /// plugin skips, and the verdicts (computed even when only ScheduleAnyway constraints exist).
-#[cfg(test)]
 pub(crate) fn prepare<C: Borrow<MemberCluster>>(
     policy: Option<&PlacementPolicy>,
     clusters: &[C],
