@@ -771,8 +771,15 @@ pub(crate) use crate::kubefed::migrate::convert as replica_set_preferences;
 
 /// The suites of upstream test vectors `fleetplan vectors` runs, one line each (ordered by
 /// name): each runs a file in its format through this build's engine ([`crate::vectors`]).
-pub(crate) const VECTOR_SUITES: &[crate::vectors::Suite] = &[crate::vectors::Suite {
-    name: "kubefleet",
-    upstream: "kubefleet-dev/kubefleet e160c1cd: the scheduler framework, its plugins, overrides and staged update runs",
-    run: kubefleet::upstream_vectors::run_file,
-}];
+pub(crate) const VECTOR_SUITES: &[crate::vectors::Suite] = &[
+    crate::vectors::Suite {
+        name: "kubefleet",
+        upstream: "kubefleet-dev/kubefleet e160c1cd: the scheduler framework, its plugins, overrides and staged update runs",
+        run: kubefleet::upstream_vectors::run_file,
+    },
+    crate::vectors::Suite {
+        name: "planner",
+        upstream: "kubefed and federation v1: the replica planner (planner_test.go) and documented layouts",
+        run: crate::replicas::upstream_vectors::run_file,
+    },
+];

@@ -47,6 +47,9 @@ pub(crate) enum Mismatch {
     /// The engine failed where the vector expects a result.
     #[error("the engine failed: {0}")]
     Engine(String),
+    /// The expected fields that differ, each `field: got …, want …`.
+    #[error("{}", .0.join("; "))]
+    Fields(Vec<String>),
 }
 
 /// A file that is not a vector file of the suite: where in it (a YAML path such as
@@ -80,30 +83,34 @@ pub(crate) fn parse<T: DeserializeOwned>(text: &str) -> Result<T, FileError> {
     serde_path_to_error::deserialize(deserializer).map_err(|error| {
         let at = error.path().to_string();
         let at = if at == "." { String::new() } else { at };
-        // serde_yaml names the path itself in some messages.
+        // serde_yaml names the path (or the object holding it) in some messages itself.
         let message = error.into_inner().to_string();
-        let message = message
-            .strip_prefix(&format!("{at}: "))
-            .map_or(message.clone(), str::to_string);
+        let message = match message.split_once(": ") {
+            Some((path, rest)) if !path.is_empty() && at.starts_with(path) => rest.to_string(),
+            _ => message,
+        };
         FileError::new(at, message)
     })
 }
 
-/// A report over `vectors`, each `(id, kind, outcome)`; an empty file or a repeated id is an
-/// error (a run over nothing would pass vacuously, and a failure must name one vector).
+/// A report over `vectors`, each `(path, id, kind, outcome)` with `path` where the vector is
+/// in the file (`vectors[3]`); a file without vectors (`at` says where they belong) or with a
+/// repeated id is an error (a run over nothing would pass vacuously, and a failure must name
+/// one vector).
 pub(crate) fn report<'a>(
-    list: &str,
-    vectors: impl IntoIterator<Item = (&'a str, &'a str, Result<(), Mismatch>)>,
+    at: &str,
+    vectors: impl IntoIterator<Item = (String, &'a str, &'a str, Result<(), Mismatch>)>,
 ) -> Result<Report, FileError> {
     let mut report = Report::default();
     let mut seen = std::collections::HashMap::new();
-    for (index, (id, kind, outcome)) in vectors.into_iter().enumerate() {
-        if let Some(first) = seen.insert(id, index) {
+    for (path, id, kind, outcome) in vectors {
+        if let Some(first) = seen.get(id) {
             return Err(FileError::new(
-                format!("{list}[{index}].id"),
-                format!("{id:?} is also the id of {list}[{first}]"),
+                format!("{path}.id"),
+                format!("{id:?} is also the id of {first}"),
             ));
         }
+        seen.insert(id, path);
         report.vectors += 1;
         if let Err(why) = outcome {
             report.failures.push(Failure {
@@ -114,7 +121,7 @@ pub(crate) fn report<'a>(
         }
     }
     if report.vectors == 0 {
-        return Err(FileError::new(list, "no vectors: there is nothing to run"));
+        return Err(FileError::new(at, "no vectors: there is nothing to run"));
     }
     Ok(report)
 }

@@ -55,9 +55,14 @@ pub(crate) fn run_file(text: &str) -> Result<Report, FileError> {
     let file: Vectors = vectors::parse(text)?;
     vectors::report(
         "vectors",
-        file.vectors
-            .iter()
-            .map(|vector| (vector.id.as_str(), vector.kind.as_str(), run(vector))),
+        file.vectors.iter().enumerate().map(|(index, vector)| {
+            (
+                format!("vectors[{index}]"),
+                vector.id.as_str(),
+                vector.kind.as_str(),
+                run(vector),
+            )
+        }),
     )
 }
 

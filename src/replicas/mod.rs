@@ -8,8 +8,7 @@ mod planner_properties;
 #[cfg(test)]
 mod seed_scenarios;
 mod trace;
-#[cfg(test)]
-mod upstream_vectors;
+pub(crate) mod upstream_vectors;
 
 pub use annotation::parse_replica_set_preferences;
 pub(crate) use annotation::{PreferencesError, REPLICA_SET_PREFERENCES_ANNOTATION};

@@ -1,5 +1,7 @@
-//! Every case of testdata/upstream/planner.yaml: planner_test.go (key '') plus the
-//! supplementary e2e, documentation and issue cases.
+//! The planner suite of `fleetplan vectors`: every case of a file in the format of
+//! testdata/upstream/planner.yaml (planner_test.go, key '', plus the supplementary e2e,
+//! documentation and issue cases) through the replica planner. The library test runs the
+//! bundled copy: all 52 pass.
 
 use std::collections::BTreeMap;
 
@@ -8,8 +10,7 @@ use serde::Deserialize;
 use crate::model::preferences::{ClusterPreferences, ReplicaPreferences};
 
 use super::{plan, PlannerInput};
-
-const VECTORS: &str = include_str!("../../testdata/upstream/planner.yaml");
+use crate::vectors::{self, FileError, Mismatch, Report};
 
 /// The user guide's layout for this case is hash-dependent: its note says the stated plan is
 /// what the planner gives with key '' and that the reference, with the case's key, gives
@@ -42,17 +43,12 @@ struct Input {
     capacity: BTreeMap<String, i64>,
 }
 
+/// Every field an expectation holds is compared: another one is refused, never ignored.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Expected {
     plan: BTreeMap<String, i64>,
     overflow: Option<BTreeMap<String, i64>>,
-}
-
-fn vectors() -> Vectors {
-    match serde_yaml::from_str(VECTORS) {
-        Ok(vectors) => vectors,
-        Err(err) => panic!("testdata/upstream/planner.yaml: {err}"),
-    }
 }
 
 fn run(input: &Input) -> (BTreeMap<String, i64>, BTreeMap<String, i64>) {
@@ -85,60 +81,80 @@ fn run(input: &Input) -> (BTreeMap<String, i64>, BTreeMap<String, i64>) {
     )
 }
 
-/// Checks every case and reports all failures at once, each by name.
-fn check(cases: &[Case]) -> Vec<String> {
+/// Runs every case of `text` (the format of testdata/upstream/planner.yaml).
+pub(crate) fn run_file(text: &str) -> Result<Report, FileError> {
+    let file: Vectors = vectors::parse(text)?;
+    let cases = (file
+        .cases
+        .iter()
+        .enumerate()
+        .map(|(at, case)| (format!("cases[{at}]"), case)))
+    .chain(
+        file.supplementary
+            .iter()
+            .enumerate()
+            .map(|(at, case)| (format!("supplementary[{at}]"), case)),
+    );
+    vectors::report(
+        "cases",
+        cases.map(|(path, case)| (path, case.name.as_str(), "plan", check(case))),
+    )
+}
+
+/// One case: the plan, and the overflow where the case states it.
+fn check(case: &Case) -> Result<(), Mismatch> {
+    let (replicas, overflow) = run(&case.input);
+    let expected_plan = if case.name == DOC_CLAIM {
+        DOC_CLAIM_REFERENCE_PLAN
+            .iter()
+            .map(|&(name, count)| (name.to_string(), count))
+            .collect()
+    } else {
+        case.expected.plan.clone()
+    };
     let mut failures = Vec::new();
-    for case in cases {
-        let (replicas, overflow) = run(&case.input);
-        let expected_plan = if case.name == DOC_CLAIM {
-            DOC_CLAIM_REFERENCE_PLAN
-                .iter()
-                .map(|&(name, count)| (name.to_string(), count))
-                .collect()
-        } else {
-            case.expected.plan.clone()
-        };
-        if replicas != expected_plan {
-            failures.push(format!(
-                "{}: plan {:?}, expected {:?}",
-                case.name, replicas, expected_plan
-            ));
-        }
-        if let Some(expected) = &case.expected.overflow {
-            if &overflow != expected {
-                failures.push(format!(
-                    "{}: overflow {:?}, expected {:?}",
-                    case.name, overflow, expected
-                ));
-            }
+    if replicas != expected_plan {
+        failures.push(format!("plan: got {replicas:?}, want {expected_plan:?}"));
+    }
+    if let Some(expected) = &case.expected.overflow {
+        if &overflow != expected {
+            failures.push(format!("overflow: got {overflow:?}, want {expected:?}"));
         }
     }
-    failures
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(Mismatch::Fields(failures))
+    }
 }
 
-#[test]
-fn every_planner_test_go_case_gives_the_reference_plan() {
-    let vectors = vectors();
-    assert_eq!(vectors.cases.len(), 40);
-    let failures = check(&vectors.cases);
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-#[test]
-fn every_supplementary_case_gives_the_reference_plan() {
-    let vectors = vectors();
-    assert_eq!(vectors.supplementary.len(), 12);
-    let failures = check(&vectors.supplementary);
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
+    const VECTORS: &str = include_str!("../../testdata/upstream/planner.yaml");
 
-#[test]
-fn doc_layout_is_the_plan_for_the_empty_key() {
-    let vectors = vectors();
-    let Some(case) = vectors.supplementary.iter().find(|c| c.name == DOC_CLAIM) else {
-        panic!("case {DOC_CLAIM:?} is missing from planner.yaml");
-    };
-    let mut input = case.input.clone();
-    input.key = String::new();
-    assert_eq!(run(&input).0, case.expected.plan);
+    #[test]
+    fn every_bundled_case_gives_the_reference_plan() {
+        assert_eq!(
+            run_file(VECTORS),
+            Ok(Report {
+                vectors: 52,
+                failures: Vec::new(),
+            })
+        );
+    }
+
+    #[test]
+    fn doc_layout_is_the_plan_for_the_empty_key() {
+        let Ok(file) = vectors::parse::<Vectors>(VECTORS) else {
+            panic!("planner.yaml parses");
+        };
+        let Some(case) = file.supplementary.iter().find(|c| c.name == DOC_CLAIM) else {
+            panic!("case {DOC_CLAIM:?} is missing from planner.yaml");
+        };
+        let mut input = case.input.clone();
+        input.key = String::new();
+        assert_eq!(run(&input).0, case.expected.plan);
+    }
 }

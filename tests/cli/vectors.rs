@@ -8,11 +8,16 @@ use crate::common::{self, Test};
 
 const KUBEFLEET: &str = "testdata/upstream/kubefleet.yaml";
 
-/// The bundled vectors of `suite`, with every vector's expected value changed by `alter`.
+/// The bundled KubeFleet vectors, each changed by `alter`.
 fn altered(alter: impl Fn(&mut Value)) -> String {
-    let text = std::fs::read_to_string(KUBEFLEET).expect("the vectors are readable");
+    altered_list(KUBEFLEET, "vectors", alter)
+}
+
+/// The bundled vector file `path`, each vector of its list `list` changed by `alter`.
+fn altered_list(path: &str, list: &str, alter: impl Fn(&mut Value)) -> String {
+    let text = std::fs::read_to_string(path).expect("the vectors are readable");
     let mut file: Value = serde_yaml::from_str(&text).expect("the vectors parse");
-    for vector in file["vectors"].as_array_mut().expect("a list of vectors") {
+    for vector in file[list].as_array_mut().expect("a list of vectors") {
         alter(vector);
     }
     serde_yaml::to_string(&file).expect("serializable")
@@ -127,7 +132,7 @@ fn an_unknown_suite_is_a_usage_error_naming_the_suites() {
         .args(["vectors", "kubefed", KUBEFLEET])
         .stdout("")
         .stderr_contains("invalid value 'kubefed' for '<SUITE>'")
-        .stderr_contains("[possible values: kubefleet]")
+        .stderr_contains("[possible values: kubefleet, planner]")
         .status(1)
         .run();
 }
@@ -154,6 +159,43 @@ fn a_vector_s_id_kind_and_input_are_escaped_for_the_terminal() {
 ",
         )
         .stderr("")
+        .status(1)
+        .run();
+}
+
+#[test]
+fn all_52_planner_cases_pass_and_a_changed_plan_fails_with_its_name() {
+    Test::new()
+        .args(["vectors", "planner", "testdata/upstream/planner.yaml"])
+        .stdout("testdata/upstream/planner.yaml: planner: 52 vectors, 52 pass\n")
+        .stderr("")
+        .status(0)
+        .run();
+    let file = altered_list("testdata/upstream/planner.yaml", "cases", |case| {
+        if case["name"] == "TestEqual#1" {
+            case["expected"]["plan"]["A"] = json!(26);
+        }
+    });
+    Test::new()
+        .args(["vectors", "planner", "-"])
+        .stdin(file)
+        .stdout(
+            "<stdin>: TestEqual#1 (plan): plan: got {\"A\": 16, \"B\": 17, \"C\": 17}, want {\"A\": 26, \"B\": 17, \"C\": 17}
+<stdin>: planner: 52 vectors, 51 pass, 1 fail
+",
+        )
+        .stderr("")
+        .status(1)
+        .run();
+    // An expectation the runner would not compare is refused, never ignored.
+    let file = altered_list("testdata/upstream/planner.yaml", "cases", |case| {
+        case["expected"]["altered"] = json!(true);
+    });
+    Test::new()
+        .args(["vectors", "planner", "-"])
+        .stdin(file)
+        .stdout("")
+        .stderr("error: <stdin>#cases[0].expected.altered: unknown field `altered`, expected `plan` or `overflow` at line 4 column 5\n")
         .status(1)
         .run();
 }
