@@ -24,9 +24,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use fleetplan::{
-    build, load, parse_replica_set_preferences, schedule, ClusterBits, LabelIndex, LabelTable,
-    LoadOptions, Model, ObjectRef, PlacementInput, Plan, PlanItem, PlanOptions, PlannerInput,
-    Scheduler, Selector, Trace, WorkloadKind,
+    build, load, parse_replica_set_preferences, schedule, ClusterBits, ClusterIndex, LabelIndex,
+    LabelTable, LoadOptions, Model, ObjectRef, PlacementInput, Plan, PlanItem, PlanOptions,
+    PlannerInput, Scheduler, Selector, Trace, WorkloadKind,
 };
 use generator::{ClusterKind, Mix, Shape};
 
@@ -336,9 +336,13 @@ fn selector_bench(model: &Model, size: &str) -> Result<(), String> {
 }
 
 fn placement_bench(model: &Model, size: &str, count: usize) {
-    let build = runs(3, || Scheduler::new(&model.inventory, &model.decisions));
+    let build = runs(3, || {
+        let clusters = ClusterIndex::new(&model.inventory.clusters);
+        Scheduler::new(&clusters, &model.inventory, &model.decisions);
+    });
     report("placement", size, "fleet index build", ms(build));
-    let scheduler = Scheduler::new(&model.inventory, &model.decisions);
+    let clusters = ClusterIndex::new(&model.inventory.clusters);
+    let scheduler = Scheduler::new(&clusters, &model.inventory, &model.decisions);
     let placements: Vec<_> = model
         .workloads
         .iter()

@@ -63,6 +63,7 @@ pub use render::plan::{
 };
 
 // The engines and their inputs, benchmarked and fuzzed apart.
+pub use model::ClusterIndex;
 pub use ocm::trace::Verdict;
 pub use ocm::{schedule, PlacementInput, PlacementResult, Scheduler};
 pub use replicas::{parse_replica_set_preferences, plan as plan_replicas, PlannerInput};

@@ -8,6 +8,8 @@
 //! `schedule.go` and Karmada's `registry.go` list their plugins. Adding an API:
 //! ARCHITECTURE.md, "Adding a placement API".
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 use crate::karmada::model::{KarmadaCluster, PropagationPolicy, ResourceBinding};
@@ -17,7 +19,8 @@ use crate::load::kinds::{self, Api};
 use crate::load::LoadError;
 use crate::migrate::{Migrate, Target};
 use crate::model::{
-    Cluster, FederatedPlacement, Inventory, Model, ObjectRef, PlanItem, PreviousDecision, Workload,
+    Cluster, ClusterIndex, FederatedPlacement, Inventory, Model, ObjectRef, PlanItem, Previous,
+    PreviousDecision, Workload,
 };
 use crate::ocm::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, PlacementBinding};
 use crate::ocm::model::placement::{PlacementRuleSpec, PlacementSpec};
@@ -25,7 +28,7 @@ use crate::ocm::model::scores::AddOnPlacementScore;
 use crate::ocm::plan::consumers::ConsumerTrace;
 use crate::ocm::rule::RuleResult;
 use crate::ocm::PlacementResult;
-use crate::plan::{Planned, Run, SelectionTrace};
+use crate::plan::{Diagnostic, Planned, Run, SelectionTrace};
 use crate::render;
 use crate::render::explain::{self, Explanation};
 use crate::render::plan::Rows;
@@ -313,20 +316,84 @@ pub(crate) fn previous_decision_owner(decision: &PreviousDecision) -> ObjectRef 
     ocm::model::decision::owner(decision)
 }
 
+/// The previous decisions a plan run takes (`Hubs::new`): the inputs', except those
+/// `previous` (what `--previous` held) replaces.
+pub(crate) fn run_decisions<'d>(
+    model: &'d Model,
+    previous: Option<&'d Previous>,
+) -> Cow<'d, [PreviousDecision]> {
+    ocm::previous::of_run(&model.decisions, previous)
+}
+
 /// What each API computes once per plan run over its own objects, before any item is
-/// planned (`Run::hubs`).
-pub(crate) struct Hubs<'a> {
+/// planned (`Run::hubs`). `'r` borrows what the run builds first: the inventory's index,
+/// which the federation and kubefed items select through too, and the run's previous
+/// decisions ([`run_decisions`]).
+pub(crate) struct Hubs<'r, 'a> {
+    /// OCM's scheduler: the inventory's clustersets, the previous decisions and each
+    /// plugin's data, built once for every Placement and PlacementRule.
+    pub(crate) ocm: ocm::Scheduler<'r>,
     /// Karmada's clusters and what scheduling computes once over them.
     pub(crate) karmada: karmada::fleet::Fleet<'a>,
     /// KubeFleet's MemberClusters at `now` and its objects found by placement.
     pub(crate) kubefleet: kubefleet::plan::Hub<'a>,
 }
 
-impl<'a> Hubs<'a> {
-    pub(crate) fn new(model: &'a Model, now: i64) -> Hubs<'a> {
+impl<'r, 'a: 'r> Hubs<'r, 'a> {
+    pub(crate) fn new(
+        model: &'a Model,
+        now: i64,
+        clusters: &'r ClusterIndex<'a>,
+        decisions: &'r [PreviousDecision],
+    ) -> Hubs<'r, 'a> {
         Hubs {
+            ocm: ocm::Scheduler::new(clusters, &model.inventory, decisions),
             karmada: karmada::fleet::Fleet::new(&model.apis.karmada.clusters),
             kubefleet: kubefleet::plan::Hub::new(&model.apis.kubefleet, now),
+        }
+    }
+}
+
+/// The workloads planned after the items they land through (OCM's placement consumers,
+/// after the placements they reference): resolved from the model before anything is
+/// planned, which says whose traces landing reads, then planned once those items are.
+pub(crate) struct Dependents<'a> {
+    consumers: Option<ocm::plan::consumers::Resolved<'a>>,
+}
+
+impl<'a> Dependents<'a> {
+    pub(crate) fn new(run: &Run<'_, 'a>, workloads: &[&'a Workload]) -> Dependents<'a> {
+        Dependents {
+            consumers: ocm::plan::consumers::Resolved::of_run(run, workloads),
+        }
+    }
+
+    /// Whether `workload` is planned after others (never on the first pass).
+    pub(crate) fn is_dependent(workload: &Workload) -> bool {
+        matches!(workload.kind, WorkloadKind::Consumer(_))
+    }
+
+    /// Whether planning a dependent reads `workload`'s trace.
+    pub(crate) fn reads_trace(&self, workload: &Workload) -> bool {
+        self.consumers
+            .as_ref()
+            .is_some_and(|consumers| consumers.reads_trace(workload))
+    }
+
+    /// Plans the dependents among `workloads` into their slots of `planned` (the others
+    /// planned), planning what they land through that `workloads` does not hold; returns
+    /// the errors and warnings of the objects between (a PlacementBinding's: every one's
+    /// errors, and its warnings when `whole`, else the selected items').
+    pub(crate) fn plan(
+        self,
+        run: &Run<'_, 'a>,
+        workloads: &[&'a Workload],
+        planned: &mut [Option<Planned<'a>>],
+        whole: bool,
+    ) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+        match self.consumers {
+            Some(consumers) => consumers.plan(run, workloads, planned, whole),
+            None => (Vec::new(), Vec::new()),
         }
     }
 }

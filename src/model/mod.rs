@@ -1,6 +1,7 @@
 //! Plain data: what the loader produces and the engines consume. No I/O here.
 
 mod cluster;
+mod cluster_index;
 mod cluster_names;
 mod condition;
 pub(crate) mod crd_strings;
@@ -21,6 +22,7 @@ pub(crate) use cluster::{
     Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory, Taint, TaintEffect,
     CLUSTERSET_LABEL,
 };
+pub use cluster_index::ClusterIndex;
 pub use cluster_names::ClusterNames;
 pub(crate) use cluster_names::{written_as_json, NameTable};
 pub use condition::{Condition, ConditionStatus};

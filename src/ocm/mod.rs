@@ -490,8 +490,8 @@ fn debug_result(fleet: &FleetIndex, scheduled: &Scheduled) -> DebugResult {
 #[cfg(test)]
 pub(crate) mod tests {
     use crate::model::{
-        Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory, ObjectRef, PreviousDecision,
-        Taint, TaintEffect, CLUSTERSET_LABEL,
+        Binding, Cluster, ClusterIndex, ClusterSet, ClusterSetSelector, Inventory, ObjectRef,
+        PreviousDecision, Taint, TaintEffect, CLUSTERSET_LABEL,
     };
     use crate::ocm::model::decision::DECISION_KIND;
     use crate::ocm::model::placement::decode_placement_spec;
@@ -569,7 +569,8 @@ pub(crate) mod tests {
     ) -> PlacementResult {
         let api_version = format!("cluster.open-cluster-management.io/{version}");
         let spec = decode_placement_spec(&api_version, spec).unwrap();
-        let scheduler = Scheduler::new(inventory, previous);
+        let clusters = ClusterIndex::new(&inventory.clusters);
+        let scheduler = Scheduler::new(&clusters, inventory, previous);
         schedule(&PlacementInput {
             scheduler: &scheduler,
             namespace: "ns",

@@ -244,7 +244,7 @@ fn pick_order<'a>(
 
 #[cfg(test)]
 mod tests {
-    use crate::model::{Inventory, LabelSelectorSpec};
+    use crate::model::{ClusterIndex, Inventory, LabelSelectorSpec};
     use crate::ocm::model::placement::{ClusterConditionFilter, HintResource, ResourceHint};
 
     use super::*;
@@ -280,7 +280,8 @@ mod tests {
 
     /// Evaluated traced and untraced: both must decide alike.
     fn run_on(inventory: &Inventory, spec: &PlacementRuleSpec, previous: &[String]) -> RuleResult {
-        let fleet = FleetIndex::new(inventory);
+        let clusters = ClusterIndex::new(&inventory.clusters);
+        let fleet = FleetIndex::new(&clusters, inventory);
         let evaluate_with = |trace| {
             evaluate(&RuleInput {
                 fleet: &fleet,
@@ -334,7 +335,8 @@ mod tests {
     #[test]
     fn an_untraced_rule_keeps_no_verdicts() {
         let inventory = inventory();
-        let fleet = FleetIndex::new(&inventory);
+        let clusters = ClusterIndex::new(&inventory.clusters);
+        let fleet = FleetIndex::new(&clusters, &inventory);
         let spec = PlacementRuleSpec {
             cluster_replicas: Some(2),
             ..PlacementRuleSpec::default()

@@ -9,7 +9,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::sync::Arc;
 
-use crate::model::{Cluster, Inventory, PreviousDecision};
+use crate::model::{Cluster, ClusterIndex, Inventory, PreviousDecision};
 
 use super::conditions::Status;
 use super::feasible::Feasible;
@@ -34,9 +34,15 @@ pub struct Scheduler<'a> {
 }
 
 impl<'a> Scheduler<'a> {
-    pub fn new(inventory: &'a Inventory, previous: &'a [PreviousDecision]) -> Scheduler<'a> {
+    /// `clusters` must index `inventory`'s clusters (the run's index, shared with the
+    /// other engines).
+    pub fn new(
+        clusters: &'a ClusterIndex<'a>,
+        inventory: &'a Inventory,
+        previous: &'a [PreviousDecision],
+    ) -> Scheduler<'a> {
         Scheduler {
-            fleet: FleetIndex::new(inventory),
+            fleet: FleetIndex::new(clusters, inventory),
             previous: PreviousDecisions::new(previous),
             taints: taint::Taints::new(&inventory.clusters),
             prioritizers: prioritizers::Data::new(inventory, previous),

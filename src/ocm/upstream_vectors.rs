@@ -13,8 +13,8 @@ use super::fleet::FleetIndex;
 use super::prioritizers::{self, Context};
 use super::{clustersets, groups, schedule, PlacementInput, PlacementResult, Scheduler};
 use crate::model::{
-    labels_from, Binding, Cluster, ClusterSet, ClusterSetSelector, Inventory, LabelSelectorSpec,
-    ObjectRef, PreviousDecision, Quantity, Taint,
+    labels_from, Binding, Cluster, ClusterIndex, ClusterSet, ClusterSetSelector, Inventory,
+    LabelSelectorSpec, ObjectRef, PreviousDecision, Quantity, Taint,
 };
 use crate::ocm::model::decision::DECISION_KIND;
 use crate::ocm::model::placement::{decode_placement_spec, parse_taint_effect, PLACEMENT_LABEL};
@@ -350,7 +350,8 @@ impl<'c> Checker<'c> {
         let placement = self.placement();
         let spec =
             decode_placement_spec(API_VERSION, placement.spec.clone()).expect("spec decodes");
-        let scheduler = Scheduler::new(inventory, previous);
+        let clusters = ClusterIndex::new(&inventory.clusters);
+        let scheduler = Scheduler::new(&clusters, inventory, previous);
         schedule(&PlacementInput {
             scheduler: &scheduler,
             namespace: &placement.namespace,
@@ -492,7 +493,8 @@ impl<'c> Checker<'c> {
         let input = &self.case.input;
         let inventory = inventory(input);
         let previous = previous(input);
-        let scheduler = Scheduler::new(&inventory, &previous);
+        let clusters = ClusterIndex::new(&inventory.clusters);
+        let scheduler = Scheduler::new(&clusters, &inventory, &previous);
         let placement = self.placement();
         let clusters: Vec<&Cluster> = inventory.clusters.iter().collect();
         let every = Feasible::from((0..clusters.len()).collect::<Vec<_>>());
@@ -536,7 +538,8 @@ impl<'c> Checker<'c> {
                 .collect(),
             ..Inventory::default()
         };
-        let fleet = FleetIndex::new(&scheduled);
+        let clusters = ClusterIndex::new(&scheduled.clusters);
+        let fleet = FleetIndex::new(&clusters, &scheduled);
         let mut selected: Vec<(usize, usize)> = (0..scheduled.clusters.len())
             .map(|index| (index, fleet.name_rank(index)))
             .collect();
@@ -598,7 +601,8 @@ impl<'c> Checker<'c> {
     fn available_clusters_case(&mut self) {
         let input = &self.case.input;
         let inventory = inventory(input);
-        let fleet = FleetIndex::new(&inventory);
+        let clusters = ClusterIndex::new(&inventory.clusters);
+        let fleet = FleetIndex::new(&clusters, &inventory);
         let (clusters, error) = match fleet.candidates(&input.eligible_cluster_set_names) {
             Ok(indices) => (
                 indices

@@ -1,19 +1,18 @@
 //! What the federation and kubefed items of a run share, built once: online clusters and
-//! replica capacities. Cluster ids and the label index are the placement engine's
-//! `FleetIndex`, so the fleet is indexed once per run whichever engines run.
+//! replica capacities. Cluster ids and the label index are the run's `ClusterIndex`, which
+//! the OCM scheduler shares, so the fleet is indexed once per run whichever engines run.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use crate::model::Cluster;
-use crate::ocm::FleetIndex;
+use crate::model::{Cluster, ClusterIndex};
 use crate::selector::{ClusterBits, Selector};
 
 /// `'a` borrows the model (names in replica traces outlive the run's indexes); `'i` the run's
-/// `FleetIndex`.
+/// `ClusterIndex`.
 pub(crate) struct FederatedFleet<'a, 'i> {
     pub clusters: &'a [Cluster],
-    index: &'i FleetIndex<'i>,
+    index: &'i ClusterIndex<'i>,
     /// Built by the first federation or kubefed item: a run of Placements alone never needs
     /// it, and building it (a name copy per cluster) held up every other item's start.
     shared: OnceLock<Shared>,
@@ -30,7 +29,7 @@ impl<'a, 'i> FederatedFleet<'a, 'i> {
     /// `index` must index these `clusters` (the same inventory, in the same order).
     pub(crate) fn new(
         clusters: &'a [Cluster],
-        index: &'i FleetIndex<'i>,
+        index: &'i ClusterIndex<'i>,
     ) -> FederatedFleet<'a, 'i> {
         FederatedFleet {
             clusters,

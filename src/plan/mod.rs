@@ -7,11 +7,10 @@ mod lookup;
 pub(crate) mod trace;
 mod whatif;
 
-use foldhash::{HashMap, HashSet};
+use foldhash::HashMap;
 
 pub(crate) use crate::model::Condition;
 pub(crate) use crate::model::{Group, ObjectRef, Plan, PlanItem, Rollout};
-pub(crate) use crate::ocm::plan::consumers::{self, ConsumerTrace};
 pub(crate) use crate::registry::every_cluster;
 pub(crate) use diagnostic::{Diagnostic, Kind as DiagnosticKind};
 pub(crate) use federated_fleet::FederatedFleet;
@@ -20,9 +19,9 @@ pub use trace::ItemTrace;
 pub(crate) use trace::{Engine, SelectionRule, SelectionTrace};
 pub(crate) use whatif::{close_matches, TaintEdit, WhatIf, WhatIfError};
 
-use crate::model::{Model, Previous, Workload, WorkloadKind};
-use crate::ocm::Scheduler;
+use crate::model::{ClusterIndex, Model, Previous, Workload};
 use crate::parallel;
+use crate::registry::{Dependents, Hubs};
 
 /// What a plan run may take besides the model.
 #[derive(Clone, Debug)]
@@ -188,54 +187,43 @@ fn build_workloads<'a>(
     options: &PlanOptions,
     workloads: &[&'a Workload],
 ) -> PlanOutcome<'a> {
-    let decisions = crate::ocm::previous::of_run(&model.decisions, options.previous);
-    let placements = Scheduler::new(&model.inventory, &decisions);
-    let fleet = FederatedFleet::new(&model.inventory.clusters, &placements.fleet);
+    // The inventory is indexed once per run, for every engine that plans over it.
+    let clusters = ClusterIndex::new(&model.inventory.clusters);
+    let decisions = crate::registry::run_decisions(model, options.previous);
+    let hubs = Hubs::new(model, options.now, &clusters, &decisions);
+    let fleet = FederatedFleet::new(&model.inventory.clusters, &clusters);
     let previous: HashMap<&ObjectRef, &PlanItem> = match options.previous {
         Some(Previous::Plan(plan)) => plan.items.iter().map(|item| (&item.source, item)).collect(),
         _ => HashMap::default(),
     };
     let targets = targets_of(model);
-    let hubs = crate::registry::Hubs::new(model, options.now);
     let run = Run {
         model,
         options,
         fleet: &fleet,
         hubs: &hubs,
-        placements: &placements,
         previous: &previous,
         targets: &targets,
     };
-    let consumers = (workloads.iter().any(|workload| is_consumer(workload))
-        || !model.apis.consumers.bindings.is_empty())
-    .then(|| Resolved::new(&run, workloads));
+    let dependents = Dependents::new(&run, workloads);
     // A trace nothing reads is dropped as soon as its item is made (10k placements' decision
-    // objects and scores are tens of megabytes), unless a consumer reads it when it lands
+    // objects and scores are tens of megabytes), unless a dependent reads it when it lands
     // through the item (an ApplicationSet reads a placement's decision objects).
     let keep = options.trace > Trace::Plan;
     // Items are independent given the run's indexes: planned on every core, in order. A
-    // placement consumer is planned after the placements it lands through.
+    // dependent (a placement consumer) is planned after the items it lands through.
     let mut planned: Vec<Option<Planned>> = parallel::map_in_order(workloads, |workload| {
-        (!is_consumer(workload)).then(|| {
+        (!Dependents::is_dependent(workload)).then(|| {
             let planned = run.item(workload);
-            let read = consumers
-                .as_ref()
-                .is_some_and(|consumers| consumers.read_trace.contains(&address(workload)));
-            if keep || read {
+            if keep || dependents.reads_trace(workload) {
                 planned
             } else {
                 planned.untraced()
             }
         })
     });
-    let mut problems = Vec::new();
-    let mut problem_warnings = Vec::new();
     let whole = workloads.len() == model.workloads.len();
-    if let Some(consumers) = consumers {
-        let found = plan_consumers(&run, consumers, workloads, &mut planned, whole);
-        problems = found.0;
-        problem_warnings = found.1;
-    }
+    let (mut problems, problem_warnings) = dependents.plan(&run, workloads, &mut planned, whole);
     problems.extend(crate::registry::problems(model));
     outcome(workloads, planned, keep, problems, problem_warnings)
 }
@@ -301,133 +289,20 @@ fn outcome<'a>(
     outcome
 }
 
-/// A workload's identity within one model: its address (a number, so the index of them can
-/// be shared by the threads that land the consumers).
-fn address(workload: &Workload) -> usize {
-    std::ptr::from_ref(workload).addr()
-}
-
-fn is_consumer(workload: &Workload) -> bool {
-    matches!(workload.kind, WorkloadKind::Consumer(_))
-}
-
-/// The consumers among a run's workloads, resolved before anything is planned: where each
-/// goes is known from the model alone, and it says which placements' traces landing reads.
-struct Resolved<'a> {
-    index: consumers::Consumers<'a>,
-    /// Each consumer's position among the workloads, the consumer, and its routes.
-    resolutions: Vec<(usize, &'a Workload, consumers::Resolution<'a>)>,
-    /// The placements (by address) whose trace a route reads: its decision objects.
-    read_trace: HashSet<usize>,
-}
-
-impl<'a> Resolved<'a> {
-    fn new(run: &Run<'_, 'a>, workloads: &[&'a Workload]) -> Resolved<'a> {
-        let index = consumers::Consumers::new(run.model);
-        let fleet = &run.placements.fleet;
-        let consumers: Vec<_> = workloads
-            .iter()
-            .enumerate()
-            .filter_map(|(at, workload)| match &workload.kind {
-                WorkloadKind::Consumer(spec) => Some((at, *workload, spec.as_ref())),
-                _ => None,
-            })
-            .collect();
-        // Each consumer is resolved, and later landed, on its own: on every core, in order
-        // (10k Policies are a normal input).
-        let resolutions = parallel::map_in_order(&consumers, |&(at, workload, spec)| {
-            (
-                at,
-                workload,
-                consumers::resolve(&index, fleet, workload, spec),
-            )
-        });
-        let read_trace = resolutions
-            .iter()
-            .flat_map(|(_, _, resolution)| &resolution.routes)
-            .filter(|route| route.decisions.reads_objects())
-            .map(|route| address(route.target))
-            .collect();
-        Resolved {
-            index,
-            resolutions,
-            read_trace,
-        }
-    }
-}
-
-/// Plans the consumers among `workloads` into their slots of `planned`, after planning the
-/// placements they reference that `workloads` does not hold; returns the PlacementBindings'
-/// errors (every binding's) and warnings (every binding's when `whole`, else those of the
-/// selected items).
-fn plan_consumers<'a>(
-    run: &Run<'_, 'a>,
-    consumers: Resolved<'a>,
-    workloads: &[&'a Workload],
-    planned: &mut [Option<Planned<'a>>],
-    whole: bool,
-) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
-    let Resolved {
-        index, resolutions, ..
-    } = consumers;
-    // The placements already planned, by address; the others the routes need, planned now.
-    let mut slots: HashMap<usize, usize> = workloads
-        .iter()
-        .enumerate()
-        .filter(|(at, _)| planned.get(*at).is_some_and(Option::is_some))
-        .map(|(at, workload)| (address(workload), at))
-        .collect();
-    let mut needed: Vec<&'a Workload> = Vec::new();
-    for (_, _, resolution) in &resolutions {
-        for route in &resolution.routes {
-            let key = address(route.target);
-            if let std::collections::hash_map::Entry::Vacant(slot) = slots.entry(key) {
-                slot.insert(workloads.len() + needed.len());
-                needed.push(route.target);
-            }
-        }
-    }
-    let extra: Vec<Planned<'a>> = parallel::map_in_order(&needed, |workload| run.item(workload));
-    let full = run.options.trace == Trace::Full;
-    let registered = index.argo_clusters();
-    let landed = {
-        let planned: &[Option<Planned<'a>>] = planned;
-        let placed = |workload: &Workload| {
-            let at = *slots.get(&address(workload))?;
-            match at.checked_sub(workloads.len()) {
-                Some(extra_at) => extra.get(extra_at),
-                None => planned.get(at).and_then(Option::as_ref),
-            }
-        };
-        parallel::map_in_order(&resolutions, |(at, workload, resolution)| {
-            let item = consumers::land(workload, resolution, &placed, registered, full);
-            (*at, item)
-        })
-    };
-    for (at, item) in landed {
-        if let Some(slot) = planned.get_mut(at) {
-            *slot = Some(item);
-        }
-    }
-    let selected = (!whole).then_some(workloads);
-    consumers::binding_problems(&index, run.model, selected)
-}
-
 /// What every item of one plan run shares.
 pub(crate) struct Run<'r, 'a> {
     pub(crate) model: &'a Model,
     pub(crate) options: &'r PlanOptions<'r>,
     pub(crate) fleet: &'r FederatedFleet<'a, 'r>,
     /// What each API computes once per run over its own objects.
-    pub(crate) hubs: &'r crate::registry::Hubs<'a>,
-    pub(crate) placements: &'r Scheduler<'r>,
+    pub(crate) hubs: &'r Hubs<'r, 'a>,
     /// The items of a previous Plan, by object.
     pub(crate) previous: &'r HashMap<&'r ObjectRef, &'r PlanItem>,
     pub(crate) targets: &'r HashMap<(&'a str, Option<&'a str>, &'a str), &'a Workload>,
 }
 
 impl<'a> Run<'_, 'a> {
-    fn item(&self, workload: &'a Workload) -> Planned<'a> {
+    pub(crate) fn item(&self, workload: &'a Workload) -> Planned<'a> {
         crate::registry::plan(self, workload)
     }
 

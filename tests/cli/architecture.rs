@@ -492,10 +492,6 @@ const API_MODULE_EXCEPTIONS: &[&str] = &[
     // live in OCM's migrate folder (the annotation's first target).
     "karmada/migrate/mod.rs: kubefed",
     "karmada/migrate/mod.rs: ocm",
-    // The plan framework: the OCM scheduler and its fleet index (which federation and kubefed
-    // share) are built once per run there, and the placement consumers are planned there.
-    "plan/federated_fleet.rs: ocm",
-    "plan/mod.rs: ocm",
 ];
 
 /// The types `registry.rs` re-exports from an API's folder (`pub use crate::<api>::…` or

@@ -2,7 +2,7 @@
 //! placements' own explanations, so "why is my Policy not on cluster X" has one answer.
 
 use crate::model::Cluster;
-use crate::plan::ConsumerTrace;
+use crate::ocm::plan::consumers::ConsumerTrace;
 
 use crate::render::explain::{
     clusters_text, explain as explain_item, ClusterVerdict, Code, Explanation,

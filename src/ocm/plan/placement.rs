@@ -11,7 +11,7 @@ use crate::plan::{Diagnostic, DiagnosticKind, Planned, Run, Trace};
 
 pub(crate) fn plan(run: &Run, workload: &Workload, spec: &PlacementSpec) -> Planned<'static> {
     let (scheduler, now, trace) = (
-        run.placements,
+        &run.hubs.ocm,
         run.options.now,
         run.options.trace == Trace::Full,
     );

@@ -10,7 +10,7 @@ use crate::plan::{Planned, Run, Trace};
 pub(crate) fn plan(run: &Run, workload: &Workload, spec: &PlacementRuleSpec) -> Planned<'static> {
     let previous = previous_decisions(run, workload);
     let result = rule::evaluate(&RuleInput {
-        fleet: &run.placements.fleet,
+        fleet: &run.hubs.ocm.fleet,
         spec,
         previous,
         trace: run.options.trace == Trace::Full,
@@ -31,5 +31,5 @@ pub(crate) fn plan(run: &Run, workload: &Workload, spec: &PlacementRuleSpec) -> 
 /// A PlacementRule's previous decisions, in their order: the run's (`--previous`'s, else its
 /// own `status.decisions`), looked up in the scheduler's index of them.
 fn previous_decisions<'r>(run: &Run<'r, '_>, workload: &Workload) -> &'r [String] {
-    run.placements.previous.of_rule(&workload.object)
+    run.hubs.ocm.previous.of_rule(&workload.object)
 }

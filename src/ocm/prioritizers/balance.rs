@@ -101,13 +101,15 @@ impl Prioritizer for Balance {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::ClusterIndex;
     use crate::ocm::tests::{decided, decided_by, fleet, member};
     use crate::ocm::Scheduler;
 
     /// Balance's score of each cluster for the placement `ns/p`.
     fn balance(clusters: &[&str], previous: &[PreviousDecision]) -> Vec<Option<i64>> {
         let inventory = fleet(clusters.iter().map(|name| member(name)).collect());
-        let scheduler = Scheduler::new(&inventory, previous);
+        let clusters = ClusterIndex::new(&inventory.clusters);
+        let scheduler = Scheduler::new(&clusters, &inventory, previous);
         let own = scheduler.previous.own_clusters(&scheduler.fleet, "ns", "p");
         let context = Context {
             scheduler: &scheduler,

@@ -10,15 +10,17 @@ mod land;
 mod parameters;
 mod resolve;
 mod rollout;
+mod run;
 
 use foldhash::{HashMap, HashMapExt};
 
 use crate::model::{ClusterNames, Model, ObjectRef, PlanItem, Workload, WorkloadKind};
 use crate::ocm::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, PlacementBinding};
 
-pub(crate) use bindings::binding_problems;
-pub(crate) use land::land;
-pub(crate) use resolve::{resolve, Resolution};
+use bindings::binding_problems;
+use land::land;
+use resolve::{resolve, Resolution};
+pub(crate) use run::Resolved;
 
 /// What a consumer item's trace holds: how it got to its clusters.
 #[derive(Clone, Debug, Default)]
