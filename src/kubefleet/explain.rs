@@ -56,16 +56,18 @@ pub(crate) fn rows(item: &PlanItem) -> Rows {
     (header, rows)
 }
 
-/// The stage of the item's staged update run that updates `cluster` (the deletion stage for
-/// a cluster whose binding is Unscheduled); empty without one.
+/// The stages of the item's staged update runs that update `cluster` (the deletion stage for
+/// a cluster whose binding is Unscheduled), one per run; empty without a run.
 fn stage_of(item: &PlanItem, cluster: &str) -> String {
-    item.api
+    let stages: Vec<&str> = item
+        .api
         .kubefleet
         .stages
         .iter()
-        .find(|stage| stage.clusters.iter().any(|name| name == cluster))
-        .map(|stage| stage.name.clone())
-        .unwrap_or_default()
+        .filter(|stage| stage.clusters.iter().any(|name| name == cluster))
+        .map(|stage| stage.name.as_str())
+        .collect();
+    stages.join(", ")
 }
 
 fn verdict(cluster: &str, selected: bool, code: Code, reason: String) -> ClusterVerdict {
@@ -180,7 +182,8 @@ fn notes(explanation: &mut Explanation, item: &PlanItem, trace: &KubeFleetTrace)
         ));
     }
     for stage in &item.api.kubefleet.stages {
-        let what = if stage.name == DELETE_STAGE {
+        // Among several runs, `<run>/kubernetes-fleet.io/deleteStage`.
+        let what = if stage.name.ends_with(DELETE_STAGE) {
             " (the deletion stage: after every stage, removes the resources from the clusters whose bindings are Unscheduled)"
         } else {
             ""

@@ -17,6 +17,8 @@ use crate::model::{Condition, ConditionStatus};
 /// A (Cluster)StagedUpdateRun against the placement, with its strategy's stages.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct StagedRun {
+    /// The run's name.
+    pub(crate) name: String,
     /// `namespace/name` of the (Cluster)StagedUpdateStrategy (empty namespace when
     /// cluster-scoped), as upstream names it in its messages.
     pub(crate) strategy: String,
@@ -34,7 +36,9 @@ pub(crate) struct Input<'a> {
     pub(crate) snapshots: &'a [PolicySnapshot],
     /// The bindings labelled for the placement (in its namespace for a ResourcePlacement).
     pub(crate) bindings: &'a [Binding],
-    pub(crate) run: Option<&'a StagedRun>,
+    /// Every staged update run naming the placement, by name: upstream's run controller
+    /// initializes each on its own (`pkg/controllers/updaterun/controller.go Reconcile`).
+    pub(crate) runs: &'a [StagedRun],
     /// The ClusterResourceOverrides and ResourceOverrides that apply to the placement (those
     /// whose `spec.placement` is absent or names it and whose selectors name its resources).
     pub(crate) cluster_resource_overrides: &'a [Override],
@@ -147,8 +151,15 @@ pub(crate) fn plan(input: Input<'_>, fleet: &Fleet<'_>) -> Item {
     let mut item = scheduled(&schedule);
     item.schedule_failed = schedule_failed(policy, &schedule, item.clusters.len());
     add_overrides(input, fleet, &mut item);
-    if let Some(run) = input.run {
-        add_run(run, policy, &schedule, fleet, input.placement, &mut item);
+    for run in input.runs {
+        let outcome = initialize(run, policy, &schedule, fleet, input.placement);
+        add_run(
+            run,
+            input.runs.len() > 1,
+            outcome,
+            input.placement,
+            &mut item,
+        );
     }
     item.schedule = Some(schedule);
     item
@@ -162,36 +173,35 @@ fn admitted_snapshot<'a>(
     policy: &PlacementPolicy,
 ) -> Result<Option<&'a PolicySnapshot>, Box<Item>> {
     if let Err(refusals) = admission::admit(input.raw_policy, policy) {
-        return Err(Box::new(Item {
+        let item = Item {
             errors: refusals.iter().map(Refusal::to_string).collect(),
             not_scheduled: Some(NotScheduled::Refused),
             ..Item::default()
-        }));
+        };
+        return Err(Box::new(item));
     }
     match input.snapshots {
         [] => Ok(None),
         [snapshot] => Ok(Some(snapshot)),
         several => {
-            // A run stops at the same lookup (`determinePolicySnapshot`), once its placement
-            // passed `validatePlacement`.
-            let conditions = input
-                .run
-                .map(|_| {
-                    let error = validate_placement(input.placement)
-                        .err()
-                        .unwrap_or_else(|| {
-                            RunError::Validation(several_latest(input.placement, several.len()))
-                        });
-                    initialized(input.placement, Err(&error))
-                })
-                .into_iter()
-                .collect();
-            Err(Box::new(Item {
+            let mut item = Item {
                 errors: vec![several_latest_error(input.placement, several)],
-                conditions,
                 not_scheduled: Some(NotScheduled::SeveralLatest(several.len())),
                 ..Item::default()
-            }))
+            };
+            // A run stops at the same lookup (`determinePolicySnapshot`), once its placement
+            // passed `validatePlacement`; its error is the item's own, not repeated.
+            for run in input.runs {
+                let error = validate_placement(input.placement)
+                    .err()
+                    .unwrap_or_else(|| {
+                        RunError::Validation(several_latest(input.placement, several.len()))
+                    });
+                let condition =
+                    run_condition(run, input.runs.len() > 1, input.placement, Err(&error));
+                item.conditions.push(condition);
+            }
+            Err(Box::new(item))
         }
     }
 }
@@ -285,31 +295,66 @@ fn add_overrides(input: Input<'_>, fleet: &Fleet<'_>, item: &mut Item) {
     }
 }
 
-/// A staged update run's initialization (design §8): its stages then the deletion stage and
-/// `Initialized=True`, or its error and `Initialized=False`.
+/// A staged update run's outcome in the item (design §8): its stages then the deletion stage
+/// and `Initialized=True`, or its error and `Initialized=False`. With `several` runs on the
+/// placement, each stage is named `<run>/<stage>` and the condition's message and the error
+/// start with `<run>: `, so every run's status is there and says whose it is.
 fn add_run(
     run: &StagedRun,
-    policy: &PlacementPolicy,
-    schedule: &Schedule,
-    fleet: &Fleet<'_>,
+    several: bool,
+    outcome: Result<stages::Stages, RunError>,
     placement: &Placement,
     item: &mut Item,
 ) {
-    match initialize(run, policy, schedule, fleet, placement) {
+    let stage_name = |name: &str| {
+        if several {
+            format!("{}/{name}", run.name)
+        } else {
+            name.to_string()
+        }
+    };
+    match outcome {
         Ok(assigned) => {
-            item.fields.stages = assigned.stages;
+            item.fields
+                .stages
+                .extend(assigned.stages.into_iter().map(|stage| Stage {
+                    name: stage_name(&stage.name),
+                    clusters: stage.clusters,
+                }));
             // Upstream keeps it apart (`status.deletionStageStatus`), always set once the
             // run is initialized; the plan lists it last, as it runs after every stage.
             item.fields.stages.push(Stage {
-                name: stages::DELETE_STAGE.to_string(),
+                name: stage_name(stages::DELETE_STAGE),
                 clusters: assigned.deletion,
             });
-            item.conditions.push(initialized(placement, Ok(())));
+            item.conditions
+                .push(run_condition(run, several, placement, Ok(())));
         }
         Err(error) => {
-            item.errors.push(error.to_string());
-            item.conditions.push(initialized(placement, Err(&error)));
+            item.errors.push(run_text(run, several, error.to_string()));
+            item.conditions
+                .push(run_condition(run, several, placement, Err(&error)));
         }
+    }
+}
+
+/// The run's `Initialized` condition, its message led by the run's name among several.
+fn run_condition(
+    run: &StagedRun,
+    several: bool,
+    placement: &Placement,
+    outcome: Result<(), &RunError>,
+) -> Condition {
+    let mut condition = initialized(placement, outcome);
+    condition.message = run_text(run, several, condition.message);
+    condition
+}
+
+fn run_text(run: &StagedRun, several: bool, text: String) -> String {
+    if several {
+        format!("{}: {text}", run.name)
+    } else {
+        text
     }
 }
 
@@ -417,7 +462,7 @@ mod tests {
             raw_policy: Some(raw),
             snapshots: &[],
             bindings: &[],
-            run: None,
+            runs: &[],
             cluster_resource_overrides: &[],
             resource_overrides: &[],
         }
@@ -425,6 +470,7 @@ mod tests {
 
     fn run() -> StagedRun {
         StagedRun {
+            name: "run".to_string(),
             strategy: "/strategy".to_string(),
             stages: read(&json!([
                 {"name": "canary", "labelSelector": {"matchLabels": {"ring": "0"}}},
@@ -486,7 +532,7 @@ mod tests {
         }];
         let item = plan(
             Input {
-                run: Some(&run),
+                runs: std::slice::from_ref(&run),
                 cluster_resource_overrides: &overrides,
                 ..input(&placement, &raw)
             },
@@ -524,7 +570,7 @@ mod tests {
         let run = run();
         let item = plan(
             Input {
-                run: Some(&run),
+                runs: std::slice::from_ref(&run),
                 ..input(&placement, &raw)
             },
             &Fleet::new(&clusters, NOW),

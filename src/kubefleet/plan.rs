@@ -32,8 +32,8 @@ pub(crate) struct Hub<'a> {
     bindings: HashMap<Key<'a>, Vec<Binding>>,
     /// The snapshots labelled latest for each placement, in input order.
     snapshots: HashMap<Key<'a>, Vec<&'a Snapshot>>,
-    /// The first run by name for each placement.
-    runs: HashMap<Key<'a>, &'a UpdateRun>,
+    /// Every run of each placement, by name.
+    runs: HashMap<Key<'a>, Vec<&'a UpdateRun>>,
     strategies: HashMap<Key<'a>, &'a Strategy>,
     /// The overrides the webhook admits (`selected_twice` refuses the others).
     overrides: Vec<&'a OverrideObject>,
@@ -59,14 +59,14 @@ impl<'a> Hub<'a> {
                     .push(snapshot);
             }
         }
-        let mut runs: HashMap<Key<'a>, &'a UpdateRun> = HashMap::new();
+        let mut runs: HashMap<Key<'a>, Vec<&'a UpdateRun>> = HashMap::new();
         for run in &objects.runs {
-            let slot = runs
-                .entry((run.namespace(), run.placement_name()))
-                .or_insert(run);
-            if run.name() < slot.name() {
-                *slot = run;
-            }
+            runs.entry((run.namespace(), run.placement_name()))
+                .or_default()
+                .push(run);
+        }
+        for same in runs.values_mut() {
+            same.sort_by(|a, b| a.name().cmp(b.name()));
         }
         let refused: HashSet<usize> = selected_twice(&objects.overrides)
             .into_iter()
@@ -88,15 +88,23 @@ impl<'a> Hub<'a> {
         }
     }
 
-    /// The placement's staged update run with its strategy's stages; none when the run
-    /// names a strategy the inputs do not hold (an error at the run: `missing_strategies`).
-    fn staged_run(&self, key: Key<'_>) -> Option<StagedRun> {
-        let run = self.runs.get(&key)?;
-        let strategy = self.strategies.get(&(key.0, run.strategy.as_str()))?;
-        Some(StagedRun {
-            strategy: format!("{}/{}", key.0.unwrap_or_default(), strategy.name),
-            stages: strategy.stages.clone(),
-        })
+    /// The placement's staged update runs by name, each with its strategy's stages; a run
+    /// naming a strategy the inputs do not hold is left out (an error at the run:
+    /// `missing_strategies`).
+    fn staged_runs(&self, key: Key<'_>) -> Vec<StagedRun> {
+        self.runs
+            .get(&key)
+            .into_iter()
+            .flatten()
+            .filter_map(|run| {
+                let strategy = self.strategies.get(&(key.0, run.strategy.as_str()))?;
+                Some(StagedRun {
+                    name: run.name().to_string(),
+                    strategy: format!("{}/{}", key.0.unwrap_or_default(), strategy.name),
+                    stages: strategy.stages.clone(),
+                })
+            })
+            .collect()
     }
 }
 
@@ -299,7 +307,7 @@ pub(crate) fn plan<'a>(
     let placement = &object.placement;
     let key = (placement.namespace.as_deref(), placement.name.as_str());
     let mut errors = Vec::new();
-    let staged = hub.staged_run(key);
+    let runs = hub.staged_runs(key);
     let (cluster_scoped, namespaced): (Vec<&OverrideObject>, Vec<&OverrideObject>) = hub
         .overrides
         .iter()
@@ -330,7 +338,7 @@ pub(crate) fn plan<'a>(
             raw_policy: object.raw_policy.as_ref(),
             snapshots: &snapshots,
             bindings: hub.bindings.get(&key).map_or(&[], Vec::as_slice),
-            run: staged.as_ref(),
+            runs: &runs,
             cluster_resource_overrides: &cluster_resource_overrides,
             resource_overrides: &resource_overrides,
         },

@@ -603,3 +603,100 @@ unsatisfied: testdata/kubefleet/example/placements.yaml#3: line 48: ClusterResou
 ")
     );
 }
+
+/// Several runs naming one placement: upstream's run controller initializes each on its own
+/// (`controller.go Reconcile`, `initialization.go initialize`), so each has its stages and
+/// its `Initialized` condition, the stages named `<run>/<stage>` and the messages led by the
+/// run's name; runs in name order.
+#[test]
+fn each_run_of_one_placement_initializes_with_its_own_stages_and_condition() {
+    let runs = "apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterStagedUpdateStrategy
+metadata: {name: halves}
+spec:
+  stages:
+    - {name: eu, labelSelector: {matchLabels: {region: eu}}}
+    - {name: us, labelSelector: {matchLabels: {region: us}}}
+---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterStagedUpdateRun
+metadata: {name: web-halves}
+spec: {placementName: web, stagedRolloutStrategyName: halves}
+---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterStagedUpdateStrategy
+metadata: {name: eu-only}
+spec:
+  stages:
+    - {name: eu, labelSelector: {matchLabels: {region: eu}}}
+---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterStagedUpdateRun
+metadata: {name: web-eu}
+spec: {placementName: web, stagedRolloutStrategyName: eu-only}
+";
+    let failed = "web-eu: cannot continue the updateRun: failed to validate the updateRun: \
+                  failed to process the request due to a client error: some clusters are not \
+                  placed in any stage, total 1, showing up to 10: member-us-1";
+    let output = Test::new()
+        .args(["plan", "-o", "yaml", "-f", EXAMPLE, "-f", "-", "crp/web"])
+        .args(["--now", NOW])
+        .stdin(runs)
+        .stderr(format!(
+            "error: {PLACEMENTS}#1: ClusterResourcePlacement/web: {failed}\n"
+        ))
+        .status(1)
+        .run();
+    let plan = String::from_utf8_lossy(&output.stdout);
+    let conditions = format!(
+        "  - type: Initialized
+    status: 'False'
+    reason: UpdateRunInitializedFailed
+    message: '{failed}'
+  - type: Initialized
+    status: 'True'
+    reason: UpdateRunInitializedSuccessfully
+    message: 'web-halves: ClusterStagedUpdateRun initialized successfully'
+  - type: Initialized
+    status: 'True'
+    reason: UpdateRunInitializedSuccessfully
+    message: 'web-rollout: ClusterStagedUpdateRun initialized successfully'
+  scores:
+"
+    );
+    let stages = "  stages:
+  - name: web-halves/eu
+    clusters:
+    - member-eu-1
+  - name: web-halves/us
+    clusters:
+    - member-us-1
+  - name: web-halves/kubernetes-fleet.io/deleteStage
+    clusters: []
+  - name: web-rollout/ring1
+    clusters:
+    - member-eu-1
+    - member-us-1
+  - name: web-rollout/ring2
+    clusters: []
+  - name: web-rollout/kubernetes-fleet.io/deleteStage
+    clusters: []
+  errors:
+";
+    assert!(plan.contains(&conditions), "{plan}");
+    assert!(plan.contains(stages), "{plan}");
+    // The table names each cluster's stage in every run.
+    let table = Test::new()
+        .args(["plan", "-f", EXAMPLE, "-f", "-", "crp/web", "--now", NOW])
+        .stdin(runs)
+        .stderr(format!(
+            "error: {PLACEMENTS}#1: ClusterResourcePlacement/web: {failed}\n"
+        ))
+        .status(1)
+        .run();
+    let table = String::from_utf8_lossy(&table.stdout);
+    assert!(
+        table.contains("member-eu-1   7          0        web-halves/eu, web-rollout/ring1"),
+        "{table}"
+    );
+}
