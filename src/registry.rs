@@ -849,4 +849,9 @@ pub(crate) const VECTOR_SUITES: &[crate::vectors::Suite] = &[
         upstream: "kubefed and federation v1: the replica planner (planner_test.go) and documented layouts",
         run: crate::replicas::upstream_vectors::run_file,
     },
+    crate::vectors::Suite {
+        name: "selector",
+        upstream: "Kubernetes and federation v1: label selectors, requirements, the cluster-selector annotation",
+        run: crate::selector::upstream_vectors::run_file,
+    },
 ];

@@ -16,8 +16,7 @@ mod parse;
 #[cfg(test)]
 mod properties;
 mod requirement;
-#[cfg(test)]
-mod upstream_vectors;
+pub(crate) mod upstream_vectors;
 mod validation;
 pub(crate) use validation::{
     dns1035_label_errors, dns1123_label_errors, dns1123_subdomain_errors, is_qualified_key,

@@ -132,7 +132,7 @@ fn an_unknown_suite_is_a_usage_error_naming_the_suites() {
         .args(["vectors", "kubefed", KUBEFLEET])
         .stdout("")
         .stderr_contains("invalid value 'kubefed' for '<SUITE>'")
-        .stderr_contains("[possible values: kubefleet, planner]")
+        .stderr_contains("[possible values: kubefleet, planner, selector]")
         .status(1)
         .run();
 }
@@ -196,6 +196,40 @@ fn all_52_planner_cases_pass_and_a_changed_plan_fails_with_its_name() {
         .stdin(file)
         .stdout("")
         .stderr("error: <stdin>#cases[0].expected.altered: unknown field `altered`, expected `plan` or `overflow` at line 4 column 5\n")
+        .status(1)
+        .run();
+}
+
+#[test]
+fn all_221_selector_cases_pass_and_a_changed_or_uncompared_expectation_fails() {
+    Test::new()
+        .args(["vectors", "selector", "testdata/upstream/selector.yaml"])
+        .stdout("testdata/upstream/selector.yaml: selector: 221 vectors, 221 pass\n")
+        .stderr("")
+        .status(0)
+        .run();
+    // Cases sharing a source are told apart by their place among them.
+    let source = "kubernetes/apimachinery pkg/labels/selector_test.go TestSelectorParse/good";
+    let file = format!(
+        "- source: {source}
+  kind: parse
+  input: {{selector: 'x=a,y=b,z=c'}}
+  expected: {{ok: true, string: 'x=a,y=b,z=c'}}
+- source: {source}
+  kind: parse
+  input: {{selector: ''}}
+  expected: {{ok: false, error_contains: invalid}}
+"
+    );
+    Test::new()
+        .args(["vectors", "selector", "-"])
+        .stdin(file)
+        .stdout(format!(
+            "<stdin>: {source} #2 (parse): ok: got true, want false; error_contains: not compared for this case
+<stdin>: selector: 2 vectors, 1 pass, 1 fail
+"
+        ))
+        .stderr("")
         .status(1)
         .run();
 }
