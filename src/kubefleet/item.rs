@@ -22,7 +22,8 @@ pub(crate) struct StagedRun {
     /// `namespace/name` of the (Cluster)StagedUpdateStrategy (empty namespace when
     /// cluster-scoped), as upstream names it in its messages.
     pub(crate) strategy: String,
-    pub(crate) stages: Vec<StageConfig>,
+    /// The strategy's stages; `None` when the inputs lack the strategy.
+    pub(crate) stages: Option<Vec<StageConfig>>,
 }
 
 /// Everything one placement is planned from.
@@ -173,11 +174,22 @@ fn admitted_snapshot<'a>(
     policy: &PlacementPolicy,
 ) -> Result<Option<&'a PolicySnapshot>, Box<Item>> {
     if let Err(refusals) = admission::admit(input.raw_policy, policy) {
-        let item = Item {
+        let mut item = Item {
             errors: refusals.iter().map(Refusal::to_string).collect(),
             not_scheduled: Some(NotScheduled::Refused),
             ..Item::default()
         };
+        // The hub never stores the placement, so each run's `validatePlacement` finds none.
+        for run in input.runs {
+            let error = RunError::parent_not_found();
+            add_run(
+                run,
+                input.runs.len() > 1,
+                Err(error),
+                input.placement,
+                &mut item,
+            );
+        }
         return Err(Box::new(item));
     }
     match input.snapshots {
@@ -411,9 +423,16 @@ fn initialize(
         .iter()
         .map(|binding| binding.target_cluster.as_str())
         .collect();
+    // `generateStagesByStrategy` looks the strategy up only now.
+    let Some(strategy_stages) = &run.stages else {
+        return Err(RunError::User(format!(
+            "referenced updateStrategy not found: `{}`",
+            run.strategy
+        )));
+    };
     stages::assign(
         &run.strategy,
-        &run.stages,
+        strategy_stages,
         fleet.clusters(),
         &selected,
         &unscheduled,
@@ -476,7 +495,7 @@ mod tests {
                 {"name": "canary", "labelSelector": {"matchLabels": {"ring": "0"}}},
                 {"name": "rest", "labelSelector": {"matchLabels": {"ring": "1"}}}
             ]))
-            .unwrap_or_default(),
+            .ok(),
         }
     }
 

@@ -10,12 +10,13 @@ use super::item::{self, Input, NotScheduled, StagedRun};
 use super::model::aggregate;
 use super::model::binding::{Binding, BindingScore, ClusterDecision};
 use super::model::objects::{
-    Objects, OverrideObject, PlacementObject, Snapshot, Strategy, UpdateRun,
+    Objects, OverrideObject, PlacementObject, Snapshot, Strategy, UpdateRun, RUN_PLACEMENT_FIELD,
 };
 use super::model::policy::{PlacementPolicy, PlacementType};
 use super::overrides::Override;
 use super::schedule::{PolicySnapshot, Rejection, Schedule};
 use super::score::ClusterScore;
+use super::stages::RunError;
 use crate::model::{ClusterNames, Condition, Model, PlanItem, Workload, WorkloadKind};
 use crate::plan::diagnostic::{Diagnostic, Kind};
 use crate::plan::{ItemTrace, Planned, Run, Trace};
@@ -88,21 +89,21 @@ impl<'a> Hub<'a> {
         }
     }
 
-    /// The placement's staged update runs by name, each with its strategy's stages; a run
-    /// naming a strategy the inputs do not hold is left out (an error at the run:
+    /// The placement's staged update runs by name, each with its strategy's stages (none
+    /// when the run names a strategy the inputs do not hold, also an error at the run:
     /// `missing_strategies`).
     fn staged_runs(&self, key: Key<'_>) -> Vec<StagedRun> {
         self.runs
             .get(&key)
             .into_iter()
             .flatten()
-            .filter_map(|run| {
-                let strategy = self.strategies.get(&(key.0, run.strategy.as_str()))?;
-                Some(StagedRun {
-                    name: run.name().to_string(),
-                    strategy: format!("{}/{}", key.0.unwrap_or_default(), strategy.name),
-                    stages: strategy.stages.clone(),
-                })
+            .map(|run| StagedRun {
+                name: run.name().to_string(),
+                strategy: format!("{}/{}", key.0.unwrap_or_default(), run.strategy),
+                stages: self
+                    .strategies
+                    .get(&(key.0, run.strategy.as_str()))
+                    .map(|strategy| strategy.stages.clone()),
             })
             .collect()
     }
@@ -209,12 +210,24 @@ fn unresolved(model: &Model) -> Vec<Diagnostic> {
                          label, so no placement uses this object"
                     .to_string(),
                 Some(name) if placements.contains(&(namespace, name.as_str())) => return None,
-                Some(name) => match namespace {
-                    Some(namespace) => {
-                        format!("ResourcePlacement/{namespace}/{name} is not in the inputs")
+                Some(name) => {
+                    let missing = match namespace {
+                        Some(namespace) => {
+                            format!("ResourcePlacement/{namespace}/{name} is not in the inputs")
+                        }
+                        None => format!("ClusterResourcePlacement/{name} is not in the inputs"),
+                    };
+                    if reference.field == RUN_PLACEMENT_FIELD {
+                        // What the hub writes on the run (`validatePlacement`).
+                        format!(
+                            "{missing}; the run's condition: Initialized=False \
+                             (UpdateRunInitializedFailed): {}",
+                            RunError::parent_not_found()
+                        )
+                    } else {
+                        missing
                     }
-                    None => format!("ClusterResourcePlacement/{name} is not in the inputs"),
-                },
+                }
             };
             Some(Diagnostic {
                 source: reference.source.clone(),

@@ -11,6 +11,7 @@ use super::model::member_cluster::MemberCluster;
 use super::model::objects::{
     Object as KubeFleetObject, OverrideObject, Placement, PlacementObject, PlacementRef,
     PlacementReference, ResourceSelector, Snapshot, Strategy, UpdateRun, IS_LATEST_SNAPSHOT_LABEL,
+    RUN_PLACEMENT_FIELD,
 };
 use super::model::override_rules::{Override, OverrideRule};
 use super::model::stage_config::StageConfig;
@@ -416,7 +417,7 @@ fn run(object: Object<'_>) -> Result<Decoded, LoadError> {
     let run = UpdateRun {
         placement: reference(
             &object,
-            "spec.placementName",
+            RUN_PLACEMENT_FIELD,
             true,
             Some(wire.spec.placement_name),
         ),

@@ -56,6 +56,14 @@ pub(crate) enum RunError {
     Count { selected: usize, observed: usize },
 }
 
+impl RunError {
+    /// `initialization.go validatePlacement` finds no placement: the hub never stored it
+    /// (absent from the inputs, or refused at admission).
+    pub(crate) fn parent_not_found() -> RunError {
+        RunError::User("parent placement not found".to_string())
+    }
+}
+
 /// `computeRunStageStatus` and the deletion stage. `strategy` is `namespace/name` (an empty
 /// namespace for a ClusterStagedUpdateStrategy); `selected` are the clusters of the current
 /// bindings that are not Unscheduled, `unscheduled` the clusters of the Unscheduled ones.

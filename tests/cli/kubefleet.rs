@@ -204,8 +204,10 @@ fn check_of_the_example_alone_reports_the_unfilled_pick_fixed() {
     );
 }
 
+/// The run is an error at its reference, and the hub would fail its initialization once it
+/// looks the strategy up (`initialization.go generateStagesByStrategy`).
 #[test]
-fn a_run_naming_a_strategy_the_inputs_lack_is_an_error_at_the_run() {
+fn a_run_naming_a_strategy_the_inputs_lack_is_an_error_at_the_run_and_cannot_start() {
     Test::new()
         .args(["plan", "-f", MEMBERS, "-f", PLACEMENTS, "-f", "-", "crp/web"])
         .args(["--now", NOW])
@@ -216,7 +218,8 @@ metadata: {name: web-rollout}
 spec: {placementName: web, stagedRolloutStrategyName: rings}
 ",
         )
-        .stderr("error: <stdin>#1: ClusterStagedUpdateRun/web-rollout: spec.stagedRolloutStrategyName: ClusterStagedUpdateStrategy/rings is not in the inputs\n")
+        .stderr("error: testdata/kubefleet/example/placements.yaml#1: ClusterResourcePlacement/web: cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: referenced updateStrategy not found: `/rings`
+error: <stdin>#1: ClusterStagedUpdateRun/web-rollout: spec.stagedRolloutStrategyName: ClusterStagedUpdateStrategy/rings is not in the inputs\n")
         .status(1)
         .run();
 }
@@ -245,7 +248,7 @@ fn a_what_if_flag_naming_no_member_cluster_is_an_error() {
 
 /// The errors of `testdata/kubefleet/cases/dangling.yaml`: one per object that names a
 /// placement the inputs do not hold, at the field that names it.
-const DANGLING: &str = "error: testdata/kubefleet/cases/dangling.yaml#1: ClusterStagedUpdateRun/webb-rollout: spec.placementName: ClusterResourcePlacement/webb is not in the inputs
+const DANGLING: &str = "error: testdata/kubefleet/cases/dangling.yaml#1: ClusterStagedUpdateRun/webb-rollout: spec.placementName: ClusterResourcePlacement/webb is not in the inputs; the run's condition: Initialized=False (UpdateRunInitializedFailed): cannot continue the updateRun: failed to validate the updateRun: failed to process the request due to a client error: parent placement not found
 error: testdata/kubefleet/cases/dangling.yaml#2: ClusterResourceOverride/gone-override: spec.placement.name: ClusterResourcePlacement/gone is not in the inputs
 error: testdata/kubefleet/cases/dangling.yaml#3: ResourceOverride/shop/api-v2-override: spec.placement.name: ResourcePlacement/shop/api-v2 is not in the inputs
 error: testdata/kubefleet/cases/dangling.yaml#4: ClusterResourceBinding/old-web-member-us-1-a1b2c: metadata.labels[kubernetes-fleet.io/parent-CRP]: ClusterResourcePlacement/old-web is not in the inputs
@@ -602,6 +605,54 @@ unsatisfied: testdata/kubefleet/example/placements.yaml#3: line 48: ClusterResou
 4 items checked: 1 error, 1 unsatisfied
 ")
     );
+}
+
+/// A run naming a placement admission refuses: the hub never stored the placement, so the
+/// run's `validatePlacement` (`pkg/controllers/updaterun/initialization.go`) fails with
+/// `parent placement not found`, a user error: `Initialized=False`, and an item error.
+#[test]
+fn a_run_of_a_placement_admission_refuses_cannot_start_without_its_parent() {
+    let refused = format!("{CASES}/refused.yaml");
+    let run = "apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterStagedUpdateRun
+metadata: {name: no-count-rollout}
+spec: {placementName: no-count, stagedRolloutStrategyName: rings}
+";
+    let upstream = "cannot continue the updateRun: failed to validate the updateRun: failed to \
+                    process the request due to a client error: parent placement not found";
+    let admission = "spec.policy: Invalid value: \"object\": clusterNames cannot be set and \
+                     numberOfClusters must be set when placementType is PickN";
+    Test::new()
+        .args([
+            "plan", "-o", "yaml", "-f", EXAMPLE, "-f", &refused, "-f", "-",
+        ])
+        .args(["crp/no-count", "--now", NOW])
+        .stdin(run)
+        .stdout(format!(
+            "apiVersion: fleetplan.io/v1alpha1
+kind: Plan
+items:
+- source:
+    apiVersion: placement.kubernetes-fleet.io/v1beta1
+    kind: ClusterResourcePlacement
+    name: no-count
+  clusters: []
+  conditions:
+  - type: Initialized
+    status: 'False'
+    reason: UpdateRunInitializedFailed
+    message: '{upstream}'
+  errors:
+  - '{admission}'
+  - '{upstream}'
+"
+        ))
+        .stderr(format!(
+            "error: {refused}#1: ClusterResourcePlacement/no-count: {admission}\n\
+             error: {refused}#1: ClusterResourcePlacement/no-count: {upstream}\n"
+        ))
+        .status(1)
+        .run();
 }
 
 /// Several runs naming one placement: upstream's run controller initializes each on its own

@@ -12,6 +12,9 @@ use super::policy::PlacementPolicy;
 use super::stage_config::StageConfig;
 use crate::model::{ObjectRef, Source};
 
+/// The field of a (Cluster)StagedUpdateRun that names its placement.
+pub(crate) const RUN_PLACEMENT_FIELD: &str = "spec.placementName";
+
 /// The label upstream puts on the latest policy snapshot of a placement.
 pub(crate) const IS_LATEST_SNAPSHOT_LABEL: &str = "kubernetes-fleet.io/is-latest-snapshot";
 
