@@ -352,8 +352,9 @@ fn explain_states_the_tie_break_that_decided_a_pick_n() {
 
 #[test]
 fn every_placement_type_of_both_kinds_diffs_as_its_golden() {
-    // member-eu-1 stops reporting: every placement that had it loses it (no binding is in
-    // the inputs, so nothing keeps it), and PickN takes another cluster.
+    // member-eu-1 and member-us-1 stop reporting: every placement that had them loses them
+    // (no binding is in the inputs, so nothing keeps them), and each PickN of both kinds takes
+    // another cluster where one is left.
     let previous = format!("{EXPECTED}/types-plan.yaml");
     let args = [
         "diff",
@@ -367,6 +368,8 @@ fn every_placement_type_of_both_kinds_diffs_as_its_golden() {
         &previous,
         "--offline",
         "member-eu-1",
+        "--offline",
+        "member-us-1",
     ];
     golden("types-diff.txt", &run_status(&args, 2));
 }
@@ -750,4 +753,20 @@ spec: {placementName: web, stagedRolloutStrategyName: eu-only}
         table.contains("member-eu-1   7          0        web-halves/eu, web-rollout/ring1"),
         "{table}"
     );
+}
+
+/// `check` over every placement type of both kinds when the fleet cannot fill them:
+/// member-eu-1, member-eu-2 and member-us-1 stop reporting (member-us-2 is tainted and
+/// member-ap-1 already silent), so every PickN and PickFixed is unsatisfied, a PickAll is
+/// satisfied with what is left, and the refused PickN and PickAll of both kinds are errors.
+#[test]
+fn every_placement_type_of_both_kinds_checks_as_its_golden_when_the_fleet_cannot_fill_it() {
+    let refused = format!("{CASES}/refused.yaml");
+    let refused_rp = format!("{CASES}/refused-resource-placement.yaml");
+    let mut args = vec!["check", "-f", MEMBERS, "-f", PLACEMENTS, "-f", TYPES];
+    args.extend(["-f", &refused, "-f", &refused_rp]);
+    for cluster in ["member-eu-1", "member-eu-2", "member-us-1"] {
+        args.extend(["--offline", cluster]);
+    }
+    golden("types-check-unfilled.txt", &run_status(&args, 1));
 }
