@@ -505,15 +505,17 @@ pub(crate) fn rows(item: &PlanItem, trace: &ItemTrace) -> Rows {
 }
 
 /// How an item lands on `cluster` by its API's own means (`plan --cluster`): a consumer's
-/// routes, an OCM Placement's decision group.
-pub(crate) fn landing(trace: &ItemTrace, cluster: &str) -> Vec<String> {
-    match trace {
+/// routes, an OCM Placement's decision group, the Karmada policy that claims a resource.
+pub(crate) fn landing(item: &PlanItem, trace: &ItemTrace, cluster: &str) -> Vec<String> {
+    let mut how = match trace {
         ItemTrace::Consumer(consumer) => ocm::explain::consumer::landing(consumer, cluster),
         ItemTrace::Placement(result) => ocm::explain::placement::landing(result, cluster)
             .into_iter()
             .collect(),
         _ => Vec::new(),
-    }
+    };
+    how.extend(karmada::explain::claimed_by(&item.selection.karmada));
+    how
 }
 
 /// The outputs that write one API's objects as its controllers would (`plan -o decisions`,
@@ -562,10 +564,24 @@ impl ObjectOutput {
     }
 }
 
+/// Each API's fields about how a plan item's clusters were chosen (`PlanItem::selection`),
+/// one line per API with such fields, each defined in its folder. They are written inline
+/// after the item's clusters and their counts (before its `conditions`), each API's in its
+/// order, and read back from `--previous` key by key ([`ItemKey`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SelectionFields {
+    /// A Karmada resource template's claiming policy and affinity term.
+    #[serde(flatten)]
+    pub karmada: KarmadaFields,
+}
+
+/// What a plan item holds of a Karmada resource template.
+pub use crate::karmada::fields::KarmadaFields;
+
 /// Each API's own fields of a plan item (`PlanItem::api`), one line per API with fields of
 /// its own, each defined in its folder. They are written inline after the item's
 /// `conditions`, each API's in its order, and read back from `--previous` key by key
-/// ([`ItemKey`], [`ItemFields::read`]).
+/// ([`ItemKey`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ItemFields {
     /// A KubeFleet placement's scores, Unscheduled bindings, stages and overrides.
@@ -581,30 +597,61 @@ pub use crate::kubefleet::stages::Stage;
 /// A key of an API's own field in a plan item: whose, and which.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ItemKey {
+    Karmada(karmada::fields::Key),
     KubeFleet(kubefleet::fields::Key),
 }
 
-/// The keys of every API's own fields, in the order they are written (`ItemFields`' fields
-/// in order, each API's keys in its order); a plan item's unknown-field message lists them.
+/// The keys of every API's fields about how the clusters were chosen, in the order they are
+/// written (`SelectionFields`' fields in order, each API's keys in its order), and of every
+/// API's own fields (`ItemFields`'); a plan item's unknown-field message lists them.
+pub(crate) const SELECTION_KEYS: &[&str] = karmada::fields::Key::NAMES;
 pub(crate) const ITEM_KEYS: &[&str] = kubefleet::fields::Key::NAMES;
 
 impl ItemKey {
     /// The API field `name` is the key of, if any.
     pub(crate) fn of(name: &str) -> Option<ItemKey> {
-        kubefleet::fields::Key::of(name).map(ItemKey::KubeFleet)
+        karmada::fields::Key::of(name)
+            .map(ItemKey::Karmada)
+            .or_else(|| kubefleet::fields::Key::of(name).map(ItemKey::KubeFleet))
+    }
+
+    /// Reads the value of this key, the map's key just read, into its API's fields of `item`.
+    pub(crate) fn read<'de, A: serde::de::MapAccess<'de>>(
+        self,
+        item: &mut PlanItem,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        match self {
+            ItemKey::Karmada(key) => item.selection.karmada.read(key, map),
+            ItemKey::KubeFleet(key) => item.api.kubefleet.read(key, map),
+        }
     }
 }
 
-impl ItemFields {
-    /// Reads the value of `key`, the map's key just read, into its API's fields.
-    pub(crate) fn read<'de, A: serde::de::MapAccess<'de>>(
-        &mut self,
-        key: ItemKey,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match key {
-            ItemKey::KubeFleet(key) => self.kubefleet.read(key, map),
+/// Each API's part of how the choice of an item's clusters changed (`diff`'s `ItemChange`,
+/// into which it is flattened before `changesAt`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub(crate) struct SelectionChanges {
+    /// A Karmada resource template's claiming policy and affinity term.
+    #[serde(flatten)]
+    pub(crate) karmada: karmada::diff::KarmadaChange,
+}
+
+impl SelectionChanges {
+    /// The changes of each API's selection fields from `previous` to `current`.
+    pub(crate) fn compare(previous: &SelectionFields, current: &SelectionFields) -> Self {
+        SelectionChanges {
+            karmada: karmada::diff::compare(&previous.karmada, &current.karmada),
         }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.karmada.is_empty()
+    }
+
+    /// One line per change, the wording every diff format shares.
+    pub(crate) fn lines(&self) -> Vec<(String, Option<Mark>)> {
+        self.karmada.lines()
     }
 }
 

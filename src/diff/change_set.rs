@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use crate::model::ConditionStatus;
+pub(crate) use crate::model::ValueChange;
 use crate::plan::{Group, ObjectRef, PlanItem, Rollout};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -55,12 +56,10 @@ pub struct ItemChange {
     pub groups_changed: Vec<GroupChange>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<ConditionChange>,
-    /// Karmada: the policy that claims the resource, and the affinity term the result came
-    /// from.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub policy: Option<ValueChange>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub affinity_term: Option<ValueChange>,
+    /// The changes of the item's per-API fields about how its clusters were chosen (a
+    /// Karmada resource's claiming policy and affinity term).
+    #[serde(flatten)]
+    pub(crate) selection: crate::registry::SelectionChanges,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub changes_at: Option<ValueChange>,
     /// A placement consumer's routes (`via` chains) only in the current plan, then only in
@@ -118,8 +117,7 @@ impl ItemChange {
             && self.groups_removed.is_empty()
             && self.groups_changed.is_empty()
             && self.conditions.is_empty()
-            && self.policy.is_none()
-            && self.affinity_term.is_none()
+            && self.selection.is_empty()
             && self.changes_at.is_none()
             && self.rollout.is_empty()
             && self.apis.is_empty()
@@ -184,14 +182,4 @@ pub struct RolloutChange {
     pub before: Option<Rollout>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub after: Option<Rollout>,
-}
-
-/// A single value that changed; absent on the side that has none.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ValueChange {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub before: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub after: Option<String>,
 }

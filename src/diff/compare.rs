@@ -9,7 +9,7 @@ use super::change_set::{
 };
 use super::merge::{join, keyed, Side};
 use crate::plan::{Condition, Group, ObjectRef, Plan, PlanItem, Rollout};
-use crate::registry::ApiChanges;
+use crate::registry::{ApiChanges, SelectionChanges};
 
 /// What changes from `previous` to `current`, in plan order (formats.md: apiVersion group,
 /// kind, namespace, name).
@@ -67,8 +67,9 @@ fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
         replicas,
         overflow,
         groups: _,
-        policy,
-        affinity_term,
+        // Each API's fields about how the clusters were chosen: the registry's
+        // `SelectionChanges`.
+        selection,
         conditions,
         // Each API's own fields: compared by the registry's `ApiChanges`.
         api,
@@ -94,9 +95,8 @@ fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
         groups_removed,
         groups_changed,
         conditions: condition_changes(&previous.conditions, conditions),
-        policy: value_change(&previous.policy, policy),
-        affinity_term: value_change(&previous.affinity_term, affinity_term),
-        changes_at: value_change(&previous.changes_at, changes_at),
+        selection: SelectionChanges::compare(&previous.selection, selection),
+        changes_at: ValueChange::of(&previous.changes_at, changes_at),
         via_added,
         via_removed,
         rollout: rollout_changes(&previous.rollout, rollout),
@@ -109,13 +109,6 @@ fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
             _ => None,
         },
     }
-}
-
-fn value_change(previous: &Option<String>, current: &Option<String>) -> Option<ValueChange> {
-    (previous != current).then(|| ValueChange {
-        before: previous.clone(),
-        after: current.clone(),
-    })
 }
 
 /// Rollouts matched by placement; one that differs in strategy or in any wave is changed.
@@ -347,26 +340,22 @@ mod tests {
 
     #[test]
     fn another_claiming_policy_or_affinity_term_alone_is_a_change() {
-        let previous = PlanItem {
-            policy: Some("PropagationPolicy/p/old".to_string()),
-            affinity_term: Some("primary".to_string()),
-            ..replica_set("nginx", &["A"])
-        };
-        let current = PlanItem {
-            policy: Some("ClusterPropagationPolicy/new".to_string()),
-            affinity_term: None,
-            ..previous.clone()
-        };
+        let mut previous = replica_set("nginx", &["A"]);
+        previous.selection.karmada.policy = Some("PropagationPolicy/p/old".to_string());
+        previous.selection.karmada.affinity_term = Some("primary".to_string());
+        let mut current = previous.clone();
+        current.selection.karmada.policy = Some("ClusterPropagationPolicy/new".to_string());
+        current.selection.karmada.affinity_term = None;
         let change = item_change(previous, current);
         assert_eq!(
-            change.policy,
+            change.selection.karmada.policy,
             Some(ValueChange {
                 before: Some("PropagationPolicy/p/old".to_string()),
                 after: Some("ClusterPropagationPolicy/new".to_string()),
             })
         );
         assert_eq!(
-            change.affinity_term,
+            change.selection.karmada.affinity_term,
             Some(ValueChange {
                 before: Some("primary".to_string()),
                 after: None,

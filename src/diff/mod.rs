@@ -9,7 +9,7 @@ mod decisions;
 mod merge;
 
 pub(crate) use change_set::{
-    ConditionChange, ConditionState, CountChange, ErrorState, ItemChange, PlanDiff, ValueChange,
+    ConditionChange, ConditionState, CountChange, ErrorState, ItemChange, PlanDiff,
 };
 pub use compare::compare;
 pub(crate) use decisions::decisions_view;

@@ -102,8 +102,8 @@ pub(crate) fn plan<'a>(
             .into_iter()
             .map(|quirk| Diagnostic::about(workload, DiagnosticKind::UpstreamQuirk, quirk)),
     );
-    item.policy = Some(policy.reference());
-    item.affinity_term = outcome.term.clone();
+    item.selection.karmada.policy = Some(policy.reference());
+    item.selection.karmada.affinity_term = outcome.term.clone();
     // Already in name order: a placed entry's rank is read off its index, not sorted again.
     let named = outcome.clusters.entries(&karmada.clusters);
     item.clusters = match &outcome.clusters {
@@ -181,7 +181,7 @@ fn previous_binding<'a>(
                 from: Some("--previous".to_string()),
                 clusters,
                 reschedule: false,
-                observed_affinity: item.affinity_term.clone(),
+                observed_affinity: item.selection.karmada.affinity_term.clone(),
             },
         };
     }

@@ -15,6 +15,7 @@ mod plan_document;
 pub(crate) mod preferences;
 pub(crate) mod quantity;
 pub(crate) mod time;
+mod value_change;
 mod workload;
 
 pub use crate::registry::WorkloadKind;
@@ -39,6 +40,7 @@ pub(crate) use object::{Metadata, Source};
 pub use plan_document::{Group, Plan, PlanItem, Rollout, Wave};
 pub(crate) use plan_document::{PLAN_API_VERSION, PLAN_KIND};
 pub(crate) use quantity::Quantity;
+pub(crate) use value_change::ValueChange;
 pub(crate) use workload::{FederatedPlacement, Workload};
 
 /// Everything one run reads: the fleet, the workloads that ask for placement, and the

@@ -10,7 +10,7 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use super::{ClusterNames, Condition, ConditionStatus, ObjectRef};
-use crate::registry::{ItemFields, ItemKey, ITEM_KEYS};
+use crate::registry::{ItemFields, ItemKey, SelectionFields, ITEM_KEYS, SELECTION_KEYS};
 
 pub(crate) const PLAN_API_VERSION: &str = "fleetplan.io/v1alpha1";
 pub(crate) const PLAN_KIND: &str = "Plan";
@@ -40,8 +40,8 @@ impl Plan {
     }
 }
 
-/// One item of a plan. Written by serde's derived code, each API's own fields (`api`) inline
-/// where the slot is; read back by hand ([`Deserialize`] below), since serde cannot flatten
+/// One item of a plan. Written by serde's derived code, each API's own fields (`selection`,
+/// `api`) inline where their slots are; read back by hand ([`Deserialize`] below), since serde cannot flatten
 /// a field into a struct that refuses unknown fields.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -58,13 +58,10 @@ pub struct PlanItem {
     /// OCM decision groups, in index order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<Group>,
-    /// Karmada: the PropagationPolicy or ClusterPropagationPolicy that claims the resource
-    /// (`PropagationPolicy/ns/name`, `ClusterPropagationPolicy/name`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub policy: Option<String>,
-    /// Karmada: the `clusterAffinities` term the result came from.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub affinity_term: Option<String>,
+    /// Each API's fields about how the clusters were chosen (the registry's list), written
+    /// here, each when not empty.
+    #[serde(flatten)]
+    pub selection: SelectionFields,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<Condition>,
     /// Each API's own fields (the registry's list), written here, each when not empty.
@@ -102,19 +99,22 @@ impl PlanItem {
 }
 
 /// A plan item's keys, in the order they are written: its shared fields, with each API's own
-/// after `conditions` (the message about an unknown key lists them).
-static FIELDS: [&str; BEFORE_API.len() + ITEM_KEYS.len() + AFTER_API.len()] =
-    join(&[BEFORE_API, ITEM_KEYS, AFTER_API]);
-const BEFORE_API: &[&str] = &[
-    "source",
-    "clusters",
-    "replicas",
-    "overflow",
-    "groups",
-    "policy",
-    "affinityTerm",
-    "conditions",
-];
+/// in their slots, how the clusters were chosen before `conditions` and the others after
+/// (the message about an unknown key lists them).
+static FIELDS: [&str;
+    BEFORE_SELECTION.len()
+        + SELECTION_KEYS.len()
+        + BEFORE_API.len()
+        + ITEM_KEYS.len()
+        + AFTER_API.len()] = join(&[
+    BEFORE_SELECTION,
+    SELECTION_KEYS,
+    BEFORE_API,
+    ITEM_KEYS,
+    AFTER_API,
+]);
+const BEFORE_SELECTION: &[&str] = &["source", "clusters", "replicas", "overflow", "groups"];
+const BEFORE_API: &[&str] = &["conditions"];
 const AFTER_API: &[&str] = &["changesAt", "via", "rollout", "errors"];
 
 /// `parts` one after the other, in an array of their total length `N`.
@@ -140,8 +140,6 @@ enum Key {
     Replicas,
     Overflow,
     Groups,
-    Policy,
-    AffinityTerm,
     Conditions,
     Api(ItemKey),
     ChangesAt,
@@ -173,8 +171,6 @@ impl Visitor<'_> for KeyVisitor {
             "replicas" => Key::Replicas,
             "overflow" => Key::Overflow,
             "groups" => Key::Groups,
-            "policy" => Key::Policy,
-            "affinityTerm" => Key::AffinityTerm,
             "conditions" => Key::Conditions,
             "changesAt" => Key::ChangesAt,
             "via" => Key::Via,
@@ -217,10 +213,8 @@ impl<'de> Visitor<'de> for ItemVisitor {
                 Key::Replicas => item.replicas = map.next_value()?,
                 Key::Overflow => item.overflow = map.next_value()?,
                 Key::Groups => item.groups = map.next_value()?,
-                Key::Policy => item.policy = map.next_value()?,
-                Key::AffinityTerm => item.affinity_term = map.next_value()?,
                 Key::Conditions => item.conditions = map.next_value()?,
-                Key::Api(key) => item.api.read(key, &mut map)?,
+                Key::Api(key) => key.read(&mut item, &mut map)?,
                 Key::ChangesAt => item.changes_at = map.next_value()?,
                 Key::Via => item.via = map.next_value()?,
                 Key::Rollout => item.rollout = map.next_value()?,
@@ -280,8 +274,8 @@ mod tests {
         );
         item.overflow = [("b".to_string(), 1)].into();
         item.groups = vec![group(0, "canary", &["a"])];
-        item.policy = Some("PropagationPolicy/default/pp".to_string());
-        item.affinity_term = Some("primary".to_string());
+        item.selection.karmada.policy = Some("PropagationPolicy/default/pp".to_string());
+        item.selection.karmada.affinity_term = Some("primary".to_string());
         item.api.kubefleet = kubefleet_fields();
         item.changes_at = Some("2026-01-01T00:00:00Z".to_string());
         item.via = vec![vec!["PlacementBinding/default/b".to_string()]];

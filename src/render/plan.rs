@@ -304,10 +304,7 @@ fn item_yaml(item: &PlanItem) -> Result<String, ItemError> {
 /// consumer that reach it, the replicas a replica workload or Karmada resource puts there,
 /// the claiming Karmada policy, the decision group of an OCM Placement.
 fn landing_line(item: &PlanItem, trace: &ItemTrace, cluster: &str) -> String {
-    let mut how = crate::registry::landing(trace, cluster);
-    if let Some(policy) = &item.policy {
-        how.push(format!("claimed by {policy}"));
-    }
+    let mut how = crate::registry::landing(item, trace, cluster);
     if !item.replicas.is_empty() || matches!(trace, ItemTrace::Replicas { .. }) {
         let replicas = item.replicas.get(cluster).copied().unwrap_or(0);
         how.push(format!("{replicas} replicas"));
@@ -475,8 +472,8 @@ mod tests {
         }];
         full.changes_at = Some("2026-06-01T00:00:00Z".into());
         // What YAML 1.1 reads as another type is quoted in the item as in the document.
-        full.policy = Some("yes".into());
-        full.affinity_term = Some("multi\nline\n  indented".into());
+        full.selection.karmada.policy = Some("yes".into());
+        full.selection.karmada.affinity_term = Some("multi\nline\n  indented".into());
         let mut failed = item("broken", None);
         failed.errors = vec!["no clusters".into()];
         let many: Vec<PlanItem> = (0..700)

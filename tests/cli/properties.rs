@@ -6,9 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use fleetplan::{
     build, build_item, load, plan_json, plan_yaml, previous_plan, BindingScore, ClusterNames,
-    ClusterOverrides, Condition, ConditionStatus, Group, ItemFields, ItemTrace, KubeFleetFields,
-    LoadOptions, Model, ObjectRef, PlacementResult, Plan, PlanItem, PlanOptions, Previous, Rollout,
-    Stage, Trace, Verdict, Wave,
+    ClusterOverrides, Condition, ConditionStatus, Group, ItemFields, ItemTrace, KarmadaFields,
+    KubeFleetFields, LoadOptions, Model, ObjectRef, PlacementResult, Plan, PlanItem, PlanOptions,
+    Previous, Rollout, SelectionFields, Stage, Trace, Verdict, Wave,
 };
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
@@ -422,10 +422,14 @@ fn item() -> impl Strategy<Value = PlanItem> {
                         })
                         .collect(),
                     // Karmada items round-trip their policy and affinity term too.
-                    policy: changes_at
-                        .as_ref()
-                        .map(|_| "PropagationPolicy/ns/pp".to_string()),
-                    affinity_term: changes_at.as_ref().map(|_| "primary".to_string()),
+                    selection: SelectionFields {
+                        karmada: KarmadaFields {
+                            policy: changes_at
+                                .as_ref()
+                                .map(|_| "PropagationPolicy/ns/pp".to_string()),
+                            affinity_term: changes_at.as_ref().map(|_| "primary".to_string()),
+                        },
+                    },
                     // Consumer items round-trip their chains.
                     via: changes_at
                         .as_ref()

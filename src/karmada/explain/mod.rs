@@ -4,6 +4,7 @@
 
 pub(crate) mod bindings;
 
+use super::fields::KarmadaFields;
 use super::plan::{BindingTrace, KarmadaTrace};
 use crate::karmada::assignment::{Division, Target};
 use crate::karmada::detector::ImplicitPriority;
@@ -418,6 +419,12 @@ fn pairs<'n>(clusters: impl Iterator<Item = (&'n str, i64)>) -> String {
     }
 }
 
+/// How a Karmada resource lands (`plan --cluster`): claimed by its policy.
+pub(crate) fn claimed_by(fields: &KarmadaFields) -> Option<String> {
+    let policy = fields.policy.as_ref()?;
+    Some(format!("claimed by {policy}"))
+}
+
 /// The plan table's rows of a Karmada resource: each cluster of the binding with its replicas, after the claiming policy.
 pub(crate) fn rows(item: &PlanItem) -> Rows {
     let rows = item
@@ -427,7 +434,7 @@ pub(crate) fn rows(item: &PlanItem) -> Rows {
             vec![
                 cluster.to_string(),
                 item.replicas.get(cluster).copied().unwrap_or(0).to_string(),
-                item.policy.clone().unwrap_or_default(),
+                item.selection.karmada.policy.clone().unwrap_or_default(),
             ]
         })
         .collect();

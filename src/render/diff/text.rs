@@ -2,9 +2,7 @@
 //! removed item.
 
 use super::paint::{paint, Colour};
-use crate::diff::{
-    ConditionChange, ConditionState, CountChange, ErrorState, ItemChange, PlanDiff, ValueChange,
-};
+use crate::diff::{ConditionChange, ConditionState, CountChange, ErrorState, ItemChange, PlanDiff};
 use crate::plan::{Group, Rollout};
 use crate::registry::Mark;
 
@@ -101,15 +99,17 @@ pub(super) fn change_lines(change: &ItemChange) -> Vec<(String, Option<Colour>)>
     for condition in &change.conditions {
         line(condition_line(condition), None);
     }
-    let values = [
-        ("policy", &change.policy),
-        ("affinityTerm", &change.affinity_term),
-        ("changesAt", &change.changes_at),
-    ];
-    for (name, value) in values {
-        if let Some(value) = value {
-            line(value_line(name, value), None);
-        }
+    let api_colour = |mark: Option<Mark>| {
+        mark.map(|mark| match mark {
+            Mark::Added => Colour::Added,
+            Mark::Removed => Colour::Removed,
+        })
+    };
+    for (text, mark) in change.selection.lines() {
+        line(text, api_colour(mark));
+    }
+    if let Some(value) = &change.changes_at {
+        line(value.line("changesAt"), None);
     }
     for chain in &change.via_added {
         line(format!("+ via {}", chain.join(" -> ")), Some(Colour::Added));
@@ -130,11 +130,7 @@ pub(super) fn change_lines(change: &ItemChange) -> Vec<(String, Option<Colour>)>
         line(text, None);
     }
     for (text, mark) in change.apis.lines() {
-        let colour = mark.map(|mark| match mark {
-            Mark::Added => Colour::Added,
-            Mark::Removed => Colour::Removed,
-        });
-        line(text, colour);
+        line(text, api_colour(mark));
     }
     for error in &change.errors_added {
         line(format!("+ error: {error}"), Some(Colour::Added));
@@ -146,14 +142,6 @@ pub(super) fn change_lines(change: &ItemChange) -> Vec<(String, Option<Colour>)>
 }
 
 const NONE: &str = "(none)";
-
-fn value_line(name: &str, value: &ValueChange) -> String {
-    format!(
-        "{name}: {} → {}",
-        value.before.as_deref().unwrap_or(NONE),
-        value.after.as_deref().unwrap_or(NONE)
-    )
-}
 
 /// `Progressive [a, b] [c]`: the strategy, then each wave's clusters in the order they are
 /// reached (a mandatory wave marked `!`).
