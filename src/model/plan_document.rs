@@ -148,8 +148,14 @@ enum Key {
     Errors,
 }
 
-impl<'de> Deserialize<'de> for Key {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Key, D::Error> {
+/// A key as read, with its place in [`FIELDS`] (which tells a repeated key).
+struct Named {
+    key: Key,
+    at: usize,
+}
+
+impl<'de> Deserialize<'de> for Named {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Named, D::Error> {
         deserializer.deserialize_identifier(KeyVisitor)
     }
 }
@@ -157,15 +163,18 @@ impl<'de> Deserialize<'de> for Key {
 struct KeyVisitor;
 
 impl Visitor<'_> for KeyVisitor {
-    type Value = Key;
+    type Value = Named;
 
     fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
         // serde's derived wording, which a previous plan's errors have always had.
         formatter.write_str("field identifier")
     }
 
-    fn visit_str<E: de::Error>(self, name: &str) -> Result<Key, E> {
-        Ok(match name {
+    fn visit_str<E: de::Error>(self, name: &str) -> Result<Named, E> {
+        let Some(at) = FIELDS.iter().position(|field| *field == name) else {
+            return Err(E::unknown_field(name, &FIELDS));
+        };
+        let key = match name {
             "source" => Key::Source,
             "clusters" => Key::Clusters,
             "replicas" => Key::Replicas,
@@ -180,14 +189,15 @@ impl Visitor<'_> for KeyVisitor {
                 Some(key) => Key::Api(key),
                 None => return Err(E::unknown_field(name, &FIELDS)),
             },
-        })
+        };
+        Ok(Named { key, at })
     }
 }
 
 /// As serde's derived code reads a struct that refuses unknown fields: a missing field is its
 /// default (`source` is required), an unknown key is refused while it is read, so the error's
-/// path ends at it. A key cannot repeat: `--previous` reads a parsed document, whose parser
-/// refuses a repeated key.
+/// path ends at it, and a repeated key is refused with serde's `duplicate field` (`--previous`
+/// reads a parsed document, whose parser refuses one first; a library caller may not).
 impl<'de> Deserialize<'de> for PlanItem {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<PlanItem, D::Error> {
         deserializer.deserialize_struct("PlanItem", &FIELDS, ItemVisitor)
@@ -206,7 +216,11 @@ impl<'de> Visitor<'de> for ItemVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PlanItem, A::Error> {
         let mut source = None;
         let mut item = PlanItem::default();
-        while let Some(key) = map.next_key()? {
+        let mut seen = [false; FIELDS.len()];
+        while let Some(Named { key, at }) = map.next_key()? {
+            if std::mem::replace(&mut seen[at], true) {
+                return Err(de::Error::duplicate_field(FIELDS[at]));
+            }
             match key {
                 Key::Source => source = Some(map.next_value()?),
                 Key::Clusters => item.clusters = map.next_value()?,
@@ -403,6 +417,42 @@ mod tests {
             removed.map(|api| api.kubefleet.removed),
             Ok(vec!["a".to_string()])
         );
+    }
+
+    /// A repeated key is refused as serde's derived code refuses it, with the same message at
+    /// the same path and place: a shared field's and an API's field alike.
+    #[test]
+    fn a_repeated_key_is_refused_as_serde_s_derived_code_refuses_it() {
+        #[derive(Debug, Deserialize)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        struct Derived {
+            #[serde(rename = "source")]
+            _source: ObjectRef,
+            #[serde(default, rename = "clusters")]
+            _clusters: Vec<String>,
+            #[serde(default, rename = "scores")]
+            _scores: BTreeMap<String, serde_json::Value>,
+            #[serde(default, rename = "errors")]
+            _errors: Vec<String>,
+        }
+        fn read_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<(), (String, String)> {
+            let deserializer = &mut serde_json::Deserializer::from_str(text);
+            serde_path_to_error::deserialize::<_, T>(deserializer)
+                .map(|_| ())
+                .map_err(|error| (error.path().to_string(), error.into_inner().to_string()))
+        }
+        let source = r#""source":{"apiVersion":"v1","kind":"ConfigMap","name":"x"}"#;
+        for (key, value) in [("clusters", "[]"), ("scores", "{}"), ("errors", r#"["e"]"#)] {
+            let text = format!(r#"{{{source},"{key}":{value},"{key}":{value}}}"#);
+            let derived = read_json::<Derived>(&text);
+            assert!(
+                derived
+                    .as_ref()
+                    .is_err_and(|(_, message)| message.starts_with("duplicate field")),
+                "{derived:?}"
+            );
+            assert_eq!(read_json::<PlanItem>(&text), derived, "{key}");
+        }
     }
 
     #[test]
