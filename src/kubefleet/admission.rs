@@ -431,40 +431,32 @@ fn label_selector(term: &ClusterSelectorTerm, parent: &str, messages: &mut Vec<S
     }
 }
 
+/// `validateTolerations`: each message names the whole toleration as Go's `%+v` prints it,
+/// one message per fault the key or value check reports. Its two other messages (a value with
+/// `Exists`, an empty key with `Equal`) never show: the CRD's CEL rules refuse both first.
 fn tolerations(tolerations: &[Toleration], messages: &mut Vec<String>) {
     let mut seen = HashSet::new();
     for toleration in tolerations {
+        let shown = format!(
+            "{{Key:{} Operator:{} Value:{} Effect:{}}}",
+            toleration.key,
+            toleration.operator.as_str(),
+            toleration.value,
+            toleration.effect
+        );
         if !toleration.key.is_empty() {
-            let errors = label_key_errors(&toleration.key);
-            if !errors.is_empty() {
-                messages.push(format!(
-                    "invalid toleration key {}: {}",
-                    toleration.key,
-                    errors.join("; ")
-                ));
+            for error in label_key_errors(&toleration.key) {
+                messages.push(format!("invalid toleration key {shown}: {error}"));
             }
         }
-        if toleration.operator == TolerationOperator::Equal && toleration.key.is_empty() {
-            messages.push(format!(
-                "toleration key cannot be empty when operator is {}",
-                toleration.operator.as_str()
-            ));
-        }
-        let errors = label_value_errors(&toleration.value);
-        if !errors.is_empty() {
-            messages.push(format!(
-                "invalid toleration value {}: {}",
-                toleration.value,
-                errors.join("; ")
-            ));
+        if toleration.operator == TolerationOperator::Equal {
+            for error in label_value_errors(&toleration.value) {
+                messages.push(format!("invalid toleration value {shown}: {error}"));
+            }
         }
         if !seen.insert(toleration) {
             messages.push(format!(
-                "toleration {{Key:{} Operator:{} Value:{} Effect:{}}} already exists, tolerations must be unique",
-                toleration.key,
-                toleration.operator.as_str(),
-                toleration.value,
-                toleration.effect
+                "toleration {shown} already exists, tolerations must be unique"
             ));
         }
     }

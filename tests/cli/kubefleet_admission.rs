@@ -645,10 +645,9 @@ fn a_placement_s_strategy_type_and_toleration_count_are_admitted_as_the_crd_admi
         .run();
 }
 
-/// A ClusterResourcePlacement `crp-x` of `apiVersion` placement.kubernetes-fleet.io/VERSION,
-/// a PickN of 1 whose `clusterAffinity` is `affinity` (its lines, indented 8), and whatever
-/// follows it in the policy.
-fn pick_n_affinity(version: &str, affinity: &str) -> String {
+/// A ClusterResourcePlacement `crp-x` of placement.kubernetes-fleet.io/VERSION whose
+/// `spec.policy` is `policy` (its lines, indented 4).
+fn crp_x(version: &str, policy: &str) -> String {
     format!(
         "apiVersion: placement.kubernetes-fleet.io/{version}
 kind: ClusterResourcePlacement
@@ -656,12 +655,38 @@ metadata: {{name: crp-x}}
 spec:
   resourceSelectors: [{{group: \"\", version: v1, kind: Namespace, name: shop}}]
   policy:
-    placementType: PickN
+{policy}"
+    )
+}
+
+/// `crp-x`, a PickN of 1 whose `clusterAffinity` is `affinity` (its lines, indented 8), and
+/// whatever follows it in the policy.
+fn pick_n_affinity(version: &str, affinity: &str) -> String {
+    crp_x(
+        version,
+        &format!(
+            "    placementType: PickN
     numberOfClusters: 1
     affinity:
       clusterAffinity:
 {affinity}"
+        ),
     )
+}
+
+/// Plans `placement` (the ClusterResourcePlacement `crp-x`) beside the example: refused by
+/// the webhook with `messages`, aggregated as `utilerrors.NewAggregate` prints several.
+fn refused_by_the_webhook(placement: &str, messages: &[&str]) {
+    Test::new()
+        .args(["plan", "-f", EXAMPLE, "-f", "-", "--now", NOW, "-o", "name"])
+        .stdin(placement)
+        .stderr(format!(
+            "error: <stdin>#1: ClusterResourcePlacement/crp-x: the placement policy field is \
+             invalid: [{}]\n",
+            messages.join(", ")
+        ))
+        .status(1)
+        .run();
 }
 
 /// The webhook's property-requirement messages are `validatePropertySelectorRequirements`'
@@ -698,16 +723,7 @@ fn property_requirements_are_refused_with_the_webhook_s_messages_in_its_order() 
         "inconsistent requirements on property zones: lower bound (5) and upper bound (3) \
          exclude all values",
     ];
-    Test::new()
-        .args(["plan", "-f", EXAMPLE, "-f", "-", "--now", NOW, "-o", "name"])
-        .stdin(placement)
-        .stderr(format!(
-            "error: <stdin>#1: ClusterResourcePlacement/crp-x: the placement policy field is \
-             invalid: [{}]\n",
-            messages.join(", ")
-        ))
-        .status(1)
-        .run();
+    refused_by_the_webhook(&placement, &messages);
 }
 
 /// The CRD's `required` lists under `spec.policy` (v1 and v1beta1 alike): a preferred term
@@ -763,4 +779,42 @@ fn a_policy_missing_a_field_the_crd_requires_is_refused_at_that_field() {
         .stderr(stderr)
         .status(1)
         .run();
+}
+
+/// The webhook's toleration messages are `validateTolerations`' (`pkg/utils/validator/
+/// placement.go` at e160c1cdfdd9): each names the whole toleration as Go's `%+v` prints it,
+/// one message per fault of its key (`IsQualifiedName`) or, with `Equal`, of its value
+/// (`IsValidLabelValue`), then a repeated toleration.
+#[test]
+fn tolerations_are_refused_with_the_webhook_s_messages() {
+    let long = format!("{}!", "k".repeat(63));
+    let placement = crp_x(
+        "v1beta1",
+        &format!(
+            "    placementType: PickAll
+    tolerations:
+      - {{key: {long}, operator: Exists}}
+      - {{key: dedicated, value: \"-v-\", effect: NoSchedule}}
+      - {{key: dedicated, value: \"-v-\", effect: NoSchedule}}
+"
+        ),
+    );
+    let name = "name part must consist of alphanumeric characters, '-', '_' or '.', and must \
+                start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  \
+                or '123-abc', regex used for validation is \
+                '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+    let value = "a valid label must be an empty string or consist of alphanumeric characters, \
+                 '-', '_' or '.', and must start and end with an alphanumeric character (e.g. \
+                 'MyValue',  or 'my_value',  or '12345', regex used for validation is \
+                 '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+    let first = format!("{{Key:{long} Operator:Exists Value: Effect:}}");
+    let second = "{Key:dedicated Operator:Equal Value:-v- Effect:NoSchedule}";
+    let messages = [
+        format!("invalid toleration key {first}: name part must be no more than 63 bytes"),
+        format!("invalid toleration key {first}: {name}"),
+        format!("invalid toleration value {second}: {value}"),
+        format!("toleration {second} already exists, tolerations must be unique"),
+    ];
+    let messages: Vec<&str> = messages.iter().map(String::as_str).collect();
+    refused_by_the_webhook(&placement, &messages);
 }
