@@ -917,7 +917,7 @@ _fleetplan() {
             return 0
             ;;
         fleetplan__subcmd__vectors)
-            opts="-h --max-input-bytes --color --help kubefleet planner selector"
+            opts="-h --max-input-bytes --color --help kubefleet ocm planner selector"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -892,6 +892,11 @@ pub(crate) const VECTOR_SUITES: &[crate::vectors::Suite] = &[
         run: kubefleet::upstream_vectors::run_file,
     },
     crate::vectors::Suite {
+        name: "ocm",
+        upstream: "open-cluster-management-io/ocm: the placement scheduler, its plugins, decision groups and conditions",
+        run: ocm::upstream_vectors::run_file,
+    },
+    crate::vectors::Suite {
         name: "planner",
         upstream: "kubefed and federation v1: the replica planner (planner_test.go) and documented layouts",
         run: crate::replicas::upstream_vectors::run_file,

@@ -93,6 +93,35 @@ pub(crate) fn parse<T: DeserializeOwned>(text: &str) -> Result<T, FileError> {
     })
 }
 
+/// A case's outcome once its runner compared what it could: the comparisons that failed
+/// (`failures`), then each `expected` field it did not compare (remarks such as a note aside),
+/// and a case that expects nothing, which would pass vacuously.
+pub(crate) fn checked<'a>(
+    mut failures: Vec<String>,
+    expected: impl IntoIterator<Item = &'a str>,
+    compared: impl Fn(&str) -> bool,
+    remarks: &[&str],
+) -> Result<(), Mismatch> {
+    let mut expects = false;
+    for name in expected {
+        if remarks.contains(&name) {
+            continue;
+        }
+        expects = true;
+        if !compared(name) {
+            failures.push(format!("{name}: not compared for this case"));
+        }
+    }
+    if !expects {
+        failures.push("nothing expected".to_string());
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(Mismatch::Fields(failures))
+    }
+}
+
 /// A report over `vectors`, each `(path, id, kind, outcome)` with `path` where the vector is
 /// in the file (`vectors[3]`); a file without vectors (`at` says where they belong) or with a
 /// repeated id is an error (a run over nothing would pass vacuously, and a failure must name

@@ -82,7 +82,6 @@ impl From<String> for Interned {
     }
 }
 
-#[cfg(test)]
 /// Labels from `(key, value)` pairs without sharing: for tests and one-off clusters. The
 /// loader goes through an [`Interner`] instead.
 pub(crate) fn labels_from<K: Into<Interned>, V: Into<Interned>>(

@@ -32,9 +32,7 @@ pub(crate) use decision::PreviousDecision;
 pub(crate) use decode_message::plain_decode_message;
 pub(crate) use echo::{echo, shorten_quoted, MAX_LINE_CHARS};
 pub(crate) use label_selector::{LabelSelectorRequirementSpec, LabelSelectorSpec};
-#[cfg(test)]
-pub(crate) use labels::labels_from;
-pub(crate) use labels::{Interned, Interner, Labels};
+pub(crate) use labels::{labels_from, Interned, Interner, Labels};
 pub use object::ObjectRef;
 pub(crate) use object::{Metadata, Source};
 pub use plan_document::{Group, Plan, PlanItem, Rollout, Wave};

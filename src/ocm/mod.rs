@@ -39,8 +39,7 @@ mod scheduler;
 pub(crate) mod select;
 pub(crate) mod spread;
 pub(crate) mod trace;
-#[cfg(test)]
-mod upstream_vectors;
+pub(crate) mod upstream_vectors;
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -1,6 +1,9 @@
-//! Runs every case of `testdata/upstream/ocm.yaml` (transcribed from OCM's scheduler tests)
-//! through the placement engine and checks every expected field.
+//! The ocm suite of `fleetplan vectors`: every case of a file in the format of
+//! testdata/upstream/ocm.yaml (transcribed from OCM's scheduler tests) through the placement
+//! engine, every expected field checked (one the case's kind does not compare fails it). The
+//! library test runs the bundled copy: all 56 pass.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Deserialize;
@@ -17,11 +20,13 @@ use crate::model::{
     LabelSelectorSpec, ObjectRef, PreviousDecision, Quantity, Taint,
 };
 use crate::ocm::model::decision::DECISION_KIND;
-use crate::ocm::model::placement::{decode_placement_spec, parse_taint_effect, PLACEMENT_LABEL};
+use crate::ocm::model::placement::{
+    decode_placement_spec, parse_taint_effect, PlacementSpec, PLACEMENT_LABEL,
+};
 use crate::ocm::model::scores::AddOnPlacementScore;
 use crate::registry::InventoryExtras;
+use crate::vectors::{self, FileError, Mismatch, Report};
 
-const VECTORS: &str = include_str!("../../testdata/upstream/ocm.yaml");
 const API_VERSION: &str = "cluster.open-cluster-management.io/v1beta1";
 
 #[derive(Deserialize)]
@@ -133,15 +138,24 @@ struct ScoreIn {
     valid_until: Option<String>,
 }
 
+/// A value of the case's input that does not read.
+fn bad(what: &str, text: &str) -> Mismatch {
+    Mismatch::Input {
+        path: String::new(),
+        message: format!("{what} {text:?}"),
+    }
+}
+
 /// RFC 3339 `YYYY-MM-DDTHH:MM:SSZ` as Unix seconds (the vectors only use UTC).
-fn unix(text: &str) -> i64 {
-    let number = |range: std::ops::Range<usize>| -> i64 {
+fn unix(text: &str) -> Result<i64, Mismatch> {
+    let number = |range: std::ops::Range<usize>| -> Result<i64, Mismatch> {
         text.get(range)
-            .and_then(|digits| digits.parse().ok())
-            .unwrap_or_else(|| panic!("bad timestamp {text}"))
+            .and_then(|digits| digits.parse::<u16>().ok())
+            .map(i64::from)
+            .ok_or_else(|| bad("not a YYYY-MM-DDTHH:MM:SSZ time:", text))
     };
-    let (year, month, day) = (number(0..4), number(5..7), number(8..10));
-    let (hour, minute, second) = (number(11..13), number(14..16), number(17..19));
+    let (year, month, day) = (number(0..4)?, number(5..7)?, number(8..10)?);
+    let (hour, minute, second) = (number(11..13)?, number(14..16)?, number(17..19)?);
     // Days from civil (Howard Hinnant's algorithm).
     let y = if month <= 2 { year - 1 } else { year };
     let era = y.div_euclid(400);
@@ -150,29 +164,27 @@ fn unix(text: &str) -> i64 {
     let doy = (153 * mp + 2) / 5 + day - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     let days = era * 146_097 + doe - 719_468;
-    days * 86_400 + hour * 3_600 + minute * 60 + second
+    Ok(days * 86_400 + hour * 3_600 + minute * 60 + second)
 }
 
-fn quantities(values: &BTreeMap<String, String>) -> BTreeMap<String, Quantity> {
+fn quantities(values: &BTreeMap<String, String>) -> Result<BTreeMap<String, Quantity>, Mismatch> {
     values
         .iter()
         .map(|(name, text)| {
-            let value = text
-                .parse()
-                .unwrap_or_else(|_| panic!("bad quantity {text}"));
-            (
+            let value = text.parse().map_err(|_| bad("not a quantity:", text))?;
+            Ok((
                 name.clone(),
                 Quantity {
                     text: text.clone(),
                     value,
                 },
-            )
+            ))
         })
         .collect()
 }
 
-fn cluster(input: &ClusterIn) -> Cluster {
-    Cluster {
+fn cluster(input: &ClusterIn) -> Result<Cluster, Mismatch> {
+    Ok(Cluster {
         name: input.name.clone(),
         labels: labels_from(input.labels.clone()),
         claims: labels_from(
@@ -184,24 +196,31 @@ fn cluster(input: &ClusterIn) -> Cluster {
         taints: input
             .taints
             .iter()
-            .map(|taint| Taint {
-                key: taint.key.clone(),
-                value: taint.value.clone(),
-                effect: parse_taint_effect(&taint.effect).expect("taint effect"),
-                time_added: taint.time_added.as_deref().map(unix),
+            .map(|taint| {
+                Ok(Taint {
+                    key: taint.key.clone(),
+                    value: taint.value.clone(),
+                    effect: parse_taint_effect(&taint.effect)
+                        .map_err(|_| bad("not a taint effect:", &taint.effect))?,
+                    time_added: taint.time_added.as_deref().map(unix).transpose()?,
+                })
             })
-            .collect(),
-        allocatable: quantities(&input.allocatable),
-        resource_capacity: quantities(&input.capacity),
+            .collect::<Result<_, Mismatch>>()?,
+        allocatable: quantities(&input.allocatable)?,
+        resource_capacity: quantities(&input.capacity)?,
         online: true,
         deleting: input.deletion_timestamp.is_some(),
         ..Cluster::default()
-    }
+    })
 }
 
-fn inventory(input: &Input) -> Inventory {
-    Inventory {
-        clusters: input.clusters.iter().map(cluster).collect(),
+fn inventory(input: &Input) -> Result<Inventory, Mismatch> {
+    Ok(Inventory {
+        clusters: input
+            .clusters
+            .iter()
+            .map(cluster)
+            .collect::<Result<_, _>>()?,
         cluster_sets: input
             .cluster_sets
             .iter()
@@ -233,16 +252,18 @@ fn inventory(input: &Input) -> Inventory {
             addon_scores: input
                 .add_on_placement_scores
                 .iter()
-                .map(|score| AddOnPlacementScore {
-                    namespace: score.cluster.clone(),
-                    name: score.name.clone(),
-                    scores: score.scores.clone(),
-                    valid_until: score.valid_until.as_deref().map(unix),
-                    source: Default::default(),
+                .map(|score| {
+                    Ok(AddOnPlacementScore {
+                        namespace: score.cluster.clone(),
+                        name: score.name.clone(),
+                        scores: score.scores.clone(),
+                        valid_until: score.valid_until.as_deref().map(unix).transpose()?,
+                        source: Default::default(),
+                    })
                 })
-                .collect(),
+                .collect::<Result<_, Mismatch>>()?,
         },
-    }
+    })
 }
 
 fn previous(input: &Input) -> Vec<PreviousDecision> {
@@ -298,10 +319,13 @@ fn score_map(value: &Value) -> BTreeMap<String, i64> {
 struct Checker<'c> {
     case: &'c Case,
     failures: Vec<String>,
+    /// The expected fields compared so far.
+    compared: RefCell<BTreeSet<String>>,
 }
 
 impl<'c> Checker<'c> {
     fn expected(&self, field: &str) -> Option<&'c Value> {
+        self.compared.borrow_mut().insert(field.to_string());
         self.case.expected.get(field)
     }
 
@@ -325,43 +349,53 @@ impl<'c> Checker<'c> {
 
     fn check<T: PartialEq + std::fmt::Debug>(&mut self, what: &str, got: T, want: T) {
         if got != want {
-            self.failures.push(format!(
-                "{}: {what}: got {got:?}, want {want:?}",
-                self.case.id
-            ));
+            self.failures
+                .push(format!("{what}: got {got:?}, want {want:?}"));
         }
     }
 
-    fn placement(&self) -> &'c PlacementIn {
-        self.case
-            .input
-            .placement
-            .as_ref()
-            .expect("case has a placement")
+    fn placement(&self) -> Result<&'c PlacementIn, Mismatch> {
+        self.case.input.placement.as_ref().ok_or(Mismatch::Input {
+            path: "placement".to_string(),
+            message: "missing: this kind of case runs a placement".to_string(),
+        })
     }
 
-    fn now(&self) -> i64 {
-        self.case.input.now.as_deref().map_or(ZERO_TIME, unix)
+    fn now(&self) -> Result<i64, Mismatch> {
+        self.case.input.now.as_deref().map_or(Ok(ZERO_TIME), unix)
+    }
+
+    /// The placement's spec, decoded as the hub's API server would take it.
+    fn spec(&self) -> Result<PlacementSpec, Mismatch> {
+        decode_placement_spec(API_VERSION, self.placement()?.spec.clone()).map_err(|error| {
+            Mismatch::Input {
+                path: "placement.spec".to_string(),
+                message: error.to_string(),
+            }
+        })
     }
 
     /// Runs the whole scheduler; filter cases get one clusterset of every cluster bound
     /// to the placement's namespace, as upstream's plugin tests hand the filter every cluster.
-    fn run(&self, inventory: &Inventory, previous: &[PreviousDecision]) -> PlacementResult {
-        let placement = self.placement();
-        let spec =
-            decode_placement_spec(API_VERSION, placement.spec.clone()).expect("spec decodes");
+    fn run(
+        &self,
+        inventory: &Inventory,
+        previous: &[PreviousDecision],
+    ) -> Result<PlacementResult, Mismatch> {
+        let placement = self.placement()?;
+        let spec = self.spec()?;
         let clusters = ClusterIndex::new(&inventory.clusters);
         let scheduler = Scheduler::new(&clusters, inventory, previous);
-        schedule(&PlacementInput {
+        Ok(schedule(&PlacementInput {
             scheduler: &scheduler,
             namespace: &placement.namespace,
             name: &placement.name,
             spec: &spec,
-            now: self.now(),
+            now: self.now()?,
             trace: true,
             // Upstream's scheduler does not enforce spreadPolicy.
             enforce_spread: false,
-        })
+        }))
     }
 
     fn check_status(&mut self, result: &PlacementResult) {
@@ -388,12 +422,12 @@ impl<'c> Checker<'c> {
         }
     }
 
-    fn schedule_case(&mut self) {
+    fn schedule_case(&mut self) -> Result<(), Mismatch> {
         let input = &self.case.input;
-        let inventory = inventory(input);
+        let inventory = inventory(input)?;
         let previous = previous(input);
-        let result = self.run(&inventory, &previous);
-        let trace = result.trace.clone().expect("trace");
+        let result = self.run(&inventory, &previous)?;
+        let trace = result.trace.clone().ok_or_else(no_trace)?;
         let filters: Vec<(String, Vec<String>)> = trace
             .debug
             .filtered_pipeline_results
@@ -448,12 +482,13 @@ impl<'c> Checker<'c> {
         let want_unscheduled = self.expected("unscheduled").and_then(Value::as_i64);
         self.check("unscheduled", Some(result.unscheduled), want_unscheduled);
         self.check_status(&result);
+        Ok(())
     }
 
-    fn filter_case(&mut self, plugin: &str) {
+    fn filter_case(&mut self, plugin: &str) -> Result<(), Mismatch> {
         let input = &self.case.input;
-        let mut inventory = inventory(input);
-        let namespace = self.placement().namespace.clone();
+        let mut inventory = inventory(input)?;
+        let namespace = self.placement()?.namespace.clone();
         inventory.cluster_sets.push(ClusterSet {
             name: "every-cluster".into(),
             selector: ClusterSetSelector::LabelSelector(Some(LabelSelectorSpec::default())),
@@ -466,8 +501,8 @@ impl<'c> Checker<'c> {
             source: Default::default(),
         });
         let previous = previous(input);
-        let result = self.run(&inventory, &previous);
-        let trace = result.trace.clone().expect("trace");
+        let result = self.run(&inventory, &previous)?;
+        let trace = result.trace.clone().ok_or_else(no_trace)?;
         let record = match plugin {
             "Predicate" => "Predicate",
             _ => "Predicate,TaintToleration",
@@ -483,19 +518,20 @@ impl<'c> Checker<'c> {
         let want = self.expected("filtered").map(strings).unwrap_or_default();
         self.check("filtered", filtered, want);
         if let Some(requeue) = self.expected("requeueAt") {
-            let want = requeue.as_str().map(unix);
+            let want = requeue.as_str().map(unix).transpose()?;
             self.check("requeueAt", result.requeue_at, want);
         }
         self.check_status(&result);
+        Ok(())
     }
 
-    fn prioritizer_case(&mut self, plugin: &str) {
+    fn prioritizer_case(&mut self, plugin: &str) -> Result<(), Mismatch> {
         let input = &self.case.input;
-        let inventory = inventory(input);
+        let inventory = inventory(input)?;
         let previous = previous(input);
         let clusters = ClusterIndex::new(&inventory.clusters);
         let scheduler = Scheduler::new(&clusters, &inventory, &previous);
-        let placement = self.placement();
+        let placement = self.placement()?;
         let clusters: Vec<&Cluster> = inventory.clusters.iter().collect();
         let every = Feasible::from((0..clusters.len()).collect::<Vec<_>>());
         let own = scheduler.previous.own_clusters(
@@ -507,10 +543,11 @@ impl<'c> Checker<'c> {
             scheduler: &scheduler,
             namespace: &placement.namespace,
             name: &placement.name,
-            now: self.now(),
+            now: self.now()?,
             own: own.as_ref(),
         };
-        let prioritizer = prioritizers::by_name(plugin).expect("a prioritizer upstream names");
+        let prioritizer = prioritizers::by_name(plugin)
+            .ok_or_else(|| Mismatch::Kind(format!("the prioritizer {plugin:?}")))?;
         let scores = prioritizer
             .score(&context, &every)
             .scores
@@ -522,12 +559,12 @@ impl<'c> Checker<'c> {
             .collect();
         let want = self.expected("scores").map(score_map).unwrap_or_default();
         self.check("scores", got, want);
+        Ok(())
     }
 
-    fn decision_groups_case(&mut self) {
-        let placement = self.placement();
-        let spec =
-            decode_placement_spec(API_VERSION, placement.spec.clone()).expect("spec decodes");
+    fn decision_groups_case(&mut self) -> Result<(), Mismatch> {
+        let placement = self.placement()?;
+        let spec = self.spec()?;
         let scheduled = Inventory {
             clusters: self
                 .case
@@ -535,7 +572,7 @@ impl<'c> Checker<'c> {
                 .scheduled_clusters
                 .iter()
                 .map(cluster)
-                .collect(),
+                .collect::<Result<_, _>>()?,
             ..Inventory::default()
         };
         let clusters = ClusterIndex::new(&scheduled.clusters);
@@ -546,7 +583,7 @@ impl<'c> Checker<'c> {
         selected.sort_unstable_by_key(|&(_, rank)| rank);
         let grouped =
             groups::decision_groups(&spec.decision_strategy.group_strategy, &fleet, &selected)
-                .expect("groups");
+                .map_err(|error| Mismatch::Engine(error.to_string()))?;
         let (statuses, objects) = groups::decision_objects(
             &placement.namespace,
             &placement.name,
@@ -596,11 +633,12 @@ impl<'c> Checker<'c> {
                 Some(placement.name.as_str()),
             );
         }
+        Ok(())
     }
 
-    fn available_clusters_case(&mut self) {
+    fn available_clusters_case(&mut self) -> Result<(), Mismatch> {
         let input = &self.case.input;
-        let inventory = inventory(input);
+        let inventory = inventory(input)?;
         let clusters = ClusterIndex::new(&inventory.clusters);
         let fleet = FleetIndex::new(&clusters, &inventory);
         let (clusters, error) = match fleet.candidates(&input.eligible_cluster_set_names) {
@@ -617,6 +655,7 @@ impl<'c> Checker<'c> {
         self.check("clusters", clusters, want);
         let want_error = self.expected("error").and_then(Value::as_bool);
         self.check("error", Some(error), want_error);
+        Ok(())
     }
 
     fn eligible_sets_case(&mut self) {
@@ -654,35 +693,71 @@ impl<'c> Checker<'c> {
     }
 }
 
-#[test]
-fn every_ocm_upstream_case_passes() {
-    let cases: Vec<Case> = serde_yaml::from_str(VECTORS).expect("ocm.yaml parses");
-    assert_eq!(cases.len(), 56, "the vectors file has 56 cases");
-    let mut failures = Vec::new();
-    for case in &cases {
-        let mut checker = Checker {
-            case,
-            failures: Vec::new(),
-        };
-        let plugin = case.plugin.clone().unwrap_or_default();
-        match case.kind.as_str() {
-            "schedule" => checker.schedule_case(),
-            "filter" => checker.filter_case(&plugin),
-            "prioritizer" => checker.prioritizer_case(&plugin),
-            "decision_groups" => checker.decision_groups_case(),
-            "available_clusters" => checker.available_clusters_case(),
-            "eligible_clustersets" => checker.eligible_sets_case(),
-            "satisfied_condition" => checker.satisfied_case(),
-            other => checker
-                .failures
-                .push(format!("{}: unknown kind {other}", case.id)),
-        }
-        failures.extend(checker.failures);
+/// The case's trace, which every run asks for.
+fn no_trace() -> Mismatch {
+    Mismatch::Engine("the scheduler kept no trace".to_string())
+}
+
+/// Runs every case of `text` (the format of testdata/upstream/ocm.yaml).
+pub(crate) fn run_file(text: &str) -> Result<Report, FileError> {
+    let cases: Vec<Case> = vectors::parse(text)?;
+    vectors::report(
+        "",
+        cases.iter().enumerate().map(|(index, case)| {
+            (
+                format!("[{index}]"),
+                case.id.as_str(),
+                case.kind.as_str(),
+                check(case),
+            )
+        }),
+    )
+}
+
+/// One case: every expected field compared.
+fn check(case: &Case) -> Result<(), Mismatch> {
+    let mut checker = Checker {
+        case,
+        failures: Vec::new(),
+        compared: RefCell::new(BTreeSet::new()),
+    };
+    let plugin = case.plugin.clone().unwrap_or_default();
+    match case.kind.as_str() {
+        "schedule" => checker.schedule_case()?,
+        "filter" => checker.filter_case(&plugin)?,
+        "prioritizer" => checker.prioritizer_case(&plugin)?,
+        "decision_groups" => checker.decision_groups_case()?,
+        "available_clusters" => checker.available_clusters_case()?,
+        "eligible_clustersets" => checker.eligible_sets_case(),
+        "satisfied_condition" => checker.satisfied_case(),
+        other => return Err(Mismatch::Kind(format!("kind {other:?}"))),
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    let compared = checker.compared.borrow();
+    let expected = case.expected.as_mapping().cloned().unwrap_or_default();
+    vectors::checked(
+        checker.failures,
+        expected
+            .keys()
+            .map(|key| key.as_str().unwrap_or("<a key that is no text>")),
+        |name| compared.contains(name),
+        // Remarks beside the expectation: a note, and that the case needs CEL (fleetplan
+        // evaluates it, so the case runs like any other).
+        &["note", "requiresCEL"],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bundled_ocm_case_passes() {
+        assert_eq!(
+            run_file(include_str!("../../testdata/upstream/ocm.yaml")),
+            Ok(Report {
+                vectors: 56,
+                failures: Vec::new(),
+            })
+        );
+    }
 }

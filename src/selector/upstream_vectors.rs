@@ -331,22 +331,15 @@ fn check(vector: &Vector) -> Result<(), Mismatch> {
         "labelselector" => run_label_selector(&mut case),
         other => return Err(Mismatch::Kind(format!("kind {other:?}"))),
     }
-    let compared = case.compared.borrow().clone();
-    for field in case.expected.keys() {
-        let name = scalar(field);
-        if !compared.contains(name.as_str()) {
-            case.failures
-                .push(format!("{name}: not compared for this case"));
-        }
-    }
-    if case.expected.is_empty() {
-        case.failures.push("nothing expected".to_string());
-    }
-    if case.failures.is_empty() {
-        Ok(())
-    } else {
-        Err(Mismatch::Fields(case.failures))
-    }
+    let compared = case.compared.borrow();
+    vectors::checked(
+        case.failures,
+        case.expected
+            .keys()
+            .map(|key| key.as_str().unwrap_or("<a key that is no text>")),
+        |name| compared.contains(name),
+        &[],
+    )
 }
 
 #[cfg(test)]

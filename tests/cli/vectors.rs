@@ -132,7 +132,7 @@ fn an_unknown_suite_is_a_usage_error_naming_the_suites() {
         .args(["vectors", "kubefed", KUBEFLEET])
         .stdout("")
         .stderr_contains("invalid value 'kubefed' for '<SUITE>'")
-        .stderr_contains("[possible values: kubefleet, planner, selector]")
+        .stderr_contains("[possible values: kubefleet, ocm, planner, selector]")
         .status(1)
         .run();
 }
@@ -229,6 +229,43 @@ fn all_221_selector_cases_pass_and_a_changed_or_uncompared_expectation_fails() {
 <stdin>: selector: 2 vectors, 1 pass, 1 fail
 "
         ))
+        .stderr("")
+        .status(1)
+        .run();
+}
+
+#[test]
+fn all_56_ocm_cases_pass_and_a_changed_expectation_or_a_bad_input_fails_its_case() {
+    Test::new()
+        .args(["vectors", "ocm", "testdata/upstream/ocm.yaml"])
+        .stdout("testdata/upstream/ocm.yaml: ocm: 56 vectors, 56 pass\n")
+        .stderr("")
+        .status(0)
+        .run();
+    let file = "- id: sets
+  kind: eligible_clustersets
+  input: {boundClusterSets: [a, b], placementClusterSets: [b]}
+  expected: {clusterSets: [a], note: a remark is not an expectation}
+- id: time
+  kind: filter
+  plugin: Predicate
+  input: {placement: {namespace: ns, name: p, spec: {}}, now: 'not a time'}
+  expected: {filtered: []}
+- id: nothing
+  kind: eligible_clustersets
+  input: {}
+  expected: {}
+";
+    Test::new()
+        .args(["vectors", "ocm", "-"])
+        .stdin(file)
+        .stdout(
+            "<stdin>: sets (eligible_clustersets): clusterSets: got [\"b\"], want [\"a\"]
+<stdin>: time (filter): the input does not decode: not a YYYY-MM-DDTHH:MM:SSZ time: \"not a time\"
+<stdin>: nothing (eligible_clustersets): nothing expected
+<stdin>: ocm: 3 vectors, 0 pass, 3 fail
+",
+        )
         .stderr("")
         .status(1)
         .run();

@@ -23,7 +23,6 @@ impl AddOn {
         format!("{PREFIX}{}/{}", self.0.resource_name, self.0.score_name)
     }
 
-    #[cfg(test)]
     /// The prioritizer [`AddOn::name`] names.
     pub(crate) fn from_name(name: &str) -> Option<AddOn> {
         let (resource_name, score_name) = name.strip_prefix(PREFIX)?.split_once('/')?;

@@ -58,7 +58,6 @@ impl PerCluster {
         }
     }
 
-    #[cfg(test)]
     /// The scores of the `len` clusters given, one each.
     pub(crate) fn to_vec(&self, len: usize) -> Vec<Option<i64>> {
         (0..len).map(|position| self.get(position)).collect()
@@ -188,7 +187,6 @@ fn built_in(name: &str) -> Option<Box<dyn Prioritizer>> {
     Some(make())
 }
 
-#[cfg(test)]
 /// The prioritizer upstream names `name`: a built-in one, or `AddOn/<resource>/<score>`.
 pub(crate) fn by_name(name: &str) -> Option<Box<dyn Prioritizer>> {
     built_in(name).or_else(|| {
