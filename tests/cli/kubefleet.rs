@@ -753,6 +753,28 @@ spec: {placementName: web, stagedRolloutStrategyName: eu-only}
         table.contains("member-eu-1   7          0        web-halves/eu, web-rollout/ring1"),
         "{table}"
     );
+    // explain lists every run's stages, and knows each run's deletion stage.
+    let explain = Test::new()
+        .args(["explain", "-f", EXAMPLE, "-f", "-", "crp/web", "--now", NOW])
+        .stdin(runs)
+        .stderr(format!(
+            "error: {PLACEMENTS}#1: ClusterResourcePlacement/web: {failed}\n"
+        ))
+        .status(1)
+        .run();
+    let explain = String::from_utf8_lossy(&explain.stdout);
+    let deletion = "(the deletion stage: after every stage, removes the resources from the \
+                    clusters whose bindings are Unscheduled): no cluster";
+    let stages = format!(
+        "stage web-halves/eu: member-eu-1
+stage web-halves/us: member-us-1
+stage web-halves/kubernetes-fleet.io/deleteStage {deletion}
+stage web-rollout/ring1: member-eu-1, member-us-1
+stage web-rollout/ring2: no cluster
+stage web-rollout/kubernetes-fleet.io/deleteStage {deletion}
+"
+    );
+    assert!(explain.contains(&stages), "{explain}");
 }
 
 /// `check` over every placement type of both kinds when the fleet cannot fill them:
