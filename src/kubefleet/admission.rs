@@ -402,18 +402,21 @@ fn webhook(policy: &PlacementPolicy) -> Vec<String> {
     messages
 }
 
+/// `validatePolicyForPickFixedPlacementType`: per name, `IsDNS1123Subdomain`'s faults, then
+/// a name longer than a DNS-1035 label (63) as a message of its own; a repeated name once.
 fn pick_fixed_names(names: &[String], messages: &mut Vec<String>) {
     let mut seen = HashSet::new();
     for name in names {
-        let mut errors = dns1123_subdomain_errors(name);
-        // A member cluster's name is also a DNS-1123 label's length at most.
-        if name.len() > 63 {
-            errors.push("must be no more than 63 characters".to_string());
-        }
+        let errors = dns1123_subdomain_errors(name);
         if !errors.is_empty() {
             messages.push(format!(
                 "PickFixed cluster name {name} is not a valid member name: {}",
                 errors.join("; ")
+            ));
+        }
+        if name.len() > 63 {
+            messages.push(format!(
+                "PickFixed cluster name {name} cannot have length exceeding 63"
             ));
         }
         if !seen.insert(name.as_str()) {

@@ -818,3 +818,32 @@ fn tolerations_are_refused_with_the_webhook_s_messages() {
     let messages: Vec<&str> = messages.iter().map(String::as_str).collect();
     refused_by_the_webhook(&placement, &messages);
 }
+
+/// `validatePolicyForPickFixedPlacementType` (`pkg/utils/validator/placement.go` at
+/// e160c1cdfdd9): a name past 63 characters is refused with a message of its own, after the
+/// name's DNS-1123 subdomain faults (was: folded into them as "must be no more than 63
+/// characters").
+#[test]
+fn a_pick_fixed_name_past_63_characters_is_refused_with_the_webhook_s_own_message() {
+    let long = "m".repeat(64);
+    let bad = format!("{}_", "m".repeat(63));
+    let placement = crp_x(
+        "v1beta1",
+        &format!(
+            "    placementType: PickFixed
+    clusterNames: [{long}, {bad}]
+"
+        ),
+    );
+    let subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric \
+                     characters, '-' or '.', and must start and end with an alphanumeric \
+                     character (e.g. 'example.com', regex used for validation is \
+                     '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+    let messages = [
+        format!("PickFixed cluster name {long} cannot have length exceeding 63"),
+        format!("PickFixed cluster name {bad} is not a valid member name: {subdomain}"),
+        format!("PickFixed cluster name {bad} cannot have length exceeding 63"),
+    ];
+    let messages: Vec<&str> = messages.iter().map(String::as_str).collect();
+    refused_by_the_webhook(&placement, &messages);
+}
