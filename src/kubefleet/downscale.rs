@@ -31,9 +31,10 @@ pub(crate) fn should_downscale(
     present: usize,
     obsolete: usize,
 ) -> Option<usize> {
+    // Upstream's `present - desired + obsolete > 0`, which cannot overflow here.
     (placement_type == PlacementType::PickN
         && desired <= present
-        && present - desired + obsolete > 0)
+        && (present > desired || obsolete > 0))
         .then(|| present - desired)
 }
 

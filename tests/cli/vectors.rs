@@ -270,3 +270,26 @@ fn all_56_ocm_cases_pass_and_a_changed_expectation_or_a_bad_input_fails_its_case
         .status(1)
         .run();
 }
+
+#[test]
+fn counts_at_the_integers_edges_are_compared_never_a_panic() {
+    // A vector file is input: upstream's Go wraps int32 counts and compares what it gets;
+    // nothing here may overflow.
+    let file = "vectors:
+- id: obsolete
+  kind: shouldDownscale
+  input: {policy: {placementType: PickN, numberOfClusters: 1}, desired: 1, present: 2, obsolete: 18446744073709551615}
+  expected: {act: true, count: 1}
+- id: skew
+  kind: tscWillViolate
+  input: {counts: {a: 2147483647, b: -2147483648}, smallest: -2147483648, secondSmallest: 2147483647, largest: 2147483647, domain: a, maxSkew: 2147483647}
+  expected: {violated: false, skewChange: 1}
+";
+    Test::new()
+        .args(["vectors", "kubefleet", "-"])
+        .stdin(file)
+        .stdout("<stdin>: kubefleet: 2 vectors, 2 pass\n")
+        .stderr("")
+        .status(0)
+        .run();
+}

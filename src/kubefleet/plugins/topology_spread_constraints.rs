@@ -180,13 +180,14 @@ fn skew_change(
     if count < smallest || count > largest {
         return None;
     }
-    let skew = largest - smallest;
+    // Go's int32 arithmetic wraps (counts given as a vector file's input can reach it).
+    let skew = largest.wrapping_sub(smallest);
     Some(if largest == smallest {
-        (skew + 1 > max_skew, 1)
+        (skew.wrapping_add(1) > max_skew, 1)
     } else if count == smallest && smallest != second {
-        (skew - 1 > max_skew, -1)
+        (skew.wrapping_sub(1) > max_skew, -1)
     } else if count == largest {
-        (skew + 1 > max_skew, 1)
+        (skew.wrapping_add(1) > max_skew, 1)
     } else {
         (skew > max_skew, 0)
     })
