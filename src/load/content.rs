@@ -97,15 +97,6 @@ impl<'a> Content<'a> {
         }
     }
 
-    /// The fingerprint of the `index`-th element of `key`'s list, when checking this value
-    /// found it ([`Fields::print`]).
-    pub(super) fn print(self, key: &str, index: usize) -> Option<u64> {
-        match self {
-            Content::Fields(fields) => fields.print(key, index),
-            Content::Tree(_) | Content::Json(_) => None,
-        }
-    }
-
     /// Decodes `T` from the top-level fields named `keys` only: `T` is a struct of those
     /// fields that ignores the others (`TypeMeta`, `metadata`), so the rest of a large object
     /// is not read. A failure is decoded again from the whole value, whose error is the one
@@ -374,15 +365,11 @@ fn checked_in_parts(text: &str, outer: usize) -> Option<(bool, Fields<'_>)> {
     }
     let mut kept = Vec::new();
     let mut valid = true;
-    for (position, (key, value, elements)) in fields.parts().enumerate() {
+    for (position, (_, value, elements)) in fields.parts().enumerate() {
         valid = match elements {
             Some(elements) if value.len() >= CHECKED_IN_PARTS => {
-                // A document's `items` are a List's objects: each one's fingerprint (which
-                // the loader compares when two objects claim one identity) comes out of the
-                // walk that checks it, not out of a second walk.
-                let printed = outer == 0 && key == "items";
-                let (valid, walked, prints) = elements_checked(elements, outer, printed);
-                kept.push((position, walked, prints));
+                let (valid, walked) = elements_checked(elements, outer);
+                kept.push((position, walked));
                 valid
             }
             _ if value.len() >= CHECKED_IN_PARTS => match checked_in_parts(value, outer + 1) {
@@ -395,58 +382,35 @@ fn checked_in_parts(text: &str, outer: usize) -> Option<(bool, Fields<'_>)> {
             break;
         }
     }
-    for (position, walked, prints) in kept {
-        fields.keep(position, walked, prints);
+    for (position, walked) in kept {
+        fields.keep(position, walked);
     }
     Some((valid, fields))
 }
 
-/// What checking a list's elements found: whether all are valid, the fields of the large
-/// mappings among them (by index), and, when asked for, each small element's fingerprint (by
-/// index; `None` for a large one).
-type ElementsChecked<'a> = (bool, Vec<(usize, Fields<'a>)>, Vec<Option<u64>>);
-
 /// Elements of a list one level inside a mapping `outer` levels deep: a large mapping in
-/// parts (its fields kept, by index), the others on every core, `printed` with their
-/// fingerprints.
-fn elements_checked<'a>(elements: &[&'a str], outer: usize, printed: bool) -> ElementsChecked<'a> {
+/// parts (its fields kept, by index), the others on every core.
+fn elements_checked<'a>(elements: &[&'a str], outer: usize) -> (bool, Vec<(usize, Fields<'a>)>) {
     let mut walked = Vec::new();
     let mut small = Vec::with_capacity(elements.len());
     for (index, &element) in elements.iter().enumerate() {
         if element.len() < CHECKED_IN_PARTS {
-            small.push((index, element));
+            small.push(element);
             continue;
         }
         match checked_in_parts(element, outer + 2) {
             Some((true, fields)) => walked.push((index, fields)),
-            Some((false, _)) => return (false, walked, Vec::new()),
+            Some((false, _)) => return (false, walked),
             None if checked(element) => {}
-            None => return (false, walked, Vec::new()),
+            None => return (false, walked),
         }
     }
-    if !printed {
-        let valid = crate::parallel::chunks_in_order(&small, 1024, |chunk| {
-            chunk.iter().all(|(_, element)| checked(element))
-        })
-        .into_iter()
-        .all(|valid| valid);
-        return (valid, walked, Vec::new());
-    }
-    let mut prints = vec![None; elements.len()];
-    let found = crate::parallel::chunks_in_order(&small, 1024, |chunk| {
-        chunk
-            .iter()
-            .map(|&(index, element)| (index, super::fingerprint::checked(element)))
-            .collect::<Vec<_>>()
-    });
-    let mut valid = true;
-    for (index, print) in found.into_iter().flatten() {
-        valid &= print.is_some();
-        if let Some(slot) = prints.get_mut(index) {
-            *slot = print;
-        }
-    }
-    (valid, walked, prints)
+    let valid = crate::parallel::chunks_in_order(&small, 1024, |chunk| {
+        chunk.iter().all(|element| checked(element))
+    })
+    .into_iter()
+    .all(|valid| valid);
+    (valid, walked)
 }
 
 /// Whether `text` is one JSON value, valid with no key twice.
@@ -514,56 +478,38 @@ impl<'de> Visitor<'de> for Checked {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut keys = KeySet::default();
+        // On the stack: a 100k-cluster inventory has ~800k mappings, and a vector each was
+        // an allocation and a free apiece.
+        let mut few: [Cow<'de, str>; LINEAR_KEYS] = Default::default();
+        let mut count = 0;
+        let mut many = HashSet::new();
         while let Some(key) = map.next_key_seed(Key)? {
-            keys.insert(key)?;
+            let seen = if count < LINEAR_KEYS {
+                few.get(..count).is_some_and(|few| few.contains(&key))
+            } else {
+                if many.is_empty() {
+                    many.extend(few.iter_mut().map(std::mem::take));
+                }
+                many.contains(&key)
+            };
+            if seen {
+                return Err(de::Error::custom("duplicate key"));
+            }
+            match few.get_mut(count) {
+                Some(slot) => *slot = key,
+                None => {
+                    many.insert(key);
+                }
+            }
+            count += 1;
             map.next_value_seed(self)?;
         }
         Ok(())
     }
 }
 
-/// The keys of one mapping read so far, to find one read twice (the tree parser's "duplicate
-/// key" error).
-#[derive(Default)]
-pub(super) struct KeySet<'de> {
-    /// The first keys, on the stack: a 100k-cluster inventory has ~800k mappings, and a
-    /// vector each was an allocation and a free apiece.
-    few: [Cow<'de, str>; LINEAR_KEYS],
-    count: usize,
-    /// Every key once there are more than [`LINEAR_KEYS`].
-    many: HashSet<Cow<'de, str>>,
-}
-
-impl<'de> KeySet<'de> {
-    /// Adds `key`, failing when the mapping had it already.
-    pub(super) fn insert<E: de::Error>(&mut self, key: Cow<'de, str>) -> Result<(), E> {
-        let seen = if self.count < LINEAR_KEYS {
-            self.few
-                .get(..self.count)
-                .is_some_and(|few| few.contains(&key))
-        } else {
-            if self.many.is_empty() {
-                self.many.extend(self.few.iter_mut().map(std::mem::take));
-            }
-            self.many.contains(&key)
-        };
-        if seen {
-            return Err(de::Error::custom("duplicate key"));
-        }
-        match self.few.get_mut(self.count) {
-            Some(slot) => *slot = key,
-            None => {
-                self.many.insert(key);
-            }
-        }
-        self.count += 1;
-        Ok(())
-    }
-}
-
 /// A mapping key, borrowed from the text unless it has escapes.
-pub(super) struct Key;
+struct Key;
 
 impl<'de> DeserializeSeed<'de> for Key {
     type Value = Cow<'de, str>;
@@ -694,65 +640,6 @@ mod tests {
             large_list(20_000, cluster).replacen("\"apiVersion\"", "\"api\u{1}Version\"", 1);
         assert_eq!(json_documents_whole(&control_key), None);
         assert_eq!(starts_and_texts(&control_key), None);
-    }
-
-    /// A List of 20k small objects (over [`CHECKED_IN_PARTS`]), each `item` of its index.
-    fn large_items(item: impl Fn(usize) -> String) -> String {
-        let items: Vec<String> = (0..20_000).map(item).collect();
-        format!(
-            "{{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [{}]}}",
-            items.join(",\n")
-        )
-    }
-
-    /// A List's items are checked with their fingerprints, each the one the loader would
-    /// compute from the item's text; an item that fails the check fails the document, as
-    /// the walk of the whole does.
-    #[test]
-    fn a_large_list_s_items_are_checked_with_their_fingerprints() {
-        let text = large_items(cluster);
-        assert!(text.len() >= CHECKED_IN_PARTS);
-        let documents = json_documents(&text).unwrap_or_default();
-        let fields = documents
-            .first()
-            .and_then(|document| document.fields.as_ref());
-        let items = fields
-            .and_then(|fields| fields.elements("items"))
-            .unwrap_or_default();
-        assert_eq!(items.len(), 20_000);
-        for (index, item) in items.iter().enumerate() {
-            let print = fields.and_then(|fields| fields.print("items", index));
-            assert!(print.is_some(), "item {index}");
-            assert_eq!(print, super::super::fingerprint::of(Content::Json(item)));
-        }
-        // Only a document's own items: not an inventory's clusters.
-        let inventory = large_list(20_000, cluster);
-        let documents = json_documents(&inventory).unwrap_or_default();
-        let inventory = documents
-            .first()
-            .and_then(|document| document.fields.as_ref())
-            .and_then(|fields| fields.walked("items", 1));
-        assert!(inventory.is_some_and(|inventory| inventory.print("clusters", 0).is_none()));
-        for (what, replacement) in [
-            ("a key twice", r#"{"name": "a", "name": "b"}"#),
-            (
-                "a key twice, escaped",
-                r#"{"labels": {"a": "1", "\u0061": "2"}}"#,
-            ),
-            ("a bad number", r#"{"n": 01}"#),
-            ("a control character in a string", "{\"n\": \"a\tb\"}"),
-            ("an empty element", ""),
-        ] {
-            let text = large_items(|i| {
-                if i == 777 {
-                    replacement.to_string()
-                } else {
-                    cluster(i)
-                }
-            });
-            assert_eq!(json_documents_whole(&text), None, "{what}");
-            assert_eq!(starts_and_texts(&text), None, "{what}");
-        }
     }
 
     #[test]

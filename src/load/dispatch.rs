@@ -32,7 +32,7 @@ pub(super) fn load_document(
         return builder.not_an_object(source.clone());
     }
     let namespace = builder.namespace().to_string();
-    match prepare(content, source, misread, "", &namespace, None) {
+    match prepare(content, source, misread, "", &namespace) {
         Step::List(list, items) => load_list(list, items, source, misread, item_lines, "", builder),
         step => apply(step, source, misread, "", builder),
     }
@@ -94,14 +94,13 @@ impl At<'_> {
 
 /// Prepares one value, in the loader's steps: its `apiVersion` and `kind`, a List's items,
 /// the reader its API registers for them, the scalars kubectl misreads, the decoded object
-/// and its fingerprint (`print`, when the check of its document found it already).
+/// and its fingerprint.
 fn prepare<'c>(
     content: Content<'c>,
     source: &Source,
     misread: &[Misread],
     prefix: &str,
     namespace: &str,
-    print: Option<u64>,
 ) -> Step<'c> {
     let at = At {
         source,
@@ -154,9 +153,7 @@ fn prepare<'c>(
         warnings,
         refusals,
         decoded: Some(Box::new(object.and_then(read).map(|decoded| {
-            let fingerprint = decoded
-                .identified()
-                .then(|| print.or_else(|| fingerprint::of(content)));
+            let fingerprint = decoded.identified().then(|| fingerprint::of(content));
             (decoded, fingerprint.flatten())
         }))),
     }
@@ -301,15 +298,7 @@ fn load_list(
                     let item = walked(index)
                         .or(fields[index].as_ref())
                         .map_or(item, Content::Fields);
-                    let print = list.print("items", index);
-                    let step = prepare(
-                        item,
-                        &sources[index],
-                        &misread[index],
-                        &prefix,
-                        &namespace,
-                        print,
-                    );
+                    let step = prepare(item, &sources[index], &misread[index], &prefix, &namespace);
                     (index, prefix, step)
                 },
                 |(index, prefix, step)| {

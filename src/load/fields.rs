@@ -32,9 +32,6 @@ struct Field<'a> {
     /// Elements (by index) whose own fields were already read, kept for whoever reads them
     /// next ([`Fields::keep`]).
     walked: Vec<(usize, Fields<'a>)>,
-    /// The elements' fingerprints by index, when checking them found those
-    /// ([`Fields::keep`]); empty otherwise.
-    prints: Vec<Option<u64>>,
 }
 
 impl<'a> Fields<'a> {
@@ -63,7 +60,6 @@ impl<'a> Fields<'a> {
                 value,
                 elements,
                 walked: Vec::new(),
-                prints: Vec::new(),
             });
             Some(())
         })?;
@@ -91,23 +87,11 @@ impl<'a> Fields<'a> {
     }
 
     /// Keeps the fields of the elements of the `position`-th field's list already read
-    /// (`(index, fields)`), so that reading them again is a look-up ([`Fields::walked`]), and
-    /// the elements' fingerprints found with them ([`Fields::print`]).
-    pub(super) fn keep(
-        &mut self,
-        position: usize,
-        walked: Vec<(usize, Fields<'a>)>,
-        prints: Vec<Option<u64>>,
-    ) {
+    /// (`(index, fields)`), so that reading them again is a look-up ([`Fields::walked`]).
+    pub(super) fn keep(&mut self, position: usize, walked: Vec<(usize, Fields<'a>)>) {
         if let Some(field) = self.fields.get_mut(position) {
             field.walked = walked;
-            field.prints = prints;
         }
-    }
-
-    /// The fingerprint of the `index`-th element of `key`'s list, when it was kept.
-    pub(super) fn print(&self, key: &str, index: usize) -> Option<u64> {
-        self.field(key)?.prints.get(index).copied().flatten()
     }
 
     /// Each field's key, value text, and its elements' texts when the value is a list.

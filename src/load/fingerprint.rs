@@ -12,29 +12,17 @@ use std::sync::LazyLock;
 
 use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor};
 
-use super::content::{Content, Key, KeySet};
+use super::content::Content;
 
 /// The fingerprint of `content`; `None` when it cannot be read (its reader reports why).
 pub(super) fn of(content: Content<'_>) -> Option<u64> {
     match content {
-        Content::Tree(value) => Fingerprint::<false>.deserialize(value).ok(),
-        Content::Json(text) => Fingerprint::<false>
+        Content::Tree(value) => Fingerprint.deserialize(value).ok(),
+        Content::Json(text) => Fingerprint
             .deserialize(&mut serde_json::Deserializer::from_str(text))
             .ok(),
         Content::Fields(fields) => of(Content::Json(fields.text())),
     }
-}
-
-/// The fingerprint of JSON `text` (as [`of`] finds it), from the walk that checks the text as
-/// the loader's JSON check does (valid, no mapping with a key twice, nothing after the
-/// value): `None` when the check fails. A List's objects are checked and fingerprinted in one
-/// walk instead of two (the second was ~5k instructions an object, ~10% of loading 10k
-/// Policies and their PlacementBindings).
-pub(super) fn checked(text: &str) -> Option<u64> {
-    let mut deserializer = serde_json::Deserializer::from_str(text);
-    let print = Fingerprint::<true>.deserialize(&mut deserializer).ok()?;
-    deserializer.end().ok()?;
-    Some(print)
 }
 
 /// One seed per run, drawn at random: fingerprints are only compared within a run, and an
@@ -69,13 +57,9 @@ fn leaf(tag: Tag, value: impl Hash) -> u64 {
     hasher.finish()
 }
 
-/// Hashes a value as it is deserialized; `CHECKED` also fails on a mapping with a key twice
-/// (for JSON text, whose keys are strings; a tree's keys may be any value, and its parser
-/// already refused a key twice).
-#[derive(Clone, Copy)]
-struct Fingerprint<const CHECKED: bool>;
+struct Fingerprint;
 
-impl<'de, const CHECKED: bool> DeserializeSeed<'de> for Fingerprint<CHECKED> {
+impl<'de> DeserializeSeed<'de> for Fingerprint {
     type Value = u64;
 
     fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<u64, D::Error> {
@@ -83,7 +67,7 @@ impl<'de, const CHECKED: bool> DeserializeSeed<'de> for Fingerprint<CHECKED> {
     }
 }
 
-impl<'de, const CHECKED: bool> Visitor<'de> for Fingerprint<CHECKED> {
+impl<'de> Visitor<'de> for Fingerprint {
     type Value = u64;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -130,7 +114,7 @@ impl<'de, const CHECKED: bool> Visitor<'de> for Fingerprint<CHECKED> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<u64, A::Error> {
         let mut hasher = hasher();
         Tag::List.hash(&mut hasher);
-        while let Some(element) = seq.next_element_seed(self)? {
+        while let Some(element) = seq.next_element_seed(Fingerprint)? {
             element.hash(&mut hasher);
         }
         Ok(hasher.finish())
@@ -139,24 +123,8 @@ impl<'de, const CHECKED: bool> Visitor<'de> for Fingerprint<CHECKED> {
     /// Each entry hashed alone and the entries' hashes summed: key order does not count.
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<u64, A::Error> {
         let (mut sum, mut entries) = (0u64, 0u64);
-        let mut keys = CHECKED.then(KeySet::default);
-        loop {
-            let key = match &mut keys {
-                // A string key hashes as a string value does (`visit_str`).
-                Some(keys) => match map.next_key_seed(Key)? {
-                    Some(key) => {
-                        let print = leaf(Tag::String, key.as_ref());
-                        keys.insert(key)?;
-                        print
-                    }
-                    None => break,
-                },
-                None => match map.next_key_seed(self)? {
-                    Some(print) => print,
-                    None => break,
-                },
-            };
-            let value = map.next_value_seed(self)?;
+        while let Some(key) = map.next_key_seed(Fingerprint)? {
+            let value = map.next_value_seed(Fingerprint)?;
             sum = sum.wrapping_add(leaf(Tag::Mapping, (key, value)));
             entries += 1;
         }
@@ -166,7 +134,7 @@ impl<'de, const CHECKED: bool> Visitor<'de> for Fingerprint<CHECKED> {
     /// A YAML tag (`!foo value`): the tag and its value.
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<u64, A::Error> {
         let (tag, variant) = data.variant::<String>()?;
-        let value = variant.newtype_variant_seed(self)?;
+        let value = variant.newtype_variant_seed(Fingerprint)?;
         Ok(leaf(Tag::Tagged, (tag, value)))
     }
 }
@@ -192,39 +160,6 @@ mod tests {
         assert!(yaml.is_some());
         assert_eq!(yaml, reordered);
         assert_eq!(yaml, json);
-    }
-
-    /// The fingerprint found while checking JSON text is the one [`of`] finds, and the check
-    /// refuses what the loader's JSON check refuses.
-    #[test]
-    fn checked_text_has_the_fingerprint_of_its_value() {
-        for text in [
-            r#"{"kind": "A", "metadata": {"name": "a", "labels": {"x": "1", "y": true}}, "list": [1, 2.5, -3, null, {}]}"#,
-            r#"{"b\u0061": ["\u00e9", {"k": 18446744073709551615}]}"#,
-            r#"[{"a": 1}, {"a": 1, "b": 2}]"#,
-            "\"text\"",
-            " 7 ",
-            "null",
-        ] {
-            assert!(checked(text).is_some(), "{text}");
-            assert_eq!(checked(text), of(Content::Json(text)), "{text}");
-        }
-        for text in [
-            r#"{"a": 1, "a": 1}"#,
-            r#"{"x": {"a": 1, "\u0061": 2}}"#,
-            r#"[{"a": 1, "b": 2, "a": 3}]"#,
-            r#"{"a": 1} {"b": 2}"#,
-            r#"{"a": 01}"#,
-            "",
-        ] {
-            assert_eq!(checked(text), None, "{text}");
-        }
-        // More keys than are compared one by one: a repeat among them is still found.
-        let keys: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
-        let many = format!("{{{}}}", keys.join(", "));
-        assert_eq!(checked(&many), of(Content::Json(&many)));
-        let repeated = format!("{{{}, \"k3\": 0}}", keys.join(", "));
-        assert_eq!(checked(&repeated), None);
     }
 
     #[test]

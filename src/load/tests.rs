@@ -331,49 +331,6 @@ fn the_same_object_twice_is_kept_once_with_a_warning() {
     );
 }
 
-/// In a List large enough to be checked in parts (whose items' fingerprints come from that
-/// check), the same object twice is still kept once with a warning, and another object under
-/// its identity is still an error.
-#[test]
-fn duplicates_in_a_large_list_are_told_apart_by_their_content() {
-    let placement = |name: &str, clusters: u32, reordered: bool| {
-        if reordered {
-            format!(
-                r#"{{"spec": {{"numberOfClusters": {clusters}}}, "metadata": {{"namespace": "apps", "name": "{name}"}}, "kind": "Placement", "apiVersion": "cluster.open-cluster-management.io/v1beta1"}}"#
-            )
-        } else {
-            format!(
-                r#"{{"apiVersion": "cluster.open-cluster-management.io/v1beta1", "kind": "Placement", "metadata": {{"name": "{name}", "namespace": "apps"}}, "spec": {{"numberOfClusters": {clusters}}}}}"#
-            )
-        }
-    };
-    let mut items: Vec<String> = (0..8_000)
-        .map(|i| placement(&format!("p-{i:05}"), 1, false))
-        .collect();
-    items.push(placement("p-00001", 1, true));
-    items.push(placement("p-00002", 2, false));
-    let text = format!(
-        r#"{{"apiVersion": "v1", "kind": "List", "items": [{}]}}"#,
-        items.join(",\n")
-    );
-    assert!(text.len() >= 1 << 20);
-    assert_eq!(
-        errors(&text),
-        ["<stdin>#1: Placement/apps/p-00002: duplicate, first defined at <stdin>#1"]
-    );
-    let (model, _, errors) = read(
-        &["-".to_string()],
-        &mut text.as_bytes(),
-        &LoadOptions::default(),
-        false,
-    );
-    assert_eq!(errors.len(), 1);
-    assert_eq!(
-        model.warnings,
-        ["<stdin>#1: Placement/apps/p-00001: the same object as at <stdin>#1, read once"]
-    );
-}
-
 #[test]
 fn cluster_sets_and_bindings_are_read() {
     let model = model(
