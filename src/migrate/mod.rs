@@ -23,6 +23,7 @@ pub(crate) mod hub_version;
 pub(crate) mod in_place;
 mod keep_going;
 pub(crate) mod manifest;
+pub(crate) mod match_expression;
 pub(crate) mod object_error;
 pub(crate) mod objects;
 pub(crate) mod report;

@@ -488,10 +488,8 @@ fn an_api_s_modules_are_named_only_in_its_folder_the_registry_and_lib_rs() {
 /// `file: api`.
 const API_MODULE_EXCEPTIONS: &[&str] = &[
     // Cross-API migrations (as in KIND_EXCEPTIONS): Karmada's reads kubefed's
-    // ReplicaSchedulingPreferences, and the federation annotation's selector helpers, which
-    // live in OCM's migrate folder (the annotation's first target).
+    // ReplicaSchedulingPreferences.
     "karmada/migrate/mod.rs: kubefed",
-    "karmada/migrate/mod.rs: ocm",
 ];
 
 /// The types `registry.rs` re-exports from an API's folder (`pub use crate::<api>::…` or

@@ -42,6 +42,7 @@ use crate::kubefed::migrate::RSP_TARGETS;
 use crate::migrate::api_versions;
 use crate::migrate::assembly::{Assembly, Recorded};
 use crate::migrate::hub_version::KarmadaVersion;
+use crate::migrate::match_expression::{describe, match_expression};
 use crate::migrate::object_error::ObjectError;
 use crate::migrate::objects::{self, Location, RawObject};
 use crate::migrate::report::{Aspect, Comparison, FieldReport};
@@ -49,7 +50,6 @@ use crate::migrate::{
     Annotations, Converted, MigrateError, MigrateOptions, Migration, CLUSTER_SELECTOR_ANNOTATION,
     REPLICA_SET_PREFERENCES_ANNOTATION,
 };
-use crate::ocm::migrate::cluster_selector::{describe, match_expression};
 use policy::{ClusterAffinity, Placement, ReplicaScheduling};
 use type_configs::TypeConfigs;
 

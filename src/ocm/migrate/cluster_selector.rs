@@ -14,11 +14,12 @@
 //! - What "identical" means for `--verify`: the set of clusters federation chose for the
 //!   object (selector ∩ online) equals the Placement's decisions.
 
-use crate::model::{LabelSelectorRequirementSpec, LabelSelectorSpec, ObjectRef};
-use crate::selector::{Operator, Requirement, Selector};
+use crate::model::{LabelSelectorSpec, ObjectRef};
+use crate::selector::Selector;
 
 use super::scope::{self, ClusterScope};
 use crate::migrate::cel;
+use crate::migrate::match_expression::{describe, match_expression};
 use crate::migrate::object_error::ObjectError;
 use crate::migrate::report::FieldReport;
 use crate::migrate::{Converted, CLUSTER_SELECTOR_ANNOTATION};
@@ -35,36 +36,6 @@ pub(crate) fn placement_ref(object: &ObjectRef) -> ObjectRef {
         namespace: object.namespace.clone(),
         name: format!("{}-{}", object.kind.to_ascii_lowercase(), object.name),
     }
-}
-
-/// A requirement as a labelSelector states it: `In`/`in`, `NotIn`/`notin`, `Exists`/`exists`,
-/// `DoesNotExist`/`!` keep their operator, `=`/`==` become `In` and `!=` `NotIn` with the one
-/// value (same truth table, the absent key included). `None` for `Gt`/`Lt`: a labelSelector
-/// cannot compare.
-pub(crate) fn match_expression(requirement: &Requirement) -> Option<LabelSelectorRequirementSpec> {
-    let values = requirement.values().to_vec();
-    let (operator, values) = match requirement.operator() {
-        Operator::In | Operator::Equals | Operator::DoubleEquals => ("In", values),
-        Operator::NotIn | Operator::NotEquals => ("NotIn", values),
-        Operator::Exists => ("Exists", Vec::new()),
-        Operator::DoesNotExist => ("DoesNotExist", Vec::new()),
-        Operator::GreaterThan | Operator::LessThan => return None,
-    };
-    Some(LabelSelectorRequirementSpec {
-        key: requirement.key().to_string(),
-        operator: operator.to_string(),
-        values,
-    })
-}
-
-/// `key Operator [a,b]`, how the loss report names a match expression.
-pub(crate) fn describe(expression: &LabelSelectorRequirementSpec) -> String {
-    format!(
-        "{} {} [{}]",
-        expression.key,
-        expression.operator,
-        expression.values.join(",")
-    )
 }
 
 pub(crate) fn convert(
