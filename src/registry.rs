@@ -17,6 +17,7 @@ use crate::karmada::plan::KarmadaTrace;
 use crate::kubefed::model::RspSpec;
 use crate::load::kinds::{self, Api};
 use crate::load::LoadError;
+use crate::migrate::division::ReplicaDivision;
 use crate::migrate::{Migrate, Target};
 use crate::model::{
     Cluster, ClusterIndex, FederatedPlacement, Inventory, Model, ObjectRef, PlanItem, Previous,
@@ -880,8 +881,27 @@ pub(crate) fn verified_kinds(target: Target) -> &'static str {
 pub(crate) use crate::ocm::migrate::scope::GLOBAL;
 
 /// A federation replica-set-preferences annotation as the kubefed ReplicaSchedulingPreference
-/// a migration to OCM writes beside the object's Placement.
-pub(crate) use crate::kubefed::migrate::convert as replica_set_preferences;
+/// a migration to OCM writes beside the object's Placement; `DIVISION_WORDS`, what the report
+/// says of such an object.
+pub(crate) use crate::kubefed::migrate::{
+    convert as replica_set_preferences, WORDS as DIVISION_WORDS,
+};
+
+/// A workload that divides another's replicas among clusters, as a migration reads it
+/// (kubefed's ReplicaSchedulingPreferences); `None` for any other kind, each arm listed so a
+/// new kind is placed here on purpose.
+pub(crate) fn replica_division(workload: &Workload) -> Option<ReplicaDivision<'_>> {
+    match &workload.kind {
+        WorkloadKind::ReplicaSchedulingPreference(spec) => Some(kubefed::migrate::division(spec)),
+        WorkloadKind::Annotated { .. }
+        | WorkloadKind::Federated(_)
+        | WorkloadKind::Placement(_)
+        | WorkloadKind::PlacementRule(_)
+        | WorkloadKind::Karmada(_)
+        | WorkloadKind::Consumer(_)
+        | WorkloadKind::KubeFleet(_) => None,
+    }
+}
 
 /// The suites of upstream test vectors `fleetplan vectors` runs, one line each (ordered by
 /// name): each runs a file in its format through this build's engine ([`crate::vectors`]).

@@ -19,6 +19,7 @@ use crate::model::preferences::{ClusterPreferences, ReplicaPreferences};
 use crate::model::ObjectRef;
 use crate::replicas::parse_replica_set_preferences;
 
+use crate::migrate::division::{DivisionWords, ReplicaDivision};
 use crate::migrate::manifest;
 use crate::migrate::object_error::ObjectError;
 use crate::migrate::report::FieldReport;
@@ -26,7 +27,34 @@ use crate::migrate::{Converted, REPLICA_SET_PREFERENCES_ANNOTATION};
 use crate::model::Metadata;
 
 /// Kinds kubefed's ReplicaSchedulingPreference controller schedules.
-pub(crate) const RSP_TARGETS: &[&str] = &["Deployment", "ReplicaSet"];
+const RSP_TARGETS: &[&str] = &["Deployment", "ReplicaSet"];
+
+/// A ReplicaSchedulingPreference as the replica division a migration reads
+/// (`registry::replica_division`): its target by kind (the RSP's own namespace and name), its
+/// total and preferences, and kubefed's words for them.
+pub(crate) fn division(spec: &RspSpec) -> ReplicaDivision<'_> {
+    ReplicaDivision {
+        target_kind: &spec.target_kind,
+        total_replicas: spec.total_replicas,
+        preferences: &spec.preferences,
+        within_placement: spec.intersect_with_cluster_selector,
+        acted: RSP_TARGETS.contains(&spec.target_kind.trim_start_matches("Federated")),
+        words: &WORDS,
+    }
+}
+
+/// How the loss report names a ReplicaSchedulingPreference's fields and what kubefed's
+/// controller did with one.
+pub(crate) static WORDS: DivisionWords = DivisionWords {
+    target_kind: "spec.targetKind",
+    total_replicas: "spec.totalReplicas",
+    within_placement: "spec.intersectWithClusterSelector",
+    preferences: "spec.",
+    never_acted_on: "kubefed's ReplicaSchedulingPreference controller only schedules FederatedDeployment and FederatedReplicaSet; it never acted on",
+    rewrote_placement: "its ReplicaSchedulingPreference chose among every cluster (no intersectWithClusterSelector) and rewrote the placement",
+    overrode_replicas: "kubefed's ReplicaSchedulingPreference controller wrote its own /spec/replicas over it",
+    split_is: "the ReplicaSchedulingPreference's, which only kubefed reads",
+};
 
 pub(super) fn rsp_ref(object: &ObjectRef) -> ObjectRef {
     ObjectRef {
@@ -147,6 +175,25 @@ mod tests {
             spec("{}"),
             "targetKind: FederatedDeployment\ntotalReplicas: 10\nrebalance: false\nclusters:\n  '*':\n    weight: 1\n"
         );
+    }
+
+    #[test]
+    fn a_division_says_whether_the_controller_acts_on_its_target_kind() {
+        let spec = |target_kind: &str| RspSpec {
+            target_kind: target_kind.into(),
+            total_replicas: 4,
+            intersect_with_cluster_selector: true,
+            ..RspSpec::default()
+        };
+        let deployment = spec("FederatedDeployment");
+        let division = division(&deployment);
+        assert!(division.acted && division.within_placement);
+        assert_eq!(
+            (division.target_kind, division.total_replicas),
+            ("FederatedDeployment", 4)
+        );
+        assert_eq!(division.preference_field("rebalance"), "spec.rebalance");
+        assert!(!super::division(&spec("FederatedStatefulSet")).acted);
     }
 
     #[test]

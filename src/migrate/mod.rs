@@ -17,6 +17,7 @@
 pub(crate) mod api_versions;
 pub(crate) mod assembly;
 pub(crate) mod cel;
+pub(crate) mod division;
 #[cfg(test)]
 mod golden;
 pub(crate) mod hub_version;

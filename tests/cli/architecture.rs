@@ -338,13 +338,8 @@ const KINDS: &[(&str, &[&str])] = &[
 /// Where a kind name still appears outside its API's folder: `file: Kind`.
 const KIND_EXCEPTIONS: &[&str] = &[
     // Cross-API migrations, the one documented category (ARCHITECTURE.md, "Invariants"): a
-    // migration from API A to API B lives in B's folder and reads A's model, its loss report
-    // saying what A's object did (kubefed's ReplicaSchedulingPreference to Karmada's policies
-    // and to OCM's delivery; a PlacementRule refused by `--to karmada`).
-    "karmada/migrate/federated.rs: ReplicaSchedulingPreference",
+    // PlacementRule refused by `--to karmada`.
     "karmada/migrate/mod.rs: PlacementRule",
-    "karmada/migrate/mod.rs: ReplicaSchedulingPreference",
-    "ocm/migrate/delivery.rs: ReplicaSchedulingPreference",
 ];
 
 /// `violations` are exactly the known `exceptions`: a new violation fails, and so does an
@@ -485,12 +480,8 @@ fn an_api_s_modules_are_named_only_in_its_folder_the_registry_and_lib_rs() {
 }
 
 /// Where an API's module path is still named outside its folder and the registry:
-/// `file: api`.
-const API_MODULE_EXCEPTIONS: &[&str] = &[
-    // Cross-API migrations (as in KIND_EXCEPTIONS): Karmada's reads kubefed's
-    // ReplicaSchedulingPreferences.
-    "karmada/migrate/mod.rs: kubefed",
-];
+/// `file: api`. None is left: any is a new violation.
+const API_MODULE_EXCEPTIONS: &[&str] = &[];
 
 /// The types `registry.rs` re-exports from an API's folder (`pub use crate::<api>::…` or
 /// `pub(crate) use`), each with its API and the name it goes by (`X as Y`: `Y`); the

@@ -9,9 +9,9 @@
 //!   cluster-scoped target is written without a namespace.
 //! - `spec.overrides[].clusterOverrides[]` (`op` add/remove/replace, default replace) become
 //!   `plaintext` overriders (the same JSON-patch operations) of one rule per cluster, in
-//!   input order. With a ReplicaSchedulingPreference, kubefed's controller wrote
-//!   `/spec/replicas` per cluster over any such override, so those are left out: the divided
-//!   replicas take their place.
+//!   input order. With a replica division (a ReplicaSchedulingPreference), its controller
+//!   wrote `/spec/replicas` per cluster over any such override, so those are left out: the
+//!   divided replicas take their place.
 
 use serde::Deserialize;
 use serde_yaml::{Mapping, Value};
@@ -20,6 +20,7 @@ use crate::model::ObjectRef;
 
 use super::policy::{ClusterAffinity, OverrideRule, Overriders, Plaintext};
 use super::type_configs::TypeConfigs;
+use crate::migrate::division::ReplicaDivision;
 use crate::migrate::hub_version::KarmadaVersion;
 use crate::migrate::object_error::ObjectError;
 use crate::migrate::report::FieldReport;
@@ -140,11 +141,11 @@ struct ClusterOverrideDoc {
     value: Option<Value>,
 }
 
-/// `spec.overrides` as override rules, and what each became. `replicas_divided`: a
-/// ReplicaSchedulingPreference divides the replicas, so `/spec/replicas` is not carried.
+/// `spec.overrides` as override rules, and what each became. `division`: what divides the
+/// replicas, so `/spec/replicas` is not carried.
 pub(super) fn overrides(
     raw: &Value,
-    replicas_divided: bool,
+    division: Option<&ReplicaDivision<'_>>,
 ) -> Result<(Vec<OverrideRule>, Vec<FieldReport>), ObjectError> {
     let Some(value) = raw.get("spec").and_then(|spec| spec.get("overrides")) else {
         return Ok((Vec::new(), Vec::new()));
@@ -169,12 +170,11 @@ pub(super) fn overrides(
                     op: operator.to_string(),
                 });
             }
-            if replicas_divided && change.path == "/spec/replicas" {
-                fields.push(
-                    FieldReport::exact(field, "not carried").because(
-                        "kubefed's ReplicaSchedulingPreference controller wrote its own /spec/replicas over it; the PropagationPolicy divides the replicas instead",
-                    ),
-                );
+            if let Some(division) = division.filter(|_| change.path == "/spec/replicas") {
+                fields.push(FieldReport::exact(field, "not carried").because(format!(
+                    "{}; the PropagationPolicy divides the replicas instead",
+                    division.words.overrode_replicas
+                )));
                 continue;
             }
             fields.push(FieldReport::exact(
@@ -266,11 +266,29 @@ mod tests {
         let raw = value(
             "spec: {overrides: [{clusterName: a, clusterOverrides: [{path: /spec/replicas, value: 5}, {op: add, path: /metadata/labels/x, value: y}]}]}",
         );
-        let (rules, _) = overrides(&raw, false).unwrap_or_default();
+        let (rules, _) = overrides(&raw, None).unwrap_or_default();
         assert_eq!(rules.len(), 1);
         assert_eq!(rules[0].overriders.plaintext.len(), 2);
         assert_eq!(rules[0].overriders.plaintext[0].operator, "replace");
-        let (rules, _) = overrides(&raw, true).unwrap_or_default();
+        let preferences = Default::default();
+        let division = ReplicaDivision {
+            target_kind: "FederatedDeployment",
+            total_replicas: 3,
+            preferences: &preferences,
+            within_placement: false,
+            acted: true,
+            words: &crate::registry::DIVISION_WORDS,
+        };
+        let (rules, fields) = overrides(&raw, Some(&division)).unwrap_or_default();
+        assert!(
+            fields[0]
+                .reason
+                .as_deref()
+                .is_some_and(|reason| reason.ends_with(
+                    "/spec/replicas over it; the PropagationPolicy divides the replicas instead"
+                )),
+            "{fields:?}"
+        );
         assert_eq!(rules[0].overriders.plaintext.len(), 1);
         assert_eq!(rules[0].overriders.plaintext[0].path, "/metadata/labels/x");
     }
@@ -280,7 +298,7 @@ mod tests {
         let raw = value(
             "spec: {overrides: [{clusterName: a, clusterOverrides: [{op: move, path: /x}]}]}",
         );
-        let error = overrides(&raw, false)
+        let error = overrides(&raw, None)
             .err()
             .map(|error| error.to_string())
             .unwrap_or_default();

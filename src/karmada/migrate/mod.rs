@@ -31,16 +31,15 @@ use std::collections::HashMap;
 
 use serde_yaml::Value;
 
-use crate::kubefed::model::RspSpec;
 use crate::load::Document;
 use crate::model::{FederatedPlacement, Inventory, LabelSelectorSpec, Model, ObjectRef, Workload};
 use crate::model::{LabelSelectorRequirementSpec, WorkloadKind};
 use crate::replicas::parse_replica_set_preferences;
 use crate::selector::{Requirement, Selector};
 
-use crate::kubefed::migrate::RSP_TARGETS;
 use crate::migrate::api_versions;
 use crate::migrate::assembly::{Assembly, Recorded};
+use crate::migrate::division::ReplicaDivision;
 use crate::migrate::hub_version::KarmadaVersion;
 use crate::migrate::match_expression::{describe, match_expression};
 use crate::migrate::object_error::ObjectError;
@@ -113,26 +112,22 @@ pub(crate) fn migrate(
     for workload in namespaces.into_iter().chain(others) {
         let object = &workload.object;
         let raw = index.find(&workload.source, object, namespace);
-        let made = match (&workload.kind, raw, Annotations::of(workload)) {
-            (
-                WorkloadKind::Federated(_)
-                | WorkloadKind::ReplicaSchedulingPreference(_)
-                | WorkloadKind::Annotated { .. },
-                None,
-                _,
-            ) => Err(ObjectError::Missing),
-            (WorkloadKind::Federated(placement), Some(raw), _) => {
-                let division = divisions.get(&identity(&object.kind, object)).copied();
+        let division = crate::registry::replica_division(workload);
+        let made = match (&workload.kind, raw, Annotations::of(workload), division) {
+            (WorkloadKind::Federated(_) | WorkloadKind::Annotated { .. }, None, _, _)
+            | (_, None, _, Some(_)) => Err(ObjectError::Missing),
+            (WorkloadKind::Federated(placement), Some(raw), _, _) => {
+                let division = divisions.get(&identity(&object.kind, object));
                 federated_object(raw, object, placement, division, &kubefed)
             }
-            (WorkloadKind::ReplicaSchedulingPreference(spec), Some(raw), _) => {
-                let target = federated_objects.get(&identity(&spec.target_kind, object));
-                replica_scheduling_preference(raw, object, spec, target, bounded, &kubefed.types)
+            (_, Some(raw), _, Some(division)) => {
+                let target = federated_objects.get(&identity(division.target_kind, object));
+                replica_division(raw, object, &division, target, bounded, &kubefed.types)
             }
-            (_, Some(raw), Some(annotations)) => {
+            (_, Some(raw), Some(annotations), _) => {
                 annotated(raw, object, annotations, &model.inventory, bounded)
             }
-            (WorkloadKind::PlacementRule(_), _, _) => {
+            (WorkloadKind::PlacementRule(_), _, _, _) => {
                 assembly.report.warnings.push(format!(
                     "{}: {object}: not migrated: --to karmada migrates kubefed and federation objects; a PlacementRule migrates with --to ocm",
                     workload.source
@@ -160,41 +155,36 @@ pub(crate) fn migrate(
     Ok(migration)
 }
 
-/// kubefed's RSP controller finds its target by kind, namespace and name: each
-/// ReplicaSchedulingPreference of a kind it schedules by its target's identity, each
-/// federated object by its own; a FederatedNamespace's placement goes into `kubefed`.
+/// A replica division's controller finds its target by kind, namespace and name: each
+/// division its controller acted on by its target's identity, each federated object by its
+/// own; a FederatedNamespace's placement goes into `kubefed`.
 fn kubefed_index<'a>(
     model: &'a Model,
     kubefed: &mut Kubefed<'a>,
 ) -> (
-    HashMap<Identity<'a>, &'a RspSpec>,
+    HashMap<Identity<'a>, ReplicaDivision<'a>>,
     HashMap<Identity<'a>, &'a Workload>,
 ) {
-    let mut divisions: HashMap<Identity<'_>, &RspSpec> = HashMap::new();
+    let mut divisions: HashMap<Identity<'_>, ReplicaDivision<'_>> = HashMap::new();
     let mut federated_objects: HashMap<Identity<'_>, &Workload> = HashMap::new();
     for workload in &model.workloads {
-        match &workload.kind {
-            WorkloadKind::ReplicaSchedulingPreference(spec)
-                if RSP_TARGETS.contains(&spec.target_kind.trim_start_matches("Federated")) =>
-            {
-                divisions.insert(identity(&spec.target_kind, &workload.object), spec);
+        if let Some(division) = crate::registry::replica_division(workload) {
+            if division.acted {
+                divisions.insert(identity(division.target_kind, &workload.object), division);
             }
-            WorkloadKind::Federated(placement) => {
-                federated_objects
-                    .insert(identity(&workload.object.kind, &workload.object), workload);
-                if workload.object.kind == "FederatedNamespace" {
-                    kubefed
-                        .namespaces
-                        .insert(workload.object.name.as_str(), placement);
-                }
+        } else if let WorkloadKind::Federated(placement) = &workload.kind {
+            federated_objects.insert(identity(&workload.object.kind, &workload.object), workload);
+            if workload.object.kind == "FederatedNamespace" {
+                kubefed
+                    .namespaces
+                    .insert(workload.object.name.as_str(), placement);
             }
-            _ => {}
         }
     }
     (divisions, federated_objects)
 }
 
-/// Kind, namespace and name: how kubefed pairs a ReplicaSchedulingPreference with its target.
+/// Kind, namespace and name: how kubefed pairs a replica division with its target.
 type Identity<'a> = (&'a str, Option<&'a str>, &'a str);
 
 fn identity<'a>(kind: &'a str, object: &'a ObjectRef) -> Identity<'a> {
@@ -237,13 +227,13 @@ fn no_cluster(field: &str) -> FieldReport {
         .because("it selects no cluster; Karmada propagates a template no policy claims nowhere")
 }
 
-/// A `Federated<Kind>`: its template, the policy (weighted when `division` is its RSP's),
-/// and an OverridePolicy for its overrides.
+/// A `Federated<Kind>`: its template, the policy (weighted when `division` divides its
+/// replicas), and an OverridePolicy for its overrides.
 fn federated_object(
     raw: &RawObject<'_>,
     object: &ObjectRef,
     placement: &FederatedPlacement,
-    division: Option<&RspSpec>,
+    division: Option<&ReplicaDivision<'_>>,
     kubefed: &Kubefed<'_>,
 ) -> Result<Made, ObjectError> {
     let (mut target, template, replaces) = template(raw, object, kubefed)?;
@@ -275,9 +265,9 @@ fn federated_object(
     let mut outputs = Vec::new();
     let mut comparisons = Vec::new();
     if let Some(cluster_affinity) = affinity {
-        let replica_scheduling = division.map(|rsp| {
-            set_replicas(&mut template, rsp.total_replicas);
-            weights::convert(&rsp.preferences, &|_| String::new(), false).0
+        let replica_scheduling = division.map(|division| {
+            set_replicas(&mut template, division.total_replicas);
+            weights::convert(division.preferences, &|_| String::new(), false).0
         });
         if division.is_none() {
             fields.push(FieldReport::exact(
@@ -299,7 +289,7 @@ fn federated_object(
             },
         )?);
     }
-    let (rules, override_fields) = federated::overrides(raw.value, division.is_some())?;
+    let (rules, override_fields) = federated::overrides(raw.value, division)?;
     fields.extend(override_fields);
     outputs.insert(
         0,
@@ -353,19 +343,18 @@ fn template(
 }
 
 /// The policy's `clusterAffinity` for a federated placement: `None` when it selects no
-/// cluster (no policy); none within (`Some(None)`) when its ReplicaSchedulingPreference chose
-/// among every cluster, which kubefed then wrote into the placement.
+/// cluster (no policy); none within (`Some(None)`) when its replica division chose among
+/// every cluster, which its controller then wrote into the placement.
 fn policy_affinity(
     placement: &FederatedPlacement,
-    division: Option<&RspSpec>,
+    division: Option<&ReplicaDivision<'_>>,
     fields: &mut Vec<FieldReport>,
 ) -> Option<Option<ClusterAffinity>> {
     match division {
-        Some(rsp) if !rsp.intersect_with_cluster_selector => {
+        Some(division) if !division.within_placement => {
             fields.push(
-                FieldReport::exact("spec.placement", "not carried").because(
-                    "its ReplicaSchedulingPreference chose among every cluster (no intersectWithClusterSelector) and rewrote the placement",
-                ),
+                FieldReport::exact("spec.placement", "not carried")
+                    .because(division.words.rewrote_placement),
             );
             Some(None)
         }
@@ -423,17 +412,18 @@ fn set_replicas(template: &mut Value, replicas: i64) {
     }
 }
 
-/// A ReplicaSchedulingPreference: carried by its target's policy, so it writes nothing
-/// itself; its conversion says what each preference became and compares the layouts.
-fn replica_scheduling_preference(
+/// A replica division (kubefed's ReplicaSchedulingPreference): carried by its target's
+/// policy, so it writes nothing itself; its conversion says what each preference became and
+/// compares the layouts.
+fn replica_division(
     raw: &RawObject<'_>,
     object: &ObjectRef,
-    spec: &RspSpec,
+    division: &ReplicaDivision<'_>,
     target: Option<&&Workload>,
     bounded: bool,
     types: &TypeConfigs,
 ) -> Result<Made, ObjectError> {
-    let kind = spec.target_kind.trim_start_matches("Federated");
+    let words = division.words;
     let recorded = |fields, comparisons, carried_by| Recorded {
         converted: Converted {
             outputs: Vec::new(),
@@ -446,33 +436,34 @@ fn replica_scheduling_preference(
         carried_by,
         replaces: Vec::new(),
     };
-    if !RSP_TARGETS.contains(&kind) {
+    if !division.acted {
         let fields = vec![FieldReport::lost(
-            format!("spec.targetKind {}", spec.target_kind),
-            format!("kubefed's ReplicaSchedulingPreference controller only schedules FederatedDeployment and FederatedReplicaSet; it never acted on {}", spec.target_kind),
+            format!("{} {}", words.target_kind, division.target_kind),
+            format!("{} {}", words.never_acted_on, division.target_kind),
         )];
         return Ok((recorded(fields, Vec::new(), Vec::new()), None));
     }
     let Some(target) = target else {
         return Err(ObjectError::TargetMissing {
-            kind: spec.target_kind.clone(),
+            kind: division.target_kind.to_string(),
             namespace: object.namespace.clone().unwrap_or_default(),
             name: object.name.clone(),
         });
     };
     let template = federated::target(&target.object, types)?;
-    let field = |name: &str| format!("spec.{name}");
-    let (_, mut fields) = weights::convert(&spec.preferences, &field, bounded);
+    let field = |name: &str| division.preference_field(name);
+    let (_, mut fields) = weights::convert(division.preferences, &field, bounded);
+    let total = division.total_replicas;
     fields.insert(
         0,
         FieldReport::exact(
-            format!("spec.totalReplicas {}", spec.total_replicas),
-            format!("{template} spec.replicas {}", spec.total_replicas),
+            format!("{} {total}", words.total_replicas),
+            format!("{template} spec.replicas {total}"),
         ),
     );
     let selects = match &target.kind {
         WorkloadKind::Federated(placement) => {
-            !spec.intersect_with_cluster_selector || federated_affinity(placement).is_some()
+            !division.within_placement || federated_affinity(placement).is_some()
         }
         _ => false,
     };
@@ -494,7 +485,7 @@ fn replica_scheduling_preference(
         });
         carried_by.push(policy);
     } else {
-        fields.insert(1, no_cluster("spec.intersectWithClusterSelector true"));
+        fields.insert(1, no_cluster(&format!("{} true", words.within_placement)));
     }
     Ok((recorded(fields, comparisons, carried_by), None))
 }

@@ -41,13 +41,14 @@ const SERVER_METADATA: &[&str] = &[
 ];
 
 /// The ManifestWorkReplicaSet delivering `workload` (already without the federation
-/// annotations) to the clusters of the Placement `placement` selects.
+/// annotations) to the clusters of the Placement `placement` selects; `split_is` says whose
+/// the per-cluster split of its replicas is, when replica-set-preferences split them.
 pub(crate) fn convert(
     object: &ObjectRef,
     placement: &ObjectRef,
     workload: &Value,
     written_namespace: bool,
-    replicas_split: bool,
+    split_is: Option<&str>,
 ) -> Result<Converted, Unwritten> {
     let mut manifest = workload.clone();
     let mut fields = Vec::new();
@@ -95,11 +96,11 @@ pub(crate) fn convert(
             ));
         }
     }
-    if replicas_split {
+    if let Some(split_is) = split_is {
         fields.push(FieldReport::approximate(
             "spec.replicas (split by replica-set-preferences)",
             format!("{made} spec.replicas on every selected cluster"),
-            "a ManifestWorkReplicaSet sends the same manifest to every cluster; the per-cluster split is the ReplicaSchedulingPreference's, which only kubefed reads",
+            format!("a ManifestWorkReplicaSet sends the same manifest to every cluster; the per-cluster split is {split_is}"),
         ));
     }
     let served = api_versions::serve(object, &manifest);

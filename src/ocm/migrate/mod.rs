@@ -236,7 +236,9 @@ fn annotated(
                 &placement,
                 &workload,
                 raw.namespace.is_some(),
-                annotations.preferences.is_some(),
+                annotations
+                    .preferences
+                    .map(|_| crate::registry::DIVISION_WORDS.split_is),
             )?;
             converted.outputs.extend(delivered.outputs);
             converted.fields.extend(delivered.fields);
