@@ -19,6 +19,7 @@ mod karmada;
 mod kubefed;
 mod kubefleet;
 mod load;
+mod merge;
 mod migrate;
 mod model;
 mod ocm;

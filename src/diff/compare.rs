@@ -7,7 +7,7 @@ use super::change_set::{
     ConditionChange, ConditionState, CountChange, ErrorState, GroupChange, ItemChange, PlanDiff,
     RolloutChange, ValueChange,
 };
-use super::merge::{join, keyed, Side};
+use crate::merge::{join, keyed, set_changes, Side};
 use crate::plan::{Condition, Group, ObjectRef, Plan, PlanItem, Rollout};
 use crate::registry::{ApiChanges, SelectionChanges};
 
@@ -130,29 +130,6 @@ fn rollout_changes(previous: &[Rollout], current: &[Rollout]) -> Vec<RolloutChan
             })
         })
         .collect()
-}
-
-/// (added, removed), each sorted.
-fn set_changes<'v, T: Ord + ToOwned + ?Sized + 'v>(
-    previous: impl IntoIterator<Item = &'v T>,
-    current: impl IntoIterator<Item = &'v T>,
-) -> (Vec<T::Owned>, Vec<T::Owned>) {
-    // A name listed twice is one member of the set.
-    fn as_set<'v, T: Ord + ?Sized>(values: impl IntoIterator<Item = &'v T>) -> Vec<(&'v T, ())> {
-        let mut set = keyed(values.into_iter().map(|value| (value, ())));
-        set.dedup();
-        set
-    }
-    let mut added = Vec::new();
-    let mut removed = Vec::new();
-    for (value, side) in join(as_set(previous), as_set(current)) {
-        match side {
-            Side::Previous(()) => removed.push(value.to_owned()),
-            Side::Current(()) => added.push(value.to_owned()),
-            Side::Both((), ()) => {}
-        }
-    }
-    (added, removed)
 }
 
 /// Counts that differ, a missing cluster counting 0 (plans list non-zero counts only).

@@ -6,7 +6,6 @@
 mod change_set;
 mod compare;
 mod decisions;
-mod merge;
 
 pub(crate) use change_set::{
     ConditionChange, ConditionState, CountChange, ErrorState, ItemChange, PlanDiff,

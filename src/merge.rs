@@ -1,11 +1,12 @@
-//! A merge join over two key-sorted sequences: the one primitive behind every comparison in
-//! `diff`, so comparing plans stays linear in their size after sorting.
+//! A merge join over two key-sorted sequences: the one primitive behind every comparison of
+//! two plans, `diff`'s and each API's part of it (its fields' changes), so comparing plans
+//! stays linear in their size after sorting.
 
 use std::iter::Peekable;
 
 /// Where a key was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Side<V> {
+pub(crate) enum Side<V> {
     Previous(V),
     Current(V),
     Both(V, V),
@@ -13,7 +14,7 @@ pub(super) enum Side<V> {
 
 impl<V> Side<V> {
     /// (previous, current), `None` on the side the key is missing from.
-    pub(super) fn sides(self) -> (Option<V>, Option<V>) {
+    pub(crate) fn sides(self) -> (Option<V>, Option<V>) {
         match self {
             Side::Previous(before) => (Some(before), None),
             Side::Current(after) => (None, Some(after)),
@@ -26,7 +27,7 @@ impl<V> Side<V> {
 /// pairs the first copies of a key on both sides and reports the others on their own side, so
 /// a hand-edited previous plan that repeats an entry shows the extra copy removed instead of
 /// hiding it (a plan never repeats one).
-pub(super) fn keyed<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> Vec<(K, V)> {
+pub(crate) fn keyed<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> Vec<(K, V)> {
     let mut pairs: Vec<(K, V)> = pairs.into_iter().collect();
     pairs.sort_by(|a, b| a.0.cmp(&b.0));
     pairs
@@ -34,7 +35,7 @@ pub(super) fn keyed<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> Vec<(
 
 /// Walks two key-sorted sequences in key order at once. A key on both sides pairs its first
 /// copies; further copies of a key come out on their own side.
-pub(super) fn join<K, V, P, C>(previous: P, current: C) -> impl Iterator<Item = (K, Side<V>)>
+pub(crate) fn join<K, V, P, C>(previous: P, current: C) -> impl Iterator<Item = (K, Side<V>)>
 where
     K: Ord,
     P: IntoIterator<Item = (K, V)>,
@@ -44,6 +45,29 @@ where
         previous: previous.into_iter().peekable(),
         current: current.into_iter().peekable(),
     }
+}
+
+/// (added, removed), each sorted.
+pub(crate) fn set_changes<'v, T: Ord + ToOwned + ?Sized + 'v>(
+    previous: impl IntoIterator<Item = &'v T>,
+    current: impl IntoIterator<Item = &'v T>,
+) -> (Vec<T::Owned>, Vec<T::Owned>) {
+    // A name listed twice is one member of the set.
+    fn as_set<'v, T: Ord + ?Sized>(values: impl IntoIterator<Item = &'v T>) -> Vec<(&'v T, ())> {
+        let mut set = keyed(values.into_iter().map(|value| (value, ())));
+        set.dedup();
+        set
+    }
+    let mut added = Vec::new();
+    let mut removed = Vec::new();
+    for (value, side) in join(as_set(previous), as_set(current)) {
+        match side {
+            Side::Previous(()) => removed.push(value.to_owned()),
+            Side::Current(()) => added.push(value.to_owned()),
+            Side::Both((), ()) => {}
+        }
+    }
+    (added, removed)
 }
 
 struct Join<P: Iterator, C: Iterator> {
