@@ -505,6 +505,12 @@ pub(crate) fn rows(item: &PlanItem, trace: &ItemTrace) -> Rows {
     }
 }
 
+/// What the plan table says of an item under its rows from its API's own fields, a line
+/// each: a placement consumer's routes.
+pub(crate) fn lines_below_rows(item: &PlanItem, out: &mut String) {
+    ocm::explain::consumer::via_lines(&item.api.ocm, out);
+}
+
 /// How an item lands on `cluster` by its API's own means (`plan --cluster`): a consumer's
 /// routes, an OCM Placement's decision group, the Karmada policy that claims a resource.
 pub(crate) fn landing(item: &PlanItem, trace: &ItemTrace, cluster: &str) -> Vec<String> {
@@ -588,6 +594,18 @@ pub struct ItemFields {
     /// A KubeFleet placement's scores, Unscheduled bindings, stages and overrides.
     #[serde(flatten)]
     pub kubefleet: KubeFleetFields,
+    /// When an OCM Placement's toleration expires, a placement consumer's routes and a
+    /// ManifestWorkReplicaSet's rollout waves.
+    #[serde(flatten)]
+    pub ocm: OcmFields,
+}
+
+impl ItemFields {
+    /// How many cluster names the fields list besides the item's clusters (what the item's
+    /// text makes room for): the rollout waves'.
+    pub(crate) fn cluster_names(&self) -> usize {
+        self.ocm.cluster_names()
+    }
 }
 
 /// What a plan item holds of a KubeFleet placement, and the types of its fields (design §9).
@@ -595,18 +613,24 @@ pub use crate::kubefleet::fields::{ClusterOverrides, KubeFleetFields};
 pub use crate::kubefleet::model::binding::BindingScore;
 pub use crate::kubefleet::stages::Stage;
 
+/// What a plan item holds of an OCM Placement or placement consumer, and its rollout's types.
+pub use crate::ocm::fields::{OcmFields, Rollout, Wave};
+
 /// A key of an API's own field in a plan item: whose, and which.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ItemKey {
     Karmada(karmada::fields::Key),
     KubeFleet(kubefleet::fields::Key),
+    Ocm(ocm::fields::Key),
 }
 
 /// The keys of every API's fields about how the clusters were chosen, in the order they are
 /// written (`SelectionFields`' fields in order, each API's keys in its order), and of every
 /// API's own fields (`ItemFields`'); a plan item's unknown-field message lists them.
 pub(crate) const SELECTION_KEYS: &[&str] = karmada::fields::Key::NAMES;
-pub(crate) const ITEM_KEYS: &[&str] = kubefleet::fields::Key::NAMES;
+pub(crate) const ITEM_KEYS: &[&str] = &crate::model::join_keys::<
+    { kubefleet::fields::Key::NAMES.len() + ocm::fields::Key::NAMES.len() },
+>(&[kubefleet::fields::Key::NAMES, ocm::fields::Key::NAMES]);
 
 impl ItemKey {
     /// The API field `name` is the key of, if any.
@@ -614,6 +638,7 @@ impl ItemKey {
         karmada::fields::Key::of(name)
             .map(ItemKey::Karmada)
             .or_else(|| kubefleet::fields::Key::of(name).map(ItemKey::KubeFleet))
+            .or_else(|| ocm::fields::Key::of(name).map(ItemKey::Ocm))
     }
 
     /// Reads the value of this key, the map's key just read, into its API's fields of `item`.
@@ -625,6 +650,7 @@ impl ItemKey {
         match self {
             ItemKey::Karmada(key) => item.selection.karmada.read(key, map),
             ItemKey::KubeFleet(key) => item.api.kubefleet.read(key, map),
+            ItemKey::Ocm(key) => item.api.ocm.read(key, map),
         }
     }
 }
@@ -660,6 +686,10 @@ impl SelectionChanges {
 /// flattened): the changes of the item's per-API fields.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub(crate) struct ApiChanges {
+    /// An OCM Placement's `changesAt`, a placement consumer's routes and a
+    /// ManifestWorkReplicaSet's rollouts (written before KubeFleet's, as diff always has).
+    #[serde(flatten)]
+    pub(crate) ocm: ocm::diff::OcmChange,
     /// A KubeFleet placement's scores, Unscheduled bindings, stages and overrides.
     #[serde(flatten)]
     pub(crate) kubefleet: kubefleet::diff::KubeFleetChange,
@@ -676,18 +706,27 @@ pub(crate) enum Mark {
 impl ApiChanges {
     /// The changes of each API's own fields from `previous` to `current`.
     pub(crate) fn compare(previous: &ItemFields, current: &ItemFields) -> ApiChanges {
+        // Every field named, so that an API's line added to the slot does not compile until
+        // its part of the diff compares it.
+        let ItemFields {
+            kubefleet: kubefleet_fields,
+            ocm: ocm_fields,
+        } = current;
         ApiChanges {
-            kubefleet: kubefleet::diff::compare(&previous.kubefleet, &current.kubefleet),
+            ocm: ocm::diff::compare(&previous.ocm, ocm_fields),
+            kubefleet: kubefleet::diff::compare(&previous.kubefleet, kubefleet_fields),
         }
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.kubefleet.is_empty()
+        self.ocm.is_empty() && self.kubefleet.is_empty()
     }
 
     /// One line per change, the wording every diff format shares.
     pub(crate) fn lines(&self) -> Vec<(String, Option<Mark>)> {
-        self.kubefleet.lines()
+        let mut lines = self.ocm.lines();
+        lines.extend(self.kubefleet.lines());
+        lines
     }
 }
 

@@ -6,8 +6,7 @@
 use serde::Serialize;
 
 use crate::model::ConditionStatus;
-pub(crate) use crate::model::ValueChange;
-use crate::plan::{Group, ObjectRef, PlanItem, Rollout};
+use crate::plan::{Group, ObjectRef, PlanItem};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -60,21 +59,9 @@ pub struct ItemChange {
     /// Karmada resource's claiming policy and affinity term).
     #[serde(flatten)]
     pub(crate) selection: crate::registry::SelectionChanges,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub changes_at: Option<ValueChange>,
-    /// A placement consumer's routes (`via` chains) only in the current plan, then only in
-    /// the previous one: a consumer that now lands through other objects is changed even when
-    /// its clusters are the same.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub via_added: Vec<Vec<String>>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub via_removed: Vec<Vec<String>>,
-    /// A ManifestWorkReplicaSet's rollouts (matched by placement) whose strategy or waves
-    /// changed: the same clusters reached in another order is a change.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub rollout: Vec<RolloutChange>,
-    /// The changes of the item's per-API fields (a KubeFleet placement's scores,
-    /// Unscheduled bindings, stages and overrides).
+    /// The changes of the item's per-API fields (an OCM Placement's `changesAt`, a placement
+    /// consumer's routes, a ManifestWorkReplicaSet's rollouts; a KubeFleet placement's
+    /// scores, Unscheduled bindings, stages and overrides).
     #[serde(flatten)]
     pub(crate) apis: crate::registry::ApiChanges,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -118,11 +105,7 @@ impl ItemChange {
             && self.groups_changed.is_empty()
             && self.conditions.is_empty()
             && self.selection.is_empty()
-            && self.changes_at.is_none()
-            && self.rollout.is_empty()
             && self.apis.is_empty()
-            && self.via_added.is_empty()
-            && self.via_removed.is_empty()
             && self.errors_added.is_empty()
             && self.errors_removed.is_empty()
     }
@@ -170,16 +153,4 @@ pub struct ConditionState {
     pub reason: String,
     #[serde(skip_serializing_if = "String::is_empty")]
     pub message: String,
-}
-
-/// A rollout present in one plan only (one side absent) or different in both.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RolloutChange {
-    /// `Placement/ns/name`.
-    pub placement: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub before: Option<Rollout>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub after: Option<Rollout>,
 }

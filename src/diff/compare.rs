@@ -5,10 +5,9 @@ use std::collections::BTreeMap;
 
 use super::change_set::{
     ConditionChange, ConditionState, CountChange, ErrorState, GroupChange, ItemChange, PlanDiff,
-    RolloutChange, ValueChange,
 };
 use crate::merge::{join, keyed, set_changes, Side};
-use crate::plan::{Condition, Group, ObjectRef, Plan, PlanItem, Rollout};
+use crate::plan::{Condition, Group, ObjectRef, Plan, PlanItem};
 use crate::registry::{ApiChanges, SelectionChanges};
 
 /// What changes from `previous` to `current`, in plan order (formats.md: apiVersion group,
@@ -73,9 +72,6 @@ fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
         conditions,
         // Each API's own fields: compared by the registry's `ApiChanges`.
         api,
-        changes_at,
-        via,
-        rollout,
         errors,
     } = current;
     let (clusters_added, clusters_removed) = set_changes(&previous.clusters, clusters);
@@ -84,7 +80,6 @@ fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
         previous.errors.iter().map(String::as_str),
         errors.iter().map(String::as_str),
     );
-    let (via_added, via_removed) = set_changes(&previous.via, via);
     ItemChange {
         source: source.clone(),
         clusters_added,
@@ -96,10 +91,6 @@ fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
         groups_changed,
         conditions: condition_changes(&previous.conditions, conditions),
         selection: SelectionChanges::compare(&previous.selection, selection),
-        changes_at: ValueChange::of(&previous.changes_at, changes_at),
-        via_added,
-        via_removed,
-        rollout: rollout_changes(&previous.rollout, rollout),
         apis: ApiChanges::compare(&previous.api, api),
         errors_added,
         errors_removed,
@@ -109,27 +100,6 @@ fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
             _ => None,
         },
     }
-}
-
-/// Rollouts matched by placement; one that differs in strategy or in any wave is changed.
-fn rollout_changes(previous: &[Rollout], current: &[Rollout]) -> Vec<RolloutChange> {
-    fn by_placement(rollouts: &[Rollout]) -> Vec<(&str, &Rollout)> {
-        keyed(
-            rollouts
-                .iter()
-                .map(|rollout| (rollout.placement.as_str(), rollout)),
-        )
-    }
-    join(by_placement(previous), by_placement(current))
-        .filter_map(|(placement, side)| {
-            let (before, after) = side.sides();
-            (before != after).then(|| RolloutChange {
-                placement: placement.to_string(),
-                before: before.cloned(),
-                after: after.cloned(),
-            })
-        })
-        .collect()
 }
 
 /// Counts that differ, a missing cluster counting 0 (plans list non-zero counts only).
@@ -220,7 +190,7 @@ impl From<&Condition> for ConditionState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::ConditionStatus;
+    use crate::model::{ConditionStatus, ValueChange};
     use crate::testing::{
         condition_message_moved, group, plan, replica_set, source, with_condition, with_replicas,
     };
@@ -261,58 +231,6 @@ mod tests {
         let diff = compare(&plan(vec![]), &plan(vec![added.clone()]));
         assert_eq!(diff.items_added, vec![added]);
         assert!(diff.items_removed.is_empty() && diff.items_changed.is_empty());
-    }
-
-    #[test]
-    fn a_chain_that_alone_changed_is_a_change() {
-        let chain = |placement: &str| vec![strings(&["PlacementBinding/p/b", placement])];
-        let previous = PlanItem {
-            via: chain("Placement/p/one"),
-            ..replica_set("policy", &["A"])
-        };
-        let current = PlanItem {
-            via: chain("Placement/p/two"),
-            ..previous.clone()
-        };
-        let change = item_change(previous, current);
-        assert_eq!(change.via_added, chain("Placement/p/two"));
-        assert_eq!(change.via_removed, chain("Placement/p/one"));
-        assert!(change.clusters_added.is_empty() && change.clusters_removed.is_empty());
-    }
-
-    #[test]
-    fn the_same_clusters_in_other_rollout_waves_are_a_change() {
-        let rollout = |waves: &[&[&str]]| {
-            vec![Rollout {
-                placement: "Placement/p/canary".to_string(),
-                strategy: "Progressive".to_string(),
-                waves: waves
-                    .iter()
-                    .map(|clusters| crate::model::Wave {
-                        clusters: strings(clusters).into(),
-                        ..crate::model::Wave::default()
-                    })
-                    .collect(),
-            }]
-        };
-        let previous = PlanItem {
-            rollout: rollout(&[&["A", "B"]]),
-            ..replica_set("work", &["A", "B"])
-        };
-        let current = PlanItem {
-            rollout: rollout(&[&["A"], &["B"]]),
-            ..previous.clone()
-        };
-        let change = item_change(previous.clone(), current.clone());
-        assert_eq!(
-            change.rollout,
-            vec![RolloutChange {
-                placement: "Placement/p/canary".to_string(),
-                before: previous.rollout.first().cloned(),
-                after: current.rollout.first().cloned(),
-            }]
-        );
-        assert!(change.clusters_added.is_empty() && change.clusters_removed.is_empty());
     }
 
     #[test]
@@ -516,20 +434,6 @@ mod tests {
     }
 
     #[test]
-    fn changes_at_records_before_and_after() {
-        let mut current = replica_set("p", &["A"]);
-        current.changes_at = Some("2026-01-01T00:00:00Z".to_string());
-        let change = item_change(replica_set("p", &["A"]), current);
-        assert_eq!(
-            change.changes_at,
-            Some(ValueChange {
-                before: None,
-                after: Some("2026-01-01T00:00:00Z".to_string()),
-            })
-        );
-    }
-
-    #[test]
     fn errors_added_and_removed_are_listed() {
         let mut previous = replica_set("p", &[]);
         previous.errors = strings(&["old problem"]);
@@ -591,7 +495,7 @@ mod tests {
     #[test]
     fn json_field_names_are_camel_case_and_empty_fields_are_omitted() {
         let mut current = replica_set("frontend", &["A", "D"]);
-        current.changes_at = Some("2026-01-01T00:00:00Z".to_string());
+        current.api.ocm.changes_at = Some("2026-01-01T00:00:00Z".to_string());
         let diff = compare(
             &plan(vec![replica_set("frontend", &["A"])]),
             &plan(vec![current]),

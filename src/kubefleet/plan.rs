@@ -369,6 +369,7 @@ pub(crate) fn plan<'a>(
         conditions: planned.conditions,
         api: ItemFields {
             kubefleet: planned.fields,
+            ..ItemFields::default()
         },
         errors,
         ..PlanItem::default()

@@ -67,17 +67,6 @@ pub struct PlanItem {
     /// Each API's own fields (the registry's list), written here, each when not empty.
     #[serde(flatten)]
     pub api: ItemFields,
-    /// When a toleration expires and the plan would change (RFC 3339).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub changes_at: Option<String>,
-    /// A placement consumer: each way it lands, as the objects from it to the placement
-    /// (`[PlacementBinding/ns/b, Placement/ns/p]`), in the order its controller reads them.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub via: Vec<Vec<String>>,
-    /// A ManifestWorkReplicaSet: for each placement, the order its rollout strategy gives
-    /// the work to the clusters.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub rollout: Vec<Rollout>,
     /// An item with errors selected nothing.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<String>,
@@ -106,7 +95,7 @@ static FIELDS: [&str;
         + SELECTION_KEYS.len()
         + BEFORE_API.len()
         + ITEM_KEYS.len()
-        + AFTER_API.len()] = join(&[
+        + AFTER_API.len()] = join_keys(&[
     BEFORE_SELECTION,
     SELECTION_KEYS,
     BEFORE_API,
@@ -115,10 +104,11 @@ static FIELDS: [&str;
 ]);
 const BEFORE_SELECTION: &[&str] = &["source", "clusters", "replicas", "overflow", "groups"];
 const BEFORE_API: &[&str] = &["conditions"];
-const AFTER_API: &[&str] = &["changesAt", "via", "rollout", "errors"];
+const AFTER_API: &[&str] = &["errors"];
 
-/// `parts` one after the other, in an array of their total length `N`.
-const fn join<const N: usize>(parts: &[&[&'static str]]) -> [&'static str; N] {
+/// `parts` one after the other, in an array of their total length `N` (a plan item's keys,
+/// and each slot's from its APIs' keys).
+pub(crate) const fn join_keys<const N: usize>(parts: &[&[&'static str]]) -> [&'static str; N] {
     let mut joined = [""; N];
     let (mut part, mut at) = (0, 0);
     while part < parts.len() {
@@ -142,9 +132,6 @@ enum Key {
     Groups,
     Conditions,
     Api(ItemKey),
-    ChangesAt,
-    Via,
-    Rollout,
     Errors,
 }
 
@@ -181,9 +168,6 @@ impl Visitor<'_> for KeyVisitor {
             "overflow" => Key::Overflow,
             "groups" => Key::Groups,
             "conditions" => Key::Conditions,
-            "changesAt" => Key::ChangesAt,
-            "via" => Key::Via,
-            "rollout" => Key::Rollout,
             "errors" => Key::Errors,
             _ => match ItemKey::of(name) {
                 Some(key) => Key::Api(key),
@@ -229,39 +213,12 @@ impl<'de> Visitor<'de> for ItemVisitor {
                 Key::Groups => item.groups = map.next_value()?,
                 Key::Conditions => item.conditions = map.next_value()?,
                 Key::Api(key) => key.read(&mut item, &mut map)?,
-                Key::ChangesAt => item.changes_at = map.next_value()?,
-                Key::Via => item.via = map.next_value()?,
-                Key::Rollout => item.rollout = map.next_value()?,
                 Key::Errors => item.errors = map.next_value()?,
             }
         }
         item.source = source.ok_or_else(|| de::Error::missing_field("source"))?;
         Ok(item)
     }
-}
-
-/// The waves in which a ManifestWorkReplicaSet's rollout strategy reaches the clusters of one
-/// placement, each wave starting once the one before has succeeded.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Rollout {
-    /// `Placement/ns/name`.
-    pub placement: String,
-    /// `All`, `Progressive` or `ProgressivePerGroup`.
-    pub strategy: String,
-    pub waves: Vec<Wave>,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Wave {
-    /// A mandatory decision group: no failure tolerated.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub mandatory: bool,
-    /// The decision group's index, when the wave is one whole group.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub group: Option<usize>,
-    pub clusters: ClusterNames,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -275,6 +232,7 @@ pub struct Group {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::registry::{Rollout, Wave};
     use crate::testing::{group, kubefleet_fields, replica_set, with_condition, with_replicas};
 
     /// An item with every field set, each API's too.
@@ -291,9 +249,9 @@ mod tests {
         item.selection.karmada.policy = Some("PropagationPolicy/default/pp".to_string());
         item.selection.karmada.affinity_term = Some("primary".to_string());
         item.api.kubefleet = kubefleet_fields();
-        item.changes_at = Some("2026-01-01T00:00:00Z".to_string());
-        item.via = vec![vec!["PlacementBinding/default/b".to_string()]];
-        item.rollout = vec![Rollout {
+        item.api.ocm.changes_at = Some("2026-01-01T00:00:00Z".to_string());
+        item.api.ocm.via = vec![vec!["PlacementBinding/default/b".to_string()]];
+        item.api.ocm.rollout = vec![Rollout {
             placement: "Placement/default/p".to_string(),
             strategy: "All".to_string(),
             waves: vec![Wave {

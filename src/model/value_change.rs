@@ -9,11 +9,11 @@ const NONE: &str = "(none)";
 /// A single value that changed; absent on the side that has none.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ValueChange {
+pub(crate) struct ValueChange {
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub before: Option<String>,
+    pub(crate) before: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub after: Option<String>,
+    pub(crate) after: Option<String>,
 }
 
 impl ValueChange {

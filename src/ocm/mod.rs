@@ -21,8 +21,10 @@
 
 pub(crate) mod clustersets;
 pub(crate) mod conditions;
+pub(crate) mod diff;
 pub(crate) mod explain;
 pub(crate) mod feasible;
+pub(crate) mod fields;
 pub(crate) mod filters;
 pub(crate) mod fleet;
 pub(crate) mod groups;

@@ -263,14 +263,13 @@ fn item_json(item: &PlanItem) -> Result<String, ItemError> {
 fn json_capacity(item: &PlanItem) -> usize {
     const ITEM: usize = 512;
     const NAME_LINE: usize = 48;
-    let waves = item.rollout.iter().flat_map(|rollout| &rollout.waves);
     let names = item.clusters.len()
         + item
             .groups
             .iter()
             .map(|group| group.clusters.len())
             .sum::<usize>()
-        + waves.map(|wave| wave.clusters.len()).sum::<usize>();
+        + item.api.cluster_names();
     ITEM + names * NAME_LINE
 }
 
@@ -331,9 +330,7 @@ fn unescaped_block(item: &PlanItem, trace: &ItemTrace, width: Option<u16>) -> St
     if !rows.is_empty() {
         out.push_str(&indent(&table::render(header, rows, width)));
     }
-    for chain in &item.via {
-        let _ = writeln!(out, "  via: {}", chain.join(" -> "));
-    }
+    crate::registry::lines_below_rows(item, &mut out);
     for error in &item.errors {
         let _ = writeln!(out, "  error: {error}");
     }
@@ -470,7 +467,7 @@ mod tests {
             reason: "AllDecisionsScheduled".into(),
             message: "line\nbreak".into(),
         }];
-        full.changes_at = Some("2026-06-01T00:00:00Z".into());
+        full.api.ocm.changes_at = Some("2026-06-01T00:00:00Z".into());
         // What YAML 1.1 reads as another type is quoted in the item as in the document.
         full.selection.karmada.policy = Some("yes".into());
         full.selection.karmada.affinity_term = Some("multi\nline\n  indented".into());

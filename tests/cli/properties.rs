@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use fleetplan::{
     build, build_item, load, plan_json, plan_yaml, previous_plan, BindingScore, ClusterNames,
     ClusterOverrides, Condition, ConditionStatus, Group, ItemFields, ItemTrace, KarmadaFields,
-    KubeFleetFields, LoadOptions, Model, ObjectRef, PlacementResult, Plan, PlanItem, PlanOptions,
-    Previous, Rollout, SelectionFields, Stage, Trace, Verdict, Wave,
+    KubeFleetFields, LoadOptions, Model, ObjectRef, OcmFields, PlacementResult, Plan, PlanItem,
+    PlanOptions, Previous, Rollout, SelectionFields, Stage, Trace, Verdict, Wave,
 };
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
@@ -430,31 +430,6 @@ fn item() -> impl Strategy<Value = PlanItem> {
                             affinity_term: changes_at.as_ref().map(|_| "primary".to_string()),
                         },
                     },
-                    // Consumer items round-trip their chains.
-                    via: changes_at
-                        .as_ref()
-                        .map(|_| {
-                            vec![vec![
-                                "PlacementBinding/ns/b".to_string(),
-                                "Placement/ns/p".to_string(),
-                            ]]
-                        })
-                        .unwrap_or_default(),
-                    // ManifestWorkReplicaSet items round-trip their rollout waves.
-                    rollout: changes_at
-                        .as_ref()
-                        .map(|_| {
-                            vec![Rollout {
-                                placement: "Placement/ns/p".to_string(),
-                                strategy: "ProgressivePerGroup".to_string(),
-                                waves: vec![Wave {
-                                    mandatory: true,
-                                    group: Some(0),
-                                    clusters: vec!["a".to_string()].into(),
-                                }],
-                            }]
-                        })
-                        .unwrap_or_default(),
                     // KubeFleet items round-trip their scores, removed clusters, stages
                     // and overrides.
                     api: ItemFields {
@@ -484,9 +459,38 @@ fn item() -> impl Strategy<Value = PlanItem> {
                                 .into(),
                             })
                             .unwrap_or_default(),
+                        // OCM items round-trip when a toleration expires, their chains and
+                        // their rollout waves.
+                        ocm: OcmFields {
+                            // Consumer items round-trip their chains.
+                            via: changes_at
+                                .as_ref()
+                                .map(|_| {
+                                    vec![vec![
+                                        "PlacementBinding/ns/b".to_string(),
+                                        "Placement/ns/p".to_string(),
+                                    ]]
+                                })
+                                .unwrap_or_default(),
+                            // ManifestWorkReplicaSet items round-trip their rollout waves.
+                            rollout: changes_at
+                                .as_ref()
+                                .map(|_| {
+                                    vec![Rollout {
+                                        placement: "Placement/ns/p".to_string(),
+                                        strategy: "ProgressivePerGroup".to_string(),
+                                        waves: vec![Wave {
+                                            mandatory: true,
+                                            group: Some(0),
+                                            clusters: vec!["a".to_string()].into(),
+                                        }],
+                                    }]
+                                })
+                                .unwrap_or_default(),
+                            changes_at,
+                        },
                     },
                     conditions,
-                    changes_at,
                     errors,
                 }
             },
@@ -572,6 +576,10 @@ fn the_consumers_plan_is_the_same_whatever_traces_are_kept() {
         };
         assert_eq!(kept, expected, "{trace:?}");
     }
-    let landed = full.plan.items.iter().filter(|item| !item.via.is_empty());
+    let landed = full
+        .plan
+        .items
+        .iter()
+        .filter(|item| !item.api.ocm.via.is_empty());
     assert!(landed.count() > 5, "the example's consumers land");
 }

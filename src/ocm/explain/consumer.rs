@@ -1,7 +1,10 @@
 //! Placement consumers: the chain to each placement, then each cluster's answer from the
 //! placements' own explanations, so "why is my Policy not on cluster X" has one answer.
 
+use std::fmt::Write as _;
+
 use crate::model::Cluster;
+use crate::ocm::fields::OcmFields;
 use crate::ocm::plan::consumers::ConsumerTrace;
 
 use crate::render::explain::{
@@ -16,6 +19,14 @@ pub(crate) fn landing(trace: &ConsumerTrace, cluster: &str) -> Vec<String> {
         .filter(|route| route.clusters.iter().any(|name| name == cluster))
         .map(|route| format!("via {}", route.chain.join(" -> ")))
         .collect()
+}
+
+/// `  via: PlacementBinding/ns/b -> Placement/ns/p`: each way a consumer lands, a line each
+/// under its item's rows in the plan table.
+pub(crate) fn via_lines(fields: &OcmFields, out: &mut String) {
+    for chain in &fields.via {
+        let _ = writeln!(out, "  via: {}", chain.join(" -> "));
+    }
 }
 
 pub(crate) fn explain(explanation: &mut Explanation, trace: &ConsumerTrace, clusters: &[Cluster]) {

@@ -49,7 +49,7 @@ pub(crate) fn plan(run: &Run, workload: &Workload, spec: &PlacementSpec) -> Plan
             Diagnostic::about(workload, kind, warning.to_string())
         })
         .collect();
-    let item = PlanItem {
+    let mut item = PlanItem {
         source: workload.object.clone(),
         clusters: result.selected.clone(),
         groups: result
@@ -62,10 +62,10 @@ pub(crate) fn plan(run: &Run, workload: &Workload, spec: &PlacementSpec) -> Plan
             })
             .collect(),
         conditions: result.conditions(),
-        changes_at: result.changes_at.map(format_rfc3339),
         errors,
         ..PlanItem::default()
     };
+    item.api.ocm.changes_at = result.changes_at.map(format_rfc3339);
     Planned {
         item,
         trace: ItemTrace::Placement(Box::new(result)),

@@ -3,7 +3,7 @@
 
 use super::paint::{paint, Colour};
 use crate::diff::{ConditionChange, ConditionState, CountChange, ErrorState, ItemChange, PlanDiff};
-use crate::plan::{Group, Rollout};
+use crate::plan::Group;
 use crate::registry::Mark;
 
 const INDENT: &str = "    ";
@@ -108,27 +108,6 @@ pub(super) fn change_lines(change: &ItemChange) -> Vec<(String, Option<Colour>)>
     for (text, mark) in change.selection.lines() {
         line(text, api_colour(mark));
     }
-    if let Some(value) = &change.changes_at {
-        line(value.line("changesAt"), None);
-    }
-    for chain in &change.via_added {
-        line(format!("+ via {}", chain.join(" -> ")), Some(Colour::Added));
-    }
-    for chain in &change.via_removed {
-        line(
-            format!("- via {}", chain.join(" -> ")),
-            Some(Colour::Removed),
-        );
-    }
-    for rollout in &change.rollout {
-        let text = format!(
-            "rollout over {}: {} → {}",
-            rollout.placement,
-            rollout_text(rollout.before.as_ref()),
-            rollout_text(rollout.after.as_ref())
-        );
-        line(text, None);
-    }
     for (text, mark) in change.apis.lines() {
         line(text, api_colour(mark));
     }
@@ -142,21 +121,6 @@ pub(super) fn change_lines(change: &ItemChange) -> Vec<(String, Option<Colour>)>
 }
 
 const NONE: &str = "(none)";
-
-/// `Progressive [a, b] [c]`: the strategy, then each wave's clusters in the order they are
-/// reached (a mandatory wave marked `!`).
-fn rollout_text(rollout: Option<&Rollout>) -> String {
-    let Some(rollout) = rollout else {
-        return NONE.to_string();
-    };
-    let mut text = rollout.strategy.clone();
-    for wave in &rollout.waves {
-        let clusters: Vec<&str> = wave.clusters.iter().collect();
-        let mark = if wave.mandatory { "!" } else { "" };
-        text.push_str(&format!(" {mark}[{}]", clusters.join(", ")));
-    }
-    text
-}
 
 fn counts(changes: &[CountChange]) -> String {
     let parts: Vec<String> = changes
@@ -297,7 +261,7 @@ mod tests {
         let mut previous = replica_set("p", &["A", "B"]);
         previous.overflow.insert("B".to_string(), 4);
         previous.groups = vec![group(0, "canary", &["A"]), group(1, "rest", &["B"])];
-        previous.changes_at = Some("2026-01-01T00:00:00Z".to_string());
+        previous.api.ocm.changes_at = Some("2026-01-01T00:00:00Z".to_string());
         previous.errors = vec!["old problem".to_string()];
         let mut current = replica_set("p", &["A", "B"]);
         current.groups = vec![

@@ -9,7 +9,8 @@ use foldhash::HashMap;
 use super::resolve::{render, Decisions, Resolution, Route};
 use super::rollout;
 use super::{ConsumerTrace, RouteTrace};
-use crate::model::{ClusterNames, Group, ObjectRef, PlanItem, Rollout, Workload};
+use crate::model::{ClusterNames, Group, ObjectRef, PlanItem, Workload};
+use crate::ocm::fields::Rollout;
 use crate::ocm::model::consumer::RolloutStrategy;
 use crate::plan::diagnostic::Diagnostic;
 use crate::plan::{ItemTrace, Planned};
@@ -121,10 +122,8 @@ where
         full && !failed,
         registered.is_none() && !routes.is_empty(),
     ));
-    let item = PlanItem {
-        via: routes.iter().map(|route| route.chain.clone()).collect(),
-        ..item(workload, errors, clusters, single_groups, rollouts)
-    };
+    let mut item = item(workload, errors, clusters, single_groups, rollouts);
+    item.api.ocm.via = routes.iter().map(|route| route.chain.clone()).collect();
     let warnings = resolution
         .warnings
         .iter()
@@ -158,14 +157,15 @@ fn item(
             ..PlanItem::default()
         };
     }
-    PlanItem {
+    let mut item = PlanItem {
         source,
         clusters,
         groups: groups.unwrap_or_default(),
-        rollout: rollouts,
         errors,
         ..PlanItem::default()
-    }
+    };
+    item.api.ocm.rollout = rollouts;
+    item
 }
 
 /// What `route` keeps of the clusters its placement chose, and those it leaves out with why:

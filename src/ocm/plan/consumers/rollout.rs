@@ -14,7 +14,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::model::{ClusterNames, Group, Wave};
+use crate::model::{ClusterNames, Group};
+use crate::ocm::fields::Wave;
 use crate::ocm::model::consumer::{MandatoryGroup, RolloutStrategy, Threshold};
 
 /// What the rollout helper refuses (the controller then rolls nothing out through the
