@@ -904,6 +904,24 @@ pub(crate) fn migrated_inputs(target: Target) -> &'static str {
     }
 }
 
+/// The targets that convert a workload of `kind` (none for a kind no migration converts;
+/// the consumers OCM's rewrites beside a PlacementRule are not converted), one arm per kind:
+/// a target that meets a workload only another converts says which (a PlacementRule under
+/// `--to karmada`).
+pub(crate) fn migrated_by(kind: &WorkloadKind) -> &'static [Target] {
+    match kind {
+        WorkloadKind::Annotated { .. } => &[Target::Ocm, Target::Karmada],
+        WorkloadKind::ReplicaSchedulingPreference(_) | WorkloadKind::Federated(_) => {
+            &[Target::Karmada]
+        }
+        WorkloadKind::PlacementRule(_) => &[Target::Ocm],
+        WorkloadKind::Placement(_)
+        | WorkloadKind::Karmada(_)
+        | WorkloadKind::Consumer(_)
+        | WorkloadKind::KubeFleet(_) => &[],
+    }
+}
+
 /// What `migrate --verify` compares for `target`, as the message about a verification that
 /// compared nothing names it.
 pub(crate) fn verified_kinds(target: Target) -> &'static str {

@@ -1,6 +1,7 @@
 //! kubefed, one folder: its CRD type (`model`, the ReplicaSchedulingPreference spec), its reader (`KubeFedCluster`, `ReplicaSchedulingPreference`, the
 //! `Federated*` types), its plan step (label selection, then the shared replica planner,
-//! `crate::replicas`) and the migrate target writing ReplicaSchedulingPreferences. It has no
+//! `crate::replicas`) and its migrate piece: writing ReplicaSchedulingPreferences, and
+//! describing one as the replica division a migration to another API reads. It has no
 //! engine of its own.
 
 pub(crate) mod migrate;

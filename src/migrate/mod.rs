@@ -107,6 +107,16 @@ pub(crate) enum Target {
     Karmada,
 }
 
+impl Target {
+    /// The target as `--to` names it.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Target::Ocm => "ocm",
+            Target::Karmada => "karmada",
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct MigrateOptions<'a> {
     pub target: Target,

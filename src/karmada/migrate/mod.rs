@@ -46,8 +46,8 @@ use crate::migrate::object_error::ObjectError;
 use crate::migrate::objects::{self, Location, RawObject};
 use crate::migrate::report::{Aspect, Comparison, FieldReport};
 use crate::migrate::{
-    Annotations, Converted, MigrateError, MigrateOptions, Migration, CLUSTER_SELECTOR_ANNOTATION,
-    REPLICA_SET_PREFERENCES_ANNOTATION,
+    Annotations, Converted, MigrateError, MigrateOptions, Migration, Target,
+    CLUSTER_SELECTOR_ANNOTATION, REPLICA_SET_PREFERENCES_ANNOTATION,
 };
 use policy::{ClusterAffinity, Placement, ReplicaScheduling};
 use type_configs::TypeConfigs;
@@ -127,14 +127,21 @@ pub(crate) fn migrate(
             (_, Some(raw), Some(annotations), _) => {
                 annotated(raw, object, annotations, &model.inventory, bounded)
             }
-            (WorkloadKind::PlacementRule(_), _, _, _) => {
-                assembly.report.warnings.push(format!(
-                    "{}: {object}: not migrated: --to karmada migrates kubefed and federation objects; a PlacementRule migrates with --to ocm",
-                    workload.source
-                ));
+            _ => {
+                // An object another target converts is said to be left, with that target.
+                let elsewhere = crate::registry::migrated_by(&workload.kind)
+                    .iter()
+                    .find(|target| **target != Target::Karmada);
+                if let Some(elsewhere) = elsewhere {
+                    assembly.report.warnings.push(format!(
+                        "{}: {object}: not migrated: --to karmada migrates kubefed and federation objects; a {} migrates with --to {}",
+                        workload.source,
+                        object.kind,
+                        elsewhere.name()
+                    ));
+                }
                 continue;
             }
-            _ => continue,
         };
         match made {
             Ok((recorded, template)) => {
