@@ -51,11 +51,11 @@ pub use cli::man_usage::usage as man_usage;
 // Load, plan and render as `fleetplan plan` does (benchmarks, fuzz bodies, property tests).
 pub use load::{load, previous_plan, LoadOptions};
 pub use model::{ClusterNames, Condition, ConditionStatus, Model, Previous, WorkloadKind};
-pub use model::{Group, ObjectRef, Plan, PlanItem};
+pub use model::{ObjectRef, Plan, PlanItem};
 // Each API's own fields of a plan item: Karmada's claim, KubeFleet's (design §9), OCM's.
 pub use registry::{BindingScore, ClusterOverrides, ItemFields, KubeFleetFields, Stage};
+pub use registry::{DecisionGroup, DecisionGroups, OcmFields, Rollout, Wave};
 pub use registry::{KarmadaFields, SelectionFields};
-pub use registry::{OcmFields, Rollout, Wave};
 // What `WorkloadKind` and `ItemTrace` hold for a KubeFleet placement (opaque outside).
 pub use plan::{build, build_item, ItemTrace, PlanOptions, Trace};
 pub use registry::KubeFleetPlacement;

@@ -577,9 +577,20 @@ impl ObjectOutput {
 /// order, and read back from `--previous` key by key ([`ItemKey`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct SelectionFields {
+    /// An OCM Placement's decision groups.
+    #[serde(flatten)]
+    pub ocm: DecisionGroups,
     /// A Karmada resource template's claiming policy and affinity term.
     #[serde(flatten)]
     pub karmada: KarmadaFields,
+}
+
+impl SelectionFields {
+    /// How many cluster names the fields list besides the item's clusters (what the item's
+    /// text makes room for): the decision groups'.
+    pub(crate) fn cluster_names(&self) -> usize {
+        self.ocm.cluster_names()
+    }
 }
 
 /// What a plan item holds of a Karmada resource template.
@@ -613,12 +624,14 @@ pub use crate::kubefleet::fields::{ClusterOverrides, KubeFleetFields};
 pub use crate::kubefleet::model::binding::BindingScore;
 pub use crate::kubefleet::stages::Stage;
 
-/// What a plan item holds of an OCM Placement or placement consumer, and its rollout's types.
-pub use crate::ocm::fields::{OcmFields, Rollout, Wave};
+/// What a plan item holds of an OCM Placement or placement consumer, and their types.
+pub use crate::ocm::fields::{DecisionGroup, DecisionGroups, OcmFields, Rollout, Wave};
 
 /// A key of an API's own field in a plan item: whose, and which.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum ItemKey {
+    /// An OCM Placement's `groups`.
+    OcmGroups,
     Karmada(karmada::fields::Key),
     KubeFleet(kubefleet::fields::Key),
     Ocm(ocm::fields::Key),
@@ -627,7 +640,12 @@ pub(crate) enum ItemKey {
 /// The keys of every API's fields about how the clusters were chosen, in the order they are
 /// written (`SelectionFields`' fields in order, each API's keys in its order), and of every
 /// API's own fields (`ItemFields`'); a plan item's unknown-field message lists them.
-pub(crate) const SELECTION_KEYS: &[&str] = karmada::fields::Key::NAMES;
+pub(crate) const SELECTION_KEYS: &[&str] = &crate::model::join_keys::<
+    { DecisionGroups::NAMES.len() + karmada::fields::Key::NAMES.len() },
+>(&[
+    DecisionGroups::NAMES,
+    karmada::fields::Key::NAMES,
+]);
 pub(crate) const ITEM_KEYS: &[&str] = &crate::model::join_keys::<
     { kubefleet::fields::Key::NAMES.len() + ocm::fields::Key::NAMES.len() },
 >(&[kubefleet::fields::Key::NAMES, ocm::fields::Key::NAMES]);
@@ -635,8 +653,9 @@ pub(crate) const ITEM_KEYS: &[&str] = &crate::model::join_keys::<
 impl ItemKey {
     /// The API field `name` is the key of, if any.
     pub(crate) fn of(name: &str) -> Option<ItemKey> {
-        karmada::fields::Key::of(name)
-            .map(ItemKey::Karmada)
+        (DecisionGroups::NAMES.contains(&name))
+            .then_some(ItemKey::OcmGroups)
+            .or_else(|| karmada::fields::Key::of(name).map(ItemKey::Karmada))
             .or_else(|| kubefleet::fields::Key::of(name).map(ItemKey::KubeFleet))
             .or_else(|| ocm::fields::Key::of(name).map(ItemKey::Ocm))
     }
@@ -648,6 +667,7 @@ impl ItemKey {
         map: &mut A,
     ) -> Result<(), A::Error> {
         match self {
+            ItemKey::OcmGroups => item.selection.ocm.read(map),
             ItemKey::Karmada(key) => item.selection.karmada.read(key, map),
             ItemKey::KubeFleet(key) => item.api.kubefleet.read(key, map),
             ItemKey::Ocm(key) => item.api.ocm.read(key, map),
@@ -655,39 +675,70 @@ impl ItemKey {
     }
 }
 
-/// Each API's part of how the choice of an item's clusters changed (`diff`'s `ItemChange`,
-/// into which it is flattened before `changesAt`).
+/// How each API's own fields of an item changed from `previous` to `current` (both of the
+/// item's slots), in the two places `diff`'s `ItemChange` writes them, as it always has: the
+/// decision groups' before the item's conditions, every other API's part after them.
+pub(crate) fn field_changes(
+    previous: &PlanItem,
+    current: &PlanItem,
+) -> (SelectionChanges, ApiChanges) {
+    // Every field named, so that an API's line added to a slot does not compile until its
+    // part of the diff compares it.
+    let SelectionFields {
+        ocm: groups,
+        karmada: karmada_fields,
+    } = &current.selection;
+    let ItemFields {
+        kubefleet: kubefleet_fields,
+        ocm: ocm_fields,
+    } = &current.api;
+    let (before, after) = (&previous.selection, &previous.api);
+    (
+        SelectionChanges {
+            ocm: ocm::diff::compare_groups(&before.ocm, groups),
+        },
+        ApiChanges {
+            karmada: karmada::diff::compare(&before.karmada, karmada_fields),
+            ocm: ocm::diff::compare(&after.ocm, ocm_fields),
+            kubefleet: kubefleet::diff::compare(&after.kubefleet, kubefleet_fields),
+        },
+    )
+}
+
+/// Each API's part of how an item changed that `diff`'s `ItemChange` writes before the
+/// item's conditions (flattened into it).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub(crate) struct SelectionChanges {
-    /// A Karmada resource template's claiming policy and affinity term.
+    /// An OCM Placement's decision groups.
     #[serde(flatten)]
-    pub(crate) karmada: karmada::diff::KarmadaChange,
+    pub(crate) ocm: ocm::diff::GroupChanges,
 }
 
 impl SelectionChanges {
-    /// The changes of each API's selection fields from `previous` to `current`.
-    pub(crate) fn compare(previous: &SelectionFields, current: &SelectionFields) -> Self {
-        SelectionChanges {
-            karmada: karmada::diff::compare(&previous.karmada, &current.karmada),
-        }
+    pub(crate) fn is_empty(&self) -> bool {
+        self.ocm.is_empty()
     }
 
-    pub(crate) fn is_empty(&self) -> bool {
-        self.karmada.is_empty()
+    /// How many decision groups changed (the markdown table's Groups column).
+    pub(crate) fn groups(&self) -> usize {
+        self.ocm.len()
     }
 
     /// One line per change, the wording every diff format shares.
     pub(crate) fn lines(&self) -> Vec<(String, Option<Mark>)> {
-        self.karmada.lines()
+        self.ocm.lines()
     }
 }
 
-/// Each API's part of how one item changed (`diff`'s `ItemChange`, into which it is
-/// flattened): the changes of the item's per-API fields.
+/// Each API's part of how an item changed that `diff`'s `ItemChange` writes after the item's
+/// conditions (flattened into it), each API's in this order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub(crate) struct ApiChanges {
+    /// A Karmada resource template's claiming policy and affinity term.
+    #[serde(flatten)]
+    pub(crate) karmada: karmada::diff::KarmadaChange,
     /// An OCM Placement's `changesAt`, a placement consumer's routes and a
-    /// ManifestWorkReplicaSet's rollouts (written before KubeFleet's, as diff always has).
+    /// ManifestWorkReplicaSet's rollouts.
     #[serde(flatten)]
     pub(crate) ocm: ocm::diff::OcmChange,
     /// A KubeFleet placement's scores, Unscheduled bindings, stages and overrides.
@@ -704,27 +755,14 @@ pub(crate) enum Mark {
 }
 
 impl ApiChanges {
-    /// The changes of each API's own fields from `previous` to `current`.
-    pub(crate) fn compare(previous: &ItemFields, current: &ItemFields) -> ApiChanges {
-        // Every field named, so that an API's line added to the slot does not compile until
-        // its part of the diff compares it.
-        let ItemFields {
-            kubefleet: kubefleet_fields,
-            ocm: ocm_fields,
-        } = current;
-        ApiChanges {
-            ocm: ocm::diff::compare(&previous.ocm, ocm_fields),
-            kubefleet: kubefleet::diff::compare(&previous.kubefleet, kubefleet_fields),
-        }
-    }
-
     pub(crate) fn is_empty(&self) -> bool {
-        self.ocm.is_empty() && self.kubefleet.is_empty()
+        self.karmada.is_empty() && self.ocm.is_empty() && self.kubefleet.is_empty()
     }
 
     /// One line per change, the wording every diff format shares.
     pub(crate) fn lines(&self) -> Vec<(String, Option<Mark>)> {
-        let mut lines = self.ocm.lines();
+        let mut lines = self.karmada.lines();
+        lines.extend(self.ocm.lines());
         lines.extend(self.kubefleet.lines());
         lines
     }

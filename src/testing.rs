@@ -8,7 +8,8 @@ use crate::karmada::model::{ClusterTaint, KarmadaCluster};
 use crate::model::{
     Cluster, ConditionStatus, LabelSelectorRequirementSpec, Quantity, Taint, TaintEffect,
 };
-use crate::plan::{Condition, Group, ObjectRef, Plan, PlanItem};
+use crate::plan::{Condition, ObjectRef, Plan, PlanItem};
+use crate::registry::DecisionGroup;
 use crate::registry::{BindingScore, ClusterOverrides, KubeFleetFields, Stage};
 use crate::selector::{Operator, Requirement};
 
@@ -223,8 +224,8 @@ pub(crate) fn stage(name: &str, clusters: &[&str]) -> Stage {
     }
 }
 
-pub(crate) fn group(index: usize, name: &str, clusters: &[&str]) -> Group {
-    Group {
+pub(crate) fn group(index: usize, name: &str, clusters: &[&str]) -> DecisionGroup {
+    DecisionGroup {
         name: name.to_string(),
         index,
         clusters: clusters.iter().map(|cluster| cluster.to_string()).collect(),

@@ -6,7 +6,7 @@
 use serde::Serialize;
 
 use crate::model::ConditionStatus;
-use crate::plan::{Group, ObjectRef, PlanItem};
+use crate::plan::{ObjectRef, PlanItem};
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -47,21 +47,16 @@ pub struct ItemChange {
     pub replicas: Vec<CountChange>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub overflow: Vec<CountChange>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub groups_added: Vec<Group>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub groups_removed: Vec<Group>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub groups_changed: Vec<GroupChange>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub conditions: Vec<ConditionChange>,
-    /// The changes of the item's per-API fields about how its clusters were chosen (a
-    /// Karmada resource's claiming policy and affinity term).
+    /// The changes of the item's per-API fields written before its conditions' (an OCM
+    /// Placement's decision groups).
     #[serde(flatten)]
     pub(crate) selection: crate::registry::SelectionChanges,
-    /// The changes of the item's per-API fields (an OCM Placement's `changesAt`, a placement
-    /// consumer's routes, a ManifestWorkReplicaSet's rollouts; a KubeFleet placement's
-    /// scores, Unscheduled bindings, stages and overrides).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<ConditionChange>,
+    /// The changes of the item's other per-API fields (a Karmada resource's claiming policy
+    /// and affinity term; an OCM Placement's `changesAt`, a placement consumer's routes, a
+    /// ManifestWorkReplicaSet's rollouts; a KubeFleet placement's scores, Unscheduled
+    /// bindings, stages and overrides).
     #[serde(flatten)]
     pub(crate) apis: crate::registry::ApiChanges,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -100,9 +95,6 @@ impl ItemChange {
             && self.clusters_removed.is_empty()
             && self.replicas.is_empty()
             && self.overflow.is_empty()
-            && self.groups_added.is_empty()
-            && self.groups_removed.is_empty()
-            && self.groups_changed.is_empty()
             && self.conditions.is_empty()
             && self.selection.is_empty()
             && self.apis.is_empty()
@@ -118,20 +110,6 @@ pub struct CountChange {
     pub cluster: String,
     pub before: i64,
     pub after: i64,
-}
-
-/// A decision group present in both plans (matched by index) whose name or clusters changed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct GroupChange {
-    pub index: usize,
-    pub name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub previous_name: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub clusters_added: Vec<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub clusters_removed: Vec<String>,
 }
 
 /// A condition (matched by type) that appeared, disappeared or changed.

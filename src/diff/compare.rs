@@ -4,11 +4,10 @@
 use std::collections::BTreeMap;
 
 use super::change_set::{
-    ConditionChange, ConditionState, CountChange, ErrorState, GroupChange, ItemChange, PlanDiff,
+    ConditionChange, ConditionState, CountChange, ErrorState, ItemChange, PlanDiff,
 };
 use crate::merge::{join, keyed, set_changes, Side};
-use crate::plan::{Condition, Group, ObjectRef, Plan, PlanItem};
-use crate::registry::{ApiChanges, SelectionChanges};
+use crate::plan::{Condition, ObjectRef, Plan, PlanItem};
 
 /// What changes from `previous` to `current`, in plan order (formats.md: apiVersion group,
 /// kind, namespace, name).
@@ -65,17 +64,15 @@ fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
         clusters,
         replicas,
         overflow,
-        groups: _,
-        // Each API's fields about how the clusters were chosen: the registry's
-        // `SelectionChanges`.
-        selection,
+        // Each API's own fields, in the item's two slots: compared by the registry's
+        // `field_changes`.
+        selection: _,
         conditions,
-        // Each API's own fields: compared by the registry's `ApiChanges`.
-        api,
+        api: _,
         errors,
     } = current;
     let (clusters_added, clusters_removed) = set_changes(&previous.clusters, clusters);
-    let (groups_added, groups_removed, groups_changed) = group_changes(previous, current);
+    let (selection, apis) = crate::registry::field_changes(previous, current);
     let (errors_added, errors_removed) = set_changes(
         previous.errors.iter().map(String::as_str),
         errors.iter().map(String::as_str),
@@ -86,12 +83,9 @@ fn compare_item(previous: &PlanItem, current: &PlanItem) -> ItemChange {
         clusters_removed,
         replicas: count_changes(&previous.replicas, replicas),
         overflow: count_changes(&previous.overflow, overflow),
-        groups_added,
-        groups_removed,
-        groups_changed,
+        selection,
         conditions: condition_changes(&previous.conditions, conditions),
-        selection: SelectionChanges::compare(&previous.selection, selection),
-        apis: ApiChanges::compare(&previous.api, api),
+        apis,
         errors_added,
         errors_removed,
         error_state: match (previous.errors.is_empty(), errors.is_empty()) {
@@ -121,40 +115,6 @@ fn count_changes(
             })
         })
         .collect()
-}
-
-type GroupChanges = (Vec<Group>, Vec<Group>, Vec<GroupChange>);
-
-/// Decision groups matched by index: OCM's `groupIndex` is what a rollout refers to, while a
-/// group's name may repeat or change.
-fn group_changes(previous: &PlanItem, current: &PlanItem) -> GroupChanges {
-    fn by_index(item: &PlanItem) -> Vec<(usize, &Group)> {
-        keyed(item.groups.iter().map(|group| (group.index, group)))
-    }
-    let mut added = Vec::new();
-    let mut removed = Vec::new();
-    let mut changed = Vec::new();
-    for (index, side) in join(by_index(previous), by_index(current)) {
-        match side {
-            Side::Previous(group) => removed.push(group.clone()),
-            Side::Current(group) => added.push(group.clone()),
-            Side::Both(before, after) => {
-                let (clusters_added, clusters_removed) =
-                    set_changes(&before.clusters, &after.clusters);
-                let renamed = before.name != after.name;
-                if renamed || !clusters_added.is_empty() || !clusters_removed.is_empty() {
-                    changed.push(GroupChange {
-                        index,
-                        name: after.name.clone(),
-                        previous_name: renamed.then(|| before.name.clone()),
-                        clusters_added,
-                        clusters_removed,
-                    });
-                }
-            }
-        }
-    }
-    (added, removed, changed)
 }
 
 fn condition_changes(previous: &[Condition], current: &[Condition]) -> Vec<ConditionChange> {
@@ -192,7 +152,7 @@ mod tests {
     use super::*;
     use crate::model::{ConditionStatus, ValueChange};
     use crate::testing::{
-        condition_message_moved, group, plan, replica_set, source, with_condition, with_replicas,
+        condition_message_moved, plan, replica_set, source, with_condition, with_replicas,
     };
 
     /// The one changed item of a diff between two single-item plans.
@@ -243,14 +203,14 @@ mod tests {
         current.selection.karmada.affinity_term = None;
         let change = item_change(previous, current);
         assert_eq!(
-            change.selection.karmada.policy,
+            change.apis.karmada.policy,
             Some(ValueChange {
                 before: Some("PropagationPolicy/p/old".to_string()),
                 after: Some("ClusterPropagationPolicy/new".to_string()),
             })
         );
         assert_eq!(
-            change.selection.karmada.affinity_term,
+            change.apis.karmada.affinity_term,
             Some(ValueChange {
                 before: Some("primary".to_string()),
                 after: None,
@@ -332,39 +292,6 @@ mod tests {
                 after: 0
             }]
         );
-    }
-
-    #[test]
-    fn groups_are_matched_by_index() {
-        let mut previous = replica_set("p", &["A", "B", "C"]);
-        previous.groups = vec![group(0, "canary", &["A"]), group(1, "rest", &["B", "C"])];
-        let mut current = replica_set("p", &["A", "B", "C"]);
-        current.groups = vec![
-            group(0, "canary", &["A"]),
-            group(1, "prod", &["C", "D"]),
-            group(2, "late", &["E"]),
-        ];
-        let change = item_change(previous, current);
-        assert_eq!(change.groups_added, vec![group(2, "late", &["E"])]);
-        assert!(change.groups_removed.is_empty());
-        assert_eq!(
-            change.groups_changed,
-            vec![GroupChange {
-                index: 1,
-                name: "prod".to_string(),
-                previous_name: Some("rest".to_string()),
-                clusters_added: strings(&["D"]),
-                clusters_removed: strings(&["B"]),
-            }]
-        );
-    }
-
-    #[test]
-    fn a_group_missing_from_the_current_plan_is_removed() {
-        let mut previous = replica_set("p", &["A"]);
-        previous.groups = vec![group(0, "canary", &["A"])];
-        let change = item_change(previous, replica_set("p", &["A"]));
-        assert_eq!(change.groups_removed, vec![group(0, "canary", &["A"])]);
     }
 
     #[test]

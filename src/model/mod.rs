@@ -36,7 +36,7 @@ pub(crate) use labels::{labels_from, Interned, Interner, Labels};
 pub use object::ObjectRef;
 pub(crate) use object::{Metadata, Source};
 pub(crate) use plan_document::{join_keys, PLAN_API_VERSION, PLAN_KIND};
-pub use plan_document::{Group, Plan, PlanItem};
+pub use plan_document::{Plan, PlanItem};
 pub(crate) use quantity::Quantity;
 pub(crate) use value_change::ValueChange;
 pub(crate) use workload::{FederatedPlacement, Workload};

@@ -55,9 +55,6 @@ pub struct PlanItem {
     /// Replicas asked beyond a cluster's capacity (the controllers wrote plan + overflow).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub overflow: BTreeMap<String, i64>,
-    /// OCM decision groups, in index order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub groups: Vec<Group>,
     /// Each API's fields about how the clusters were chosen (the registry's list), written
     /// here, each when not empty.
     #[serde(flatten)]
@@ -102,7 +99,7 @@ static FIELDS: [&str;
     ITEM_KEYS,
     AFTER_API,
 ]);
-const BEFORE_SELECTION: &[&str] = &["source", "clusters", "replicas", "overflow", "groups"];
+const BEFORE_SELECTION: &[&str] = &["source", "clusters", "replicas", "overflow"];
 const BEFORE_API: &[&str] = &["conditions"];
 const AFTER_API: &[&str] = &["errors"];
 
@@ -129,7 +126,6 @@ enum Key {
     Clusters,
     Replicas,
     Overflow,
-    Groups,
     Conditions,
     Api(ItemKey),
     Errors,
@@ -166,7 +162,6 @@ impl Visitor<'_> for KeyVisitor {
             "clusters" => Key::Clusters,
             "replicas" => Key::Replicas,
             "overflow" => Key::Overflow,
-            "groups" => Key::Groups,
             "conditions" => Key::Conditions,
             "errors" => Key::Errors,
             _ => match ItemKey::of(name) {
@@ -210,7 +205,6 @@ impl<'de> Visitor<'de> for ItemVisitor {
                 Key::Clusters => item.clusters = map.next_value()?,
                 Key::Replicas => item.replicas = map.next_value()?,
                 Key::Overflow => item.overflow = map.next_value()?,
-                Key::Groups => item.groups = map.next_value()?,
                 Key::Conditions => item.conditions = map.next_value()?,
                 Key::Api(key) => key.read(&mut item, &mut map)?,
                 Key::Errors => item.errors = map.next_value()?,
@@ -219,14 +213,6 @@ impl<'de> Visitor<'de> for ItemVisitor {
         item.source = source.ok_or_else(|| de::Error::missing_field("source"))?;
         Ok(item)
     }
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Group {
-    pub name: String,
-    pub index: usize,
-    pub clusters: ClusterNames,
 }
 
 #[cfg(test)]
@@ -245,7 +231,7 @@ mod tests {
             "found 2",
         );
         item.overflow = [("b".to_string(), 1)].into();
-        item.groups = vec![group(0, "canary", &["a"])];
+        item.selection.ocm.groups = vec![group(0, "canary", &["a"])];
         item.selection.karmada.policy = Some("PropagationPolicy/default/pp".to_string());
         item.selection.karmada.affinity_term = Some("primary".to_string());
         item.api.kubefleet = kubefleet_fields();

@@ -1,16 +1,51 @@
-//! What a plan item holds of OCM besides its clusters and conditions: when a Placement's
-//! toleration expires (`changesAt`), each way a placement consumer lands (`via`) and a
-//! ManifestWorkReplicaSet's rollout waves (`rollout`). The registry puts them in `PlanItem`
-//! as one slot (`registry::ItemFields`, after KubeFleet's), written inline after the item's
-//! `conditions`, and read back from `--previous` key by key ([`OcmFields::read`]).
+//! What a plan item holds of OCM besides its clusters and conditions, in two of the
+//! registry's slots, each written inline where the plan has always had it and read back from
+//! `--previous` key by key: a Placement's decision groups (`groups`, [`DecisionGroups`], in
+//! `registry::SelectionFields` before Karmada's, so after the item's clusters and their
+//! counts), and when a Placement's toleration expires (`changesAt`), each way a placement
+//! consumer lands (`via`) and a ManifestWorkReplicaSet's rollout waves (`rollout`)
+//! ([`OcmFields`], in `registry::ItemFields` after KubeFleet's, so after `conditions`).
 
 use serde::de::MapAccess;
 use serde::{Deserialize, Serialize};
 
 use crate::model::ClusterNames;
 
-/// What a plan item holds of an OCM Placement or placement consumer; every field is empty
-/// for another item, and an empty field is not written.
+/// An OCM Placement's decision groups, in index order (a consumer's, when it rolls out over
+/// one placement); empty for another item, and then not written.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct DecisionGroups {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<DecisionGroup>,
+}
+
+/// One decision group: its name (empty for upstream's default group), its index and clusters.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DecisionGroup {
+    pub name: String,
+    pub index: usize,
+    pub clusters: ClusterNames,
+}
+
+impl DecisionGroups {
+    /// The key as written.
+    pub(crate) const NAMES: &'static [&'static str] = &["groups"];
+
+    /// Reads the value of `groups`, the map's key just read.
+    pub(crate) fn read<'de, A: MapAccess<'de>>(&mut self, map: &mut A) -> Result<(), A::Error> {
+        self.groups = map.next_value()?;
+        Ok(())
+    }
+
+    /// How many cluster names the groups list (what an item's text makes room for).
+    pub(crate) fn cluster_names(&self) -> usize {
+        self.groups.iter().map(|group| group.clusters.len()).sum()
+    }
+}
+
+/// What a plan item holds of an OCM Placement or placement consumer besides its decision
+/// groups; every field is empty for another item, and an empty field is not written.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OcmFields {
@@ -129,6 +164,20 @@ mod tests {
         assert_eq!(Key::of("clusters"), None);
         assert_eq!(fields.cluster_names(), 1);
         let empty = serde_json::to_string(&OcmFields::default()).unwrap_or_default();
+        assert_eq!(empty, "{}");
+        let groups = DecisionGroups {
+            groups: vec![DecisionGroup {
+                name: "canary".to_string(),
+                index: 0,
+                clusters: vec!["a".to_string(), "b".to_string()].into(),
+            }],
+        };
+        assert_eq!(
+            serde_json::to_string(&groups).unwrap_or_default(),
+            r#"{"groups":[{"name":"canary","index":0,"clusters":["a","b"]}]}"#
+        );
+        assert_eq!(groups.cluster_names(), 2);
+        let empty = serde_json::to_string(&DecisionGroups::default()).unwrap_or_default();
         assert_eq!(empty, "{}");
     }
 }

@@ -67,7 +67,7 @@ fn from_plan(plan: &Plan) -> Vec<PreviousDecision> {
 /// plan without groups (written by hand) is one group.
 fn written_for(item: &PlanItem) -> Vec<PreviousDecision> {
     let clusters: Vec<&str> = item.clusters.iter().collect();
-    let mut groups: Vec<_> = item.groups.iter().collect();
+    let mut groups: Vec<_> = item.selection.ocm.groups.iter().collect();
     groups.sort_by_key(|group| group.index);
     let listed: Vec<&str> = groups
         .iter()
@@ -219,15 +219,17 @@ impl OwnClusters {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ocm::fields::DecisionGroup;
     use crate::testing::{group, plan, source};
 
-    fn placement(name: &str, clusters: &[&str], groups: Vec<crate::model::Group>) -> PlanItem {
-        PlanItem {
+    fn placement(name: &str, clusters: &[&str], groups: Vec<DecisionGroup>) -> PlanItem {
+        let mut item = PlanItem {
             source: source(PLACEMENT_API_VERSION, PLACEMENT_KIND, Some("apps"), name),
             clusters: clusters.iter().map(|cluster| cluster.to_string()).collect(),
-            groups,
             ..PlanItem::default()
-        }
+        };
+        item.selection.ocm.groups = groups;
+        item
     }
 
     /// `(name, clusters)` of each decision.

@@ -10,7 +10,7 @@ mod whatif;
 use foldhash::HashMap;
 
 pub(crate) use crate::model::Condition;
-pub(crate) use crate::model::{Group, ObjectRef, Plan, PlanItem};
+pub(crate) use crate::model::{ObjectRef, Plan, PlanItem};
 pub(crate) use crate::registry::every_cluster;
 pub(crate) use diagnostic::{Diagnostic, Kind as DiagnosticKind};
 pub(crate) use federated_fleet::FederatedFleet;

@@ -263,13 +263,7 @@ fn item_json(item: &PlanItem) -> Result<String, ItemError> {
 fn json_capacity(item: &PlanItem) -> usize {
     const ITEM: usize = 512;
     const NAME_LINE: usize = 48;
-    let names = item.clusters.len()
-        + item
-            .groups
-            .iter()
-            .map(|group| group.clusters.len())
-            .sum::<usize>()
-        + item.api.cluster_names();
+    let names = item.clusters.len() + item.selection.cluster_names() + item.api.cluster_names();
     ITEM + names * NAME_LINE
 }
 
@@ -434,7 +428,8 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::plan::{Condition, Group, ObjectRef};
+    use crate::plan::{Condition, ObjectRef};
+    use crate::registry::DecisionGroup;
 
     fn item(name: &str, namespace: Option<&str>) -> PlanItem {
         PlanItem {
@@ -456,7 +451,7 @@ mod tests {
         full.clusters = vec!["a".to_string(), "b \"quoted\" é".to_string()].into();
         full.replicas = BTreeMap::from([("a".into(), 3), ("b".into(), 0)]);
         full.overflow = BTreeMap::from([("a".into(), 1)]);
-        full.groups = vec![Group {
+        full.selection.ocm.groups = vec![DecisionGroup {
             name: "canary".into(),
             index: 0,
             clusters: vec!["a".to_string()].into(),

@@ -6,9 +6,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use fleetplan::{
     build, build_item, load, plan_json, plan_yaml, previous_plan, BindingScore, ClusterNames,
-    ClusterOverrides, Condition, ConditionStatus, Group, ItemFields, ItemTrace, KarmadaFields,
-    KubeFleetFields, LoadOptions, Model, ObjectRef, OcmFields, PlacementResult, Plan, PlanItem,
-    PlanOptions, Previous, Rollout, SelectionFields, Stage, Trace, Verdict, Wave,
+    ClusterOverrides, Condition, ConditionStatus, DecisionGroup, DecisionGroups, ItemFields,
+    ItemTrace, KarmadaFields, KubeFleetFields, LoadOptions, Model, ObjectRef, OcmFields,
+    PlacementResult, Plan, PlanItem, PlanOptions, Previous, Rollout, SelectionFields, Stage, Trace,
+    Verdict, Wave,
 };
 use proptest::collection::{btree_map, vec};
 use proptest::prelude::*;
@@ -237,6 +238,8 @@ fn check_placement(
     let grouped = disjoint_union(result.groups.iter().map(|group| &group.clusters))?;
     prop_assert_eq!(&grouped, &selected, "groups do not cover the selection");
     let item_groups: BTreeSet<&str> = item
+        .selection
+        .ocm
         .groups
         .iter()
         .flat_map(|group| group.clusters.iter())
@@ -413,16 +416,18 @@ fn item() -> impl Strategy<Value = PlanItem> {
                     clusters: clusters.into(),
                     replicas,
                     overflow,
-                    groups: groups
-                        .into_iter()
-                        .map(|(name, index, clusters)| Group {
-                            name,
-                            index,
-                            clusters: clusters.into(),
-                        })
-                        .collect(),
-                    // Karmada items round-trip their policy and affinity term too.
                     selection: SelectionFields {
+                        ocm: DecisionGroups {
+                            groups: groups
+                                .into_iter()
+                                .map(|(name, index, clusters)| DecisionGroup {
+                                    name,
+                                    index,
+                                    clusters: clusters.into(),
+                                })
+                                .collect(),
+                        },
+                        // Karmada items round-trip their policy and affinity term too.
                         karmada: KarmadaFields {
                             policy: changes_at
                                 .as_ref()

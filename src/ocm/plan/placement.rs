@@ -1,8 +1,9 @@
 //! OCM `Placement`: the scheduler's decisions, groups and conditions.
 
 use crate::model::time::format_rfc3339;
-use crate::model::{ConditionStatus, Group, PlanItem, Workload};
+use crate::model::{ConditionStatus, PlanItem, Workload};
 use crate::ocm::conditions::Status;
+use crate::ocm::fields::DecisionGroup;
 use crate::ocm::model::placement::PlacementSpec;
 use crate::ocm::{self, PlacementInput, Warning};
 
@@ -52,19 +53,19 @@ pub(crate) fn plan(run: &Run, workload: &Workload, spec: &PlacementSpec) -> Plan
     let mut item = PlanItem {
         source: workload.object.clone(),
         clusters: result.selected.clone(),
-        groups: result
-            .groups
-            .iter()
-            .map(|group| Group {
-                name: group.decision_group_name.clone(),
-                index: group.decision_group_index,
-                clusters: group.clusters.clone(),
-            })
-            .collect(),
         conditions: result.conditions(),
         errors,
         ..PlanItem::default()
     };
+    item.selection.ocm.groups = result
+        .groups
+        .iter()
+        .map(|group| DecisionGroup {
+            name: group.decision_group_name.clone(),
+            index: group.decision_group_index,
+            clusters: group.clusters.clone(),
+        })
+        .collect();
     item.api.ocm.changes_at = result.changes_at.map(format_rfc3339);
     Planned {
         item,

@@ -67,8 +67,7 @@ fn uncapped(changes: &PlanDiff) -> String {
     out.push_str("\n| Item | Change | Clusters | Replica moves | Groups | Conditions |\n");
     out.push_str("| --- | --- | --- | --- | --- | --- |\n");
     for change in &changes.items_changed {
-        let groups =
-            change.groups_added.len() + change.groups_removed.len() + change.groups_changed.len();
+        let groups = change.selection.groups();
         let _ = writeln!(
             out,
             "| {} | {} | +{} −{} | {} | {} | {} |",

@@ -3,7 +3,6 @@
 
 use super::paint::{paint, Colour};
 use crate::diff::{ConditionChange, ConditionState, CountChange, ErrorState, ItemChange, PlanDiff};
-use crate::plan::Group;
 use crate::registry::Mark;
 
 const INDENT: &str = "    ";
@@ -69,36 +68,6 @@ pub(super) fn change_lines(change: &ItemChange) -> Vec<(String, Option<Colour>)>
     if !change.overflow.is_empty() {
         line(format!("overflow: {}", counts(&change.overflow)), None);
     }
-    for group in &change.groups_added {
-        line(format!("+ {}", group_line(group)), Some(Colour::Added));
-    }
-    for group in &change.groups_removed {
-        line(format!("- {}", group_line(group)), Some(Colour::Removed));
-    }
-    for group in &change.groups_changed {
-        let mut text = group_label(group.index, &group.name);
-        if let Some(previous) = &group.previous_name {
-            text.push_str(&format!(" (was {previous})"));
-        }
-        let moves: Vec<String> = group
-            .clusters_added
-            .iter()
-            .map(|cluster| format!("+ {cluster}"))
-            .chain(
-                group
-                    .clusters_removed
-                    .iter()
-                    .map(|cluster| format!("- {cluster}")),
-            )
-            .collect();
-        if !moves.is_empty() {
-            text.push_str(&format!(": {}", moves.join(", ")));
-        }
-        line(text, None);
-    }
-    for condition in &change.conditions {
-        line(condition_line(condition), None);
-    }
     let api_colour = |mark: Option<Mark>| {
         mark.map(|mark| match mark {
             Mark::Added => Colour::Added,
@@ -107,6 +76,9 @@ pub(super) fn change_lines(change: &ItemChange) -> Vec<(String, Option<Colour>)>
     };
     for (text, mark) in change.selection.lines() {
         line(text, api_colour(mark));
+    }
+    for condition in &change.conditions {
+        line(condition_line(condition), None);
     }
     for (text, mark) in change.apis.lines() {
         line(text, api_colour(mark));
@@ -128,23 +100,6 @@ fn counts(changes: &[CountChange]) -> String {
         .map(|change| format!("{} {} → {}", change.cluster, change.before, change.after))
         .collect();
     parts.join(", ")
-}
-
-fn group_line(group: &Group) -> String {
-    format!(
-        "{}: {}",
-        group_label(group.index, &group.name),
-        group.clusters.join(", ")
-    )
-}
-
-/// `group 0 canary`; `group 0` for an unnamed group (OCM's default group has no name).
-fn group_label(index: usize, name: &str) -> String {
-    if name.is_empty() {
-        format!("group {index}")
-    } else {
-        format!("group {index} {name}")
-    }
 }
 
 /// `Type: status/reason → status/reason`; when only the message moved, the messages.
@@ -260,11 +215,11 @@ mod tests {
     fn overflow_groups_changes_at_and_errors_each_get_a_line() {
         let mut previous = replica_set("p", &["A", "B"]);
         previous.overflow.insert("B".to_string(), 4);
-        previous.groups = vec![group(0, "canary", &["A"]), group(1, "rest", &["B"])];
+        previous.selection.ocm.groups = vec![group(0, "canary", &["A"]), group(1, "rest", &["B"])];
         previous.api.ocm.changes_at = Some("2026-01-01T00:00:00Z".to_string());
         previous.errors = vec!["old problem".to_string()];
         let mut current = replica_set("p", &["A", "B"]);
-        current.groups = vec![
+        current.selection.ocm.groups = vec![
             group(0, "first", &["A", "B"]),
             group(2, "late", &["C", "D"]),
         ];
@@ -286,9 +241,9 @@ mod tests {
     #[test]
     fn an_unnamed_group_is_shown_by_its_index() {
         let mut previous = replica_set("p", &["A"]);
-        previous.groups = vec![group(0, "", &["A"])];
+        previous.selection.ocm.groups = vec![group(0, "", &["A"])];
         let mut current = replica_set("p", &["A"]);
-        current.groups = vec![group(0, "", &[]), group(1, "", &["A"])];
+        current.selection.ocm.groups = vec![group(0, "", &[]), group(1, "", &["A"])];
         let diff = compare(&plan(vec![previous]), &plan(vec![current]));
         assert_eq!(
             render_text(&diff, false),

@@ -9,8 +9,8 @@ use foldhash::HashMap;
 use super::resolve::{render, Decisions, Resolution, Route};
 use super::rollout;
 use super::{ConsumerTrace, RouteTrace};
-use crate::model::{ClusterNames, Group, ObjectRef, PlanItem, Workload};
-use crate::ocm::fields::Rollout;
+use crate::model::{ClusterNames, ObjectRef, PlanItem, Workload};
+use crate::ocm::fields::{DecisionGroup, Rollout};
 use crate::ocm::model::consumer::RolloutStrategy;
 use crate::plan::diagnostic::Diagnostic;
 use crate::plan::{ItemTrace, Planned};
@@ -97,7 +97,7 @@ where
                 Err(error) => errors.push(format!("{field}.{error}")),
             }
             if route_count == 1 {
-                single_groups = Some(planned.item.groups.clone());
+                single_groups = Some(planned.item.selection.ocm.groups.clone());
             }
         }
         let (kept, dropped) = leave_out(route, chosen, resolution.registered_only, registered);
@@ -146,7 +146,7 @@ fn item(
     workload: &Workload,
     errors: Vec<String>,
     clusters: ClusterNames,
-    groups: Option<Vec<Group>>,
+    groups: Option<Vec<DecisionGroup>>,
     rollouts: Vec<Rollout>,
 ) -> PlanItem {
     let source = workload.object.clone();
@@ -160,10 +160,10 @@ fn item(
     let mut item = PlanItem {
         source,
         clusters,
-        groups: groups.unwrap_or_default(),
         errors,
         ..PlanItem::default()
     };
+    item.selection.ocm.groups = groups.unwrap_or_default();
     item.api.ocm.rollout = rollouts;
     item
 }
@@ -280,15 +280,16 @@ fn rollout_over(
     strategy: &RolloutStrategy,
     item: &PlanItem,
 ) -> Result<(Rollout, Vec<String>), rollout::RolloutError> {
-    let whole = [Group {
+    let whole = [DecisionGroup {
         name: String::new(),
         index: 0,
         clusters: item.clusters.clone(),
     }];
-    let groups = if item.groups.is_empty() {
+    let groups = &item.selection.ocm.groups;
+    let groups = if groups.is_empty() {
         &whole[..]
     } else {
-        &item.groups[..]
+        &groups[..]
     };
     let waves = rollout::waves(strategy, groups)?;
     let mut notes = vec![format!(

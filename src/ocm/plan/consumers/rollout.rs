@@ -14,8 +14,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::model::{ClusterNames, Group};
-use crate::ocm::fields::Wave;
+use crate::model::ClusterNames;
+use crate::ocm::fields::{DecisionGroup, Wave};
 use crate::ocm::model::consumer::{MandatoryGroup, RolloutStrategy, Threshold};
 
 /// What the rollout helper refuses (the controller then rolls nothing out through the
@@ -40,14 +40,14 @@ pub(super) enum ThresholdError {
 /// The waves of `strategy` over `groups` (a placement's decision groups, in index order).
 pub(super) fn waves(
     strategy: &RolloutStrategy,
-    groups: &[Group],
+    groups: &[DecisionGroup],
 ) -> Result<Vec<Wave>, RolloutError> {
     let block = match strategy.type_.as_str() {
         "Progressive" => "progressive",
         "ProgressivePerGroup" => "progressivePerGroup",
         _ => return Ok(one_wave(groups.iter())),
     };
-    let (mandatory, rest): (Vec<&Group>, Vec<&Group>) = groups
+    let (mandatory, rest): (Vec<&DecisionGroup>, Vec<&DecisionGroup>) = groups
         .iter()
         .partition(|group| is_mandatory(&strategy.mandatory, group));
     // Only whether it parses matters while every cluster succeeds.
@@ -79,7 +79,7 @@ fn error(block: &'static str, name: &'static str, why: ThresholdError) -> Rollou
     }
 }
 
-fn one_wave<'g>(groups: impl Iterator<Item = &'g Group>) -> Vec<Wave> {
+fn one_wave<'g>(groups: impl Iterator<Item = &'g DecisionGroup>) -> Vec<Wave> {
     let clusters: BTreeSet<&str> = groups.flat_map(|group| group.clusters.iter()).collect();
     if clusters.is_empty() {
         return Vec::new();
@@ -91,7 +91,7 @@ fn one_wave<'g>(groups: impl Iterator<Item = &'g Group>) -> Vec<Wave> {
 }
 
 /// One wave per non-empty group, in index order (`GetOrderedGroupKeys`).
-fn per_group(groups: &[&Group], mandatory: bool) -> Vec<Wave> {
+fn per_group(groups: &[&DecisionGroup], mandatory: bool) -> Vec<Wave> {
     let mut groups = groups.to_vec();
     groups.sort_by_key(|group| group.index);
     groups
@@ -110,7 +110,7 @@ fn per_group(groups: &[&Group], mandatory: bool) -> Vec<Wave> {
 }
 
 /// A group is mandatory when an entry names it, or (without a name) gives its index.
-fn is_mandatory(mandatory: &[MandatoryGroup], group: &Group) -> bool {
+fn is_mandatory(mandatory: &[MandatoryGroup], group: &DecisionGroup) -> bool {
     mandatory.iter().any(|entry| match entry {
         MandatoryGroup::Name(name) => *name == group.name,
         MandatoryGroup::Index(index) => usize::try_from(*index).is_ok_and(|at| at == group.index),
@@ -149,8 +149,8 @@ fn size(
 mod tests {
     use super::*;
 
-    fn group(index: usize, name: &str, clusters: &[&str]) -> Group {
-        Group {
+    fn group(index: usize, name: &str, clusters: &[&str]) -> DecisionGroup {
+        DecisionGroup {
             name: name.to_string(),
             index,
             clusters: clusters.iter().map(|c| c.to_string()).collect(),
@@ -177,7 +177,7 @@ mod tests {
             .collect()
     }
 
-    fn fleet() -> Vec<Group> {
+    fn fleet() -> Vec<DecisionGroup> {
         vec![
             group(0, "canary", &["c", "a"]),
             group(1, "", &["f", "b", "e"]),
