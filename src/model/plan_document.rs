@@ -364,7 +364,7 @@ mod tests {
     }
 
     /// A repeated key is refused as serde's derived code refuses it, with the same message at
-    /// the same path and place: a shared field's and an API's field alike.
+    /// the same path and place: a shared field's and an API's field in either slot alike.
     #[test]
     fn a_repeated_key_is_refused_as_serde_s_derived_code_refuses_it() {
         #[derive(Debug, Deserialize)]
@@ -374,8 +374,12 @@ mod tests {
             _source: ObjectRef,
             #[serde(default, rename = "clusters")]
             _clusters: Vec<String>,
+            #[serde(default, rename = "groups")]
+            _groups: Vec<serde_json::Value>,
             #[serde(default, rename = "scores")]
             _scores: BTreeMap<String, serde_json::Value>,
+            #[serde(default, rename = "via")]
+            _via: Vec<Vec<String>>,
             #[serde(default, rename = "errors")]
             _errors: Vec<String>,
         }
@@ -386,7 +390,14 @@ mod tests {
                 .map_err(|error| (error.path().to_string(), error.into_inner().to_string()))
         }
         let source = r#""source":{"apiVersion":"v1","kind":"ConfigMap","name":"x"}"#;
-        for (key, value) in [("clusters", "[]"), ("scores", "{}"), ("errors", r#"["e"]"#)] {
+        let keys = [
+            ("clusters", "[]"),
+            ("groups", "[]"),
+            ("scores", "{}"),
+            ("via", r#"[["a"]]"#),
+            ("errors", r#"["e"]"#),
+        ];
+        for (key, value) in keys {
             let text = format!(r#"{{{source},"{key}":{value},"{key}":{value}}}"#);
             let derived = read_json::<Derived>(&text);
             assert!(

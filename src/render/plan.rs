@@ -258,8 +258,9 @@ fn item_json(item: &PlanItem) -> Result<String, ItemError> {
 /// Room for an item's JSON, so that its text is written once instead of copied each time a
 /// growing buffer doubles (an item of a 100k-cluster fleet lists thousands of names, and
 /// those copies were ~3% of a run): a little for the item's other fields, and for each cluster
-/// name it lists (its clusters, and again in its decision groups and rollout waves) a line of
-/// a name of typical length at the deepest indentation. A longer text still grows.
+/// name it lists (its clusters, and again in its API's fields: OCM's decision groups and
+/// rollout waves) a line of a name of typical length at the deepest indentation. A longer
+/// text still grows.
 fn json_capacity(item: &PlanItem) -> usize {
     const ITEM: usize = 512;
     const NAME_LINE: usize = 48;
