@@ -3,7 +3,7 @@
 
 use super::content::{Content, Shape};
 use super::documents::Lines;
-use super::fingerprint;
+use super::fingerprint::Print;
 use super::kinds::{route, Route};
 use super::model_builder::{Decoded, ModelBuilder};
 use super::object::{check_metadata, join, Object, TypeMeta};
@@ -23,7 +23,7 @@ pub(super) fn load_document(
     misread: &[Misread],
     item_lines: &[Option<usize>],
     walked: bool,
-    builder: &mut ModelBuilder,
+    builder: &mut ModelBuilder<'_>,
 ) {
     // A JSON object's fields are found once, for every question asked of it below.
     let fields = content.fields();
@@ -63,12 +63,12 @@ enum Step<'c> {
     Read {
         warnings: Vec<String>,
         refusals: Vec<LoadError>,
-        decoded: Option<Box<Result<Fingerprinted, LoadError>>>,
+        decoded: Option<Box<Result<Fingerprinted<'c>, LoadError>>>,
     },
 }
 
-/// A decoded object and its content's fingerprint (`None`: not an object of its own).
-type Fingerprinted = (Decoded, Option<u64>);
+/// A decoded object and its content's fingerprint (`Print::None`: not an object of its own).
+type Fingerprinted<'c> = (Decoded, Print<'c>);
 
 /// Where a value being prepared sits, for its errors: its document, the scalars kubectl
 /// misreads in it, and its path within the document (`items[3].` for a List's item).
@@ -153,8 +153,12 @@ fn prepare<'c>(
         warnings,
         refusals,
         decoded: Some(Box::new(object.and_then(read).map(|decoded| {
-            let fingerprint = decoded.identified().then(|| fingerprint::of(content));
-            (decoded, fingerprint.flatten())
+            let print = if decoded.identified() {
+                Print::of(content)
+            } else {
+                Print::None
+            };
+            (decoded, print)
         }))),
     }
 }
@@ -235,7 +239,7 @@ fn apply(
     source: &Source,
     misread: &[Misread],
     prefix: &str,
-    builder: &mut ModelBuilder,
+    builder: &mut ModelBuilder<'_>,
 ) {
     match step {
         Step::Nothing => {}
@@ -253,7 +257,7 @@ fn apply(
                 .for_each(|warning| builder.warn(warning));
             builder.errors(refusals);
             match decoded.map(|boxed| *boxed) {
-                Some(Ok((decoded, fingerprint))) => builder.add(decoded, fingerprint),
+                Some(Ok((decoded, print))) => builder.add(decoded, print),
                 Some(Err(error)) => {
                     builder.error(plain_scalars::explained(error, prefix, misread));
                 }
@@ -272,7 +276,7 @@ fn load_list(
     misread: &[Misread],
     item_lines: &[Option<usize>],
     prefix: &str,
-    builder: &mut ModelBuilder,
+    builder: &mut ModelBuilder<'_>,
 ) {
     match items.shape() {
         Shape::List => {

@@ -149,21 +149,24 @@ fn read(
     keep_documents: bool,
 ) -> (Model, Vec<Document>, Vec<LoadError>) {
     let read = inputs::read_inputs(paths, stdin, options.max_input_bytes, &options.walk);
-    let mut builder = ModelBuilder::new(&options.namespace);
+    let inputs = read.inputs;
+    // The inputs' bytes stay until every object is added: an object's fingerprint is hashed
+    // from its text there only when another claims its identity (`fingerprint::Print`).
+    let mut builder = ModelBuilder::new(&options.namespace, &inputs);
     builder.errors(read.errors);
     builder.skip_files(read.skipped);
     for warning in read.warnings {
         builder.warn(warning);
     }
-    let inputs = read.inputs;
     let mut found_documents = false;
     let mut empty_inputs = Vec::new();
     let mut kept = Vec::new();
-    // Each input's bytes, and each document's tree unless asked for, are dropped once read:
-    // a 100k-cluster inventory's parsed tree is several times the size of the model.
-    for input in inputs {
+    // Each document's tree, unless asked for, is dropped once read: a 100k-cluster
+    // inventory's parsed tree is several times the size of the model.
+    for (index, input) in inputs.iter().enumerate() {
+        builder.reading(index);
         let read = if keep_documents {
-            documents::parse_documents(&input, options).map(|documents| {
+            documents::parse_documents(input, options).map(|documents| {
                 let found = read_all(
                     documents.iter().map(|document| {
                         (
@@ -183,7 +186,7 @@ fn read(
                 found
             })
         } else {
-            documents::read_documents(&input, options).map(|documents| {
+            documents::read_documents(input, options).map(|documents| {
                 read_all(
                     documents.iter().map(|document| {
                         (
@@ -220,7 +223,7 @@ fn read(
 fn read_all<'a>(
     documents: impl Iterator<Item = (Content<'a>, &'a Source, &'a [Misread], &'a [Option<usize>])>,
     walked: bool,
-    builder: &mut ModelBuilder,
+    builder: &mut ModelBuilder<'_>,
 ) -> bool {
     let mut found = false;
     for (content, source, misread, item_lines) in documents {
@@ -235,7 +238,7 @@ fn read_all<'a>(
 /// reject or warn about cannot pass as verified.
 /// `namespace` is the namespace of objects without one, as for any input.
 pub(crate) fn load_documents(documents: &[Document], namespace: &str) -> Result<Model, LoadErrors> {
-    let mut builder = ModelBuilder::new(namespace);
+    let mut builder = ModelBuilder::new(namespace, &[]);
     read_all(
         documents.iter().map(|document| {
             (

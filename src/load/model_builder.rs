@@ -1,10 +1,13 @@
 //! Collecting decoded objects into a [`Model`], refusing duplicates and gathering every
 //! error of the run.
 
+use std::collections::hash_map::Entry as Slot;
 use std::collections::BTreeMap;
 
 use foldhash::{HashMap, HashSet};
 
+use super::fingerprint::Print;
+use super::inputs::Input;
 use super::{LoadError, LoadErrors};
 use crate::model::{
     Binding, Cluster, ClusterSet, Interner, Model, ObjectRef, PreviousDecision, Source, Workload,
@@ -76,32 +79,85 @@ pub(crate) enum Entry {
 /// is left out: `Placement` v1alpha1 and v1beta1 with one name are the same object.
 type ObjectKey = (String, String, Option<String>, String);
 
-/// Where an object was first read, and its content's fingerprint (`load::fingerprint`;
-/// `None` when it has none, which no repetition matches).
-type FirstSeen = (Source, Option<u64>);
+/// Where an object was first read, and its content's fingerprint.
+type FirstSeen = (Source, Kept);
+
+/// A fingerprint as the builder keeps it (`load::fingerprint`): hashed, `None` when the
+/// object has none (which no repetition matches), or where its text is in the inputs, hashed
+/// only when a second object claims the identity.
+#[derive(Clone, Copy, Debug)]
+enum Kept {
+    Hashed(Option<u64>),
+    /// `len` bytes from `start` of the input at `input`.
+    Text {
+        input: usize,
+        start: usize,
+        len: usize,
+    },
+}
 
 #[derive(Default)]
-pub(super) struct ModelBuilder {
+pub(super) struct ModelBuilder<'t> {
     model: Model,
     errors: Vec<LoadError>,
+    /// The inputs being read, which a kept fingerprint's text is in, and the one being read.
+    inputs: &'t [Input],
+    reading: usize,
     objects: HashMap<ObjectKey, FirstSeen>,
     /// Cluster name → its position in the inventory (whose `source` says where it was) and
     /// its object's fingerprint.
-    clusters: HashMap<String, (usize, Option<u64>)>,
+    clusters: HashMap<String, (usize, Kept)>,
     /// The model's distinct label and claim strings, stored once however many clusters share them.
     interner: Interner,
     /// The namespace of namespaced objects written without one.
     namespace: String,
     /// Objects a Karmada policy may select (or why one could not be read); kept once every
     /// policy is known.
-    resource_templates: Vec<(ObjectRef, Result<ResourceTemplate, LoadError>, Option<u64>)>,
+    resource_templates: Vec<(ObjectRef, Result<ResourceTemplate, LoadError>, Kept)>,
 }
 
-impl ModelBuilder {
-    pub(super) fn new(namespace: &str) -> ModelBuilder {
+impl<'t> ModelBuilder<'t> {
+    /// A builder for objects read from `inputs` (or from trees only, with none).
+    pub(super) fn new(namespace: &str, inputs: &'t [Input]) -> ModelBuilder<'t> {
         ModelBuilder {
             namespace: namespace.to_string(),
+            inputs,
             ..ModelBuilder::default()
+        }
+    }
+
+    /// The objects added from now on are read from `inputs[index]`.
+    pub(super) fn reading(&mut self, index: usize) {
+        self.reading = index;
+    }
+
+    /// How `print` is kept: a text of the input being read by where it is in it, anything
+    /// else hashed now (a text that is not in it, which no loader makes, still compares).
+    fn keep(&self, print: Print<'_>) -> Kept {
+        if let (Print::Text(text), Some(input)) = (print, self.inputs.get(self.reading)) {
+            let start = (text.as_ptr() as usize).wrapping_sub(input.bytes.as_ptr() as usize);
+            if start
+                .checked_add(text.len())
+                .is_some_and(|end| end <= input.bytes.len())
+            {
+                return Kept::Text {
+                    input: self.reading,
+                    start,
+                    len: text.len(),
+                };
+            }
+        }
+        Kept::Hashed(print.hash())
+    }
+
+    /// The fingerprint `kept` stands for.
+    fn hash(&self, kept: Kept) -> Option<u64> {
+        match kept {
+            Kept::Hashed(hash) => hash,
+            Kept::Text { input, start, len } => {
+                let bytes = self.inputs.get(input)?.bytes.get(start..start + len)?;
+                Print::Text(std::str::from_utf8(bytes).ok()?).hash()
+            }
         }
     }
 
@@ -136,15 +192,16 @@ impl ModelBuilder {
         self.model.skipped.push((source, what));
     }
 
-    /// Adds one decoded object, in document order; `fingerprint` is its content's.
-    pub(super) fn add(&mut self, decoded: Decoded, fingerprint: Option<u64>) {
+    /// Adds one decoded object, in document order; `print` is its content's fingerprint.
+    pub(super) fn add(&mut self, decoded: Decoded, print: Print<'_>) {
+        let fingerprint = self.keep(print);
         match decoded {
             Decoded::Claimed {
                 object,
                 source,
                 entry,
             } => {
-                if self.claim(&object, &source, fingerprint) {
+                if self.claim(object, source, fingerprint) {
                     self.entry(entry);
                 }
             }
@@ -165,7 +222,7 @@ impl ModelBuilder {
                     match cluster {
                         Ok((cluster, warnings)) => {
                             self.model.warnings.extend(warnings);
-                            self.cluster(cluster, None);
+                            self.cluster(cluster, Kept::Hashed(None));
                         }
                         Err(error) => self.errors.push(error),
                     }
@@ -199,31 +256,45 @@ impl ModelBuilder {
     }
 
     /// Registers an object's identity; false when it was seen before: a warning naming both
-    /// places when the content is the same (the object is kept once), else an error.
-    fn claim(&mut self, object: &ObjectRef, source: &Source, fingerprint: Option<u64>) -> bool {
-        let key = (
-            object.group().to_string(),
-            object.kind.clone(),
-            object.namespace.clone(),
-            object.name.clone(),
-        );
-        if let Some((first, first_fingerprint)) = self.objects.get(&key) {
-            let first = first.clone();
-            let same = fingerprint.is_some() && fingerprint == *first_fingerprint;
-            self.duplicate(source, object.to_string(), first, same);
-            return false;
-        }
-        self.objects.insert(key, (source.clone(), fingerprint));
-        true
+    /// places when the content is the same (the object is kept once), else an error. The
+    /// identity's strings move into the key: a claim copies none of them.
+    fn claim(&mut self, object: ObjectRef, source: Source, fingerprint: Kept) -> bool {
+        let group = object.group().to_string();
+        let ObjectRef {
+            api_version,
+            kind,
+            namespace,
+            name,
+        } = object;
+        let first = match self.objects.entry((group, kind, namespace, name)) {
+            Slot::Vacant(slot) => {
+                slot.insert((source, fingerprint));
+                return true;
+            }
+            Slot::Occupied(first) => {
+                let (_, kind, namespace, name) = first.key();
+                let object = ObjectRef {
+                    api_version,
+                    kind: kind.clone(),
+                    namespace: namespace.clone(),
+                    name: name.clone(),
+                };
+                (object, first.get().clone())
+            }
+        };
+        let (object, (first, first_fingerprint)) = first;
+        let same = self.same(fingerprint, first_fingerprint);
+        self.duplicate(&source, object.to_string(), first, same);
+        false
     }
 
     /// Adds a cluster unless another object already defined that name (the same object read
     /// again is a warning, anything else an error).
-    fn cluster(&mut self, cluster: Cluster, fingerprint: Option<u64>) {
+    fn cluster(&mut self, cluster: Cluster, fingerprint: Kept) {
         let clusters = &self.model.inventory.clusters;
         if let Some(&(at, first_fingerprint)) = self.clusters.get(&cluster.name) {
             let first = clusters.get(at).map(|first| first.source.clone());
-            let same = fingerprint.is_some() && fingerprint == first_fingerprint;
+            let same = self.same(fingerprint, first_fingerprint);
             let object = format!("cluster {}", cluster.name);
             self.duplicate(&cluster.source, object, first.unwrap_or_default(), same);
             return;
@@ -231,6 +302,12 @@ impl ModelBuilder {
         self.clusters
             .insert(cluster.name.clone(), (clusters.len(), fingerprint));
         self.model.inventory.clusters.push(cluster);
+    }
+
+    /// Whether two fingerprints are of the same content (neither missing).
+    fn same(&self, one: Kept, other: Kept) -> bool {
+        let one = self.hash(one);
+        one.is_some() && one == self.hash(other)
     }
 
     /// An identity read a second time, at `at`: the same content is the same object read
@@ -277,7 +354,7 @@ impl ModelBuilder {
                     continue;
                 }
             };
-            if !self.claim(&object, &template.source, fingerprint) {
+            if !self.claim(object.clone(), template.source.clone(), fingerprint) {
                 continue;
             }
             let what = format!("{}/{}", object.api_version, object.kind);

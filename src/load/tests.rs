@@ -331,6 +331,79 @@ fn the_same_object_twice_is_kept_once_with_a_warning() {
     );
 }
 
+/// JSON objects are fingerprinted from their text only when an identity repeats, the first
+/// object's text found in its input: the same content in another file, another List, another
+/// key order or as YAML is read once; different content under the identity is an error.
+#[test]
+fn a_repeated_json_object_is_compared_by_content_from_its_input() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let placement = |spec: &str| {
+        format!(
+            r#"{{"apiVersion": "cluster.open-cluster-management.io/v1beta1", "kind": "Placement", "metadata": {{"name": "p", "namespace": "apps"}}, "spec": {spec}}}"#
+        )
+    };
+    let cluster = r#"{"apiVersion": "cluster.open-cluster-management.io/v1", "kind": "ManagedCluster", "metadata": {"name": "east", "labels": {"a": "1"}}}"#;
+    let files = [
+        (
+            "a.json",
+            format!(
+                r#"{{"apiVersion": "v1", "kind": "List", "items": [{cluster}, {}, {cluster}]}}"#,
+                placement(r#"{"numberOfClusters": 2}"#)
+            ),
+        ),
+        (
+            "b.json",
+            r#"{"spec":{"numberOfClusters":2},"metadata":{"namespace":"apps","name":"p"},"kind":"Placement","apiVersion":"cluster.open-cluster-management.io/v1beta1"}"#.to_string(),
+        ),
+        (
+            "c.yaml",
+            "apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\nmetadata: {name: p, namespace: apps}\nspec: {numberOfClusters: 2}\n".to_string(),
+        ),
+        ("d.json", placement(r#"{"numberOfClusters": 3}"#)),
+        ("e.json", cluster.replace(r#""a": "1""#, r#""a": "2""#)),
+    ];
+    for (name, text) in &files {
+        std::fs::write(dir.path().join(name), text).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let at = |name: &str| dir.path().join(name).display().to_string();
+    let (model, errors) = load_partial(
+        &[dir.path().display().to_string()],
+        &mut std::io::empty(),
+        &LoadOptions::default(),
+    );
+    let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        errors,
+        [
+            format!(
+                "{}#1: Placement/apps/p: duplicate, first defined at {}#1",
+                at("d.json"),
+                at("a.json")
+            ),
+            format!(
+                "{}#1: cluster east: duplicate, first defined at {}#1",
+                at("e.json"),
+                at("a.json")
+            ),
+        ]
+    );
+    let read_once = |second: &str, object: &str| {
+        format!(
+            "{}#1: {object}: the same object as at {}#1, read once",
+            at(second),
+            at("a.json")
+        )
+    };
+    assert_eq!(
+        model.warnings,
+        [
+            read_once("a.json", "cluster east"),
+            read_once("b.json", "Placement/apps/p"),
+            read_once("c.yaml", "Placement/apps/p"),
+        ]
+    );
+}
+
 #[test]
 fn cluster_sets_and_bindings_are_read() {
     let model = model(
