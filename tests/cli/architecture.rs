@@ -299,7 +299,12 @@ const KINDS: &[(&str, &[&str])] = &[
     ),
     (
         "kubefed",
-        &["ReplicaSchedulingPreference", "KubeFedCluster"],
+        &[
+            "ReplicaSchedulingPreference",
+            "KubeFedCluster",
+            "FederatedTypeConfig",
+            "FederatedNamespace",
+        ],
     ),
     (
         "kubefleet",
@@ -335,9 +340,26 @@ const KINDS: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// Where a kind name still appears outside its API's folder: `file: Kind`. None is left: any
-/// is a new violation.
-const KIND_EXCEPTIONS: &[&str] = &[];
+/// Kind families: an API folder whose kinds are every word of a prefix followed by an
+/// upper-case letter (kubefed's `Federated<Kind>`: FederatedDeployment, FederatedClusterRole,
+/// any type a FederatedTypeConfig enables). A Rust type the crate defines with such a name
+/// (`struct`, `enum`, `type` or `trait`: the model's `FederatedPlacement`, the plan's
+/// `FederatedFleet`) is a name of the code, not a kind, and is not one of them.
+const KIND_FAMILIES: &[(&str, &str)] = &[("kubefed", "Federated")];
+
+/// Where a kind name still appears outside its API's folder: `file: Kind`.
+const KIND_EXCEPTIONS: &[&str] = &[
+    // Karmada's migration reads kubefed's federated objects and type configs.
+    "karmada/migrate/mod.rs: FederatedNamespace",
+    "karmada/migrate/type_configs.rs: FederatedTypeConfig",
+    // The loader's list of cluster-scoped kinds holds kubefed's federated forms of some.
+    "load/object.rs: FederatedClusterRole",
+    "load/object.rs: FederatedClusterRoleBinding",
+    "load/object.rs: FederatedCustomResourceDefinition",
+    // The error for a federated kind no type config maps.
+    "migrate/object_error.rs: FederatedTypeConfig",
+    "migrate/object_error.rs: FederatedTypeConfigs",
+];
 
 /// `violations` are exactly the known `exceptions`: a new violation fails, and so does an
 /// exception that no longer occurs (it is taken off the list).
@@ -367,8 +389,10 @@ fn names(code: &str, name: &str) -> bool {
 /// The kind names `code` (of the file `file`, relative to `src/`) names outside the folders
 /// of the APIs that have a kind of that name, each once: `file: Kind`. A kind is known by
 /// its API and its name, so an API's folder names its own kinds even where another API has
-/// a kind of the same name (KubeFleet's and Karmada's `ResourceBinding`).
-fn kind_violations(file: &str, code: &str) -> Vec<String> {
+/// a kind of the same name (KubeFleet's and Karmada's `ResourceBinding`). A word of a kind
+/// family (`KIND_FAMILIES`) is its API's kind unless it is one of `types`, the Rust types the
+/// crate defines.
+fn kind_violations(file: &str, code: &str, types: &[String]) -> Vec<String> {
     let mut violations: Vec<String> = KINDS
         .iter()
         .flat_map(|(_, kinds)| kinds.iter())
@@ -380,37 +404,92 @@ fn kind_violations(file: &str, code: &str) -> Vec<String> {
         })
         .map(|kind| format!("{file}: {kind}"))
         .collect();
+    for (api, prefix) in KIND_FAMILIES {
+        if file.starts_with(&format!("{api}/")) {
+            continue;
+        }
+        violations.extend(
+            family_words(code, prefix)
+                .filter(|word| !types.iter().any(|name| name == word))
+                .map(|word| format!("{file}: {word}")),
+        );
+    }
     violations.sort();
     violations.dedup();
     violations
 }
 
+/// The whole words of `code` that are `prefix` followed by an upper-case letter.
+fn family_words<'c>(code: &'c str, prefix: &'c str) -> impl Iterator<Item = &'c str> {
+    code.match_indices(prefix).filter_map(move |(at, _)| {
+        let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+        let rest = &code[at + prefix.len()..];
+        (!code[..at].ends_with(word) && rest.starts_with(|c: char| c.is_ascii_uppercase()))
+            .then(|| identifier(&code[at..]))
+    })
+}
+
+/// The names of the Rust types (`struct`, `enum`, `type`, `trait`) `code` defines.
+fn types_defined(code: &str) -> Vec<String> {
+    let mut types = Vec::new();
+    for keyword in ["struct ", "enum ", "type ", "trait "] {
+        for (at, _) in code.match_indices(keyword) {
+            let before = code[..at].chars().next_back();
+            if before.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_')) {
+                let name = identifier(&code[at + keyword.len()..]);
+                if !name.is_empty() {
+                    types.push(name.to_string());
+                }
+            }
+        }
+    }
+    types
+}
+
 #[test]
 fn an_api_s_kind_names_appear_only_in_its_folder_the_registry_and_the_cli() {
+    let files = code_of(&src());
+    let types: Vec<String> = files
+        .iter()
+        .flat_map(|(_, code)| types_defined(code))
+        .collect();
     let mut violations = Vec::new();
-    for (path, code) in code_of(&src()) {
-        let file = relative(&path);
+    for (path, code) in &files {
+        let file = relative(path);
         if file == "registry.rs" || file.starts_with("cli/") {
             continue;
         }
-        violations.extend(kind_violations(&file, &code));
+        violations.extend(kind_violations(&file, code, &types));
     }
     assert!(!code_of(&src().join("karmada")).is_empty());
     assert_exceptions("kind names", &violations, KIND_EXCEPTIONS);
     let code = "let kinds = [\"ResourceBinding\", \"MemberCluster\"];";
     assert_eq!(
-        kind_violations("kubefleet/read.rs", code),
+        kind_violations("kubefleet/read.rs", code, &[]),
         Vec::<String>::new()
     );
     assert_eq!(
-        kind_violations("karmada/read.rs", code),
+        kind_violations("karmada/read.rs", code, &[]),
         ["karmada/read.rs: MemberCluster"],
         "a kind of the same name as the folder's own is still another API's"
     );
     assert_eq!(
-        kind_violations("ocm/plan.rs", code),
+        kind_violations("ocm/plan.rs", code, &[]),
         ["ocm/plan.rs: MemberCluster", "ocm/plan.rs: ResourceBinding"],
         "a kind two APIs share is named outside both folders once"
+    );
+    let code = "struct FederatedFleet; let kinds = [\"FederatedJob\", \"Federated{kind}\"]; \
+                let shared = \"NotFederatedJob FederatedFleet\";";
+    let types = types_defined(code);
+    assert_eq!(types, ["FederatedFleet"]);
+    assert_eq!(
+        kind_violations("karmada/migrate.rs", code, &types),
+        ["karmada/migrate.rs: FederatedJob"],
+        "a word of kubefed's family is its kind, unless it is a type of the crate"
+    );
+    assert_eq!(
+        kind_violations("kubefed/migrate.rs", code, &types),
+        Vec::<String>::new()
     );
 }
 
