@@ -30,6 +30,11 @@ pub(crate) const API: Api = Api {
             names: Names::Subdomain,
             read: replica_scheduling_preference,
         },
+        // kubefed's federated types of cluster-scoped kinds are cluster-scoped; every other
+        // one is namespaced.
+        federated_cluster_scoped("FederatedClusterRole"),
+        federated_cluster_scoped("FederatedClusterRoleBinding"),
+        federated_cluster_scoped("FederatedCustomResourceDefinition"),
         KnownKind {
             group: "types.kubefed.io",
             kind: "Federated*",
@@ -41,6 +46,18 @@ pub(crate) const API: Api = Api {
     ],
     claims: None,
 };
+
+/// A cluster-scoped federated kind, read as every other `Federated*`.
+const fn federated_cluster_scoped(kind: &'static str) -> KnownKind {
+    KnownKind {
+        group: "types.kubefed.io",
+        kind,
+        versions: &["v1beta1"],
+        scope: Scope::Cluster,
+        names: Names::Subdomain,
+        read: federated,
+    }
+}
 
 #[derive(Deserialize)]
 struct RspDoc {

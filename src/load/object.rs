@@ -104,8 +104,8 @@ pub(crate) enum Scope {
     Cluster,
 }
 
-/// Kinds of the built-in API groups (and kubefed's federated forms of them) that are
-/// cluster-scoped. The kinds fleetplan reads say their scope in `load/kinds`; every other
+/// Kinds of the built-in API groups that are cluster-scoped. The kinds fleetplan reads say
+/// their scope in `load/kinds` (an API's federated forms of these among them); every other
 /// kind is taken as namespaced, as kubectl does for a kind it knows nothing about when a
 /// namespace is given.
 const CLUSTER_SCOPED: &[(&str, &str)] = &[
@@ -132,10 +132,6 @@ const CLUSTER_SCOPED: &[(&str, &str)] = &[
     ),
     ("apiregistration.k8s.io", "APIService"),
     ("policy", "PodSecurityPolicy"),
-    // kubefed's federated forms of cluster-scoped kinds.
-    ("types.kubefed.io", "FederatedClusterRole"),
-    ("types.kubefed.io", "FederatedClusterRoleBinding"),
-    ("types.kubefed.io", "FederatedCustomResourceDefinition"),
 ];
 
 pub(super) fn scope_of(group: &str, kind: &str) -> Scope {

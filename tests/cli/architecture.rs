@@ -352,10 +352,6 @@ const KIND_EXCEPTIONS: &[&str] = &[
     // Karmada's migration reads kubefed's federated objects and type configs.
     "karmada/migrate/mod.rs: FederatedNamespace",
     "karmada/migrate/type_configs.rs: FederatedTypeConfig",
-    // The loader's list of cluster-scoped kinds holds kubefed's federated forms of some.
-    "load/object.rs: FederatedClusterRole",
-    "load/object.rs: FederatedClusterRoleBinding",
-    "load/object.rs: FederatedCustomResourceDefinition",
     // The error for a federated kind no type config maps.
     "migrate/object_error.rs: FederatedTypeConfig",
     "migrate/object_error.rs: FederatedTypeConfigs",
