@@ -18,6 +18,7 @@ use crate::kubefed::model::RspSpec;
 use crate::load::kinds::{self, Api};
 use crate::load::LoadError;
 use crate::migrate::division::ReplicaDivision;
+use crate::migrate::template::TemplateObject;
 use crate::migrate::{Migrate, Target};
 use crate::model::{
     Cluster, ClusterIndex, FederatedPlacement, Inventory, Model, ObjectRef, PlanItem, Previous,
@@ -997,6 +998,29 @@ pub(crate) fn replica_division(workload: &Workload) -> Option<ReplicaDivision<'_
         | WorkloadKind::KubeFleet(_) => None,
     }
 }
+
+/// A workload that holds the template of an object of another kind and places it on
+/// clusters, as a migration reads it (kubefed's federated objects); `None` for any other
+/// kind, each arm listed so a new kind is placed here on purpose.
+pub(crate) fn template_object(workload: &Workload) -> Option<TemplateObject<'_>> {
+    match &workload.kind {
+        WorkloadKind::Federated(placement) => Some(kubefed::migrate::template::template_object(
+            workload, placement,
+        )),
+        WorkloadKind::Annotated { .. }
+        | WorkloadKind::ReplicaSchedulingPreference(_)
+        | WorkloadKind::Placement(_)
+        | WorkloadKind::PlacementRule(_)
+        | WorkloadKind::Karmada(_)
+        | WorkloadKind::Consumer(_)
+        | WorkloadKind::KubeFleet(_) => None,
+    }
+}
+
+/// The plain types the template objects' kinds stand for (kubefed's FederatedTypeConfigs:
+/// its defaults, then the inputs'), and an error for each one of the inputs that cannot be
+/// read.
+pub(crate) use crate::kubefed::migrate::type_configs::types as template_types;
 
 /// The suites of upstream test vectors `fleetplan vectors` runs, one line each (ordered by
 /// name): each runs a file in its format through this build's engine ([`crate::vectors`]).

@@ -38,7 +38,7 @@ pub(crate) struct Recorded {
     /// Objects another conversion writes that carry this one too (the policy a
     /// ReplicaSchedulingPreference's weights go into).
     pub carried_by: Vec<ObjectRef>,
-    /// Other input objects an output takes the place of (a FederatedNamespace's Namespace
+    /// Other input objects an output takes the place of (a federated namespace's Namespace
     /// is the plain Namespace of the inputs, labelled).
     pub replaces: Vec<Location>,
 }

@@ -28,6 +28,7 @@ pub(crate) mod match_expression;
 pub(crate) mod object_error;
 pub(crate) mod objects;
 pub(crate) mod report;
+pub(crate) mod template;
 pub(crate) mod verify;
 
 use std::collections::HashMap;

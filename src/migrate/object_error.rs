@@ -27,13 +27,18 @@ pub(crate) enum ObjectError {
     /// A `Gt`/`Lt` requirement whose bound is not an integer (`field` names it).
     #[error("{field}: expected an integer bound")]
     IntegerBound { field: String },
-    /// A `Federated<Kind>` neither kubefed's default FederatedTypeConfigs nor one in the
-    /// inputs maps to a target type.
+    /// A template object of a kind nothing maps to a plain type: neither its API's defaults
+    /// nor the `config` objects of the inputs.
     #[error(
-        "kind {kind}: no FederatedTypeConfig says which type it federates (kubefed's defaults and the inputs' FederatedTypeConfigs know {}); add its FederatedTypeConfig with -f",
+        "kind {kind}: no {config} says which type it federates ({defaults} and the inputs' {config}s know {}); add its {config} with -f",
         .known.join(", ")
     )]
-    UnknownFederatedKind { kind: String, known: Vec<String> },
+    UnknownTemplateKind {
+        kind: String,
+        known: Vec<String>,
+        config: &'static str,
+        defaults: &'static str,
+    },
     /// The resource template a federated object becomes is already an object of the inputs.
     #[error("its resource template {template} is already in the inputs ({at}): applied, one would overwrite the other")]
     TemplateExists { template: String, at: String },
@@ -46,7 +51,7 @@ pub(crate) enum ObjectError {
     /// A migrated object serde_yaml cannot write: it is reported, never written empty.
     #[error("its migrated {0}")]
     Unwritten(#[from] Unwritten),
-    /// A ReplicaSchedulingPreference whose `Federated<Kind>` is not among the inputs.
+    /// A replica division whose target object is not among the inputs.
     #[error(
         "its target {kind}/{namespace}/{name} is not in the inputs: there is no resource template to divide"
     )]

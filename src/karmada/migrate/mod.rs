@@ -1,15 +1,17 @@
-//! `migrate --to karmada`: kubefed `Federated*` objects with their ReplicaSchedulingPreferences,
-//! and objects with federation v1 annotations, to Karmada resource templates with a
-//! PropagationPolicy each (and an OverridePolicy for a federated object's overrides).
+//! `migrate --to karmada`: template objects (kubefed's federated objects) with the replica
+//! divisions of their replicas (kubefed's ReplicaSchedulingPreferences), and objects with
+//! federation v1 annotations, to Karmada resource templates with a PropagationPolicy each
+//! (and an OverridePolicy for a template object's overrides). Both sources are read through
+//! the registry (`registry::template_object`, `registry::template_types`,
+//! `registry::replica_division`), in their API's words.
 //!
-//! - A `Federated<Kind>` becomes its plain `<Kind>` (`federated`), propagated by a
-//!   PropagationPolicy whose `clusterAffinity` is the federated placement: `clusters` as
-//!   `clusterNames`, `clusterSelector` as `labelSelector`. Without a ReplicaSchedulingPreference
-//!   the policy is Duplicated: kubefed sent the same object to every cluster.
-//! - A ReplicaSchedulingPreference becomes the `Divided`/`Weighted` static weights of its
-//!   target's policy (`weights`) and its `totalReplicas` the template's `spec.replicas`; its
-//!   clusters are its target's placement with `intersectWithClusterSelector`, else every
-//!   cluster.
+//! - A template object becomes the plain object it stands for (`federated`), propagated by a
+//!   PropagationPolicy whose `clusterAffinity` is its placement: named clusters as
+//!   `clusterNames`, a label selector as `labelSelector`. Without a replica division the
+//!   policy is Duplicated: the source sent the same object to every cluster.
+//! - A replica division becomes the `Divided`/`Weighted` static weights of its target's
+//!   policy (`weights`) and its total the template's `spec.replicas`; its clusters are its
+//!   target's placement when it divides within it, else every cluster.
 //! - A federation v1 object is written back without its annotations; its cluster-selector
 //!   becomes the policy's `labelSelector`, its replica-set-preferences static weights.
 //! - A placement that selects no cluster gets no policy: Karmada propagates a template no
@@ -24,7 +26,6 @@
 mod federated;
 mod policy;
 mod stand_in;
-mod type_configs;
 mod weights;
 
 use std::collections::HashMap;
@@ -32,7 +33,7 @@ use std::collections::HashMap;
 use serde_yaml::Value;
 
 use crate::load::Document;
-use crate::model::{FederatedPlacement, Inventory, LabelSelectorSpec, Model, ObjectRef, Workload};
+use crate::model::{Inventory, LabelSelectorSpec, Model, ObjectRef, Workload};
 use crate::model::{LabelSelectorRequirementSpec, WorkloadKind};
 use crate::replicas::parse_replica_set_preferences;
 use crate::selector::{Requirement, Selector};
@@ -45,22 +46,22 @@ use crate::migrate::match_expression::{describe, match_expression};
 use crate::migrate::object_error::ObjectError;
 use crate::migrate::objects::{self, Location, RawObject};
 use crate::migrate::report::{Aspect, Comparison, FieldReport};
+use crate::migrate::template::{TemplateClusters, TemplateObject, TemplateTypes};
 use crate::migrate::{
     Annotations, Converted, MigrateError, MigrateOptions, Migration, Target,
     CLUSTER_SELECTOR_ANNOTATION, REPLICA_SET_PREFERENCES_ANNOTATION,
 };
 use policy::{ClusterAffinity, Placement, ReplicaScheduling};
-use type_configs::TypeConfigs;
 
-/// What a `Federated<Kind>` is converted with: the type configs, and each namespace's
-/// FederatedNamespace placement (kubefed placed a namespaced object only where its namespace
-/// was placed too).
-struct Kubefed<'a> {
+/// What a template object is converted with: the plain types of the template kinds, and each
+/// namespace's placement (the source placed a namespaced object only where its namespace was
+/// placed too).
+struct Templates<'a> {
     raws: &'a [RawObject<'a>],
     /// The namespace objects without one are read in.
     namespace: &'a str,
-    types: TypeConfigs,
-    namespaces: HashMap<&'a str, &'a FederatedPlacement>,
+    types: TemplateTypes,
+    namespaces: HashMap<&'a str, TemplateClusters<'a>>,
     /// The control plane the output is for.
     version: &'static KarmadaVersion,
 }
@@ -82,9 +83,9 @@ pub(crate) fn migrate(
     let raws = objects::raw_objects(documents);
     let index = objects::RawIndex::new(&raws);
     let mut assembly = Assembly::new(model);
-    let (types, type_errors) = TypeConfigs::new(&raws);
+    let (types, type_errors) = crate::registry::template_types(&raws);
     assembly.report.errors.extend(type_errors);
-    let mut kubefed = Kubefed {
+    let mut templated = Templates {
         raws: &raws,
         namespace,
         types,
@@ -96,35 +97,38 @@ pub(crate) fn migrate(
         .clusters
         .iter()
         .any(|cluster| cluster.replica_capacity.is_some());
-    let (divisions, federated_objects) = kubefed_index(model, &mut kubefed);
+    let (divisions, template_objects) = index_of(model, &mut templated);
     let mut templates = Vec::new();
     // Namespaces first: one `kubectl apply -f` of the stream creates them before what they
     // hold.
     let (namespaces, others): (Vec<&Workload>, Vec<&Workload>) =
         model.workloads.iter().partition(|workload| {
-            kubefed
+            templated
                 .types
                 .get(&workload.object.kind)
                 .is_some_and(|target| target.kind == "Namespace")
-                && matches!(workload.kind, WorkloadKind::Federated(_))
+                && crate::registry::template_object(workload).is_some()
         });
 
     for workload in namespaces.into_iter().chain(others) {
         let object = &workload.object;
         let raw = index.find(&workload.source, object, namespace);
         let division = crate::registry::replica_division(workload);
-        let made = match (&workload.kind, raw, Annotations::of(workload), division) {
-            (WorkloadKind::Federated(_) | WorkloadKind::Annotated { .. }, None, _, _)
-            | (_, None, _, Some(_)) => Err(ObjectError::Missing),
-            (WorkloadKind::Federated(placement), Some(raw), _, _) => {
+        let template = crate::registry::template_object(workload);
+        let made = match (raw, template, Annotations::of(workload), division) {
+            (None, Some(_), _, _) | (None, _, _, Some(_)) => Err(ObjectError::Missing),
+            (None, ..) if matches!(workload.kind, WorkloadKind::Annotated { .. }) => {
+                Err(ObjectError::Missing)
+            }
+            (Some(raw), Some(template), _, _) => {
                 let division = divisions.get(&identity(&object.kind, object));
-                federated_object(raw, object, placement, division, &kubefed)
+                template_object(raw, object, &template, division, &templated)
             }
-            (_, Some(raw), _, Some(division)) => {
-                let target = federated_objects.get(&identity(division.target_kind, object));
-                replica_division(raw, object, &division, target, bounded, &kubefed.types)
+            (Some(raw), _, _, Some(division)) => {
+                let target = template_objects.get(&identity(division.target_kind, object));
+                replica_division(raw, object, &division, target, bounded, &templated.types)
             }
-            (_, Some(raw), Some(annotations), _) => {
+            (Some(raw), _, Some(annotations), _) => {
                 annotated(raw, object, annotations, &model.inventory, bounded)
             }
             _ => {
@@ -163,35 +167,41 @@ pub(crate) fn migrate(
 }
 
 /// A replica division's controller finds its target by kind, namespace and name: each
-/// division its controller acted on by its target's identity, each federated object by its
-/// own; a FederatedNamespace's placement goes into `kubefed`.
-fn kubefed_index<'a>(
+/// division its controller acted on by its target's identity, each template object by its
+/// own, with its description; a namespace's placement goes into `templated`.
+fn index_of<'a>(
     model: &'a Model,
-    kubefed: &mut Kubefed<'a>,
+    templated: &mut Templates<'a>,
 ) -> (
     HashMap<Identity<'a>, ReplicaDivision<'a>>,
-    HashMap<Identity<'a>, &'a Workload>,
+    HashMap<Identity<'a>, Described<'a>>,
 ) {
     let mut divisions: HashMap<Identity<'_>, ReplicaDivision<'_>> = HashMap::new();
-    let mut federated_objects: HashMap<Identity<'_>, &Workload> = HashMap::new();
+    let mut template_objects: HashMap<Identity<'_>, Described<'_>> = HashMap::new();
     for workload in &model.workloads {
         if let Some(division) = crate::registry::replica_division(workload) {
             if division.acted {
                 divisions.insert(identity(division.target_kind, &workload.object), division);
             }
-        } else if let WorkloadKind::Federated(placement) = &workload.kind {
-            federated_objects.insert(identity(&workload.object.kind, &workload.object), workload);
-            if workload.object.kind == "FederatedNamespace" {
-                kubefed
+        } else if let Some(template) = crate::registry::template_object(workload) {
+            template_objects.insert(
+                identity(&workload.object.kind, &workload.object),
+                (workload, template),
+            );
+            if template.scopes_namespace {
+                templated
                     .namespaces
-                    .insert(workload.object.name.as_str(), placement);
+                    .insert(workload.object.name.as_str(), template.placement);
             }
         }
     }
-    (divisions, federated_objects)
+    (divisions, template_objects)
 }
 
-/// Kind, namespace and name: how kubefed pairs a replica division with its target.
+/// A template object and its description.
+type Described<'a> = (&'a Workload, TemplateObject<'a>);
+
+/// Kind, namespace and name: how a replica division is paired with its target.
 type Identity<'a> = (&'a str, Option<&'a str>, &'a str);
 
 fn identity<'a>(kind: &'a str, object: &'a ObjectRef) -> Identity<'a> {
@@ -201,31 +211,32 @@ fn identity<'a>(kind: &'a str, object: &'a ObjectRef) -> Identity<'a> {
 /// A conversion and the resource template it writes (or leaves in place), if any.
 type Made = (Recorded, Option<ObjectRef>);
 
-/// kubefed placed on ready clusters only; the not-ready taint does that in Karmada.
+/// kubefed and federation placed on ready clusters only; the not-ready taint does that in
+/// Karmada.
 fn readiness() -> FieldReport {
     FieldReport::exact("(ready clusters only)", "no clusterTolerations").because(
         "Karmada's cluster controller taints an unready cluster cluster.karmada.io/not-ready:NoSchedule (or unreachable), which keeps it out; a NoSchedule taint of your own keeps a cluster out too",
     )
 }
 
-/// The policy's placement for the federated `spec.placement`; `None` selects no cluster.
-fn federated_affinity(placement: &FederatedPlacement) -> Option<(ClusterAffinity, String)> {
+/// The policy's placement for a template object's placement; `None` selects no cluster.
+fn template_affinity(placement: TemplateClusters<'_>) -> Option<(ClusterAffinity, String)> {
     match placement {
-        FederatedPlacement::Clusters(names) if !names.is_empty() => Some((
+        TemplateClusters::Named(names) if !names.is_empty() => Some((
             ClusterAffinity {
-                cluster_names: names.clone(),
+                cluster_names: names.to_vec(),
                 ..ClusterAffinity::default()
             },
             format!("clusterAffinity.clusterNames [{}]", names.join(",")),
         )),
-        FederatedPlacement::Selector(Some(selector)) => Some((
+        TemplateClusters::Selected(Some(selector)) => Some((
             ClusterAffinity {
                 label_selector: Some(selector.clone()),
                 ..ClusterAffinity::default()
             },
             "clusterAffinity.labelSelector (the same selector)".to_string(),
         )),
-        FederatedPlacement::Clusters(_) | FederatedPlacement::Selector(None) => None,
+        TemplateClusters::Named(_) | TemplateClusters::Selected(None) => None,
     }
 }
 
@@ -234,21 +245,22 @@ fn no_cluster(field: &str) -> FieldReport {
         .because("it selects no cluster; Karmada propagates a template no policy claims nowhere")
 }
 
-/// A `Federated<Kind>`: its template, the policy (weighted when `division` divides its
+/// A template object: its template, the policy (weighted when `division` divides its
 /// replicas), and an OverridePolicy for its overrides.
-fn federated_object(
+fn template_object(
     raw: &RawObject<'_>,
     object: &ObjectRef,
-    placement: &FederatedPlacement,
+    described: &TemplateObject<'_>,
     division: Option<&ReplicaDivision<'_>>,
-    kubefed: &Kubefed<'_>,
+    templated: &Templates<'_>,
 ) -> Result<Made, ObjectError> {
-    let (mut target, template, replaces) = template(raw, object, kubefed)?;
+    let words = &described.api.words;
+    let (mut target, template, replaces) = template(raw, object, described, templated)?;
     let served = api_versions::serve(&target, &template);
     target.api_version = served.api_version;
     let mut template = served.value;
     let mut fields = vec![FieldReport::exact(
-        "spec.template",
+        words.template,
         format!(
             "{} {} (the resource template)",
             target.api_version,
@@ -259,16 +271,16 @@ fn federated_object(
     if target.kind == "Namespace" && target.api_version == "v1" {
         fields.push(federated::skip_auto_propagation(
             &mut template,
-            kubefed.version,
+            templated.version,
         ));
     } else if let Some(namespace) = &target.namespace {
         fields.extend(namespace_placement(
-            placement,
-            kubefed.namespaces.get(namespace.as_str()).copied(),
+            described,
+            templated.namespaces.get(namespace.as_str()).copied(),
             namespace,
         ));
     }
-    let affinity = policy_affinity(placement, division, &mut fields);
+    let affinity = policy_affinity(described, division, &mut fields);
     let mut outputs = Vec::new();
     let mut comparisons = Vec::new();
     if let Some(cluster_affinity) = affinity {
@@ -296,7 +308,8 @@ fn federated_object(
             },
         )?);
     }
-    let (rules, override_fields) = federated::overrides(raw.value, division)?;
+    let (rules, override_fields) =
+        federated::overrides((described.api.overrides)(raw.value)?, division);
     fields.extend(override_fields);
     outputs.insert(
         0,
@@ -320,20 +333,21 @@ fn federated_object(
     Ok((recorded, Some(target)))
 }
 
-/// The resource template a `Federated<Kind>` becomes, its identity, and the input it
-/// replaces: kubefed needs a FederatedNamespace's
-/// Namespace on the host, so the Namespace written is that one, labelled; any other input
-/// object of the template's identity would be overwritten by it, which is refused.
+/// The resource template a template object becomes, its identity, and the input it
+/// replaces: kubefed needs a federated namespace's Namespace on the host, so the Namespace
+/// written is that one, labelled; any other input object of the template's identity would
+/// be overwritten by it, which is refused.
 fn template(
     raw: &RawObject<'_>,
     object: &ObjectRef,
-    kubefed: &Kubefed<'_>,
+    described: &TemplateObject<'_>,
+    templated: &Templates<'_>,
 ) -> Result<(ObjectRef, Value, Vec<Location>), ObjectError> {
-    let target = federated::target(object, &kubefed.types)?;
+    let target = templated.types.target(object)?;
     let namespace = target.namespace.as_ref().and(raw.namespace);
-    let mut template = federated::template(raw.value, &target, namespace)?;
-    let existing = kubefed.raws.iter().find(|other| {
-        other.api_version == target.api_version && other.is(&target, kubefed.namespace)
+    let mut template = (described.api.template)(raw.value, &target, namespace)?;
+    let existing = templated.raws.iter().find(|other| {
+        other.api_version == target.api_version && other.is(&target, templated.namespace)
     });
     let mut replaces = Vec::new();
     if let Some(existing) = existing {
@@ -349,60 +363,59 @@ fn template(
     Ok((target, template, replaces))
 }
 
-/// The policy's `clusterAffinity` for a federated placement: `None` when it selects no
-/// cluster (no policy); none within (`Some(None)`) when its replica division chose among
+/// The policy's `clusterAffinity` for a template object's placement: `None` when it selects
+/// no cluster (no policy); none within (`Some(None)`) when its replica division chose among
 /// every cluster, which its controller then wrote into the placement.
 fn policy_affinity(
-    placement: &FederatedPlacement,
+    described: &TemplateObject<'_>,
     division: Option<&ReplicaDivision<'_>>,
     fields: &mut Vec<FieldReport>,
 ) -> Option<Option<ClusterAffinity>> {
+    let field = described.api.words.placement;
     match division {
         Some(division) if !division.within_placement => {
             fields.push(
-                FieldReport::exact("spec.placement", "not carried")
-                    .because(division.words.rewrote_placement),
+                FieldReport::exact(field, "not carried").because(division.words.rewrote_placement),
             );
             Some(None)
         }
         _ => {
-            let affinity = federated_affinity(placement);
+            let affinity = template_affinity(described.placement);
             match &affinity {
-                Some((_, became)) => {
-                    fields.push(FieldReport::exact("spec.placement", became.clone()))
-                }
-                None => fields.push(no_cluster("spec.placement")),
+                Some((_, became)) => fields.push(FieldReport::exact(field, became.clone())),
+                None => fields.push(no_cluster(field)),
             }
             affinity.map(|(affinity, _)| Some(affinity))
         }
     }
 }
 
-/// What kubefed's intersection with the namespace's FederatedNamespace placement becomes: a
-/// Karmada policy places its template alone. Exact when the FederatedNamespace names every
-/// cluster the object does (the intersection changed nothing); nothing to say without a
-/// FederatedNamespace in the inputs.
+/// What the source's intersection with the namespace's placement becomes: a Karmada policy
+/// places its template alone. Exact when the namespace's placement names every cluster the
+/// object does (the intersection changed nothing); nothing to say without a namespace
+/// placement in the inputs.
 fn namespace_placement(
-    placement: &FederatedPlacement,
-    namespace_placement: Option<&FederatedPlacement>,
+    described: &TemplateObject<'_>,
+    namespace_placement: Option<TemplateClusters<'_>>,
     namespace: &str,
 ) -> Option<FieldReport> {
-    let field = format!("(FederatedNamespace {namespace} spec.placement)");
-    let covered = match (placement, namespace_placement?) {
-        (FederatedPlacement::Clusters(names), FederatedPlacement::Clusters(namespace_names)) => {
+    let words = &described.api.words;
+    let field = format!("({} {namespace} {})", words.namespace_kind, words.placement);
+    let covered = match (described.placement, namespace_placement?) {
+        (TemplateClusters::Named(names), TemplateClusters::Named(namespace_names)) => {
             names.iter().all(|name| namespace_names.contains(name))
         }
         _ => false,
     };
+    let scoped = words.scoped_by_namespace;
     Some(if covered {
-        FieldReport::exact(field, "nothing").because(
-            "kubefed placed a namespaced object only on clusters its FederatedNamespace selects too, which are every cluster it names",
-        )
+        FieldReport::exact(field, "nothing")
+            .because(format!("{scoped}, which are every cluster it names"))
     } else {
         FieldReport::approximate(
             field,
             "nothing",
-            "kubefed placed a namespaced object only on clusters its FederatedNamespace selects too; the PropagationPolicy places it wherever its own placement says",
+            format!("{scoped}; the PropagationPolicy places it wherever its own placement says"),
         )
     })
 }
@@ -426,9 +439,9 @@ fn replica_division(
     raw: &RawObject<'_>,
     object: &ObjectRef,
     division: &ReplicaDivision<'_>,
-    target: Option<&&Workload>,
+    target: Option<&Described<'_>>,
     bounded: bool,
-    types: &TypeConfigs,
+    types: &TemplateTypes,
 ) -> Result<Made, ObjectError> {
     let words = division.words;
     let recorded = |fields, comparisons, carried_by| Recorded {
@@ -457,7 +470,8 @@ fn replica_division(
             name: object.name.clone(),
         });
     };
-    let template = federated::target(&target.object, types)?;
+    let (target, described) = target;
+    let template = types.target(&target.object)?;
     let field = |name: &str| division.preference_field(name);
     let (_, mut fields) = weights::convert(division.preferences, &field, bounded);
     let total = division.total_replicas;
@@ -468,12 +482,7 @@ fn replica_division(
             format!("{template} spec.replicas {total}"),
         ),
     );
-    let selects = match &target.kind {
-        WorkloadKind::Federated(placement) => {
-            !division.within_placement || federated_affinity(placement).is_some()
-        }
-        _ => false,
-    };
+    let selects = !division.within_placement || template_affinity(described.placement).is_some();
     let mut comparisons = Vec::new();
     let mut carried_by = Vec::new();
     if selects {

@@ -30,7 +30,8 @@ pub(crate) struct Api {
 /// A kind fleetplan reads: its API group, the versions it understands, and its reader.
 pub(crate) struct KnownKind {
     pub group: &'static str,
-    /// The kind; a trailing `*` matches every kind with that prefix (`Federated*`).
+    /// The kind; a trailing `*` matches every kind with that prefix (a family of kinds, such
+    /// as kubefed's federated types).
     pub kind: &'static str,
     pub versions: &'static [&'static str],
     pub scope: Scope,

@@ -1,3 +1,8 @@
+//! kubefed's migrate pieces: a ReplicaSchedulingPreference as the replica division another
+//! API's migration reads (`division`), its federated objects as template objects
+//! (`template`) with the plain type each federated kind stands for (`type_configs`), and the
+//! ReplicaSchedulingPreference a migration to OCM writes for a federation annotation:
+//!
 //! `federation.kubernetes.io/replica-set-preferences` → a kubefed
 //! `ReplicaSchedulingPreference` of the object's namespace and name (so the planner hashes
 //! the same `namespace/name` key and orders clusters alike), with the same preferences and
@@ -13,6 +18,9 @@
 //!   kubefed narrows an RSP by its target's `spec.placement` (`intersectWithClusterSelector`),
 //!   not by an OCM Placement, so that is approximate, and `--verify` plans the RSP as kubefed
 //!   would: against its target in the inputs.
+
+pub(crate) mod template;
+pub(crate) mod type_configs;
 
 use crate::kubefed::model::{RspSpec, RSP_API_VERSION};
 use crate::model::preferences::{ClusterPreferences, ReplicaPreferences};

@@ -1,4 +1,5 @@
-//! Which plain type each `Federated<Kind>` federates: kubefed's FederatedTypeConfigs.
+//! Which plain type each `Federated<Kind>` federates: kubefed's FederatedTypeConfigs, as the
+//! template types a migration reads (`registry::template_types`).
 //!
 //! - The defaults are the FederatedTypeConfigs kubefed's Helm chart installs
 //!   (`charts/kubefed/templates/federatedtypeconfig.yaml`, kubernetes-sigs/kubefed
@@ -16,16 +17,7 @@ use serde::Deserialize;
 use serde_yaml::Value;
 
 use crate::migrate::objects::RawObject;
-
-/// The plain type a federated kind federates.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct TargetType {
-    pub api_version: String,
-    pub kind: String,
-    /// `Namespaced` (else `Cluster`): a cluster-scoped target is written without a namespace
-    /// and propagated by a ClusterPropagationPolicy.
-    pub namespaced: bool,
-}
+use crate::migrate::template::{TargetType, TemplateTypes, TypeWords};
 
 /// (target kind, target apiVersion, namespaced); the federated kind is `Federated<kind>`.
 const DEFAULTS: &[(&str, &str, bool)] = &[
@@ -50,13 +42,13 @@ const DEFAULTS: &[(&str, &str, bool)] = &[
     ("StatefulSet", "apps/v1", true),
 ];
 
-pub(super) const FEDERATED_TYPE_CONFIG_GROUP: &str = "core.kubefed.io";
+const FEDERATED_TYPE_CONFIG_GROUP: &str = "core.kubefed.io";
 
-/// Federated kind → its target type.
-#[derive(Clone, Debug)]
-pub(super) struct TypeConfigs {
-    types: BTreeMap<String, TargetType>,
-}
+/// How the error about a federated kind no type config maps names them.
+static WORDS: TypeWords = TypeWords {
+    config: "FederatedTypeConfig",
+    defaults: "kubefed's defaults",
+};
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -81,54 +73,44 @@ struct ApiResource {
     scope: Option<String>,
 }
 
-impl TypeConfigs {
-    /// The defaults, then every FederatedTypeConfig of `raws` in input order; one that does
-    /// not decode is an error (`source: FederatedTypeConfig/name: message`).
-    pub(super) fn new(raws: &[RawObject<'_>]) -> (TypeConfigs, Vec<String>) {
-        let mut types: BTreeMap<String, TargetType> = DEFAULTS
-            .iter()
-            .map(|(kind, api_version, namespaced)| {
-                (
-                    format!("Federated{kind}"),
-                    TargetType {
-                        api_version: api_version.to_string(),
-                        kind: kind.to_string(),
-                        namespaced: *namespaced,
-                    },
-                )
-            })
-            .collect();
-        let mut errors = Vec::new();
-        for raw in raws {
-            if raw.kind != "FederatedTypeConfig" || raw.group() != FEDERATED_TYPE_CONFIG_GROUP {
-                continue;
-            }
-            match read(raw.value) {
-                Ok((federated, target)) => {
-                    types.insert(federated, target);
-                }
-                Err(message) => errors.push(format!(
-                    "{}: FederatedTypeConfig/{}: {message}",
-                    raw.location.source, raw.name
-                )),
-            }
+/// Federated kind → its target type: the defaults, then every FederatedTypeConfig of `raws`
+/// in input order; one that does not decode is an error (`source: FederatedTypeConfig/name:
+/// message`).
+pub(crate) fn types(raws: &[RawObject<'_>]) -> (TemplateTypes, Vec<String>) {
+    let mut types: BTreeMap<String, TargetType> = DEFAULTS
+        .iter()
+        .map(|(kind, api_version, namespaced)| {
+            (
+                format!("Federated{kind}"),
+                TargetType {
+                    api_version: api_version.to_string(),
+                    kind: kind.to_string(),
+                    namespaced: *namespaced,
+                },
+            )
+        })
+        .collect();
+    let mut errors = Vec::new();
+    for raw in raws {
+        if raw.kind != "FederatedTypeConfig" || raw.group() != FEDERATED_TYPE_CONFIG_GROUP {
+            continue;
         }
-        (TypeConfigs { types }, errors)
+        match read(raw.value) {
+            Ok((federated, target)) => {
+                types.insert(federated, target);
+            }
+            Err(message) => errors.push(format!(
+                "{}: FederatedTypeConfig/{}: {message}",
+                raw.location.source, raw.name
+            )),
+        }
     }
-
-    pub(super) fn get(&self, federated_kind: &str) -> Option<&TargetType> {
-        self.types.get(federated_kind)
-    }
-
-    /// The federated kinds known, for an error about another one.
-    pub(super) fn known(&self) -> Vec<String> {
-        self.types.keys().cloned().collect()
-    }
+    (TemplateTypes::new(types, &WORDS), errors)
 }
 
 /// Why a FederatedTypeConfig cannot be read.
 #[derive(Debug, PartialEq, thiserror::Error)]
-pub(super) enum TypeConfigError {
+enum TypeConfigError {
     #[error("{0}")]
     Decode(String),
     #[error("spec.targetType.scope: expected Namespaced or Cluster, found {}", .0.as_deref().map_or("nothing".to_string(), |scope| format!("{scope:?}")))]
@@ -196,7 +178,7 @@ mod tests {
 
     #[test]
     fn the_defaults_hold_every_type_kubefed_enables() {
-        let (types, errors) = TypeConfigs::new(&[]);
+        let (types, errors) = types(&[]);
         assert!(errors.is_empty());
         for kind in [
             "FederatedClusterRole",
@@ -215,6 +197,53 @@ mod tests {
         assert_eq!(
             types.get("FederatedNamespace").map(|t| t.namespaced),
             Some(false)
+        );
+    }
+
+    fn federated(kind: &str) -> crate::model::ObjectRef {
+        crate::model::ObjectRef {
+            api_version: "types.kubefed.io/v1beta1".into(),
+            kind: kind.into(),
+            namespace: Some("shop".into()),
+            name: "web".into(),
+        }
+    }
+
+    #[test]
+    fn an_unknown_federated_kind_is_an_error_naming_it() {
+        let error = types(&[])
+            .0
+            .target(&federated("FederatedWidget"))
+            .err()
+            .map(|error| error.to_string())
+            .unwrap_or_default();
+        assert!(
+            error.starts_with("kind FederatedWidget: no FederatedTypeConfig says which type it federates (kubefed's defaults and the inputs' FederatedTypeConfigs know FederatedClusterRole, "),
+            "{error}"
+        );
+        assert!(
+            error.ends_with("; add its FederatedTypeConfig with -f"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_cluster_scoped_target_has_no_namespace() {
+        let (types, _) = types(&[]);
+        let mut role = federated("FederatedClusterRole");
+        role.namespace = None;
+        let made = types
+            .target(&role)
+            .ok()
+            .map(|t| (t.api_version, t.namespace));
+        assert_eq!(
+            made,
+            Some(("rbac.authorization.k8s.io/v1".to_string(), None))
+        );
+        let made = types.target(&federated("FederatedNamespace")).ok();
+        assert_eq!(
+            made.map(|t| (t.kind, t.namespace)),
+            Some(("Namespace".to_string(), None))
         );
     }
 }
