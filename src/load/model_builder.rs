@@ -26,7 +26,7 @@ pub(crate) enum Decoded {
         source: Source,
         entry: Entry,
     },
-    /// A cluster of its own object (ManagedCluster, KubeFedCluster, federation `Cluster`),
+    /// A cluster of its own object (OCM's, kubefed's, federation v1's `Cluster`),
     /// its labels and claims not yet interned. Cluster names are their own duplicate check.
     Cluster {
         cluster: Cluster,

@@ -35,8 +35,8 @@ pub(crate) struct Recorded {
     /// `metadata.namespace` was written on the input: the outputs keep theirs only then.
     pub written: bool,
     pub comparisons: Vec<Comparison>,
-    /// Objects another conversion writes that carry this one too (the policy a
-    /// ReplicaSchedulingPreference's weights go into).
+    /// Objects another conversion writes that carry this one too (the policy a replica
+    /// division's weights go into).
     pub carried_by: Vec<ObjectRef>,
     /// Other input objects an output takes the place of (a federated namespace's Namespace
     /// is the plain Namespace of the inputs, labelled).

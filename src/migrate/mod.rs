@@ -101,7 +101,7 @@ impl<'w> Annotations<'w> {
 /// The API the legacy objects are migrated to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum Target {
-    /// OCM Placements (and ManifestWorkReplicaSets, kubefed ReplicaSchedulingPreferences).
+    /// OCM Placements (and ManifestWorkReplicaSets, kubefed's replica divisions).
     #[default]
     Ocm,
     /// Karmada PropagationPolicies (and OverridePolicies) over plain resource templates.

@@ -1,5 +1,5 @@
 //! Replica scheduling preferences: the `federation.kubernetes.io/replica-set-preferences`
-//! annotation and kubefed `ReplicaSchedulingPreference` share this shape.
+//! annotation and kubefed's replica division share this shape.
 
 use std::collections::BTreeMap;
 

@@ -1,9 +1,9 @@
 //! `migrate --to karmada`: template objects (kubefed's federated objects) with the replica
-//! divisions of their replicas (kubefed's ReplicaSchedulingPreferences), and objects with
-//! federation v1 annotations, to Karmada resource templates with a PropagationPolicy each
-//! (and an OverridePolicy for a template object's overrides). Both sources are read through
-//! the registry (`registry::template_object`, `registry::template_types`,
-//! `registry::replica_division`), in their API's words.
+//! divisions of their replicas (kubefed's), and objects with federation v1 annotations, to
+//! Karmada resource templates with a PropagationPolicy each (and an OverridePolicy for a
+//! template object's overrides). Both of kubefed's are read through the registry
+//! (`registry::template_object`, `registry::template_types`, `registry::replica_division`),
+//! in their API's words.
 //!
 //! - A template object becomes the plain object it stands for (`federated`), propagated by a
 //!   PropagationPolicy whose `clusterAffinity` is its placement: named clusters as
@@ -432,7 +432,7 @@ fn set_replicas(template: &mut Value, replicas: i64) {
     }
 }
 
-/// A replica division (kubefed's ReplicaSchedulingPreference): carried by its target's
+/// A replica division: carried by its target's
 /// policy, so it writes nothing itself; its conversion says what each preference became and
 /// compares the layouts.
 fn replica_division(

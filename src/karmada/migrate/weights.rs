@@ -1,4 +1,4 @@
-//! Replica preferences (a kubefed ReplicaSchedulingPreference's or the federation
+//! Replica preferences (a replica division's, kubefed's, or the federation
 //! `replica-set-preferences` annotation's) → `Divided` + `Weighted` static weights.
 //!
 //! - A cluster's weight is its own entry's, else `"*"`'s, else it takes no part: each named

@@ -18,8 +18,8 @@ pub(crate) struct SelectionError {
 }
 
 /// The clusters the `federation.alpha.kubernetes.io/cluster-selector` annotation chooses
-/// (every online cluster without one): a federation object's selection, and a kubefed
-/// ReplicaSchedulingPreference's target's when that is not a Federated object.
+/// (every online cluster without one): a federation object's selection, and that of the
+/// target of a kubefed replica division when the target is not a federated object.
 pub(crate) fn annotation_selection(
     fleet: &FederatedFleet<'_, '_>,
     workload: &Workload,
