@@ -14,15 +14,15 @@ use serde::Serialize;
 
 use crate::karmada::model::{KarmadaCluster, PropagationPolicy, ResourceBinding};
 use crate::karmada::plan::KarmadaTrace;
-use crate::kubefed::model::RspSpec;
+use crate::kubefed::model::{FederatedPlacement, RspSpec};
 use crate::load::kinds::{self, Api};
 use crate::load::LoadError;
 use crate::migrate::division::ReplicaDivision;
 use crate::migrate::template::TemplateObject;
 use crate::migrate::{Migrate, Target};
 use crate::model::{
-    Cluster, ClusterIndex, FederatedPlacement, Inventory, Model, ObjectRef, PlanItem, Previous,
-    PreviousDecision, Workload,
+    Cluster, ClusterIndex, Inventory, Model, ObjectRef, PlanItem, Previous, PreviousDecision,
+    Workload,
 };
 use crate::ocm::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, PlacementBinding};
 use crate::ocm::model::placement::{PlacementRuleSpec, PlacementSpec};

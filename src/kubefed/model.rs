@@ -1,6 +1,6 @@
 //! kubefed's CRD types: the `spec` of a `ReplicaSchedulingPreference`, read from manifests and
 //! written by `migrate` (the preferences themselves are shared with the federation
-//! annotation: `crate::model::preferences`).
+//! annotation: `crate::model::preferences`), and the `spec.placement` of a federated object.
 
 use std::collections::BTreeMap;
 
@@ -9,6 +9,16 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::model::preferences::{
     check_non_negative, clusters_or_null, ClusterPreferences, ReplicaPreferences,
 };
+use crate::model::LabelSelectorSpec;
+
+/// `spec.placement` of a kubefed federated object.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FederatedPlacement {
+    /// `clusters[].name` was present (even empty): it wins over `clusterSelector`.
+    Clusters(Vec<String>),
+    /// `clusterSelector`: `None` (absent) selects no cluster, `{}` every cluster.
+    Selector(Option<LabelSelectorSpec>),
+}
 
 /// The ReplicaSchedulingPreference version kubefed serves and `migrate` writes.
 pub(crate) const RSP_API_VERSION: &str = "scheduling.kubefed.io/v1alpha1";

@@ -1,8 +1,9 @@
 //! kubefed: a `Federated*` object placed by `spec.placement`, and a
 //! `ReplicaSchedulingPreference` that plans its target's replicas.
 
+use crate::kubefed::model::FederatedPlacement;
 use crate::kubefed::model::RspSpec;
-use crate::model::{FederatedPlacement, Workload, WorkloadKind};
+use crate::model::{Workload, WorkloadKind};
 use crate::selector::{ClusterBits, Selector};
 
 use crate::plan::federated_fleet::FederatedFleet;

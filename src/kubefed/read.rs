@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 
-use crate::kubefed::model::RspSpec;
+use crate::kubefed::model::{FederatedPlacement, RspSpec};
 use crate::load::clusters::federation_cluster;
 use crate::load::decode::null_as_default;
 use crate::load::kinds::{workload, Api, KnownKind};
@@ -10,7 +10,7 @@ use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
-use crate::model::{FederatedPlacement, LabelSelectorSpec, WorkloadKind};
+use crate::model::{LabelSelectorSpec, WorkloadKind};
 
 pub(crate) const API: Api = Api {
     kinds: &[

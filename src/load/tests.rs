@@ -3,9 +3,9 @@
 use std::collections::BTreeMap;
 
 use super::*;
+use crate::kubefed::model::FederatedPlacement;
 use crate::model::{
-    ClusterSetSelector, FederatedPlacement, Interned, LabelSelectorSpec, Labels, TaintEffect,
-    WorkloadKind,
+    ClusterSetSelector, Interned, LabelSelectorSpec, Labels, TaintEffect, WorkloadKind,
 };
 
 fn load_text(text: &str) -> Result<Model, LoadErrors> {

@@ -39,7 +39,7 @@ pub(crate) use plan_document::{join_keys, PLAN_API_VERSION, PLAN_KIND};
 pub use plan_document::{Plan, PlanItem};
 pub(crate) use quantity::Quantity;
 pub(crate) use value_change::ValueChange;
-pub(crate) use workload::{FederatedPlacement, Workload};
+pub(crate) use workload::Workload;
 
 /// Everything one run reads: the fleet, the workloads that ask for placement, and the
 /// previous decisions that keep placements stable.

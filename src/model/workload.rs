@@ -1,6 +1,6 @@
 use std::collections::BTreeMap;
 
-use super::{LabelSelectorSpec, ObjectRef, Source};
+use super::{ObjectRef, Source};
 use crate::registry::WorkloadKind;
 
 /// Anything in the inputs that asks for placement.
@@ -17,13 +17,4 @@ pub struct Workload {
     /// default), which `check` names in its hints.
     pub namespace_omitted: bool,
     pub kind: WorkloadKind,
-}
-
-/// `spec.placement` of a kubefed federated object.
-#[derive(Clone, Debug, PartialEq)]
-pub enum FederatedPlacement {
-    /// `clusters[].name` was present (even empty): it wins over `clusterSelector`.
-    Clusters(Vec<String>),
-    /// `clusterSelector`: `None` (absent) selects no cluster, `{}` every cluster.
-    Selector(Option<LabelSelectorSpec>),
 }

@@ -343,8 +343,8 @@ const KINDS: &[(&str, &[&str])] = &[
 /// Kind families: an API folder whose kinds are every word of a prefix followed by an
 /// upper-case letter (kubefed's `Federated<Kind>`: FederatedDeployment, FederatedClusterRole,
 /// any type a FederatedTypeConfig enables). A Rust type the crate defines with such a name
-/// (`struct`, `enum`, `type` or `trait`: the model's `FederatedPlacement`, the plan's
-/// `FederatedFleet`) is a name of the code, not a kind, and is not one of them.
+/// (`struct`, `enum`, `type` or `trait`: the plan's `FederatedFleet`, what the federation and
+/// kubefed plan steps share) is a name of the code, not a kind, and is not one of them.
 const KIND_FAMILIES: &[(&str, &str)] = &[("kubefed", "Federated")];
 
 /// Where a kind name still appears outside its API's folder: `file: Kind`. None is left: any

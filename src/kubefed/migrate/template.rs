@@ -11,12 +11,13 @@
 use serde::Deserialize;
 use serde_yaml::{Mapping, Value};
 
+use crate::kubefed::model::FederatedPlacement;
 use crate::migrate::object_error::ObjectError;
 use crate::migrate::template::{
     OverrideChange, OverridesOnCluster, TemplateApi, TemplateClusters, TemplateObject,
     TemplateWords,
 };
-use crate::model::{FederatedPlacement, ObjectRef, Workload};
+use crate::model::{ObjectRef, Workload};
 
 /// How kubefed's federated objects are read and named.
 static API: TemplateApi = TemplateApi {
