@@ -7,9 +7,10 @@
 //! first touch. A rank is four bytes, and the names it stands for are read, in order, from one
 //! string of a few MB when the plan is written.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
-use std::sync::{Arc, OnceLock};
+use std::ops::Range;
+use std::sync::{Arc, LazyLock, OnceLock};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
@@ -21,10 +22,15 @@ pub struct NameTable {
     text: String,
     /// Where the name of each rank ends in `text`.
     ends: Vec<usize>,
-    /// Each name as the JSON string a plan writes, made the first time a plan is written as
-    /// JSON (see [`written_as_json`]); `None` for a name that needs an escape.
-    json: OnceLock<Vec<Option<Box<RawValue>>>>,
+    /// Every name's line as a JSON plan lists it, by depth (see [`lines`]).
+    ///
+    /// [`lines`]: NameTable::lines
+    lines: [OnceLock<Option<String>>; LINE_DEPTHS],
 }
+
+/// The depths (levels of indentation) a name table keeps its names' lines for: a plan's
+/// cluster lists are at depth 4 (an item's), 6 (a decision group's) and 7 (a rollout wave's).
+const LINE_DEPTHS: usize = 10;
 
 impl PartialEq for NameTable {
     fn eq(&self, other: &Self) -> bool {
@@ -74,31 +80,53 @@ impl NameTable {
         self.ends.is_empty()
     }
 
-    /// Each name's JSON string by rank, quoted, where nothing in it is escaped: printable
-    /// ASCII but for the quote and the backslash, so serde_json and [`JsonFormatter`] would
-    /// write it as it is (`None` for any other name). A fleet's names are validated when read,
-    /// so this is every name of a real fleet; the text is made once per table, not once per
-    /// list that names it.
+    /// Every name's line as a JSON plan lists it at `depth`, one after the other: `,`, a new
+    /// line, two spaces a level, and the name's JSON string; when nothing in any name is
+    /// escaped (printable ASCII but for the quote and the backslash, so serde_json and
+    /// [`JsonFormatter`] would write each as it is). A fleet's names are validated when read,
+    /// so this is every real fleet's table; `None` for a table with a name to escape, whose
+    /// lists are written name by name, and for a depth past [`LINE_DEPTHS`]. Made once per
+    /// table and depth, the first time a list of that depth is written.
     ///
     /// [`JsonFormatter`]: crate::render::escape::JsonFormatter
-    fn json(&self) -> &[Option<Box<RawValue>>] {
-        let verbatim = |name: &str| {
-            name.bytes()
-                .all(|byte| (b' '..=b'~').contains(&byte) && byte != b'"' && byte != b'\\')
-        };
-        self.json.get_or_init(|| {
-            (0..self.len())
-                .map(|rank| {
-                    let name = self.name(rank);
-                    // Serialized, not parsed: the text is known to be a JSON string. serde_json
-                    // writes any `str`, so this never fails; were it to, `None` only sends the
-                    // name down the escaping path, which writes the same text.
-                    verbatim(name)
-                        .then(|| serde_json::value::to_raw_value(name).ok())
-                        .flatten()
+    fn lines(&self, depth: usize) -> Option<&str> {
+        self.lines
+            .get(depth)?
+            .get_or_init(|| {
+                let verbatim = self
+                    .text
+                    .bytes()
+                    .all(|byte| (b' '..=b'~').contains(&byte) && byte != b'"' && byte != b'\\');
+                verbatim.then(|| {
+                    let mut lines = String::with_capacity(
+                        self.text.len() + self.len() * Self::line_extra(depth),
+                    );
+                    for rank in 0..self.len() {
+                        lines.push_str(",\n");
+                        (0..depth).for_each(|_| lines.push_str("  "));
+                        lines.push('"');
+                        lines.push_str(self.name(rank));
+                        lines.push('"');
+                    }
+                    lines
                 })
-                .collect()
-        })
+            })
+            .as_deref()
+    }
+
+    /// The bytes a line at `depth` adds to its name: `,`, the new line, the indentation and
+    /// the two quotes.
+    fn line_extra(depth: usize) -> usize {
+        4 + 2 * depth
+    }
+
+    /// Where the line of `rank` is in [`lines`] at `depth`.
+    ///
+    /// [`lines`]: NameTable::lines
+    fn line(&self, depth: usize, rank: usize) -> Range<usize> {
+        let start = rank.checked_sub(1).map_or(0, |before| self.ends[before]);
+        let extra = Self::line_extra(depth);
+        start + rank * extra..self.ends[rank] + (rank + 1) * extra
     }
 }
 
@@ -107,11 +135,89 @@ thread_local! {
     static WRITING_JSON: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Runs `write`, which serializes with serde_json and nothing else, with the cluster lists of
-/// name tables written as JSON fragments made once per name: a plan writes millions of names,
-/// and escaping each again (serde_json's scan and [`JsonFormatter`]'s) was ~4% of a 100k-cluster
-/// run. A `Serialize` impl cannot ask its serializer what format it writes (a raw fragment
-/// means something else to YAML), so the writer says so for the thread it runs on.
+thread_local! {
+    /// The ranked list [`ClusterNames`] handed to the JSON formatter (see [`listed`]).
+    static LISTED: RefCell<Option<HandedOverList>> = const { RefCell::new(None) };
+}
+
+/// The raw fragment a ranked list is written as when it is handed over: [`listed`] knows it
+/// by its address, and the formatter writes the list in its place.
+static HANDED_OVER: LazyLock<Box<RawValue>> =
+    LazyLock::new(|| RawValue::from_string("[]".to_string()).unwrap_or_default());
+
+/// A ranked list of a table whose names need no escape, handed from [`ClusterNames`]'s
+/// `Serialize` to [`JsonFormatter`], which writes it in one piece: serde_json's steps for each
+/// element (the sequence, the raw value, the formatter's calls) cost ~140 instructions a name,
+/// where copying its line from the table's [`lines`] costs one copy (and a run of consecutive
+/// ranks one copy in all). A plan lists millions.
+///
+/// [`JsonFormatter`]: crate::render::escape::JsonFormatter
+/// [`lines`]: NameTable::lines
+pub(crate) struct HandedOverList {
+    table: Arc<NameTable>,
+    ranks: Arc<[u32]>,
+}
+
+impl HandedOverList {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.ranks.is_empty()
+    }
+
+    /// Writes the list's names as lines at `depth` (`\n`, the indentation and the name's JSON
+    /// string, after a `,` but for the first), consecutive ranks' lines in one piece; false,
+    /// writing nothing, past the depths a table keeps lines for.
+    pub(crate) fn write_lines<E>(
+        &self,
+        depth: usize,
+        mut write: impl FnMut(&[u8]) -> Result<(), E>,
+    ) -> Result<bool, E> {
+        let Some(lines) = self.table.lines(depth) else {
+            return Ok(false);
+        };
+        let mut run: Option<Range<usize>> = None;
+        let mut first = true;
+        let mut flush = |run: Range<usize>| {
+            // The first line's comma is the list's opening bracket's business.
+            let start = run.start + usize::from(std::mem::take(&mut first));
+            write(lines.as_bytes().get(start..run.end).unwrap_or_default())
+        };
+        for &rank in self.ranks.iter() {
+            let line = self.table.line(depth, rank as usize);
+            match &mut run {
+                Some(run) if run.end == line.start => run.end = line.end,
+                _ => {
+                    if let Some(done) = run.replace(line) {
+                        flush(done)?;
+                    }
+                }
+            }
+        }
+        run.map_or(Ok(()), flush)?;
+        Ok(true)
+    }
+
+    /// Each name's JSON string, in the list's order.
+    pub(crate) fn names(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        let lines = self.table.lines(0).unwrap_or_default().as_bytes();
+        self.ranks.iter().map(move |&rank| {
+            let line = self.table.line(0, rank as usize);
+            // A line at depth 0 is `,`, the new line and the JSON string.
+            lines.get(line.start + 2..line.end).unwrap_or_default()
+        })
+    }
+}
+
+/// The list handed over, when `fragment` is the fragment written in its place.
+pub(crate) fn listed(fragment: &str) -> Option<HandedOverList> {
+    std::ptr::eq(fragment.as_ptr(), HANDED_OVER.get().as_ptr())
+        .then(|| LISTED.with(|listed| listed.borrow_mut().take()))
+        .flatten()
+}
+
+/// Runs `write`, which serializes with serde_json and [`JsonFormatter`] and nothing else, with
+/// the ranked cluster lists handed to the formatter whole ([`HandedOverList`]). A `Serialize` impl
+/// cannot ask its serializer what format it writes (a raw fragment means something else to
+/// YAML), so the writer says so for the thread it runs on.
 ///
 /// [`JsonFormatter`]: crate::render::escape::JsonFormatter
 pub(crate) fn written_as_json<T>(write: impl FnOnce() -> T) -> T {
@@ -119,6 +225,8 @@ pub(crate) fn written_as_json<T>(write: impl FnOnce() -> T) -> T {
     impl Drop for Restore {
         fn drop(&mut self) {
             WRITING_JSON.with(|writing| writing.set(self.0));
+            // A list handed over that a failed write never reached is not the next one's.
+            LISTED.with(|listed| listed.borrow_mut().take());
         }
     }
     let _restore = Restore(WRITING_JSON.with(|writing| writing.replace(true)));
@@ -335,33 +443,17 @@ impl fmt::Debug for ClusterNames {
 impl Serialize for ClusterNames {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match &self.0 {
-            Held::Ranked { table, ranks } if WRITING_JSON.with(Cell::get) => {
-                // Fetched once per list: the lookup is an atomic load.
-                let json = table.json();
-                serializer.collect_seq(ranks.iter().map(|&rank| {
-                    let rank = rank as usize;
-                    match json.get(rank) {
-                        Some(Some(text)) => Name::Json(text),
-                        _ => Name::Text(table.name(rank)),
-                    }
-                }))
+            Held::Ranked { table, ranks }
+                if WRITING_JSON.with(Cell::get) && table.lines(0).is_some() =>
+            {
+                let list = HandedOverList {
+                    table: Arc::clone(table),
+                    ranks: Arc::clone(ranks),
+                };
+                LISTED.with(|listed| *listed.borrow_mut() = Some(list));
+                HANDED_OVER.serialize(serializer)
             }
             _ => serializer.collect_seq(self.iter()),
-        }
-    }
-}
-
-/// A name as [`ClusterNames`] serializes it for serde_json: its JSON text when it has one.
-enum Name<'a> {
-    Text(&'a str),
-    Json(&'a RawValue),
-}
-
-impl Serialize for Name<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Name::Text(name) => serializer.serialize_str(name),
-            Name::Json(json) => json.serialize(serializer),
         }
     }
 }
@@ -446,10 +538,83 @@ mod tests {
             let written = written_as_json(|| crate::render::escape::json_pretty(&ranked)).unwrap();
             assert_eq!(written, expected);
         }
-        let json = table.json();
-        assert!(json[0].is_some() && json[5].is_some());
-        assert!(json[1..5].iter().all(Option::is_none));
+        // A name to escape: the table's lists go name by name.
+        assert_eq!(table.lines(0), None);
         assert!(!WRITING_JSON.with(Cell::get));
+    }
+
+    /// A list handed to the formatter whole is written as serde_json writes its names, at any
+    /// depth, empty or of one name, beside lists of names and other values.
+    #[test]
+    fn a_list_handed_over_whole_is_serde_json_s_text_at_any_depth() {
+        let table = Arc::new(NameTable::new(["", "a", "bravo", "charlie-2", "d.e_f"]));
+        assert_eq!(
+            table.lines(1),
+            Some(",\n  \"\",\n  \"a\",\n  \"bravo\",\n  \"charlie-2\",\n  \"d.e_f\"")
+        );
+        let list = |ranks: &[usize]| ClusterNames::ranked(&table, ranks.iter().copied());
+        /// A list inside `.0` lists of one element: past the depths a table keeps lines for.
+        struct Nested<T>(usize, T);
+        struct Deep<'a, T>(usize, &'a T);
+        impl<T: Serialize> Serialize for Nested<T> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                Deep(self.0, &self.1).serialize(serializer)
+            }
+        }
+        impl<T: Serialize> Serialize for Deep<'_, T> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self.0.checked_sub(1) {
+                    Some(inner) => [Deep(inner, self.1)].serialize(serializer),
+                    None => self.1.serialize(serializer),
+                }
+            }
+        }
+        #[derive(Serialize)]
+        struct Item<T> {
+            clusters: T,
+            groups: Vec<std::collections::BTreeMap<&'static str, T>>,
+            waves: Vec<Vec<T>>,
+            deep: Nested<T>,
+            owned: ClusterNames,
+            after: u8,
+        }
+        let item = Item {
+            clusters: list(&[1, 2, 3]),
+            groups: vec![
+                [("clusters", list(&[0])), ("empty", list(&[]))].into(),
+                [].into(),
+            ],
+            waves: vec![vec![list(&[4, 1]), list(&[])], vec![]],
+            deep: Nested(LINE_DEPTHS, list(&[1, 2, 4])),
+            owned: ClusterNames::from(vec!["x".to_string()]),
+            after: 1,
+        };
+        let plain = Item {
+            clusters: item.clusters.to_vec(),
+            groups: item
+                .groups
+                .iter()
+                .map(|group| {
+                    group
+                        .iter()
+                        .map(|(key, names)| (*key, names.to_vec()))
+                        .collect()
+                })
+                .collect(),
+            waves: vec![
+                vec![vec!["d.e_f".to_string(), "a".to_string()], vec![]],
+                vec![],
+            ],
+            deep: Nested(LINE_DEPTHS, item.deep.1.to_vec()),
+            owned: item.owned.clone(),
+            after: 1,
+        };
+        let expected = crate::render::escape::json_pretty(&plain).unwrap();
+        let written = written_as_json(|| crate::render::escape::json_pretty(&item)).unwrap();
+        assert_eq!(written, expected);
+        // Outside `written_as_json` the same lists go through serde_json name by name.
+        assert_eq!(crate::render::escape::json_pretty(&item).unwrap(), expected);
+        assert!(LISTED.with(|listed| listed.borrow().is_none()));
     }
 
     #[test]

@@ -25,7 +25,7 @@ pub(crate) use cluster::{
 };
 pub use cluster_index::ClusterIndex;
 pub use cluster_names::ClusterNames;
-pub(crate) use cluster_names::{written_as_json, NameTable};
+pub(crate) use cluster_names::{listed, written_as_json, HandedOverList, NameTable};
 pub use condition::{Condition, ConditionStatus};
 pub use decision::Previous;
 pub(crate) use decision::PreviousDecision;

@@ -30,6 +30,8 @@ use std::io;
 use serde::Serialize;
 use serde_json::ser::Formatter;
 
+use crate::model::{listed, HandedOverList};
+
 /// Whether `c` is escaped for a terminal: a control character (tab and, in [`terminal`], line
 /// feed aside) or an invisible character that changes how text around it reads.
 fn is_unsafe(c: char) -> bool {
@@ -233,6 +235,31 @@ impl JsonFormatter {
         Ok(())
     }
 
+    /// A list of cluster names handed over whole ([`HandedOverList`]), as serde_json would
+    /// write it through this formatter: `[`, each name on a line of its own one level deeper,
+    /// and `]` on a line at this level (`[]` when empty).
+    fn list<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        list: &HandedOverList,
+    ) -> io::Result<()> {
+        if list.is_empty() {
+            return writer.write_all(b"[]");
+        }
+        writer.write_all(b"[")?;
+        self.depth += 1;
+        if !list.write_lines(self.depth, |lines| writer.write_all(lines))? {
+            let mut first = true;
+            for name in list.names() {
+                self.new_line(writer, std::mem::take(&mut first))?;
+                writer.write_all(name)?;
+            }
+        }
+        self.depth -= 1;
+        self.new_line(writer, true)?;
+        writer.write_all(b"]")
+    }
+
     fn close<W: ?Sized + io::Write>(&mut self, writer: &mut W, bracket: &[u8]) -> io::Result<()> {
         self.depth -= 1;
         if self.has_value {
@@ -339,6 +366,17 @@ impl Formatter for JsonFormatter {
     fn end_object_value<W: ?Sized + io::Write>(&mut self, _writer: &mut W) -> io::Result<()> {
         self.has_value = true;
         Ok(())
+    }
+
+    fn write_raw_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        match listed(fragment) {
+            Some(list) => self.list(writer, &list),
+            None => writer.write_all(fragment.as_bytes()),
+        }
     }
 }
 
