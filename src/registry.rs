@@ -862,20 +862,19 @@ pub(crate) fn is_api_taint_effect(effect: &str) -> bool {
 
 /// When an API's controllers act on a what-if taint of `effect` on the cluster `name`:
 /// KubeFleet's for `NoSchedule` on a MemberCluster no Karmada Cluster shares the name of,
-/// else Karmada's for its effects; `None` for the others (OCM's).
-pub(crate) fn when_api_acts_on_taint(
-    model: &Model,
-    name: &str,
-    effect: &str,
-) -> Option<&'static str> {
+/// else Karmada's for its effects, else OCM's (and what the others read).
+pub(crate) fn when_api_acts_on_taint(model: &Model, name: &str, effect: &str) -> &'static str {
     if effect == KUBEFLEET_EFFECT
         && !karmada_names(model).any(|known| known == name)
         && kubefleet_names(model).any(|known| known == name)
     {
-        return Some(kubefleet::model::member_cluster::WHEN_TAINTED);
+        return kubefleet::model::member_cluster::WHEN_TAINTED;
     }
-    karmada::cluster_controller::when_tainted(effect)
+    karmada::cluster_controller::when_tainted(effect).unwrap_or(WHEN_OCM_ACTS_ON_TAINT)
 }
+
+/// When OCM's placement controller acts on a what-if taint, and what the other APIs read.
+const WHEN_OCM_ACTS_ON_TAINT: &str = "the OCM placement controller acts at once: a ManagedCluster change requeues every Placement (PlacementRules, the federation annotations and kubefed read no taints; kubefed acts on an --offline cluster at its next sync)";
 
 /// Whether any fleet has a cluster named `name`.
 pub(crate) fn has_cluster(model: &Model, name: &str) -> bool {

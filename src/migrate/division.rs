@@ -45,6 +45,8 @@ pub(crate) struct DivisionWords {
     pub rewrote_placement: &'static str,
     /// What its controller did to a per-cluster override of the divided object's replicas.
     pub overrode_replicas: &'static str,
+    /// What its API calls division objects, in the plural.
+    pub objects: &'static str,
     /// Whose the per-cluster split is once a migration writes it as such an object: "the
     /// per-cluster split is …".
     pub split_is: &'static str,

@@ -12,10 +12,10 @@ pub(crate) enum ObjectError {
     /// The model has the object but its document does not: a loader bug, never silent.
     #[error("the object is missing from its document")]
     Missing,
-    #[error(
-        "a cluster-scoped object cannot be migrated: Placements and ReplicaSchedulingPreferences are namespaced"
-    )]
-    ClusterScoped,
+    /// A cluster-scoped object; `written` are what the migration writes for it, which are
+    /// namespaced.
+    #[error("a cluster-scoped object cannot be migrated: {written} are namespaced")]
+    ClusterScoped { written: String },
     /// A cluster-scoped object that would need a `kind` of the target's, which the migration
     /// does not write.
     #[error("a cluster-scoped object needs a {kind}, which this migration does not write")]

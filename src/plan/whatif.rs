@@ -42,8 +42,7 @@ impl TaintEdit {
 
     /// When the upstream controllers act on this taint (`explain` says it).
     pub(crate) fn when_upstream_acts(&self, model: &Model) -> String {
-        let when = registry::when_api_acts_on_taint(model, &self.cluster, &self.effect)
-            .unwrap_or("the OCM placement controller acts at once: a ManagedCluster change requeues every Placement (PlacementRules, the federation annotations and kubefed read no taints; kubefed acts on an --offline cluster at its next sync)");
+        let when = registry::when_api_acts_on_taint(model, &self.cluster, &self.effect);
         format!("--taint {}:{}: {when}", self.cluster, self.taint())
     }
 }

@@ -27,6 +27,20 @@ fn migrate(input: &str) -> Test {
     Test::new().arg("migrate").args(FLEET).args(["-f", input])
 }
 
+/// A cluster-scoped object with federation annotations has no namespace for the Placement and
+/// the ReplicaSchedulingPreference `--to ocm` writes: an error naming both, exit 1.
+#[test]
+fn a_cluster_scoped_annotated_object_is_an_error_naming_what_is_namespaced() {
+    Test::new()
+        .args(["migrate", "--to", "ocm"])
+        .args(FLEET)
+        .args(["-f", "-"])
+        .stdin("apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: reader\n  annotations:\n    federation.alpha.kubernetes.io/cluster-selector: '[{\"key\":\"env\",\"operator\":\"in\",\"values\":[\"prod\"]}]'\nrules: []\n")
+        .stderr_contains("error: <stdin>#1: ClusterRole/reader: a cluster-scoped object cannot be migrated: Placements and ReplicaSchedulingPreferences are namespaced\n")
+        .status(1)
+        .run();
+}
+
 #[test]
 fn placement_rules_print_the_golden_objects_and_report() {
     migrate("testdata/migrate/placementrules.yaml")

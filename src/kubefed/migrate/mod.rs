@@ -62,6 +62,7 @@ pub(crate) static WORDS: DivisionWords = DivisionWords {
     rewrote_placement: "its ReplicaSchedulingPreference chose among every cluster (no intersectWithClusterSelector) and rewrote the placement",
     overrode_replicas: "kubefed's ReplicaSchedulingPreference controller wrote its own /spec/replicas over it",
     split_is: "the ReplicaSchedulingPreference's, which only kubefed reads",
+    objects: "ReplicaSchedulingPreferences",
 };
 
 pub(super) fn rsp_ref(object: &ObjectRef) -> ObjectRef {

@@ -268,7 +268,9 @@ fn namespace_of(object: &ObjectRef) -> Result<&str, ObjectError> {
     object
         .namespace
         .as_deref()
-        .ok_or(ObjectError::ClusterScoped)
+        .ok_or_else(|| ObjectError::ClusterScoped {
+            written: format!("Placements and {}", crate::registry::DIVISION_WORDS.objects),
+        })
 }
 
 /// The cluster set and the bindings the migrated Placements need, unless the inputs have them.
