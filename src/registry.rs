@@ -66,9 +66,42 @@ pub enum WorkloadKind {
     KubeFleet(Box<KubeFleetPlacement>),
 }
 
-/// An object of a kind no API defines, as the loader keeps it until it knows whether some
-/// Karmada policy selects it (a `WorkloadKind::Karmada` then).
+/// What a Karmada workload is planned from: a resource template some Karmada policy selects.
 pub(crate) use crate::karmada::model::ResourceTemplate;
+
+/// An object of a kind no API defines, as its reader kept it for an API that may select it
+/// as a workload: the loader holds it (a skipped document meanwhile) until every document is
+/// read, when [`Selectors`] decide. One variant per API that selects such objects.
+pub(crate) enum Deferred {
+    /// A resource template some Karmada policy may select, or why it could not be read.
+    Karmada(Result<ResourceTemplate, LoadError>),
+}
+
+/// What decides, once every document is read, which [`Deferred`] objects become workloads:
+/// one field per API that selects them, made from its objects in the model.
+pub(crate) struct Selectors {
+    karmada: karmada::read::SelectedKinds,
+}
+
+impl Selectors {
+    pub(crate) fn new(model: &Model) -> Selectors {
+        Selectors {
+            karmada: karmada::read::SelectedKinds::new(&model.apis.karmada),
+        }
+    }
+
+    /// The workload `deferred` (read from `object`) becomes, or why it could not be read;
+    /// `None` when its API does not select it (it stays a skipped document).
+    pub(crate) fn select(
+        &self,
+        object: &ObjectRef,
+        deferred: Deferred,
+    ) -> Option<Result<Workload, LoadError>> {
+        match deferred {
+            Deferred::Karmada(template) => self.karmada.select(object, template),
+        }
+    }
+}
 
 /// What a KubeFleet placement is to the model, and what explain shows of its schedule
 /// (opaque outside the crate).

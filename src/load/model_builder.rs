@@ -4,16 +4,15 @@
 use std::collections::hash_map::Entry as Slot;
 use std::collections::BTreeMap;
 
-use foldhash::{HashMap, HashSet};
+use foldhash::HashMap;
 
 use super::fingerprint::Print;
 use super::inputs::Input;
 use super::{LoadError, LoadErrors};
 use crate::model::{
     Binding, Cluster, ClusterSet, Interner, Model, ObjectRef, PreviousDecision, Source, Workload,
-    WorkloadKind,
 };
-use crate::registry::{ApiObject, ResourceTemplate};
+use crate::registry::{ApiObject, Deferred, Selectors};
 
 /// One object as its kind's reader decoded it (`load/kinds`). Decoding reads the object
 /// alone, so a List's items are decoded on every core; [`ModelBuilder::add`] then adds them
@@ -44,11 +43,12 @@ pub(crate) enum Decoded {
     /// returns it as its `Err`).
     Refused(Vec<LoadError>),
     /// An object of a kind no API defines: a skipped document (`skipped`: where, and its
-    /// `apiVersion/kind`) unless a Karmada policy selects it as a resource template.
-    Template {
+    /// `apiVersion/kind`) unless, once every document is read, the API its reader kept it
+    /// for selects it as a workload (the registry's `Selectors`).
+    Deferred {
         object: ObjectRef,
         skipped: (Source, String),
-        template: Result<ResourceTemplate, LoadError>,
+        deferred: Deferred,
     },
 }
 
@@ -111,9 +111,9 @@ pub(super) struct ModelBuilder<'t> {
     interner: Interner,
     /// The namespace of namespaced objects written without one.
     namespace: String,
-    /// Objects a Karmada policy may select (or why one could not be read); kept once every
-    /// policy is known.
-    resource_templates: Vec<(ObjectRef, Result<ResourceTemplate, LoadError>, Kept)>,
+    /// Objects of kinds no API defines that an API may select as workloads (or why one
+    /// could not be read); decided once every document is read.
+    deferred: Vec<(ObjectRef, Deferred, Kept)>,
 }
 
 impl<'t> ModelBuilder<'t> {
@@ -229,14 +229,13 @@ impl<'t> ModelBuilder<'t> {
                 }
             }
             Decoded::Refused(errors) => self.errors.extend(errors),
-            Decoded::Template {
+            Decoded::Deferred {
                 object,
                 skipped,
-                template,
+                deferred,
             } => {
                 self.model.skipped.push(skipped);
-                self.resource_templates
-                    .push((object, template, fingerprint));
+                self.deferred.push((object, deferred, fingerprint));
             }
         }
     }
@@ -327,49 +326,31 @@ impl<'t> ModelBuilder<'t> {
         }
     }
 
-    /// The resource templates of a kind some Karmada policy selects become workloads (and
-    /// stop being skipped documents); reading errors count only for those.
-    fn keep_selectable_resources(&mut self) {
-        let templates = std::mem::take(&mut self.resource_templates);
-        let kinds: HashSet<(String, String)> = self
-            .model
-            .apis
-            .karmada
-            .policies
-            .iter()
-            .flat_map(|policy| &policy.resource_selectors)
-            .map(|selector| (selector.api_version.clone(), selector.kind.clone()))
-            .collect();
-        // How many skipped entries each kept template takes back (a List's items share their
-        // document): removed in one pass below, not searched for once per template.
+    /// The deferred objects their API selects become workloads (and stop being skipped
+    /// documents), claimed in the order they were read; reading errors count only for those.
+    fn keep_selected(&mut self) {
+        let deferred = std::mem::take(&mut self.deferred);
+        let selectors = Selectors::new(&self.model);
+        // How many skipped entries each kept object takes back (a List's items share their
+        // document): removed in one pass below, not searched for once per object.
         let mut unskipped: HashMap<(Source, String), usize> = HashMap::default();
-        for (object, template, fingerprint) in templates {
-            if !kinds.contains(&(object.api_version.clone(), object.kind.clone())) {
-                continue;
-            }
-            let template = match template {
-                Ok(template) => template,
-                Err(error) => {
+        for (object, deferred, fingerprint) in deferred {
+            let workload = match selectors.select(&object, deferred) {
+                None => continue,
+                Some(Ok(workload)) => workload,
+                Some(Err(error)) => {
                     self.errors.push(error);
                     continue;
                 }
             };
-            if !self.claim(object.clone(), template.source.clone(), fingerprint) {
+            if !self.claim(object, workload.source.clone(), fingerprint) {
                 continue;
             }
-            let what = format!("{}/{}", object.api_version, object.kind);
+            let what = format!("{}/{}", workload.object.api_version, workload.object.kind);
             *unskipped
-                .entry((template.source.clone(), what))
+                .entry((workload.source.clone(), what))
                 .or_default() += 1;
-            self.model.workloads.push(Workload {
-                object,
-                source: template.source.clone(),
-                cluster_selector: None,
-                labels: template.labels.clone(),
-                // Karmada's detector reads a template's namespace as written; no hint for it.
-                namespace_omitted: false,
-                kind: WorkloadKind::Karmada(Box::new(template)),
-            });
+            self.model.workloads.push(workload);
         }
         if !unskipped.is_empty() {
             self.model
@@ -396,7 +377,7 @@ impl<'t> ModelBuilder<'t> {
     /// and reports the rest. Workloads are sorted by (API group, kind, namespace, name),
     /// the order of the plan's items.
     pub(super) fn finish_partial(mut self) -> (Model, Vec<LoadError>) {
-        self.keep_selectable_resources();
+        self.keep_selected();
         let mut model = self.model;
         model.workloads = in_plan_order(model.workloads);
         (model, self.errors)

@@ -640,11 +640,7 @@ fn an_api_s_types_are_named_outside_its_folder_only_by_the_registry_and_lib_rs()
 }
 
 /// Where an API's type is still named outside its folder and the registry: `file: Type`.
-const API_TYPE_EXCEPTIONS: &[&str] = &[
-    // The loader keeps an object of a kind no API defines as a Karmada resource template
-    // until it knows whether a Karmada policy selects it.
-    "load/model_builder.rs: ResourceTemplate",
-];
+const API_TYPE_EXCEPTIONS: &[&str] = &[];
 
 #[test]
 fn the_layer_check_resolves_paths_and_roles() {

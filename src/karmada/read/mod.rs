@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use foldhash::HashSet;
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_yaml::Value;
@@ -14,7 +15,7 @@ mod admission;
 
 use crate::karmada::model::{
     ClusterAffinity, ClusterAffinityTerm, ClusterTaint, DivisionPreference, FieldRequirement,
-    KarmadaCluster, Placement, PolicyKind, PropagationPolicy, ReplicaRequirements,
+    KarmadaCluster, KarmadaObjects, Placement, PolicyKind, PropagationPolicy, ReplicaRequirements,
     ReplicaScheduling, ResourceBinding, ResourceSelector, ResourceSummary, ResourceTemplate,
     SchedulingType, SpreadConstraint, SpreadField, TargetCluster, Toleration, WeightPreference,
 };
@@ -25,8 +26,8 @@ use crate::load::model_builder::{Decoded, Entry};
 use crate::load::names::{metadata_label_error, Names};
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
-use crate::model::{LabelSelectorSpec, Quantity};
-use crate::registry::ApiObject;
+use crate::model::{LabelSelectorSpec, ObjectRef, Quantity, Workload};
+use crate::registry::{ApiObject, Deferred, WorkloadKind};
 use crate::selector::validate_label_selector;
 use admission::{
     FailoverDoc, PolicyFields, SchedulePriorityDoc, SuspensionDoc, WorkloadAffinityDoc,
@@ -1033,11 +1034,51 @@ fn interpreted(api_version: &str, kind: &str) -> bool {
 /// decided when the model is complete.
 fn resource_template(object: Object<'_>) -> Result<Decoded, LoadError> {
     let what = format!("{}/{}", object.object.api_version, object.object.kind);
-    Ok(Decoded::Template {
-        template: read_template(&object),
+    Ok(Decoded::Deferred {
+        deferred: Deferred::Karmada(read_template(&object)),
         skipped: (object.source, what),
         object: object.object,
     })
+}
+
+/// The apiVersion/kind pairs Karmada's policies select: a resource template of one of them
+/// becomes a workload once every document is read (the registry's `Selectors`).
+pub(crate) struct SelectedKinds(HashSet<(String, String)>);
+
+impl SelectedKinds {
+    pub(crate) fn new(objects: &KarmadaObjects) -> SelectedKinds {
+        let kinds = objects
+            .policies
+            .iter()
+            .flat_map(|policy| &policy.resource_selectors)
+            .map(|selector| (selector.api_version.clone(), selector.kind.clone()))
+            .collect();
+        SelectedKinds(kinds)
+    }
+
+    /// The workload `template` (read from `object`) is when a policy selects its kind; its
+    /// reading error counts only then.
+    pub(crate) fn select(
+        &self,
+        object: &ObjectRef,
+        template: Result<ResourceTemplate, LoadError>,
+    ) -> Option<Result<Workload, LoadError>> {
+        if !self
+            .0
+            .contains(&(object.api_version.clone(), object.kind.clone()))
+        {
+            return None;
+        }
+        Some(template.map(|template| Workload {
+            object: object.clone(),
+            source: template.source.clone(),
+            cluster_selector: None,
+            labels: template.labels.clone(),
+            // Karmada's detector reads a template's namespace as written; no hint for it.
+            namespace_omitted: false,
+            kind: WorkloadKind::Karmada(Box::new(template)),
+        }))
+    }
 }
 
 fn read_template(object: &Object<'_>) -> Result<ResourceTemplate, LoadError> {
