@@ -198,7 +198,7 @@ impl From<ReadError> for FieldError {
     }
 }
 
-fn kept(object: &Object<'_>, kubefleet: KubeFleetObject) -> Decoded {
+fn kept(object: Object<'_>, kubefleet: KubeFleetObject) -> Decoded {
     claimed(object, Entry::Api(ApiObject::KubeFleet(kubefleet)))
 }
 
@@ -234,14 +234,14 @@ fn member_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
         return Ok(refused);
     }
     let cluster: MemberCluster = decode_value(&object, &value)?;
-    Ok(kept(&object, KubeFleetObject::MemberCluster(cluster)))
+    Ok(kept(object, KubeFleetObject::MemberCluster(cluster)))
 }
 
 fn binding(object: Object<'_>) -> Result<Decoded, LoadError> {
     let mut binding: Binding = decode(&object)?;
     binding.namespace.clone_from(&object.object.namespace);
     let parent = reference(&object, PARENT_LABEL_FIELD, true, binding.placement.clone());
-    Ok(kept(&object, KubeFleetObject::Binding(binding, parent)))
+    Ok(kept(object, KubeFleetObject::Binding(binding, parent)))
 }
 
 /// `spec.resourceSelectors[]`, `spec.clusterResourceSelectors[]`: what they name.
@@ -360,7 +360,7 @@ fn snapshot(object: Object<'_>) -> Result<Decoded, LoadError> {
         true,
         snapshot.placement.clone(),
     );
-    Ok(kept(&object, KubeFleetObject::Snapshot(snapshot, parent)))
+    Ok(kept(object, KubeFleetObject::Snapshot(snapshot, parent)))
 }
 
 #[derive(Deserialize)]
@@ -386,7 +386,7 @@ fn strategy(object: Object<'_>) -> Result<Decoded, LoadError> {
         name: object.name().to_string(),
         stages: wire.spec.unwrap_or_default().stages.unwrap_or_default(),
     };
-    Ok(kept(&object, KubeFleetObject::Strategy(strategy)))
+    Ok(kept(object, KubeFleetObject::Strategy(strategy)))
 }
 
 #[derive(Deserialize)]
@@ -423,7 +423,7 @@ fn run(object: Object<'_>) -> Result<Decoded, LoadError> {
         ),
         strategy: wire.spec.staged_rollout_strategy_name,
     };
-    Ok(kept(&object, KubeFleetObject::Run(run)))
+    Ok(kept(object, KubeFleetObject::Run(run)))
 }
 
 #[derive(Deserialize)]
@@ -504,5 +504,5 @@ fn override_(object: Object<'_>) -> Result<Decoded, LoadError> {
         source: object.source.clone(),
         object: object.object.clone(),
     };
-    Ok(kept(&object, KubeFleetObject::Override(override_, names)))
+    Ok(kept(object, KubeFleetObject::Override(override_, names)))
 }

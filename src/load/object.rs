@@ -214,8 +214,8 @@ impl<'a> Object<'a> {
             }),
         };
         let object = ObjectRef {
-            api_version: type_meta.api_version.clone(),
-            kind: type_meta.kind.clone(),
+            api_version: type_meta.api_version,
+            kind: type_meta.kind,
             namespace,
             name,
         };

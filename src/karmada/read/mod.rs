@@ -281,7 +281,7 @@ fn karmada_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
         source: object.source.clone(),
     };
     Ok(claimed(
-        &object,
+        object,
         Entry::Api(ApiObject::KarmadaCluster { cluster, warning }),
     ))
 }
@@ -597,7 +597,7 @@ fn propagation_policy(object: Object<'_>) -> Result<Decoded, LoadError> {
         source: object.source.clone(),
     };
     Ok(claimed(
-        &object,
+        object,
         Entry::Api(ApiObject::KarmadaPolicy(policy)),
     ))
 }
@@ -931,7 +931,7 @@ fn resource_binding(object: Object<'_>) -> Result<Decoded, LoadError> {
         source: object.source.clone(),
     };
     Ok(claimed(
-        &object,
+        object,
         Entry::Api(ApiObject::KarmadaBinding(binding)),
     ))
 }

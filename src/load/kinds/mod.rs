@@ -92,10 +92,10 @@ pub(super) fn names(group: &str, kind: &str) -> Option<Names> {
 }
 
 /// `entry`, kept under the object's identity.
-pub(crate) fn claimed(object: &Object<'_>, entry: Entry) -> Decoded {
+pub(crate) fn claimed(object: Object<'_>, entry: Entry) -> Decoded {
     Decoded::Claimed {
-        object: object.object.clone(),
-        source: object.source.clone(),
+        object: object.object,
+        source: object.source,
         entry,
     }
 }
@@ -114,7 +114,7 @@ pub(crate) fn workload(
         namespace_omitted: object.namespace_omitted,
         kind,
     };
-    claimed(&object, Entry::Workload { workload, decision })
+    claimed(object, Entry::Workload { workload, decision })
 }
 
 /// The `spec` or `status` subtree in the JSON form `model::placement` decodes.

@@ -95,7 +95,7 @@ fn config_map(object: Object<'_>) -> Result<Decoded, LoadError> {
         match_key: data.match_key,
     };
     Ok(claimed(
-        &object,
+        object,
         Entry::Api(ApiObject::DuckConfigMap(config_map)),
     ))
 }
@@ -143,10 +143,7 @@ fn cluster_secret(object: Object<'_>) -> Result<Decoded, LoadError> {
         name,
         server,
     };
-    Ok(claimed(
-        &object,
-        Entry::Api(ApiObject::ArgoCluster(cluster)),
-    ))
+    Ok(claimed(object, Entry::Api(ApiObject::ArgoCluster(cluster))))
 }
 
 /// Standard base64 (RFC 4648, padded, as the API server encodes `data`) into UTF-8 text.

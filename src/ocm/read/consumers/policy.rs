@@ -209,7 +209,7 @@ fn placement_binding(object: Object<'_>) -> Result<Decoded, LoadError> {
         remediation_override,
     };
     Ok(claimed(
-        &object,
+        object,
         Entry::Api(ApiObject::PlacementBinding(binding)),
     ))
 }

@@ -61,7 +61,7 @@ pub(super) fn cluster_set(object: Object<'_>) -> Result<Decoded, LoadError> {
         selector,
         source: object.source.clone(),
     };
-    Ok(claimed(&object, Entry::ClusterSet(set)))
+    Ok(claimed(object, Entry::ClusterSet(set)))
 }
 
 #[derive(Deserialize)]
@@ -83,5 +83,5 @@ pub(super) fn binding(object: Object<'_>) -> Result<Decoded, LoadError> {
         cluster_set: doc.spec.cluster_set,
         source: object.source.clone(),
     };
-    Ok(claimed(&object, Entry::Binding(binding)))
+    Ok(claimed(object, Entry::Binding(binding)))
 }

@@ -54,5 +54,5 @@ pub(super) fn placement_decision(object: Object<'_>) -> Result<Decoded, LoadErro
         clusters: doc.clusters(),
         source: object.source.clone(),
     };
-    Ok(claimed(&object, Entry::Decision(decision)))
+    Ok(claimed(object, Entry::Decision(decision)))
 }

@@ -49,5 +49,5 @@ pub(super) fn addon_score(object: Object<'_>) -> Result<Decoded, LoadError> {
         valid_until: doc.status.valid_until,
         source: object.source.clone(),
     };
-    Ok(claimed(&object, Entry::Api(ApiObject::AddOnScore(score))))
+    Ok(claimed(object, Entry::Api(ApiObject::AddOnScore(score))))
 }
