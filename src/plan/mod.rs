@@ -113,7 +113,7 @@ pub(crate) struct Planned<'a> {
 
 impl<'a> Planned<'a> {
     /// The item without its trace, for a run that keeps none.
-    fn untraced(self) -> Planned<'a> {
+    pub(crate) fn untraced(self) -> Planned<'a> {
         Planned {
             trace: ItemTrace::NotKept,
             ..self

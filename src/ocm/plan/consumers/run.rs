@@ -109,6 +109,13 @@ impl<'a> Resolved<'a> {
             };
             parallel::map_in_order(&resolutions, |(at, workload, resolution)| {
                 let item = land(workload, resolution, &placed, registered, full);
+                // A trace no output reads is dropped here, on every core, rather than by the
+                // run's outcome on one (10k Policies' routes).
+                let item = if run.options.trace > Trace::Plan {
+                    item
+                } else {
+                    item.untraced()
+                };
                 (*at, item)
             })
         };
