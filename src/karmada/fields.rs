@@ -4,7 +4,6 @@
 //! written inline after the item's clusters and their counts, and read back from
 //! `--previous` key by key ([`KarmadaFields::read`]).
 
-use serde::de::MapAccess;
 use serde::Serialize;
 
 /// What a plan item holds of a Karmada resource template; every field is empty for another
@@ -21,40 +20,10 @@ pub struct KarmadaFields {
     pub affinity_term: Option<String>,
 }
 
-/// A key of [`KarmadaFields`] in a plan item.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Key {
-    Policy,
-    AffinityTerm,
-}
-
-impl Key {
-    /// The keys as written, in the order [`KarmadaFields`] writes them.
-    pub(crate) const NAMES: &'static [&'static str] = &["policy", "affinityTerm"];
-
-    pub(crate) fn of(name: &str) -> Option<Key> {
-        Some(match name {
-            "policy" => Key::Policy,
-            "affinityTerm" => Key::AffinityTerm,
-            _ => return None,
-        })
-    }
-}
-
-impl KarmadaFields {
-    /// Reads the value of `key`, the map's key just read, into its field.
-    pub(crate) fn read<'de, A: MapAccess<'de>>(
-        &mut self,
-        key: Key,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match key {
-            Key::Policy => self.policy = map.next_value()?,
-            Key::AffinityTerm => self.affinity_term = map.next_value()?,
-        }
-        Ok(())
-    }
-}
+crate::model::plan_item_keys!(KarmadaFields {
+    Policy => "policy" => policy,
+    AffinityTerm => "affinityTerm" => affinity_term,
+});
 
 #[cfg(test)]
 mod tests {

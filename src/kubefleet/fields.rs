@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 
-use serde::de::MapAccess;
 use serde::{Deserialize, Serialize};
 
 use super::model::binding::BindingScore;
@@ -42,46 +41,12 @@ pub struct ClusterOverrides {
     pub resource_overrides: Vec<String>,
 }
 
-/// A key of [`KubeFleetFields`] in a plan item.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Key {
-    Scores,
-    Removed,
-    Stages,
-    Overrides,
-}
-
-impl Key {
-    /// The keys as written, in the order [`KubeFleetFields`] writes them.
-    pub(crate) const NAMES: &'static [&'static str] = &["scores", "removed", "stages", "overrides"];
-
-    pub(crate) fn of(name: &str) -> Option<Key> {
-        Some(match name {
-            "scores" => Key::Scores,
-            "removed" => Key::Removed,
-            "stages" => Key::Stages,
-            "overrides" => Key::Overrides,
-            _ => return None,
-        })
-    }
-}
-
-impl KubeFleetFields {
-    /// Reads the value of `key`, the map's key just read, into its field.
-    pub(crate) fn read<'de, A: MapAccess<'de>>(
-        &mut self,
-        key: Key,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match key {
-            Key::Scores => self.scores = map.next_value()?,
-            Key::Removed => self.removed = map.next_value()?,
-            Key::Stages => self.stages = map.next_value()?,
-            Key::Overrides => self.overrides = map.next_value()?,
-        }
-        Ok(())
-    }
-}
+crate::model::plan_item_keys!(KubeFleetFields {
+    Scores => "scores" => scores,
+    Removed => "removed" => removed,
+    Stages => "stages" => stages,
+    Overrides => "overrides" => overrides,
+});
 
 #[cfg(test)]
 mod tests {

@@ -215,6 +215,47 @@ impl<'de> Visitor<'de> for ItemVisitor {
     }
 }
 
+/// An API's keys in a plan item's slot, and its fields' reader: `Fields { Variant => "key" =>
+/// field, ... }` makes the `Key` enum, its `NAMES` (as written, in the order the fields are
+/// written: keep them in the struct's order) and `Key::of`, and `Fields::read`, which reads
+/// the value of a key just read into its field. One recipe for every API's slot fields.
+macro_rules! plan_item_keys {
+    ($fields:ident { $($variant:ident => $name:literal => $field:ident),+ $(,)? }) => {
+        /// A key of the API's fields in a plan item.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub(crate) enum Key {
+            $($variant),+
+        }
+
+        impl Key {
+            /// The keys as written, in the order the fields are written.
+            pub(crate) const NAMES: &'static [&'static str] = &[$($name),+];
+
+            pub(crate) fn of(name: &str) -> Option<Key> {
+                Some(match name {
+                    $($name => Key::$variant,)+
+                    _ => return None,
+                })
+            }
+        }
+
+        impl $fields {
+            /// Reads the value of `key`, the map's key just read, into its field.
+            pub(crate) fn read<'de, A: ::serde::de::MapAccess<'de>>(
+                &mut self,
+                key: Key,
+                map: &mut A,
+            ) -> Result<(), A::Error> {
+                match key {
+                    $(Key::$variant => self.$field = map.next_value()?,)+
+                }
+                Ok(())
+            }
+        }
+    };
+}
+pub(crate) use plan_item_keys;
+
 #[cfg(test)]
 mod tests {
     use super::*;

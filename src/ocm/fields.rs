@@ -86,43 +86,13 @@ pub struct Wave {
     pub clusters: ClusterNames,
 }
 
-/// A key of [`OcmFields`] in a plan item.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Key {
-    ChangesAt,
-    Via,
-    Rollout,
-}
-
-impl Key {
-    /// The keys as written, in the order [`OcmFields`] writes them.
-    pub(crate) const NAMES: &'static [&'static str] = &["changesAt", "via", "rollout"];
-
-    pub(crate) fn of(name: &str) -> Option<Key> {
-        Some(match name {
-            "changesAt" => Key::ChangesAt,
-            "via" => Key::Via,
-            "rollout" => Key::Rollout,
-            _ => return None,
-        })
-    }
-}
+crate::model::plan_item_keys!(OcmFields {
+    ChangesAt => "changesAt" => changes_at,
+    Via => "via" => via,
+    Rollout => "rollout" => rollout,
+});
 
 impl OcmFields {
-    /// Reads the value of `key`, the map's key just read, into its field.
-    pub(crate) fn read<'de, A: MapAccess<'de>>(
-        &mut self,
-        key: Key,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        match key {
-            Key::ChangesAt => self.changes_at = map.next_value()?,
-            Key::Via => self.via = map.next_value()?,
-            Key::Rollout => self.rollout = map.next_value()?,
-        }
-        Ok(())
-    }
-
     /// How many cluster names the rollout waves list (what an item's text makes room for).
     pub(crate) fn cluster_names(&self) -> usize {
         let waves = self.rollout.iter().flat_map(|rollout| &rollout.waves);
