@@ -19,8 +19,7 @@ use crate::model::{echo, Cluster, Interner, Quantity, Taint, TaintEffect, CLUSTE
 use crate::parallel;
 use crate::selector::{dns1123_subdomain_errors, is_valid_label, Operator, Requirement};
 
-/// OCM's availability condition; not True means the cluster is offline.
-const AVAILABLE: &str = "ManagedClusterConditionAvailable";
+use crate::registry::CLUSTER_AVAILABLE_CONDITION as AVAILABLE;
 /// kubefed's and federation v1's readiness condition.
 const READY: &str = "Ready";
 

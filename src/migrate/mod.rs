@@ -16,7 +16,6 @@
 
 pub(crate) mod api_versions;
 pub(crate) mod assembly;
-pub(crate) mod cel;
 pub(crate) mod division;
 #[cfg(test)]
 mod golden;

@@ -75,7 +75,9 @@ impl Filter for TaintToleration {
 /// Taints the registration controller puts on clusters that are not available.
 pub(crate) const UNAVAILABLE_TAINT: &str = "cluster.open-cluster-management.io/unavailable";
 pub(crate) const UNREACHABLE_TAINT: &str = "cluster.open-cluster-management.io/unreachable";
-const AVAILABLE_CONDITION: &str = "ManagedClusterConditionAvailable";
+/// The ManagedCluster condition the registration controller keeps; not True means the cluster
+/// is offline.
+pub(crate) const AVAILABLE_CONDITION: &str = "ManagedClusterConditionAvailable";
 
 /// Go's zero `time.Time` (0001-01-01T00:00:00Z) in Unix seconds: a taint without
 /// `timeAdded` was added then, so any `tolerationSeconds` has long expired.

@@ -17,8 +17,8 @@
 use crate::model::{LabelSelectorSpec, ObjectRef};
 use crate::selector::Selector;
 
+use super::cel;
 use super::scope::{self, ClusterScope};
-use crate::migrate::cel;
 use crate::migrate::match_expression::{describe, match_expression};
 use crate::migrate::object_error::ObjectError;
 use crate::migrate::report::FieldReport;

@@ -9,6 +9,7 @@ pub(crate) const INPUTS: &str = "PlacementRule and no object with a federation p
      annotation (federation.alpha.kubernetes.io/cluster-selector, \
      federation.kubernetes.io/replica-set-preferences)";
 
+pub(crate) mod cel;
 pub(crate) mod cluster_selector;
 pub(crate) mod consumers;
 pub(crate) mod delivery;

@@ -29,8 +29,8 @@ use crate::ocm::model::placement::{
 };
 use crate::ocm::prioritizers::resource;
 
+use super::cel;
 use super::scope::{self, ClusterScope};
-use crate::migrate::cel;
 use crate::migrate::manifest::Unwritten;
 use crate::migrate::objects::RawObject;
 use crate::migrate::report::FieldReport;

@@ -2,10 +2,8 @@
 //! the whole ManagedCluster object (`ConvertObjectToUnstructured`), and an expression that
 //! fails to evaluate does not match — which the expressions below rely on.
 
+use crate::ocm::filters::taint::AVAILABLE_CONDITION as AVAILABLE;
 use crate::selector::Operator;
-
-/// The ManagedCluster condition the registration controller keeps.
-pub(super) const AVAILABLE: &str = "ManagedClusterConditionAvailable";
 
 /// A CEL string literal. JSON string escapes are valid CEL escapes.
 fn literal(text: &str) -> String {
