@@ -688,6 +688,11 @@ pub(crate) const ITEM_KEYS: &[&str] = &crate::model::join_keys::<
     { kubefleet::fields::Key::NAMES.len() + ocm::fields::Key::NAMES.len() },
 >(&[kubefleet::fields::Key::NAMES, ocm::fields::Key::NAMES]);
 
+/// The condition types whose bad state is True (any other condition's is False): OCM's
+/// `PlacementMisconfigured`. `check` calls an item with a condition in its bad state
+/// unsatisfied.
+pub(crate) const TRUE_WHEN_BAD_CONDITIONS: &[&str] = &[ocm::conditions::MISCONFIGURED];
+
 impl ItemKey {
     /// The API field `name` is the key of, if any.
     pub(crate) fn of(name: &str) -> Option<ItemKey> {

@@ -10,7 +10,9 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use super::{ClusterNames, Condition, ConditionStatus, ObjectRef};
-use crate::registry::{ItemFields, ItemKey, SelectionFields, ITEM_KEYS, SELECTION_KEYS};
+use crate::registry::{
+    ItemFields, ItemKey, SelectionFields, ITEM_KEYS, SELECTION_KEYS, TRUE_WHEN_BAD_CONDITIONS,
+};
 
 pub(crate) const PLAN_API_VERSION: &str = "fleetplan.io/v1alpha1";
 pub(crate) const PLAN_KIND: &str = "Plan";
@@ -70,11 +72,12 @@ pub struct PlanItem {
 }
 
 impl PlanItem {
-    /// Conditions in their bad state: `PlacementMisconfigured=True`, any other `False`.
-    /// `check` calls an item with such a condition (and no errors) unsatisfied.
+    /// Conditions in their bad state: True for the registry's TRUE_WHEN_BAD_CONDITIONS
+    /// (OCM's misconfigured condition), False for any other. `check` calls an item with such
+    /// a condition (and no errors) unsatisfied.
     pub fn problems(&self) -> impl Iterator<Item = &Condition> {
         self.conditions.iter().filter(|condition| {
-            let bad = if condition.type_ == "PlacementMisconfigured" {
+            let bad = if TRUE_WHEN_BAD_CONDITIONS.contains(&condition.type_.as_str()) {
                 ConditionStatus::True
             } else {
                 ConditionStatus::False
