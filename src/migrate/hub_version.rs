@@ -11,6 +11,7 @@ use serde_yaml::Value;
 
 use super::report::{Fidelity, FieldReport};
 use super::Converted;
+use crate::registry::OCM_PLACEMENT_KIND;
 
 /// An OCM hub release, and what of the migration's output it serves.
 #[derive(Debug, PartialEq, Eq)]
@@ -174,7 +175,7 @@ impl OcmVersion {
             return;
         }
         for emitted in &mut converted.outputs {
-            if emitted.object.kind == "Placement" {
+            if emitted.object.kind == OCM_PLACEMENT_KIND {
                 without_cel_selectors(&mut emitted.value);
             }
         }

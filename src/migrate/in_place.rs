@@ -25,6 +25,7 @@ use crate::load::Document;
 use super::manifest::Emitted;
 use super::objects::{self, Location, RawObject};
 use super::Migration;
+use crate::registry::OCM_PLACEMENT_KIND;
 use crate::render::Unrepresentable;
 
 /// What to write into each file, and the objects to delete from the hub.
@@ -244,7 +245,7 @@ impl<'m, 'f> Support<'m, 'f> {
 
 /// The namespace a made Placement is in (as the loader reads it), for its binding.
 fn placement_namespace(value: &Value, default_namespace: &str) -> Option<String> {
-    if value.get("kind")?.as_str()? != "Placement" {
+    if value.get("kind")?.as_str()? != OCM_PLACEMENT_KIND {
         return None;
     }
     let namespace = value
