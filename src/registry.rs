@@ -892,6 +892,10 @@ impl Found<'_> {
     }
 }
 
+/// Which clusters take a taint of an OCM effect (the inventory's), as a refusal names them
+/// when the cluster is not in the inventory.
+pub(crate) const OCM_TAINT_FLEET: &str = "an OCM effect (for ManagedClusters)";
+
 /// Which APIs' own clusters take a taint of `effect` (one `is_api_taint_effect` accepts), as
 /// a refusal names them when the cluster is none of them.
 pub(crate) fn api_taint_fleets(effect: &str) -> &'static str {

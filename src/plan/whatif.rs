@@ -168,7 +168,7 @@ fn taint(model: &mut Model, edit: &TaintEdit, now: i64) -> Result<(), WhatIfErro
         Some(effect) => {
             let cluster = found
                 .inventory
-                .ok_or_else(|| missing("an OCM effect (for ManagedClusters)"))?;
+                .ok_or_else(|| missing(registry::OCM_TAINT_FLEET))?;
             cluster
                 .taints
                 .retain(|taint| !(taint.key == edit.key && taint.effect == effect));

@@ -219,3 +219,13 @@ fn a_no_schedule_taint_keeps_new_replicas_off_the_member() {
         .stdout("member-eu-1 was not selected: TaintToleration: cluster(s) had untolerated taint {maintenance:NoSchedule}; what-if --taint maintenance:NoSchedule.\n\nCLUSTER       VERDICT    REASON\nmember-eu-1   filtered   TaintToleration: cluster(s) had untolerated taint {maintenance:NoSchedule}; what-if --taint maintenance:NoSchedule\n")
         .run();
 }
+
+#[test]
+fn an_ocm_effect_on_a_karmada_cluster_is_refused() {
+    // OCM's effects taint the inventory's clusters; the example has only Karmada Clusters.
+    Test::new()
+        .args(["plan", "-f", EXAMPLE, "--taint", "member-eu-1:maintenance:NoSelect"])
+        .status(1)
+        .stderr("error: --taint member-eu-1:maintenance:NoSelect: NoSelect is an OCM effect (for ManagedClusters): no cluster of that name is there\n")
+        .run();
+}
