@@ -336,9 +336,15 @@ const KINDS: &[(&str, &[&str])] = &[
             "AddOnPlacementScore",
             "PlacementBinding",
             "ManifestWorkReplicaSet",
+            "ManagedCluster",
         ],
     ),
 ];
+
+/// Kinds whose names are also names of the code (`Placement`: every API's plan has a
+/// placement type): outside their API's folder only their string literal, `"Placement"`, is
+/// refused.
+const KIND_LITERALS: &[(&str, &str)] = &[("ocm", "Placement")];
 
 /// Kind families: an API folder whose kinds are every word of a prefix followed by an
 /// upper-case letter (kubefed's `Federated<Kind>`: FederatedDeployment, FederatedClusterRole,
@@ -408,6 +414,11 @@ fn kind_violations(file: &str, code: &str, types: &[String]) -> Vec<String> {
                 .filter(|word| !types.iter().any(|name| name == word))
                 .map(|word| format!("{file}: {word}")),
         );
+    }
+    for (api, kind) in KIND_LITERALS {
+        if !file.starts_with(&format!("{api}/")) && code.contains(&format!("\"{kind}\"")) {
+            violations.push(format!("{file}: \"{kind}\""));
+        }
     }
     violations.sort();
     violations.dedup();
@@ -484,6 +495,16 @@ fn an_api_s_kind_names_appear_only_in_its_folder_the_registry_and_the_cli() {
     );
     assert_eq!(
         kind_violations("kubefed/migrate.rs", code, &types),
+        Vec::<String>::new()
+    );
+    let code = "struct Placement; if kind == \"Placement\" { return \"Placements\"; }";
+    assert_eq!(
+        kind_violations("migrate/in_place.rs", code, &[]),
+        ["migrate/in_place.rs: \"Placement\""],
+        "a kind that is also a type's name is refused as a string literal"
+    );
+    assert_eq!(
+        kind_violations("ocm/migrate.rs", code, &[]),
         Vec::<String>::new()
     );
 }
