@@ -316,9 +316,8 @@ pub(crate) use crate::federation::read::CLUSTER_SELECTOR_ANNOTATION;
 /// which the inventory's compact `online` implies): not True means offline.
 pub(crate) use crate::ocm::filters::taint::AVAILABLE_CONDITION as CLUSTER_AVAILABLE_CONDITION;
 
-/// OCM's Placement kind, which a migration's written objects are told by: an OCM hub's
-/// release serves a Placement's celSelector or not, and an in-place migration binds the
-/// cluster set in a made Placement's namespace.
+/// OCM's Placement kind, by which an in-place migration tells the made Placements whose
+/// namespace it binds the cluster set in.
 pub(crate) use crate::ocm::model::decision::PLACEMENT_KIND as OCM_PLACEMENT_KIND;
 
 /// What `load` reads, in the order the APIs' claims are tried (an object of a kind no API

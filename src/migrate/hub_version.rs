@@ -1,17 +1,13 @@
 //! `--ocm-version` and `--karmada-version`: what the hub the objects are applied to serves,
 //! so nothing is written that its API server would prune or its controllers ignore. The
-//! table and its upstream sources are in docs/semantics.md ("Hub versions").
+//! table and its upstream sources are in docs/semantics.md ("Hub versions"). Each target
+//! leaves out what its hub's release does not serve, in its folder
+//! (ocm/migrate/hub_version.rs, karmada/migrate/federated.rs).
 //!
 //! A version is a release's minor (`v1.0`; `v1.0.3` and `1.0` name it too: patch releases
 //! change no API) or the upstream commit the design follows (the default).
 
 use std::fmt;
-
-use serde_yaml::Value;
-
-use super::report::{Fidelity, FieldReport};
-use super::Converted;
-use crate::registry::OCM_PLACEMENT_KIND;
 
 /// An OCM hub release, and what of the migration's output it serves.
 #[derive(Debug, PartialEq, Eq)]
@@ -165,51 +161,6 @@ impl fmt::Display for KarmadaVersion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Karmada {}", self.name)
     }
-}
-
-impl OcmVersion {
-    /// `converted` as this hub serves it: without a celSelector where it has none, each
-    /// field that became one reported lost.
-    pub(crate) fn restrict(&self, converted: &mut Converted) {
-        if self.cel_selector {
-            return;
-        }
-        for emitted in &mut converted.outputs {
-            if emitted.object.kind == OCM_PLACEMENT_KIND {
-                without_cel_selectors(&mut emitted.value);
-            }
-        }
-        for field in &mut converted.fields {
-            if field.became.contains("celSelector") {
-                *field = FieldReport {
-                    field: field.field.clone(),
-                    became: "not carried".to_string(),
-                    fidelity: Fidelity::Lost,
-                    reason: Some(format!(
-                        "{self} serves no celSelector (open-cluster-management-io/api 2458a27a, first in v1.0): it would be {}",
-                        field.became
-                    )),
-                };
-            }
-        }
-    }
-}
-
-/// A Placement without `celSelector`s, and without a predicate left empty by that.
-fn without_cel_selectors(placement: &mut Value) {
-    let Some(Value::Sequence(predicates)) = placement
-        .get_mut("spec")
-        .and_then(|spec| spec.get_mut("predicates"))
-    else {
-        return;
-    };
-    predicates.retain_mut(|predicate| {
-        let Some(Value::Mapping(selector)) = predicate.get_mut("requiredClusterSelector") else {
-            return true;
-        };
-        selector.remove("celSelector");
-        !selector.is_empty()
-    });
 }
 
 #[cfg(test)]

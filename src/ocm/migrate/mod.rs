@@ -13,6 +13,7 @@ pub(crate) mod cel;
 pub(crate) mod cluster_selector;
 pub(crate) mod consumers;
 pub(crate) mod delivery;
+mod hub_version;
 pub(crate) mod manifest;
 pub(crate) mod placement_rule;
 pub(crate) mod scope;
@@ -99,7 +100,7 @@ pub(crate) fn migrate(
                 continue;
             }
         };
-        options.ocm.restrict(&mut converted);
+        hub_version::restrict(options.ocm, &mut converted);
         let written = raw().and_then(|raw| raw.namespace).is_some();
         let recorded = Recorded {
             converted,
