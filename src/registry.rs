@@ -312,6 +312,10 @@ impl ItemTrace<'_> {
 /// workload's `cluster_selector`, read by the loader whatever its kind.
 pub(crate) use crate::federation::read::CLUSTER_SELECTOR_ANNOTATION;
 
+/// The reader of federation v1's `Cluster`, whose shape (a `Ready` condition) kubefed's
+/// cluster kind shares.
+pub(crate) use crate::federation::read::federation_cluster;
+
 /// The condition by which an inventory cluster is available (OCM's ManagedCluster condition,
 /// which the inventory's compact `online` implies): not True means offline.
 pub(crate) use crate::ocm::filters::taint::AVAILABLE_CONDITION as CLUSTER_AVAILABLE_CONDITION;

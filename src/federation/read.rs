@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Deserializer};
 
-use crate::load::clusters::federation_cluster;
+use crate::load::clusters::{conditions, ConditionDoc};
 use crate::load::content::Content;
 use crate::load::decode::null_as_default;
 use crate::load::kinds::{workload, Api, KnownKind, Reader};
@@ -12,7 +12,7 @@ use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
 use crate::model::preferences::check_non_negative;
-use crate::model::WorkloadKind;
+use crate::model::{Cluster, WorkloadKind};
 
 pub(crate) const CLUSTER_SELECTOR_ANNOTATION: &str =
     "federation.alpha.kubernetes.io/cluster-selector";
@@ -79,4 +79,39 @@ fn annotated_object(object: Object<'_>) -> Result<Decoded, LoadError> {
         replicas,
     };
     Ok(workload(object, kind, None))
+}
+
+/// kubefed's and federation v1's readiness condition.
+const READY: &str = "Ready";
+
+#[derive(Default, Deserialize)]
+struct FederationClusterDoc {
+    #[serde(default, deserialize_with = "null_as_default")]
+    status: FederationClusterStatus,
+}
+
+#[derive(Default, Deserialize)]
+struct FederationClusterStatus {
+    #[serde(default, deserialize_with = "null_as_default")]
+    conditions: Vec<ConditionDoc>,
+}
+
+/// Both federation generations schedule only onto clusters whose `Ready` condition is True.
+pub(crate) fn federation_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
+    let doc: FederationClusterDoc = object.decode()?;
+    object.admitted_labels()?;
+    let conditions = conditions(doc.status.conditions);
+    let cluster = Cluster {
+        name: object.object.name,
+        online: conditions.get(READY).is_some_and(|status| status == "True"),
+        conditions,
+        deleting: object.meta.deletion_timestamp.is_some(),
+        source: object.source,
+        ..Cluster::default()
+    };
+    Ok(Decoded::Cluster {
+        cluster,
+        labels: object.meta.labels,
+        claims: Vec::new(),
+    })
 }

@@ -3,7 +3,6 @@
 use serde::Deserialize;
 
 use crate::kubefed::model::{FederatedPlacement, RspSpec};
-use crate::load::clusters::federation_cluster;
 use crate::load::decode::null_as_default;
 use crate::load::kinds::{workload, Api, KnownKind};
 use crate::load::model_builder::Decoded;
@@ -11,6 +10,7 @@ use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
 use crate::model::{LabelSelectorSpec, WorkloadKind};
+use crate::registry::federation_cluster;
 
 pub(crate) const API: Api = Api {
     kinds: &[

@@ -1,5 +1,5 @@
-//! The cluster kinds: the native `ClusterInventory`, OCM `ManagedCluster`, kubefed
-//! `KubeFedCluster` and federation v1 `Cluster`.
+//! The native `ClusterInventory`, and the pieces of a cluster document every API's cluster
+//! kind shares: taints and conditions. Each API reads its own cluster kinds in its folder.
 
 use std::collections::BTreeMap;
 
@@ -20,11 +20,9 @@ use crate::parallel;
 use crate::selector::{dns1123_subdomain_errors, is_valid_label, Operator, Requirement};
 
 use crate::registry::CLUSTER_AVAILABLE_CONDITION as AVAILABLE;
-/// kubefed's and federation v1's readiness condition.
-const READY: &str = "Ready";
 
 #[derive(Deserialize)]
-struct TaintDoc {
+pub(crate) struct TaintDoc {
     /// The CRD's pattern and `maxLength`, as a toleration's key (which matches it) is read.
     #[serde(deserialize_with = "qualified_key")]
     key: String,
@@ -73,13 +71,13 @@ impl From<TaintDoc> for Taint {
 }
 
 #[derive(Deserialize)]
-struct ConditionDoc {
+pub(crate) struct ConditionDoc {
     #[serde(rename = "type")]
     condition_type: String,
     status: String,
 }
 
-fn conditions(docs: Vec<ConditionDoc>) -> BTreeMap<String, String> {
+pub(crate) fn conditions(docs: Vec<ConditionDoc>) -> BTreeMap<String, String> {
     docs.into_iter()
         .map(|condition| (condition.condition_type, condition.status))
         .collect()
@@ -108,7 +106,7 @@ struct InventoryClusterDoc {
     taints: Vec<TaintDoc>,
     #[serde(default, deserialize_with = "null_as_default")]
     allocatable: BTreeMap<String, Quantity>,
-    /// `status.capacity` of the ManagedCluster form (the resource prioritizers need it).
+    /// `status.capacity` of an OCM hub's cluster (the resource prioritizers need it).
     #[serde(default, deserialize_with = "null_as_default")]
     resource_capacity: BTreeMap<String, Quantity>,
     #[serde(default)]
@@ -318,8 +316,8 @@ fn inventory_cluster(
         (None, Some(available)) => available,
         (None, None) => true,
     };
-    // The compact form implies the availability condition PlacementRule's default
-    // clusterConditions filter looks for.
+    // The compact form implies the availability condition OCM's older placement API's
+    // default clusterConditions filter looks for.
     conditions
         .entry(AVAILABLE.to_string())
         .or_insert_with(|| if online { "True" } else { "False" }.to_string());
@@ -335,107 +333,5 @@ fn inventory_cluster(
         conditions,
         deleting: false,
         source: Default::default(),
-    })
-}
-
-// ---- ManagedCluster (cluster.open-cluster-management.io/v1) ----
-
-#[derive(Default, Deserialize)]
-struct ManagedClusterDoc {
-    #[serde(default, deserialize_with = "null_as_default")]
-    spec: ManagedClusterSpec,
-    #[serde(default, deserialize_with = "null_as_default")]
-    status: ManagedClusterStatus,
-}
-
-#[derive(Default, Deserialize)]
-struct ManagedClusterSpec {
-    #[serde(default, deserialize_with = "null_as_default")]
-    taints: Vec<TaintDoc>,
-}
-
-#[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ManagedClusterStatus {
-    #[serde(default, deserialize_with = "null_as_default")]
-    cluster_claims: Vec<ClaimDoc>,
-    #[serde(default, deserialize_with = "null_as_default")]
-    allocatable: BTreeMap<String, Quantity>,
-    #[serde(default, deserialize_with = "null_as_default")]
-    capacity: BTreeMap<String, Quantity>,
-    #[serde(default, deserialize_with = "null_as_default")]
-    conditions: Vec<ConditionDoc>,
-}
-
-#[derive(Deserialize)]
-struct ClaimDoc {
-    name: String,
-    #[serde(default, deserialize_with = "null_as_default")]
-    value: String,
-}
-
-pub(crate) fn managed_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
-    let doc: ManagedClusterDoc = object.decode()?;
-    object.admitted_labels()?;
-    let conditions = conditions(doc.status.conditions);
-    let claims = doc
-        .status
-        .cluster_claims
-        .into_iter()
-        .map(|claim| (claim.name, claim.value))
-        .collect();
-    let cluster = Cluster {
-        name: object.object.name,
-        taints: doc.spec.taints.into_iter().map(Taint::from).collect(),
-        allocatable: doc.status.allocatable,
-        resource_capacity: doc.status.capacity,
-        replica_capacity: None,
-        // A missing condition is Unknown, which OCM treats as unavailable.
-        online: conditions
-            .get(AVAILABLE)
-            .is_some_and(|status| status == "True"),
-        conditions,
-        deleting: object.meta.deletion_timestamp.is_some(),
-        source: object.source,
-        ..Cluster::default()
-    };
-    Ok(Decoded::Cluster {
-        cluster,
-        labels: object.meta.labels,
-        claims,
-    })
-}
-
-// ---- KubeFedCluster (core.kubefed.io/v1beta1) and Cluster (federation/v1beta1) ----
-
-#[derive(Default, Deserialize)]
-struct FederationClusterDoc {
-    #[serde(default, deserialize_with = "null_as_default")]
-    status: FederationClusterStatus,
-}
-
-#[derive(Default, Deserialize)]
-struct FederationClusterStatus {
-    #[serde(default, deserialize_with = "null_as_default")]
-    conditions: Vec<ConditionDoc>,
-}
-
-/// Both federation generations schedule only onto clusters whose `Ready` condition is True.
-pub(crate) fn federation_cluster(object: Object<'_>) -> Result<Decoded, LoadError> {
-    let doc: FederationClusterDoc = object.decode()?;
-    object.admitted_labels()?;
-    let conditions = conditions(doc.status.conditions);
-    let cluster = Cluster {
-        name: object.object.name,
-        online: conditions.get(READY).is_some_and(|status| status == "True"),
-        conditions,
-        deleting: object.meta.deletion_timestamp.is_some(),
-        source: object.source,
-        ..Cluster::default()
-    };
-    Ok(Decoded::Cluster {
-        cluster,
-        labels: object.meta.labels,
-        claims: Vec::new(),
     })
 }

@@ -1,6 +1,7 @@
 //! Every kind fleetplan reads, grouped by the placement API that defines it: one file (or
 //! folder) per API, and one line per API in [`APIS`]. The fleet's cluster kinds share their
-//! document shapes (taints, conditions) in `load/clusters.rs`; each API lists the ones it brings.
+//! document shapes (taints, conditions) in `load/clusters.rs`; each API reads and lists the
+//! ones it brings.
 
 pub(crate) mod inventory;
 

@@ -1,8 +1,9 @@
-//! OCM's kinds and their readers (the load layer): Placement with its ClusterSets,
+//! OCM's kinds and their readers (the load layer): ManagedCluster, Placement with its ClusterSets,
 //! PlacementDecisions and AddOnPlacementScores, PlacementRule, the consumers, and the
 //! decisions `--previous` reads.
 
 pub(crate) mod consumers;
+mod managed_cluster;
 pub(crate) mod placement;
 pub(crate) mod placement_rule;
 pub(crate) mod previous;

@@ -8,8 +8,8 @@ mod scores;
 
 pub(crate) use cluster_sets::parse_cluster_set;
 
+use super::managed_cluster::managed_cluster;
 use super::spec_error;
-use crate::load::clusters::managed_cluster;
 use crate::load::kinds::{subtree, workload, Api, KnownKind};
 use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
