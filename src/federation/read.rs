@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Deserializer};
 
-use crate::load::clusters::{conditions, ConditionDoc};
+use crate::load::clusters::{conditions, own_cluster, ConditionDoc};
 use crate::load::content::Content;
 use crate::load::decode::null_as_default;
 use crate::load::kinds::{workload, Api, KnownKind, Reader};
@@ -102,16 +102,9 @@ pub(crate) fn federation_cluster(object: Object<'_>) -> Result<Decoded, LoadErro
     object.admitted_labels()?;
     let conditions = conditions(doc.status.conditions);
     let cluster = Cluster {
-        name: object.object.name,
         online: conditions.get(READY).is_some_and(|status| status == "True"),
         conditions,
-        deleting: object.meta.deletion_timestamp.is_some(),
-        source: object.source,
         ..Cluster::default()
     };
-    Ok(Decoded::Cluster {
-        cluster,
-        labels: object.meta.labels,
-        claims: Vec::new(),
-    })
+    Ok(own_cluster(object, cluster, Vec::new()))
 }

@@ -83,6 +83,27 @@ pub(crate) fn conditions(docs: Vec<ConditionDoc>) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// A cluster read from an object of its own (an API's cluster kind): `cluster` with the
+/// object's name, deletion and source, and the object's labels and `claims`, interned when
+/// the cluster is added.
+pub(crate) fn own_cluster(
+    object: Object<'_>,
+    cluster: Cluster,
+    claims: Vec<(String, String)>,
+) -> Decoded {
+    let cluster = Cluster {
+        name: object.object.name,
+        deleting: object.meta.deletion_timestamp.is_some(),
+        source: object.source,
+        ..cluster
+    };
+    Decoded::Cluster {
+        cluster,
+        labels: object.meta.labels,
+        claims,
+    }
+}
+
 // ---- ClusterInventory (fleetplan.io/v1alpha1) ----
 
 #[derive(Deserialize)]

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::load::clusters::{conditions, ConditionDoc, TaintDoc};
+use crate::load::clusters::{conditions, own_cluster, ConditionDoc, TaintDoc};
 use crate::load::decode::null_as_default;
 use crate::load::model_builder::Decoded;
 use crate::load::object::Object;
@@ -58,7 +58,6 @@ pub(crate) fn managed_cluster(object: Object<'_>) -> Result<Decoded, LoadError> 
         .map(|claim| (claim.name, claim.value))
         .collect();
     let cluster = Cluster {
-        name: object.object.name,
         taints: doc.spec.taints.into_iter().map(Taint::from).collect(),
         allocatable: doc.status.allocatable,
         resource_capacity: doc.status.capacity,
@@ -68,13 +67,7 @@ pub(crate) fn managed_cluster(object: Object<'_>) -> Result<Decoded, LoadError> 
             .get(AVAILABLE)
             .is_some_and(|status| status == "True"),
         conditions,
-        deleting: object.meta.deletion_timestamp.is_some(),
-        source: object.source,
         ..Cluster::default()
     };
-    Ok(Decoded::Cluster {
-        cluster,
-        labels: object.meta.labels,
-        claims,
-    })
+    Ok(own_cluster(object, cluster, claims))
 }
