@@ -10,8 +10,7 @@
 //!   one the input was read in (`-n`, else `default`); no ManifestWork creates that namespace
 //!   on the clusters;
 //! - every cluster gets the same manifest, so per-cluster replicas (replica-set-preferences)
-//!   are not split, and the kubefed ReplicaSchedulingPreference written for them acts only
-//!   in kubefed;
+//!   are not split, and kubefed's replica division written for them acts only in kubefed;
 //! - `status` and the server-written `metadata` fields are dropped;
 //! - an apiVersion removed from current Kubernetes is converted to the one that replaced it
 //!   (`api_versions`), or reported lost when no conversion is known.

@@ -1,8 +1,7 @@
 //! The OCM migration target: PlacementRules and the federation cluster-selector annotation to
 //! Placements, the consumers' references rewritten, and the workloads delivered by
 //! ManifestWorkReplicaSets; `migrate` drives them over the loaded inputs (the annotation's
-//! replica-set-preferences become kubefed ReplicaSchedulingPreferences, through the
-//! registry).
+//! replica-set-preferences become kubefed's replica divisions, through the registry).
 
 /// The inputs a migration to OCM converts, as an error names them.
 pub(crate) const INPUTS: &str = "PlacementRule and no object with a federation placement \
@@ -138,7 +137,7 @@ fn own_decisions(model: &Model) -> HashMap<&ObjectRef, &[String]> {
 }
 
 /// What `--verify` compares for one converted object: its clusters against each Placement
-/// made for it, its replicas against each ReplicaSchedulingPreference.
+/// made for it, its replicas against each replica division written for it.
 fn comparisons(
     object: &ObjectRef,
     placements: &[ObjectRef],
