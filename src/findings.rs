@@ -273,7 +273,7 @@ impl CheckReport {
                     ..finding()
                 }));
         }
-        // Objects that are not items (a PlacementBinding) with a reference that resolves
+        // Objects that are not items (a policy binding) with a reference that resolves
         // to nothing: errors at the object that holds the reference.
         self.errors
             .extend(outcome.problems.iter().map(|problem| Finding {
@@ -374,7 +374,7 @@ fn checked(workloads: &[&Workload]) -> Vec<Checked> {
 
 /// A placement consumer's errors name the reference at fault first
 /// (`spec.placementRefs[0]: Placement/ns/p is not in the inputs`, plan/consumers; a
-/// PlacementBinding's carry it apart, as their diagnostic's field):
+/// policy binding's carry it apart, as their diagnostic's field):
 /// split off, that path locates the finding at the reference's line and makes each
 /// reference its own baseline entry. Anything else is all message.
 fn field_and_message(error: &str) -> (Option<String>, String) {

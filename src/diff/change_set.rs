@@ -55,7 +55,7 @@ pub struct ItemChange {
     pub conditions: Vec<ConditionChange>,
     /// The changes of the item's other per-API fields (a Karmada resource's claiming policy
     /// and affinity term; an OCM Placement's `changesAt`, a placement consumer's routes, a
-    /// ManifestWorkReplicaSet's rollouts; a KubeFleet placement's scores, Unscheduled
+    /// work replica set's rollouts; a KubeFleet placement's scores, Unscheduled
     /// bindings, stages and overrides).
     #[serde(flatten)]
     pub(crate) apis: crate::registry::ApiChanges,

@@ -1,7 +1,7 @@
-//! Comparing a plan with PlacementDecisions a live hub exported. Decisions carry only which
-//! clusters a Placement chose (and a PlacementRule's `status.decisions` which clusters the
-//! rule chose), so the current plan is cut down to the same: the items the export names, their
-//! clusters only. Items the export does not name (federation workloads, placements outside
+//! Comparing a plan with the decision objects a live hub exported. Decisions carry only which
+//! clusters a Placement chose (and an older OCM placement's `status.decisions` which clusters
+//! the rule chose), so the current plan is cut down to the same: the items the export names,
+//! their clusters only. Items the export does not name (federation workloads, placements outside
 //! the export) are not compared.
 
 use std::collections::BTreeMap;
@@ -17,7 +17,7 @@ pub(crate) fn decisions_view(decisions: &[PreviousDecision], current: &Plan) -> 
 }
 
 /// What the decisions say each object chose, as plan items of clusters only: the union of
-/// each object's decisions (a Placement's PlacementDecisions, a PlacementRule's own), sorted
+/// each object's decisions (a Placement's decision objects, an older OCM placement's own), sorted
 /// by object.
 fn chosen(decisions: &[PreviousDecision]) -> Plan {
     let mut items: BTreeMap<ObjectRef, Vec<String>> = BTreeMap::new();
@@ -44,8 +44,8 @@ fn chosen(decisions: &[PreviousDecision]) -> Plan {
     }
 }
 
-/// `(previous, current)` ready for `compare`: the current plan as PlacementDecisions would
-/// show it, beside `previous` (a plan of clusters only, [`chosen`]). Items are matched by
+/// `(previous, current)` ready for `compare`: the current plan as the hub's decision objects
+/// would show it, beside `previous` (a plan of clusters only, [`chosen`]). Items are matched by
 /// kind, namespace and name, because decisions do not say which apiVersion their Placement
 /// has (v1alpha1 or v1beta1); a matched pair takes the current item's source. A previous
 /// item with no current one stays, and shows as removed.

@@ -282,7 +282,7 @@ fn inventory_cluster(
     // An object's name as the API server validates it (`IsDNS1123Subdomain`), upper-case
     // letters aside: the design's inventories name clusters `A`, `B`, `C`. Either way no
     // control character, space, slash, colon, comma, backtick or pipe reaches the file names,
-    // PlacementDecisions, terminals and CI annotations that repeat the name.
+    // decision objects, terminals and CI annotations that repeat the name.
     if !is_inventory_name(&entry.name) {
         let errors = dns1123_subdomain_errors(&entry.name.to_ascii_lowercase());
         return Err(FieldError::new(

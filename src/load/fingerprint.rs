@@ -16,7 +16,7 @@ use super::content::Content;
 
 /// An object's fingerprint as it is read: its text when it has one, hashed only if another
 /// object claims its identity. Hashing every object as it was read took 5–9k instructions an
-/// object (as much as decoding a PlacementBinding) for a comparison that a run without a
+/// object (as much as decoding a policy binding) for a comparison that a run without a
 /// repeated identity never makes.
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Print<'t> {

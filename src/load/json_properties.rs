@@ -18,7 +18,7 @@ const SETS: &str = include_str!("../../testdata/fleet/clustersets.yaml");
 
 /// Two fleets that each load cleanly, so a mutation's effect on the model is compared, not
 /// only error lists: the example inventory with its add-on scores, and the same clusters as
-/// ManagedClusters. Together they hold every kind the loader reads.
+/// a hub's cluster objects. Together they hold every kind the loader reads.
 fn fleets() -> [Vec<&'static str>; 2] {
     let with = |clusters: &[&'static str]| {
         let mut sources = clusters.to_vec();

@@ -61,7 +61,7 @@ pub struct LoadOptions {
     pub walk: WalkOptions,
 }
 
-/// 256 MiB: a 100k-cluster fleet exported as ManagedClusters is ~64 MB even without
+/// 256 MiB: a 100k-cluster fleet exported as a hub's cluster objects is ~64 MB even without
 /// `managedFields`, and 100k clusters is a normal input; a stray multi-gigabyte dump is still
 /// refused from its size before a byte is read.
 pub(crate) const DEFAULT_MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;

@@ -63,7 +63,7 @@ impl Decoded {
 
 /// What a claimed object adds to the model.
 pub(crate) enum Entry {
-    /// With the previous decisions it carries (a PlacementRule's `status.decisions`).
+    /// With the previous decisions it carries (an older OCM placement's `status.decisions`).
     Workload {
         workload: Workload,
         decision: Option<PreviousDecision>,

@@ -17,7 +17,7 @@ use crate::selector::{
 pub(crate) enum Names {
     /// `NameIsDNSSubdomain`: most built-in kinds and every custom resource.
     Subdomain,
-    /// `NameIsDNSLabel`: Namespaces, and OCM's ManagedCluster (its webhook validates the name
+    /// `NameIsDNSLabel`: Namespaces, and OCM's cluster object (its webhook validates the name
     /// as a namespace name: the hub makes a namespace of it).
     Label,
     /// `NameIsDNS1035Label`: Services.

@@ -1,5 +1,6 @@
 //! `--previous`: a fleetplan Plan document, or the decisions a live hub exports
-//! (PlacementDecision and PlacementRule manifests), kept as decisions.
+//! (its decision objects, and the older OCM placements that carry
+//! `status.decisions`), kept as decisions.
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -45,7 +45,7 @@ const fn karmada(name: &'static str, skip_auto_propagation: bool) -> KarmadaVers
 }
 
 /// Every OCM release of open-cluster-management-io/ocm (the hub's single repository from
-/// v0.11, the first to serve ManifestWorkReplicaSet), oldest first, then the default.
+/// v0.11, the first to serve work replica sets), oldest first, then the default.
 pub(crate) const OCM_VERSIONS: &[OcmVersion] = &[
     ocm("v0.11", false),
     ocm("v0.12", false),

@@ -4,11 +4,11 @@
 //! A document that changes is replaced by its new objects (`---` between them), keeping the
 //! comments and blank lines before and after its content and its `---` line; every other
 //! byte of the file is kept, so documents that do not change stay byte-identical. An input
-//! object the migration removes (a PlacementRule) is replaced by what it became (its
-//! Placement); a rewritten consumer (a PlacementBinding) by its new form. The
-//! ManagedClusterSetBinding a Placement needs goes after the first document of each file
+//! object the migration removes (an older OCM placement) is replaced by what it became (its
+//! Placement); a rewritten consumer (a policy binding) by its new form. The
+//! cluster set binding a Placement needs goes after the first document of each file
 //! that makes a Placement in its namespace, so every file applies alone; an added
-//! ManagedClusterSet goes once, after the first such document of all. Inside a `List`, the
+//! cluster set goes once, after the first such document of all. Inside a `List`, the
 //! items are replaced the same way and the List is written anew.
 //!
 //! The plan is made from the documents as loaded; [`splice`] applies it to a file's text,

@@ -100,7 +100,7 @@ impl<'w> Annotations<'w> {
 /// The API the legacy objects are migrated to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) enum Target {
-    /// OCM Placements (and ManifestWorkReplicaSets, kubefed's replica divisions).
+    /// OCM Placements (and work replica sets, kubefed's replica divisions).
     #[default]
     Ocm,
     /// Karmada PropagationPolicies (and OverridePolicies) over plain resource templates.
@@ -120,12 +120,12 @@ impl Target {
 #[derive(Clone, Debug)]
 pub(crate) struct MigrateOptions<'a> {
     pub target: Target,
-    /// The ManagedClusterSet migrated Placements use (`global` by default).
+    /// The cluster set migrated Placements use (`global` by default).
     pub set: String,
     /// Plan the old and the migrated objects with these options and compare them.
     pub verify: Option<PlanOptions<'a>>,
     /// An object with the federation cluster-selector annotation is delivered by a
-    /// ManifestWorkReplicaSet; without, it is written back bare and its delivery reported
+    /// work replica set; without, it is written back bare and its delivery reported
     /// lost (for users who deliver workloads another way).
     pub deliver: bool,
     /// Inputs that fail to load are reported as failed and the rest is migrated, instead of

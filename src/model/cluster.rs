@@ -2,7 +2,7 @@ use std::collections::BTreeMap;
 
 use super::{LabelSelectorSpec, Labels, Quantity, Source};
 
-/// The label that puts a ManagedCluster into an exclusive ManagedClusterSet.
+/// The label that puts a hub's cluster object into an exclusive cluster set.
 pub(crate) const CLUSTERSET_LABEL: &str = "cluster.open-cluster-management.io/clusterset";
 
 /// One member cluster of the fleet, from any of the cluster kinds the loader reads.
@@ -44,7 +44,7 @@ pub struct Taint {
     pub time_added: Option<i64>,
 }
 
-/// A ManagedClusterSet and how it picks its members.
+/// An OCM cluster set and how it picks its members.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClusterSet {
     pub name: String,
@@ -62,7 +62,7 @@ pub enum ClusterSetSelector {
     Unknown(String),
 }
 
-/// A ManagedClusterSetBinding: makes the set `cluster_set` usable from `namespace`.
+/// A cluster set binding: makes the set `cluster_set` usable from `namespace`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Binding {
     pub namespace: String,

@@ -84,7 +84,7 @@ impl<'a> ClusterIndex<'a> {
     }
 
     /// The first cluster named `name`, found in the names' table (only previous decisions
-    /// and PlacementRules name clusters; hashing 100k names up front was a serial step of
+    /// and older OCM placements name clusters; hashing 100k names up front was a serial step of
     /// every plan). Equal names are ranked in inventory order, so the first rank is it.
     pub fn index_of(&self, name: &str) -> Option<usize> {
         self.names.rank_of(name).map(|rank| self.order[rank])

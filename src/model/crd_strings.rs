@@ -4,11 +4,11 @@
 
 use serde::de::{self, Deserialize, Deserializer};
 
-/// The CRDs' `maxLength` of a spread constraint's `topologyKey`, a toleration's `key` and a
-/// ManagedCluster taint's `key`.
+/// The CRDs' `maxLength` of a spread constraint's `topologyKey`, a toleration's `key` and an
+/// OCM cluster taint's `key`.
 const MAX_QUALIFIED_KEY_BYTES: usize = 316;
 
-/// A spread constraint's `topologyKey`, a toleration's `key` or a ManagedCluster taint's
+/// A spread constraint's `topologyKey`, a toleration's `key` or an OCM cluster taint's
 /// `key`: at most 316 bytes matching the CRDs' pattern (a label key without the per-part
 /// length limits).
 pub(crate) fn qualified_key<'de, D: Deserializer<'de>>(
@@ -39,10 +39,10 @@ pub(crate) fn at_most_characters<'de, D: Deserializer<'de>>(
     Ok(())
 }
 
-/// The CRDs' `maxLength` of a toleration's `value` (Placement) and a taint's (ManagedCluster).
+/// The CRDs' `maxLength` of a toleration's `value` (Placement) and an OCM cluster taint's.
 pub(crate) const MAX_TAINT_VALUE: usize = 1024;
 
-/// A cluster taint's `value`: the ManagedCluster CRD's `maxLength`; null reads as empty, as an
+/// A cluster taint's `value`: OCM's cluster CRD's `maxLength`; null reads as empty, as an
 /// absent value does.
 pub(crate) fn taint_value<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
     let value = Option::<String>::deserialize(deserializer)?.unwrap_or_default();

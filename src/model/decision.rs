@@ -1,6 +1,6 @@
 use super::{ObjectRef, Plan, Source};
 
-/// A PlacementDecision (or a PlacementRule's `status.decisions`) read as input: what a
+/// A hub's decision object (or an older OCM placement's `status.decisions`) read as input: what a
 /// placement selected before. It feeds Steady, Balance and NoSelectIfNew.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PreviousDecision {
@@ -18,7 +18,7 @@ pub struct PreviousDecision {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Previous {
     Plan(Plan),
-    /// PlacementDecisions and PlacementRules' `status.decisions`: they say only which
+    /// A hub's decision objects and older OCM placements' `status.decisions`: they say only which
     /// clusters each placement chose, so `diff` compares nothing else against them.
     Decisions(Vec<PreviousDecision>),
 }

@@ -48,7 +48,7 @@ pub struct Model {
     pub inventory: Inventory,
     /// Sorted by (apiVersion group, kind, namespace, name), the plan's item order.
     pub workloads: Vec<Workload>,
-    /// PlacementDecision objects read from the inputs (a live hub's export).
+    /// Decision objects read from the inputs (a live hub's export).
     pub decisions: Vec<PreviousDecision>,
     /// Documents that were read but not used: (where, apiVersion/kind). Shown with `--verbose`.
     pub skipped: Vec<(Source, String)>,

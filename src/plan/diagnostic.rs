@@ -23,7 +23,7 @@ pub struct Diagnostic {
 pub enum Kind {
     /// The item was not planned: its error, as the plan document records it.
     ItemFailed,
-    /// A reference that resolves to nothing (a PlacementBinding's placementRef, a
+    /// A reference that resolves to nothing (a policy binding's placementRef, a
     /// PolicySet's member).
     Unresolved,
     /// A Placement field the API accepts and the hub does not enforce (spreadPolicy).
@@ -36,9 +36,9 @@ pub enum Kind {
     UpstreamQuirk,
     /// Inconsistent, and accepted as upstream accepts it (minReplicas above maxReplicas).
     Inconsistent,
-    /// A consumer no PlacementBinding, ref or subject places anywhere.
+    /// A consumer no policy binding, ref or subject places anywhere.
     PlacedNowhere,
-    /// A PlacementBinding's subjects that are not in the inputs.
+    /// A policy binding's subjects that are not in the inputs.
     MissingSubjects,
 }
 

@@ -78,7 +78,7 @@ pub struct PlanOutcome<'a> {
     pub traces: Vec<ItemTrace<'a>>,
     /// Every item error and problem.
     pub errors: Vec<Diagnostic>,
-    /// Errors of objects that are not plan items (a PlacementBinding whose placementRef
+    /// Errors of objects that are not plan items (a policy binding whose placementRef
     /// resolves to nothing), also in `errors`.
     pub problems: Vec<Diagnostic>,
     pub warnings: Vec<Diagnostic>,

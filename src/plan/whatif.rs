@@ -24,7 +24,7 @@ pub(crate) struct TaintEdit {
     pub effect: String,
 }
 
-/// The effects of an OCM ManagedCluster taint, and of a Karmada Cluster taint.
+/// The effects of an OCM cluster taint, and of a Karmada Cluster taint.
 const OCM_EFFECTS: [(&str, TaintEffect); 3] = [
     ("NoSelect", TaintEffect::NoSelect),
     ("PreferNoSelect", TaintEffect::PreferNoSelect),
@@ -131,9 +131,9 @@ impl WhatIf {
     }
 }
 
-/// Adds `edit`'s taint (replacing one of the same key and effect) to the ManagedCluster for an
-/// OCM effect, to the Karmada Cluster for a Karmada one. Key and value follow Kubernetes'
-/// label rules, as both APIs validate a taint's.
+/// Adds `edit`'s taint (replacing one of the same key and effect) to the OCM hub's cluster
+/// object for an OCM effect, to the Karmada Cluster for a Karmada one. Key and value follow
+/// Kubernetes' label rules, as both APIs validate a taint's.
 fn taint(model: &mut Model, edit: &TaintEdit, now: i64) -> Result<(), WhatIfError> {
     let invalid = |message: String| WhatIfError::InvalidTaint {
         cluster: edit.cluster.clone(),

@@ -20,7 +20,7 @@ impl<K: Borrow<str> + Ord, V: AsRef<str>> LabelSource for BTreeMap<K, V> {
     fn label(&self, key: &str) -> Option<&str> {
         // A cluster carries a handful of labels: one pass that compares lengths first beats
         // the tree's ordered search, whose every step compares bytes (a 100k-cluster fleet
-        // is matched label set by label set in `explain` and PlacementRules).
+        // is matched label set by label set in `explain` and older OCM placements).
         if self.len() > LINEAR_SCAN_MAX {
             return self.get(key).map(AsRef::as_ref);
         }

@@ -74,7 +74,7 @@ pub(crate) struct ClusterVerdict {
 #[serde(rename_all = "camelCase")]
 pub(crate) enum Code {
     Selected,
-    // Label selection (federation, kubefed) and PlacementRule.
+    // Label selection (federation, kubefed) and OCM's older placement kind.
     Offline,
     SelectorMismatch,
     NoSelector,
@@ -169,7 +169,7 @@ impl ClusterVerdict {
 pub(crate) struct DecisionPlace {
     pub group_index: usize,
     pub group_name: String,
-    /// The PlacementDecision object.
+    /// The hub's decision object.
     pub name: String,
 }
 
