@@ -1,5 +1,5 @@
 //! The `federation.kubernetes.io/replica-set-preferences` annotation, read the way the
-//! federation v1 controller read it: Go's `encoding/json` into `FederatedReplicaSetPreferences`.
+//! federation v1 controller read it: Go's `encoding/json` into its replica-set preferences struct.
 //!
 //! Go matched object keys to struct fields case-insensitively (`Weight`, `weight` and
 //! `WEIGHT` all set the weight), ignored unknown keys, let a later duplicate key win, treated
