@@ -112,8 +112,9 @@ pub(super) struct ModelBuilder<'t> {
     /// The namespace of namespaced objects written without one.
     namespace: String,
     /// Objects of kinds no API defines that an API may select as workloads (or why one
-    /// could not be read); decided once every document is read.
-    deferred: Vec<(ObjectRef, Deferred, Kept)>,
+    /// could not be read), each with the skipped entry it takes back when selected; decided
+    /// once every document is read.
+    deferred: Vec<(ObjectRef, (Source, String), Deferred, Kept)>,
 }
 
 impl<'t> ModelBuilder<'t> {
@@ -234,8 +235,8 @@ impl<'t> ModelBuilder<'t> {
                 skipped,
                 deferred,
             } => {
-                self.model.skipped.push(skipped);
-                self.deferred.push((object, deferred, fingerprint));
+                self.model.skipped.push(skipped.clone());
+                self.deferred.push((object, skipped, deferred, fingerprint));
             }
         }
     }
@@ -334,7 +335,7 @@ impl<'t> ModelBuilder<'t> {
         // How many skipped entries each kept object takes back (a List's items share their
         // document): removed in one pass below, not searched for once per object.
         let mut unskipped: HashMap<(Source, String), usize> = HashMap::default();
-        for (object, deferred, fingerprint) in deferred {
+        for (object, skipped, deferred, fingerprint) in deferred {
             let workload = match selectors.select(&object, deferred) {
                 None => continue,
                 Some(Ok(workload)) => workload,
@@ -346,10 +347,7 @@ impl<'t> ModelBuilder<'t> {
             if !self.claim(object, workload.source.clone(), fingerprint) {
                 continue;
             }
-            let what = format!("{}/{}", workload.object.api_version, workload.object.kind);
-            *unskipped
-                .entry((workload.source.clone(), what))
-                .or_default() += 1;
+            *unskipped.entry(skipped).or_default() += 1;
             self.model.workloads.push(workload);
         }
         if !unskipped.is_empty() {

@@ -316,3 +316,21 @@ fn the_int32_maximum_of_replicas_is_divided_as_upstream_divides_it() {
         serde_json::json!({"member-a": 1_073_741_824, "member-b": 1_073_741_823})
     );
 }
+
+/// An object of a kind no API reads is a skipped document unless a policy selects it: the
+/// selected ConfigMap becomes an item and leaves the skipped list, the Secret nothing selects
+/// stays on it.
+#[test]
+fn a_selected_template_leaves_the_skipped_documents_and_an_unselected_one_stays() {
+    let output = Test::new()
+        .args(["plan", "-v", "-f", "testdata/karmada/example", "-f", "-"])
+        .stdin(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: flags, namespace: shop}\n---\n\
+             apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: shop}\n",
+        )
+        .stderr_contains("skipped <stdin>#2: v1/Secret\nwarning: ")
+        .run();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("<stdin>#1"), "{stderr}");
+    assert!(common::stdout(&output).contains("ConfigMap/shop/flags"));
+}
