@@ -263,6 +263,37 @@ pub(crate) use plan_item_keys;
 mod tests {
     use super::*;
     use crate::registry::{Rollout, Wave};
+
+    /// An item's problems are its conditions in their bad state: OCM's misconfigured
+    /// condition (the registry's TRUE_WHEN_BAD_CONDITIONS) when True, any other when False;
+    /// Unknown is neither.
+    #[test]
+    fn problems_are_the_conditions_in_their_bad_state() {
+        let condition = |type_: &str, status| Condition {
+            type_: type_.to_string(),
+            status,
+            reason: String::new(),
+            message: String::new(),
+        };
+        let item = PlanItem {
+            conditions: vec![
+                condition("PlacementSatisfied", ConditionStatus::True),
+                condition("PlacementMisconfigured", ConditionStatus::False),
+                condition("Scheduled", ConditionStatus::Unknown),
+            ],
+            ..PlanItem::default()
+        };
+        assert_eq!(item.problems().count(), 0);
+        let item = PlanItem {
+            conditions: vec![
+                condition("PlacementSatisfied", ConditionStatus::False),
+                condition("PlacementMisconfigured", ConditionStatus::True),
+            ],
+            ..PlanItem::default()
+        };
+        let problems: Vec<&str> = item.problems().map(|c| c.type_.as_str()).collect();
+        assert_eq!(problems, ["PlacementSatisfied", "PlacementMisconfigured"]);
+    }
     use crate::testing::{group, kubefleet_fields, replica_set, with_condition, with_replicas};
 
     /// An item with every field set, each API's too.
