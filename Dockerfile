@@ -13,8 +13,12 @@ FROM rust:1-slim-bookworm AS build
 # only when the build passes it: --build-arg FLEETPLAN_COMMIT=$(git rev-parse --short HEAD).
 ARG FLEETPLAN_COMMIT=unknown
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
-# Rust's musl targets link their own C library, so the binary is static with no musl-tools.
-RUN rustup target add "$(uname -m)-unknown-linux-musl"
+# Rust's musl targets link their own C library, so the binary is static; musl-tools gives the
+# musl-gcc that builds mimalloc's C sources (the binary's allocator, Cargo.toml) for it.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends musl-tools=1.2.3-1 \
+    && rm -rf /var/lib/apt/lists/* \
+    && rustup target add "$(uname -m)-unknown-linux-musl"
 WORKDIR /build
 COPY . .
 RUN --mount=type=cache,target=/usr/local/cargo/registry \
