@@ -90,22 +90,35 @@ impl Output<'_> {
         })
     }
 
-    /// One item's piece.
+    /// One item's piece, appended to `text`.
     fn item<'f>(
         self,
         item: &PlanItem,
         trace: &ItemTrace<'f>,
         cache: &ObjectCache<'f>,
-    ) -> Result<String, ItemError> {
-        match self {
-            Output::Table(width) => Ok(item_block(item, trace, width)),
-            Output::Yaml => item_yaml(item),
-            Output::Json => item_json(item),
+        text: &mut Vec<u8>,
+    ) -> Result<(), ItemError> {
+        let piece = match self {
+            Output::Json => return item_json(item, text),
+            Output::Table(width) => item_block(item, trace, width),
+            Output::Yaml => item_yaml(item)?,
             Output::Objects(objects) => objects
                 .objects(item, trace, cache)
-                .map_err(|error| ItemError::new(item, error)),
-            Output::Names => Ok(format!("{}\n", item.source)),
-            Output::Landing(cluster) => Ok(landing_line(item, trace, cluster)),
+                .map_err(|error| ItemError::new(item, error))?,
+            Output::Names => format!("{}\n", item.source),
+            Output::Landing(cluster) => landing_line(item, trace, cluster),
+        };
+        text.extend_from_slice(piece.as_bytes());
+        Ok(())
+    }
+
+    /// Room to reserve for `item`'s piece, so that a run's text is not copied each time it
+    /// outgrows its buffer: a JSON item's estimate ([`json_capacity`]); the other formats'
+    /// pieces are made as strings of their own first.
+    fn room(self, item: &PlanItem) -> usize {
+        match self {
+            Output::Json => json_capacity(item),
+            _ => 0,
         }
     }
 
@@ -144,30 +157,51 @@ pub fn stream(
         output,
         &outcome.plan,
         &items,
-        |(item, trace)| output.item(item, trace, &cache),
+        |(item, _)| output.room(item),
+        |(item, trace), text| output.item(item, trace, &cache, text),
         out,
     )
 }
 
-/// `output`'s head (of `plan`), the pieces of `items` rendered by `piece` on every core, its separators
-/// and its tail, in order, to `out`.
+/// Items whose pieces are rendered into one buffer, separators and all, and handed to the
+/// sink in one write. A 100k-cluster plan is 100-150 MB of text: written piece by piece, the
+/// writer's thread copied every piece into its buffer while the other cores rendered; a run of
+/// this many items of such a plan is larger than that buffer, which passes it on uncopied.
+const RUN_ITEMS: usize = 64;
+
+/// `output`'s head (of `plan`), the pieces of `items` (each appended by `piece`, in the room
+/// `room` says it takes) with their separators, rendered on every core in runs of
+/// [`RUN_ITEMS`], and its tail, in order, to `out`. An item that cannot be rendered ends its
+/// run's text before its separator: the items before it are written, then its error is
+/// returned.
 fn write_pieces<T: Sync>(
     output: Output<'_>,
     plan: &Plan,
     items: &[T],
-    piece: impl Fn(&T) -> Result<String, ItemError> + Sync,
+    room: impl Fn(&T) -> usize + Sync,
+    piece: impl Fn(&T, &mut Vec<u8>) -> Result<(), ItemError> + Sync,
     out: &mut dyn Write,
 ) -> Result<(), StreamError> {
     let head = output.head(plan).map_err(Unwritable::Head)?;
     out.write_all(head.as_bytes())?;
-    let mut first = true;
-    parallel::for_each_in_order(items, piece, |piece| {
-        let piece = piece?;
-        if !first {
-            out.write_all(output.separator().as_bytes())?;
+    let runs: Vec<(usize, &[T])> = items.chunks(RUN_ITEMS).enumerate().collect();
+    let render_run = |&(at, run): &(usize, &[T])| {
+        let mut text = Vec::with_capacity(run.iter().map(&room).sum());
+        for (position, item) in run.iter().enumerate() {
+            let before = text.len();
+            if at > 0 || position > 0 {
+                text.extend_from_slice(output.separator().as_bytes());
+            }
+            if let Err(error) = piece(item, &mut text) {
+                text.truncate(before);
+                return (text, Some(error));
+            }
         }
-        first = false;
-        Ok::<(), StreamError>(out.write_all(piece.as_bytes())?)
+        (text, None)
+    };
+    parallel::for_each_in_order(&runs, render_run, |(text, failed)| {
+        out.write_all(&text)?;
+        failed.map_or(Ok(()), |error| Err(StreamError::from(error)))
     })?;
     Ok(out.write_all(output.tail(items.len()).as_bytes())?)
 }
@@ -181,7 +215,10 @@ pub fn json(plan: &Plan) -> Result<String, Unwritable> {
 
 /// The Plan as YAML, its items rendered on every core and joined in order.
 pub fn yaml(plan: &Plan) -> Result<String, Unwritable> {
-    plan_text(Output::Yaml, plan, item_yaml)
+    plan_text(Output::Yaml, plan, |item, text| {
+        text.extend_from_slice(item_yaml(item)?.as_bytes());
+        Ok(())
+    })
 }
 
 /// A plan's YAML as [`yaml`] joins it: the head, then each item's piece (each ending in a new
@@ -201,10 +238,17 @@ pub(crate) fn yaml_pieces(plan: &Plan) -> Result<YamlPieces, Unwritable> {
 fn plan_text(
     output: Output<'_>,
     plan: &Plan,
-    piece: fn(&PlanItem) -> Result<String, ItemError>,
+    piece: fn(&PlanItem, &mut Vec<u8>) -> Result<(), ItemError>,
 ) -> Result<String, Unwritable> {
     let mut text = Vec::new();
-    match write_pieces(output, plan, &plan.items, piece, &mut text) {
+    match write_pieces(
+        output,
+        plan,
+        &plan.items,
+        |item| output.room(item),
+        piece,
+        &mut text,
+    ) {
         Err(StreamError::Plan(error)) => Err(error),
         // A `Vec` takes every write, and what was written is whole `String`s (the pieces, each
         // already checked as UTF-8), so neither the write nor the conversion can fail.
@@ -231,27 +275,31 @@ const JSON_TAIL: &str = "\n  ]\n}\n";
 
 /// One item as serde_json writes it inside the document, two levels deep (the document's
 /// mapping and its `items` list), so every line carries the whole document's indentation,
-/// after the new line that begins it.
-fn item_json(item: &PlanItem) -> Result<String, ItemError> {
+/// after the new line that begins it; appended to `text`, which is left as it was when the
+/// item fails.
+fn item_json(item: &PlanItem, text: &mut Vec<u8>) -> Result<(), ItemError> {
     let mut formatter = JsonFormatter::new();
     for _ in 0..2 {
         // Only the depth counts: what a begun list writes goes nowhere.
         let _ = formatter.begin_array(&mut std::io::sink());
     }
-    let mut bytes = Vec::with_capacity(json_capacity(item));
-    bytes.extend_from_slice(b"\n    ");
-    crate::model::written_as_json(|| {
+    let start = text.len();
+    text.extend_from_slice(b"\n    ");
+    let written = crate::model::written_as_json(|| {
         item.serialize(&mut serde_json::Serializer::with_formatter(
-            &mut bytes, formatter,
+            &mut *text, formatter,
         ))
     })
-    .map_err(|error| ItemError::new(item, error))?;
-    // serde_json writes only valid UTF-8: were it not, the item's error, never an empty text.
-    String::from_utf8(bytes).map_err(|error| {
-        ItemError::new(
-            item,
-            <serde_json::Error as serde::ser::Error>::custom(error),
-        )
+    .and_then(|()| {
+        // serde_json writes only valid UTF-8: were it not, the item's error, never a text
+        // that is not one.
+        std::str::from_utf8(text.get(start..).unwrap_or_default())
+            .map(drop)
+            .map_err(<serde_json::Error as serde::ser::Error>::custom)
+    });
+    written.map_err(|error| {
+        text.truncate(start);
+        ItemError::new(item, error)
     })
 }
 
@@ -510,12 +558,13 @@ mod tests {
             Output::Names,
             &plan,
             &items,
-            |item| match item.source.name.as_str() {
+            |_| 0,
+            |item, text| match item.source.name.as_str() {
                 "b" => Err(ItemError::new(
                     item,
                     serde_yaml::Error::custom("a map key that is not a string"),
                 )),
-                _ => Output::Names.item(item, &ItemTrace::Failed, &ObjectCache::default()),
+                _ => Output::Names.item(item, &ItemTrace::Failed, &ObjectCache::default(), text),
             },
             &mut out,
         );
@@ -528,6 +577,40 @@ mod tests {
         );
         // Nothing after the failed item, so the output is never a plan without it.
         assert_eq!(String::from_utf8(out).unwrap(), "Deployment/ns/a\n");
+    }
+
+    /// Past the first run of items rendered together: every item before the failed one is
+    /// written with its separator, the failed one's separator is not, nor anything after it.
+    #[test]
+    fn an_item_that_fails_in_a_later_run_leaves_every_item_before_it_written() {
+        use serde::ser::Error as _;
+        let items: Vec<PlanItem> = (0..RUN_ITEMS * 3)
+            .map(|n| item(&format!("app-{n}"), Some("ns")))
+            .collect();
+        let failing = format!("app-{}", RUN_ITEMS + 5);
+        let plan = Plan::default();
+        let mut out = Vec::new();
+        let outcome = write_pieces(
+            Output::Json,
+            &plan,
+            &items,
+            |_| 0,
+            |item, text| {
+                if item.source.name == failing {
+                    return Err(ItemError::new(item, serde_json::Error::custom("made up")));
+                }
+                text.extend_from_slice(item.source.name.as_bytes());
+                Ok(())
+            },
+            &mut out,
+        );
+        let Err(StreamError::Plan(Unwritable::Item(error))) = outcome else {
+            panic!("{outcome:?}");
+        };
+        assert_eq!(error.item, format!("Deployment/ns/{failing}"));
+        let written: Vec<String> = (0..RUN_ITEMS + 5).map(|n| format!("app-{n}")).collect();
+        let head = Output::Json.head(&plan).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), head + &written.join(","));
     }
 
     #[test]
