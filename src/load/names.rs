@@ -96,6 +96,19 @@ pub(crate) fn invalid_value(value: &str, errors: &[String]) -> String {
 /// Why `kind` names no kind the API server could serve: a CustomResourceDefinition's kind must
 /// be a DNS-1035 label in lower case, and every built-in kind is one.
 pub(super) fn kind_errors(kind: &str) -> Vec<String> {
+    // Every object's kind is checked, and nearly every kind is a valid label once lowered:
+    // said without lowering a copy first (ASCII letters, digits and inner dashes, a letter
+    // first, at most 63 bytes).
+    let bytes = kind.as_bytes();
+    let label = bytes.len() <= 63
+        && bytes.first().is_some_and(u8::is_ascii_alphabetic)
+        && bytes.last().is_some_and(u8::is_ascii_alphanumeric)
+        && bytes
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || *b == b'-');
+    if label {
+        return Vec::new();
+    }
     let errors = dns1035_label_errors(&kind.to_ascii_lowercase());
     if errors.is_empty() {
         return errors;
@@ -202,6 +215,28 @@ mod tests {
             Names::KarmadaCluster.errors("a.b"),
             vec!["must not contain dots"]
         );
+    }
+
+    /// Checked without lowering a copy, a kind is refused exactly when its lowered copy is not
+    /// a DNS-1035 label, with that check's reasons.
+    #[test]
+    fn a_kind_is_refused_when_its_lowered_form_is_not_a_dns_1035_label() {
+        let long = "K".repeat(63);
+        let too_long = "K".repeat(64);
+        for kind in [
+            "Policy", "A", "x", "Kind-2", "ABC-123", "", "-Kind", "Kind-", "1Kind", "Kind_1",
+            "Kïnd", "K.ind", "K ind", &long, &too_long,
+        ] {
+            let lowered = dns1035_label_errors(&kind.to_ascii_lowercase());
+            let errors = kind_errors(kind);
+            assert_eq!(errors.is_empty(), lowered.is_empty(), "{kind:?}");
+            if !lowered.is_empty() {
+                assert_eq!(errors, vec![format!(
+                    "expected a kind that is a DNS-1035 label in lower case, as a CustomResourceDefinition requires: {}",
+                    lowered.join(", ")
+                )]);
+            }
+        }
     }
 
     #[test]

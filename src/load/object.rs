@@ -30,12 +30,14 @@ impl TypeMeta {
                 "must not be empty (kubectl: Object 'apiVersion' is missing)".to_string(),
             ));
         }
-        let segments: Vec<&str> = self.api_version.split('/').collect();
-        let malformed = match segments.as_slice() {
-            [_version] => None,
-            [_group, ""] => Some("its version is empty"),
-            [_group, _version] => None,
-            _ => Some("expected group/version or version"),
+        // `version`, or `group/version` with a version (no second slash).
+        let malformed = match self.api_version.split_once('/') {
+            None => None,
+            Some((_group, version)) if version.contains('/') => {
+                Some("expected group/version or version")
+            }
+            Some((_group, "")) => Some("its version is empty"),
+            Some(_) => None,
         };
         if let Some(why) = malformed {
             return Some((
@@ -267,6 +269,38 @@ pub(super) fn join(prefix: &str, path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// apimachinery's `ParseGroupVersion`: `version` or `group/version`, a version after the
+    /// slash and no second slash.
+    #[test]
+    fn an_api_version_is_a_version_or_a_group_and_version() {
+        let invalid = |api_version: &str| {
+            TypeMeta {
+                api_version: api_version.to_string(),
+                kind: "Policy".to_string(),
+            }
+            .invalid()
+        };
+        for valid in ["v1", "apps/v1", "/v1", "a.b.c/v1beta1"] {
+            assert_eq!(invalid(valid), None, "{valid}");
+        }
+        for (api_version, why) in [
+            ("apps/", "its version is empty"),
+            ("/", "its version is empty"),
+            ("a/b/c", "expected group/version or version"),
+            ("a//", "expected group/version or version"),
+            ("apps/v1/", "expected group/version or version"),
+        ] {
+            assert_eq!(
+                invalid(api_version),
+                Some((
+                    "apiVersion",
+                    format!("unexpected GroupVersion string: {api_version} ({why})")
+                )),
+                "{api_version}"
+            );
+        }
+    }
 
     fn object(text: &str) -> Result<ObjectRef, LoadError> {
         let value: Value = serde_yaml::from_str(text).unwrap_or_default();
