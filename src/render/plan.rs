@@ -167,7 +167,7 @@ pub fn stream(
 /// sink in one write. A 100k-cluster plan is 100-150 MB of text: written piece by piece, the
 /// writer's thread copied every piece into its buffer while the other cores rendered; a run of
 /// this many items of such a plan is larger than that buffer, which passes it on uncopied.
-const RUN_ITEMS: usize = 64;
+const RUN_ITEMS: usize = 128;
 
 /// `output`'s head (of `plan`), the pieces of `items` (each appended by `piece`, in the room
 /// `room` says it takes) with their separators, rendered on every core in runs of
