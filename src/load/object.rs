@@ -270,8 +270,10 @@ pub(super) fn join(prefix: &str, path: &str) -> String {
 mod tests {
     use super::*;
 
-    /// apimachinery's `ParseGroupVersion`: `version` or `group/version`, a version after the
-    /// slash and no second slash.
+    /// What the loader takes for an apiVersion: `version`, or `group/version` with a version
+    /// after the slash and no second slash (apimachinery's `ParseGroupVersion` refuses a
+    /// second slash; an empty version is the loader's own refusal, as no kind is served at
+    /// one).
     #[test]
     fn an_api_version_is_a_version_or_a_group_and_version() {
         let invalid = |api_version: &str| {
