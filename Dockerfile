@@ -14,7 +14,8 @@ FROM rust:1-slim-bookworm AS build
 ARG FLEETPLAN_COMMIT=unknown
 SHELL ["/bin/bash", "-o", "pipefail", "-c"]
 # Rust's musl targets link their own C library, so the binary is static; musl-tools gives the
-# musl-gcc that builds mimalloc's C sources (the binary's allocator, Cargo.toml) for it.
+# musl-gcc that builds mimalloc's C sources (the binary's allocator, Cargo.toml) for it, named
+# below for the cc crate, which looks for aarch64's under a cross compiler's name.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends musl-tools=1.2.3-1 \
     && rm -rf /var/lib/apt/lists/* \
@@ -24,6 +25,7 @@ COPY . .
 RUN --mount=type=cache,target=/usr/local/cargo/registry \
     --mount=type=cache,target=/build/target \
     target="$(uname -m)-unknown-linux-musl" \
+    && export "CC_${target//-/_}=musl-gcc" \
     && FLEETPLAN_COMMIT="$FLEETPLAN_COMMIT" cargo build --locked --profile dist --target "$target" \
     && cp "target/$target/dist/fleetplan" /fleetplan
 
