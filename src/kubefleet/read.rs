@@ -441,7 +441,7 @@ struct OverrideSpec {
     #[serde(default)]
     resource_selectors: Option<Vec<SelectorWire>>,
     #[serde(default)]
-    policy: Option<OverridePolicy>,
+    policy: Option<OverrideRules>,
 }
 
 #[derive(Deserialize)]
@@ -453,7 +453,7 @@ struct PlacementRefWire {
 
 #[derive(Default, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct OverridePolicy {
+struct OverrideRules {
     #[serde(default)]
     override_rules: Option<Vec<OverrideRule>>,
 }

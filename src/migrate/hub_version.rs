@@ -60,7 +60,7 @@ pub(crate) const OCM_VERSIONS: &[OcmVersion] = &[
     ocm(DEFAULT_OCM, true),
 ];
 
-/// Every Karmada release from v1.0 (OverridePolicy's `overrideRules`, karmada-io/karmada
+/// Every Karmada release from v1.0 (its override policies' `overrideRules`, karmada-io/karmada
 /// 4b456ea89, which the migration writes), oldest first, then the default.
 pub(crate) const KARMADA_VERSIONS: &[KarmadaVersion] = &[
     karmada("v1.0", false),

@@ -103,7 +103,7 @@ pub(crate) enum Target {
     /// OCM Placements (and work replica sets, kubefed's replica divisions).
     #[default]
     Ocm,
-    /// Karmada PropagationPolicies (and OverridePolicies) over plain resource templates.
+    /// Karmada's propagation (and override) policies over plain resource templates.
     Karmada,
 }
 

@@ -111,8 +111,8 @@ pub(crate) struct Conversion {
     pub outputs: Vec<ObjectRef>,
     /// Every field carried is exact.
     pub exact: bool,
-    /// A consumer whose reference to a migrated object was rewritten (a policy binding, a
-    /// Subscription), not an object migrated itself; the summary counts it apart.
+    /// A consumer whose reference to a migrated object was rewritten (a policy binding, an
+    /// application subscription), not an object migrated itself; the summary counts it apart.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub reference: bool,
     pub fields: Vec<FieldReport>,

@@ -207,7 +207,7 @@ pub(crate) fn verify(
             }
         })
         .collect::<Vec<_>>();
-    // Placement consumers (a Policy through its policy binding, a Subscription…) must land
+    // Placement consumers (a Policy through its policy binding, an application…) must land
     // on the same clusters before and after, whatever their placement was migrated to.
     let mut items = items;
     items.extend(

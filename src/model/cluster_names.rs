@@ -237,7 +237,7 @@ pub(crate) fn written_as_json<T>(write: impl FnOnce() -> T) -> T {
 /// replaces, whichever way it holds them.
 ///
 /// A ranked list is shared, not copied, when cloned: a placement's clusters are also the
-/// clusters of each Policy, Subscription or add-on it places (10k Policies over a 100k-cluster
+/// clusters of each Policy, application or add-on it places (10k Policies over a 100k-cluster
 /// fleet's placements copied ~4M ranks, and held them twice, in the item and its trace).
 #[derive(Clone, Default)]
 pub struct ClusterNames(Held);

@@ -23,8 +23,8 @@ pub struct Diagnostic {
 pub enum Kind {
     /// The item was not planned: its error, as the plan document records it.
     ItemFailed,
-    /// A reference that resolves to nothing (a policy binding's placementRef, a
-    /// PolicySet's member).
+    /// A reference that resolves to nothing (a policy binding's placementRef, a policy
+    /// set's member).
     Unresolved,
     /// A Placement field the API accepts and the hub does not enforce (spreadPolicy).
     NotEnforced,

@@ -208,7 +208,7 @@ fn build_workloads<'a>(
     let dependents = Dependents::new(&run, workloads);
     // A trace nothing reads is dropped as soon as its item is made (10k placements' decision
     // objects and scores are tens of megabytes), unless a dependent reads it when it lands
-    // through the item (an ApplicationSet reads a placement's decision objects).
+    // through the item (an Argo CD application set reads a placement's decision objects).
     let keep = options.trace > Trace::Plan;
     // Items are independent given the run's indexes: planned on every core, in order. A
     // dependent (a placement consumer) is planned after the items it lands through.

@@ -56,7 +56,7 @@ impl Selector {
     }
 
     /// Argo CD's copy of `LabelSelectorAsSelector` (`applicationset/utils/selector.go`), which
-    /// an ApplicationSet generator's `selector` is read with: values may be any text.
+    /// an application set generator's `selector` is read with: values may be any text.
     pub fn from_generator_selector(
         spec: Option<&LabelSelectorSpec>,
     ) -> Result<Selector, SelectorError> {

@@ -299,6 +299,8 @@ const KINDS: &[(&str, &[&str])] = &[
         &[
             "PropagationPolicy",
             "ClusterPropagationPolicy",
+            "OverridePolicy",
+            "ClusterOverridePolicy",
             "ResourceBinding",
             "ClusterResourceBinding",
         ],
@@ -343,6 +345,10 @@ const KINDS: &[(&str, &[&str])] = &[
             "PlacementBinding",
             "ManifestWorkReplicaSet",
             "ManagedCluster",
+            "PolicySet",
+            "Subscription",
+            "ApplicationSet",
+            "ClusterManagementAddOn",
         ],
     ),
 ];
@@ -380,17 +386,41 @@ fn assert_exceptions(check: &str, violations: &[String], exceptions: &[&str]) {
     );
 }
 
-/// Whether `name` occurs in `code` as a whole word, or its plural (`name` and an `s`).
+/// Whether `name` occurs in `code` as a whole word, or its plural (`name` and an `s`; for a
+/// name ending in `y`, `ies` in its place: PropagationPolicies).
 fn names(code: &str, name: &str) -> bool {
-    code.match_indices(name).any(|(at, _)| {
-        let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
-        let rest = &code[at + name.len()..];
-        let rest = rest
-            .strip_prefix('s')
-            .filter(|after| !after.starts_with(word))
-            .unwrap_or(rest);
-        !code[..at].ends_with(word) && !rest.starts_with(word)
+    let plural = name.strip_suffix('y').map(|stem| format!("{stem}ies"));
+    std::iter::once(name).chain(plural.as_deref()).any(|form| {
+        code.match_indices(form).any(|(at, _)| {
+            let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+            let rest = &code[at + form.len()..];
+            let rest = rest
+                .strip_prefix('s')
+                .filter(|after| !after.starts_with(word))
+                .unwrap_or(rest);
+            !code[..at].ends_with(word) && !rest.starts_with(word)
+        })
     })
+}
+
+/// A kind is found as a whole word and in both its plurals, never inside another word.
+#[test]
+fn a_kind_is_found_as_a_word_and_in_its_plurals() {
+    for code in [
+        "a PropagationPolicy",
+        "PropagationPolicies,",
+        "(PropagationPolicys)",
+    ] {
+        assert!(names(code, "PropagationPolicy"), "{code}");
+    }
+    for code in [
+        "ClusterPropagationPolicy",
+        "PropagationPolicyName",
+        "PropagationPoliciesX",
+        "propagation policies",
+    ] {
+        assert!(!names(code, "PropagationPolicy"), "{code}");
+    }
 }
 
 /// The kind names `code` (of the file `file`, relative to `src/`) names outside the folders

@@ -1,6 +1,6 @@
-//! A template object (kubefed's federated objects, `crate::migrate::template`) → the plain
-//! object it stands for (the resource template Karmada propagates) and, for its per-cluster
-//! overrides, an OverridePolicy.
+//! What a template object (kubefed's federated objects, `crate::migrate::template`) adds to
+//! the resource template Karmada propagates (made in `mod.rs`'s `template`): its per-cluster
+//! overrides as an OverridePolicy, and a namespace's skip-auto-propagation label.
 //!
 //! - The overrides (`add`/`remove`/`replace` JSON-patch operations) become `plaintext`
 //!   overriders (the same operations) of one rule per cluster, in input order. With a replica
