@@ -67,6 +67,14 @@ where
     stream(items, Shape::new(items.len()), f, consume)
 }
 
+/// How many consecutive items of `items` to treat as one (at most `most`): few enough that
+/// every thread still takes [`BLOCKS_PER_THREAD`] of them on average, so a short list is
+/// spread over every core too.
+pub(crate) fn group_size(items: usize, most: usize) -> usize {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (items / (threads * BLOCKS_PER_THREAD)).clamp(1, most.max(1))
+}
+
 /// How [`stream`] splits its items among threads.
 #[derive(Clone, Copy, Debug)]
 struct Shape {
@@ -84,7 +92,7 @@ impl Shape {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         // Enough blocks per thread to even out the tail, few enough that taking one costs
         // nothing.
-        let block = (items / (threads * BLOCKS_PER_THREAD)).clamp(1, MAX_BLOCK);
+        let block = group_size(items, MAX_BLOCK);
         Shape {
             threads,
             block,

@@ -220,7 +220,12 @@ pub(crate) fn listed(fragment: &str) -> Option<HandedOverList> {
 /// YAML), so the writer says so for the thread it runs on.
 ///
 /// [`JsonFormatter`]: crate::render::escape::JsonFormatter
-pub(crate) fn written_as_json<T>(write: impl FnOnce() -> T) -> T {
+///
+/// A list handed over that never reached the formatter (a serializer that buffers what it is
+/// given reads the fragment as an empty list) is an error, never an empty list written.
+pub(crate) fn written_as_json<T>(
+    write: impl FnOnce() -> serde_json::Result<T>,
+) -> serde_json::Result<T> {
     struct Restore(bool);
     impl Drop for Restore {
         fn drop(&mut self) {
@@ -230,8 +235,15 @@ pub(crate) fn written_as_json<T>(write: impl FnOnce() -> T) -> T {
         }
     }
     let _restore = Restore(WRITING_JSON.with(|writing| writing.replace(true)));
-    write()
+    let written = write()?;
+    if LISTED.with(|listed| listed.borrow_mut().take()).is_some() {
+        return Err(serde::ser::Error::custom(NOT_WRITTEN));
+    }
+    Ok(written)
 }
+
+/// Why a write whose handed-over cluster list never reached the formatter fails.
+const NOT_WRITTEN: &str = "a cluster list handed to the JSON formatter was not written by it";
 
 /// A list of cluster names: behaves (compares, serializes, iterates) as the `Vec<String>` it
 /// replaces, whichever way it holds them.
@@ -450,7 +462,13 @@ impl Serialize for ClusterNames {
                     table: Arc::clone(table),
                     ranks: Arc::clone(ranks),
                 };
-                LISTED.with(|listed| *listed.borrow_mut() = Some(list));
+                // The list handed over before this one was never written.
+                if LISTED
+                    .with(|listed| listed.borrow_mut().replace(list))
+                    .is_some()
+                {
+                    return Err(serde::ser::Error::custom(NOT_WRITTEN));
+                }
                 HANDED_OVER.serialize(serializer)
             }
             _ => serializer.collect_seq(self.iter()),
@@ -615,6 +633,23 @@ mod tests {
         // Outside `written_as_json` the same lists go through serde_json name by name.
         assert_eq!(crate::render::escape::json_pretty(&item).unwrap(), expected);
         assert!(LISTED.with(|listed| listed.borrow().is_none()));
+    }
+
+    /// A serializer that buffers what it is given (here serde_json's `Value`, as a flattened
+    /// enum's content would be) never sees the formatter: the list it would read as `[]` is
+    /// an error, the first of two lists as well as the last.
+    #[test]
+    fn a_handed_over_list_that_never_reaches_the_formatter_is_an_error() {
+        let ranked = ClusterNames::ranked(&table(), [1, 2]);
+        for lists in [vec![ranked.clone()], vec![ranked.clone(), ranked.clone()]] {
+            let error = written_as_json(|| {
+                let buffered = serde_json::to_value(&lists)?;
+                crate::render::escape::json_pretty(&buffered)
+            })
+            .unwrap_err();
+            assert_eq!(error.to_string(), NOT_WRITTEN);
+            assert!(LISTED.with(|listed| listed.borrow().is_none()));
+        }
     }
 
     #[test]

@@ -163,15 +163,16 @@ pub fn stream(
     )
 }
 
-/// Items whose pieces are rendered into one buffer, separators and all, and handed to the
-/// sink in one write. A 100k-cluster plan is 100-150 MB of text: written piece by piece, the
-/// writer's thread copied every piece into its buffer while the other cores rendered; a run of
-/// this many items of such a plan is larger than that buffer, which passes it on uncopied.
+/// The most items whose pieces are rendered into one buffer, separators and all, and handed
+/// to the sink in one write. A 100k-cluster plan is 100-150 MB of text: written piece by
+/// piece, the writer's thread copied every piece into its buffer while the other cores
+/// rendered; a run of this many items of such a plan is larger than that buffer, which passes
+/// it on uncopied. A plan of fewer items has shorter runs, so that every core renders it.
 const RUN_ITEMS: usize = 128;
 
 /// `output`'s head (of `plan`), the pieces of `items` (each appended by `piece`, in the room
 /// `room` says it takes) with their separators, rendered on every core in runs of
-/// [`RUN_ITEMS`], and its tail, in order, to `out`. An item that cannot be rendered ends its
+/// at most [`RUN_ITEMS`], and its tail, in order, to `out`. An item that cannot be rendered ends its
 /// run's text before its separator: the items before it are written, then its error is
 /// returned.
 fn write_pieces<T: Sync>(
@@ -184,7 +185,8 @@ fn write_pieces<T: Sync>(
 ) -> Result<(), StreamError> {
     let head = output.head(plan).map_err(Unwritable::Head)?;
     out.write_all(head.as_bytes())?;
-    let runs: Vec<(usize, &[T])> = items.chunks(RUN_ITEMS).enumerate().collect();
+    let run = parallel::group_size(items.len(), RUN_ITEMS);
+    let runs: Vec<(usize, &[T])> = items.chunks(run).enumerate().collect();
     let render_run = |&(at, run): &(usize, &[T])| {
         let mut text = Vec::with_capacity(run.iter().map(&room).sum());
         for (position, item) in run.iter().enumerate() {
