@@ -574,6 +574,10 @@ fn workloads_are_sorted_by_group_kind_namespace_and_name() {
         annotated("apps/v1", "Deployment", "z", "x"),
         annotated("apps/v1", "ReplicaSet", "a", "z"),
         annotated("v1", "ConfigMap", "a", "w"),
+        // A kind of one group in two versions is one kind; a kind's name in another group
+        // is another kind, ordered by its group.
+        annotated("batch/v1", "Deployment", "a", "a"),
+        annotated("apps/v1beta2", "ReplicaSet", "a", "v"),
     ]
     .concat();
     assert_eq!(
@@ -582,8 +586,10 @@ fn workloads_are_sorted_by_group_kind_namespace_and_name() {
             "ConfigMap/a/w",
             "Secret/a/w",
             "Deployment/z/x",
+            "ReplicaSet/a/v",
             "ReplicaSet/a/z",
-            "ReplicaSet/b/x"
+            "ReplicaSet/b/x",
+            "Deployment/a/a"
         ]
     );
 }
