@@ -408,10 +408,26 @@ pub(crate) struct Dependents<'a> {
     consumers: Option<ocm::plan::consumers::Resolved<'a>>,
 }
 
+/// What resolving a run's dependents reads of the model alone (OCM's consumer index): built
+/// while the run builds its other indexes, then handed to [`Dependents::new`].
+pub(crate) struct DependentsIndex<'a> {
+    consumers: Option<ocm::plan::consumers::Consumers<'a>>,
+}
+
 impl<'a> Dependents<'a> {
-    pub(crate) fn new(run: &Run<'_, 'a>, workloads: &[&'a Workload]) -> Dependents<'a> {
+    pub(crate) fn index(model: &'a Model) -> DependentsIndex<'a> {
+        DependentsIndex {
+            consumers: ocm::plan::consumers::Resolved::index(model),
+        }
+    }
+
+    pub(crate) fn new(
+        run: &Run<'_, 'a>,
+        workloads: &[&'a Workload],
+        index: DependentsIndex<'a>,
+    ) -> Dependents<'a> {
         Dependents {
-            consumers: ocm::plan::consumers::Resolved::of_run(run, workloads),
+            consumers: ocm::plan::consumers::Resolved::of_run(run, workloads, index.consumers),
         }
     }
 

@@ -187,45 +187,63 @@ fn build_workloads<'a>(
     options: &PlanOptions,
     workloads: &[&'a Workload],
 ) -> PlanOutcome<'a> {
-    // The inventory is indexed once per run, for every engine that plans over it.
-    let clusters = ClusterIndex::new(&model.inventory.clusters);
-    let decisions = crate::registry::run_decisions(model, options.previous);
-    let hubs = Hubs::new(model, options.now, &clusters, &decisions);
-    let fleet = FederatedFleet::new(&model.inventory.clusters, &clusters);
-    let previous: HashMap<&ObjectRef, &PlanItem> = match options.previous {
-        Some(Previous::Plan(plan)) => plan.items.iter().map(|item| (&item.source, item)).collect(),
-        _ => HashMap::default(),
-    };
-    let targets = targets_of(model);
-    let run = Run {
-        model,
-        options,
-        fleet: &fleet,
-        hubs: &hubs,
-        previous: &previous,
-        targets: &targets,
-    };
-    let dependents = Dependents::new(&run, workloads);
-    // A trace nothing reads is dropped as soon as its item is made (10k placements' decision
-    // objects and scores are tens of megabytes), unless a dependent reads it when it lands
-    // through the item (an Argo CD application set reads a placement's decision objects).
-    let keep = options.trace > Trace::Plan;
-    // Items are independent given the run's indexes: planned on every core, in order. A
-    // dependent (a placement consumer) is planned after the items it lands through.
-    let mut planned: Vec<Option<Planned>> = parallel::map_in_order(workloads, |workload| {
-        (!Dependents::is_dependent(workload)).then(|| {
-            let planned = run.item(workload);
-            if keep || dependents.reads_trace(workload) {
-                planned
-            } else {
-                planned.untraced()
+    std::thread::scope(|scope| {
+        // The dependents' index reads the model alone: it is built on another core while this
+        // one indexes the inventory (10k Policies' index is a few milliseconds of one core).
+        // No thread to be had: it is built here when it is needed.
+        let index = std::thread::Builder::new()
+            .spawn_scoped(scope, || Dependents::index(model))
+            .ok();
+        // The inventory is indexed once per run, for every engine that plans over it.
+        let clusters = ClusterIndex::new(&model.inventory.clusters);
+        let decisions = crate::registry::run_decisions(model, options.previous);
+        let hubs = Hubs::new(model, options.now, &clusters, &decisions);
+        let fleet = FederatedFleet::new(&model.inventory.clusters, &clusters);
+        let previous: HashMap<&ObjectRef, &PlanItem> = match options.previous {
+            Some(Previous::Plan(plan)) => {
+                plan.items.iter().map(|item| (&item.source, item)).collect()
             }
-        })
-    });
-    let whole = workloads.len() == model.workloads.len();
-    let (mut problems, problem_warnings) = dependents.plan(&run, workloads, &mut planned, whole);
-    problems.extend(crate::registry::problems(model));
-    outcome(workloads, planned, keep, problems, problem_warnings)
+            _ => HashMap::default(),
+        };
+        let targets = targets_of(model);
+        let run = Run {
+            model,
+            options,
+            fleet: &fleet,
+            hubs: &hubs,
+            previous: &previous,
+            targets: &targets,
+        };
+        let index = match index {
+            Some(building) => building
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            None => Dependents::index(model),
+        };
+        let dependents = Dependents::new(&run, workloads, index);
+        // A trace nothing reads is dropped as soon as its item is made (10k placements'
+        // decision objects and scores are tens of megabytes), unless a dependent reads it
+        // when it lands through the item (an Argo CD application set reads a placement's
+        // decision objects).
+        let keep = options.trace > Trace::Plan;
+        // Items are independent given the run's indexes: planned on every core, in order. A
+        // dependent (a placement consumer) is planned after the items it lands through.
+        let mut planned: Vec<Option<Planned>> = parallel::map_in_order(workloads, |workload| {
+            (!Dependents::is_dependent(workload)).then(|| {
+                let planned = run.item(workload);
+                if keep || dependents.reads_trace(workload) {
+                    planned
+                } else {
+                    planned.untraced()
+                }
+            })
+        });
+        let whole = workloads.len() == model.workloads.len();
+        let (mut problems, problem_warnings) =
+            dependents.plan(&run, workloads, &mut planned, whole);
+        problems.extend(crate::registry::problems(model));
+        outcome(workloads, planned, keep, problems, problem_warnings)
+    })
 }
 
 /// Each workload by (kind, namespace, name): what a replica scheduling preference or a

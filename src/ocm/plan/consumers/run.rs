@@ -4,7 +4,7 @@
 use foldhash::{HashMap, HashSet};
 
 use super::{binding_problems, land, resolve, Consumers, Resolution};
-use crate::model::{Workload, WorkloadKind};
+use crate::model::{Model, Workload, WorkloadKind};
 use crate::parallel;
 use crate::plan::{Diagnostic, Planned, Run, Trace};
 
@@ -25,8 +25,26 @@ fn address(workload: &Workload) -> usize {
 }
 
 impl<'a> Resolved<'a> {
-    /// The run's consumers resolved, if it has any consumer or PlacementBinding.
-    pub(crate) fn of_run(run: &Run<'_, 'a>, workloads: &[&'a Workload]) -> Option<Resolved<'a>> {
+    /// The model's index of consumers and of the objects between them and their
+    /// placements, when it has any consumer or PlacementBinding. It reads the model alone:
+    /// a run builds it while it builds its other indexes ([`Resolved::of_run`] takes it).
+    pub(crate) fn index(model: &'a Model) -> Option<Consumers<'a>> {
+        let any = !model.apis.consumers.bindings.is_empty()
+            || model
+                .workloads
+                .iter()
+                .any(|workload| matches!(workload.kind, WorkloadKind::Consumer(_)));
+        any.then(|| Consumers::new(model))
+    }
+
+    /// The run's consumers resolved, if it has any consumer or PlacementBinding (`index`:
+    /// the model's [`Resolved::index`]).
+    pub(crate) fn of_run(
+        run: &Run<'_, 'a>,
+        workloads: &[&'a Workload],
+        index: Option<Consumers<'a>>,
+    ) -> Option<Resolved<'a>> {
+        let index = index?;
         let consumers: Vec<_> = workloads
             .iter()
             .enumerate()
@@ -38,7 +56,6 @@ impl<'a> Resolved<'a> {
         if consumers.is_empty() && run.model.apis.consumers.bindings.is_empty() {
             return None;
         }
-        let index = Consumers::new(run.model);
         let fleet = &run.hubs.ocm.fleet;
         // Each consumer is resolved, and later landed, on its own: on every core, in order
         // (10k Policies are a normal input).
