@@ -25,29 +25,7 @@ pub struct NameTable {
     /// Every name's line as a JSON plan lists it, by depth (see [`lines`]).
     ///
     /// [`lines`]: NameTable::lines
-    lines: [OnceLock<Option<Lines>>; LINE_DEPTHS],
-}
-
-/// A name table's lines at one depth ([`NameTable::lines`]).
-#[derive(Debug)]
-struct Lines {
-    /// The lines one after the other, then [`WINDOW`] spaces, so that a window of that many
-    /// bytes from the start of any line is in the text.
-    text: String,
-    /// Whether every line is at most [`WINDOW`] bytes: a list is then written by copying a
-    /// window for each name, a fixed-size copy, instead of the line's own length.
-    windowed: bool,
-}
-
-/// The bytes copied for each name of a list whose lines all fit (see [`Lines`]). A copy of a
-/// length known when compiled is a few vector moves; one of a line's own length is a call
-/// of the C library's `memcpy`: with the writer's bookkeeping around it, ~60 instructions a
-/// name, and a 100k-cluster plan lists 3–5 million names.
-const WINDOW: usize = 32;
-
-thread_local! {
-    /// Where a windowed list is assembled before it is written in one piece (see [`Lines`]).
-    static ASSEMBLED: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    lines: [OnceLock<Option<String>>; LINE_DEPTHS],
 }
 
 /// The depths (levels of indentation) a name table keeps its names' lines for: a plan's
@@ -111,7 +89,7 @@ impl NameTable {
     /// table and depth, the first time a list of that depth is written.
     ///
     /// [`JsonFormatter`]: crate::render::escape::JsonFormatter
-    fn lines(&self, depth: usize) -> Option<&Lines> {
+    fn lines(&self, depth: usize) -> Option<&str> {
         self.lines
             .get(depth)?
             .get_or_init(|| {
@@ -120,26 +98,20 @@ impl NameTable {
                     .bytes()
                     .all(|byte| (b' '..=b'~').contains(&byte) && byte != b'"' && byte != b'\\');
                 verbatim.then(|| {
-                    let extra = Self::line_extra(depth);
-                    let mut text =
-                        String::with_capacity(self.text.len() + self.len() * extra + WINDOW);
-                    let mut longest = 0;
+                    let mut lines = String::with_capacity(
+                        self.text.len() + self.len() * Self::line_extra(depth),
+                    );
                     for rank in 0..self.len() {
-                        text.push_str(",\n");
-                        (0..depth).for_each(|_| text.push_str("  "));
-                        text.push('"');
-                        text.push_str(self.name(rank));
-                        text.push('"');
-                        longest = longest.max(self.name(rank).len());
+                        lines.push_str(",\n");
+                        (0..depth).for_each(|_| lines.push_str("  "));
+                        lines.push('"');
+                        lines.push_str(self.name(rank));
+                        lines.push('"');
                     }
-                    text.extend(std::iter::repeat_n(' ', WINDOW));
-                    Lines {
-                        text,
-                        windowed: longest + extra <= WINDOW,
-                    }
+                    lines
                 })
             })
-            .as_ref()
+            .as_deref()
     }
 
     /// The bytes a line at `depth` adds to its name: `,`, the new line, the indentation and
@@ -202,16 +174,6 @@ impl HandedOverList {
         let Some(lines) = self.table.lines(depth) else {
             return Ok(false);
         };
-        if lines.windowed {
-            if let Some(written) = ASSEMBLED.with(|assembled| {
-                let mut assembled = assembled.borrow_mut();
-                let assembled = self.windowed(depth, &lines.text, &mut assembled)?;
-                Some(write(assembled))
-            }) {
-                return written.map(|()| true);
-            }
-        }
-        let lines = &lines.text;
         let mut run: Option<Range<usize>> = None;
         let mut first = true;
         let mut flush = |run: Range<usize>| {
@@ -234,42 +196,9 @@ impl HandedOverList {
         Ok(true)
     }
 
-    /// The list's lines from `lines` (a windowed table's at `depth`, see [`Lines`]) assembled
-    /// in `assembled`, a window copied for each name and the next one written over the rest
-    /// of it, without the first line's comma; `None` if a window is not in `lines`, which a
-    /// windowed table's lines never are.
-    fn windowed<'b>(
-        &self,
-        depth: usize,
-        lines: &str,
-        assembled: &'b mut Vec<u8>,
-    ) -> Option<&'b [u8]> {
-        let lines = lines.as_bytes();
-        let room = (self.ranks.len() + 1) * WINDOW;
-        if assembled.len() < room {
-            assembled.resize(room, 0);
-        }
-        let mut end = 0;
-        for &rank in self.ranks.iter() {
-            let line = self.table.line(depth, rank as usize);
-            let from: &[u8; WINDOW] = lines
-                .get(line.start..line.start + WINDOW)?
-                .try_into()
-                .ok()?;
-            let to: &mut [u8; WINDOW] = assembled.get_mut(end..end + WINDOW)?.try_into().ok()?;
-            *to = *from;
-            end += line.len();
-        }
-        // The first line's comma is the list's opening bracket's business.
-        assembled.get(1..end)
-    }
-
     /// Each name's JSON string, in the list's order.
     pub(crate) fn names(&self) -> impl Iterator<Item = &[u8]> + '_ {
-        let lines = self
-            .table
-            .lines(0)
-            .map_or(&[][..], |lines| lines.text.as_bytes());
+        let lines = self.table.lines(0).unwrap_or_default().as_bytes();
         self.ranks.iter().map(move |&rank| {
             let line = self.table.line(0, rank as usize);
             // A line at depth 0 is `,`, the new line and the JSON string.
@@ -628,7 +557,7 @@ mod tests {
             assert_eq!(written, expected);
         }
         // A name to escape: the table's lists go name by name.
-        assert!(table.lines(0).is_none());
+        assert_eq!(table.lines(0), None);
         assert!(!WRITING_JSON.with(Cell::get));
     }
 
@@ -637,27 +566,11 @@ mod tests {
     #[test]
     fn a_list_handed_over_whole_is_serde_json_s_text_at_any_depth() {
         let table = Arc::new(NameTable::new(["", "a", "bravo", "charlie-2", "d.e_f"]));
-        let lines = table.lines(1).unwrap();
         assert_eq!(
-            lines.text,
-            format!(
-                ",\n  \"\",\n  \"a\",\n  \"bravo\",\n  \"charlie-2\",\n  \"d.e_f\"{}",
-                " ".repeat(WINDOW)
-            )
+            table.lines(1),
+            Some(",\n  \"\",\n  \"a\",\n  \"bravo\",\n  \"charlie-2\",\n  \"d.e_f\"")
         );
-        assert!(lines.windowed);
-        handed_over_lists_are_serde_json_s_text(&table);
-        // A name too long for a window at some depth: those lists are written line by line.
-        let long = "d.e_f-and-a-name-that-does-not-fit-a-window";
-        let table = Arc::new(NameTable::new(["", "a", "bravo", "charlie-2", long]));
-        assert!(table.lines(0).is_some_and(|lines| !lines.windowed));
-        handed_over_lists_are_serde_json_s_text(&table);
-    }
-
-    /// Lists of `table` (of five names) handed over whole, at every depth, against the same
-    /// names written by serde_json.
-    fn handed_over_lists_are_serde_json_s_text(table: &Arc<NameTable>) {
-        let list = |ranks: &[usize]| ClusterNames::ranked(table, ranks.iter().copied());
+        let list = |ranks: &[usize]| ClusterNames::ranked(&table, ranks.iter().copied());
         /// A list inside `.0` lists of one element: past the depths a table keeps lines for.
         struct Nested<T>(usize, T);
         struct Deep<'a, T>(usize, &'a T);
@@ -706,11 +619,10 @@ mod tests {
                         .collect()
                 })
                 .collect(),
-            waves: item
-                .waves
-                .iter()
-                .map(|wave| wave.iter().map(ClusterNames::to_vec).collect())
-                .collect(),
+            waves: vec![
+                vec![vec!["d.e_f".to_string(), "a".to_string()], vec![]],
+                vec![],
+            ],
             deep: Nested(LINE_DEPTHS, item.deep.1.to_vec()),
             owned: item.owned.clone(),
             after: 1,
