@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use super::decode::FieldError;
 use crate::model::echo;
 use crate::selector::{
-    dns1035_label_errors, dns1123_label_errors, dns1123_subdomain_errors, label_key_errors,
-    label_value_errors, path_segment_errors,
+    dns1035_label_errors, dns1123_label_errors, dns1123_subdomain_errors, is_lowered_dns1035_label,
+    label_key_errors, label_value_errors, path_segment_errors,
 };
 
 /// How a kind's `metadata.name` is validated.
@@ -97,16 +97,8 @@ pub(crate) fn invalid_value(value: &str, errors: &[String]) -> String {
 /// be a DNS-1035 label in lower case, and every built-in kind is one.
 pub(super) fn kind_errors(kind: &str) -> Vec<String> {
     // Every object's kind is checked, and nearly every kind is a valid label once lowered:
-    // said without lowering a copy first (ASCII letters, digits and inner dashes, a letter
-    // first, at most 63 bytes).
-    let bytes = kind.as_bytes();
-    let label = bytes.len() <= 63
-        && bytes.first().is_some_and(u8::is_ascii_alphabetic)
-        && bytes.last().is_some_and(u8::is_ascii_alphanumeric)
-        && bytes
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || *b == b'-');
-    if label {
+    // said without lowering a copy first.
+    if is_lowered_dns1035_label(kind) {
         return Vec::new();
     }
     let errors = dns1035_label_errors(&kind.to_ascii_lowercase());

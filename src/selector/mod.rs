@@ -19,8 +19,8 @@ mod requirement;
 pub(crate) mod upstream_vectors;
 mod validation;
 pub(crate) use validation::{
-    dns1035_label_errors, dns1123_label_errors, dns1123_subdomain_errors, is_qualified_key,
-    label_key_errors, label_value_errors, path_segment_errors,
+    dns1035_label_errors, dns1123_label_errors, dns1123_subdomain_errors, is_lowered_dns1035_label,
+    is_qualified_key, label_key_errors, label_value_errors, path_segment_errors,
 };
 
 pub use bits::ClusterBits;

@@ -69,14 +69,40 @@ fn is_label_name(s: &str) -> bool {
 
 /// `[a-z0-9]([-a-z0-9]*[a-z0-9])?`, anchored.
 fn is_dns1123_label(s: &str) -> bool {
+    is_dns1123_label_folded(s, |byte| byte)
+}
+
+/// [`is_dns1123_label`] of `s` with each byte through `fold` (`u8::to_ascii_lowercase`: of
+/// the lowered copy, without making it).
+fn is_dns1123_label_folded(s: &str, fold: fn(u8) -> u8) -> bool {
     let bytes = s.as_bytes();
-    let edge = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit();
+    let edge = |byte: u8| {
+        let byte = fold(byte);
+        byte.is_ascii_lowercase() || byte.is_ascii_digit()
+    };
     match (bytes.first(), bytes.last()) {
-        (Some(first), Some(last)) => {
-            edge(first) && edge(last) && bytes.iter().all(|b| edge(b) || *b == b'-')
+        (Some(&first), Some(&last)) => {
+            edge(first) && edge(last) && bytes.iter().all(|&byte| edge(byte) || byte == b'-')
         }
         _ => false,
     }
+}
+
+/// `[a-z]([-a-z0-9]*[a-z0-9])?`, anchored, of `value` with each byte through `fold`.
+fn is_dns1035_pattern(value: &str, fold: fn(u8) -> u8) -> bool {
+    value
+        .bytes()
+        .next()
+        .is_some_and(|byte| fold(byte).is_ascii_lowercase())
+        && is_dns1123_label_folded(value, fold)
+}
+
+/// Whether `value` in lower case is a DNS-1035 label ([`dns1035_label_errors`] finds nothing
+/// in its lowered copy), judged without lowering a copy: a CRD's kind, checked for every
+/// object read.
+pub(crate) fn is_lowered_dns1035_label(value: &str) -> bool {
+    value.len() <= DNS1035_LABEL_MAX_BYTES
+        && is_dns1035_pattern(value, |byte| byte.to_ascii_lowercase())
 }
 
 /// The shape of a qualified key without the length limits: an optional DNS-1123 subdomain
@@ -134,8 +160,7 @@ pub(crate) fn dns1035_label_errors(value: &str) -> Vec<String> {
     if value.len() > DNS1035_LABEL_MAX_BYTES {
         errors.push(max_len_error(DNS1035_LABEL_MAX_BYTES));
     }
-    let starts_with_letter = value.bytes().next().is_some_and(|b| b.is_ascii_lowercase());
-    if !(starts_with_letter && is_dns1123_label(value)) {
+    if !is_dns1035_pattern(value, |byte| byte) {
         errors.push(regex_error(
             DNS1035_LABEL_MSG,
             DNS1035_LABEL_FMT,
