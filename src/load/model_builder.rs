@@ -2,7 +2,7 @@
 //! error of the run.
 
 use std::collections::hash_map::Entry as Slot;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use foldhash::HashMap;
 
@@ -386,7 +386,8 @@ impl<'t> ModelBuilder<'t> {
         } = self;
         // What only the loading needed (an entry per object and per cluster read, each with
         // its strings) is freed on a thread of its own, which nothing waits for: it is serial
-        // work of every run (10k Policies and their bindings made it ~10 ms), done while
+        // work of every run (10k placement consumers and the objects binding them made it
+        // ~10 ms), done while
         // the workloads are sorted and the run's indexes built. No thread to be had: the
         // failed spawn drops them here.
         let loading_only = (objects, clusters, interner);
@@ -399,38 +400,29 @@ impl<'t> ModelBuilder<'t> {
 /// The workloads sorted by (API group, kind, namespace, name), as a stable sort would.
 /// Sorted as keys and positions, then moved once: a workload is large to move, and the sort
 /// was ~7% of the main thread's instructions at 100k clusters × 10k placements. A run holds
-/// few (group, kind) pairs: they are ranked once, so a comparison reads strings only within
-/// a kind (10k Policies beside 10k Placements made the sort 3.5 times as long, every
-/// comparison reading both workloads' group and kind in full).
+/// few (group, kind) pairs: each workload's is replaced by its rank among them, so a
+/// comparison reads strings only within a kind (10k placement consumers beside 10k
+/// placements made the sort 3.5 times as long, every comparison reading both workloads'
+/// group and kind in full).
 fn in_plan_order(workloads: Vec<Workload>) -> Vec<Workload> {
-    let mut kinds: Vec<(&str, &str)> = Vec::new();
-    let kind_at: Vec<usize> = workloads
-        .iter()
-        .map(|workload| {
-            let kind = (workload.object.group(), workload.object.kind.as_str());
-            kinds
-                .iter()
-                .position(|known| *known == kind)
-                .unwrap_or_else(|| {
-                    kinds.push(kind);
-                    kinds.len() - 1
-                })
-        })
-        .collect();
-    let mut ranked: Vec<usize> = (0..kinds.len()).collect();
-    ranked.sort_unstable_by_key(|&at| kinds[at]);
-    let mut rank = vec![0; kinds.len()];
-    for (position, at) in ranked.into_iter().enumerate() {
-        rank[at] = position;
+    fn kind_of(workload: &Workload) -> (&str, &str) {
+        (workload.object.group(), workload.object.kind.as_str())
     }
+    // In order, each once: found in a set, as an input may hold any number of kinds.
+    let kinds: Vec<(&str, &str)> = workloads
+        .iter()
+        .map(kind_of)
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
     let mut order: Vec<_> = workloads
         .iter()
-        .zip(kind_at)
         .enumerate()
-        .map(|(at, (workload, kind))| {
+        .map(|(at, workload)| {
             let object = &workload.object;
             let key = (
-                rank[kind],
+                // Every workload's kind is among them.
+                kinds.binary_search(&kind_of(workload)).unwrap_or_default(),
                 object.namespace.as_deref(),
                 object.name.as_str(),
             );

@@ -189,8 +189,8 @@ fn build_workloads<'a>(
 ) -> PlanOutcome<'a> {
     std::thread::scope(|scope| {
         // The dependents' index reads the model alone: it is built on another core while this
-        // one indexes the inventory (10k Policies' index is a few milliseconds of one core).
-        // No thread to be had: it is built here when it is needed.
+        // one indexes the inventory (10k placement consumers' index is a few milliseconds of
+        // one core). No thread to be had: it is built here when it is needed.
         let index = std::thread::Builder::new()
             .spawn_scoped(scope, || Dependents::index(model))
             .ok();
