@@ -544,6 +544,35 @@ mod tests {
         }
     }
 
+    /// `items` written as `output` by [`write_pieces`], each by `piece` but the one named
+    /// `failing`, which fails with `error`: the item error returned, and what was written.
+    fn written_up_to_a_failure(
+        output: Output<'_>,
+        items: &[PlanItem],
+        failing: &str,
+        error: impl Fn(&PlanItem) -> ItemError + Sync,
+        piece: impl Fn(&PlanItem, &mut Vec<u8>) -> Result<(), ItemError> + Sync,
+    ) -> (ItemError, String) {
+        let mut out = Vec::new();
+        let outcome = write_pieces(
+            output,
+            &Plan::default(),
+            items,
+            |_| 0,
+            |item, text| {
+                if item.source.name == failing {
+                    return Err(error(item));
+                }
+                piece(item, text)
+            },
+            &mut out,
+        );
+        let Err(StreamError::Plan(Unwritable::Item(error))) = outcome else {
+            panic!("{outcome:?}");
+        };
+        (error, String::from_utf8(out).unwrap())
+    }
+
     /// Today's items always serialize, so the failure is the serializer's own error made up
     /// for the second of three items.
     #[test]
@@ -554,31 +583,26 @@ mod tests {
             item("b", Some("ns")),
             item("c", None),
         ];
-        let plan = Plan::default();
-        let mut out = Vec::new();
-        let outcome = write_pieces(
+        let (error, written) = written_up_to_a_failure(
             Output::Names,
-            &plan,
             &items,
-            |_| 0,
-            |item, text| match item.source.name.as_str() {
-                "b" => Err(ItemError::new(
+            "b",
+            |item| {
+                ItemError::new(
                     item,
                     serde_yaml::Error::custom("a map key that is not a string"),
-                )),
-                _ => Output::Names.item(item, &ItemTrace::Failed, &ObjectCache::default(), text),
+                )
             },
-            &mut out,
+            |item, text| {
+                Output::Names.item(item, &ItemTrace::Failed, &ObjectCache::default(), text)
+            },
         );
-        let Err(StreamError::Plan(Unwritable::Item(error))) = outcome else {
-            panic!("{outcome:?}");
-        };
         assert_eq!(
             error.to_string(),
             "plan item Deployment/ns/b: cannot be written as YAML: a map key that is not a string"
         );
         // Nothing after the failed item, so the output is never a plan without it.
-        assert_eq!(String::from_utf8(out).unwrap(), "Deployment/ns/a\n");
+        assert_eq!(written, "Deployment/ns/a\n");
     }
 
     /// Past the first run of items rendered together: every item before the failed one is
@@ -590,29 +614,20 @@ mod tests {
             .map(|n| item(&format!("app-{n}"), Some("ns")))
             .collect();
         let failing = format!("app-{}", RUN_ITEMS + 5);
-        let plan = Plan::default();
-        let mut out = Vec::new();
-        let outcome = write_pieces(
+        let (error, written) = written_up_to_a_failure(
             Output::Json,
-            &plan,
             &items,
-            |_| 0,
+            &failing,
+            |item| ItemError::new(item, serde_json::Error::custom("made up")),
             |item, text| {
-                if item.source.name == failing {
-                    return Err(ItemError::new(item, serde_json::Error::custom("made up")));
-                }
                 text.extend_from_slice(item.source.name.as_bytes());
                 Ok(())
             },
-            &mut out,
         );
-        let Err(StreamError::Plan(Unwritable::Item(error))) = outcome else {
-            panic!("{outcome:?}");
-        };
         assert_eq!(error.item, format!("Deployment/ns/{failing}"));
-        let written: Vec<String> = (0..RUN_ITEMS + 5).map(|n| format!("app-{n}")).collect();
-        let head = Output::Json.head(&plan).unwrap();
-        assert_eq!(String::from_utf8(out).unwrap(), head + &written.join(","));
+        let before: Vec<String> = (0..RUN_ITEMS + 5).map(|n| format!("app-{n}")).collect();
+        let head = Output::Json.head(&Plan::default()).unwrap();
+        assert_eq!(written, head + &before.join(","));
     }
 
     #[test]
