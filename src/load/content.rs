@@ -107,7 +107,7 @@ impl<'a> Content<'a> {
         };
         let selected = Selected {
             fields: fields.iter(),
-            keys,
+            keys: Some(keys),
             value: None,
         };
         match T::deserialize(de::value::MapAccessDeserializer::new(selected)) {
@@ -128,7 +128,19 @@ impl<'a> Content<'a> {
                     Err(_) => decode(&tree(text)?),
                 }
             }
-            Content::Fields(fields) => Content::Json(fields.text()).decode(),
+            // Each field is decoded from its own text, and one the type does not have is not
+            // read again (a List item's metadata, status, a Policy's templates).
+            Content::Fields(fields) => {
+                let all = Selected {
+                    fields: fields.iter(),
+                    keys: None,
+                    value: None,
+                };
+                match T::deserialize(de::value::MapAccessDeserializer::new(all)) {
+                    Ok(decoded) => Ok(decoded),
+                    Err(_) => Content::Json(fields.text()).decode(),
+                }
+            }
         }
     }
 
@@ -210,10 +222,11 @@ impl<'a> Content<'a> {
     }
 }
 
-/// The fields [`Content::decode_fields`] reads, each value decoded from its own text.
+/// The fields [`Content::decode_fields`] reads (`keys`; `None`: every field), each value
+/// decoded from its own text.
 struct Selected<'f, 'a, I> {
     fields: I,
-    keys: &'f [&'f str],
+    keys: Option<&'f [&'f str]>,
     /// The text of the value whose key was just given.
     value: Option<&'a str>,
 }
@@ -227,7 +240,11 @@ impl<'f, 'a, I: Iterator<Item = (&'f str, &'a str)>> MapAccess<'a> for Selected<
         seed: K,
     ) -> Result<Option<K::Value>, Self::Error> {
         let keys = self.keys;
-        let Some((key, value)) = self.fields.by_ref().find(|(key, _)| keys.contains(key)) else {
+        let Some((key, value)) = self
+            .fields
+            .by_ref()
+            .find(|(key, _)| keys.is_none_or(|keys| keys.contains(key)))
+        else {
             return Ok(None);
         };
         self.value = Some(value);
@@ -243,7 +260,7 @@ impl<'f, 'a, I: Iterator<Item = (&'f str, &'a str)>> MapAccess<'a> for Selected<
             .value
             .take()
             .ok_or_else(|| de::Error::custom("a value asked for before its key"))?;
-        strict::deserialize_seed(seed, &mut serde_json::Deserializer::from_str(text))
+        strict::deserialize_checked_seed(seed, text)
     }
 }
 
@@ -701,6 +718,67 @@ mod tests {
         assert_eq!(
             from_json.map(|error| error.path),
             Some("spec.replicas".into())
+        );
+    }
+
+    /// A mapping decoded from its fields, each from its own text and the ones the type lacks
+    /// left unread, decodes as its whole text and its tree do: values, unknown fields refused
+    /// where the type refuses them, others collected by a flattened map, errors with paths.
+    #[test]
+    fn fields_decode_as_the_whole_text_and_the_tree() {
+        use std::collections::BTreeMap;
+        #[derive(Debug, PartialEq, serde::Deserialize)]
+        struct Doc {
+            spec: Option<Spec>,
+            #[serde(default)]
+            list: Vec<Option<String>>,
+        }
+        #[derive(Debug, PartialEq, serde::Deserialize)]
+        struct Spec {
+            replicas: i64,
+        }
+        #[derive(Debug, PartialEq, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Strict {
+            #[allow(dead_code)]
+            spec: Spec,
+        }
+        #[derive(Debug, PartialEq, serde::Deserialize)]
+        struct Rest {
+            spec: Spec,
+            #[serde(flatten)]
+            rest: BTreeMap<String, serde_json::Value>,
+        }
+        fn agree<T: DeserializeOwned + PartialEq + fmt::Debug>(
+            text: &str,
+        ) -> Result<T, FieldError> {
+            let (value, text) = both(text);
+            let fields = Fields::read(text);
+            let from_fields = fields
+                .as_ref()
+                .map(|fields| Content::Fields(fields).decode::<T>());
+            let from_json = Content::Json(text).decode::<T>();
+            assert_eq!(from_fields.as_ref(), Some(&from_json), "{text}");
+            assert_eq!(Content::Tree(&value).decode::<T>(), from_json, "{text}");
+            from_json
+        }
+        let text = r#"{"kind": "K", "metadata": {"name": "a", "labels": {"x": "y"}}, "spec": {"replicas": 2}, "list": ["a", null], "status": [[{}], 1.5e3]}"#;
+        let doc = agree::<Doc>(text);
+        assert_eq!(
+            doc.map(|doc| (doc.spec, doc.list)),
+            Ok((Some(Spec { replicas: 2 }), vec![Some("a".into()), None]))
+        );
+        let refused = agree::<Strict>(r#"{"spec": {"replicas": 1}, "extra": {"a": [1]}}"#);
+        assert!(refused.is_err_and(|error| error.message.contains("unknown field `extra`")));
+        let rest = agree::<Rest>(r#"{"spec": {"replicas": 1}, "extra": {"a": [1]}}"#);
+        assert_eq!(
+            rest.map(|rest| rest.rest.into_keys().collect::<Vec<_>>()),
+            Ok(vec!["extra".to_string()])
+        );
+        let wrong = agree::<Doc>(r#"{"metadata": {}, "spec": {"replicas": "two"}}"#);
+        assert_eq!(
+            wrong.map_err(|error| error.path),
+            Err("spec.replicas".into())
         );
     }
 

@@ -21,16 +21,80 @@ where
     T::deserialize(Strict(deserializer))
 }
 
-/// Decodes `seed`'s value from `deserializer`, structs from mappings only.
-pub(super) fn deserialize_seed<'de, S, D>(seed: S, deserializer: D) -> Result<S::Value, D::Error>
-where
-    S: DeserializeSeed<'de>,
-    D: Deserializer<'de>,
-{
-    seed.deserialize(Strict(deserializer))
+pub(super) struct Strict<D>(D);
+
+/// Decodes `seed`'s value from `text`, one JSON value of a document that was checked whole
+/// (valid, no key twice), structs from mappings only. A value the seed ignores (a field its
+/// type does not have) is not read at all: a reader decoding a List item from its fields
+/// does not walk the item's metadata, status or a Policy's templates again.
+pub(super) fn deserialize_checked_seed<'de, S: DeserializeSeed<'de>>(
+    seed: S,
+    text: &'de str,
+) -> Result<S::Value, serde_json::Error> {
+    seed.deserialize(CheckedText(text))
 }
 
-pub(super) struct Strict<D>(D);
+/// [`Strict`] over one checked JSON value's text, which an ignored value skips unread.
+struct CheckedText<'de>(&'de str);
+
+macro_rules! to_strict {
+    ($($method:ident($($arg:ident: $ty:ty),*)),* $(,)?) => {
+        $(
+            fn $method<V: Visitor<'de>>(
+                self,
+                $($arg: $ty,)*
+                visitor: V,
+            ) -> Result<V::Value, serde_json::Error> {
+                Strict(&mut serde_json::Deserializer::from_str(self.0)).$method($($arg,)* visitor)
+            }
+        )*
+    };
+}
+
+impl<'de> Deserializer<'de> for CheckedText<'de> {
+    type Error = serde_json::Error;
+
+    to_strict!(
+        deserialize_any(),
+        deserialize_bool(),
+        deserialize_i8(),
+        deserialize_i16(),
+        deserialize_i32(),
+        deserialize_i64(),
+        deserialize_i128(),
+        deserialize_u8(),
+        deserialize_u16(),
+        deserialize_u32(),
+        deserialize_u64(),
+        deserialize_u128(),
+        deserialize_f32(),
+        deserialize_f64(),
+        deserialize_char(),
+        deserialize_str(),
+        deserialize_string(),
+        deserialize_bytes(),
+        deserialize_byte_buf(),
+        deserialize_option(),
+        deserialize_unit(),
+        deserialize_seq(),
+        deserialize_map(),
+        deserialize_identifier(),
+        deserialize_unit_struct(name: &'static str),
+        deserialize_newtype_struct(name: &'static str),
+        deserialize_tuple(len: usize),
+        deserialize_tuple_struct(name: &'static str, len: usize),
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]),
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]),
+    );
+
+    /// The text was checked whole: a value nothing reads needs no second walk.
+    fn deserialize_ignored_any<V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, serde_json::Error> {
+        visitor.visit_unit()
+    }
+}
 
 macro_rules! forward {
     ($($method:ident),* $(,)?) => {
