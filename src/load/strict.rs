@@ -4,7 +4,9 @@
 //! offers one for `[...]`; Kubernetes' decoder, and the `serde_yaml::Value` tree the loader
 //! otherwise decodes from, refuse it. [`Strict`] turns every struct request into a map
 //! request, at every depth, so JSON decoded straight from its text accepts exactly what the
-//! tree accepts. Everything else is passed through unchanged.
+//! tree accepts. Everything else is passed through unchanged. A value already checked whole
+//! is decoded through it by [`deserialize_checked_seed`], which leaves a value nothing reads
+//! unparsed.
 
 use std::fmt;
 
