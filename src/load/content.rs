@@ -102,17 +102,9 @@ impl<'a> Content<'a> {
     /// is not read. A failure is decoded again from the whole value, whose error is the one
     /// reported.
     pub(super) fn decode_fields<T: DeserializeOwned>(self, keys: &[&str]) -> Result<T, FieldError> {
-        let Content::Fields(fields) = self else {
-            return self.decode();
-        };
-        let selected = Selected {
-            fields: fields.iter(),
-            keys: Some(keys),
-            value: None,
-        };
-        match T::deserialize(de::value::MapAccessDeserializer::new(selected)) {
-            Ok(decoded) => Ok(decoded),
-            Err(_) => self.decode(),
+        match self {
+            Content::Fields(fields) => from_fields(fields, Some(keys)),
+            _ => self.decode(),
         }
     }
 
@@ -128,19 +120,7 @@ impl<'a> Content<'a> {
                     Err(_) => decode(&tree(text)?),
                 }
             }
-            // Each field is decoded from its own text, and one the type does not have is not
-            // read again (a List item's metadata, status, a Policy's templates).
-            Content::Fields(fields) => {
-                let all = Selected {
-                    fields: fields.iter(),
-                    keys: None,
-                    value: None,
-                };
-                match T::deserialize(de::value::MapAccessDeserializer::new(all)) {
-                    Ok(decoded) => Ok(decoded),
-                    Err(_) => Content::Json(fields.text()).decode(),
-                }
-            }
+            Content::Fields(fields) => from_fields(fields, None),
         }
     }
 
@@ -222,8 +202,25 @@ impl<'a> Content<'a> {
     }
 }
 
-/// The fields [`Content::decode_fields`] reads (`keys`; `None`: every field), each value
-/// decoded from its own text.
+/// `T` decoded from the fields named `keys` (`None`: every field), each from its own text, and
+/// one the type does not have not read again (a List item's metadata, status, a Policy's
+/// templates). A failure is decoded again from the whole text, whose error is the one
+/// reported.
+fn from_fields<T: DeserializeOwned>(
+    fields: &Fields<'_>,
+    keys: Option<&[&str]>,
+) -> Result<T, FieldError> {
+    let selected = Selected {
+        fields: fields.iter(),
+        keys,
+        value: None,
+    };
+    T::deserialize(de::value::MapAccessDeserializer::new(selected))
+        .or_else(|_| Content::Json(fields.text()).decode())
+}
+
+/// The fields [`from_fields`] reads (`keys`; `None`: every field), each value decoded from its
+/// own text.
 struct Selected<'f, 'a, I> {
     fields: I,
     keys: Option<&'f [&'f str]>,

@@ -387,9 +387,8 @@ impl<'t> ModelBuilder<'t> {
         // What only the loading needed (an entry per object and per cluster read, each with
         // its strings) is freed on a thread of its own, which nothing waits for: it is serial
         // work of every run (10k placement consumers and the objects binding them made it
-        // ~10 ms), done while
-        // the workloads are sorted and the run's indexes built. No thread to be had: the
-        // failed spawn drops them here.
+        // ~10 ms), done while the workloads are sorted and the run's indexes built. No thread
+        // to be had: the failed spawn drops them here.
         let loading_only = (objects, clusters, interner);
         let _freeing = std::thread::Builder::new().spawn(move || drop(loading_only));
         model.workloads = in_plan_order(std::mem::take(&mut model.workloads));
