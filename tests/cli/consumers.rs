@@ -28,6 +28,38 @@ fn every_consumer_is_an_item_with_its_clusters_and_chain() {
     common::golden(&expected("plan.yaml"), &common::stdout(&output));
 }
 
+/// The consumers written as the items of one JSON List, each decoded from its fields (those
+/// a reader lacks left unread), plan as their YAML documents do.
+#[test]
+fn consumers_in_a_json_list_plan_as_their_yaml() {
+    let mut items = Vec::new();
+    for file in ["policies.yaml", "apps.yaml"] {
+        let path = Path::new("testdata/consumers").join(file);
+        let yaml = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(&path))
+            .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+        for document in serde_yaml::Deserializer::from_str(&yaml) {
+            let value: serde_json::Value = serde::Deserialize::deserialize(document)
+                .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+            if !value.is_null() {
+                items.push(value);
+            }
+        }
+    }
+    let dir = common::tempdir();
+    let list = dir.path().join("consumers.json");
+    let text = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items});
+    common::write(&list, &text.to_string());
+    let output = Test::new()
+        .args(["plan", "-f", "testdata/fleet/inventory.yaml"])
+        .args(["-f", "testdata/fleet/clustersets.yaml"])
+        .args(["-f", "testdata/fleet/workloads/placements.yaml"])
+        .args(["-f", &list.to_string_lossy()])
+        .args(CI_NOW)
+        .args(["-o", "yaml"])
+        .run();
+    common::golden(&expected("plan.yaml"), &common::stdout(&output));
+}
+
 #[test]
 fn the_plan_table_shows_each_chain() {
     let output = with_consumers("plan").run();
