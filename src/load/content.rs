@@ -203,9 +203,9 @@ impl<'a> Content<'a> {
 }
 
 /// `T` decoded from the fields named `keys` (`None`: every field), each from its own text, and
-/// one the type does not have not read again (a List item's metadata, status, a Policy's
-/// templates). A failure is decoded again from the whole text, whose error is the one
-/// reported.
+/// one the type does not have not read again (a List item's metadata, its status, the
+/// templates a consumer carries). A failure is decoded again from the whole text, whose error
+/// is the one reported.
 fn from_fields<T: DeserializeOwned>(
     fields: &Fields<'_>,
     keys: Option<&[&str]>,

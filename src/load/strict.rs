@@ -28,7 +28,7 @@ pub(super) struct Strict<D>(D);
 /// Decodes `seed`'s value from `text`, one JSON value of a document that was checked whole
 /// (valid, no key twice), structs from mappings only. A value the seed ignores (a field its
 /// type does not have) is not read at all: a reader decoding a List item from its fields
-/// does not walk the item's metadata, status or a Policy's templates again.
+/// does not walk the item's metadata, status or the templates a consumer carries again.
 pub(super) fn deserialize_checked_seed<'de, S: DeserializeSeed<'de>>(
     seed: S,
     text: &'de str,
