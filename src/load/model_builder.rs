@@ -387,14 +387,24 @@ impl<'t> ModelBuilder<'t> {
         // What only the loading needed (an entry per object and per cluster read, each with
         // its strings) is freed on a thread of its own, which nothing waits for: it is serial
         // work of every run (10k placement consumers and the objects binding them made it
-        // ~10 ms), done while the workloads are sorted and the run's indexes built. No thread
-        // to be had: the failed spawn drops them here.
+        // ~10 ms), done while the workloads are sorted and the run's indexes built. A small
+        // model's are freed here, in less time than a thread takes to start; no thread to be
+        // had, the failed spawn drops them here too.
+        let entries = objects.len() + clusters.len();
         let loading_only = (objects, clusters, interner);
-        let _freeing = std::thread::Builder::new().spawn(move || drop(loading_only));
+        if entries >= FREED_APART {
+            let _freeing = std::thread::Builder::new().spawn(move || drop(loading_only));
+        } else {
+            drop(loading_only);
+        }
         model.workloads = in_plan_order(std::mem::take(&mut model.workloads));
         (model, errors)
     }
 }
+
+/// Loading entries (objects and clusters read) from which their maps are freed on a thread of
+/// their own ([`ModelBuilder::finish_partial`]).
+const FREED_APART: usize = 4096;
 
 /// The workloads sorted by (API group, kind, namespace, name), as a stable sort would.
 /// Sorted as keys and positions, then moved once: a workload is large to move, and the sort
