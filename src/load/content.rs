@@ -379,10 +379,14 @@ fn checked_in_parts(text: &str, outer: usize) -> Option<(bool, Fields<'_>)> {
     }
     let mut kept = Vec::new();
     let mut valid = true;
-    for (position, (_, value, elements)) in fields.parts().enumerate() {
+    for (position, (key, value, elements)) in fields.parts().enumerate() {
         valid = match elements {
             Some(elements) if value.len() >= CHECKED_IN_PARTS => {
-                let (valid, walked) = elements_checked(elements, outer);
+                // A List's items are each read for their fields next: those found while
+                // checking them are kept. Other lists' elements (an inventory's clusters) are
+                // decoded whole, and their fields would be built for nothing.
+                let items = outer == 0 && key == "items";
+                let (valid, walked) = elements_checked(elements, outer, items);
                 kept.push((position, walked));
                 valid
             }
@@ -403,13 +407,19 @@ fn checked_in_parts(text: &str, outer: usize) -> Option<(bool, Fields<'_>)> {
 }
 
 /// Elements of a list one level inside a mapping `outer` levels deep: a large mapping in
-/// parts (its fields kept, by index), the others on every core.
-fn elements_checked<'a>(elements: &[&'a str], outer: usize) -> (bool, Vec<(usize, Fields<'a>)>) {
+/// parts (its fields kept, by index), the others on every core. With `items`, a small
+/// mapping's fields are found as it is checked ([`Fields::read_checked`]) and kept too; one
+/// that walk leaves to serde_json is checked there.
+fn elements_checked<'a>(
+    elements: &[&'a str],
+    outer: usize,
+    items: bool,
+) -> (bool, Vec<(usize, Fields<'a>)>) {
     let mut walked = Vec::new();
     let mut small = Vec::with_capacity(elements.len());
     for (index, &element) in elements.iter().enumerate() {
         if element.len() < CHECKED_IN_PARTS {
-            small.push(element);
+            small.push((index, element));
             continue;
         }
         match checked_in_parts(element, outer + 2) {
@@ -419,16 +429,31 @@ fn elements_checked<'a>(elements: &[&'a str], outer: usize) -> (bool, Vec<(usize
             None => return (false, walked),
         }
     }
-    let valid = crate::parallel::chunks_in_order(&small, 1024, |chunk| {
-        chunk.iter().all(|element| checked(element))
-    })
-    .into_iter()
-    .all(|valid| valid);
+    let chunks = crate::parallel::chunks_in_order(&small, 1024, |chunk| {
+        let mut found = Vec::new();
+        for &(index, element) in chunk {
+            match items.then(|| Fields::read_checked(element)).flatten() {
+                Some(fields) => found.push((index, fields)),
+                None if checked(element) => {}
+                None => return None,
+            }
+        }
+        Some(found)
+    });
+    let mut valid = true;
+    for chunk in chunks {
+        match chunk {
+            Some(found) => walked.extend(found),
+            None => valid = false,
+        }
+    }
+    // By index, as [`Fields::walked`] looks them up.
+    walked.sort_unstable_by_key(|(index, _)| *index);
     (valid, walked)
 }
 
 /// Whether `text` is one JSON value, valid with no key twice.
-fn checked(text: &str) -> bool {
+pub(super) fn checked(text: &str) -> bool {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     Checked.deserialize(&mut deserializer).is_ok() && deserializer.end().is_ok()
 }
@@ -601,7 +626,12 @@ mod tests {
                 .map(<[&str]>::len),
             Some(20_000)
         );
-        assert!(fields.is_some_and(|fields| fields.walked("items", 0).is_none()));
+        // So are a small item's, found as it was checked; an item that is no mapping has none.
+        let first = fields.and_then(|fields| fields.walked("items", 0));
+        assert_eq!(first.and_then(|first| first.get("kind")), Some("\"A\""));
+        assert!(fields.is_some_and(|fields| fields.walked("items", 2).is_none()));
+        // A cluster's are not: the inventory is decoded whole.
+        assert!(inventory.is_some_and(|inventory| inventory.walked("clusters", 0).is_none()));
         assert_eq!(
             checked_in_parts(text.trim(), 0).map(|(valid, _)| valid),
             Some(true)
@@ -650,6 +680,14 @@ mod tests {
             1,
         );
         assert_eq!(starts_and_texts(&top_twice), None);
+        // A small item of the List, whose fields are found as it is checked.
+        let item_twice = large_list(20_000, cluster).replacen(
+            "{\"kind\": \"A\"}",
+            "{\"kind\": \"A\", \"spec\": {\"a\": [1], \"a\": 2}}",
+            1,
+        );
+        assert_eq!(json_documents_whole(&item_twice), None);
+        assert_eq!(starts_and_texts(&item_twice), None);
         let control_key =
             large_list(20_000, cluster).replacen("\"apiVersion\"", "\"api\u{1}Version\"", 1);
         assert_eq!(json_documents_whole(&control_key), None);
@@ -671,6 +709,21 @@ mod tests {
             Some(true)
         );
         assert!(json_documents(&escaped).is_some());
+        // A small item holding what the checked read leaves to serde_json is checked there,
+        // and its fields are found when it is read.
+        for value in ["1e5", "\"\\u0041\"", "12345678901234567890"] {
+            let deferred = large_list(20_000, cluster).replacen(
+                "{\"kind\": \"A\"}",
+                &format!("{{\"kind\": {value}}}"),
+                1,
+            );
+            let documents = json_documents(&deferred).unwrap_or_default();
+            let fields = documents
+                .first()
+                .and_then(|document| document.fields.as_ref());
+            assert!(fields.is_some_and(|fields| fields.walked("items", 0).is_none()));
+            assert!(fields.is_some_and(|fields| fields.walked("items", 1).is_some()));
+        }
     }
 
     fn both(text: &str) -> (Value, &str) {

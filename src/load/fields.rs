@@ -37,6 +37,46 @@ struct Field<'a> {
 impl<'a> Fields<'a> {
     /// The fields of `text` when it is one JSON mapping; `None` for any other value.
     pub(super) fn read(text: &'a str) -> Option<Fields<'a>> {
+        Fields::walk(text, |cursor| {
+            let key = key_text(cursor.string()?)?;
+            cursor.colon()?;
+            if cursor.peek()? == b'[' {
+                let (value, elements) = cursor.list()?;
+                Some((key, value, Some(elements)))
+            } else {
+                Some((key, cursor.value(0)?, None))
+            }
+        })
+    }
+
+    /// The fields [`Fields::read`] finds in `text`, when this walk shows `text` to be one
+    /// valid JSON mapping with no key twice at any depth, which is what serde_json's check
+    /// (`content::checked`) would find: a List's small item is then walked once, where it
+    /// was checked by serde_json and walked again for its fields. `None` when it is not, or
+    /// when it holds what this walk leaves to serde_json ([`Cursor::checked_value`]): the
+    /// caller checks it there.
+    pub(super) fn read_checked(text: &'a str) -> Option<Fields<'a>> {
+        let mut keys = Keys::default();
+        Fields::walk(text, |cursor| {
+            let key = Cow::Borrowed(cursor.checked_key(&mut keys)?);
+            cursor.colon()?;
+            let start = cursor.at;
+            let elements = if cursor.peek()? == b'[' {
+                Some(cursor.checked_list(0)?)
+            } else {
+                cursor.checked_value(0)?;
+                None
+            };
+            Some((key, cursor.since(start)?, elements))
+        })
+    }
+
+    /// The walk over one mapping both reads share: `field` reads each field, the cursor on
+    /// its key, as its key, its value's text and its elements' texts when it is a list.
+    fn walk(
+        text: &'a str,
+        mut field: impl FnMut(&mut Cursor<'a>) -> Option<(Cow<'a, str>, &'a str, Option<Vec<&'a str>>)>,
+    ) -> Option<Fields<'a>> {
         let mut cursor = Cursor {
             text,
             at: 0,
@@ -45,16 +85,7 @@ impl<'a> Fields<'a> {
         cursor.whitespace();
         let mut fields = Vec::new();
         cursor.delimited(b'{', b'}', |cursor| {
-            let key = key_text(cursor.string()?)?;
-            cursor.whitespace();
-            cursor.expect(b':')?;
-            cursor.whitespace();
-            let (value, elements) = if cursor.peek()? == b'[' {
-                let (value, elements) = cursor.list()?;
-                (value, Some(elements))
-            } else {
-                (cursor.value(0)?, None)
-            };
+            let (key, value, elements) = field(cursor)?;
             fields.push(Field {
                 key,
                 value,
@@ -78,16 +109,14 @@ impl<'a> Fields<'a> {
 
     /// The fields of element `index` of `key`'s list, when they were read and kept.
     pub(super) fn walked(&self, key: &str, index: usize) -> Option<&Fields<'a>> {
-        let field = self.field(key)?;
-        field
-            .walked
-            .iter()
-            .find(|(at, _)| *at == index)
-            .map(|(_, fields)| fields)
+        let walked = &self.field(key)?.walked;
+        let at = walked.binary_search_by_key(&index, |(at, _)| *at).ok()?;
+        walked.get(at).map(|(_, fields)| fields)
     }
 
     /// Keeps the fields of the elements of the `position`-th field's list already read
-    /// (`(index, fields)`), so that reading them again is a look-up ([`Fields::walked`]).
+    /// (`(index, fields)`, by index), so that reading them again is a look-up
+    /// ([`Fields::walked`]; a List's every item is one).
     pub(super) fn keep(&mut self, position: usize, walked: Vec<(usize, Fields<'a>)>) {
         if let Some(field) = self.fields.get_mut(position) {
             field.walked = walked;
@@ -155,6 +184,61 @@ const STRING_END: [bool; 256] = byte_set(b"\"\\");
 /// Where a bracket walk stops: a string's opening quote, or a bracket.
 const STRUCTURAL: [bool; 256] = byte_set(b"\"{}[]");
 
+/// Where a checked string's walk stops: its closing quote, an escape, or a control character
+/// (which a JSON string cannot hold).
+const CHECKED_STRING_END: [bool; 256] = {
+    let mut set = byte_set(b"\"\\");
+    let mut byte = 0;
+    while byte < 0x20 {
+        set[byte] = true;
+        byte += 1;
+    }
+    set
+};
+
+/// Nesting below which [`Fields::read_checked`] walks (serde_json's recursion limit is 128): a
+/// deeper value is left to serde_json.
+const CHECKED_DEPTH: usize = 64;
+
+/// Keys compared linearly up to this many in a mapping; the rest in a hash set, so a hostile
+/// mapping of 100k keys stays linear.
+const LINEAR_KEYS: usize = 16;
+
+/// The keys of one mapping seen so far, for "no key twice". Keys are compared as written:
+/// a key with an escape is left to serde_json ([`Cursor::checked_key`]).
+#[derive(Default)]
+struct Keys<'a> {
+    few: [&'a str; LINEAR_KEYS],
+    count: usize,
+    many: std::collections::HashSet<&'a str>,
+}
+
+impl<'a> Keys<'a> {
+    /// `None` when `key` was seen before.
+    fn insert(&mut self, key: &'a str) -> Option<()> {
+        if self.count < LINEAR_KEYS {
+            let (seen, rest) = self.few.split_at_mut(self.count);
+            if seen.contains(&key) {
+                return None;
+            }
+            if let Some(slot) = rest.first_mut() {
+                *slot = key;
+            }
+            self.count += 1;
+        } else {
+            {
+                if self.many.is_empty() {
+                    self.many.extend(self.few);
+                }
+                if !self.many.insert(key) {
+                    return None;
+                }
+            }
+        }
+        Some(())
+    }
+}
+
 /// A position in valid JSON text.
 struct Cursor<'a> {
     text: &'a str,
@@ -185,6 +269,23 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// Past the next byte of `stops`, which is returned; the bytes before it are skipped in
+    /// one tight loop.
+    fn past(&mut self, stops: &[bool; 256]) -> Option<u8> {
+        let rest = self.text.as_bytes().get(self.at..)?;
+        let stop = rest.iter().position(|&byte| stops[usize::from(byte)])?;
+        self.at += stop + 1;
+        rest.get(stop).copied()
+    }
+
+    /// Past the colon after a key, and the whitespace around it.
+    fn colon(&mut self) -> Option<()> {
+        self.whitespace();
+        self.expect(b':')?;
+        self.whitespace();
+        Some(())
+    }
+
     /// The text from `start` to here.
     fn since(&self, start: usize) -> Option<&'a str> {
         self.text.get(start..self.at)
@@ -200,14 +301,8 @@ impl<'a> Cursor<'a> {
 
     /// Past the closing quote of a string whose opening quote is behind the cursor.
     fn string_rest(&mut self) -> Option<()> {
-        let bytes = self.text.as_bytes();
         loop {
-            let rest = bytes.get(self.at..)?;
-            let stop = rest
-                .iter()
-                .position(|&byte| STRING_END[usize::from(byte)])?;
-            self.at += stop + 1;
-            if rest.get(stop) == Some(&b'"') {
+            if self.past(&STRING_END)? == b'"' {
                 return Some(());
             }
             // The escaped byte, which may be a quote.
@@ -236,18 +331,12 @@ impl<'a> Cursor<'a> {
     /// Past a mapping or list, the cursor on its opening bracket.
     /// `outer` lists of the walked mapping are open around it (for [`Cursor::deepest`]).
     fn nested(&mut self, outer: usize) -> Option<()> {
-        let bytes = self.text.as_bytes();
         let mut depth = 0_usize;
         loop {
             // Everything between quotes and brackets is skipped in one tight loop: a
             // 100k-cluster inventory is walked here twice (as a List's item, then for its
             // `clusters`), on one core before any of it is decoded.
-            let rest = bytes.get(self.at..)?;
-            let stop = rest
-                .iter()
-                .position(|&byte| STRUCTURAL[usize::from(byte)])?;
-            self.at += stop + 1;
-            match rest[stop] {
+            match self.past(&STRUCTURAL)? {
                 b'"' => self.string_rest()?,
                 b'{' | b'[' => {
                     depth += 1;
@@ -261,6 +350,122 @@ impl<'a> Cursor<'a> {
                 }
             }
         }
+    }
+
+    /// A key of a mapping whose keys so far are `keys`, without its quotes, the cursor on its
+    /// opening quote; `None` for a key seen before, or one with an escape (its value is
+    /// serde_json's to decode).
+    fn checked_key(&mut self, keys: &mut Keys<'a>) -> Option<&'a str> {
+        let start = self.at + 1;
+        self.checked_string()?;
+        let key = self.text.get(start..self.at - 1)?;
+        if key.contains('\\') {
+            return None;
+        }
+        keys.insert(key)?;
+        Some(key)
+    }
+
+    /// Past a string serde_json reads the same, the cursor on its opening quote: no control
+    /// character, and only the escapes of one character (`\u` is left to serde_json, which
+    /// pairs surrogates).
+    fn checked_string(&mut self) -> Option<()> {
+        self.expect(b'"')?;
+        loop {
+            match self.past(&CHECKED_STRING_END)? {
+                b'"' => return Some(()),
+                b'\\' => match self.next()? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        }
+    }
+
+    /// Past one value serde_json reads without an error, `level` lists and mappings of the
+    /// walked mapping open around it. What serde_json alone decides is left to it (`None`):
+    /// a number with an exponent or of more than 18 digits (whether it is finite), a `\u`
+    /// escape, nesting past [`CHECKED_DEPTH`].
+    fn checked_value(&mut self, level: usize) -> Option<()> {
+        match self.peek()? {
+            b'"' => self.checked_string(),
+            b'{' => {
+                self.opened(level)?;
+                let mut keys = Keys::default();
+                self.delimited(b'{', b'}', |cursor| {
+                    cursor.checked_key(&mut keys)?;
+                    cursor.colon()?;
+                    cursor.checked_value(level + 1)
+                })
+            }
+            b'[' => {
+                self.opened(level)?;
+                self.delimited(b'[', b']', |cursor| cursor.checked_value(level + 1))
+            }
+            b't' => self.literal(b"true"),
+            b'f' => self.literal(b"false"),
+            b'n' => self.literal(b"null"),
+            _ => self.checked_number(),
+        }
+    }
+
+    /// A list or mapping opens below `level`: `None` past [`CHECKED_DEPTH`].
+    fn opened(&mut self, level: usize) -> Option<()> {
+        let depth = level + 1;
+        self.deepest = self.deepest.max(depth);
+        (depth < CHECKED_DEPTH).then_some(())
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        let end = self.at + word.len();
+        (self.text.as_bytes().get(self.at..end)? == word).then(|| self.at = end)
+    }
+
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)?`, at most 18 digits before the point (any such
+    /// number is finite); anything else, an exponent included, is serde_json's to judge.
+    fn checked_number(&mut self) -> Option<()> {
+        if self.peek()? == b'-' {
+            self.at += 1;
+        }
+        let integer = self.digits();
+        let leading_zero = self.text.as_bytes().get(self.at - integer) == Some(&b'0');
+        if integer == 0 || integer > 18 || (integer > 1 && leading_zero) {
+            return None;
+        }
+        if self.peek() == Some(b'.') {
+            self.at += 1;
+            if self.digits() == 0 {
+                return None;
+            }
+        }
+        match self.peek() {
+            Some(b'e' | b'E') => None,
+            Some(byte) if byte.is_ascii_digit() => None,
+            _ => Some(()),
+        }
+    }
+
+    /// Past a run of digits; how many.
+    fn digits(&mut self) -> usize {
+        let start = self.at;
+        while self.peek().is_some_and(|byte| byte.is_ascii_digit()) {
+            self.at += 1;
+        }
+        self.at - start
+    }
+
+    /// [`Cursor::list`], each element checked ([`Cursor::checked_value`]).
+    fn checked_list(&mut self, level: usize) -> Option<Vec<&'a str>> {
+        self.opened(level)?;
+        let mut elements = Vec::new();
+        self.delimited(b'[', b']', |cursor| {
+            let start = cursor.at;
+            cursor.checked_value(level + 1)?;
+            elements.push(cursor.since(start)?);
+            Some(())
+        })?;
+        Some(elements)
     }
 
     /// A list's text and its elements' texts, the cursor on its `[`.
@@ -365,6 +570,16 @@ mod tests {
         );
     }
 
+    /// `value` as JSON text, indented or not.
+    fn written(value: &Value, pretty: bool) -> String {
+        if pretty {
+            serde_json::to_string_pretty(value)
+        } else {
+            serde_json::to_string(value)
+        }
+        .unwrap_or_default()
+    }
+
     /// How deeply lists and mappings nest in `value` (a scalar 0).
     fn depth(value: &Value) -> usize {
         match value {
@@ -372,6 +587,20 @@ mod tests {
             Value::Object(map) => 1 + map.values().map(depth).max().unwrap_or(0),
             _ => 0,
         }
+    }
+
+    /// Lists and mappings (keys of the pattern `keys`) of `leaf`s, a few levels deep.
+    fn nested(
+        leaf: impl Strategy<Value = Value> + 'static,
+        keys: &'static str,
+    ) -> impl Strategy<Value = Value> {
+        leaf.prop_recursive(4, 32, 6, move |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::btree_map(keys, inner, 0..6)
+                    .prop_map(|map| Value::Object(map.into_iter().collect())),
+            ]
+        })
     }
 
     fn json() -> impl Strategy<Value = Value> {
@@ -382,16 +611,137 @@ mod tests {
             any::<f64>().prop_map(Value::from),
             "[\\PC\"\\\\\\]\\[{}]{0,6}".prop_map(Value::String),
         ];
-        leaf.prop_recursive(4, 32, 6, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-                prop::collection::btree_map("[a-z\"\\\\{]{0,4}", inner, 0..6)
-                    .prop_map(|map| Value::Object(map.into_iter().collect())),
-            ]
-        })
+        nested(leaf, "[a-z\"\\\\{]{0,4}")
     }
 
+    #[test]
+    fn a_checked_read_finds_what_the_read_finds_in_what_serde_json_accepts() {
+        let text = r#" {"a": [1, -0.5, {"b": "x\"\\\/\n"}], "c": {"d": [true, false, null]}} "#;
+        assert_eq!(Fields::read_checked(text), Fields::read(text));
+        assert!(Fields::read_checked(text).is_some());
+        let twice_deep = r#"{"a": [{"b": 1, "c": 2, "b": 3}]}"#;
+        let many_keys: Vec<String> = (0..40)
+            .map(|key| format!("\"k{}\": {key}", key % 39))
+            .collect();
+        let many_keys = format!("{{\"m\": {{{}}}}}", many_keys.join(", "));
+        let deep = format!("{{\"a\": {}{}}}", "[".repeat(64), "]".repeat(64));
+        // What serde_json refuses, and what it alone decides.
+        for text in [
+            r#"{"a": 1, "a": 2}"#,
+            twice_deep,
+            &many_keys,
+            r#"{"a": 01}"#,
+            r#"{"a": 1.}"#,
+            r#"{"a": -}"#,
+            r#"{"a": 1e5}"#,
+            r#"{"a": 1234567890123456789}"#,
+            "{\"a\": \"\u{1}\"}",
+            r#"{"a": "\u0041"}"#,
+            r#"{"\u0061": 1}"#,
+            r#"{"a": "\x"}"#,
+            r#"{"a": [1,]}"#,
+            r#"{"a": tru}"#,
+            r#"{"a": 1} x"#,
+            "[1]",
+            &deep,
+        ] {
+            assert_eq!(Fields::read_checked(text), None, "{text}");
+        }
+    }
+
+    /// JSON with none of what [`Fields::read_checked`] leaves to serde_json: plain keys, no
+    /// `\u` escape, numbers of at most 18 digits without an exponent.
+    fn plain_json() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i32>().prop_map(Value::from),
+            (-1_000_000_i32..1_000_000).prop_map(|n| Value::from(f64::from(n) / 64.0)),
+            "[a-z \"\\\\/\n\t\\]\\[{}é]{0,6}".prop_map(Value::String),
+        ];
+        nested(leaf, "[a-z{}]{0,4}")
+    }
+
+    /// Fragments a mutation inserts: syntax, numbers and strings serde_json refuses or that
+    /// [`Fields::read_checked`] leaves to it, and a key that may come twice.
+    const FRAGMENTS: &[&str] = &[
+        "\"",
+        "\\",
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        " ",
+        "0",
+        "01",
+        "1e5",
+        "-",
+        ".",
+        "\u{1}",
+        "\\u0041",
+        "\"a\": 1, ",
+        "\"a\":2,",
+        "99999999999999999999",
+        "tru",
+        "null",
+        "é",
+    ];
+
     proptest! {
+        /// What the checked read accepts, serde_json accepts, with the fields the read finds.
+        #[test]
+        fn a_checked_read_accepts_only_what_serde_json_accepts(
+            value in prop::collection::btree_map("[ab\"]{0,1}", json(), 0..5),
+            pretty in any::<bool>(),
+            mutations in prop::collection::vec((any::<prop::sample::Index>(), 0..FRAGMENTS.len() + 1), 0..4),
+        ) {
+            let value = Value::Object(value.into_iter().collect());
+            let mut text = written(&value, pretty);
+            for (at, fragment) in mutations {
+                let mut at = at.index(text.len() + 1);
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                match FRAGMENTS.get(fragment) {
+                    // A key, after the opening brace of a mapping, where it may be there twice.
+                    Some(key) if key.starts_with("\"a\"") => {
+                        let at = text[..at].rfind('{').map_or(at, |brace| brace + 1);
+                        text.insert_str(at, key);
+                    }
+                    // A value's start, after a colon, where a number or a word is read.
+                    Some(value) if value.starts_with(['0', '1', '9', '-', 't', 'n']) => {
+                        let at = text[..at].rfind(':').map_or(at, |colon| colon + 1);
+                        text.insert_str(at, value);
+                    }
+                    Some(fragment) => text.insert_str(at, fragment),
+                    // Past the fragments: a character taken out.
+                    None if at < text.len() => {
+                        text.remove(at);
+                    }
+                    None => {}
+                }
+            }
+            if let Some(fields) = Fields::read_checked(&text) {
+                prop_assert!(crate::load::content::checked(&text), "{}", text);
+                prop_assert_eq!(Some(fields), Fields::read(&text));
+            }
+        }
+
+        /// Without what it leaves to serde_json, the checked read reads any mapping.
+        #[test]
+        fn a_checked_read_reads_plain_json(
+            value in prop::collection::btree_map("[a-z]{0,4}", plain_json(), 0..6),
+            pretty in any::<bool>(),
+        ) {
+            let value = Value::Object(value.into_iter().collect());
+            let text = written(&value, pretty);
+            let fields = Fields::read_checked(&text);
+            prop_assert!(fields.is_some(), "{}", text);
+            prop_assert_eq!(fields, Fields::read(&text));
+        }
+
         /// Every field and element found is the value serde_json reads there.
         #[test]
         fn fields_agree_with_serde_json(
@@ -399,12 +749,7 @@ mod tests {
             pretty in any::<bool>(),
         ) {
             let value = Value::Object(map.clone().into_iter().collect());
-            let text = if pretty {
-                serde_json::to_string_pretty(&value)
-            } else {
-                serde_json::to_string(&value)
-            }
-            .unwrap_or_default();
+            let text = written(&value, pretty);
             let fields = Fields::read(&text).expect("a mapping");
             let read: Vec<(String, Value)> = fields
                 .iter()
