@@ -245,8 +245,8 @@ impl Drop for StopOnPanic<'_> {
 }
 
 /// `f` of contiguous chunks of `items`, one per core and each of at least `min_chunk` items
-/// (fewer items stay on one thread), in order: for work that keeps state across the items of
-/// a chunk (a loading thread's own interner).
+/// (fewer items stay on one thread: this one), in order: for work that keeps state across the
+/// items of a chunk (a loading thread's own interner).
 pub(crate) fn chunks_in_order<'a, T, R, F>(items: &'a [T], min_chunk: usize, f: F) -> Vec<R>
 where
     T: Sync,
@@ -256,6 +256,10 @@ where
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let size = items.len().div_ceil(threads).max(min_chunk).max(1);
     let chunks: Vec<&[T]> = items.chunks(size).collect();
+    // One chunk is mapped here: a thread would cost more than it could save.
+    if chunks.len() < 2 {
+        return chunks.into_iter().map(f).collect();
+    }
     map_in_order(&chunks, |chunk| f(chunk))
 }
 

@@ -544,6 +544,48 @@ fn a_misspelled_placement_kind_is_refused_as_the_api_server_does() {
     .run();
 }
 
+/// Bindings are judged on every core, a thousand or more to a thread: their errors and
+/// warnings still come in input order, across those blocks.
+#[test]
+fn many_bindings_are_judged_in_input_order() {
+    let binding = |at: usize| {
+        // Every 700th binding names a Placement that is not there; each binds a deleted Policy.
+        let placement = if at % 700 == 3 {
+            "placement-gone"
+        } else {
+            "placement-prod"
+        };
+        format!(
+            "apiVersion: policy.open-cluster-management.io/v1\nkind: PlacementBinding\nmetadata:\n  name: binding-{at:04}\n  namespace: policies\nplacementRef:\n  apiGroup: cluster.open-cluster-management.io\n  kind: Placement\n  name: {placement}\nsubjects:\n  - apiGroup: policy.open-cluster-management.io\n    kind: Policy\n    name: policy-deleted-{at:04}\n"
+        )
+    };
+    let bindings: Vec<String> = (0..3000).map(binding).collect();
+    let output = with_consumers("check")
+        .args(["-f", "-"])
+        .stdin(bindings.join("---\n"))
+        .status(1)
+        .stderr_contains("<stdin>: 2900 more warnings not shown")
+        .run();
+    let named = |text: &[u8], kind: &str| -> Vec<String> {
+        String::from_utf8_lossy(text)
+            .lines()
+            .filter(|line| line.starts_with(kind))
+            .filter_map(|line| line.split("PlacementBinding/policies/").nth(1))
+            .filter_map(|rest| rest.split(':').next())
+            .map(str::to_string)
+            .collect()
+    };
+    // Errors at 3, 703, 1403 (the first thread's block) and 2103, 2803 (the second's).
+    let errors: Vec<String> = (0..3000)
+        .filter(|at| at % 700 == 3)
+        .map(|at| format!("binding-{at:04}"))
+        .collect();
+    assert_eq!(named(&output.stdout, "error:"), errors);
+    // The first hundred warnings are shown, in order.
+    let warnings: Vec<String> = (0..100).map(|at| format!("binding-{at:04}")).collect();
+    assert_eq!(named(&output.stderr, "warning:"), warnings);
+}
+
 #[test]
 fn a_binding_whose_subjects_are_all_missing_is_a_warning() {
     broken(

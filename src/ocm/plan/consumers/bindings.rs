@@ -58,58 +58,85 @@ pub(crate) fn binding_problems(
             })
             .collect()
     });
+    // Each binding is judged on its own: on every core, in input order (a hub's 10k bindings
+    // were a few milliseconds of one core at the end of every run).
+    let judged = crate::parallel::chunks_in_order(
+        &model.apis.consumers.bindings,
+        JUDGED_TOGETHER,
+        |bindings| {
+            bindings
+                .iter()
+                .map(|binding| judged(consumers, binding, selected.as_ref()))
+                .collect::<Vec<_>>()
+        },
+    );
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
-    for binding in &model.apis.consumers.bindings {
-        if let Err(why) = binding_target(consumers, binding) {
-            errors.push(Diagnostic {
-                field: Some("placementRef"),
-                ..diagnostic(binding, Kind::Unresolved, why.to_string())
-            });
-        }
-        if selected
-            .as_ref()
-            .is_some_and(|selected| !concerns(consumers, binding, selected))
-        {
-            continue;
-        }
-        // Without any Policy or PolicySet the inputs are taken as a part of the hub (a
-        // migration's output holds the bindings it rewrote, not their policies): subjects
-        // are judged only when some are there.
-        if consumers.policies.is_empty() {
-            continue;
-        }
-        let ns = namespace(&binding.object);
-        let missing: Vec<String> = binding
-            .subjects
-            .iter()
-            .enumerate()
-            .filter(|(_, (group, kind, name))| {
-                group == POLICY_GROUP
-                    && !consumers
-                        .policies
-                        .contains_key(&(kind.as_str(), ns, name.as_str()))
-            })
-            .map(|(at, (_, kind, name))| format!("subjects[{at}] {}", name_of(kind, ns, name)))
-            .collect();
-        if missing.len() == binding.subjects.len() {
-            warnings.push(diagnostic(
-                binding,
-                Kind::PlacedNowhere,
-                format!(
-                    "binds nothing: none of its subjects is in the inputs ({})",
-                    missing.join(", ")
-                ),
-            ));
-        } else if !missing.is_empty() {
-            warnings.push(diagnostic(
-                binding,
-                Kind::MissingSubjects,
-                format!("not in the inputs: {}", missing.join(", ")),
-            ));
-        }
+    for (error, warning) in judged.into_iter().flatten() {
+        errors.extend(error);
+        warnings.extend(warning);
     }
     (errors, warnings)
+}
+
+/// Bindings judged on one thread at least: fewer take less time than another thread takes to
+/// start.
+const JUDGED_TOGETHER: usize = 1024;
+
+/// One binding's error (a `placementRef` that resolves to nothing) and warning (subjects not
+/// in the inputs, judged when it binds one of `selected`, or always without a selection).
+fn judged(
+    consumers: &Consumers,
+    binding: &PlacementBinding,
+    selected: Option<&HashSet<(&str, &str, &str)>>,
+) -> (Option<Diagnostic>, Option<Diagnostic>) {
+    let error = binding_target(consumers, binding)
+        .err()
+        .map(|why| Diagnostic {
+            field: Some("placementRef"),
+            ..diagnostic(binding, Kind::Unresolved, why.to_string())
+        });
+    if selected.is_some_and(|selected| !concerns(consumers, binding, selected)) {
+        return (error, None);
+    }
+    // Without any Policy or PolicySet the inputs are taken as a part of the hub (a
+    // migration's output holds the bindings it rewrote, not their policies): subjects
+    // are judged only when some are there.
+    if consumers.policies.is_empty() {
+        return (error, None);
+    }
+    let ns = namespace(&binding.object);
+    let missing: Vec<String> = binding
+        .subjects
+        .iter()
+        .enumerate()
+        .filter(|(_, (group, kind, name))| {
+            group == POLICY_GROUP
+                && !consumers
+                    .policies
+                    .contains_key(&(kind.as_str(), ns, name.as_str()))
+        })
+        .map(|(at, (_, kind, name))| format!("subjects[{at}] {}", name_of(kind, ns, name)))
+        .collect();
+    let warning = if missing.len() == binding.subjects.len() {
+        Some(diagnostic(
+            binding,
+            Kind::PlacedNowhere,
+            format!(
+                "binds nothing: none of its subjects is in the inputs ({})",
+                missing.join(", ")
+            ),
+        ))
+    } else if !missing.is_empty() {
+        Some(diagnostic(
+            binding,
+            Kind::MissingSubjects,
+            format!("not in the inputs: {}", missing.join(", ")),
+        ))
+    } else {
+        None
+    };
+    (error, warning)
 }
 
 fn diagnostic(binding: &PlacementBinding, kind: Kind, message: String) -> Diagnostic {
