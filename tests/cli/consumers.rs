@@ -28,8 +28,18 @@ fn every_consumer_is_an_item_with_its_clusters_and_chain() {
     common::golden(&expected("plan.yaml"), &common::stdout(&output));
 }
 
+/// An item of a kind no reader knows that makes a JSON List over a megabyte: such a List's
+/// items are checked on every core, each small one's fields found as it is checked.
+fn padding() -> String {
+    format!(
+        r#"{{"apiVersion": "example.com/v1", "kind": "Padding", "metadata": {{"name": "padding"}}, "data": "{}"}}"#,
+        "x".repeat(1 << 20)
+    )
+}
+
 /// The consumers written as the items of one JSON List, each decoded from its fields (those
-/// a reader lacks left unread), plan as their YAML documents do.
+/// a reader lacks left unread), plan as their YAML documents do: in a small List, and in one
+/// over a megabyte.
 #[test]
 fn consumers_in_a_json_list_plan_as_their_yaml() {
     let mut items = Vec::new();
@@ -41,23 +51,64 @@ fn consumers_in_a_json_list_plan_as_their_yaml() {
             let value: serde_json::Value = serde::Deserialize::deserialize(document)
                 .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
             if !value.is_null() {
-                items.push(value);
+                items.push(value.to_string());
             }
         }
     }
     let dir = common::tempdir();
-    let list = dir.path().join("consumers.json");
-    let text = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items});
-    common::write(&list, &text.to_string());
-    let output = Test::new()
-        .args(["plan", "-f", "testdata/fleet/inventory.yaml"])
-        .args(["-f", "testdata/fleet/clustersets.yaml"])
-        .args(["-f", "testdata/fleet/workloads/placements.yaml"])
-        .args(["-f", &list.to_string_lossy()])
+    for large in [false, true] {
+        let mut items = items.clone();
+        if large {
+            items.push(padding());
+        }
+        let list = dir.path().join(format!("consumers-{large}.json"));
+        let text = format!(
+            r#"{{"apiVersion": "v1", "kind": "List", "items": [{}]}}"#,
+            items.join(",\n")
+        );
+        assert_eq!(text.len() > 1 << 20, large);
+        common::write(&list, &text);
+        let output = Test::new()
+            .args(["plan", "-f", "testdata/fleet/inventory.yaml"])
+            .args(["-f", "testdata/fleet/clustersets.yaml"])
+            .args(["-f", "testdata/fleet/workloads/placements.yaml"])
+            .args(["-f", &list.to_string_lossy()])
+            .args(CI_NOW)
+            .args(["-o", "yaml"])
+            .run();
+        common::golden(&expected("plan.yaml"), &common::stdout(&output));
+    }
+}
+
+/// A key written twice in a small item of a JSON List over a megabyte is refused as in any
+/// other input: the whole file is read again as a tree, whose error names the line.
+#[test]
+fn a_key_twice_in_an_item_of_a_large_json_list_is_refused() {
+    let policy = r#"{
+      "apiVersion": "policy.open-cluster-management.io/v1",
+      "kind": "Policy",
+      "metadata": {"name": "policy-twice", "namespace": "policies"},
+      "spec": {
+        "disabled": false,
+        "disabled": true
+      }
+    }"#;
+    let text = format!(
+        "{{\n  \"apiVersion\": \"v1\",\n  \"kind\": \"List\",\n  \"items\": [\n    {},\n    {policy}\n  ]\n}}\n",
+        padding()
+    );
+    let dir = common::tempdir();
+    let list = dir.path().join("twice.json");
+    common::write(&list, &text);
+    let list = list.to_string_lossy();
+    Test::new()
+        .args(["check", "-f", "testdata/fleet/inventory.yaml", "-f", &list])
         .args(CI_NOW)
-        .args(["-o", "yaml"])
+        .status(1)
+        .stdout(format!(
+            "error: {list}#1: line 12 column 18: duplicate entry with key \"disabled\"\n1 error: the inputs could not be read, nothing was checked\n"
+        ))
         .run();
-    common::golden(&expected("plan.yaml"), &common::stdout(&output));
 }
 
 #[test]
