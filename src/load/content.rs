@@ -15,7 +15,7 @@ use serde_json::value::RawValue;
 use serde_yaml::Value;
 
 use super::decode::{decode, FieldError};
-use super::fields::Fields;
+use super::fields::{Fields, LINEAR_KEYS};
 use super::strict;
 
 /// One value to read, borrowed from a parsed document.
@@ -475,10 +475,6 @@ impl<'de> DeserializeSeed<'de> for Checked {
         deserializer.deserialize_any(self)
     }
 }
-
-/// Keys compared linearly up to this many; a larger mapping switches to a hash set, so a
-/// hostile mapping with 100k keys stays linear.
-const LINEAR_KEYS: usize = 16;
 
 impl<'de> Visitor<'de> for Checked {
     type Value = ();

@@ -201,8 +201,8 @@ const CHECKED_STRING_END: [bool; 256] = {
 const CHECKED_DEPTH: usize = 64;
 
 /// Keys compared linearly up to this many in a mapping; the rest in a hash set, so a hostile
-/// mapping of 100k keys stays linear.
-const LINEAR_KEYS: usize = 16;
+/// mapping of 100k keys stays linear (here and in serde_json's check, `content::Checked`).
+pub(super) const LINEAR_KEYS: usize = 16;
 
 /// The keys of one mapping seen so far, for "no key twice". Keys are compared as written:
 /// a key with an escape is left to serde_json ([`Cursor::checked_key`]).
@@ -226,13 +226,11 @@ impl<'a> Keys<'a> {
             }
             self.count += 1;
         } else {
-            {
-                if self.many.is_empty() {
-                    self.many.extend(self.few);
-                }
-                if !self.many.insert(key) {
-                    return None;
-                }
+            if self.many.is_empty() {
+                self.many.extend(self.few);
+            }
+            if !self.many.insert(key) {
+                return None;
             }
         }
         Some(())
