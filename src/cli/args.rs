@@ -146,6 +146,8 @@ impl InputArgs {
                 hidden: self.hidden,
                 exclude: self.exclude.clone(),
             },
+            // Every command's process ends right after its run.
+            left_to_exit: true,
         }
     }
 }

@@ -115,6 +115,10 @@ pub(super) struct ModelBuilder<'t> {
     /// could not be read), each with the skipped entry it takes back when selected; decided
     /// once every document is read.
     deferred: Vec<(ObjectRef, (Source, String), Deferred, Kept)>,
+    /// What only the loading needs is left to the process's exit ([`LoadOptions`]'s).
+    ///
+    /// [`LoadOptions`]: super::LoadOptions
+    left_to_exit: bool,
 }
 
 impl<'t> ModelBuilder<'t> {
@@ -125,6 +129,11 @@ impl<'t> ModelBuilder<'t> {
             inputs,
             ..ModelBuilder::default()
         }
+    }
+
+    /// Whether what only the loading needs is left to the process's exit.
+    pub(super) fn left_to_exit(&mut self, left: bool) {
+        self.left_to_exit = left;
     }
 
     /// The objects added from now on are read from `inputs[index]`.
@@ -191,6 +200,14 @@ impl<'t> ModelBuilder<'t> {
 
     pub(super) fn skip(&mut self, source: Source, what: String) {
         self.model.skipped.push((source, what));
+    }
+
+    /// Room for `items` more objects (a List's): the identity map grown a doubling at a time
+    /// re-hashed every identity read so far, serial work that was a third of applying 10k
+    /// Policies and their bindings beside 10k Placements. A List of clusters claims none:
+    /// its room stays unwritten but for a control byte per slot.
+    pub(super) fn expect(&mut self, items: usize) {
+        self.objects.reserve(items);
     }
 
     /// Adds one decoded object, in document order; `print` is its content's fingerprint.
@@ -382,17 +399,21 @@ impl<'t> ModelBuilder<'t> {
             objects,
             clusters,
             interner,
+            left_to_exit,
             ..
         } = self;
         // What only the loading needed (an entry per object and per cluster read, each with
-        // its strings) is freed on a thread of its own, which nothing waits for: it is serial
-        // work of every run (10k placement consumers and the objects binding them made it
-        // ~10 ms), done while the workloads are sorted and the run's indexes built. A small
-        // model's are freed here, in less time than a thread takes to start; no thread to be
-        // had, the failed spawn drops them here too.
+        // its strings) is left to a process that exits after its run. Otherwise it is freed on
+        // a thread of its own, which nothing waits for: it is serial work of every run (10k
+        // placement consumers and the objects binding them made it ~10 ms), done while the
+        // workloads are sorted and the run's indexes built. A small model's are freed here, in
+        // less time than a thread takes to start; no thread to be had, the failed spawn drops
+        // them here too.
         let entries = objects.len() + clusters.len();
         let loading_only = (objects, clusters, interner);
-        if entries >= FREED_APART {
+        if left_to_exit {
+            std::mem::forget(loading_only);
+        } else if entries >= FREED_APART {
             let _freeing = std::thread::Builder::new().spawn(move || drop(loading_only));
         } else {
             drop(loading_only);
