@@ -45,20 +45,30 @@ fn decided(item: &PlanItem, trace: &ItemTrace, decisions: &Decisions) -> (Cluste
     (clusters.into_iter().collect::<Vec<_>>().into(), found)
 }
 
+/// One route as landing found it; its trace ([`RouteTrace`]) is made only when kept.
+struct Landed<'a> {
+    chain: Vec<String>,
+    placement: &'a ObjectRef,
+    clusters: ClusterNames,
+    dropped: Vec<(String, String)>,
+}
+
 /// The consumer's planned item. `placed` gives a placement's planned item (every route's
-/// target was planned); `registered` the clusters registered with Argo CD, when known.
+/// target was planned); `registered` the clusters registered with Argo CD, when known. Its
+/// trace is made when `kept` (a plan document reads only the item: 10k Policies' traces were
+/// a tenth of landing them), and holds the placements' items when `full`.
 pub(crate) fn land<'a, 'p>(
     workload: &'a Workload,
     resolution: &Resolution<'a>,
     placed: &(dyn Fn(&Workload) -> Option<&'p Planned<'a>> + Sync),
     registered: Option<&HashMap<&str, &str>>,
-    full: bool,
+    (kept, full): (bool, bool),
 ) -> Planned<'a>
 where
     'a: 'p,
 {
     let mut errors = resolution.errors.clone();
-    let mut notes = resolution.notes.clone();
+    let mut notes = Vec::new();
     let mut routes = Vec::new();
     let mut placements: Vec<(PlanItem, ItemTrace<'a>)> = Vec::new();
     let mut generators_found = vec![false; resolution.needs_decisions.len()];
@@ -66,11 +76,11 @@ where
     let mut rollouts = Vec::new();
     let route_count = resolution.routes.len();
     for route in &resolution.routes {
-        let placement = route.target.object.clone();
+        let placement = &route.target.object;
         let Some(planned) = placed(route.target) else {
             continue;
         };
-        if full && !placements.iter().any(|(item, _)| item.source == placement) {
+        if full && !placements.iter().any(|(item, _)| &item.source == placement) {
             placements.push((planned.item.clone(), planned.trace.clone()));
         }
         if !planned.item.errors.is_empty() {
@@ -89,7 +99,7 @@ where
             continue;
         }
         if let Some((field, strategy)) = &route.rollout {
-            match rollout_over(&placement, strategy, &planned.item) {
+            match rollout_over(placement, strategy, &planned.item) {
                 Ok((rollout, note)) => {
                     rollouts.push(rollout);
                     notes.extend(note);
@@ -103,7 +113,7 @@ where
         let (kept, dropped) = leave_out(route, chosen, resolution.registered_only, registered);
         let mut chain = route.chain.clone();
         chain.push(placement.to_string());
-        routes.push(RouteTrace {
+        routes.push(Landed {
             chain,
             placement,
             clusters: kept,
@@ -123,17 +133,34 @@ where
         registered.is_none() && !routes.is_empty(),
     ));
     let mut item = item(workload, errors, clusters, single_groups, rollouts);
-    item.api.ocm.via = routes.iter().map(|route| route.chain.clone()).collect();
     let warnings = resolution
         .warnings
         .iter()
         .map(|(kind, message)| Diagnostic::about(workload, *kind, message.clone()))
         .collect();
+    if !kept {
+        item.api.ocm.via = routes.into_iter().map(|route| route.chain).collect();
+        return Planned {
+            item,
+            trace: ItemTrace::NotKept,
+            warnings,
+        };
+    }
+    item.api.ocm.via = routes.iter().map(|route| route.chain.clone()).collect();
+    let routes = routes
+        .into_iter()
+        .map(|route| RouteTrace {
+            chain: route.chain,
+            placement: route.placement.clone(),
+            clusters: route.clusters,
+            dropped: route.dropped,
+        })
+        .collect();
     Planned {
         item,
         trace: ItemTrace::Consumer(Box::new(ConsumerTrace {
             routes,
-            notes,
+            notes: resolution.notes.iter().cloned().chain(notes).collect(),
             placements,
         })),
         warnings,
@@ -218,7 +245,7 @@ fn leave_out(
 
 /// The consumer's clusters: one route and nothing else gives its names as they are; else
 /// the union of every route's and the inline ones, sorted.
-fn union(routes: &[RouteTrace], inline: Option<&[String]>) -> ClusterNames {
+fn union(routes: &[Landed<'_>], inline: Option<&[String]>) -> ClusterNames {
     match (routes, inline) {
         ([only], None) => only.clusters.clone(),
         _ => {

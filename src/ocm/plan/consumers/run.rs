@@ -124,16 +124,13 @@ impl<'a> Resolved<'a> {
                     None => planned.get(at).and_then(Option::as_ref),
                 }
             };
+            // A trace no output reads is not made (10k Policies' routes).
+            let kept = run.options.trace > Trace::Plan;
             parallel::map_in_order(&resolutions, |(at, workload, resolution)| {
-                let item = land(workload, resolution, &placed, registered, full);
-                // A trace no output reads is dropped here, on every core, rather than by the
-                // run's outcome on one (10k Policies' routes).
-                let item = if run.options.trace > Trace::Plan {
-                    item
-                } else {
-                    item.untraced()
-                };
-                (*at, item)
+                (
+                    *at,
+                    land(workload, resolution, &placed, registered, (kept, full)),
+                )
             })
         };
         for (at, item) in landed {
