@@ -34,7 +34,7 @@ pub(crate) use echo::{echo, shorten_quoted, MAX_LINE_CHARS};
 pub(crate) use label_selector::{LabelSelectorRequirementSpec, LabelSelectorSpec};
 pub(crate) use labels::{labels_from, Interned, Interner, Labels};
 pub use object::ObjectRef;
-pub(crate) use object::{Metadata, Source};
+pub(crate) use object::{object_name, Metadata, Source};
 pub(crate) use plan_document::{join_keys, plan_item_keys, PLAN_API_VERSION, PLAN_KIND};
 pub use plan_document::{Plan, PlanItem};
 pub(crate) use quantity::Quantity;

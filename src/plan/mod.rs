@@ -276,7 +276,11 @@ fn outcome<'a>(
     problem_warnings: Vec<Diagnostic>,
 ) -> PlanOutcome<'a> {
     let mut outcome = PlanOutcome {
-        plan: Plan::default(),
+        // Sized once: an item is large to move, and these grow on one core.
+        plan: Plan {
+            items: Vec::with_capacity(workloads.len()),
+            ..Plan::default()
+        },
         traces: Vec::with_capacity(workloads.len()),
         errors: Vec::new(),
         problems: Vec::new(),

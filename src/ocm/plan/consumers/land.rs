@@ -112,7 +112,7 @@ where
         }
         let (kept, dropped) = leave_out(route, chosen, resolution.registered_only, registered);
         let mut chain = route.chain.clone();
-        chain.push(placement.to_string());
+        chain.push(placement.qualified_name());
         routes.push(Landed {
             chain,
             placement,

@@ -203,5 +203,5 @@ const POLICY_GROUP: &str = "policy.open-cluster-management.io";
 
 /// `Kind/namespace/name` of an object.
 fn name_of(kind: &str, namespace: &str, name: &str) -> String {
-    format!("{kind}/{namespace}/{name}")
+    crate::model::object_name(kind, Some(namespace), name)
 }
