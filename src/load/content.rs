@@ -124,6 +124,21 @@ impl<'a> Content<'a> {
         }
     }
 
+    /// The value of `key` when this is a JSON mapping whose fields were found and the value is
+    /// a string written without an escape: its text is what it decodes to, read here without
+    /// a decoder (every object's `apiVersion` and `kind`). `None` otherwise, for a decoder to
+    /// take (and to refuse as the tree would).
+    pub(super) fn plain_string(self, key: &str) -> Option<&'a str> {
+        match self {
+            Content::Fields(fields) => {
+                let quoted = fields.get(key)?;
+                let text = quoted.strip_prefix('"')?.strip_suffix('"')?;
+                (!text.contains('\\')).then_some(text)
+            }
+            Content::Tree(_) | Content::Json(_) => None,
+        }
+    }
+
     /// The value of `key` when this is a mapping that has it.
     pub(crate) fn get(self, key: &str) -> Option<Content<'a>> {
         match self {
@@ -720,6 +735,22 @@ mod tests {
             assert!(fields.is_some_and(|fields| fields.walked("items", 0).is_none()));
             assert!(fields.is_some_and(|fields| fields.walked("items", 1).is_some()));
         }
+    }
+
+    #[test]
+    fn a_plain_string_is_read_only_where_its_text_is_what_it_decodes_to() {
+        let text = r#"{"a": "x/v1", "b": "x\/v1", "c": 1, "d": null, "e": ["x"], "f": ""}"#;
+        let fields = Fields::read(text).unwrap_or_else(|| panic!("a mapping"));
+        let content = Content::Fields(&fields);
+        assert_eq!(content.plain_string("a"), Some("x/v1"));
+        assert_eq!(content.plain_string("f"), Some(""));
+        // An escape, any other kind of value, or no such field: the decoder's to take.
+        for key in ["b", "c", "d", "e", "missing"] {
+            assert_eq!(content.plain_string(key), None, "{key}");
+        }
+        let (value, text) = both(text);
+        assert_eq!(Content::Tree(&value).plain_string("a"), None);
+        assert_eq!(Content::Json(text).plain_string("a"), None);
     }
 
     fn both(text: &str) -> (Value, &str) {

@@ -177,9 +177,18 @@ fn type_meta(content: Content<'_>, at: At<'_>) -> Result<Option<TypeMeta>, LoadE
             return Err(at.invalid("", message));
         }
     }
-    let type_meta: TypeMeta = content
-        .decode_fields(&["apiVersion", "kind"])
-        .map_err(|error| at.invalid(&error.path, error.message))?;
+    let type_meta = match (
+        content.plain_string("apiVersion"),
+        content.plain_string("kind"),
+    ) {
+        (Some(api_version), Some(kind)) => TypeMeta {
+            api_version: api_version.to_string(),
+            kind: kind.to_string(),
+        },
+        _ => content
+            .decode_fields(&["apiVersion", "kind"])
+            .map_err(|error| at.invalid(&error.path, error.message))?,
+    };
     if let Some((field, message)) = type_meta.invalid() {
         return Err(at.invalid(field, message));
     }
