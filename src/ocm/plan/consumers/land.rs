@@ -55,14 +55,14 @@ struct Landed<'a> {
 
 /// The consumer's planned item. `placed` gives a placement's planned item (every route's
 /// target was planned); `registered` the clusters registered with Argo CD, when known. Its
-/// trace is made when `kept` (a plan document reads only the item: 10k Policies' traces were
-/// a tenth of landing them), and holds the placements' items when `full`.
+/// trace is made when `keep_trace` (a plan document reads only the item: 10k Policies' traces
+/// were a tenth of landing them), and holds the placements' items when `full`.
 pub(crate) fn land<'a, 'p>(
     workload: &'a Workload,
     resolution: &Resolution<'a>,
     placed: &(dyn Fn(&Workload) -> Option<&'p Planned<'a>> + Sync),
     registered: Option<&HashMap<&str, &str>>,
-    (kept, full): (bool, bool),
+    (keep_trace, full): (bool, bool),
 ) -> Planned<'a>
 where
     'a: 'p,
@@ -138,7 +138,7 @@ where
         .iter()
         .map(|(kind, message)| Diagnostic::about(workload, *kind, message.clone()))
         .collect();
-    if !kept {
+    if !keep_trace {
         item.api.ocm.via = routes.into_iter().map(|route| route.chain).collect();
         return Planned {
             item,

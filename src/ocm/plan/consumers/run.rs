@@ -125,12 +125,16 @@ impl<'a> Resolved<'a> {
                 }
             };
             // A trace no output reads is not made (10k Policies' routes).
-            let kept = run.options.trace > Trace::Plan;
+            let keep_trace = run.options.trace > Trace::Plan;
             parallel::map_in_order(&resolutions, |(at, workload, resolution)| {
-                (
-                    *at,
-                    land(workload, resolution, &placed, registered, (kept, full)),
-                )
+                let item = land(
+                    workload,
+                    resolution,
+                    &placed,
+                    registered,
+                    (keep_trace, full),
+                );
+                (*at, item)
             })
         };
         for (at, item) in landed {
