@@ -294,7 +294,7 @@ fn load_list(
             // are the one-thread ones, and a 100k-item List never holds every decoded
             // object at once.
             let items = list.list_at("items").unwrap_or_default();
-            let sources = item_sources(list, &items, source, item_lines);
+            let lines = lines_of_items(list, &items, source, item_lines);
             let indexed: Vec<(usize, Content<'_>)> = items.into_iter().enumerate().collect();
             // A large item's fields may have been found already, when its document was
             // checked ([`Content::walked`]): it is not walked again.
@@ -312,11 +312,16 @@ fn load_list(
                     let item = walked(index)
                         .or(fields[index].as_ref())
                         .map_or(item, Content::Fields);
-                    let step = prepare(item, &sources[index], &misread[index], &prefix, &namespace);
-                    (index, prefix, step)
+                    // Made here, on every core: each item's copy of the file's name.
+                    let source = Source {
+                        line: lines[index],
+                        ..source.clone()
+                    };
+                    let step = prepare(item, &source, &misread[index], &prefix, &namespace);
+                    (index, prefix, source, step)
                 },
-                |(index, prefix, step)| {
-                    apply(step, &sources[index], &misread[index], &prefix, builder);
+                |(index, prefix, source, step)| {
+                    apply(step, &source, &misread[index], &prefix, builder);
                 },
             );
         }
@@ -344,22 +349,18 @@ fn item_prefix(prefix: &str, index: usize) -> String {
     at
 }
 
-/// Where each of a List's `items` is: the List's file and document, at the item's line when
-/// it is known. A JSON List's items are slices of its text, which starts at the List's line:
-/// their lines are counted there, in one walk over the text.
-fn item_sources(
+/// The line of each of a List's `items` (its source is the List's, at that line): the item's
+/// own where it is known, else the List's. A JSON List's items are slices of its text, which
+/// starts at the List's line: their lines are counted there, in one walk over the text.
+fn lines_of_items(
     list: Content<'_>,
     items: &[Content<'_>],
     source: &Source,
     item_lines: &[Option<usize>],
-) -> Vec<Source> {
-    let at = |line: Option<usize>| Source {
-        line: line.or(source.line),
-        ..source.clone()
-    };
+) -> Vec<Option<usize>> {
     let Some((text, line)) = list.text().zip(source.line) else {
         return (0..items.len())
-            .map(|index| at(item_lines.get(index).copied().flatten()))
+            .map(|index| item_lines.get(index).copied().flatten().or(source.line))
             .collect();
     };
     let mut lines = Lines::new(text);
@@ -367,7 +368,7 @@ fn item_sources(
         .iter()
         .map(|item| {
             let within = item.text().and_then(|item| lines.of(item));
-            at(within.map(|within| line + within - 1))
+            within.map(|within| line + within - 1).or(source.line)
         })
         .collect()
 }
