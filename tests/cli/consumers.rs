@@ -8,14 +8,20 @@ use std::path::Path;
 use crate::common::{self, Test, CI_NOW};
 
 /// The example fleet, its Placements and the consumers of testdata/consumers.
-fn with_consumers(subcommand: &str) -> Test {
+/// `subcommand` over the fleet the consumers land on: its inventory, cluster sets and
+/// Placements.
+fn with_fleet(subcommand: &str) -> Test {
     Test::new()
         .args([subcommand, "-f", "testdata/fleet/inventory.yaml"])
         .args(["-f", "testdata/fleet/clustersets.yaml"])
         .args(["-f", "testdata/fleet/workloads/placements.yaml"])
+        .args(CI_NOW)
+}
+
+fn with_consumers(subcommand: &str) -> Test {
+    with_fleet(subcommand)
         .args(["-f", "testdata/consumers/policies.yaml"])
         .args(["-f", "testdata/consumers/apps.yaml"])
-        .args(CI_NOW)
 }
 
 fn expected(name: &str) -> std::path::PathBuf {
@@ -68,13 +74,8 @@ fn consumers_in_a_json_list_plan_as_their_yaml() {
         );
         assert_eq!(text.len() > 1 << 20, large);
         common::write(&list, &text);
-        let output = Test::new()
-            .args(["plan", "-f", "testdata/fleet/inventory.yaml"])
-            .args(["-f", "testdata/fleet/clustersets.yaml"])
-            .args(["-f", "testdata/fleet/workloads/placements.yaml"])
-            .args(["-f", &list.to_string_lossy()])
-            .args(CI_NOW)
-            .args(["-o", "yaml"])
+        let output = with_fleet("plan")
+            .args(["-f", &list.to_string_lossy(), "-o", "yaml"])
             .run();
         common::golden(&expected("plan.yaml"), &common::stdout(&output));
     }
