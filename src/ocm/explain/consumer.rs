@@ -106,7 +106,7 @@ pub(crate) fn explain(explanation: &mut Explanation, trace: &ConsumerTrace, clus
                 }
                 if let Some(verdict) = placed
                     .iter()
-                    .find(|placement| placement.source == route.placement)
+                    .find(|placement| &placement.source == route.placement)
                     .and_then(|placement| placement.verdict(name))
                 {
                     reasons.push(format!("{}: {}", route.placement, verdict.reason));

@@ -45,14 +45,6 @@ fn decided(item: &PlanItem, trace: &ItemTrace, decisions: &Decisions) -> (Cluste
     (clusters.into_iter().collect::<Vec<_>>().into(), found)
 }
 
-/// One route as landing found it; its trace ([`RouteTrace`]) is made only when kept.
-struct Landed<'a> {
-    chain: Vec<String>,
-    placement: &'a ObjectRef,
-    clusters: ClusterNames,
-    dropped: Vec<(String, String)>,
-}
-
 /// The consumer's planned item. `placed` gives a placement's planned item (every route's
 /// target was planned); `registered` the clusters registered with Argo CD, when known. Its
 /// trace is made when `keep_trace` (a plan document reads only the item: 10k Policies' traces
@@ -113,7 +105,7 @@ where
         let (kept, dropped) = leave_out(route, chosen, resolution.registered_only, registered);
         let mut chain = route.chain.clone();
         chain.push(placement.qualified_name());
-        routes.push(Landed {
+        routes.push(RouteTrace {
             chain,
             placement,
             clusters: kept,
@@ -147,15 +139,6 @@ where
         };
     }
     item.api.ocm.via = routes.iter().map(|route| route.chain.clone()).collect();
-    let routes = routes
-        .into_iter()
-        .map(|route| RouteTrace {
-            chain: route.chain,
-            placement: route.placement.clone(),
-            clusters: route.clusters,
-            dropped: route.dropped,
-        })
-        .collect();
     Planned {
         item,
         trace: ItemTrace::Consumer(Box::new(ConsumerTrace {
@@ -245,7 +228,7 @@ fn leave_out(
 
 /// The consumer's clusters: one route and nothing else gives its names as they are; else
 /// the union of every route's and the inline ones, sorted.
-fn union(routes: &[Landed<'_>], inline: Option<&[String]>) -> ClusterNames {
+fn union(routes: &[RouteTrace<'_>], inline: Option<&[String]>) -> ClusterNames {
     match (routes, inline) {
         ([only], None) => only.clusters.clone(),
         _ => {

@@ -25,7 +25,7 @@ pub(crate) use run::Resolved;
 /// What a consumer item's trace holds: how it got to its clusters.
 #[derive(Clone, Debug, Default)]
 pub struct ConsumerTrace<'a> {
-    pub routes: Vec<RouteTrace>,
+    pub routes: Vec<RouteTrace<'a>>,
     /// What the controller does besides placing (a disabled Policy, a local Subscription,
     /// a rollout order, generators not planned).
     pub notes: Vec<String>,
@@ -35,11 +35,12 @@ pub struct ConsumerTrace<'a> {
 }
 
 /// One way a consumer lands: the objects in between, the placement, and what it gave.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RouteTrace {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RouteTrace<'a> {
     /// `PlacementBinding/ns/b`, … then the placement (`Placement/ns/p`).
     pub chain: Vec<String>,
-    pub placement: ObjectRef,
+    /// The placement's identity, as the model holds it.
+    pub placement: &'a ObjectRef,
     /// The clusters this route lands on, sorted.
     pub clusters: ClusterNames,
     /// Clusters the placement chose that this route leaves out, each with why.
