@@ -246,7 +246,8 @@ impl Drop for StopOnPanic<'_> {
 
 /// `f` of contiguous chunks of `items`, one per core and each of at least `min_chunk` items
 /// (fewer items stay on one thread: this one), in order: for work that keeps state across the
-/// items of a chunk (a loading thread's own interner).
+/// items of a chunk (a loading thread's own interner), or whose items are too cheap to hand
+/// out in blocks (checking a List's small items, judging the objects that bind consumers).
 pub(crate) fn chunks_in_order<'a, T, R, F>(items: &'a [T], min_chunk: usize, f: F) -> Vec<R>
 where
     T: Sync,

@@ -304,7 +304,7 @@ fn load_list(
             });
             let misread = plain_scalars::by_item(misread, indexed.len());
             let namespace = builder.namespace().to_string();
-            builder.expect(indexed.len());
+            builder.reserve_objects(indexed.len());
             for_each_item(
                 &indexed,
                 |&(index, item)| {

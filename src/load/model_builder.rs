@@ -206,7 +206,7 @@ impl<'t> ModelBuilder<'t> {
     /// re-hashed every identity read so far, serial work that was a third of applying 10k
     /// Policies and their bindings beside 10k Placements. A List of clusters claims none:
     /// its room stays unwritten but for a control byte per slot.
-    pub(super) fn expect(&mut self, items: usize) {
+    pub(super) fn reserve_objects(&mut self, items: usize) {
         self.objects.reserve(items);
     }
 
