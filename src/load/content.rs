@@ -15,7 +15,7 @@ use serde_json::value::RawValue;
 use serde_yaml::Value;
 
 use super::decode::{decode, FieldError};
-use super::fields::{Fields, LINEAR_KEYS};
+use super::fields::{Fields, Walked, LARGE, LINEAR_KEYS};
 use super::strict;
 
 /// One value to read, borrowed from a parsed document.
@@ -363,7 +363,7 @@ fn json_documents_whole(text: &str) -> Option<Vec<(usize, &str)>> {
 
 /// A mapping from this size on (a 100k-cluster inventory, a List of 10k objects) is checked in
 /// parts on every core ([`checked_in_parts`]); a smaller one is walked whole on one.
-const CHECKED_IN_PARTS: usize = 1 << 20;
+const CHECKED_IN_PARTS: usize = LARGE;
 
 /// Nesting at which [`checked_in_parts`] leaves the decision to the walk of the whole text,
 /// well inside serde_json's recursion limit (128), which a part alone would not reach.
@@ -379,7 +379,12 @@ const PARTS_MAX_DEPTH: usize = 64;
 /// the walk cannot say (not one mapping, a key it does not read, nesting near the recursion
 /// limit): the caller walks the whole text, and that decides.
 fn checked_in_parts(text: &str, outer: usize) -> Option<(bool, Fields<'_>)> {
-    let mut fields = Fields::read(text)?;
+    fields_checked_in_parts(Fields::read(text)?, outer)
+}
+
+/// [`checked_in_parts`] of a mapping whose fields were read (with the fields of its lists'
+/// large mapping elements, which are checked from them rather than walked again).
+fn fields_checked_in_parts(mut fields: Fields<'_>, outer: usize) -> Option<(bool, Fields<'_>)> {
     if outer + fields.depth() > PARTS_MAX_DEPTH {
         return None;
     }
@@ -392,6 +397,9 @@ fn checked_in_parts(text: &str, outer: usize) -> Option<(bool, Fields<'_>)> {
     if !keys_valid {
         return Some((false, fields));
     }
+    let mut read: Vec<_> = (0..fields.parts().count())
+        .map(|position| fields.take_walked(position))
+        .collect();
     let mut kept = Vec::new();
     let mut valid = true;
     for (position, (key, value, elements)) in fields.parts().enumerate() {
@@ -401,7 +409,9 @@ fn checked_in_parts(text: &str, outer: usize) -> Option<(bool, Fields<'_>)> {
                 // checking them are kept. Other lists' elements (an inventory's clusters) are
                 // decoded whole, and their fields would be built for nothing.
                 let items = outer == 0 && key == "items";
-                let (valid, walked) = elements_checked(elements, outer, items);
+                let read = read.get_mut(position).map(std::mem::take);
+                let (valid, walked) =
+                    elements_checked(elements, read.unwrap_or_default(), outer, items);
                 kept.push((position, walked));
                 valid
             }
@@ -427,17 +437,23 @@ fn checked_in_parts(text: &str, outer: usize) -> Option<(bool, Fields<'_>)> {
 /// that walk leaves to serde_json is checked there.
 fn elements_checked<'a>(
     elements: &[&'a str],
+    read: Walked<'a>,
     outer: usize,
     items: bool,
-) -> (bool, Vec<(usize, Fields<'a>)>) {
+) -> (bool, Walked<'a>) {
     let mut walked = Vec::new();
     let mut small = Vec::with_capacity(elements.len());
+    let mut read = read.into_iter().peekable();
     for (index, &element) in elements.iter().enumerate() {
         if element.len() < CHECKED_IN_PARTS {
             small.push((index, element));
             continue;
         }
-        match checked_in_parts(element, outer + 2) {
+        let parts = match read.next_if(|(at, _)| *at == index) {
+            Some((_, fields)) => fields_checked_in_parts(fields, outer + 2),
+            None => checked_in_parts(element, outer + 2),
+        };
+        match parts {
             Some((true, fields)) => walked.push((index, fields)),
             Some((false, _)) => return (false, walked),
             None if checked(element) => {}

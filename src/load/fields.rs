@@ -31,22 +31,21 @@ struct Field<'a> {
     elements: Option<Vec<&'a str>>,
     /// Elements (by index) whose own fields were already read, kept for whoever reads them
     /// next ([`Fields::keep`]).
-    walked: Vec<(usize, Fields<'a>)>,
+    walked: Walked<'a>,
 }
+
+/// The fields of some elements of a list, by index.
+pub(super) type Walked<'a> = Vec<(usize, Fields<'a>)>;
 
 impl<'a> Fields<'a> {
     /// The fields of `text` when it is one JSON mapping; `None` for any other value.
+    ///
+    /// A list's element that is a mapping of at least [`LARGE`] bytes (a List's
+    /// 100k-cluster inventory) has its own fields read in the same walk and kept
+    /// ([`Fields::take_walked`]): walking it again for them was most of a large fleet's serial
+    /// loading. One level only: its own lists' elements are not read.
     pub(super) fn read(text: &'a str) -> Option<Fields<'a>> {
-        Fields::walk(text, |cursor| {
-            let key = key_text(cursor.string()?)?;
-            cursor.colon()?;
-            if cursor.peek()? == b'[' {
-                let (value, elements) = cursor.list()?;
-                Some((key, value, Some(elements)))
-            } else {
-                Some((key, cursor.value(0)?, None))
-            }
-        })
+        Fields::walk(text, |cursor| cursor.field(true))
     }
 
     /// The fields [`Fields::read`] finds in `text`, when this walk shows `text` to be one
@@ -67,15 +66,20 @@ impl<'a> Fields<'a> {
                 cursor.checked_value(0)?;
                 None
             };
-            Some((key, cursor.since(start)?, elements))
+            Some(Field {
+                key,
+                value: cursor.since(start)?,
+                elements,
+                walked: Vec::new(),
+            })
         })
     }
 
     /// The walk over one mapping both reads share: `field` reads each field, the cursor on
-    /// its key, as its key, its value's text and its elements' texts when it is a list.
+    /// its key.
     fn walk(
         text: &'a str,
-        mut field: impl FnMut(&mut Cursor<'a>) -> Option<(Cow<'a, str>, &'a str, Option<Vec<&'a str>>)>,
+        field: impl FnMut(&mut Cursor<'a>) -> Option<Field<'a>>,
     ) -> Option<Fields<'a>> {
         let mut cursor = Cursor {
             text,
@@ -83,23 +87,10 @@ impl<'a> Fields<'a> {
             deepest: 0,
         };
         cursor.whitespace();
-        let mut fields = Vec::new();
-        cursor.delimited(b'{', b'}', |cursor| {
-            let (key, value, elements) = field(cursor)?;
-            fields.push(Field {
-                key,
-                value,
-                elements,
-                walked: Vec::new(),
-            });
-            Some(())
-        })?;
+        let mut fields = cursor.mapping(field)?;
         cursor.whitespace();
-        (cursor.at == text.len()).then_some(Fields {
-            text,
-            fields,
-            depth: 1 + cursor.deepest,
-        })
+        fields.text = text;
+        (cursor.at == text.len()).then_some(fields)
     }
 
     /// How deeply lists and mappings nest in the text, the mapping itself counted.
@@ -117,10 +108,19 @@ impl<'a> Fields<'a> {
     /// Keeps the fields of the elements of the `position`-th field's list already read
     /// (`(index, fields)`, by index), so that reading them again is a look-up
     /// ([`Fields::walked`]; a List's every item is one).
-    pub(super) fn keep(&mut self, position: usize, walked: Vec<(usize, Fields<'a>)>) {
+    pub(super) fn keep(&mut self, position: usize, walked: Walked<'a>) {
         if let Some(field) = self.fields.get_mut(position) {
             field.walked = walked;
         }
+    }
+
+    /// The fields of the `position`-th field's list elements read with it (by index), taken
+    /// out for whoever reads those elements next; none the second time.
+    pub(super) fn take_walked(&mut self, position: usize) -> Walked<'a> {
+        self.fields
+            .get_mut(position)
+            .map(|field| std::mem::take(&mut field.walked))
+            .unwrap_or_default()
     }
 
     /// Each field's key, value text, and its elements' texts when the value is a list.
@@ -167,6 +167,10 @@ fn key_text(quoted: &str) -> Option<Cow<'_, str>> {
         .strip_suffix('"')
         .map(Cow::Borrowed)
 }
+
+/// A list element of this many bytes is large: [`Fields::read`] reads its fields in the walk
+/// that finds it, and `content::checked_in_parts` checks it in parts.
+pub(super) const LARGE: usize = 1 << 20;
 
 /// Byte classes as lookup tables: one load per byte in the walks' inner loops.
 const fn byte_set(members: &[u8]) -> [bool; 256] {
@@ -332,8 +336,8 @@ impl<'a> Cursor<'a> {
         let mut depth = 0_usize;
         loop {
             // Everything between quotes and brackets is skipped in one tight loop: a
-            // 100k-cluster inventory is walked here twice (as a List's item, then for its
-            // `clusters`), on one core before any of it is decoded.
+            // 100k-cluster inventory's clusters are walked here, on one core before any of
+            // them is decoded.
             match self.past(&STRUCTURAL)? {
                 b'"' => self.string_rest()?,
                 b'{' | b'[' => {
@@ -466,16 +470,75 @@ impl<'a> Cursor<'a> {
         Some(elements)
     }
 
-    /// A list's text and its elements' texts, the cursor on its `[`.
-    fn list(&mut self) -> Option<(&'a str, Vec<&'a str>)> {
+    /// One field of a mapping [`Fields::read`] walks, the cursor on its key; with `nested`, a
+    /// list's large mapping elements have their fields read too ([`Cursor::list`]).
+    fn field(&mut self, nested: bool) -> Option<Field<'a>> {
+        let key = key_text(self.string()?)?;
+        self.colon()?;
+        if self.peek()? == b'[' {
+            let (value, elements, walked) = self.list(nested)?;
+            return Some(Field {
+                key,
+                value,
+                elements: Some(elements),
+                walked,
+            });
+        }
+        Some(Field {
+            key,
+            value: self.value(0)?,
+            elements: None,
+            walked: Vec::new(),
+        })
+    }
+
+    /// The mapping at the cursor, each field read by `field` (the cursor on its key), its
+    /// depth counted from itself; the depth seen around it is left as it was.
+    fn mapping(
+        &mut self,
+        mut field: impl FnMut(&mut Self) -> Option<Field<'a>>,
+    ) -> Option<Fields<'a>> {
+        let start = self.at;
+        let around = std::mem::take(&mut self.deepest);
+        let mut fields = Vec::new();
+        let read = self.delimited(b'{', b'}', |cursor| {
+            fields.push(field(cursor)?);
+            Some(())
+        });
+        let deepest = std::mem::replace(&mut self.deepest, around);
+        read?;
+        Some(Fields {
+            text: self.since(start)?,
+            fields,
+            depth: 1 + deepest,
+        })
+    }
+
+    /// A list's text and its elements' texts, the cursor on its `[`. With `nested`, an element
+    /// that is a mapping of at least [`LARGE`] bytes has its fields read in the same walk, kept
+    /// by index; one that walk cannot read is walked over as before.
+    fn list(&mut self, nested: bool) -> Option<(&'a str, Vec<&'a str>, Walked<'a>)> {
         let start = self.at;
         let mut elements = Vec::new();
+        let mut walked = Vec::new();
         self.deepest = self.deepest.max(1);
         self.delimited(b'[', b']', |cursor| {
+            let at = cursor.at;
+            if nested && cursor.peek()? == b'{' {
+                if let Some(fields) = cursor.mapping(|cursor| cursor.field(false)) {
+                    cursor.deepest = cursor.deepest.max(1 + fields.depth);
+                    elements.push(fields.text);
+                    if fields.text.len() >= LARGE {
+                        walked.push((elements.len() - 1, fields));
+                    }
+                    return Some(());
+                }
+                cursor.at = at;
+            }
             elements.push(cursor.value(1)?);
             Some(())
         })?;
-        Some((self.since(start)?, elements))
+        Some((self.since(start)?, elements, walked))
     }
 
     /// Past a mapping or list whose entries `entry` reads (each with the cursor on it), the
@@ -540,6 +603,50 @@ mod tests {
             elements,
             [("a", None), ("b", Some(4)), ("c", None), ("e", None)]
         );
+    }
+
+    #[test]
+    fn a_large_mapping_element_is_read_in_the_walk_that_finds_it() {
+        let clusters: Vec<String> = (0..LARGE / 16)
+            .map(|n| format!(r#"{{"name":"c{n}"}}"#))
+            .collect();
+        let large = format!(
+            r#"{{"kind":"Inventory","clusters":[{}],"x":{{"y":[[1]]}}}}"#,
+            clusters.join(",")
+        );
+        let text = format!(r#"{{"items":[{{"kind":"Small","spec":[{{}}]}}, {large}, 7]}}"#);
+        let mut fields = Fields::read(&text).expect("a mapping");
+        assert_eq!(
+            fields.elements("items").map(<[&str]>::len),
+            Some(3),
+            "the elements are found as before"
+        );
+        // Counted as before: the document, `items`, the inventory, `x`, `y` and its list.
+        assert_eq!(fields.depth(), 6);
+        let mut walked = fields.take_walked(0);
+        assert_eq!(walked.len(), 1, "only the large element's fields are kept");
+        let (index, inventory) = walked.remove(0);
+        assert_eq!(index, 1);
+        assert_eq!(Some(inventory), Fields::read(&large));
+        assert!(fields.take_walked(0).is_empty(), "taken once");
+    }
+
+    #[test]
+    fn a_large_element_the_walk_cannot_read_is_walked_over() {
+        // A key that is not a string, or one whose escape does not decode: the element's
+        // fields cannot be read, so it is walked over as any value (and serde_json's check,
+        // which follows, refuses it).
+        let filler = "0,".repeat(LARGE / 2);
+        for element in [
+            format!(r#"{{"a":[{filler}1], 2:3}}"#),
+            format!(r#"{{"k\u00zz":[{filler}1]}}"#),
+        ] {
+            let text = format!(r#"{{"items":[{element}],"kind":"List"}}"#);
+            let mut fields = Fields::read(&text).expect("the element is walked over");
+            assert_eq!(fields.elements("items"), Some(&[element.as_str()][..]));
+            assert_eq!(fields.get("kind"), Some(r#""List""#));
+            assert!(fields.take_walked(0).is_empty());
+        }
     }
 
     #[test]
