@@ -10,12 +10,15 @@ use serde::Deserialize;
 
 use super::content::Content;
 use super::decode::{null_as_default, optional_time, FieldError};
+use super::interning::{self, interning};
 use super::model_builder::Decoded;
 use super::names::{invalid_value, label_key_error};
 use super::object::Object;
 use super::LoadError;
 use crate::model::crd_strings::{qualified_key, taint_value};
-use crate::model::{echo, Cluster, Interner, Quantity, Taint, TaintEffect, CLUSTERSET_LABEL};
+use crate::model::{
+    echo, Cluster, Interner, Labels, Quantity, Taint, TaintEffect, CLUSTERSET_LABEL,
+};
 use crate::parallel;
 use crate::selector::{dns1123_subdomain_errors, is_valid_label, Operator, Requirement};
 
@@ -117,10 +120,10 @@ struct InventoryDoc {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct InventoryClusterDoc {
     name: String,
-    #[serde(default, deserialize_with = "null_as_default")]
-    labels: BTreeMap<String, String>,
-    #[serde(default, deserialize_with = "null_as_default")]
-    claims: BTreeMap<String, String>,
+    #[serde(default, deserialize_with = "interning::labels")]
+    labels: Labels,
+    #[serde(default, deserialize_with = "interning::labels")]
+    claims: Labels,
     #[serde(default, deserialize_with = "null_as_default")]
     sets: Vec<String>,
     #[serde(default, deserialize_with = "null_as_default")]
@@ -156,7 +159,7 @@ pub(super) fn inventory(object: Object<'_>) -> Result<Decoded, LoadError> {
         let converted: Option<Vec<Converted>> = chunk
             .iter()
             .map(|&(index, entry)| {
-                let entry = entry.decode().ok()?;
+                let entry = interning(&mut interner, || entry.decode()).ok()?;
                 Some(convert(entry, index, &object, &mut interner, &mut valid))
             })
             .collect();
@@ -175,8 +178,8 @@ pub(super) fn inventory(object: Object<'_>) -> Result<Decoded, LoadError> {
     // No list of entries that each decode: the whole document decides, and its error names
     // the entry and field.
     if whole {
-        let doc: InventoryDoc = object.decode()?;
         let (mut interner, mut valid) = (Interner::default(), ValidLabels::default());
+        let doc: InventoryDoc = interning(&mut interner, || object.decode())?;
         clusters = doc
             .clusters
             .into_iter()
@@ -294,7 +297,10 @@ fn inventory_cluster(
     match entry.sets.as_slice() {
         [] => {}
         [set] => {
-            if let Some(label) = labels.get(CLUSTERSET_LABEL).filter(|label| *label != set) {
+            if let Some(label) = labels
+                .get(CLUSTERSET_LABEL)
+                .filter(|label| label.as_str() != set)
+            {
                 return Err(FieldError::new(
                     format!("{}.sets", path()),
                     format!(
@@ -302,7 +308,7 @@ fn inventory_cluster(
                     ),
                 ));
             }
-            labels.insert(CLUSTERSET_LABEL.to_string(), set.clone());
+            labels.insert(interner.intern(CLUSTERSET_LABEL), interner.intern(set));
         }
         sets => {
             return Err(FieldError::new(
@@ -344,8 +350,8 @@ fn inventory_cluster(
         .or_insert_with(|| if online { "True" } else { "False" }.to_string());
     Ok(Cluster {
         name: entry.name,
-        labels: interner.labels(&labels),
-        claims: interner.labels(&entry.claims),
+        labels,
+        claims: entry.claims,
         taints: entry.taints.into_iter().map(Taint::from).collect(),
         allocatable: entry.allocatable,
         resource_capacity: entry.resource_capacity,

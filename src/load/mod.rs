@@ -12,6 +12,7 @@ mod fields;
 mod fingerprint;
 mod ignore_files;
 mod inputs;
+mod interning;
 pub(crate) mod kinds;
 pub(crate) mod model_builder;
 pub(crate) mod names;

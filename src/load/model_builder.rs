@@ -236,6 +236,10 @@ impl<'t> ModelBuilder<'t> {
                 strings
                     .into_iter()
                     .for_each(|strings| self.interner.absorb(strings));
+                // Room for the inventory at once: 100k clusters pushed and their names
+                // hashed one doubling at a time were copied and re-hashed on one core.
+                self.model.inventory.clusters.reserve(clusters.len());
+                self.clusters.reserve(clusters.len());
                 for cluster in clusters {
                     match cluster {
                         Ok((cluster, warnings)) => {
