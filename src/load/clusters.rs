@@ -1,8 +1,6 @@
 //! The native `ClusterInventory`, and the pieces of a cluster document every API's cluster
 //! kind shares: taints and conditions. Each API reads its own cluster kinds in its folder.
 
-use std::collections::BTreeMap;
-
 use foldhash::HashSet;
 
 use serde::de::{self, Deserializer};
@@ -17,7 +15,7 @@ use super::object::Object;
 use super::LoadError;
 use crate::model::crd_strings::{qualified_key, taint_value};
 use crate::model::{
-    echo, Cluster, Interner, Labels, Quantity, Taint, TaintEffect, CLUSTERSET_LABEL,
+    echo, Cluster, Interner, Labels, Quantity, Taint, TaintEffect, VecMap, CLUSTERSET_LABEL,
 };
 use crate::parallel;
 use crate::selector::{dns1123_subdomain_errors, is_valid_label, Operator, Requirement};
@@ -80,7 +78,7 @@ pub(crate) struct ConditionDoc {
     status: String,
 }
 
-pub(crate) fn conditions(docs: Vec<ConditionDoc>) -> BTreeMap<String, String> {
+pub(crate) fn conditions(docs: Vec<ConditionDoc>) -> VecMap<String, String> {
     docs.into_iter()
         .map(|condition| (condition.condition_type, condition.status))
         .collect()
@@ -129,16 +127,16 @@ struct InventoryClusterDoc {
     #[serde(default, deserialize_with = "null_as_default")]
     taints: Vec<TaintDoc>,
     #[serde(default, deserialize_with = "null_as_default")]
-    allocatable: BTreeMap<String, Quantity>,
+    allocatable: VecMap<String, Quantity>,
     /// `status.capacity` of an OCM hub's cluster (the resource prioritizers need it).
     #[serde(default, deserialize_with = "null_as_default")]
-    resource_capacity: BTreeMap<String, Quantity>,
+    resource_capacity: VecMap<String, Quantity>,
     #[serde(default)]
     capacity: Option<i64>,
     #[serde(default)]
     online: Option<bool>,
     #[serde(default, deserialize_with = "null_as_default")]
-    conditions: BTreeMap<String, String>,
+    conditions: VecMap<String, String>,
 }
 
 /// Reads a `ClusterInventory`: every entry becomes a cluster located at the document.
@@ -345,9 +343,9 @@ fn inventory_cluster(
     };
     // The compact form implies the availability condition OCM's older placement API's
     // default clusterConditions filter looks for.
-    conditions
-        .entry(AVAILABLE.to_string())
-        .or_insert_with(|| if online { "True" } else { "False" }.to_string());
+    conditions.get_or_insert_with(AVAILABLE.to_string(), || {
+        if online { "True" } else { "False" }.to_string()
+    });
     Ok(Cluster {
         name: entry.name,
         labels,

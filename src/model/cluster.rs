@@ -1,6 +1,4 @@
-use std::collections::BTreeMap;
-
-use super::{LabelSelectorSpec, Labels, Quantity, Source};
+use super::{LabelSelectorSpec, Labels, Quantity, Source, VecMap};
 
 /// The label that puts a hub's cluster object into an exclusive cluster set.
 pub(crate) const CLUSTERSET_LABEL: &str = "cluster.open-cluster-management.io/clusterset";
@@ -14,15 +12,15 @@ pub struct Cluster {
     pub claims: Labels,
     pub taints: Vec<Taint>,
     /// `status.allocatable` / inventory `allocatable:` by resource name (`cpu`, `memory`).
-    pub allocatable: BTreeMap<String, Quantity>,
+    pub allocatable: VecMap<String, Quantity>,
     /// `status.capacity` by resource name. The resource prioritizers need both.
-    pub resource_capacity: BTreeMap<String, Quantity>,
+    pub resource_capacity: VecMap<String, Quantity>,
     /// How many more replicas the cluster can run; `None` = unbounded (0 is a real capacity).
     pub replica_capacity: Option<i64>,
     /// Offline clusters never get replicas; OCM sees them as tainted unavailable/unreachable.
     pub online: bool,
     /// Condition type → status ("True", "False", "Unknown").
-    pub conditions: BTreeMap<String, String>,
+    pub conditions: VecMap<String, String>,
     /// `metadata.deletionTimestamp` is set: the scheduler drops it.
     pub deleting: bool,
     pub source: Source,

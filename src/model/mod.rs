@@ -16,6 +16,7 @@ pub(crate) mod preferences;
 pub(crate) mod quantity;
 pub(crate) mod time;
 mod value_change;
+mod vec_map;
 mod workload;
 
 pub use crate::registry::WorkloadKind;
@@ -39,6 +40,7 @@ pub(crate) use plan_document::{join_keys, plan_item_keys, PLAN_API_VERSION, PLAN
 pub use plan_document::{Plan, PlanItem};
 pub(crate) use quantity::Quantity;
 pub(crate) use value_change::ValueChange;
+pub(crate) use vec_map::VecMap;
 pub(crate) use workload::Workload;
 
 /// Everything one run reads: the fleet, the workloads that ask for placement, and the

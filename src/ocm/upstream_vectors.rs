@@ -17,7 +17,7 @@ use super::prioritizers::{self, Context};
 use super::{clustersets, groups, schedule, PlacementInput, PlacementResult, Scheduler};
 use crate::model::{
     labels_from, Binding, Cluster, ClusterIndex, ClusterSet, ClusterSetSelector, Inventory,
-    LabelSelectorSpec, ObjectRef, PreviousDecision, Quantity, Taint,
+    LabelSelectorSpec, ObjectRef, PreviousDecision, Quantity, Taint, VecMap,
 };
 use crate::ocm::model::decision::DECISION_KIND;
 use crate::ocm::model::placement::{
@@ -167,7 +167,7 @@ fn unix(text: &str) -> Result<i64, Mismatch> {
     Ok(days * 86_400 + hour * 3_600 + minute * 60 + second)
 }
 
-fn quantities(values: &BTreeMap<String, String>) -> Result<BTreeMap<String, Quantity>, Mismatch> {
+fn quantities(values: &BTreeMap<String, String>) -> Result<VecMap<String, Quantity>, Mismatch> {
     values
         .iter()
         .map(|(name, text)| {

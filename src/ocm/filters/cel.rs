@@ -466,7 +466,7 @@ fn managed_cluster(cluster: &Cluster) -> Value {
             )
         })
         .collect();
-    let quantities = |values: &std::collections::BTreeMap<String, crate::model::Quantity>| {
+    let quantities = |values: &crate::model::VecMap<String, crate::model::Quantity>| {
         string_map(
             values
                 .iter()

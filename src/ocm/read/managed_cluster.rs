@@ -1,8 +1,6 @@
 //! OCM's `ManagedCluster` (`cluster.open-cluster-management.io/v1`): a cluster of the fleet,
 //! with its taints, claims, resources and availability.
 
-use std::collections::BTreeMap;
-
 use serde::Deserialize;
 
 use crate::load::clusters::{conditions, own_cluster, ConditionDoc, TaintDoc};
@@ -10,7 +8,7 @@ use crate::load::decode::null_as_default;
 use crate::load::model_builder::Decoded;
 use crate::load::object::Object;
 use crate::load::LoadError;
-use crate::model::{Cluster, Quantity, Taint};
+use crate::model::{Cluster, Quantity, Taint, VecMap};
 use crate::registry::CLUSTER_AVAILABLE_CONDITION as AVAILABLE;
 
 #[derive(Default, Deserialize)]
@@ -33,9 +31,9 @@ struct ManagedClusterStatus {
     #[serde(default, deserialize_with = "null_as_default")]
     cluster_claims: Vec<ClaimDoc>,
     #[serde(default, deserialize_with = "null_as_default")]
-    allocatable: BTreeMap<String, Quantity>,
+    allocatable: VecMap<String, Quantity>,
     #[serde(default, deserialize_with = "null_as_default")]
-    capacity: BTreeMap<String, Quantity>,
+    capacity: VecMap<String, Quantity>,
     #[serde(default, deserialize_with = "null_as_default")]
     conditions: Vec<ConditionDoc>,
 }
