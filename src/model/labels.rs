@@ -2,7 +2,6 @@
 //! 100k-cluster fleet carries ~1.6M label strings but only a few hundred distinct ones.
 
 use std::borrow::Borrow;
-use std::collections::BTreeMap;
 
 use foldhash::HashSet;
 use std::fmt;
@@ -17,7 +16,7 @@ use serde::{Serialize, Serializer};
 pub struct Interned(Arc<str>);
 
 /// A cluster's labels or claims, key → value. `get("region")` works through `Borrow<str>`.
-pub(crate) type Labels = BTreeMap<Interned, Interned>;
+pub(crate) type Labels = super::VecMap<Interned, Interned>;
 
 impl Interned {
     pub fn as_str(&self) -> &str {
@@ -134,6 +133,7 @@ impl Interner {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     #[test]
     fn interning_equal_strings_shares_one_allocation() {

@@ -1,7 +1,5 @@
 //! Output of `fleetplan select`: the clusters a selector matched.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use super::escape::{terminal, terminal_line};
@@ -43,7 +41,7 @@ struct ClusterDocument<'a> {
     name: &'a str,
     online: bool,
     labels: &'a Labels,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(skip_serializing_if = "Labels::is_empty")]
     claims: &'a Labels,
 }
 
