@@ -205,9 +205,12 @@ impl<'t> ModelBuilder<'t> {
     /// Room for `items` more objects (a List's): the identity map grown a doubling at a time
     /// re-hashed every identity read so far, serial work that was a third of applying 10k
     /// Policies and their bindings beside 10k Placements. A List of clusters claims none:
-    /// its room stays unwritten but for a control byte per slot.
+    /// its room stays unwritten but for a control byte per slot. The workloads too: a
+    /// workload is large, and 20k of them were copied at each doubling; what the List's
+    /// other items leave of that room is never written, so never faulted in.
     pub(super) fn reserve_objects(&mut self, items: usize) {
         self.objects.reserve(items);
+        self.model.workloads.reserve(items);
     }
 
     /// Adds one decoded object, in document order; `print` is its content's fingerprint.
