@@ -78,6 +78,8 @@ impl Scenario {
             now: self.now,
             trace,
             enforce_spread: self.enforce_spread,
+            // The CLI exits after its run, and forgets the outcome too (`cli::plan`).
+            left_to_exit: true,
         }
     }
 }

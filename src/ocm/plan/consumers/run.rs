@@ -143,6 +143,10 @@ impl<'a> Resolved<'a> {
             }
         }
         let selected = (!whole).then_some(workloads);
-        binding_problems(&index, run.model, selected)
+        let problems = binding_problems(&index, run.model, selected);
+        if run.options.left_to_exit {
+            std::mem::forget((resolutions, index));
+        }
+        problems
     }
 }
