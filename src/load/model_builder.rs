@@ -208,9 +208,14 @@ impl<'t> ModelBuilder<'t> {
     /// its room stays unwritten but for a control byte per slot. The workloads too: a
     /// workload is large, and 20k of them were copied at each doubling; what the List's
     /// other items leave of that room is never written, so never faulted in.
+    ///
+    /// At most [`MAX_RESERVED`] at once, and only what can be had: a hostile List of tens of
+    /// millions of `{}` items must not ask for tens of gigabytes up front (an allocation
+    /// that fails aborts); past that the map and the vector grow as they would have.
     pub(super) fn reserve_objects(&mut self, items: usize) {
-        self.objects.reserve(items);
-        self.model.workloads.reserve(items);
+        let room = items.min(MAX_RESERVED);
+        let _ = self.objects.try_reserve(room);
+        let _ = self.model.workloads.try_reserve(room);
     }
 
     /// Adds one decoded object, in document order; `print` is its content's fingerprint.
@@ -429,6 +434,10 @@ impl<'t> ModelBuilder<'t> {
         (model, errors)
     }
 }
+
+/// The most objects a List reserves room for ([`ModelBuilder::reserve_objects`]): ten times
+/// the 100k objects of a large hub's dump.
+const MAX_RESERVED: usize = 1 << 20;
 
 /// Loading entries (objects and clusters read) from which their maps are freed on a thread of
 /// their own ([`ModelBuilder::finish_partial`]).
