@@ -10,8 +10,9 @@
 use std::cell::RefCell;
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Visitor};
 
+use super::decode::null_as_default;
 use crate::model::{Interned, Interner, Labels};
 
 thread_local! {
@@ -33,28 +34,16 @@ pub(super) fn interning<R>(interner: &mut Interner, decode: impl FnOnce() -> R) 
 /// this thread, or each its own string when none is. Refuses what a map of strings refuses,
 /// in its words ("expected a map", "expected a string").
 pub(super) fn labels<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Labels, D::Error> {
-    deserializer.deserialize_option(OptionalLabels)
+    null_as_default::<D, InternedLabels>(deserializer).map(|labels| labels.0)
 }
 
-struct OptionalLabels;
+/// One label mapping, read by [`LabelMap`].
+#[derive(Default)]
+struct InternedLabels(Labels);
 
-impl<'de> Visitor<'de> for OptionalLabels {
-    type Value = Labels;
-
-    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        formatter.write_str("option")
-    }
-
-    fn visit_none<E: de::Error>(self) -> Result<Labels, E> {
-        Ok(Labels::new())
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Labels, E> {
-        Ok(Labels::new())
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Labels, D::Error> {
-        deserializer.deserialize_map(LabelMap)
+impl<'de> Deserialize<'de> for InternedLabels {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(LabelMap).map(InternedLabels)
     }
 }
 
