@@ -32,12 +32,17 @@ fn example(name: &str) -> PathBuf {
 }
 
 fn generate(out: &Path, extra: &[&str]) {
+    generate_sized(out, ("600", "150"), extra);
+}
+
+/// [`generate`] with `(clusters, placements)`.
+fn generate_sized(out: &Path, (clusters, placements): (&str, &str), extra: &[&str]) {
     let status = Command::new(genfleet())
         .args([
             "--clusters",
-            "600",
+            clusters,
             "--placements",
-            "150",
+            placements,
             "--replica-workloads",
             "0",
         ])
@@ -81,6 +86,29 @@ fn a_generated_fleet_plans_alike_as_inventory_json_yaml_and_managed_clusters() {
     assert!(inventory_json.matches("cluster-").count() > 1000);
     assert_eq!(inventory_json, plan(&inventory.join("yaml")));
     assert_eq!(inventory_json, plan(&managed));
+}
+
+/// A JSON inventory over a megabyte, the one item of its List, has its fields read in the
+/// walk that splits the List; after a small item it is walked again when checked. Either way
+/// it plans as its YAML does.
+#[test]
+fn a_large_json_inventory_in_a_list_plans_as_its_yaml() {
+    let root = common::tempdir();
+    generate_sized(root.path(), ("3000", "20"), &["--format", "both"]);
+    let json = root.path().join("json");
+    let expected = plan(&root.path().join("yaml"));
+    assert!(expected.matches("cluster-").count() > 100);
+    let fleet = json.join("fleet.json");
+    let text = std::fs::read_to_string(&fleet).unwrap_or_else(|error| panic!("{error}"));
+    assert!(text.len() > 1 << 20, "{} bytes", text.len());
+    assert!(text.starts_with(r#"{"apiVersion":"v1","items":[{"#));
+    assert_eq!(plan(&json), expected);
+    let small = r#"{"apiVersion":"example.com/v1","kind":"Note","metadata":{"name":"first"}},"#;
+    common::write(
+        &fleet,
+        &text.replacen("\"items\":[", &format!("\"items\":[{small}"), 1),
+    );
+    assert_eq!(plan(&json), expected);
 }
 
 #[test]
