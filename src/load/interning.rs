@@ -119,8 +119,8 @@ mod tests {
         })
         .expect("labels");
         assert!(labels
-            .values()
-            .all(|value| value.address() == shared.address()));
+            .iter()
+            .all(|(_, value)| value.address() == shared.address()));
         let zone = interner.intern("zone");
         assert!(labels.keys().any(|key| key.address() == zone.address()));
         // Given back: nothing is lent once the decode is done.

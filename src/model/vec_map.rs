@@ -85,16 +85,12 @@ impl<K: Ord, V> VecMap<K, V> {
     }
 
     /// The entries in key order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&K, &V)> + DoubleEndedIterator {
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&K, &V)> {
         self.entries.iter().map(|(key, value)| (key, value))
     }
 
     pub fn keys(&self) -> impl ExactSizeIterator<Item = &K> {
         self.entries.iter().map(|(key, _)| key)
-    }
-
-    pub fn values(&self) -> impl ExactSizeIterator<Item = &V> {
-        self.entries.iter().map(|(_, value)| value)
     }
 }
 
