@@ -57,7 +57,7 @@ impl Feasible {
                 // The count is known: one allocation, where collecting grew the list by
                 // doubling (copies of up to 20k indices per placement).
                 let mut listed = Vec::with_capacity(*len);
-                listed.extend(bits.iter_ones());
+                bits.iter_ones().for_each(|index| listed.push(index));
                 listed
             }),
             Feasible::List(list) => list,
@@ -73,12 +73,15 @@ impl Feasible {
         }
     }
 
-    /// The first `head` clusters in name order, read straight off the bitset when inventory
-    /// order is name order (`in_name_order`): its lowest bits are then the lowest name ranks,
-    /// so nothing is listed, keyed or sorted. `None` when that does not hold.
-    pub fn first_by_name(&self, head: usize, in_name_order: bool) -> Option<Vec<usize>> {
+    /// The clusters in name order (only the first `head`, with one), read straight off the
+    /// bitset when inventory order is name order (`in_name_order`): its lowest bits are then
+    /// the lowest name ranks, so nothing is keyed or sorted. `None` when that does not hold.
+    pub fn first_by_name(&self, head: Option<usize>, in_name_order: bool) -> Option<Vec<usize>> {
         let bits = self.bits().filter(|_| in_name_order)?;
-        Some(bits.iter_ones().take(head).collect())
+        Some(match head {
+            Some(head) => bits.iter_ones().take(head).collect(),
+            None => self.list().to_vec(),
+        })
     }
 }
 
@@ -97,9 +100,10 @@ mod tests {
         let feasible = Feasible::from_bits(ClusterBits::from_ids(10, [7, 2, 5]));
         assert_eq!(feasible.len(), 3);
         assert_eq!(feasible.list(), [2, 5, 7]);
-        assert_eq!(feasible.first_by_name(2, true), Some(vec![2, 5]));
-        assert_eq!(feasible.first_by_name(5, true), Some(vec![2, 5, 7]));
-        assert_eq!(feasible.first_by_name(2, false), None);
+        assert_eq!(feasible.first_by_name(Some(2), true), Some(vec![2, 5]));
+        assert_eq!(feasible.first_by_name(Some(5), true), Some(vec![2, 5, 7]));
+        assert_eq!(feasible.first_by_name(None, true), Some(vec![2, 5, 7]));
+        assert_eq!(feasible.first_by_name(Some(2), false), None);
     }
 
     #[test]
@@ -107,6 +111,7 @@ mod tests {
         let feasible = Feasible::from(vec![7, 2, 5]);
         assert_eq!(feasible.len(), 3);
         assert_eq!(feasible.list(), [7, 2, 5]);
-        assert_eq!(feasible.first_by_name(2, true), None);
+        assert_eq!(feasible.first_by_name(Some(2), true), None);
+        assert_eq!(feasible.first_by_name(None, true), None);
     }
 }

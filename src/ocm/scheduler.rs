@@ -95,36 +95,53 @@ fn score_order(
     let rank = |position: usize| name_rank(feasible[position]);
     match totals {
         // Equal totals: the name alone decides.
-        Totals::Same(_) => in_key_order(feasible.len(), head, rank),
-        Totals::Each(totals) => in_key_order(feasible.len(), head, |position| {
-            (Reverse(totals[position]), rank(position))
-        }),
+        Totals::Same(_) => in_key_order(feasible.len(), head, |_| (), rank),
+        Totals::Each(totals) => in_key_order(
+            feasible.len(),
+            head,
+            |position| Reverse(totals[position]),
+            rank,
+        ),
     }
 }
 
-/// Positions `0..len` by their (unique) keys. With a `head`, only its first `head` positions:
-/// those are kept in a bounded heap while walking the positions once, so a placement that
-/// takes 10 of 15k clusters neither builds nor partially sorts 15k keys.
-fn in_key_order<K: Ord>(len: usize, head: Option<usize>, key: impl Fn(usize) -> K) -> Vec<usize> {
+/// Positions `0..len` by their keys: `first`, then the (unique) `rank`. With a `head`, only
+/// its first `head` positions: those are kept in a bounded heap while walking the positions
+/// once, so a placement that takes 10 of 15k clusters neither builds nor partially sorts 15k
+/// keys, and a position whose `first` already ranks it below the heap's worst is passed over
+/// without looking up its rank (a name rank is a read anywhere in the fleet's table).
+fn in_key_order<K: Ord>(
+    len: usize,
+    head: Option<usize>,
+    first: impl Fn(usize) -> K,
+    rank: impl Fn(usize) -> usize,
+) -> Vec<usize> {
+    let key = |position: usize| (first(position), rank(position), position);
     let Some(head) = head.filter(|&head| head < len) else {
-        let mut keys: Vec<(K, usize)> =
-            (0..len).map(|position| (key(position), position)).collect();
+        let mut keys: Vec<(K, usize, usize)> = (0..len).map(key).collect();
         keys.sort_unstable();
-        return keys.into_iter().map(|(_, position)| position).collect();
+        return keys.into_iter().map(|(_, _, position)| position).collect();
     };
-    let mut best: BinaryHeap<(K, usize)> = BinaryHeap::with_capacity(head + 1);
+    let mut best: BinaryHeap<(K, usize, usize)> = BinaryHeap::with_capacity(head + 1);
     for position in 0..len {
-        let entry = (key(position), position);
         if best.len() < head {
-            best.push(entry);
-        } else if best.peek().is_some_and(|worst| entry < *worst) {
+            best.push(key(position));
+            continue;
+        }
+        let Some(worst) = best.peek() else { break };
+        let entry = first(position);
+        if entry > worst.0 {
+            continue;
+        }
+        let entry = (entry, rank(position), position);
+        if entry < *worst {
             best.pop();
             best.push(entry);
         }
     }
     best.into_sorted_vec()
         .into_iter()
-        .map(|(_, position)| position)
+        .map(|(_, _, position)| position)
         .collect()
 }
 
@@ -286,12 +303,13 @@ fn rank(
         .number_of_clusters
         .filter(|_| plain && !input.trace)
         .and_then(|wanted| usize::try_from(wanted).ok());
-    // Equal totals order by name alone: the head can come straight off the filters' bitset.
+    // Equal totals order by name alone: the order (or its head) can come straight off the
+    // filters' bitset. A trace records each prioritizer's scores in that order, below.
     let by_name = match totals {
-        Totals::Same(total) => head
-            .and_then(|head| feasible.first_by_name(head, fleet.in_name_order()))
+        Totals::Same(total) if !input.trace => feasible
+            .first_by_name(head, fleet.in_name_order())
             .map(|first| (first, *total)),
-        Totals::Each(_) => None,
+        Totals::Same(_) | Totals::Each(_) => None,
     };
     match by_name {
         Some((first, total)) => {
@@ -385,5 +403,31 @@ mod tests {
         let totals = Totals::Each(vec![1, 5, 5, 0]);
         assert_eq!(score_order(&FEASIBLE, &totals, None, rank), [2, 1, 0, 3]);
         assert_eq!(score_order(&FEASIBLE, &totals, Some(3), rank), [2, 1, 0]);
+    }
+
+    /// Every head is the start of the whole order, whatever the totals' ties; and a position
+    /// whose total is below the heap's worst is passed over without its rank being read.
+    #[test]
+    fn a_head_is_the_start_of_the_order_and_low_totals_skip_the_rank() {
+        let len = 200;
+        // Few distinct totals, as allocatable amounts give, in no particular order.
+        let totals: Vec<i64> = (0..len)
+            .map(|position| (position * 37 % 11) as i64)
+            .collect();
+        let name_rank = |position: usize| (position * 53) % len;
+        let first = |position: usize| Reverse(totals[position]);
+        let whole = in_key_order(len, None, first, name_rank);
+        for head in [0, 1, 5, 17, 199, 200, 250] {
+            let read = std::cell::Cell::new(0);
+            let counted = |position: usize| {
+                read.set(read.get() + 1);
+                name_rank(position)
+            };
+            let some = in_key_order(len, Some(head), first, counted);
+            assert_eq!(some, whole[..head.min(len)], "head {head}");
+            if (5..len / 2).contains(&head) {
+                assert!(read.get() < len, "head {head}: {} ranks read", read.get());
+            }
+        }
     }
 }

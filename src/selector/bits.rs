@@ -163,6 +163,23 @@ impl Iterator for Ones<'_> {
         self.rest &= self.rest - 1;
         Some(self.base - 64 + bit)
     }
+
+    /// A word at a time, its bits in a tight loop: listing 15k feasible clusters through
+    /// `next` paid a branch per bit on whether the word was spent.
+    fn fold<B, F: FnMut(B, usize) -> B>(self, init: B, mut f: F) -> B {
+        let mut fold_word = |mut acc: B, base: usize, mut rest: u64| {
+            while rest != 0 {
+                acc = f(acc, base + rest.trailing_zeros() as usize);
+                rest &= rest - 1;
+            }
+            acc
+        };
+        let mut acc = fold_word(init, self.base.saturating_sub(64), self.rest);
+        for (at, &word) in self.words.enumerate() {
+            acc = fold_word(acc, self.base + 64 * at, word);
+        }
+        acc
+    }
 }
 
 #[cfg(test)]
@@ -174,6 +191,16 @@ mod tests {
         let ids = [0, 63, 64, 191, 192, 255, 300];
         let bits = ClusterBits::from_ids(301, ids);
         assert_eq!(bits.iter_ones().collect::<Vec<_>>(), ids);
+        let mut folded = Vec::new();
+        bits.iter_ones().for_each(|id| folded.push(id));
+        assert_eq!(folded, ids);
+        // Folding what is left after some steps, mid-word and at a word's end.
+        for taken in 0..ids.len() {
+            let mut ones = bits.iter_ones();
+            let mut seen: Vec<usize> = ones.by_ref().take(taken).collect();
+            ones.for_each(|id| seen.push(id));
+            assert_eq!(seen, ids, "after {taken}");
+        }
         assert_eq!(ClusterBits::empty(200).iter_ones().next(), None);
     }
 
