@@ -209,7 +209,7 @@ pub(super) fn run(
         now: input.now,
         own: own.as_ref(),
     };
-    let (totals, scores) = prioritize(&mut out, &prioritizing, &feasible);
+    let (totals, scores) = prioritize(&mut out, &prioritizing, &feasible, input.trace);
     rank(&mut out, input, &feasible, &totals, &scores);
     // Upstream sorts the filters' last list in place, so its debugger shows that record in
     // score order (schedule.go at 2f4ff9f: `sort.SliceStable(filtered, ...)`).
@@ -253,20 +253,31 @@ fn filter<'f>(
     Ok(clusters)
 }
 
-/// Each weighted prioritizer's scores of the feasible clusters and their totals (Σ score ×
-/// weight). A prioritizer's warning is kept, and becomes the status: scheduling goes on.
+/// The feasible clusters' totals (Σ score × weight), and when `trace`d each weighted
+/// prioritizer's scores. A prioritizer's warning is kept, and becomes the status: scheduling
+/// goes on.
 fn prioritize(
     out: &mut Scheduled,
     context: &Context,
     feasible: &Feasible,
+    trace: bool,
 ) -> (Totals, Vec<PerCluster>) {
     let mut totals = Totals::default();
     let mut scores = Vec::with_capacity(out.weights.len());
     for weighted in &out.weights {
-        let Scores {
-            scores: prioritized,
-            warning,
-        } = weighted.prioritizer.score(context, feasible);
+        let warning = if trace {
+            let Scores {
+                scores: prioritized,
+                warning,
+            } = weighted.prioritizer.score(context, feasible);
+            prioritized.add_weighted(weighted.weight, feasible.len(), &mut totals);
+            scores.push(prioritized);
+            warning
+        } else {
+            weighted
+                .prioritizer
+                .add_weighted(context, feasible, weighted.weight, &mut totals)
+        };
         if let Some(message) = warning {
             out.warnings.push(Warning::Plugin {
                 plugin: weighted.name.clone(),
@@ -277,8 +288,6 @@ fn prioritize(
                 message,
             });
         }
-        prioritized.add_weighted(weighted.weight, feasible.len(), &mut totals);
-        scores.push(prioritized);
     }
     (totals, scores)
 }

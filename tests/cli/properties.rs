@@ -25,6 +25,8 @@ struct ClusterGen {
     set: usize,
     online: bool,
     tainted: bool,
+    /// Allocatable CPU (with a capacity), when reported: few values, so scores tie.
+    cpu: Option<u8>,
 }
 
 #[derive(Clone, Debug)]
@@ -46,13 +48,15 @@ fn cluster() -> impl Strategy<Value = ClusterGen> {
         0..3usize,
         prop::bool::weighted(0.9),
         prop::bool::weighted(0.2),
+        prop::option::weighted(0.8, 1..5u8),
     )
-        .prop_map(|(env_prod, cloud, set, online, tainted)| ClusterGen {
+        .prop_map(|(env_prod, cloud, set, online, tainted, cpu)| ClusterGen {
             env_prod,
             cloud,
             set,
             online,
             tainted,
+            cpu,
         })
 }
 
@@ -113,6 +117,12 @@ fn manifests(clusters: &[ClusterGen], placements: &[PlacementGen], reversed: boo
         ));
         if cluster.tainted {
             text.push_str(", taints: [{key: gpu, value: 'true', effect: NoSelect}]");
+        }
+        if let Some(cpu) = cluster.cpu {
+            text.push_str(&format!(
+                ", allocatable: {{cpu: '{cpu}'}}, resourceCapacity: {{cpu: '{}'}}",
+                cpu + 1
+            ));
         }
         text.push_str("}\n");
     }

@@ -77,20 +77,8 @@ impl PerCluster {
                     .iter_mut()
                     .for_each(|total| *total = total.saturating_add(add));
             }
-            (PerCluster::Each(scores), Totals::Same(total)) => {
-                let same = *total;
-                let mut each: Vec<i64> = scores
-                    .iter()
-                    .map(|&score| same.saturating_add(weighted(score)))
-                    .collect();
-                // A cluster beyond the scores given adds nothing.
-                each.resize(len, same);
-                *totals = Totals::Each(each);
-            }
-            (PerCluster::Each(scores), Totals::Each(totals)) => {
-                for (total, &score) in totals.iter_mut().zip(scores) {
-                    *total = total.saturating_add(weighted(score));
-                }
+            (PerCluster::Each(scores), totals) => {
+                totals.add_each(weight, scores.iter().copied(), len);
             }
         }
     }
@@ -113,6 +101,31 @@ impl Default for Totals {
 }
 
 impl Totals {
+    /// Adds each of `scores` × `weight` to the total of the cluster at its position among
+    /// the `len` clusters given (saturating); a cluster beyond the scores adds nothing.
+    pub(crate) fn add_each(
+        &mut self,
+        weight: i32,
+        scores: impl Iterator<Item = Option<i64>>,
+        len: usize,
+    ) {
+        let weighted = |score: Option<i64>| score.unwrap_or(0).saturating_mul(i64::from(weight));
+        match self {
+            Totals::Same(total) => {
+                let same = *total;
+                let mut each = Vec::with_capacity(len);
+                each.extend(scores.map(|score| same.saturating_add(weighted(score))));
+                each.resize(len, same);
+                *self = Totals::Each(each);
+            }
+            Totals::Each(totals) => {
+                for (total, score) in totals.iter_mut().zip(scores) {
+                    *total = total.saturating_add(weighted(score));
+                }
+            }
+        }
+    }
+
     /// The total of the cluster at `position` among those given.
     pub(crate) fn get(&self, position: usize) -> i64 {
         match self {
@@ -148,6 +161,21 @@ pub(crate) trait Prioritizer: Send + Sync + std::fmt::Debug {
     /// Scores the feasible clusters. A prioritizer that scores them all the same says so
     /// without listing them.
     fn score(&self, context: &Context, clusters: &Feasible) -> Scores;
+
+    /// Adds the feasible clusters' scores × `weight` to `totals` and returns upstream's
+    /// warning, keeping no score: an untraced run reads only the totals. A prioritizer that
+    /// scores each cluster adds each score as it is made instead of listing them first.
+    fn add_weighted(
+        &self,
+        context: &Context,
+        clusters: &Feasible,
+        weight: i32,
+        totals: &mut Totals,
+    ) -> Option<String> {
+        let Scores { scores, warning } = self.score(context, clusters);
+        scores.add_weighted(weight, clusters.len(), totals);
+        warning
+    }
 }
 
 type Make = fn() -> Box<dyn Prioritizer>;

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use crate::model::{Cluster, Inventory};
 use crate::ocm::feasible::Feasible;
 
-use super::{Context, Prioritizer, Scores, MAX_SCORE};
+use super::{Context, Prioritizer, Scores, Totals, MAX_SCORE};
 
 pub(crate) const CPU: &str = "ResourceAllocatableCPU";
 pub(crate) const MEMORY: &str = "ResourceAllocatableMemory";
@@ -82,38 +82,58 @@ fn allocatable(cluster: &Cluster, resource: &str) -> Option<f64> {
         .map(|quantity| quantity.value)
 }
 
-impl Prioritizer for ResourceAllocatable {
-    fn score(&self, context: &Context, clusters: &Feasible) -> Scores {
+impl ResourceAllocatable {
+    /// The allocatable values of the clusters given, in their order.
+    fn given(&self, context: &Context, clusters: &Feasible) -> Vec<f64> {
         let values = context.scheduler.prioritizers.resource.values(self.0);
         let value = |index: usize| values.get(index).copied().unwrap_or(f64::NAN);
-        let given: Vec<f64> = clusters.list().iter().map(|&index| value(index)).collect();
-        score(&given).into()
+        clusters.list().iter().map(|&index| value(index)).collect()
     }
 }
 
-/// Scores each cluster's [`allocatable`] value (NaN: none), scaled between the minimum and
+impl Prioritizer for ResourceAllocatable {
+    fn score(&self, context: &Context, clusters: &Feasible) -> Scores {
+        scaled(&self.given(context, clusters))
+            .collect::<Vec<_>>()
+            .into()
+    }
+
+    fn add_weighted(
+        &self,
+        context: &Context,
+        clusters: &Feasible,
+        weight: i32,
+        totals: &mut Totals,
+    ) -> Option<String> {
+        totals.add_each(
+            weight,
+            scaled(&self.given(context, clusters)),
+            clusters.len(),
+        );
+        None
+    }
+}
+
+/// Each cluster's [`allocatable`] value (NaN: none) scored, scaled between the minimum and
 /// maximum of the values given. Clusters without the resource get no score (they add 0 to
 /// the total).
-fn score(values: &[f64]) -> Vec<Option<i64>> {
+fn scaled(values: &[f64]) -> impl Iterator<Item = Option<i64>> + '_ {
     // `f64::min` and `max` pass over NaN: the range is the reported values'.
     let (min, max) = values
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(min, max), &value| {
             (min.min(value), max.max(value))
         });
-    values
-        .iter()
-        .map(|&value| {
-            (!value.is_nan()).then(|| {
-                if max - min == 0.0 {
-                    MAX_SCORE
-                } else {
-                    let ratio = (value - min) / (max - min);
-                    ((ratio - 0.5) * 2.0 * MAX_SCORE as f64) as i64
-                }
-            })
+    values.iter().map(move |&value| {
+        (!value.is_nan()).then(|| {
+            if max - min == 0.0 {
+                MAX_SCORE
+            } else {
+                let ratio = (value - min) / (max - min);
+                ((ratio - 0.5) * 2.0 * MAX_SCORE as f64) as i64
+            }
         })
-        .collect()
+    })
 }
 
 #[cfg(test)]
@@ -124,6 +144,7 @@ mod tests {
     /// one value alone (or all equal) scores the maximum.
     #[test]
     fn scores_scale_between_the_reported_values() {
+        let score = |values: &[f64]| scaled(values).collect::<Vec<_>>();
         let none = f64::NAN;
         assert_eq!(
             score(&[4.0, none, 8.0, 6.0, 5.0]),
