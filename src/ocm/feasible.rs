@@ -18,9 +18,12 @@ use crate::selector::ClusterBits;
 /// the selection.
 #[derive(Debug)]
 pub enum Feasible {
+    /// The count is taken when asked: each filter narrows the set, and a placement that
+    /// takes its first clusters off the bitset never needs it (counting 100k bits a filter
+    /// cost each placement more than the filter's own narrowing).
     Bits {
         bits: ClusterBits,
-        len: usize,
+        len: OnceCell<usize>,
         list: OnceCell<Vec<usize>>,
     },
     List(Vec<usize>),
@@ -32,31 +35,38 @@ pub enum Feasible {
 impl Feasible {
     pub fn from_bits(bits: ClusterBits) -> Feasible {
         Feasible::Bits {
-            len: bits.count(),
             bits,
+            len: OnceCell::new(),
             list: OnceCell::new(),
         }
     }
 
     pub fn len(&self) -> usize {
         match self {
-            Feasible::Bits { len, .. } => *len,
+            Feasible::Bits { bits, len, list } => {
+                *len.get_or_init(|| list.get().map_or_else(|| bits.count(), Vec::len))
+            }
             Feasible::List(list) => list.len(),
             Feasible::Candidates(list) => list.len(),
         }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        match self {
+            // Up to the first cluster in it, not a count of them all.
+            Feasible::Bits { bits, .. } => bits.is_empty(),
+            Feasible::List(list) => list.is_empty(),
+            Feasible::Candidates(list) => list.is_empty(),
+        }
     }
 
     /// The clusters one by one; listed on first use.
     pub fn list(&self) -> &[usize] {
         match self {
             Feasible::Bits { bits, len, list } => list.get_or_init(|| {
-                // The count is known: one allocation, where collecting grew the list by
+                // Counted first: one allocation, where collecting grew the list by
                 // doubling (copies of up to 20k indices per placement).
-                let mut listed = Vec::with_capacity(*len);
+                let mut listed = Vec::with_capacity(*len.get_or_init(|| bits.count()));
                 bits.iter_ones().for_each(|index| listed.push(index));
                 listed
             }),
