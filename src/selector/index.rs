@@ -39,6 +39,14 @@ impl Postings {
         }
     }
 
+    /// The clusters listed here, as a set over `universe` clusters.
+    fn to_bits(&self, universe: usize) -> ClusterBits {
+        match self {
+            Postings::Sparse(ids) => ClusterBits::from_ids(universe, ids.iter().copied()),
+            Postings::Dense(set) => set.clone(),
+        }
+    }
+
     fn or_into(&self, bits: &mut ClusterBits) {
         match self {
             Postings::Sparse(ids) => ids.iter().for_each(|&id| bits.insert(id)),
@@ -156,35 +164,38 @@ impl LabelIndex {
         if selector.is_nothing() {
             return ClusterBits::empty(self.len());
         }
-        let mut selected = ClusterBits::full(self.len());
+        // `None` while every cluster is still selected: the first requirement writes its
+        // set instead of narrowing a full one (a fleet-sized fill and a pass saved).
+        let mut selected = None;
         let mut union = None;
         for requirement in selector.requirements() {
-            if selected.is_empty() {
+            if selected.as_ref().is_some_and(ClusterBits::is_empty) {
                 break;
             }
             self.narrow(&mut selected, requirement, &mut union);
         }
-        selected
+        selected.unwrap_or_else(|| ClusterBits::full(self.len()))
     }
 
-    /// Keeps in `selected` the clusters that meet `requirement`. One posting list (an `=`,
-    /// an `Exists`) is intersected and a `NotIn`'s lists are taken out straight from the
-    /// index; only a union of several lists is built, in `union` (one set for the selector):
-    /// a placement's selectors would otherwise allocate and zero a fleet-sized set per
-    /// requirement.
+    /// Keeps in `selected` (`None`: every cluster) the clusters that meet `requirement`. One
+    /// posting list (an `=`, an `Exists`) is intersected and a `NotIn`'s lists are taken out
+    /// straight from the index; only a union of several lists is built, in `union` (a spare
+    /// set the selector's requirements share): a placement's selectors would otherwise
+    /// allocate and zero a fleet-sized set per requirement.
     fn narrow(
         &self,
-        selected: &mut ClusterBits,
+        selected: &mut Option<ClusterBits>,
         requirement: &Requirement,
         union: &mut Option<ClusterBits>,
     ) {
+        let universe = self.len();
         let Some(key) = self.table.key_id(requirement.key()) else {
             // Nobody has the key: only the operators that accept a missing key match.
             if !matches!(
                 requirement.operator(),
                 Operator::NotIn | Operator::NotEquals | Operator::DoesNotExist
             ) {
-                selected.clear();
+                *selected = Some(ClusterBits::empty(universe));
             }
             return;
         };
@@ -194,28 +205,51 @@ impl LabelIndex {
                 .iter()
                 .filter_map(move |value| self.table.label_id(key, value))
         };
+        // Keeps the clusters of one posting list.
+        let intersect = |selected: &mut Option<ClusterBits>, postings: &Postings| match selected {
+            Some(selected) => postings.and_into(selected),
+            None => *selected = Some(postings.to_bits(universe)),
+        };
+        // Keeps the clusters of a union of posting lists, built in the spare set (which it
+        // becomes while nothing narrowed the selection yet).
+        let keep_union = |selected: &mut Option<ClusterBits>,
+                          spare: &mut Option<ClusterBits>,
+                          labels: &mut dyn Iterator<Item = u32>| {
+            let mut built = spare.take().unwrap_or_else(|| ClusterBits::empty(universe));
+            built.clear();
+            for label in labels {
+                self.having[label as usize].or_into(&mut built);
+            }
+            match selected {
+                Some(selected) => {
+                    selected.and_assign(&built);
+                    *spare = Some(built);
+                }
+                None => *selected = Some(built),
+            }
+        };
         match requirement.operator() {
             Operator::In | Operator::Equals | Operator::DoubleEquals => {
                 let mut labels = values();
                 match (labels.next(), labels.next()) {
-                    (None, _) => selected.clear(),
-                    (Some(label), None) => self.having[label as usize].and_into(selected),
-                    (Some(first), Some(second)) => {
-                        let union = fresh(union, self.len());
-                        for label in [first, second].into_iter().chain(labels) {
-                            self.having[label as usize].or_into(union);
-                        }
-                        selected.and_assign(union);
-                    }
+                    (None, _) => *selected = Some(ClusterBits::empty(universe)),
+                    (Some(label), None) => intersect(selected, &self.having[label as usize]),
+                    (Some(first), Some(second)) => keep_union(
+                        selected,
+                        union,
+                        &mut [first, second].into_iter().chain(labels),
+                    ),
                 }
             }
             Operator::NotIn | Operator::NotEquals => {
+                let selected = selected.get_or_insert_with(|| ClusterBits::full(universe));
                 for label in values() {
                     self.having[label as usize].remove_from(selected);
                 }
             }
-            Operator::Exists => self.present[key as usize].and_into(selected),
-            Operator::DoesNotExist => self.present[key as usize].remove_from(selected),
+            Operator::Exists => intersect(selected, &self.present[key as usize]),
+            Operator::DoesNotExist => self.present[key as usize]
+                .remove_from(selected.get_or_insert_with(|| ClusterBits::full(universe))),
             Operator::GreaterThan | Operator::LessThan => {
                 let bound = requirement.bound();
                 let integers = &self.integers[key as usize];
@@ -225,21 +259,10 @@ impl LabelIndex {
                     }
                     _ => &integers[..integers.partition_point(|(n, _)| *n < bound)],
                 };
-                let union = fresh(union, self.len());
-                for &(_, label) in range {
-                    self.having[label as usize].or_into(union);
-                }
-                selected.and_assign(union);
+                keep_union(selected, union, &mut range.iter().map(|&(_, label)| label));
             }
         }
     }
-}
-
-/// `union` emptied for another requirement, made on first use.
-fn fresh(union: &mut Option<ClusterBits>, universe: usize) -> &mut ClusterBits {
-    let union = union.get_or_insert_with(|| ClusterBits::empty(universe));
-    union.clear();
-    union
 }
 
 #[cfg(test)]
