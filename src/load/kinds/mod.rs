@@ -118,6 +118,13 @@ pub(crate) fn workload(
     claimed(object, Entry::Workload { workload, decision })
 }
 
+/// The JSON text of `object`'s `field`, when the object was read from JSON: a reader may
+/// decode it straight from there, and read [`subtree`] only when that fails (its error, with
+/// the field's path, is the one reported).
+pub(crate) fn json_text<'a>(object: &Object<'a>, field: &str) -> Option<&'a str> {
+    object.content.get(field)?.text()
+}
+
 /// The `spec` or `status` subtree in the JSON form `model::placement` decodes.
 pub(crate) fn subtree(object: &Object<'_>, field: &str) -> Result<Value, LoadError> {
     let Some(content) = object.content.get(field) else {

@@ -624,13 +624,39 @@ pub(crate) fn decode_placement_spec(
     } else {
         spec
     };
-    let spec: PlacementSpec = match api_version
-        .rsplit_once('/')
-        .map(|(_group, version)| version)
-    {
+    let spec: PlacementSpec = match version(api_version) {
         Some("v1alpha1") => decode::<alpha::PlacementSpec>(spec)?.normalise()?,
         _ => decode(spec)?,
     };
+    counts_checked(spec)
+}
+
+/// [`decode_placement_spec`] straight from the spec's JSON text; `None` when the text does
+/// not decode, and the tree is to be read for its error and path. Building a tree of each
+/// spec and decoding it again cost a Placement of the benchmark as much as its own decoding;
+/// a text that decodes gives the tree's result (its keys are checked unique when read).
+pub(crate) fn placement_spec_from_json(
+    api_version: &str,
+    text: &str,
+) -> Option<Result<PlacementSpec, SpecError>> {
+    let spec = match version(api_version) {
+        Some("v1alpha1") => serde_json::from_str::<alpha::PlacementSpec>(text)
+            .ok()?
+            .normalise(),
+        _ => Ok(serde_json::from_str::<PlacementSpec>(text).ok()?),
+    };
+    Some(spec.and_then(counts_checked))
+}
+
+/// The version of an `apiVersion` (`v1beta1` of `cluster.open-cluster-management.io/v1beta1`).
+fn version(api_version: &str) -> Option<&str> {
+    api_version
+        .rsplit_once('/')
+        .map(|(_group, version)| version)
+}
+
+/// The counts a decoded spec must not have negative (see [`non_negative`]).
+fn counts_checked(spec: PlacementSpec) -> Result<PlacementSpec, SpecError> {
     non_negative("numberOfClusters", spec.number_of_clusters)?;
     for (index, predicate) in spec.predicates.iter().enumerate() {
         non_negative(
@@ -913,6 +939,71 @@ mod tests {
 
     const V1BETA1: &str = "cluster.open-cluster-management.io/v1beta1";
     const V1ALPHA1: &str = "cluster.open-cluster-management.io/v1alpha1";
+
+    /// A spec decoded from its JSON text is the spec decoded from its tree, error or not;
+    /// a text that does not decode leaves the tree to report why.
+    #[test]
+    fn a_spec_read_from_its_text_is_the_spec_read_from_its_tree() {
+        let specs = [
+            (V1BETA1, json!({})),
+            (
+                V1BETA1,
+                json!({
+                    "clusterSets": ["a", "b"],
+                    "numberOfClusters": 3,
+                    "predicates": [{"requiredClusterSelector": {
+                        "labelSelector": {"matchExpressions": [
+                            {"key": "region", "operator": "In", "values": ["eu", "us"]}]},
+                        "claimSelector": {"matchExpressions": [
+                            {"key": "platform", "operator": "Exists"}]},
+                        "celSelector": {"celExpressions": ["true"]}}}],
+                    "prioritizerPolicy": {"mode": "Exact", "configurations": [
+                        {"scoreCoordinate": {"builtIn": "ResourceAllocatableCPU"}, "weight": 2},
+                        {"scoreCoordinate": {"type": "AddOn",
+                            "addOn": {"resourceName": "r", "scoreName": "s"}}, "weight": -1}]},
+                    "tolerations": [{"key": "gpu", "operator": "Exists",
+                        "tolerationSeconds": 30}],
+                    "spreadPolicy": {"spreadConstraints": [
+                        {"topologyKey": "zone", "topologyKeyType": "Label", "maxSkew": 2}]},
+                    "decisionStrategy": {"groupStrategy": {
+                        "clustersPerDecisionGroup": "25%",
+                        "decisionGroups": [{"groupName": "canary",
+                            "groupClusterSelector": {"labelSelector": {
+                                "matchLabels": {"canary": "true"}}}}]}}
+                }),
+            ),
+            (V1BETA1, json!({"numberOfClusters": -1})),
+            (
+                V1ALPHA1,
+                json!({"predicates": [{"clusterSets": ["a"], "numberOfClusters": -2}]}),
+            ),
+            (V1BETA1, json!({"numberOfClusters": 1.5})),
+            (V1BETA1, json!({"unknownField": true})),
+            (
+                V1ALPHA1,
+                json!({"predicates": [{"clusterSets": ["a"], "numberOfClusters": 2,
+                    "requiredDuringSchedulingRequiredDuringExecution": {
+                        "labelSelector": {"matchLabels": {"env": "prod"}}}}]}),
+            ),
+            (
+                V1ALPHA1,
+                json!({"numberOfClusters": 1, "predicates": [{"clusterSets": ["a"]}]}),
+            ),
+        ];
+        let mut from_text = 0;
+        for (api_version, spec) in specs {
+            let tree = decode_placement_spec(api_version, spec.clone());
+            match placement_spec_from_json(api_version, &spec.to_string()) {
+                Some(text) => {
+                    from_text += 1;
+                    assert_eq!(text, tree, "{spec}");
+                }
+                None => assert!(tree.is_err(), "{spec}: the text refused what the tree read"),
+            }
+        }
+        // Every spec the text decodes, the negative counts and the refused mix included.
+        assert_eq!(from_text, 6);
+    }
 
     #[test]
     fn empty_spec_gets_crd_defaults() {

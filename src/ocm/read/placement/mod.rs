@@ -10,14 +10,14 @@ pub(crate) use cluster_sets::parse_cluster_set;
 
 use super::managed_cluster::managed_cluster;
 use super::spec_error;
-use crate::load::kinds::{subtree, workload, Api, KnownKind};
+use crate::load::kinds::{json_text, subtree, workload, Api, KnownKind};
 use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
 use crate::load::LoadError;
 use crate::model::WorkloadKind;
 use crate::ocm::model::decision::{DECISION_KIND, PLACEMENT_KIND};
-use crate::ocm::model::placement::decode_placement_spec;
+use crate::ocm::model::placement::{decode_placement_spec, placement_spec_from_json};
 
 const GROUP: &str = "cluster.open-cluster-management.io";
 
@@ -76,8 +76,14 @@ pub(crate) const API: Api = Api {
 };
 
 fn placement(object: Object<'_>) -> Result<Decoded, LoadError> {
-    let spec = decode_placement_spec(&object.object.api_version, subtree(&object, "spec")?)
-        .map_err(|error| spec_error(&object, "spec", error))?;
+    let api_version = &object.object.api_version;
+    let spec = match json_text(&object, "spec")
+        .and_then(|text| placement_spec_from_json(api_version, text))
+    {
+        Some(spec) => spec,
+        None => decode_placement_spec(api_version, subtree(&object, "spec")?),
+    }
+    .map_err(|error| spec_error(&object, "spec", error))?;
     Ok(workload(
         object,
         WorkloadKind::Placement(Box::new(spec)),
