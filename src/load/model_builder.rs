@@ -10,7 +10,8 @@ use super::fingerprint::Print;
 use super::inputs::Input;
 use super::{LoadError, LoadErrors};
 use crate::model::{
-    Binding, Cluster, ClusterSet, Interner, Model, ObjectRef, PreviousDecision, Source, Workload,
+    object_name, Binding, Cluster, ClusterSet, Interner, Model, ObjectRef, PreviousDecision,
+    Source, Workload,
 };
 use crate::registry::{ApiObject, Deferred, Selectors};
 
@@ -288,32 +289,32 @@ impl<'t> ModelBuilder<'t> {
     /// places when the content is the same (the object is kept once), else an error. The
     /// identity's strings move into the key: a claim copies none of them.
     fn claim(&mut self, object: ObjectRef, source: Source, fingerprint: Kept) -> bool {
-        let group = object.group().to_string();
+        let group = object.group().len();
         let ObjectRef {
-            api_version,
+            // Cut to its group in place: the key's group without a string of its own.
+            api_version: mut group_of,
             kind,
             namespace,
             name,
         } = object;
-        let first = match self.objects.entry((group, kind, namespace, name)) {
+        group_of.truncate(group);
+        let first = match self.objects.entry((group_of, kind, namespace, name)) {
             Slot::Vacant(slot) => {
                 slot.insert((source, fingerprint));
                 return true;
             }
             Slot::Occupied(first) => {
                 let (_, kind, namespace, name) = first.key();
-                let object = ObjectRef {
-                    api_version,
-                    kind: kind.clone(),
-                    namespace: namespace.clone(),
-                    name: name.clone(),
-                };
-                (object, first.get().clone())
+                // Named as `ObjectRef`'s `Display` names it (kind, namespace, name).
+                (
+                    object_name(kind, namespace.as_deref(), name),
+                    first.get().clone(),
+                )
             }
         };
         let (object, (first, first_fingerprint)) = first;
         let same = self.same(fingerprint, first_fingerprint);
-        self.duplicate(&source, object.to_string(), first, same);
+        self.duplicate(&source, object, first, same);
         false
     }
 
