@@ -71,7 +71,13 @@ impl Quantity {
             .ok_or_else(|| QuantityError::Suffix(text.to_string()))?;
         let magnitude = parse_decimal(parts.value.trim_start_matches(['+', '-']))
             .ok_or_else(|| QuantityError::Numeric(text.to_string()))?;
-        let mut amount = magnitude * f64::from(base).powi(exponent);
+        // Zero is zero at any exponent: `0e400` is 0 upstream, where 0 × an infinite power
+        // would make it NaN (which the resource prioritizers take for "not reported").
+        let mut amount = if magnitude == 0.0 {
+            0.0
+        } else {
+            magnitude * f64::from(base).powi(exponent)
+        };
         // Upstream rounds every non-zero amount up to a whole nano (1n is the smallest
         // representable amount) and caps binary amounts at the int64 maximum.
         if amount > 0.0 && amount < 1e-9 {
@@ -326,6 +332,14 @@ mod tests {
             Ok(quantity) => quantity.value,
             Err(error) => panic!("{text}: {error}"),
         }
+    }
+
+    #[test]
+    fn zero_is_zero_at_any_exponent() {
+        for text in ["0e400", "0E9999", "0.0e400", "-0e400"] {
+            assert_eq!(value(text), 0.0, "{text}");
+        }
+        assert!(value("1e400").is_infinite());
     }
 
     #[test]
