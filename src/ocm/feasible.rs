@@ -63,13 +63,9 @@ impl Feasible {
     /// The clusters one by one; listed on first use.
     pub fn list(&self) -> &[usize] {
         match self {
-            Feasible::Bits { bits, len, list } => list.get_or_init(|| {
-                // Counted first: one allocation, where collecting grew the list by
-                // doubling (copies of up to 20k indices per placement).
-                let mut listed = Vec::with_capacity(*len.get_or_init(|| bits.count()));
-                bits.iter_ones().for_each(|index| listed.push(index));
-                listed
-            }),
+            Feasible::Bits { bits, len, list } => {
+                list.get_or_init(|| listed(bits, *len.get_or_init(|| bits.count())))
+            }
             Feasible::List(list) => list,
             Feasible::Candidates(list) => list,
         }
@@ -90,9 +86,18 @@ impl Feasible {
         let bits = self.bits().filter(|_| in_name_order)?;
         Some(match head {
             Some(head) => bits.iter_ones().take(head).collect(),
-            None => self.list().to_vec(),
+            // Not kept as the list: nothing reads it one by one after this.
+            None => listed(bits, self.len()),
         })
     }
+}
+
+/// The `len` clusters of `bits`, in inventory order: counted first, one allocation, where
+/// collecting grew the list by doubling (copies of up to 20k indices per placement).
+fn listed(bits: &ClusterBits, len: usize) -> Vec<usize> {
+    let mut listed = Vec::with_capacity(len);
+    bits.iter_ones().for_each(|index| listed.push(index));
+    listed
 }
 
 impl From<Vec<usize>> for Feasible {
