@@ -486,9 +486,59 @@ fn in_plan_order(workloads: Vec<Workload>) -> Vec<Workload> {
     // Positions are distinct, so equal keys keep their order.
     order.sort_unstable();
     let order: Vec<usize> = order.into_iter().map(|(_key, at)| at).collect();
-    let mut slots: Vec<Option<Workload>> = workloads.into_iter().map(Some).collect();
-    order
-        .into_iter()
-        .filter_map(|at| slots.get_mut(at).and_then(Option::take))
-        .collect()
+    let mut workloads = workloads;
+    permute(&mut workloads, &order);
+    workloads
+}
+
+/// Puts at each position `i` the item that was at `from[i]` (`from` a permutation of the
+/// positions), in place: each cycle of the permutation is walked once, an item swapped into
+/// its place at each step. Moving the items out into slots and back into a new vector wrote
+/// every large item twice and faulted in two fresh vectors.
+fn permute<T>(items: &mut [T], from: &[usize]) {
+    let mut placed = vec![false; items.len()];
+    for start in 0..items.len() {
+        let mut at = start;
+        while !placed[at] {
+            placed[at] = true;
+            let source = from.get(at).copied().unwrap_or(at);
+            if source == start || placed.get(source).is_none_or(|&done| done) {
+                break;
+            }
+            items.swap(at, source);
+            at = source;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::permute;
+
+    /// Each position gets the item `from` names, whatever the cycles: one long cycle, fixed
+    /// points, swaps, and every permutation of five items.
+    #[test]
+    fn permute_puts_each_item_where_its_position_says() {
+        fn check(from: &[usize]) {
+            let mut items: Vec<String> = (0..from.len()).map(|at| at.to_string()).collect();
+            permute(&mut items, from);
+            let expected: Vec<String> = from.iter().map(|at| at.to_string()).collect();
+            assert_eq!(items, expected, "{from:?}");
+        }
+        check(&[]);
+        check(&[0]);
+        check(&[1, 2, 3, 4, 0]);
+        check(&[4, 0, 1, 2, 3]);
+        check(&[0, 2, 1, 3, 5, 4]);
+        // Every permutation of five: the five-digit numbers in base 5 whose digits differ.
+        let mut permutations = 0;
+        for number in 0..5usize.pow(5) {
+            let from: Vec<usize> = (0..5).map(|digit| number / 5usize.pow(digit) % 5).collect();
+            if (0..5).all(|at| from.contains(&at)) {
+                check(&from);
+                permutations += 1;
+            }
+        }
+        assert_eq!(permutations, 120);
+    }
 }
