@@ -29,10 +29,6 @@ impl<K, V> Default for VecMap<K, V> {
 }
 
 impl<K: Ord, V> VecMap<K, V> {
-    pub fn new() -> Self {
-        VecMap::default()
-    }
-
     fn find<Q: Ord + ?Sized>(&self, key: &Q) -> Result<usize, usize>
     where
         K: Borrow<Q>,
