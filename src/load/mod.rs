@@ -32,6 +32,7 @@ pub(crate) use kinds::CLUSTER_SELECTOR_ANNOTATION;
 pub(crate) use names::{parse_namespace, refused_identity};
 pub use previous::previous_plan;
 pub(crate) use previous::previous_plan_limited;
+pub(crate) use strict::Strict;
 
 use crate::model::{Model, Source};
 use content::{Content, Shape};

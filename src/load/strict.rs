@@ -23,7 +23,7 @@ where
     T::deserialize(Strict(deserializer))
 }
 
-pub(super) struct Strict<D>(D);
+pub(crate) struct Strict<D>(pub(crate) D);
 
 /// Decodes `seed`'s value from `text`, one JSON value of a document that was checked whole
 /// (valid, no key twice), structs from mappings only. A value the seed ignores (a field its

@@ -367,6 +367,8 @@ fn violations(schema: &Value, at: &str) -> Vec<(Value, String)> {
         out.push((json!(items), at.to_string()));
     }
     if schema["type"] == "object" {
+        // A list where an object is wanted (serde would take a struct's fields in order).
+        out.push((json!([]), at.to_string()));
         for required in schema["required"].as_array().into_iter().flatten() {
             let name = required.as_str().unwrap_or_default();
             // The API server fills in a missing field that has a default.
@@ -388,11 +390,13 @@ fn indexed(path: &str) -> String {
 }
 
 /// What the API server refuses for a field the Placement CRD constrains, fleetplan refuses
-/// too, with an error naming the Placement and the field.
+/// too, with an error naming the Placement and the field: read from YAML, and from a JSON
+/// List (whose specs are decoded from their text).
 #[test]
 fn every_constraint_of_the_upstream_placement_crd_is_enforced() {
     let schemas = Schemas::load();
     let mut stream = String::new();
+    let mut items = Vec::new();
     let mut expected: Vec<(String, String, String)> = Vec::new();
     for upstream in upstream_fields() {
         let Field {
@@ -423,33 +427,38 @@ fn every_constraint_of_the_upstream_placement_crd_is_enforced() {
                 .map_or(field.clone(), |(parent, _)| parent.to_string());
             stream.push_str("---\n");
             stream.push_str(&yaml);
-            expected.push((
-                format!("Placement/shop/refused-{}: {parent}", expected.len()),
-                named,
-                format!("{at} = {value}"),
-            ));
+            items.push(placement);
+            expected.push((parent, named, format!("{at} = {value}")));
         }
     }
-    let output = Test::new()
-        .args(["plan", "-f", "testdata/fleet/inventory.yaml", "-f", "-"])
-        .stdin(stream)
-        .stderr_contains("")
-        .status(1)
-        .run();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let missed: Vec<&String> = expected
-        .iter()
-        .filter(|(prefix, named, _)| {
-            !stderr
-                .lines()
-                .any(|line| line.contains(prefix.as_str()) && line.contains(named.as_str()))
-        })
-        .map(|(_, _, case)| case)
-        .collect();
-    assert!(
-        missed.is_empty(),
-        "not refused naming the field:\n{missed:#?}\n{stderr}"
-    );
+    let list = json!({"apiVersion": "v1", "kind": "List", "items": items}).to_string();
+    // A List's item's fields are named under `items[N].`.
+    let in_list = |index: usize| format!("items[{index}].");
+    for (input, within) in [(stream, None), (list, Some(in_list))] {
+        let output = Test::new()
+            .args(["plan", "-f", "testdata/fleet/inventory.yaml", "-f", "-"])
+            .stdin(input)
+            .stderr_contains("")
+            .status(1)
+            .run();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let missed: Vec<&String> = expected
+            .iter()
+            .enumerate()
+            .filter(|(index, (parent, named, _))| {
+                let item = within.map(|within| within(*index)).unwrap_or_default();
+                let prefix = format!("Placement/shop/refused-{index}: {item}{parent}");
+                !stderr
+                    .lines()
+                    .any(|line| line.contains(&prefix) && line.contains(named.as_str()))
+            })
+            .map(|(_, (_, _, case))| case)
+            .collect();
+        assert!(
+            missed.is_empty(),
+            "not refused naming the field:\n{missed:#?}\n{stderr}"
+        );
+    }
     assert!(
         expected.len() > 20,
         "only {} constraints found",

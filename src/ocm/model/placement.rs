@@ -3,7 +3,7 @@
 // Unknown fields are rejected (what `kubectl apply --validate=strict` does), so a typo such as
 // `claimSelector.matchLabels` is an error instead of a silently empty selector.
 
-use serde::de::{self, Deserializer};
+use serde::de::{self, DeserializeOwned, Deserializer};
 use serde::{Deserialize, Serialize, Serializer};
 
 use crate::model::crd_strings::{at_most_characters, qualified_key, MAX_TAINT_VALUE};
@@ -606,46 +606,39 @@ pub(crate) struct SpecError {
     pub message: String,
 }
 
-fn decode<T: serde::de::DeserializeOwned>(value: serde_json::Value) -> Result<T, SpecError> {
-    serde_path_to_error::deserialize(value).map_err(|err| SpecError {
+/// `T` from `spec`, a tree or a text as the loader hands it (taking structs only from
+/// mappings, as the API server does), with the path of what it refuses.
+fn decode<'de, T: Deserialize<'de>>(spec: impl SpecInput<'de>) -> Result<T, SpecError> {
+    serde_path_to_error::deserialize(spec).map_err(|err| SpecError {
         path: err.path().to_string(),
         message: crate::model::plain_decode_message(err.inner()),
     })
 }
 
-/// Reads a Placement's `spec` for its apiVersion (`cluster.open-cluster-management.io/v1alpha1`
-/// or `v1beta1`), applying the CRD defaults.
-pub(crate) fn decode_placement_spec(
-    api_version: &str,
-    spec: serde_json::Value,
-) -> Result<PlacementSpec, SpecError> {
-    let spec = if spec.is_null() {
-        serde_json::Value::Object(serde_json::Map::new())
-    } else {
-        spec
-    };
-    let spec: PlacementSpec = match version(api_version) {
-        Some("v1alpha1") => decode::<alpha::PlacementSpec>(spec)?.normalise()?,
-        _ => decode(spec)?,
-    };
-    counts_checked(spec)
+/// What a spec is decoded from: a `serde_json::Value` tree, or the JSON text itself.
+pub(crate) trait SpecInput<'de>: Deserializer<'de, Error = serde_json::Error> {}
+
+impl<'de, D: Deserializer<'de, Error = serde_json::Error>> SpecInput<'de> for D {}
+
+/// `T` from `spec`, or from `{}` when it is null or absent (its CRD defaults).
+fn decode_or_empty<'de, T: DeserializeOwned>(spec: impl SpecInput<'de>) -> Result<T, SpecError> {
+    match decode::<Option<T>>(spec)? {
+        Some(spec) => Ok(spec),
+        None => decode(serde_json::Value::Object(serde_json::Map::new())),
+    }
 }
 
-/// [`decode_placement_spec`] straight from the spec's JSON text; `None` when the text does
-/// not decode, and the tree is to be read for its error and path. Building a tree of each
-/// spec and decoding it again cost a Placement of the benchmark as much as its own decoding;
-/// a text that decodes gives the tree's result (its keys are checked unique when read).
-pub(crate) fn placement_spec_from_json(
+/// Reads a Placement's `spec` (null or absent: `{}`) for its apiVersion
+/// (`cluster.open-cluster-management.io/v1alpha1` or `v1beta1`), applying the CRD defaults.
+pub(crate) fn decode_placement_spec<'de>(
     api_version: &str,
-    text: &str,
-) -> Option<Result<PlacementSpec, SpecError>> {
-    let spec = match version(api_version) {
-        Some("v1alpha1") => serde_json::from_str::<alpha::PlacementSpec>(text)
-            .ok()?
-            .normalise(),
-        _ => Ok(serde_json::from_str::<PlacementSpec>(text).ok()?),
+    spec: impl SpecInput<'de>,
+) -> Result<PlacementSpec, SpecError> {
+    let spec: PlacementSpec = match version(api_version) {
+        Some("v1alpha1") => decode_or_empty::<alpha::PlacementSpec>(spec)?.normalise()?,
+        _ => decode_or_empty(spec)?,
     };
-    Some(spec.and_then(counts_checked))
+    counts_checked(spec)
 }
 
 /// The version of an `apiVersion` (`v1beta1` of `cluster.open-cluster-management.io/v1beta1`).
@@ -886,13 +879,10 @@ impl<'de> Deserialize<'de> for SelectionOrder {
 }
 
 /// Reads a PlacementRule's `spec`.
-pub(crate) fn decode_placement_rule_spec(
-    spec: serde_json::Value,
+pub(crate) fn decode_placement_rule_spec<'de>(
+    spec: impl SpecInput<'de>,
 ) -> Result<PlacementRuleSpec, SpecError> {
-    if spec.is_null() {
-        return Ok(PlacementRuleSpec::default());
-    }
-    decode(spec)
+    Ok(decode::<Option<PlacementRuleSpec>>(spec)?.unwrap_or_default())
 }
 
 #[derive(Deserialize)]
@@ -910,13 +900,10 @@ struct RuleDecision {
 
 /// The cluster names of a PlacementRule's `status.decisions`, in their order: the previous
 /// decisions the rule keeps first.
-pub(crate) fn decode_placement_rule_decisions(
-    status: serde_json::Value,
+pub(crate) fn decode_placement_rule_decisions<'de>(
+    status: impl SpecInput<'de>,
 ) -> Result<Vec<String>, SpecError> {
-    if status.is_null() {
-        return Ok(Vec::new());
-    }
-    let status: RuleStatus = decode(status).map_err(|err| SpecError {
+    let status: Option<RuleStatus> = decode(status).map_err(|err| SpecError {
         // serde_path_to_error names the root `.`.
         path: match err.path.as_str() {
             "" | "." => "status".to_string(),
@@ -925,7 +912,8 @@ pub(crate) fn decode_placement_rule_decisions(
         ..err
     })?;
     Ok(status
-        .decisions
+        .map(|status| status.decisions)
+        .unwrap_or_default()
         .into_iter()
         .map(|decision| decision.cluster_name)
         .collect())
@@ -934,6 +922,8 @@ pub(crate) fn decode_placement_rule_decisions(
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+
+    use crate::load::Strict;
 
     use super::*;
 
@@ -979,6 +969,8 @@ mod tests {
             ),
             (V1BETA1, json!({"numberOfClusters": 1.5})),
             (V1BETA1, json!({"unknownField": true})),
+            (V1BETA1, json!(null)),
+            (V1BETA1, json!({"prioritizerPolicy": ["Exact", []]})),
             (
                 V1ALPHA1,
                 json!({"predicates": [{"clusterSets": ["a"], "numberOfClusters": 2,
@@ -990,19 +982,46 @@ mod tests {
                 json!({"numberOfClusters": 1, "predicates": [{"clusterSets": ["a"]}]}),
             ),
         ];
-        let mut from_text = 0;
+        let mut decoded = 0;
         for (api_version, spec) in specs {
-            let tree = decode_placement_spec(api_version, spec.clone());
-            match placement_spec_from_json(api_version, &spec.to_string()) {
-                Some(text) => {
-                    from_text += 1;
+            let tree = decode_placement_spec(api_version, Strict(spec.clone()));
+            let text = spec.to_string();
+            let text = decode_placement_spec(
+                api_version,
+                Strict(&mut serde_json::Deserializer::from_str(&text)),
+            );
+            match (text, tree) {
+                (Ok(text), Ok(tree)) => {
+                    decoded += 1;
                     assert_eq!(text, tree, "{spec}");
                 }
-                None => assert!(tree.is_err(), "{spec}: the text refused what the tree read"),
+                (text, tree) => assert!(text.is_err() && tree.is_err(), "{spec}"),
             }
         }
-        // Every spec the text decodes, the negative counts and the refused mix included.
-        assert_eq!(from_text, 6);
+        assert_eq!(decoded, 4, "the empty, full, null and alpha specs");
+    }
+
+    /// A struct written as a list (its fields in order) is what serde would take and the API
+    /// server refuses: the Placement CRD's schema wants an object there.
+    #[test]
+    fn a_struct_written_as_a_list_is_refused_as_the_api_server_refuses_it() {
+        for spec in [
+            json!({"prioritizerPolicy": ["Exact", []]}),
+            json!({"predicates": [[{"labelSelector": {}}]]}),
+            json!(["a"]),
+        ] {
+            let error = decode_placement_spec(V1BETA1, Strict(spec.clone()));
+            assert!(
+                error
+                    .as_ref()
+                    .is_err_and(|error| error.message.contains("expected")),
+                "{spec}: {error:?}"
+            );
+        }
+        let rule = decode_placement_rule_spec(Strict(json!({"clusterSelector": [{}]})));
+        assert!(rule.is_err(), "{rule:?}");
+        let status = decode_placement_rule_decisions(Strict(json!({"decisions": [["c1"]]})));
+        assert!(status.is_err(), "{status:?}");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use crate::load::kinds::{subtree, workload, Api, KnownKind};
 use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
-use crate::load::LoadError;
+use crate::load::{LoadError, Strict};
 use crate::model::{PreviousDecision, WorkloadKind};
 use crate::ocm::model::decision::RULE_KIND;
 use crate::ocm::model::placement::{decode_placement_rule_decisions, decode_placement_rule_spec};
@@ -24,9 +24,10 @@ pub(crate) const API: Api = Api {
 };
 
 fn placement_rule(object: Object<'_>) -> Result<Decoded, LoadError> {
-    let spec = decode_placement_rule_spec(subtree(&object, "spec")?)
+    // Structs are taken only from mappings, as the API server's schema takes objects.
+    let spec = decode_placement_rule_spec(Strict(subtree(&object, "spec")?))
         .map_err(|error| spec_error(&object, "spec", error))?;
-    let clusters = decode_placement_rule_decisions(subtree(&object, "status")?)
+    let clusters = decode_placement_rule_decisions(Strict(subtree(&object, "status")?))
         .map_err(|error| spec_error(&object, "status", error))?;
     // A rule without `status.decisions` has decided nothing so far: that is its previous
     // decision too (an export of such a rule compares as no cluster chosen, and replaces

@@ -14,10 +14,10 @@ use crate::load::kinds::{json_text, subtree, workload, Api, KnownKind};
 use crate::load::model_builder::Decoded;
 use crate::load::names::Names;
 use crate::load::object::{Object, Scope};
-use crate::load::LoadError;
+use crate::load::{LoadError, Strict};
 use crate::model::WorkloadKind;
 use crate::ocm::model::decision::{DECISION_KIND, PLACEMENT_KIND};
-use crate::ocm::model::placement::{decode_placement_spec, placement_spec_from_json};
+use crate::ocm::model::placement::decode_placement_spec;
 
 const GROUP: &str = "cluster.open-cluster-management.io";
 
@@ -77,13 +77,18 @@ pub(crate) const API: Api = Api {
 
 fn placement(object: Object<'_>) -> Result<Decoded, LoadError> {
     let api_version = &object.object.api_version;
-    let spec = match json_text(&object, "spec")
-        .and_then(|text| placement_spec_from_json(api_version, text))
-    {
+    // Straight from JSON text when it decodes; else from the tree, whose error and path are
+    // the ones reported. Structs are taken only from mappings, as the API server's schema
+    // takes objects.
+    let from_text = json_text(&object, "spec").and_then(|text| {
+        let text = &mut serde_json::Deserializer::from_str(text);
+        decode_placement_spec(api_version, Strict(text)).ok()
+    });
+    let spec = match from_text {
         Some(spec) => spec,
-        None => decode_placement_spec(api_version, subtree(&object, "spec")?),
-    }
-    .map_err(|error| spec_error(&object, "spec", error))?;
+        None => decode_placement_spec(api_version, Strict(subtree(&object, "spec")?))
+            .map_err(|error| spec_error(&object, "spec", error))?,
+    };
     Ok(workload(
         object,
         WorkloadKind::Placement(Box::new(spec)),
