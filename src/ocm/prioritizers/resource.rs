@@ -139,6 +139,45 @@ fn scaled(values: &[f64]) -> impl Iterator<Item = Option<i64>> + '_ {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Quantity;
+    use crate::testing::cluster;
+
+    /// Read on every core in chunks, the values stay aligned with the inventory; a cluster
+    /// without a capacity, or without the resource, reports none.
+    #[test]
+    fn values_read_in_chunks_stay_by_inventory_index() {
+        let clusters: Vec<Cluster> = (0..3 * CLUSTERS_PER_THREAD + 7)
+            .map(|at| {
+                let mut built = cluster(&format!("c{at}"))
+                    .allocatable("cpu", at as f64)
+                    .build();
+                if at % 5 != 0 {
+                    let capacity = Quantity::parse("1000000").expect("a quantity");
+                    built.resource_capacity.insert("cpu".into(), capacity);
+                }
+                built
+            })
+            .collect();
+        let inventory = Inventory {
+            clusters,
+            ..Inventory::default()
+        };
+        let allocatable = Allocatable::new(&inventory);
+        let cpu = allocatable.values("cpu");
+        assert_eq!(cpu.len(), inventory.clusters.len());
+        for (at, &value) in cpu.iter().enumerate() {
+            if at % 5 == 0 {
+                assert!(value.is_nan(), "{at}: {value}");
+            } else {
+                assert_eq!(value, at as f64);
+            }
+        }
+        assert!(allocatable
+            .values("memory")
+            .iter()
+            .all(|value| value.is_nan()));
+        assert!(allocatable.values("gpu").is_empty());
+    }
 
     /// The range is the reported values'; a cluster without the resource has no score, and
     /// one value alone (or all equal) scores the maximum.
