@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Sender};
-use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 
 /// The stack of every thread that plans: CEL's parser and evaluator recurse once per level of
 /// an expression (up to cel-go's 250, see `placement::filters::cel_limits`), at up to ~40 KB
@@ -67,11 +67,19 @@ where
     stream(items, Shape::new(items.len()), f, consume)
 }
 
+/// The threads a run maps its items on: the cores this process may use, asked once. Asking
+/// reads the cgroup's CPU quota from files (three opened each time), and a run with 10k
+/// Policies asked ~40 times, mostly on the thread the others wait for.
+pub(crate) fn threads() -> usize {
+    static THREADS: OnceLock<usize> = OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// How many consecutive items of `items` to treat as one (at most `most`): few enough that
 /// every thread still takes [`BLOCKS_PER_THREAD`] of them on average, so a short list is
 /// spread over every core too.
 pub(crate) fn group_size(items: usize, most: usize) -> usize {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = threads();
     (items / (threads * BLOCKS_PER_THREAD)).clamp(1, most.max(1))
 }
 
@@ -89,7 +97,7 @@ struct Shape {
 
 impl Shape {
     fn new(items: usize) -> Shape {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = threads();
         // Enough blocks per thread to even out the tail, few enough that taking one costs
         // nothing.
         let block = group_size(items, MAX_BLOCK);
@@ -254,7 +262,7 @@ where
     R: Send,
     F: Fn(&'a [T]) -> R + Sync,
 {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = threads();
     let size = items.len().div_ceil(threads).max(min_chunk).max(1);
     let chunks: Vec<&[T]> = items.chunks(size).collect();
     // One chunk is mapped here: a thread would cost more than it could save.

@@ -849,7 +849,7 @@ fn a_large_inventory_reads_on_every_core_as_on_one() {
             .filter_map(|cluster| cluster.labels.keys().next())
             .map(|key| key.as_ptr())
             .collect();
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = crate::parallel::threads();
         assert!(copies.len() <= threads + 1, "{} copies", copies.len());
     }
 }
