@@ -408,26 +408,23 @@ pub(crate) struct Dependents<'a> {
     consumers: Option<ocm::plan::consumers::Resolved<'a>>,
 }
 
-/// What resolving a run's dependents reads of the model alone (OCM's consumer index): built
-/// while the run builds its other indexes, then handed to [`Dependents::new`].
+/// What resolving a run's dependents reads of the model alone (OCM's consumers, resolved as
+/// far as the model says): made while the run builds its other indexes, then handed to
+/// [`Dependents::new`].
 pub(crate) struct DependentsIndex<'a> {
-    consumers: Option<ocm::plan::consumers::Consumers<'a>>,
+    consumers: Option<ocm::plan::consumers::Early<'a>>,
 }
 
 impl<'a> Dependents<'a> {
-    pub(crate) fn index(model: &'a Model) -> DependentsIndex<'a> {
+    pub(crate) fn index(model: &'a Model, workloads: &[&'a Workload]) -> DependentsIndex<'a> {
         DependentsIndex {
-            consumers: ocm::plan::consumers::Resolved::index(model),
+            consumers: ocm::plan::consumers::Resolved::early(model, workloads),
         }
     }
 
-    pub(crate) fn new(
-        run: &Run<'_, 'a>,
-        workloads: &[&'a Workload],
-        index: DependentsIndex<'a>,
-    ) -> Dependents<'a> {
+    pub(crate) fn new(run: &Run<'_, 'a>, index: DependentsIndex<'a>) -> Dependents<'a> {
         Dependents {
-            consumers: ocm::plan::consumers::Resolved::of_run(run, workloads, index.consumers),
+            consumers: ocm::plan::consumers::Resolved::of_run(run, index.consumers),
         }
     }
 

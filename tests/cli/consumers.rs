@@ -925,3 +925,78 @@ fn a_taint_with_an_unknown_effect_or_on_the_wrong_fleet_is_refused() {
         .stderr("error: --taint: expected CLUSTER:KEY[=VALUE]:EFFECT, found \"aws-eu-west-prod-1:NoSelect\"\n")
         .run();
 }
+
+/// Subscriptions that choose their clusters themselves are resolved once the fleet is
+/// indexed, the other consumers before: each lands where its own selector says, in input
+/// order, however the two kinds are interleaved.
+#[test]
+fn inline_subscriptions_between_other_consumers_land_on_their_own_clusters() {
+    let subscription = |name: &str, placement: &str| {
+        format!(
+            "apiVersion: apps.open-cluster-management.io/v1\nkind: Subscription\nmetadata: {{name: {name}, namespace: shop}}\nspec:\n  channel: shop/c\n  placement: {placement}\n---\n"
+        )
+    };
+    let stdin = [
+        subscription("a-dev", "{clusterSelector: {matchLabels: {env: dev}}}"),
+        subscription(
+            "b-storefront",
+            "{placementRef: {kind: Placement, name: storefront}}",
+        ),
+        subscription(
+            "c-azure",
+            "{clusterSelector: {matchLabels: {cloud: azure}}}",
+        ),
+        subscription(
+            "d-staging",
+            "{clusterSelector: {matchLabels: {env: staging}}}",
+        ),
+    ]
+    .concat();
+    let output = with_fleet("plan")
+        .args(["-f", "-", "-o", "json"])
+        .stdin(stdin)
+        .run();
+    let plan: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
+    let clusters = |name: &str| -> Vec<String> {
+        let items = plan["items"].as_array().unwrap();
+        let item = items
+            .iter()
+            .find(|item| item["source"]["kind"] == "Subscription" && item["source"]["name"] == name)
+            .unwrap_or_else(|| panic!("no item for {name}"));
+        item["clusters"]
+            .as_array()
+            .map(|names| {
+                names
+                    .iter()
+                    .map(|n| n.as_str().unwrap().to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        clusters("a-dev"),
+        [
+            "aws-ap-south-dev",
+            "azure-eu-central-dev",
+            "gcp-eu-west-dev"
+        ]
+    );
+    assert!(!clusters("b-storefront").is_empty());
+    assert_eq!(
+        clusters("c-azure"),
+        [
+            "azure-ap-south-prod-1",
+            "azure-eu-central-dev",
+            "azure-eu-west-prod-1",
+            "azure-us-east-staging"
+        ]
+    );
+    assert_eq!(
+        clusters("d-staging"),
+        [
+            "aws-us-east-staging",
+            "azure-us-east-staging",
+            "gcp-eu-central-staging"
+        ]
+    );
+}

@@ -91,13 +91,15 @@ pub(crate) struct Resolution<'a> {
     pub applications_go: bool,
 }
 
-/// Where `workload` goes, given the run's consumers and fleet.
+/// Where `workload` goes, given the run's consumers and fleet; `None` without the fleet when
+/// it is one a consumer reads (a Subscription choosing its clusters itself): every other
+/// consumer is resolved while the fleet is still being indexed.
 pub(crate) fn resolve<'a>(
     consumers: &Consumers<'a>,
-    fleet: &FleetIndex,
+    fleet: Option<&FleetIndex>,
     workload: &'a Workload,
     spec: &'a ConsumerSpec,
-) -> Resolution<'a> {
+) -> Option<Resolution<'a>> {
     let mut resolution = Resolution::default();
     match spec {
         ConsumerSpec::Policy { disabled } => {
@@ -134,7 +136,7 @@ pub(crate) fn resolve<'a>(
             bound(consumers, workload, &mut resolution);
         }
         ConsumerSpec::Subscription(placement) => {
-            subscription(consumers, fleet, workload, placement, &mut resolution);
+            subscription(consumers, fleet?, workload, placement, &mut resolution);
         }
         ConsumerSpec::ManifestWorkReplicaSet { placements } => {
             let ns = namespace(&workload.object);
@@ -169,7 +171,7 @@ pub(crate) fn resolve<'a>(
                     if strategy.is_empty() { "Manual (the default)" } else { strategy },
                     if placements.is_empty() { "" } else { "; its placements are not read" }
                 ));
-                return resolution;
+                return Some(resolution);
             }
             for (at, (ns, name)) in placements.iter().enumerate() {
                 match consumers.placement("Placement", ns, name) {
@@ -184,7 +186,7 @@ pub(crate) fn resolve<'a>(
             application_set(consumers, workload, spec, &mut resolution);
         }
     }
-    resolution
+    Some(resolution)
 }
 
 fn route<'a>(chain: Vec<String>, target: &'a Workload) -> Route<'a> {
