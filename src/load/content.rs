@@ -15,7 +15,7 @@ use serde_json::value::RawValue;
 use serde_yaml::Value;
 
 use super::decode::{decode, FieldError};
-use super::fields::{Fields, Walked, LARGE, LINEAR_KEYS};
+use super::fields::{self, Fields, Walked, LARGE, LINEAR_KEYS};
 use super::strict;
 
 /// One value to read, borrowed from a parsed document.
@@ -483,8 +483,14 @@ fn elements_checked<'a>(
     (valid, walked)
 }
 
-/// Whether `text` is one JSON value, valid with no key twice.
+/// Whether `text` is one JSON value, valid with no key twice: walked ([`fields::checked`]),
+/// and by serde_json when the walk does not say it is.
 pub(super) fn checked(text: &str) -> bool {
+    fields::checked(text).is_some() || checked_by_serde(text)
+}
+
+/// [`checked`] as serde_json alone finds it: the reference the walks are held to.
+pub(super) fn checked_by_serde(text: &str) -> bool {
     let mut deserializer = serde_json::Deserializer::from_str(text);
     Checked.deserialize(&mut deserializer).is_ok() && deserializer.end().is_ok()
 }
