@@ -32,14 +32,11 @@ pub(crate) fn replica_scheduling_preference<'a>(
 ) -> Planned<'a> {
     let fleet = run.fleet;
     let object = &workload.object;
-    let target = run
-        .targets
-        .get(&(
-            spec.target_kind.as_str(),
-            object.namespace.as_deref(),
-            object.name.as_str(),
-        ))
-        .copied();
+    let target = run.targets.get(
+        spec.target_kind.as_str(),
+        object.namespace.as_deref(),
+        object.name.as_str(),
+    );
     let selection = if spec.intersect_with_cluster_selector {
         let Some(target) = target else {
             return Planned::failed(
