@@ -175,6 +175,22 @@ pub(crate) fn source(
     }
 }
 
+/// A workload of `object` read at `source` that asks for placement by annotation alone (one
+/// replica, no preferences): for tests where only its identity and source count.
+pub(crate) fn annotated(object: ObjectRef, source: crate::model::Source) -> crate::model::Workload {
+    crate::model::Workload {
+        object,
+        source,
+        cluster_selector: None,
+        labels: BTreeMap::new(),
+        namespace_omitted: false,
+        kind: crate::registry::WorkloadKind::Annotated {
+            replica_set_preferences: None,
+            replicas: 1,
+        },
+    }
+}
+
 /// A `ReplicaSet` in `default` selecting `clusters`.
 pub(crate) fn replica_set(name: &str, clusters: &[&str]) -> PlanItem {
     PlanItem {

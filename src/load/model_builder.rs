@@ -534,31 +534,24 @@ fn permute<T>(items: &mut [T], from: &[usize]) {
 mod tests {
     use super::{in_plan_order, permute, SORTED_APART};
     use crate::model::{ObjectRef, Source, Workload};
-    use crate::registry::WorkloadKind;
 
     /// The order is a stable sort's by (group, kind, namespace, name), whether one kind's
     /// workloads are sorted here or two large kinds' on two cores: names and namespaces in a
     /// scrambled order, kinds interleaved, an identity twice.
     #[test]
     fn workloads_are_in_a_stable_sorts_order_with_one_large_kind_or_two() {
-        let workload = |api_version: &str, kind: &str, at: usize| Workload {
-            object: ObjectRef {
+        let workload = |api_version: &str, kind: &str, at: usize| {
+            let object = ObjectRef {
                 api_version: api_version.to_string(),
                 kind: kind.to_string(),
                 namespace: (at % 7 != 0).then(|| format!("ns-{}", at * 31 % 5)),
                 name: format!("w-{}", at * 7919 % 1013),
-            },
-            source: Source {
+            };
+            let source = Source {
                 document: at,
                 ..Source::default()
-            },
-            cluster_selector: None,
-            labels: Default::default(),
-            namespace_omitted: false,
-            kind: WorkloadKind::Annotated {
-                replica_set_preferences: None,
-                replicas: 1,
-            },
+            };
+            crate::testing::annotated(object, source)
         };
         let kinds = [
             ("policy.open-cluster-management.io/v1", "Policy"),

@@ -82,29 +82,20 @@ impl fmt::Display for Diagnostic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::WorkloadKind;
 
     fn workload(file: &str, name: &str) -> Workload {
-        Workload {
-            object: ObjectRef {
-                api_version: "cluster.open-cluster-management.io/v1beta1".to_string(),
-                kind: "Placement".to_string(),
-                namespace: Some("ns".to_string()),
-                name: name.to_string(),
-            },
-            source: Source {
-                file: file.to_string(),
-                document: 1,
-                line: None,
-            },
-            cluster_selector: None,
-            labels: Default::default(),
-            namespace_omitted: false,
-            kind: WorkloadKind::Annotated {
-                replica_set_preferences: None,
-                replicas: 1,
-            },
-        }
+        let object = crate::testing::source(
+            "cluster.open-cluster-management.io/v1beta1",
+            "Placement",
+            Some("ns"),
+            name,
+        );
+        let source = Source {
+            file: file.to_string(),
+            document: 1,
+            line: None,
+        };
+        crate::testing::annotated(object, source)
     }
 
     #[test]
