@@ -173,57 +173,66 @@ fn read(
     let mut kept = Vec::new();
     // Each document's tree, unless asked for, is dropped once read: a 100k-cluster
     // inventory's parsed tree is several times the size of the model.
-    for (index, input) in inputs.iter().enumerate() {
-        builder.reading(index);
-        let read = if keep_documents {
-            documents::parse_documents(input, options).map(|documents| {
-                let found = read_all(
-                    documents.iter().map(|document| {
-                        (
-                            Content::Tree(&document.value),
-                            &document.source,
-                            document.misread.as_slice(),
-                            document.item_lines.as_slice(),
-                        )
-                    }),
-                    input.walked,
-                    &mut builder,
-                );
-                // What walking skipped as not a Kubernetes object is not migrated either.
-                kept.extend(documents.into_iter().filter(|document| {
-                    !input.walked || dispatch::has_type_meta(Content::Tree(&document.value))
-                }));
-                found
-            })
-        } else {
-            documents::read_documents(input, options).map(|documents| {
-                let found = read_all(
-                    documents.iter().map(|document| {
-                        (
-                            document.content(),
-                            document.source(),
-                            document.misread(),
-                            document.item_lines(),
-                        )
-                    }),
-                    input.walked,
-                    &mut builder,
-                );
-                // Only the loading needs them, and freeing a large List's (every item's
-                // fields, found on the other cores) took ~1.7 ms of this one with 10k
-                // Policies, their bindings and Placements.
-                if options.left_to_exit {
-                    std::mem::forget(documents);
-                }
-                found
-            })
-        };
-        match read {
-            Ok(true) => found_documents = true,
-            Ok(false) => empty_inputs.push(input.name.clone()),
-            Err(error) => builder.error(error),
+    std::thread::scope(|scope| {
+        let mut ahead = (!keep_documents)
+            .then(|| read_ahead(scope, &inputs, options))
+            .flatten();
+        for (index, input) in inputs.iter().enumerate() {
+            builder.reading(index);
+            let read = if keep_documents {
+                documents::parse_documents(input, options).map(|documents| {
+                    let found = read_all(
+                        documents.iter().map(|document| {
+                            (
+                                Content::Tree(&document.value),
+                                &document.source,
+                                document.misread.as_slice(),
+                                document.item_lines.as_slice(),
+                            )
+                        }),
+                        input.walked,
+                        &mut builder,
+                    );
+                    // What walking skipped as not a Kubernetes object is not migrated either.
+                    kept.extend(documents.into_iter().filter(|document| {
+                        !input.walked || dispatch::has_type_meta(Content::Tree(&document.value))
+                    }));
+                    found
+                })
+            } else {
+                let documents = match &mut ahead {
+                    Some(ahead) if index > 0 => ahead.next(input, options),
+                    _ => documents::read_documents(input, options),
+                };
+                documents.map(|documents| {
+                    let found = read_all(
+                        documents.iter().map(|document| {
+                            (
+                                document.content(),
+                                document.source(),
+                                document.misread(),
+                                document.item_lines(),
+                            )
+                        }),
+                        input.walked,
+                        &mut builder,
+                    );
+                    // Only the loading needs them, and freeing a large List's (every item's
+                    // fields, found on the other cores) took ~1.7 ms of this one with 10k
+                    // Policies, their bindings and Placements.
+                    if options.left_to_exit {
+                        std::mem::forget(documents);
+                    }
+                    found
+                })
+            };
+            match read {
+                Ok(true) => found_documents = true,
+                Ok(false) => empty_inputs.push(input.name.clone()),
+                Err(error) => builder.error(error),
+            }
         }
-    }
+    });
     // Like `kubectl apply`'s "no objects passed": inputs with nothing in them are a mistake (a
     // truncated export, a wrong path), not an empty fleet. One empty file among others is not.
     if !found_documents {
@@ -233,6 +242,59 @@ fn read(
     }
     let (model, errors) = builder.finish_partial();
     (model, kept, errors)
+}
+
+/// The documents of every input but the first found ([`documents::read_documents`]: a JSON
+/// input walked and checked, a YAML one parsed) on a thread of their own, one input ahead of
+/// the input being loaded: a 100k-cluster inventory's loading spends ~25 ms on one core
+/// walking its List before its clusters are decoded on every core, and the next input's
+/// documents were found only after all of that. Finding them reads the input alone, so the
+/// documents and errors are the ones found here in order.
+struct ReadAhead<'t> {
+    found: std::sync::mpsc::Receiver<Result<Vec<documents::Parsed<'t>>, LoadError>>,
+}
+
+/// The thread finding the documents of `inputs` after the first ahead of their loading,
+/// unless there is only one input or no thread to be had.
+fn read_ahead<'scope, 't: 'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    inputs: &'t [inputs::Input],
+    options: &'t LoadOptions,
+) -> Option<ReadAhead<'t>> {
+    if inputs.len() < 2 {
+        return None;
+    }
+    // No room: the thread finds the next input's documents while this one's are loaded, and
+    // waits there until they are taken.
+    let (sender, found) = std::sync::mpsc::sync_channel(0);
+    std::thread::Builder::new()
+        .spawn_scoped(scope, move || {
+            for input in inputs.iter().skip(1) {
+                // The loader stopped taking them (it failed): nothing more to find.
+                if sender
+                    .send(documents::read_documents(input, options))
+                    .is_err()
+                {
+                    return;
+                }
+            }
+        })
+        .ok()?;
+    Some(ReadAhead { found })
+}
+
+impl<'t> ReadAhead<'t> {
+    /// The documents of `input`, the next input after the first, in order (found here if the
+    /// thread is gone).
+    fn next(
+        &mut self,
+        input: &'t inputs::Input,
+        options: &LoadOptions,
+    ) -> Result<Vec<documents::Parsed<'t>>, LoadError> {
+        self.found
+            .recv()
+            .unwrap_or_else(|_| documents::read_documents(input, options))
+    }
 }
 
 /// Reads documents (each with its misread scalars and its List items' lines) into the model;

@@ -317,6 +317,65 @@ fn duplicate_objects_in_two_files_name_both_files() {
     );
 }
 
+/// The documents of every input after the first are found on another thread, one input
+/// ahead: the model and the errors are those of reading the inputs one after the other (each
+/// input's errors in input order, objects from every input, an input that does not parse and
+/// an empty one in their places), and the same with the documents kept (read on this thread).
+#[test]
+fn inputs_read_ahead_load_in_input_order() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let placement = |name: &str| {
+        format!(
+            r#"{{"apiVersion": "cluster.open-cluster-management.io/v1beta1", "kind": "Placement", "metadata": {{"name": "{name}", "namespace": "apps"}}}}"#
+        )
+    };
+    let files = [
+        ("a.json", placement("a")),
+        ("b.json", "{\"apiVersion\": \"v1\", \"kind\": ".to_string()),
+        ("c.yaml", "apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\nmetadata: {name: c, namespace: apps}\nspec: {numberOfClusters: -1}\n".to_string()),
+        ("d.json", format!("{}\n{}", placement("d1"), placement("d2"))),
+        ("e.yaml", String::new()),
+        ("f.json", placement("f")),
+    ];
+    let mut paths = Vec::new();
+    for (name, text) in &files {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+        paths.push(path.display().to_string());
+    }
+    let messages = |errors: &[LoadError]| -> Vec<String> {
+        errors
+            .iter()
+            .map(|error| {
+                error
+                    .to_string()
+                    .replace(&format!("{}/", dir.path().display()), "")
+            })
+            .collect()
+    };
+    let options = LoadOptions::default();
+    let (model, _, errors) = read(&paths, &mut std::io::empty(), &options, false);
+    assert_eq!(
+        workload_names(&model),
+        [
+            "Placement/apps/a",
+            "Placement/apps/d1",
+            "Placement/apps/d2",
+            "Placement/apps/f"
+        ]
+    );
+    let found = messages(&errors);
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(found[0].starts_with("b.json"), "{found:?}");
+    assert!(
+        found[1].starts_with("c.yaml#1: Placement/apps/c: spec.numberOfClusters"),
+        "{found:?}"
+    );
+    let (kept_model, _, kept_errors) = read(&paths, &mut std::io::empty(), &options, true);
+    assert_eq!(workload_names(&kept_model), workload_names(&model));
+    assert_eq!(messages(&kept_errors), found);
+}
+
 /// The same object read twice (here once as YAML, once as JSON with its keys in another
 /// order, as a generator writes its output) is one object: kept once, with a warning.
 #[test]
