@@ -4,7 +4,6 @@
 
 use foldhash::HashSet;
 
-use super::resolve::binding_target;
 use super::{name_of, namespace, Consumers, POLICY_GROUP};
 use crate::model::{Model, Workload, WorkloadKind};
 use crate::ocm::model::consumer::{ConsumerSpec, PlacementBinding};
@@ -60,16 +59,14 @@ pub(crate) fn binding_problems(
     });
     // Each binding is judged on its own: on every core, in input order (a hub's 10k bindings
     // were a few milliseconds of one core at the end of every run).
-    let judged = crate::parallel::chunks_in_order(
-        &model.apis.consumers.bindings,
-        JUDGED_TOGETHER,
-        |bindings| {
-            bindings
-                .iter()
-                .map(|binding| judged(consumers, binding, selected.as_ref()))
-                .collect::<Vec<_>>()
-        },
-    );
+    let bindings: Vec<(usize, &PlacementBinding)> =
+        model.apis.consumers.bindings.iter().enumerate().collect();
+    let judged = crate::parallel::chunks_in_order(&bindings, JUDGED_TOGETHER, |bindings| {
+        bindings
+            .iter()
+            .map(|&(at, binding)| judged(consumers, at, binding, selected.as_ref()))
+            .collect::<Vec<_>>()
+    });
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     for (error, warning) in judged.into_iter().flatten() {
@@ -83,14 +80,17 @@ pub(crate) fn binding_problems(
 /// start.
 const JUDGED_TOGETHER: usize = 1024;
 
-/// One binding's error (a `placementRef` that resolves to nothing) and warning (subjects not
-/// in the inputs, judged when it binds one of `selected`, or always without a selection).
+/// One binding's (the model's `position`-th) error (a `placementRef` that resolves to nothing) and
+/// warning (subjects not in the inputs, judged when it binds one of `selected`, or always
+/// without a selection).
 fn judged(
     consumers: &Consumers,
+    position: usize,
     binding: &PlacementBinding,
     selected: Option<&HashSet<(&str, &str, &str)>>,
 ) -> (Option<Diagnostic>, Option<Diagnostic>) {
-    let error = binding_target(consumers, binding)
+    let error = consumers
+        .binding_target(position, binding)
         .err()
         .map(|why| Diagnostic {
             field: Some("placementRef"),

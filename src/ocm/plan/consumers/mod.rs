@@ -69,6 +69,10 @@ pub(crate) struct Consumers<'a> {
     /// Every Placement of a namespace (an ApplicationSet's decision objects are listed
     /// there).
     namespace_placements: HashMap<&'a str, Vec<&'a Workload>>,
+    /// Each PlacementBinding's placement (by the binding's position among the model's), when
+    /// its `placementRef` resolves: looked up once, for its routes and for its own error
+    /// (10k bindings' look-ups, each reading strings all over the model, were done twice).
+    binding_targets: Vec<Option<&'a Workload>>,
 }
 
 type SubjectIndex<'a> =
@@ -99,6 +103,7 @@ impl<'a> Consumers<'a> {
             config_maps: HashMap::new(),
             argo_clusters: None,
             namespace_placements: HashMap::new(),
+            binding_targets: Vec::with_capacity(model.apis.consumers.bindings.len()),
         };
         for workload in &model.workloads {
             let object = &workload.object;
@@ -137,6 +142,8 @@ impl<'a> Consumers<'a> {
         }
         let objects = &model.apis.consumers;
         for (at, binding) in objects.bindings.iter().enumerate() {
+            let target = resolve::binding_target(&consumers, binding).ok();
+            consumers.binding_targets.push(target);
             let ns = namespace(&binding.object);
             for (subject, (group, kind, name)) in binding.subjects.iter().enumerate() {
                 if group == POLICY_GROUP {
@@ -161,6 +168,19 @@ impl<'a> Consumers<'a> {
             );
         }
         consumers
+    }
+
+    /// The placement of the model's `at`-th PlacementBinding, or why it has none.
+    fn binding_target(
+        &self,
+        at: usize,
+        binding: &PlacementBinding,
+    ) -> Result<&'a Workload, Unresolved> {
+        match self.binding_targets.get(at) {
+            Some(Some(target)) => Ok(target),
+            // Why: found again (a binding whose reference resolves to nothing is rare).
+            _ => resolve::binding_target(self, binding),
+        }
     }
 
     /// The clusters registered with Argo CD, when a cluster Secret was read.

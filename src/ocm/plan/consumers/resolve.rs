@@ -258,7 +258,7 @@ fn bound<'a>(consumers: &Consumers<'a>, workload: &'a Workload, resolution: &mut
     // A set that lists the policy twice is one way to it.
     subjects.dedup_by_key(|&mut (at, subject, ..)| (at, subject));
     let bound = !subjects.is_empty();
-    for (_, _, binding, through) in subjects {
+    for (at, _, binding, through) in subjects {
         let binding_name = name_of("PlacementBinding", ns, &binding.object.name);
         // (the chain before the binding, clusters left out with why)
         let (before, excluded) = match through {
@@ -280,7 +280,7 @@ fn bound<'a>(consumers: &Consumers<'a>, workload: &'a Workload, resolution: &mut
                 "{binding_name} overrides remediationAction to {action} on the clusters it places"
             ));
         }
-        match binding_target(consumers, binding) {
+        match consumers.binding_target(at, binding) {
             Ok(target) => {
                 let mut chain = before;
                 chain.push(binding_name.clone());
