@@ -12,6 +12,8 @@ mod resolve;
 mod rollout;
 mod run;
 
+use std::sync::OnceLock;
+
 use foldhash::{HashMap, HashMapExt};
 
 use crate::model::{ClusterNames, Model, ObjectRef, PlanItem, Workload, WorkloadKind};
@@ -53,8 +55,8 @@ pub(crate) struct Consumers<'a> {
     /// (kind, namespace, name) → the Placement or PlacementRule workload.
     placements: HashMap<(&'a str, &'a str, &'a str), &'a Workload>,
     /// (kind, name) → the namespaces a placement of that name is in, for "another
-    /// namespace" hints.
-    placement_namespaces: HashMap<(&'a str, &'a str), Vec<&'a str>>,
+    /// namespace" hints: made when a reference first resolves to nothing.
+    placement_namespaces: OnceLock<HashMap<(&'a str, &'a str), Vec<&'a str>>>,
     /// Policy and PolicySet workloads by (kind, namespace, name).
     policies: HashMap<(&'a str, &'a str, &'a str), &'a Workload>,
     /// (subject kind, namespace, name) → the (binding, subject) positions that name it, in
@@ -67,8 +69,10 @@ pub(crate) struct Consumers<'a> {
     /// Secret was read.
     argo_clusters: Option<HashMap<&'a str, &'a str>>,
     /// Every Placement of a namespace (an ApplicationSet's decision objects are listed
-    /// there).
-    namespace_placements: HashMap<&'a str, Vec<&'a Workload>>,
+    /// there): made when an ApplicationSet first asks.
+    namespace_placements: OnceLock<HashMap<&'a str, Vec<&'a Workload>>>,
+    /// The model's workloads, which the indexes made on demand read.
+    workloads: &'a [Workload],
     /// Each PlacementBinding's placement (by the binding's position among the model's), when
     /// its `placementRef` resolves: looked up once, for its routes and for its own error
     /// (10k bindings' look-ups, each reading strings all over the model, were done twice).
@@ -96,13 +100,14 @@ impl<'a> Consumers<'a> {
         }
         let mut consumers = Consumers {
             placements: HashMap::with_capacity(placements),
-            placement_namespaces: HashMap::with_capacity(placements),
+            placement_namespaces: OnceLock::new(),
             policies: HashMap::with_capacity(policies),
             subjects: HashMap::with_capacity(model.apis.consumers.bindings.len()),
             sets_holding: HashMap::new(),
             config_maps: HashMap::new(),
             argo_clusters: None,
-            namespace_placements: HashMap::new(),
+            namespace_placements: OnceLock::new(),
+            workloads: &model.workloads,
             binding_targets: Vec::with_capacity(model.apis.consumers.bindings.len()),
         };
         for workload in &model.workloads {
@@ -115,18 +120,6 @@ impl<'a> Consumers<'a> {
             match &workload.kind {
                 WorkloadKind::Placement(_) | WorkloadKind::PlacementRule(_) => {
                     consumers.placements.insert(key, workload);
-                    consumers
-                        .placement_namespaces
-                        .entry((key.0, key.2))
-                        .or_default()
-                        .push(key.1);
-                    if matches!(workload.kind, WorkloadKind::Placement(_)) {
-                        consumers
-                            .namespace_placements
-                            .entry(key.1)
-                            .or_default()
-                            .push(workload);
-                    }
                 }
                 WorkloadKind::Consumer(spec) if object.group() == POLICY_GROUP => {
                     consumers.policies.insert(key, workload);
@@ -183,6 +176,33 @@ impl<'a> Consumers<'a> {
         }
     }
 
+    /// The Placements of `namespace` (not PlacementRules), in the model's order.
+    fn namespace_placements(&self, namespace_name: &str) -> &[&'a Workload] {
+        let by_namespace = self.namespace_placements.get_or_init(|| {
+            let mut by_namespace: HashMap<&str, Vec<&Workload>> = HashMap::default();
+            for workload in self.placements_in_order() {
+                if matches!(workload.kind, WorkloadKind::Placement(_)) {
+                    by_namespace
+                        .entry(namespace(&workload.object))
+                        .or_default()
+                        .push(workload);
+                }
+            }
+            by_namespace
+        });
+        by_namespace.get(namespace_name).map_or(&[], Vec::as_slice)
+    }
+
+    /// The model's Placements and PlacementRules, in its order.
+    fn placements_in_order(&self) -> impl Iterator<Item = &'a Workload> {
+        self.workloads.iter().filter(|workload| {
+            matches!(
+                workload.kind,
+                WorkloadKind::Placement(_) | WorkloadKind::PlacementRule(_)
+            )
+        })
+    }
+
     /// The clusters registered with Argo CD, when a cluster Secret was read.
     pub(crate) fn argo_clusters(&self) -> Option<&HashMap<&'a str, &'a str>> {
         self.argo_clusters.as_ref()
@@ -199,7 +219,18 @@ impl<'a> Consumers<'a> {
             return Ok(workload);
         }
         let target = name_of(kind, namespace, name);
-        Err(match self.placement_namespaces.get(&(kind, name)) {
+        let placement_namespaces = self.placement_namespaces.get_or_init(|| {
+            let mut namespaces: HashMap<(&str, &str), Vec<&str>> = HashMap::default();
+            for workload in self.placements_in_order() {
+                let object = &workload.object;
+                namespaces
+                    .entry((object.kind.as_str(), object.name.as_str()))
+                    .or_default()
+                    .push(self::namespace(object));
+            }
+            namespaces
+        });
+        Err(match placement_namespaces.get(&(kind, name)) {
             Some(namespaces) => Unresolved::OtherNamespace {
                 target,
                 kind: kind.to_string(),

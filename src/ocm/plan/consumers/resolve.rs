@@ -932,10 +932,8 @@ fn decision_resource<'a>(
         .and_then(|selector| selector.match_labels.as_ref())
         .and_then(|labels| labels.get(PLACEMENT_LABEL));
     let candidates = consumers
-        .namespace_placements
-        .get(ns)
-        .into_iter()
-        .flatten()
+        .namespace_placements(ns)
+        .iter()
         .filter(|placement| only.is_none_or(|name| &placement.object.name == name));
     for target in candidates {
         resolution.routes.push(Route {
