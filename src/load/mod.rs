@@ -174,9 +174,7 @@ fn read(
     // Each document's tree, unless asked for, is dropped once read: a 100k-cluster
     // inventory's parsed tree is several times the size of the model.
     std::thread::scope(|scope| {
-        let mut ahead = (!keep_documents)
-            .then(|| read_ahead(scope, &inputs, options))
-            .flatten();
+        let mut ahead = ReadAhead { next: None };
         for (index, input) in inputs.iter().enumerate() {
             builder.reading(index);
             let read = if keep_documents {
@@ -200,10 +198,7 @@ fn read(
                     found
                 })
             } else {
-                let documents = match &mut ahead {
-                    Some(ahead) if index > 0 => ahead.next(input, options),
-                    _ => documents::read_documents(input, options),
-                };
+                let documents = ahead.documents(scope, &inputs, (index, input), options);
                 documents.map(|documents| {
                     let found = read_all(
                         documents.iter().map(|document| {
@@ -244,56 +239,52 @@ fn read(
     (model, kept, errors)
 }
 
-/// The documents of every input but the first found ([`documents::read_documents`]: a JSON
-/// input walked and checked, a YAML one parsed) on a thread of their own, one input ahead of
-/// the input being loaded: a 100k-cluster inventory's loading spends ~25 ms on one core
-/// walking its List before its clusters are decoded on every core, and the next input's
-/// documents were found only after all of that. Finding them reads the input alone, so the
-/// documents and errors are the ones found here in order.
-struct ReadAhead<'t> {
-    found: std::sync::mpsc::Receiver<Result<Vec<documents::Parsed<'t>>, LoadError>>,
+/// Each input's documents ([`documents::read_documents`]: a JSON input walked and checked, a
+/// YAML one parsed), the next input's found on a thread of their own while one is found and
+/// loaded when it is large: a 100k-cluster inventory's loading spends ~25 ms on one core
+/// walking its List before its clusters are decoded on every core, and the workloads' List
+/// after it was walked only once all of that was done. Finding them reads the input alone, so the documents and
+/// errors are the ones found here, in order. A small input is not worth a thread: 5000 small
+/// files, each handed over from one, took 1.45 times as long.
+struct ReadAhead<'scope, 't> {
+    /// The next input's position and the thread finding its documents.
+    next: Option<(usize, std::thread::ScopedJoinHandle<'scope, Found<'t>>)>,
 }
 
-/// The thread finding the documents of `inputs` after the first ahead of their loading,
-/// unless there is only one input or no thread to be had.
-fn read_ahead<'scope, 't: 'scope>(
-    scope: &'scope std::thread::Scope<'scope, '_>,
-    inputs: &'t [inputs::Input],
-    options: &'t LoadOptions,
-) -> Option<ReadAhead<'t>> {
-    if inputs.len() < 2 {
-        return None;
-    }
-    // No room: the thread finds the next input's documents while this one's are loaded, and
-    // waits there until they are taken.
-    let (sender, found) = std::sync::mpsc::sync_channel(0);
-    std::thread::Builder::new()
-        .spawn_scoped(scope, move || {
-            for input in inputs.iter().skip(1) {
-                // The loader stopped taking them (it failed): nothing more to find.
-                if sender
-                    .send(documents::read_documents(input, options))
-                    .is_err()
-                {
-                    return;
-                }
-            }
-        })
-        .ok()?;
-    Some(ReadAhead { found })
-}
+/// An input's documents, or why it has none.
+type Found<'t> = Result<Vec<documents::Parsed<'t>>, LoadError>;
 
-impl<'t> ReadAhead<'t> {
-    /// The documents of `input`, the next input after the first, in order (found here if the
-    /// thread is gone).
-    fn next(
+/// An input from this many bytes on is worth a thread of its own ([`ReadAhead`]).
+const READ_AHEAD_BYTES: usize = 1 << 20;
+
+impl<'scope, 't: 'scope> ReadAhead<'scope, 't> {
+    /// The documents of `inputs[index]`, the next input's finding set going first when it is
+    /// large (and a thread can be had): it overlaps this input's own finding, whose walk of a
+    /// large List is on one core.
+    fn documents(
         &mut self,
-        input: &'t inputs::Input,
-        options: &LoadOptions,
-    ) -> Result<Vec<documents::Parsed<'t>>, LoadError> {
-        self.found
-            .recv()
-            .unwrap_or_else(|_| documents::read_documents(input, options))
+        scope: &'scope std::thread::Scope<'scope, '_>,
+        inputs: &'t [inputs::Input],
+        (index, input): (usize, &'t inputs::Input),
+        options: &'t LoadOptions,
+    ) -> Found<'t> {
+        let this = self.next.take();
+        if let Some(next) = inputs
+            .get(index + 1)
+            .filter(|next| next.bytes.len() >= READ_AHEAD_BYTES)
+        {
+            self.next = std::thread::Builder::new()
+                .spawn_scoped(scope, move || documents::read_documents(next, options))
+                .ok()
+                .map(|finding| (index + 1, finding));
+        }
+        let found = match this {
+            Some((at, finding)) if at == index => finding
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            _ => documents::read_documents(input, options),
+        };
+        found
     }
 }
 

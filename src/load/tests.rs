@@ -317,10 +317,11 @@ fn duplicate_objects_in_two_files_name_both_files() {
     );
 }
 
-/// The documents of every input after the first are found on another thread, one input
-/// ahead: the model and the errors are those of reading the inputs one after the other (each
+/// A large input's documents are found on another thread while the input before it is
+/// loaded: the model and the errors are those of reading the inputs one after the other (each
 /// input's errors in input order, objects from every input, an input that does not parse and
-/// an empty one in their places), and the same with the documents kept (read on this thread).
+/// an empty one in their places, large and small inputs interleaved), and the same with the
+/// documents kept (read on this thread).
 #[test]
 fn inputs_read_ahead_load_in_input_order() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
@@ -329,13 +330,15 @@ fn inputs_read_ahead_load_in_input_order() {
             r#"{{"apiVersion": "cluster.open-cluster-management.io/v1beta1", "kind": "Placement", "metadata": {{"name": "{name}", "namespace": "apps"}}}}"#
         )
     };
+    // Past the size from which the next input is read ahead.
+    let large = " ".repeat(super::READ_AHEAD_BYTES);
     let files = [
         ("a.json", placement("a")),
-        ("b.json", "{\"apiVersion\": \"v1\", \"kind\": ".to_string()),
+        ("b.json", format!("{large}{{\"apiVersion\": \"v1\", \"kind\": ")),
         ("c.yaml", "apiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\nmetadata: {name: c, namespace: apps}\nspec: {numberOfClusters: -1}\n".to_string()),
-        ("d.json", format!("{}\n{}", placement("d1"), placement("d2"))),
+        ("d.json", format!("{}\n{large}{}", placement("d1"), placement("d2"))),
         ("e.yaml", String::new()),
-        ("f.json", placement("f")),
+        ("f.json", format!("{}{large}", placement("f"))),
     ];
     let mut paths = Vec::new();
     for (name, text) in &files {
