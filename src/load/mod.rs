@@ -243,9 +243,9 @@ fn read(
 /// YAML one parsed), the next input's found on a thread of their own while one is found and
 /// loaded when it is large: a 100k-cluster inventory's loading spends ~25 ms on one core
 /// walking its List before its clusters are decoded on every core, and the workloads' List
-/// after it was walked only once all of that was done. Finding them reads the input alone, so the documents and
-/// errors are the ones found here, in order. A small input is not worth a thread: 5000 small
-/// files, each handed over from one, took 1.45 times as long.
+/// after it was walked only once all of that was done. Finding them reads the input alone,
+/// so the documents and errors are the ones found here, in order. A small input is not worth
+/// a thread: 5000 small files, each handed over from one, took 1.45 times as long.
 struct ReadAhead<'scope, 't> {
     /// The next input's position and the thread finding its documents.
     next: Option<(usize, std::thread::ScopedJoinHandle<'scope, Found<'t>>)>,
@@ -278,13 +278,12 @@ impl<'scope, 't: 'scope> ReadAhead<'scope, 't> {
                 .ok()
                 .map(|finding| (index + 1, finding));
         }
-        let found = match this {
+        match this {
             Some((at, finding)) if at == index => finding
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
             _ => documents::read_documents(input, options),
-        };
-        found
+        }
     }
 }
 
