@@ -402,29 +402,18 @@ impl<'r, 'a: 'r> Hubs<'r, 'a> {
 }
 
 /// The workloads planned after the items they land through (OCM's placement consumers,
-/// after the placements they reference): resolved from the model before anything is
-/// planned, which says whose traces landing reads, then planned once those items are.
+/// after the placements they reference): resolved from the model alone (a run does it on a
+/// core of its own while it indexes its fleet), which says whose traces landing reads, then
+/// planned once those items are.
 pub(crate) struct Dependents<'a> {
     consumers: Option<ocm::plan::consumers::Resolved<'a>>,
 }
 
-/// What resolving a run's dependents reads of the model alone (OCM's consumers, resolved as
-/// far as the model says): made while the run builds its other indexes, then handed to
-/// [`Dependents::new`].
-pub(crate) struct DependentsIndex<'a> {
-    consumers: Option<ocm::plan::consumers::Early<'a>>,
-}
-
 impl<'a> Dependents<'a> {
-    pub(crate) fn index(model: &'a Model, workloads: &[&'a Workload]) -> DependentsIndex<'a> {
-        DependentsIndex {
-            consumers: ocm::plan::consumers::Resolved::early(model, workloads),
-        }
-    }
-
-    pub(crate) fn new(run: &Run<'_, 'a>, index: DependentsIndex<'a>) -> Dependents<'a> {
+    /// The dependents among `workloads`, resolved.
+    pub(crate) fn new(model: &'a Model, workloads: &[&'a Workload]) -> Dependents<'a> {
         Dependents {
-            consumers: ocm::plan::consumers::Resolved::of_run(run, index.consumers),
+            consumers: ocm::plan::consumers::Resolved::new(model, workloads),
         }
     }
 

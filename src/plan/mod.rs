@@ -196,11 +196,11 @@ fn build_workloads<'a>(
     workloads: &[&'a Workload],
 ) -> PlanOutcome<'a> {
     std::thread::scope(|scope| {
-        // The dependents' index, and what resolving them reads of the model alone, is made on
-        // another core while this one indexes the inventory (10k placement consumers' index and
-        // routes are ~10 ms of one core). No thread to be had: it is made here when needed.
-        let index = std::thread::Builder::new()
-            .spawn_scoped(scope, || Dependents::index(model, workloads))
+        // The dependents are resolved from the model alone: on another core while this one
+        // indexes the inventory (10k placement consumers' index and routes are ~10 ms of one
+        // core). No thread to be had: they are resolved here when needed.
+        let dependents = std::thread::Builder::new()
+            .spawn_scoped(scope, || Dependents::new(model, workloads))
             .ok();
         // The inventory is indexed once per run, for every engine that plans over it.
         let clusters = ClusterIndex::new(&model.inventory.clusters);
@@ -222,13 +222,12 @@ fn build_workloads<'a>(
             previous: &previous,
             targets: &targets,
         };
-        let index = match index {
-            Some(building) => building
+        let dependents = match dependents {
+            Some(resolving) => resolving
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            None => Dependents::index(model, workloads),
+            None => Dependents::new(model, workloads),
         };
-        let dependents = Dependents::new(&run, index);
         // A trace nothing reads is dropped as soon as its item is made (10k placements'
         // decision objects and scores are tens of megabytes), unless a dependent reads it
         // when it lands through the item (an Argo CD application set reads a placement's

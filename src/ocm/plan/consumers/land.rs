@@ -12,8 +12,10 @@ use super::{ConsumerTrace, RouteTrace};
 use crate::model::{ClusterNames, ObjectRef, PlanItem, Workload};
 use crate::ocm::fields::{DecisionGroup, Rollout};
 use crate::ocm::model::consumer::RolloutStrategy;
+use crate::ocm::FleetIndex;
 use crate::plan::diagnostic::Diagnostic;
 use crate::plan::{ItemTrace, Planned};
+use crate::selector::Selector;
 
 /// The clusters of `item`'s decision objects `decisions` reads (every cluster for `All`: the
 /// item's own names, shared rather than copied, as most consumers take them whole).
@@ -46,13 +48,15 @@ fn decided(item: &PlanItem, trace: &ItemTrace, decisions: &Decisions) -> (Cluste
 }
 
 /// The consumer's planned item. `placed` gives a placement's planned item (every route's
-/// target was planned); `registered` the clusters registered with Argo CD, when known. Its
+/// target was planned); `fleet` the clusters a Subscription's own selector is listed over;
+/// `registered` the clusters registered with Argo CD, when known. Its
 /// trace is made when `keep_trace` (a plan document reads only the item: 10k Policies' traces
 /// were a tenth of landing them), and holds the placements' items when `full`.
 pub(crate) fn land<'a, 'p>(
     workload: &'a Workload,
     resolution: &Resolution<'a>,
     placed: &(dyn Fn(&Workload) -> Option<&'p Planned<'a>> + Sync),
+    fleet: &FleetIndex,
     registered: Option<&HashMap<&str, &str>>,
     (keep_trace, full): (bool, bool),
 ) -> Planned<'a>
@@ -112,7 +116,11 @@ where
             dropped,
         });
     }
-    let clusters = union(&routes, resolution.inline.as_deref());
+    let inline = resolution
+        .inline
+        .as_ref()
+        .map(|selector| selected(fleet, selector));
+    let clusters = union(&routes, inline.as_deref());
     errors.extend(no_decisions_found(
         &resolution.needs_decisions,
         generators_found,
@@ -240,6 +248,21 @@ fn union(routes: &[RouteTrace<'_>], inline: Option<&[String]>) -> ClusterNames {
             union.into_iter().map(str::to_string).collect()
         }
     }
+}
+
+/// The names of the clusters `selector` selects that are not being deleted, sorted: a
+/// Subscription's own `clusters` or `clusterSelector`, as the subscription controller lists
+/// the ManagedClusters.
+fn selected(fleet: &FleetIndex, selector: &Selector) -> Vec<String> {
+    let mut clusters: Vec<String> = fleet
+        .select_labels(selector)
+        .iter_ones()
+        .map(|index| fleet.cluster(index))
+        .filter(|cluster| !cluster.deleting)
+        .map(|cluster| cluster.name.clone())
+        .collect();
+    clusters.sort();
+    clusters
 }
 
 /// Upstream's error for each generator (at its field path) that must read decision objects

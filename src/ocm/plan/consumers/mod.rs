@@ -22,7 +22,7 @@ use crate::ocm::model::consumer::{ArgoCluster, ConsumerSpec, DuckConfigMap, Plac
 use bindings::binding_problems;
 use land::land;
 use resolve::{resolve, Resolution};
-pub(crate) use run::{Early, Resolved};
+pub(crate) use run::Resolved;
 
 /// What a consumer item's trace holds: how it got to its clusters.
 #[derive(Clone, Debug, Default)]

@@ -21,7 +21,6 @@ use crate::ocm::model::consumer::{
     ApplicationSetSpec, ConsumerSpec, Generator, PlacementBinding, RolloutStrategy,
     SubscriptionPlacement, SubscriptionRef,
 };
-use crate::ocm::FleetIndex;
 use crate::plan::diagnostic::Kind;
 use crate::selector::{Operator, Requirement, Selector};
 
@@ -78,8 +77,9 @@ pub(crate) struct Resolution<'a> {
     pub warnings: Vec<(Kind, String)>,
     pub notes: Vec<String>,
     /// Clusters chosen without a placement: a Subscription's `clusters` or
-    /// `clusterSelector`.
-    pub inline: Option<Vec<String>>,
+    /// `clusterSelector`, as the selector over the ManagedClusters they are (listed over the
+    /// fleet when the consumer lands).
+    pub inline: Option<Selector>,
     /// Only clusters registered with Argo CD generate (an ApplicationSet).
     pub registered_only: bool,
     /// Planned through decision objects that must exist (an ApplicationSet): none found
@@ -91,15 +91,14 @@ pub(crate) struct Resolution<'a> {
     pub applications_go: bool,
 }
 
-/// Where `workload` goes, given the run's consumers and fleet; `None` without the fleet when
-/// it is one a consumer reads (a Subscription choosing its clusters itself): every other
-/// consumer is resolved while the fleet is still being indexed.
+/// Where `workload` goes, given the run's consumers: read from the model alone (a
+/// Subscription's own selector is listed over the fleet when it lands), so it is resolved while
+/// the fleet is still being indexed.
 pub(crate) fn resolve<'a>(
     consumers: &Consumers<'a>,
-    fleet: Option<&FleetIndex>,
     workload: &'a Workload,
     spec: &'a ConsumerSpec,
-) -> Option<Resolution<'a>> {
+) -> Resolution<'a> {
     let mut resolution = Resolution::default();
     match spec {
         ConsumerSpec::Policy { disabled } => {
@@ -136,7 +135,7 @@ pub(crate) fn resolve<'a>(
             bound(consumers, workload, &mut resolution);
         }
         ConsumerSpec::Subscription(placement) => {
-            subscription(consumers, fleet?, workload, placement, &mut resolution);
+            subscription(consumers, workload, placement, &mut resolution);
         }
         ConsumerSpec::ManifestWorkReplicaSet { placements } => {
             let ns = namespace(&workload.object);
@@ -171,7 +170,7 @@ pub(crate) fn resolve<'a>(
                     if strategy.is_empty() { "Manual (the default)" } else { strategy },
                     if placements.is_empty() { "" } else { "; its placements are not read" }
                 ));
-                return Some(resolution);
+                return resolution;
             }
             for (at, (ns, name)) in placements.iter().enumerate() {
                 match consumers.placement("Placement", ns, name) {
@@ -186,7 +185,7 @@ pub(crate) fn resolve<'a>(
             application_set(consumers, workload, spec, &mut resolution);
         }
     }
-    Some(resolution)
+    resolution
 }
 
 fn route<'a>(chain: Vec<String>, target: &'a Workload) -> Route<'a> {
@@ -391,7 +390,6 @@ fn placement_ref<'a>(
 /// deploys on the hub itself.
 fn subscription<'a>(
     consumers: &Consumers<'a>,
-    fleet: &FleetIndex,
     workload: &'a Workload,
     placement: &SubscriptionPlacement,
     resolution: &mut Resolution<'a>,
@@ -439,14 +437,6 @@ fn subscription<'a>(
     };
     match selector {
         Ok(selector) => {
-            let mut clusters: Vec<String> = fleet
-                .select_labels(&selector)
-                .iter_ones()
-                .map(|index| fleet.cluster(index))
-                .filter(|cluster| !cluster.deleting)
-                .map(|cluster| cluster.name.clone())
-                .collect();
-            clusters.sort();
             if placement
                 .clusters
                 .as_deref()
@@ -456,7 +446,7 @@ fn subscription<'a>(
                     "spec.placement.clusters: matched against each ManagedCluster's name label, as the subscription controller does".to_string(),
                 );
             }
-            resolution.inline = Some(clusters);
+            resolution.inline = Some(selector);
         }
         Err(error) => resolution.errors.push(error),
     }

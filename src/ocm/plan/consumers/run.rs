@@ -5,7 +5,6 @@ use foldhash::{HashMap, HashSet};
 
 use super::{binding_problems, land, resolve, Consumers, Resolution};
 use crate::model::{Model, Workload, WorkloadKind};
-use crate::ocm::model::consumer::ConsumerSpec;
 use crate::parallel;
 use crate::plan::{Diagnostic, Planned, Run, Trace};
 
@@ -25,27 +24,12 @@ fn address(workload: &Workload) -> usize {
     std::ptr::from_ref(workload).addr()
 }
 
-/// What resolving a run's consumers needs of the model alone, made while the run indexes its
-/// fleet (on a core of its own, beside that work): the index of consumers and of the objects
-/// between them and their placements, and each consumer resolved but those that read the fleet.
-pub(crate) struct Early<'a> {
-    index: Consumers<'a>,
-    /// Each consumer's position among the workloads, the consumer, its spec, and its
-    /// resolution (`None`: it reads the fleet, and is resolved once the fleet is indexed).
-    consumers: Vec<(
-        usize,
-        &'a Workload,
-        &'a ConsumerSpec,
-        Option<Resolution<'a>>,
-    )>,
-}
-
 impl<'a> Resolved<'a> {
-    /// The consumers among `workloads` resolved as far as the model alone says, when the
-    /// model has any consumer or PlacementBinding. 10k Policies took ~6 ms on every core
-    /// between indexing the fleet and planning; made here they fill what the indexing leaves
-    /// of the other core ([`Resolved::of_run`] takes them).
-    pub(crate) fn early(model: &'a Model, workloads: &[&'a Workload]) -> Option<Early<'a>> {
+    /// The consumers among `workloads` resolved, when the model has any consumer or
+    /// PlacementBinding: from the model alone, so a run resolves them on a core of its own
+    /// while it indexes its fleet (10k Policies took ~6 ms on every core between indexing
+    /// and planning).
+    pub(crate) fn new(model: &'a Model, workloads: &[&'a Workload]) -> Option<Resolved<'a>> {
         let any = !model.apis.consumers.bindings.is_empty()
             || model
                 .workloads
@@ -68,36 +52,9 @@ impl<'a> Resolved<'a> {
         let index = Consumers::new(model);
         // Each consumer is resolved, and later landed, on its own: on every core, in order
         // (10k Policies are a normal input).
-        let consumers = parallel::map_in_order(&consumers, |&(at, workload, spec)| {
-            (at, workload, spec, resolve(&index, None, workload, spec))
+        let resolutions = parallel::map_in_order(&consumers, |&(at, workload, spec)| {
+            (at, workload, resolve(&index, workload, spec))
         });
-        Some(Early { index, consumers })
-    }
-
-    /// The run's consumers resolved ([`Resolved::early`], finished now that the fleet is
-    /// indexed).
-    pub(crate) fn of_run(run: &Run<'_, 'a>, early: Option<Early<'a>>) -> Option<Resolved<'a>> {
-        let Early { index, consumers } = early?;
-        let fleet = &run.hubs.ocm.fleet;
-        // Those that read the fleet, on every core too.
-        let mut late = {
-            let reading: Vec<_> = consumers
-                .iter()
-                .filter(|(.., resolution)| resolution.is_none())
-                .collect();
-            parallel::map_in_order(&reading, |&&(_, workload, spec, _)| {
-                resolve(&index, Some(fleet), workload, spec)
-            })
-        }
-        .into_iter();
-        let resolutions: Vec<_> = consumers
-            .into_iter()
-            .map(|(at, workload, _, early)| {
-                let resolution = early.or_else(|| late.next().flatten());
-                // With the fleet at hand every consumer resolves.
-                (at, workload, resolution.unwrap_or_default())
-            })
-            .collect();
         let read_trace = resolutions
             .iter()
             .flat_map(|(_, _, resolution)| &resolution.routes)
@@ -167,6 +124,7 @@ impl<'a> Resolved<'a> {
                     workload,
                     resolution,
                     &placed,
+                    &run.hubs.ocm.fleet,
                     registered,
                     (keep_trace, full),
                 );
