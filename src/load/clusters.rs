@@ -154,39 +154,62 @@ pub(super) fn inventory(object: Object<'_>) -> Result<Decoded, LoadError> {
     let chunks = parallel::chunks_in_order(&entries, ENTRIES_PER_THREAD, |chunk| {
         let mut interner = Interner::default();
         let mut valid = ValidLabels::default();
-        let converted: Option<Vec<Converted>> = chunk
-            .iter()
-            .map(|&(index, entry)| {
-                let entry = interning(&mut interner, || entry.decode()).ok()?;
-                Some(convert(entry, index, &object, &mut interner, &mut valid))
-            })
-            .collect();
-        (interner, converted)
-    });
-    let mut strings = Vec::with_capacity(chunks.len());
-    let mut clusters = Vec::with_capacity(entries.len());
-    let mut whole = entries.is_empty();
-    for (interner, converted) in chunks {
-        strings.push(interner);
-        match converted {
-            Some(converted) => clusters.extend(converted),
-            None => whole = true,
+        // Room for this chunk and every one after it: the first chunk's clusters become the
+        // model's inventory and the others are appended to them in place (100k clusters
+        // collected, concatenated and pushed were copied three times, on one core).
+        let room = chunk.first().map_or(0, |&(index, _)| entries.len() - index);
+        let mut run = ClusterRun::with_capacity(room);
+        for &(index, entry) in chunk {
+            let entry = interning(&mut interner, || entry.decode()).ok()?;
+            run.push(convert(entry, index, &object, &mut interner, &mut valid));
         }
-    }
+        Some((interner, run))
+    });
     // No list of entries that each decode: the whole document decides, and its error names
     // the entry and field.
-    if whole {
+    if entries.is_empty() || chunks.iter().any(Option::is_none) {
         let (mut interner, mut valid) = (Interner::default(), ValidLabels::default());
         let doc: InventoryDoc = interning(&mut interner, || object.decode())?;
-        clusters = doc
-            .clusters
-            .into_iter()
-            .enumerate()
-            .map(|(index, entry)| convert(entry, index, &object, &mut interner, &mut valid))
-            .collect();
-        strings = vec![interner];
+        let mut run = ClusterRun::with_capacity(doc.clusters.len());
+        for (index, entry) in doc.clusters.into_iter().enumerate() {
+            run.push(convert(entry, index, &object, &mut interner, &mut valid));
+        }
+        return Ok(Decoded::Clusters {
+            strings: vec![interner],
+            runs: vec![run],
+        });
     }
-    Ok(Decoded::Clusters { strings, clusters })
+    let (strings, runs) = chunks.into_iter().flatten().unzip();
+    Ok(Decoded::Clusters { strings, runs })
+}
+
+/// Consecutive inventory entries as clusters, in entry order: what they warn of, and the
+/// entries refused among them.
+pub(crate) struct ClusterRun {
+    pub(crate) clusters: Vec<Cluster>,
+    pub(crate) warnings: Vec<String>,
+    /// Each refused entry's error, with how many of `clusters` came before it.
+    pub(crate) refused: Vec<(usize, LoadError)>,
+}
+
+impl ClusterRun {
+    fn with_capacity(clusters: usize) -> ClusterRun {
+        ClusterRun {
+            clusters: Vec::with_capacity(clusters),
+            warnings: Vec::new(),
+            refused: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, converted: Converted) {
+        match converted {
+            Ok((cluster, warnings)) => {
+                self.warnings.extend(warnings);
+                self.clusters.push(cluster);
+            }
+            Err(error) => self.refused.push((self.clusters.len(), error)),
+        }
+    }
 }
 
 /// Below this many entries per thread, a thread costs more than it saves (and a small

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use foldhash::HashMap;
 
+use super::clusters::ClusterRun;
 use super::fingerprint::Print;
 use super::inputs::Input;
 use super::{LoadError, LoadErrors};
@@ -33,11 +34,11 @@ pub(crate) enum Decoded {
         labels: BTreeMap<String, String>,
         claims: Vec<(String, String)>,
     },
-    /// A ClusterInventory's entries, each a cluster with its warnings or an error, interned
-    /// into `strings` on the threads that decoded them (one interner each).
+    /// A ClusterInventory's entries in runs, interned into `strings` on the threads that
+    /// decoded them (one interner and one run each).
     Clusters {
         strings: Vec<Interner>,
-        clusters: Vec<Result<(Cluster, Vec<String>), LoadError>>,
+        runs: Vec<ClusterRun>,
     },
     /// An object its kind's reader refuses as the API server refuses it: every reason, each
     /// an error at its field, in the reader's order (a reader that stops at one reason
@@ -241,23 +242,15 @@ impl<'t> ModelBuilder<'t> {
                 cluster.claims = self.interner.labels(claims);
                 self.cluster(cluster, fingerprint);
             }
-            Decoded::Clusters { strings, clusters } => {
+            Decoded::Clusters { strings, runs } => {
                 strings
                     .into_iter()
                     .for_each(|strings| self.interner.absorb(strings));
-                // Room for the inventory at once: 100k clusters pushed and their names
-                // hashed one doubling at a time were copied and re-hashed on one core.
-                self.model.inventory.clusters.reserve(clusters.len());
-                self.clusters.reserve(clusters.len());
-                for cluster in clusters {
-                    match cluster {
-                        Ok((cluster, warnings)) => {
-                            self.model.warnings.extend(warnings);
-                            self.cluster(cluster, Kept::Hashed(None));
-                        }
-                        Err(error) => self.errors.push(error),
-                    }
-                }
+                // Room for the inventory's names at once: 100k names hashed one doubling at a
+                // time were re-hashed on one core.
+                self.clusters
+                    .reserve(runs.iter().map(|run| run.clusters.len()).sum());
+                runs.into_iter().for_each(|run| self.cluster_run(run));
             }
             Decoded::Refused(errors) => self.errors.extend(errors),
             Decoded::Deferred {
@@ -324,14 +317,73 @@ impl<'t> ModelBuilder<'t> {
         let clusters = &self.model.inventory.clusters;
         if let Some(&(at, first_fingerprint)) = self.clusters.get(&cluster.name) {
             let first = clusters.get(at).map(|first| first.source.clone());
-            let same = self.same(fingerprint, first_fingerprint);
-            let object = format!("cluster {}", cluster.name);
-            self.duplicate(&cluster.source, object, first.unwrap_or_default(), same);
+            self.duplicate_cluster(&cluster, fingerprint, first_fingerprint, first);
             return;
         }
         self.clusters
             .insert(cluster.name.clone(), (clusters.len(), fingerprint));
         self.model.inventory.clusters.push(cluster);
+    }
+
+    /// Adds an inventory's run of clusters as [`Self::cluster`] adds each, its refused
+    /// entries' errors in their places among them. The run's vector is kept, not copied: it
+    /// becomes the inventory's when the inventory is empty, and is appended to it otherwise.
+    fn cluster_run(&mut self, run: ClusterRun) {
+        let ClusterRun {
+            mut clusters,
+            warnings,
+            refused,
+        } = run;
+        self.model.warnings.extend(warnings);
+        let base = self.model.inventory.clusters.len();
+        let mut refused = refused.into_iter().peekable();
+        // The run's clusters another object already named, in order (rarely any).
+        let mut dropped: Vec<usize> = Vec::new();
+        for (at, cluster) in clusters.iter().enumerate() {
+            while let Some((_, error)) = refused.next_if(|&(before, _)| before <= at) {
+                self.errors.push(error);
+            }
+            let Some(&(first, first_fingerprint)) = self.clusters.get(&cluster.name) else {
+                let kept = base + at - dropped.len();
+                self.clusters
+                    .insert(cluster.name.clone(), (kept, Kept::Hashed(None)));
+                continue;
+            };
+            // A run's clusters are one object's entries: one first named earlier in the run
+            // was defined where this one is.
+            let first = match self.model.inventory.clusters.get(first) {
+                Some(earlier) if first < base => Some(earlier.source.clone()),
+                _ => Some(cluster.source.clone()),
+            };
+            self.duplicate_cluster(cluster, Kept::Hashed(None), first_fingerprint, first);
+            dropped.push(at);
+        }
+        self.errors.extend(refused.map(|(_, error)| error));
+        if !dropped.is_empty() {
+            let mut at = 0;
+            clusters.retain(|_| {
+                at += 1;
+                dropped.binary_search(&(at - 1)).is_err()
+            });
+        }
+        if self.model.inventory.clusters.is_empty() {
+            self.model.inventory.clusters = clusters;
+        } else {
+            self.model.inventory.clusters.append(&mut clusters);
+        }
+    }
+
+    /// Reports `cluster` as a second object named as the one first read at `first`.
+    fn duplicate_cluster(
+        &mut self,
+        cluster: &Cluster,
+        fingerprint: Kept,
+        first_fingerprint: Kept,
+        first: Option<Source>,
+    ) {
+        let same = self.same(fingerprint, first_fingerprint);
+        let object = format!("cluster {}", cluster.name);
+        self.duplicate(&cluster.source, object, first.unwrap_or_default(), same);
     }
 
     /// Whether two fingerprints are of the same content (neither missing).

@@ -942,6 +942,73 @@ fn a_large_inventory_reports_errors_as_one_thread_does() {
     }
 }
 
+/// A large inventory's clusters are kept as each run of entries was read, yet they, their
+/// warnings and the errors of refused and duplicate entries are in entry order, and objects
+/// read after it find its clusters where they are.
+#[test]
+fn a_large_inventory_keeps_entry_order_across_its_runs() {
+    let entry = |n: usize| match n {
+        4 | 2500 => Some(format!(r#"{{"name": "c-{n:05}", "sets": ["s", "t"]}}"#)),
+        5 => Some(r#"{"name": "east"}"#.to_string()),
+        2000 => Some(r#"{"name": "c-00003"}"#.to_string()),
+        10 | 2990 => Some(format!(
+            r#"{{"name": "c-{n:05}", "labels": {{"a": "b c"}}}}"#
+        )),
+        _ => None,
+    };
+    for (extension, text) in ["json", "yaml"]
+        .into_iter()
+        .zip(large_inventory(3000, entry))
+    {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let files = [
+            ("a.yaml", MANAGED_CLUSTER.to_string()),
+            (&format!("b.{extension}"), text),
+            ("c.yaml", MANAGED_CLUSTER.replace("east", "c-02999")),
+        ];
+        for (name, text) in &files {
+            std::fs::write(dir.path().join(name), text).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let at = |name: &str| format!("{}#1", dir.path().join(name).display());
+        let inventory = at(&format!("b.{extension}"));
+        let (model, errors) = load_partial(
+            &[dir.path().display().to_string()],
+            &mut std::io::empty(),
+            &LoadOptions::default(),
+        );
+        let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        let two_sets = |n: usize| {
+            format!("{inventory}: ClusterInventory/fleet: clusters[{n}].sets: expected at most one exclusive cluster set, found 2 (s, t)")
+        };
+        let duplicate = |at: &str, name: &str, first: &str| {
+            format!("{at}: cluster {name}: duplicate, first defined at {first}")
+        };
+        assert_eq!(
+            errors,
+            [
+                two_sets(4),
+                duplicate(&inventory, "east", &at("a.yaml")),
+                duplicate(&inventory, "c-00003", &inventory),
+                two_sets(2500),
+                duplicate(&at("c.yaml"), "c-02999", &inventory),
+            ]
+        );
+        let mut names = vec!["east".to_string()];
+        names.extend(
+            (0..3000)
+                .filter(|n| ![4, 5, 2000, 2500].contains(n))
+                .map(|n| format!("c-{n:05}")),
+        );
+        assert_eq!(cluster_names(&model), names);
+        let warned: Vec<&str> = model
+            .warnings
+            .iter()
+            .filter_map(|warning| warning.split(": ").nth(1))
+            .collect();
+        assert_eq!(warned, ["cluster c-00010", "cluster c-02990"]);
+    }
+}
+
 /// A `List` of `count` items, each the Placement `apps/p-NNNNN` unless `item` says otherwise.
 fn large_list(count: usize, item: impl Fn(usize) -> Option<String>) -> [String; 2] {
     let head = r#"{"apiVersion": "v1", "kind": "List", "items": ["#;
