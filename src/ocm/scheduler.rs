@@ -86,19 +86,22 @@ fn earliest(a: Option<i64>, b: Option<i64>) -> Option<i64> {
 
 /// Positions in `feasible` in score order: total descending, then name. Names are ranked
 /// uniquely, so the order is one. With a `head`, only its first `head` positions.
+/// `ascending`: the positions come in name order (see [`in_key_order`]).
 fn score_order(
     feasible: &[usize],
     totals: &Totals,
     head: Option<usize>,
+    ascending: bool,
     name_rank: impl Fn(usize) -> usize,
 ) -> Vec<usize> {
     let rank = |position: usize| name_rank(feasible[position]);
     match totals {
         // Equal totals: the name alone decides.
-        Totals::Same(_) => in_key_order(feasible.len(), head, |_| (), rank),
+        Totals::Same(_) => in_key_order(feasible.len(), head, ascending, |_| (), rank),
         Totals::Each(totals) => in_key_order(
             feasible.len(),
             head,
+            ascending,
             |position| Reverse(totals[position]),
             rank,
         ),
@@ -110,9 +113,14 @@ fn score_order(
 /// once, so a placement that takes 10 of 15k clusters neither builds nor partially sorts 15k
 /// keys, and a position whose `first` already ranks it below the heap's worst is passed over
 /// without looking up its rank (a name rank is a read anywhere in the fleet's table).
+///
+/// `ascending`: each position ranks after every earlier one, so one whose `first` only ties
+/// the heap's worst is passed over too. Allocatable amounts take few values, and a placement
+/// that wants 10 of 20k clusters has thousands tied with its worst.
 fn in_key_order<K: Ord>(
     len: usize,
     head: Option<usize>,
+    ascending: bool,
     first: impl Fn(usize) -> K,
     rank: impl Fn(usize) -> usize,
 ) -> Vec<usize> {
@@ -130,7 +138,7 @@ fn in_key_order<K: Ord>(
         }
         let Some(worst) = best.peek() else { break };
         let entry = first(position);
-        if entry > worst.0 {
+        if entry > worst.0 || (ascending && entry == worst.0) {
             continue;
         }
         let entry = (entry, rank(position), position);
@@ -326,8 +334,12 @@ fn rank(
             out.ranked = first;
         }
         None => {
+            // A bitset's clusters are in inventory order: name order, when the inventory is.
+            let ascending = feasible.bits().is_some() && fleet.in_name_order();
             let feasible = feasible.list();
-            let order = score_order(feasible, totals, head, |index| fleet.name_rank(index));
+            let order = score_order(feasible, totals, head, ascending, |index| {
+                fleet.name_rank(index)
+            });
             out.ranked = order.iter().map(|&position| feasible[position]).collect();
             out.totals = order.iter().map(|&position| totals.get(position)).collect();
             if input.trace {
@@ -403,15 +415,54 @@ mod tests {
     #[test]
     fn equal_totals_are_in_name_order() {
         let totals = Totals::Same(200);
-        assert_eq!(score_order(&FEASIBLE, &totals, None, rank), [0, 2, 1, 3]);
-        assert_eq!(score_order(&FEASIBLE, &totals, Some(2), rank), [0, 2]);
+        assert_eq!(
+            score_order(&FEASIBLE, &totals, None, false, rank),
+            [0, 2, 1, 3]
+        );
+        assert_eq!(
+            score_order(&FEASIBLE, &totals, Some(2), false, rank),
+            [0, 2]
+        );
     }
 
     #[test]
     fn higher_totals_come_first_and_names_break_ties() {
         let totals = Totals::Each(vec![1, 5, 5, 0]);
-        assert_eq!(score_order(&FEASIBLE, &totals, None, rank), [2, 1, 0, 3]);
-        assert_eq!(score_order(&FEASIBLE, &totals, Some(3), rank), [2, 1, 0]);
+        assert_eq!(
+            score_order(&FEASIBLE, &totals, None, false, rank),
+            [2, 1, 0, 3]
+        );
+        assert_eq!(
+            score_order(&FEASIBLE, &totals, Some(3), false, rank),
+            [2, 1, 0]
+        );
+    }
+
+    /// `len` totals of `distinct` values, as allocatable amounts give, in no particular order.
+    fn few_totals(len: usize, distinct: usize) -> Vec<i64> {
+        (0..len)
+            .map(|position| (position * 37 % distinct) as i64)
+            .collect()
+    }
+
+    /// [`in_key_order`]'s head of the positions by `totals` (descending) and `name_rank`,
+    /// checked to be the start of the whole order, and how many ranks it read.
+    fn head_of(
+        totals: &[i64],
+        head: usize,
+        ascending: bool,
+        name_rank: impl Fn(usize) -> usize,
+    ) -> usize {
+        let first = |position: usize| Reverse(totals[position]);
+        let whole = in_key_order(totals.len(), None, false, first, &name_rank);
+        let read = std::cell::Cell::new(0);
+        let counted = |position: usize| {
+            read.set(read.get() + 1);
+            name_rank(position)
+        };
+        let some = in_key_order(totals.len(), Some(head), ascending, first, counted);
+        assert_eq!(some, whole[..head.min(totals.len())], "head {head}");
+        read.get()
     }
 
     /// Every head is the start of the whole order, whatever the totals' ties; and a position
@@ -419,23 +470,28 @@ mod tests {
     #[test]
     fn a_head_is_the_start_of_the_order_and_low_totals_skip_the_rank() {
         let len = 200;
-        // Few distinct totals, as allocatable amounts give, in no particular order.
-        let totals: Vec<i64> = (0..len)
-            .map(|position| (position * 37 % 11) as i64)
-            .collect();
-        let name_rank = |position: usize| (position * 53) % len;
-        let first = |position: usize| Reverse(totals[position]);
-        let whole = in_key_order(len, None, first, name_rank);
+        let totals = few_totals(len, 11);
         for head in [0, 1, 5, 17, 199, 200, 250] {
-            let read = std::cell::Cell::new(0);
-            let counted = |position: usize| {
-                read.set(read.get() + 1);
-                name_rank(position)
-            };
-            let some = in_key_order(len, Some(head), first, counted);
-            assert_eq!(some, whole[..head.min(len)], "head {head}");
+            let read = head_of(&totals, head, false, |position| (position * 53) % len);
             if (5..len / 2).contains(&head) {
-                assert!(read.get() < len, "head {head}: {} ranks read", read.get());
+                assert!(read < len, "head {head}: {read} ranks read");
+            }
+        }
+    }
+
+    /// Positions in name order: a head taken passing over ties with the heap's worst is the
+    /// start of the whole order, and reads a rank only for a total that beats the worst (at
+    /// most `head` times for each of the 7 totals, where reading ties reads far more).
+    #[test]
+    fn positions_in_name_order_pass_over_ties_with_the_worst() {
+        let len = 300;
+        let totals = few_totals(len, 7);
+        for head in [0, 1, 5, 43, 44, 45, 100, 299, 300, 400] {
+            let passing = head_of(&totals, head, true, |position| position);
+            let reading = head_of(&totals, head, false, |position| position);
+            if (1..len / 7).contains(&head) {
+                assert!(passing <= 7 * head, "head {head}: {passing} ranks read");
+                assert!(passing < reading, "head {head}: {passing}, {reading}");
             }
         }
     }
