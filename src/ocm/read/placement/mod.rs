@@ -17,7 +17,7 @@ use crate::load::object::{Object, Scope};
 use crate::load::{LoadError, Strict};
 use crate::model::WorkloadKind;
 use crate::ocm::model::decision::{DECISION_KIND, PLACEMENT_KIND};
-use crate::ocm::model::placement::decode_placement_spec;
+use crate::ocm::model::placement::{decode_placement_spec, decode_placement_spec_untracked};
 
 const GROUP: &str = "cluster.open-cluster-management.io";
 
@@ -82,7 +82,7 @@ fn placement(object: Object<'_>) -> Result<Decoded, LoadError> {
     // takes objects.
     let from_text = json_text(&object, "spec").and_then(|text| {
         let text = &mut serde_json::Deserializer::from_str(text);
-        decode_placement_spec(api_version, Strict(text)).ok()
+        decode_placement_spec_untracked(api_version, Strict(text)).ok()
     });
     let spec = match from_text {
         Some(spec) => spec,
