@@ -394,7 +394,17 @@ impl<'r, 'a: 'r> Hubs<'r, 'a> {
         decisions: &'r [PreviousDecision],
     ) -> Hubs<'r, 'a> {
         Hubs {
-            ocm: ocm::Scheduler::new(clusters, &model.inventory, decisions),
+            ocm: ocm::Scheduler::with_ahead(
+                clusters,
+                &model.inventory,
+                decisions,
+                ocm::Ahead::of(model.workloads.iter().filter_map(
+                    |workload| match &workload.kind {
+                        WorkloadKind::Placement(spec) => Some(spec.as_ref()),
+                        _ => None,
+                    },
+                )),
+            ),
             karmada: karmada::fleet::Fleet::new(&model.apis.karmada.clusters),
             kubefleet: kubefleet::plan::Hub::new(&model.apis.kubefleet, now),
         }

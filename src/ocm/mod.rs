@@ -53,6 +53,7 @@ use filters::predicate::Scope;
 pub(crate) use fleet::FleetIndex;
 use fleet::Members;
 use groups::{DecisionGroupStatus, DecisionObject};
+pub(crate) use scheduler::Ahead;
 use scheduler::Scheduled;
 pub use scheduler::Scheduler;
 use trace::{DebugResult, PrioritizerResult, Score, ScorePart, Trace, Verdict};

@@ -16,6 +16,7 @@ use super::feasible::Feasible;
 use super::filters::predicate::Scope;
 use super::filters::{self, taint, FilterContext, Filtered, FILTERS};
 use super::fleet::FleetIndex;
+use super::model::placement::PlacementSpec;
 use super::previous::{OwnClusters, PreviousDecisions};
 use super::prioritizers::{self, Context, PerCluster, Scores, Totals, Weighted};
 use super::select::{self, Selection};
@@ -41,12 +42,81 @@ impl<'a> Scheduler<'a> {
         inventory: &'a Inventory,
         previous: &'a [PreviousDecision],
     ) -> Scheduler<'a> {
+        Self::with_ahead(clusters, inventory, previous, Ahead::default())
+    }
+
+    /// [`Self::new`], building what `ahead` names on a core of its own while the fleet's
+    /// clustersets and taints are indexed on this one (a serial step): else the first
+    /// placement to ask builds it while the other scheduling threads wait.
+    pub(crate) fn with_ahead(
+        clusters: &'a ClusterIndex<'a>,
+        inventory: &'a Inventory,
+        previous: &'a [PreviousDecision],
+        ahead: Ahead,
+    ) -> Scheduler<'a> {
+        let prioritizers = prioritizers::Data::new(inventory, previous);
+        let (fleet, taints) = std::thread::scope(|scope| {
+            let building = (ahead != Ahead::default())
+                .then(|| {
+                    std::thread::Builder::new()
+                        .spawn_scoped(scope, || {
+                            if ahead.claims {
+                                clusters.claims();
+                            }
+                            if ahead.allocatable {
+                                prioritizers.resource.build();
+                            }
+                        })
+                        .ok()
+                })
+                .flatten();
+            let built = (
+                FleetIndex::new(clusters, inventory),
+                taint::Taints::new(&inventory.clusters),
+            );
+            if let Some(building) = building {
+                building
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            }
+            built
+        });
         Scheduler {
-            fleet: FleetIndex::new(clusters, inventory),
+            fleet,
             previous: PreviousDecisions::new(previous),
-            taints: taint::Taints::new(&inventory.clusters),
-            prioritizers: prioritizers::Data::new(inventory, previous),
+            taints,
+            prioritizers,
         }
+    }
+}
+
+/// The fleet-wide tables a run's placements will read (each built on first use otherwise):
+/// the clusters' claims indexed, for a claim selector; their allocatable amounts, for a
+/// resource prioritizer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Ahead {
+    pub(crate) claims: bool,
+    pub(crate) allocatable: bool,
+}
+
+impl Ahead {
+    /// What `placements` will read.
+    pub(crate) fn of<'s>(placements: impl IntoIterator<Item = &'s PlacementSpec>) -> Ahead {
+        placements
+            .into_iter()
+            .fold(Ahead::default(), |ahead, spec| Ahead {
+                claims: ahead.claims
+                    || spec.predicates.iter().any(|predicate| {
+                        !predicate
+                            .required_cluster_selector
+                            .claim_selector
+                            .is_empty()
+                    }),
+                allocatable: ahead.allocatable
+                    || spec.prioritizer_policy.configurations.iter().any(|config| {
+                        prioritizers::reads_allocatable(&config.score_coordinate.built_in)
+                    }),
+            })
     }
 }
 
@@ -494,5 +564,42 @@ mod tests {
                 assert!(passing < reading, "head {head}: {passing}, {reading}");
             }
         }
+    }
+
+    /// A run builds ahead what its placements read: the claims' index for a claim selector
+    /// in any predicate, the allocatable amounts for either resource prioritizer.
+    #[test]
+    fn a_run_builds_ahead_what_its_placements_read() {
+        let spec = |spec: serde_json::Value| {
+            crate::ocm::model::placement::decode_placement_spec(
+                "cluster.open-cluster-management.io/v1beta1",
+                spec,
+            )
+            .expect("a valid spec")
+        };
+        let plain = spec(
+            serde_json::json!({"predicates": [{"requiredClusterSelector": {
+            "labelSelector": {"matchLabels": {"env": "prod"}}}}]}),
+        );
+        let claims = spec(
+            serde_json::json!({"predicates": [{}, {"requiredClusterSelector": {
+            "claimSelector": {"matchExpressions": [
+                {"key": "region", "operator": "Exists"}]}}}]}),
+        );
+        let memory = spec(serde_json::json!({"prioritizerPolicy": {"configurations": [
+            {"scoreCoordinate": {"builtIn": "Steady"}},
+            {"scoreCoordinate": {"builtIn": "ResourceAllocatableMemory"}}]}}));
+        let cpu = spec(serde_json::json!({"prioritizerPolicy": {"mode": "Exact",
+            "configurations": [{"scoreCoordinate": {"builtIn": "ResourceAllocatableCPU"}}]}}));
+        let ahead = |claims, allocatable| Ahead {
+            claims,
+            allocatable,
+        };
+        assert_eq!(Ahead::of([]), Ahead::default());
+        assert_eq!(Ahead::of([&plain]), ahead(false, false));
+        assert_eq!(Ahead::of([&plain, &claims]), ahead(true, false));
+        assert_eq!(Ahead::of([&memory, &plain]), ahead(false, true));
+        assert_eq!(Ahead::of([&cpu]), ahead(false, true));
+        assert_eq!(Ahead::of([&cpu, &claims, &plain]), ahead(true, true));
     }
 }

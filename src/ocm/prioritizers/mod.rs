@@ -210,6 +210,11 @@ impl<'a> Data<'a> {
     }
 }
 
+/// Whether the built-in prioritizer `name` reads the clusters' allocatable amounts.
+pub(crate) fn reads_allocatable(name: &str) -> bool {
+    name == resource::CPU || name == resource::MEMORY
+}
+
 fn built_in(name: &str) -> Option<Box<dyn Prioritizer>> {
     let (_, make) = BUILT_IN.iter().find(|(known, _)| *known == name)?;
     Some(make())

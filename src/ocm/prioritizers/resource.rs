@@ -47,7 +47,12 @@ impl<'a> Allocatable<'a> {
         let Some(at) = RESOURCES.iter().position(|&name| name == resource) else {
             return &[];
         };
-        let values = self.values.get_or_init(|| {
+        &self.build()[at]
+    }
+
+    /// Every resource's values, read the first time they are asked for.
+    pub fn build(&self) -> &[Vec<f64>; RESOURCES.len()] {
+        self.values.get_or_init(|| {
             let chunks = crate::parallel::chunks_in_order(
                 &self.inventory.clusters,
                 CLUSTERS_PER_THREAD,
@@ -68,8 +73,7 @@ impl<'a> Allocatable<'a> {
                     .copied()
                     .collect()
             })
-        });
-        &values[at]
+        })
     }
 }
 
