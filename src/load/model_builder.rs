@@ -343,11 +343,14 @@ impl<'t> ModelBuilder<'t> {
             while let Some((_, error)) = refused.next_if(|&(before, _)| before <= at) {
                 self.errors.push(error);
             }
-            let Some(&(first, first_fingerprint)) = self.clusters.get(&cluster.name) else {
-                let kept = base + at - dropped.len();
-                self.clusters
-                    .insert(cluster.name.clone(), (kept, Kept::Hashed(None)));
-                continue;
+            // One look-up a name (an entry, not a get and then an insert): 100k of them are
+            // made on the thread every other waits for.
+            let (first, first_fingerprint) = match self.clusters.entry(cluster.name.clone()) {
+                Slot::Vacant(slot) => {
+                    slot.insert((base + at - dropped.len(), Kept::Hashed(None)));
+                    continue;
+                }
+                Slot::Occupied(first) => *first.get(),
             };
             // A run's clusters are one object's entries: one first named earlier in the run
             // was defined where this one is.
