@@ -314,15 +314,22 @@ impl<'t> ModelBuilder<'t> {
     /// Adds a cluster unless another object already defined that name (the same object read
     /// again is a warning, anything else an error).
     fn cluster(&mut self, cluster: Cluster, fingerprint: Kept) {
-        let clusters = &self.model.inventory.clusters;
-        if let Some(&(at, first_fingerprint)) = self.clusters.get(&cluster.name) {
-            let first = clusters.get(at).map(|first| first.source.clone());
-            self.duplicate_cluster(&cluster, fingerprint, first_fingerprint, first);
-            return;
-        }
-        self.clusters
-            .insert(cluster.name.clone(), (clusters.len(), fingerprint));
-        self.model.inventory.clusters.push(cluster);
+        let at = self.model.inventory.clusters.len();
+        let (first, first_fingerprint) = match self.clusters.entry(cluster.name.clone()) {
+            Slot::Vacant(slot) => {
+                slot.insert((at, fingerprint));
+                self.model.inventory.clusters.push(cluster);
+                return;
+            }
+            Slot::Occupied(first) => *first.get(),
+        };
+        let first = self
+            .model
+            .inventory
+            .clusters
+            .get(first)
+            .map(|first| first.source.clone());
+        self.duplicate_cluster(&cluster, fingerprint, first_fingerprint, first);
     }
 
     /// Adds an inventory's run of clusters as [`Self::cluster`] adds each, its refused
