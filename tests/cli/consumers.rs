@@ -926,9 +926,10 @@ fn a_taint_with_an_unknown_effect_or_on_the_wrong_fleet_is_refused() {
         .run();
 }
 
-/// Subscriptions that choose their clusters themselves are resolved once the fleet is
-/// indexed, the other consumers before: each lands where its own selector says, in input
-/// order, however the two kinds are interleaved.
+/// Subscriptions that choose their clusters themselves keep their selector when resolved
+/// (before the fleet is indexed) and list it over the fleet when they land: each lands where
+/// its own selector says, and one through a Placement on that Placement's clusters, however
+/// the two kinds are interleaved.
 #[test]
 fn inline_subscriptions_between_other_consumers_land_on_their_own_clusters() {
     let subscription = |name: &str, placement: &str| {
@@ -957,12 +958,12 @@ fn inline_subscriptions_between_other_consumers_land_on_their_own_clusters() {
         .stdin(stdin)
         .run();
     let plan: serde_json::Value = serde_json::from_str(&common::stdout(&output)).unwrap();
-    let clusters = |name: &str| -> Vec<String> {
+    let item_clusters = |kind: &str, name: &str| -> Vec<String> {
         let items = plan["items"].as_array().unwrap();
         let item = items
             .iter()
-            .find(|item| item["source"]["kind"] == "Subscription" && item["source"]["name"] == name)
-            .unwrap_or_else(|| panic!("no item for {name}"));
+            .find(|item| item["source"]["kind"] == kind && item["source"]["name"] == name)
+            .unwrap_or_else(|| panic!("no item for {kind} {name}"));
         item["clusters"]
             .as_array()
             .map(|names| {
@@ -973,6 +974,7 @@ fn inline_subscriptions_between_other_consumers_land_on_their_own_clusters() {
             })
             .unwrap_or_default()
     };
+    let clusters = |name: &str| item_clusters("Subscription", name);
     assert_eq!(
         clusters("a-dev"),
         [
@@ -981,7 +983,9 @@ fn inline_subscriptions_between_other_consumers_land_on_their_own_clusters() {
             "gcp-eu-west-dev"
         ]
     );
-    assert!(!clusters("b-storefront").is_empty());
+    let storefront = item_clusters("Placement", "storefront");
+    assert!(!storefront.is_empty());
+    assert_eq!(clusters("b-storefront"), storefront);
     assert_eq!(
         clusters("c-azure"),
         [

@@ -648,9 +648,10 @@ pub(crate) fn decode_placement_spec<'de>(
     placement_spec::<true>(api_version, spec)
 }
 
-/// [`decode_placement_spec`] without the path of a field it refuses (its error's `path` is
-/// empty), for a reader that decodes the spec again to report what it refuses. Tracking the
-/// path of every field was a fifth of decoding 10k Placements.
+/// [`decode_placement_spec`] without tracking the path of each field it decodes: a field it
+/// cannot decode is reported with an empty `path` (a negative count still names its own), for
+/// a reader that decodes the spec again to report what it refuses. Tracking the path of every
+/// field was a fifth of decoding 10k Placements.
 pub(crate) fn decode_placement_spec_untracked<'de>(
     api_version: &str,
     spec: impl SpecInput<'de>,

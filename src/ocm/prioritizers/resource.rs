@@ -18,8 +18,9 @@ const RESOURCES: [&str; 2] = ["cpu", "memory"];
 #[derive(Debug)]
 pub(crate) struct ResourceAllocatable(pub &'static str);
 
-/// Every cluster's allocatable values by inventory index, read on first use: a placement
-/// scores thousands of clusters and must not look each up in two maps.
+/// Every cluster's allocatable values by inventory index, read on first use (or ahead of the
+/// run's first placement, `Scheduler::with_ahead`): a placement scores thousands of clusters
+/// and must not look each up in two maps.
 pub struct Allocatable<'a> {
     inventory: &'a Inventory,
     /// Aligned with [`RESOURCES`], each by inventory index.
