@@ -287,8 +287,8 @@ pub(super) fn run(
         now: input.now,
         own: own.as_ref(),
     };
-    let (totals, scores) = prioritize(&mut out, &prioritizing, &feasible, input.trace);
-    rank(&mut out, input, &feasible, &totals, &scores);
+    let prioritized = prioritize(&mut out, &prioritizing, &feasible, input);
+    rank(&mut out, input, &feasible, prioritized);
     // Upstream sorts the filters' last list in place, so its debugger shows that record in
     // score order (schedule.go at 2f4ff9f: `sort.SliceStable(filtered, ...)`).
     let ranked = std::mem::take(&mut out.ranked);
@@ -331,18 +331,47 @@ fn filter<'f>(
     Ok(clusters)
 }
 
-/// The feasible clusters' totals (Σ score × weight), and when `trace`d each weighted
-/// prioritizer's scores. A prioritizer's warning is kept, and becomes the status: scheduling
-/// goes on.
+/// What the prioritizers made of the feasible clusters.
+enum Prioritized {
+    /// Each cluster's total (Σ score × weight), and when traced each weighted prioritizer's
+    /// scores: [`rank`] puts them in score order.
+    Totals(Totals, Vec<PerCluster>),
+    /// Already in score order: the last prioritizer ordered them ([`Prioritizer::order`]).
+    ///
+    /// [`Prioritizer::order`]: super::prioritizers::Prioritizer::order
+    Ordered(prioritizers::Ordered),
+}
+
+/// The feasible clusters' totals (Σ score × weight), and when traced each weighted
+/// prioritizer's scores; or, untraced, their score order when the last prioritizer can make
+/// it and every earlier one gave every cluster the same total. A prioritizer's warning is
+/// kept, and becomes the status: scheduling goes on.
 fn prioritize(
     out: &mut Scheduled,
     context: &Context,
     feasible: &Feasible,
-    trace: bool,
-) -> (Totals, Vec<PerCluster>) {
+    input: &PlacementInput,
+) -> Prioritized {
+    let trace = input.trace;
+    // A bitset's clusters are in inventory order: name order, when the inventory is.
+    let by_index = feasible
+        .bits()
+        .filter(|_| !trace && input.scheduler.fleet.in_name_order());
     let mut totals = Totals::default();
     let mut scores = Vec::with_capacity(out.weights.len());
-    for weighted in &out.weights {
+    for (at, weighted) in out.weights.iter().enumerate() {
+        if let (Some(bits), Totals::Same(base)) = (by_index, &totals) {
+            if at + 1 == out.weights.len() {
+                let head = head(input);
+                let ordered =
+                    weighted
+                        .prioritizer
+                        .order(context, bits, *base, weighted.weight, head);
+                if let Some(ordered) = ordered {
+                    return Prioritized::Ordered(ordered);
+                }
+            }
+        }
         let warning = if trace {
             let Scores {
                 scores: prioritized,
@@ -367,7 +396,20 @@ fn prioritize(
             });
         }
     }
-    (totals, scores)
+    Prioritized::Totals(totals, scores)
+}
+
+/// How many clusters of the score order the selection reads: plain v1beta1 selection only
+/// needs the first `numberOfClusters`; a trace records every feasible cluster's place, and
+/// spread and anti-affinity pass over clusters, so they keep the whole order.
+fn head(input: &PlacementInput) -> Option<usize> {
+    let spec = input.spec;
+    let plain = spec.spread_policy.spread_constraints.is_empty()
+        && spec.anti_affinity.is_empty()
+        && !spec.per_predicate();
+    spec.number_of_clusters
+        .filter(|_| plain && !input.trace)
+        .and_then(|wanted| usize::try_from(wanted).ok())
 }
 
 /// The feasible clusters in score order with their totals (`ranked`, `totals`), and when
@@ -376,26 +418,24 @@ fn rank(
     out: &mut Scheduled,
     input: &PlacementInput,
     feasible: &Feasible,
-    totals: &Totals,
-    scores: &[PerCluster],
+    prioritized: Prioritized,
 ) {
     let fleet = &input.scheduler.fleet;
-    let spec = input.spec;
-    // Plain v1beta1 selection only needs the head of the order; a trace records every
-    // feasible cluster's place, so it keeps the whole order.
-    let plain = spec.spread_policy.spread_constraints.is_empty()
-        && spec.anti_affinity.is_empty()
-        && !spec.per_predicate();
-    let head = spec
-        .number_of_clusters
-        .filter(|_| plain && !input.trace)
-        .and_then(|wanted| usize::try_from(wanted).ok());
+    let (totals, scores) = match prioritized {
+        Prioritized::Totals(totals, scores) => (totals, scores),
+        Prioritized::Ordered(ordered) => {
+            out.ranked = ordered.clusters;
+            out.totals = ordered.totals;
+            return;
+        }
+    };
+    let head = head(input);
     // Equal totals order by name alone: the order (or its head) can come straight off the
     // filters' bitset. A trace records each prioritizer's scores in that order, below.
     let by_name = match totals {
         Totals::Same(total) if !input.trace => feasible
             .first_by_name(head, fleet.in_name_order())
-            .map(|first| (first, *total)),
+            .map(|first| (first, total)),
         Totals::Same(_) | Totals::Each(_) => None,
     };
     match by_name {
@@ -407,7 +447,7 @@ fn rank(
             // A bitset's clusters are in inventory order: name order, when the inventory is.
             let ascending = feasible.bits().is_some() && fleet.in_name_order();
             let feasible = feasible.list();
-            let order = score_order(feasible, totals, head, ascending, |index| {
+            let order = score_order(feasible, &totals, head, ascending, |index| {
                 fleet.name_rank(index)
             });
             out.ranked = order.iter().map(|&position| feasible[position]).collect();

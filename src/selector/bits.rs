@@ -87,6 +87,14 @@ impl ClusterBits {
         self.words.iter().all(|w| *w == 0)
     }
 
+    /// Some cluster is in both sets.
+    pub fn intersects(&self, other: &ClusterBits) -> bool {
+        self.words
+            .iter()
+            .zip(&other.words)
+            .any(|(word, theirs)| word & theirs != 0)
+    }
+
     /// Keeps the clusters also in `other` (a cluster missing from a smaller universe is out).
     pub fn and_assign(&mut self, other: &ClusterBits) {
         // Word by word over what both have (a loop the compiler vectorizes, where a checked
@@ -235,6 +243,9 @@ mod tests {
         let b = ClusterBits::from_ids(100, [2, 64, 65]);
         assert_eq!(a.and(&b).iter_ones().collect::<Vec<_>>(), [2, 64]);
         assert_eq!(a.or(&b).iter_ones().collect::<Vec<_>>(), [1, 2, 64, 65, 99]);
+        assert!(a.intersects(&b));
+        assert!(!a.intersects(&ClusterBits::from_ids(100, [0, 3, 65, 98])));
+        assert!(!a.intersects(&ClusterBits::empty(100)));
     }
 
     #[test]

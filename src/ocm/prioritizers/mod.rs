@@ -13,6 +13,7 @@ pub(crate) mod steady;
 
 use crate::model::{Inventory, PreviousDecision};
 use crate::ocm::model::placement::{AddOnScore, PrioritizerPolicy, ScoreCoordinateType};
+use crate::selector::ClusterBits;
 
 use super::feasible::Feasible;
 use super::previous::OwnClusters;
@@ -66,13 +67,12 @@ impl PerCluster {
     /// Adds score × `weight` to the total of each of the `len` clusters given (upstream's
     /// Σ score × weight, saturating).
     pub(crate) fn add_weighted(&self, weight: i32, len: usize, totals: &mut Totals) {
-        let weighted = |score: Option<i64>| score.unwrap_or(0).saturating_mul(i64::from(weight));
         match (self, &mut *totals) {
             (PerCluster::Same(score), Totals::Same(total)) => {
-                *total = total.saturating_add(weighted(*score));
+                *total = total.saturating_add(weighted(*score, weight));
             }
             (PerCluster::Same(score), Totals::Each(totals)) => {
-                let add = weighted(*score);
+                let add = weighted(*score, weight);
                 totals
                     .iter_mut()
                     .for_each(|total| *total = total.saturating_add(add));
@@ -82,6 +82,18 @@ impl PerCluster {
             }
         }
     }
+}
+
+/// A score's share of a total: score × weight, saturating; no score adds 0.
+pub(crate) fn weighted(score: Option<i64>, weight: i32) -> i64 {
+    score.unwrap_or(0).saturating_mul(i64::from(weight))
+}
+
+/// Feasible clusters (inventory indices) in score order, each with its total.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Ordered {
+    pub clusters: Vec<usize>,
+    pub totals: Vec<i64>,
 }
 
 /// The clusters' total scores, said once while every prioritizer so far gave every cluster
@@ -109,18 +121,17 @@ impl Totals {
         scores: impl Iterator<Item = Option<i64>>,
         len: usize,
     ) {
-        let weighted = |score: Option<i64>| score.unwrap_or(0).saturating_mul(i64::from(weight));
         match self {
             Totals::Same(total) => {
                 let same = *total;
                 let mut each = Vec::with_capacity(len);
-                each.extend(scores.map(|score| same.saturating_add(weighted(score))));
+                each.extend(scores.map(|score| same.saturating_add(weighted(score, weight))));
                 each.resize(len, same);
                 *self = Totals::Each(each);
             }
             Totals::Each(totals) => {
                 for (total, score) in totals.iter_mut().zip(scores) {
-                    *total = total.saturating_add(weighted(score));
+                    *total = total.saturating_add(weighted(score, weight));
                 }
             }
         }
@@ -175,6 +186,23 @@ pub(crate) trait Prioritizer: Send + Sync + std::fmt::Debug {
         let Scores { scores, warning } = self.score(context, clusters);
         scores.add_weighted(weight, clusters.len(), totals);
         warning
+    }
+
+    /// The score order itself (total descending, then inventory index), when this is the
+    /// last prioritizer and every cluster's total before it is `base`: the `head` first
+    /// feasible clusters of the bitset, or all of them. `None` when the prioritizer cannot
+    /// order them without scoring each; the caller then adds its scores as usual. Only asked
+    /// for untraced, and when inventory order is name order, so the index breaks ties as the
+    /// name does. It may not warn.
+    fn order(
+        &self,
+        _context: &Context,
+        _feasible: &ClusterBits,
+        _base: i64,
+        _weight: i32,
+        _head: Option<usize>,
+    ) -> Option<Ordered> {
+        None
     }
 }
 
