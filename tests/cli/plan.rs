@@ -841,3 +841,79 @@ fn out_that_fails_midway_leaves_the_previous_file_and_nothing_else() {
     );
     assert_eq!(entries(dir.path()), ["old.json"]);
 }
+
+/// A Placement scored by a resource prioritizer, over an inventory in name order (its
+/// feasible clusters then come off a bitset, and the order is made from the clusters grouped
+/// by allocatable amount) and over the same inventory in another order (each cluster scored
+/// one by one): the same clusters, scores and ranks. Two amounts whose scores truncate alike
+/// tie, and tie with a cluster that reports no amount (it scores nothing); `numberOfClusters`
+/// cuts through that tie by name.
+#[test]
+fn a_resource_prioritizer_ranks_alike_whatever_the_inventory_order() {
+    // (name, allocatable cpu): 20 and 20.05 both score 0 between 8 and 32; a first plan's
+    // Balance adds 100 and Steady 0, the prioritizer twice its score.
+    let clusters = [
+        ("c-01", Some("8")),
+        ("c-02", Some("32")),
+        ("c-03", None),
+        ("c-04", Some("32")),
+        ("c-05", Some("16")),
+        ("c-06", Some("20")),
+        ("c-07", Some("20050m")),
+        ("c-08", Some("8")),
+    ];
+    let entry = |(name, cpu): &(&str, Option<&str>)| {
+        match cpu {
+        Some(cpu) => format!(
+            "  - {{name: {name}, labels: {{env: prod}}, sets: [prod], allocatable: {{cpu: \"{cpu}\"}}, resourceCapacity: {{cpu: \"64\"}}}}\n"
+        ),
+        None => format!("  - {{name: {name}, labels: {{env: prod}}, sets: [prod]}}\n"),
+    }
+    };
+    let placement = |name: &str, count: &str| {
+        format!(
+            "---\napiVersion: cluster.open-cluster-management.io/v1beta1\nkind: Placement\nmetadata: {{name: {name}, namespace: shop}}\nspec:\n  {count}predicates:\n    - requiredClusterSelector:\n        labelSelector:\n          matchExpressions: [{{key: env, operator: In, values: [prod]}}]\n  prioritizerPolicy:\n    configurations:\n      - {{scoreCoordinate: {{builtIn: ResourceAllocatableCPU}}, weight: 2}}\n"
+        )
+    };
+    let rest = [
+        "---\napiVersion: cluster.open-cluster-management.io/v1beta2\nkind: ManagedClusterSet\nmetadata: {name: prod}\nspec: {clusterSelector: {selectorType: ExclusiveClusterSetLabel}}\n".to_string(),
+        "---\napiVersion: cluster.open-cluster-management.io/v1beta2\nkind: ManagedClusterSetBinding\nmetadata: {name: prod, namespace: shop}\nspec: {clusterSet: prod}\n".to_string(),
+        placement("head", "numberOfClusters: 4\n  "),
+        placement("whole", ""),
+    ]
+    .concat();
+    let inventory = |entries: Vec<String>| {
+        format!(
+            "apiVersion: fleetplan.io/v1alpha1\nkind: ClusterInventory\nmetadata: {{name: fleet}}\nclusters:\n{}{rest}",
+            entries.concat()
+        )
+    };
+    let in_name_order = inventory(clusters.iter().map(entry).collect());
+    let reversed = inventory(clusters.iter().rev().map(entry).collect());
+    let expected = "\
+Placement/shop/head (cluster.open-cluster-management.io/v1beta1): 4 clusters
+  CLUSTER   SCORE   RANK   GROUP   DECISION
+  c-02      300     1      0       head-decision-1
+  c-03      100     3      0       head-decision-1
+  c-04      300     2      0       head-decision-1
+  c-06      100     4      0       head-decision-1
+
+Placement/shop/whole (cluster.open-cluster-management.io/v1beta1): 8 clusters
+  CLUSTER   SCORE   RANK   GROUP   DECISION
+  c-01      -100    7      0       whole-decision-1
+  c-02      300     1      0       whole-decision-1
+  c-03      100     3      0       whole-decision-1
+  c-04      300     2      0       whole-decision-1
+  c-05      34      6      0       whole-decision-1
+  c-06      100     4      0       whole-decision-1
+  c-07      100     5      0       whole-decision-1
+  c-08      -100    8      0       whole-decision-1
+";
+    for stdin in [in_name_order, reversed] {
+        Test::new()
+            .args(["plan", "-f", "-", "--now", "2026-06-01T00:00:00Z"])
+            .stdin(stdin)
+            .stdout(expected)
+            .run();
+    }
+}
