@@ -154,10 +154,14 @@ pub(super) fn inventory(object: Object<'_>) -> Result<Decoded, LoadError> {
     let chunks = parallel::chunks_in_order(&entries, ENTRIES_PER_THREAD, |chunk| {
         let mut interner = Interner::default();
         let mut valid = ValidLabels::default();
-        // Room for this chunk and every one after it: the first chunk's clusters become the
-        // model's inventory and the others are appended to them in place (100k clusters
-        // collected, concatenated and pushed were copied three times, on one core).
-        let room = chunk.first().map_or(0, |&(index, _)| entries.len() - index);
+        // The first chunk has room for every entry: its clusters become the model's inventory
+        // and the others are appended to them in place (100k clusters collected, concatenated
+        // and pushed were copied three times, on one core). The others have room for their
+        // own alone: room for every entry after them reserved about cores / 2 inventories.
+        let room = match chunk.first() {
+            Some(&(0, _)) => entries.len(),
+            _ => chunk.len(),
+        };
         let mut run = ClusterRun::with_capacity(room);
         for &(index, entry) in chunk {
             let entry = interning(&mut interner, || entry.decode()).ok()?;
