@@ -79,11 +79,18 @@ impl Feasible {
         }
     }
 
+    /// The bitset when its clusters come in name order: when inventory order is name order
+    /// (`in_name_order`), its lowest bits are the lowest name ranks, and an inventory index
+    /// breaks a tie as the name does.
+    pub fn bits_in_name_order(&self, in_name_order: bool) -> Option<&ClusterBits> {
+        self.bits().filter(|_| in_name_order)
+    }
+
     /// The clusters in name order (only the first `head`, with one), read straight off the
-    /// bitset when inventory order is name order (`in_name_order`): its lowest bits are then
-    /// the lowest name ranks, so nothing is keyed or sorted. `None` when that does not hold.
+    /// bitset when its clusters come in name order ([`Self::bits_in_name_order`]), so nothing
+    /// is keyed or sorted. `None` when they do not.
     pub fn first_by_name(&self, head: Option<usize>, in_name_order: bool) -> Option<Vec<usize>> {
-        let bits = self.bits().filter(|_| in_name_order)?;
+        let bits = self.bits_in_name_order(in_name_order)?;
         Some(match head {
             Some(head) => bits.iter_ones().take(head).collect(),
             // Not kept as the list: nothing reads it one by one after this.

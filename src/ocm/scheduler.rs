@@ -353,10 +353,9 @@ fn prioritize(
     input: &PlacementInput,
 ) -> Prioritized {
     let trace = input.trace;
-    // A bitset's clusters are in inventory order: name order, when the inventory is.
     let by_index = feasible
-        .bits()
-        .filter(|_| !trace && input.scheduler.fleet.in_name_order());
+        .bits_in_name_order(input.scheduler.fleet.in_name_order())
+        .filter(|_| !trace);
     let mut totals = Totals::default();
     let mut scores = Vec::with_capacity(out.weights.len());
     for (at, weighted) in out.weights.iter().enumerate() {
@@ -444,8 +443,7 @@ fn rank(
             out.ranked = first;
         }
         None => {
-            // A bitset's clusters are in inventory order: name order, when the inventory is.
-            let ascending = feasible.bits().is_some() && fleet.in_name_order();
+            let ascending = feasible.bits_in_name_order(fleet.in_name_order()).is_some();
             let feasible = feasible.list();
             let order = score_order(feasible, &totals, head, ascending, |index| {
                 fleet.name_rank(index)
