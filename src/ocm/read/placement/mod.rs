@@ -82,7 +82,7 @@ fn placement(object: Object<'_>) -> Result<Decoded, LoadError> {
     // takes objects.
     let from_text = json_text(&object, "spec").and_then(|text| {
         let text = &mut serde_json::Deserializer::from_str(text);
-        decode_placement_spec_untracked(api_version, Strict(text)).ok()
+        decode_placement_spec_untracked(api_version, Strict(text))
     });
     let spec = match from_text {
         Some(spec) => spec,
